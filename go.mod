@@ -3,6 +3,7 @@ module ropgen
 go 1.26.8
 
 require (
+	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
 	github.com/expr-lang/expr v1.17.8 // indirect
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect

@@ -1,0 +1,207 @@
+package record
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+var sample = []Record{
+	{Device: "NVIDIA H200", Op: "GemmFwd", Workload: "decode", DType: "float16", Roof: "cube.fp16",
+		Flops: 33554432, Bytes: 33570816, Seconds: 1.2345678901234e-05, Iters: 1000},
+	{Device: "NVIDIA H200", Op: "GemmFwd", Workload: "prefill", DType: "bfloat16", Roof: "cube.bf16",
+		Flops: 137438953472, Bytes: 100663296, Seconds: 0.000173, Iters: 50},
+	{Device: "Intel Xeon 8480", Op: "AttnFwd", Workload: "M=1,N=4096", DType: "q=bfloat16,k=float8_e4m3", Roof: "vector.fp32",
+		Flops: 0, Bytes: 7, Seconds: 0, Iters: 0},
+}
+
+// roundTrip writes recs with write and reads them back with read, comparing every field and
+// the position of each record.
+func roundTrip(t *testing.T, recs []Record, write func(*bytes.Buffer, Record) error, read func(*bytes.Buffer) ([]Record, error)) string {
+	t.Helper()
+	var buf bytes.Buffer
+	for _, r := range recs {
+		if err := write(&buf, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text := buf.String()
+	got, err := read(&buf)
+	if err != nil {
+		t.Fatalf("read back: %v\n%s", err, text)
+	}
+	if len(got) != len(recs) {
+		t.Fatalf("read %d records, wrote %d\n%s", len(got), len(recs), text)
+	}
+	lines := strings.Split(text, "\n")
+	for i := range recs {
+		p := got[i].Pos
+		if p.File != "x.txt" || p.Line < 1 || p.Line > len(lines) || !strings.Contains(lines[p.Line-1], recs[i].Workload) {
+			t.Errorf("record %d: position %v does not point at its line\n%s", i, p, text)
+		}
+		got[i].Pos = recs[i].Pos
+		if got[i] != recs[i] {
+			t.Errorf("record %d:\n got %+v\nwant %+v", i, got[i], recs[i])
+		}
+	}
+	return text
+}
+
+func TestBenchRoundTrip(t *testing.T) {
+	var bw *BenchWriter
+	text := roundTrip(t, sample,
+		func(b *bytes.Buffer, r Record) error {
+			if bw == nil {
+				bw = NewBenchWriter(b)
+			}
+			return bw.Write(r)
+		},
+		func(b *bytes.Buffer) ([]Record, error) {
+			recs, fs := ReadBench(b, "x.txt")
+			return recs, fs.Err()
+		})
+	// The shape benchstat relies on: the name carries op/workload/dtype, device and roof are
+	// configuration lines written only when they change, and no value uses B/op.
+	for _, want := range []string{
+		"Unit roof-flops/op assume=exact\n",
+		"device: NVIDIA H200\nroof: cube.fp16\n\nBenchmarkRoofline/op=GemmFwd/workload=decode/dtype=float16 1000 1.2345678901234e-05 sec/op 3.3554432e+07 roof-flops/op 3.3570816e+07 roof-bytes/op\n",
+		"\nroof: cube.bf16\n\nBenchmarkRoofline/op=GemmFwd/workload=prefill/",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Count(text, "device: NVIDIA H200") != 1 || strings.Contains(text, " B/op") {
+		t.Errorf("device repeated or B/op used:\n%s", text)
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	big := sample[0]
+	big.Flops = 1<<62 + 1 // not exact as a float64: JSON lines must keep it
+	var jw *JSONWriter
+	roundTrip(t, append(sample[:len(sample):len(sample)], big),
+		func(b *bytes.Buffer, r Record) error {
+			if jw == nil {
+				jw = NewJSONWriter(b)
+			}
+			return jw.Write(r)
+		},
+		func(b *bytes.Buffer) ([]Record, error) {
+			recs, fs := ReadJSON(b, "x.txt")
+			return recs, fs.Err()
+		})
+}
+
+func TestBenchWriterRefuses(t *testing.T) {
+	for name, mut := range map[string]func(*Record){
+		"slash in workload":  func(r *Record) { r.Workload = "a/b" },
+		"space in op":        func(r *Record) { r.Op = "Gemm Fwd" },
+		"empty dtype":        func(r *Record) { r.DType = "" },
+		"procs-like dtype":   func(r *Record) { r.DType = "float-16" },
+		"no device":          func(r *Record) { r.Device = "" },
+		"negative bytes":     func(r *Record) { r.Bytes = -1 },
+		"flops beyond float": func(r *Record) { r.Flops = 1<<53 + 1 },
+	} {
+		r := sample[0]
+		mut(&r)
+		if err := NewBenchWriter(new(bytes.Buffer)).Write(r); err == nil {
+			t.Errorf("%s: Write accepted %+v", name, r)
+		}
+	}
+}
+
+func TestReadBenchErrors(t *testing.T) {
+	const in = `device: d
+roof: vector.fp32
+
+BenchmarkRoofline/op=A/workload=w/dtype=float32-8 10 5 ns/op 2 roof-flops/op 4 roof-bytes/op 16 B/op
+BenchmarkOther 10 5 ns/op
+BenchmarkRoofline/op=A/workload=w/dtype=float32/extra=1 10 5 ns/op 2 roof-flops/op 4 roof-bytes/op
+BenchmarkRoofline/op=A/workload=w/dtype=float32 10 5 ns/op 2.5 roof-flops/op
+roof:
+
+BenchmarkRoofline/op=A/workload=w/dtype=float32 10 5 ns/op 2 roof-flops/op 4 roof-bytes/op
+`
+	recs, fs := ReadBench(strings.NewReader(in), "r.txt")
+	// Line 4 is good: ns/op is tidied to seconds, B/op and the GOMAXPROCS suffix ignored.
+	if len(recs) != 1 || recs[0].Seconds != 5e-9 || recs[0].DType != "float32" || recs[0].Pos.Line != 4 {
+		t.Fatalf("records = %+v", recs)
+	}
+	want := []string{
+		"r.txt:5: Other: benchmark name must start with BenchmarkRoofline/",
+		`r.txt:6: Roofline/op=A/workload=w/dtype=float32/extra=1: unknown name key "extra"`,
+		"r.txt:7: Roofline/op=A/workload=w/dtype=float32: roof-flops/op 2.5 is not a whole number",
+		"r.txt:7: Roofline/op=A/workload=w/dtype=float32: no roof-bytes/op value",
+		`r.txt:10: Roofline/op=A/workload=w/dtype=float32: roof "" is empty`,
+	}
+	got := fs.Error()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("findings lack %q:\n%s", w, got)
+		}
+	}
+	if len(fs) != len(want) {
+		t.Errorf("%d findings, want %d:\n%s", len(fs), len(want), got)
+	}
+}
+
+func TestReadJSONErrors(t *testing.T) {
+	in := `{"device":"d","op":"A","workload":"w","dtype":"float32","roof":"vector.fp32","flops":1,"bytes":2,"seconds":1e-6,"iters":3}
+
+{"device":"d","op":"A","workload":"w","dtype":"float32","roof":"vector.fp32","flops":1,"bytes":2,"seconds":1e-6,"iters":3,"color":1}
+{"device":"d","op":"A","workload":"w","dtype":"float32","roof":"vector.fp32","flops":1,"bytes":-2,"seconds":1e-6,"iters":3}
+`
+	recs, fs := ReadJSON(strings.NewReader(in), "r.jsonl")
+	if len(recs) != 1 || recs[0].Pos.Line != 1 {
+		t.Fatalf("records = %+v", recs)
+	}
+	got := fs.Error()
+	if len(fs) != 2 || !strings.Contains(got, `r.jsonl:3: json: unknown field "color"`) || !strings.Contains(got, "r.jsonl:4: flops 1 and bytes -2") {
+		t.Errorf("findings:\n%s", got)
+	}
+}
+
+func TestReadFilesSniffs(t *testing.T) {
+	dir := t.TempDir()
+	var bench, jsonl bytes.Buffer
+	if err := NewBenchWriter(&bench).Write(sample[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewJSONWriter(&jsonl).Write(sample[1]); err != nil {
+		t.Fatal(err)
+	}
+	b, j := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+	os.WriteFile(b, bench.Bytes(), 0o666)
+	os.WriteFile(j, append([]byte("\n  "), jsonl.Bytes()...), 0o666)
+	recs, fs := ReadFiles(b, j, filepath.Join(dir, "missing"))
+	if len(recs) != 2 || recs[0].Workload != "decode" || recs[1].Workload != "prefill" || recs[1].Pos.Line != 2 {
+		t.Errorf("records = %+v", recs)
+	}
+	if len(fs) != 1 || !strings.Contains(fs[0].String(), "missing") {
+		t.Errorf("findings = %v", fs)
+	}
+}
+
+// The reader must keep accepting what the Go testing package itself prints.
+func TestReadsBenchfmtOutput(t *testing.T) {
+	var buf bytes.Buffer
+	w := benchfmt.NewWriter(&buf)
+	res := &benchfmt.Result{
+		Config: []benchfmt.Config{{Key: "device", Value: []byte("cpu"), File: true}, {Key: "roof", Value: []byte("vector.fp32"), File: true}},
+		Name:   benchfmt.Name("Roofline/op=Add/workload=w/dtype=float32-2"),
+		Iters:  7,
+		Values: []benchfmt.Value{{Value: 1500, Unit: "ns/op"}, {Value: 3, Unit: UnitFlops}, {Value: 24, Unit: UnitBytes}},
+	}
+	if err := w.Write(res); err != nil {
+		t.Fatal(err)
+	}
+	recs, fs := ReadBench(&buf, "x")
+	if fs != nil || len(recs) != 1 || recs[0].Seconds != 1.5e-6 || recs[0].Iters != 7 || recs[0].Bytes != 24 {
+		t.Errorf("records %+v, findings %v", recs, fs)
+	}
+}
