@@ -1,0 +1,208 @@
+package profiles
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func builtinByName(t *testing.T, name string) *Profile {
+	t.Helper()
+	p, err := Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestBuiltinProfilesLoad(t *testing.T) {
+	ps, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.Name)
+	}
+	if got, want := strings.Join(names, " "), "a100-sxm-80gb ascend910b1 h200"; got != want {
+		t.Errorf("builtin profiles = %s, want %s", got, want)
+	}
+}
+
+func TestEffectiveIsTheoreticalTimesCalibration(t *testing.T) {
+	p := builtinByName(t, "ascend910b1")
+	// spec §5.1: 1.65e12 × 0.647322974118 and 3.7888e14 × 0.768044158423 (= 290.997 TFLOP/s).
+	if got, want := p.HBM.Effective, 1.65e12*0.647322974118; math.Abs(got-want) > 1 {
+		t.Errorf("hbm effective = %g, want %g", got, want)
+	}
+	v, ok := p.Resolve("cube.fp16", Effective)
+	if !ok || math.Abs(v-290.997e12) > 0.001e12 {
+		t.Errorf("cube.fp16 effective = %g, %v; want 290.997e12", v, ok)
+	}
+	if v, ok := p.Resolve("cube.fp16", Theoretical); !ok || v != 3.7888e14 {
+		t.Errorf("cube.fp16 theoretical = %g, %v", v, ok)
+	}
+}
+
+func TestEmptyUnitResolvesToNone(t *testing.T) {
+	p := builtinByName(t, "ascend910b1")
+	for _, b := range []Basis{Effective, Theoretical} {
+		if v, ok := p.Resolve("vector.fp32", b); ok {
+			t.Errorf("vector.fp32 (%s) resolved to %g on a profile whose vector unit is empty", b, v)
+		}
+	}
+	if why := p.Why("vector.fp32", Effective); !strings.Contains(why, "has no vector.fp32 ceiling (it has hbm, cube.fp16)") {
+		t.Errorf("Why = %q", why)
+	}
+	if why := p.Why("cube.fp16", Effective); why != "" {
+		t.Errorf("Why on a resolvable key = %q, want empty", why)
+	}
+}
+
+func TestUncalibratedUnitHasNoEffectiveCeiling(t *testing.T) {
+	p := builtinByName(t, "a100-sxm-80gb")
+	c, ok := p.Roof("cube.bf16")
+	if !ok || c.Theoretical != 312e12 || c.Calibrated() || c.Effective != 0 {
+		t.Fatalf("a100 cube.bf16 = %+v, %v; want theoretical 312e12 and no calibration", c, ok)
+	}
+	if v, ok := p.Resolve("cube.bf16", Effective); ok {
+		t.Errorf("uncalibrated cube.bf16 resolved to an effective %g", v)
+	}
+	if why := p.Why("cube.bf16", Effective); !strings.Contains(why, "never measured") {
+		t.Errorf("Why = %q", why)
+	}
+	if v, ok := p.Resolve(HBMKey, Theoretical); !ok || v != 2039e9 {
+		t.Errorf("a100 hbm theoretical = %g, %v", v, ok)
+	}
+	if _, ok := p.Resolve(HBMKey, Effective); ok {
+		t.Errorf("a100 hbm has an effective ceiling, but nothing was measured")
+	}
+}
+
+func TestH200Calibrations(t *testing.T) {
+	p := builtinByName(t, "h200")
+	bw, ok := p.Resolve(HBMKey, Effective)
+	if !ok || math.Abs(bw-4.3e12) > 0.01e12 {
+		t.Errorf("h200 hbm effective = %g, %v; want about 4.3e12", bw, ok)
+	}
+	mm, ok := p.Resolve("cube.bf16", Effective)
+	if !ok || math.Abs(mm-790e12) > 1e12 {
+		t.Errorf("h200 cube.bf16 effective = %g, %v; want about 790e12", mm, ok)
+	}
+	if _, ok := p.Resolve("cube.fp16", Effective); ok {
+		t.Errorf("h200 cube.fp16 was not measured but has an effective ceiling")
+	}
+	if p.MixFractions["copy"] != p.HBM.Calibration {
+		t.Errorf("h200 mixes %v, calibration %g", p.MixFractions, p.HBM.Calibration)
+	}
+}
+
+func TestMatch(t *testing.T) {
+	ps, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for device, want := range map[string]string{
+		"NVIDIA H200":           "h200",
+		"nvidia h200":           "h200",
+		"NVIDIA A100-SXM4-80GB": "a100-sxm-80gb",
+		"Ascend910B1":           "ascend910b1",
+	} {
+		p, err := Match(device, ps)
+		if err != nil || p.Name != want {
+			t.Errorf("Match(%q) = %v, %v; want %s", device, p, err, want)
+		}
+	}
+	_, err = Match("NVIDIA H200 NVL", ps)
+	var nm *NoMatchError
+	if !errors.As(err, &nm) {
+		t.Fatalf("Match(H200 NVL) err = %v, want a NoMatchError", err)
+	}
+	for _, want := range []string{`"NVIDIA H200 NVL"`, "a100-sxm-80gb (NVIDIA A100-SXM4-80GB)", "ascend910b1", "h200 (NVIDIA H200)"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("no-match error %q does not name %s", err, want)
+		}
+	}
+}
+
+func TestMatchPatternsAndAmbiguity(t *testing.T) {
+	a, err := Parse("a.yaml", []byte("device: \"NVIDIA H100 80GB HBM3\"\nmatch: [\"nvidia h100*\"]\nhbm: {theoretical: 3.35e12}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Parse("b.yaml", []byte("device: \"NVIDIA H100 PCIe\"\nhbm: {theoretical: 2e12}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := Match("NVIDIA H100 NVL", []*Profile{a, b}); err != nil || p != a {
+		t.Errorf("glob match: %v, %v", p, err)
+	}
+	if _, err := Match("NVIDIA H100 PCIe", []*Profile{a, b}); !errors.Is(err, ErrAmbiguous) {
+		t.Errorf("two matching profiles: err = %v, want ErrAmbiguous", err)
+	}
+}
+
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "box.yaml")
+	if err := os.WriteFile(path, []byte("device: \"cpu: Box\"\nhbm: {theoretical: 1e10, calibration: 0.5}\nlatency_floor: 2e-6\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != "box" || p.Source != path || p.HBM.Effective != 5e9 || p.LatencyFloor != 2e-6 {
+		t.Errorf("loaded %+v", p)
+	}
+	_, err = Open("h100")
+	if err == nil || !strings.Contains(err.Error(), "a100-sxm-80gb, ascend910b1, h200") {
+		t.Errorf("Open(unknown) err = %v", err)
+	}
+}
+
+func TestParseBasis(t *testing.T) {
+	if b, err := ParseBasis("theoretical"); err != nil || b != Theoretical {
+		t.Errorf("ParseBasis(theoretical) = %v, %v", b, err)
+	}
+	if _, err := ParseBasis("peak"); err == nil {
+		t.Errorf("ParseBasis(peak) accepted")
+	}
+}
+
+// TestBadProfiles checks that each broken profile is refused with a message at the line and
+// column of the offending node.
+func TestBadProfiles(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"missing hbm", "device: x\n", `bad.yaml:1:1: missing properties: 'hbm'`},
+		{"unknown top key", "device: x\nhbm: {theoretical: 1}\nhbmm: 1\n", `bad.yaml:1:1: additionalProperties 'hbmm' not allowed`},
+		{"string rate", "device: x\nhbm:\n  theoretical: fast\n", `bad.yaml:3:16: hbm.theoretical: expected number, but got string`},
+		{"negative rate", "device: x\nhbm: {theoretical: -1}\n", `bad.yaml:2:20: hbm.theoretical: must be > 0 but found -1`},
+		{"calibration above 1", "device: x\nhbm: {theoretical: 1, calibration: 1.2}\n", `bad.yaml:2:36: hbm.calibration: must be <= 1 but found 1.2`},
+		{"unknown unit", "device: x\nhbm: {theoretical: 1}\ntensor: {}\n", `additionalProperties 'tensor' not allowed`},
+		{"unknown dtype", "device: x\nhbm: {theoretical: 1}\ncube:\n  bfp16: {theoretical: 1}\n", `bad.yaml:4:3: cube.bfp16: value must be one of "fp64", "fp32"`},
+		{"ceiling without theoretical", "device: x\nhbm: {theoretical: 1}\ncube:\n  bf16: {calibration: 0.5}\n", `bad.yaml:4:9: cube.bf16: missing properties: 'theoretical'`},
+		{"unknown mix", "device: x\nhbm:\n  theoretical: 1\n  calibration: 0.5\n  calibration_mixes: {scale: 0.5}\n", `bad.yaml:5:22: hbm.calibration_mixes: additionalProperties 'scale' not allowed`},
+		{"calibration below a mix", "device: x\nhbm:\n  theoretical: 1\n  calibration: 0.5\n  calibration_mixes: {copy: 0.5, read: 0.6}\n", `bad.yaml:4:16: hbm.calibration: 0.5 is below the read mix's 0.6`},
+		{"mixes without calibration", "device: x\nhbm:\n  theoretical: 1\n  calibration_mixes: {copy: 0.5}\n", `bad.yaml:3:3: hbm: calibration_mixes given without calibration`},
+		{"bad glob", "device: x\nmatch: [\"a[\"]\nhbm: {theoretical: 1}\n", `bad.yaml:2:9: bad glob pattern "a["`},
+		{"duplicate key", "device: x\nhbm: {theoretical: 1}\ndevice: y\n", `bad.yaml:3:1: duplicate key "device" (first defined at line 1)`},
+		{"alias", "device: &d x\nhbm: {theoretical: 1}\n", `bad.yaml:1:9: YAML anchors are not allowed`},
+		{"infinite", "device: x\nhbm: {theoretical: .inf}\n", `bad.yaml:2:20: ".inf" is not a finite number`},
+		{"syntax", "device: x\nhbm: {theoretical: 1\n", `bad.yaml:1: YAML syntax: did not find expected ',' or '}'`},
+		{"not a mapping", "- 1\n", `bad.yaml:1:1: expected object, but got array`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("bad.yaml", []byte(tc.src))
+			if err == nil {
+				t.Fatalf("accepted")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error:\n%s\nwant it to contain:\n%s", err, tc.want)
+			}
+		})
+	}
+}
