@@ -4,6 +4,8 @@ package ops
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 
 	"ropgen/manifest"
@@ -65,4 +67,84 @@ type Tensor struct {
 type Op interface {
 	EvalRoofline() (flops, bytes int64, err error)
 	ComputeRoof() string
+}
+
+// IsFloat reports whether d is a floating-point dtype.
+func (d DType) IsFloat() bool {
+	switch d {
+	case Float32, Float16, BFloat16, Float8E4M3, Float8E5M2:
+		return true
+	}
+	return false
+}
+
+// IsInt reports whether d is an integer dtype (bool excluded).
+func (d DType) IsInt() bool { return d == Int64 || d == Int32 || d == Int8 }
+
+// NewTensor returns a zero-filled tensor of dtype dt and the given shape. Every dim must be
+// positive and the element count must fit in memory terms (an int).
+func NewTensor(dt DType, shape ...int) (*Tensor, error) {
+	t, err := NewMeta(dt, shape...)
+	if err != nil {
+		return nil, err
+	}
+	t.Data = make([]float32, t.Numel())
+	return t, nil
+}
+
+// NewMeta returns a meta tensor: shape and dtype without data, as torch's meta device. A
+// meta tensor is enough to bind an op's shapes (Bind) and evaluate its roofline on workloads
+// too large for the CPU; a kernel refuses it.
+func NewMeta(dt DType, shape ...int) (*Tensor, error) {
+	if dt == Invalid || int(dt) > len(manifest.DTypes) {
+		return nil, fmt.Errorf("invalid dtype %v", dt)
+	}
+	n := 1
+	for i, d := range shape {
+		if d < 1 {
+			return nil, fmt.Errorf("shape %v: dim %d is %d; dims must be positive", shape, i, d)
+		}
+		if n > math.MaxInt/d {
+			return nil, fmt.Errorf("shape %v: element count overflows int", shape)
+		}
+		n *= d
+	}
+	return &Tensor{Shape: slices.Clone(shape), DType: dt}, nil
+}
+
+// Numel is the number of elements: the product of the shape, 1 for a scalar.
+func (t *Tensor) Numel() int {
+	n := 1
+	for _, d := range t.Shape {
+		n *= d
+	}
+	return n
+}
+
+// Bytes is the tensor's storage size: elements times the dtype's size.
+func (t *Tensor) Bytes() int64 { return int64(t.Numel()) * int64(t.DType.Size()) }
+
+// IsMeta reports whether t has a shape but no data (see NewMeta).
+func (t *Tensor) IsMeta() bool { return t.Data == nil }
+
+// String describes t as dtype[shape], e.g. "bfloat16[2 4096]", for error messages.
+func (t *Tensor) String() string {
+	if t == nil {
+		return "<nil tensor>"
+	}
+	return fmt.Sprintf("%v%v", t.DType, t.Shape)
+}
+
+// checkData reports an error unless t holds data matching its shape: kernels call it so
+// that a meta tensor or a hand-built tensor with a short Data slice fails cleanly.
+func (t *Tensor) checkData(op, name string) error {
+	switch {
+	case t == nil:
+		return fmt.Errorf("%s: %s is nil", op, name)
+	case t.IsMeta():
+		return fmt.Errorf("%s: %s %v is a meta tensor (no data); a kernel needs data", op, name, t)
+	case len(t.Data) != t.Numel():
+		return fmt.Errorf("%s: %s %v has %d elements of data, its shape needs %d", op, name, t, len(t.Data), t.Numel())
+	}
+	return nil
 }
