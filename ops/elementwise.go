@@ -1,0 +1,422 @@
+package ops
+
+import (
+	"fmt"
+	"math"
+)
+
+// Unary elementwise ops: y = f(x) over a tensor of any rank. Each op is its own type (the
+// manifest names Go types) with the fields its roofline binds: DType, and XShape, which
+// Bind (called by Forward) records. The kernels share bindUnary and unaryForward; each
+// passes the loop over one contiguous range, so the element function inlines.
+
+// unaryOp is what the unary ops have in common, for the shared builder.
+type unaryOp interface {
+	Bind(x *Tensor) ([]int, error)
+	Forward(out, x *Tensor) error
+	reference(out, x *Tensor)
+}
+
+// bindUnary checks x against the op's dtype, records its shape and returns the output shape.
+func bindUnary(op string, dt DType, xshape *[]int, x *Tensor) ([]int, error) {
+	if err := checkInput(op, "x", x, dt); err != nil {
+		return nil, err
+	}
+	bindShape(xshape, x.Shape)
+	return x.Shape, nil
+}
+
+// unaryForward binds x, checks the tensors and runs loop over contiguous ranges of x and
+// out, on both cores for large inputs.
+func unaryForward(op unaryOp, name string, out, x *Tensor, loop func(y, x []float32)) error {
+	shape, err := op.Bind(x)
+	if err != nil {
+		return err
+	}
+	if err := x.checkData(name, "x"); err != nil {
+		return err
+	}
+	if err := checkOutput(name, out, x.DType, shape); err != nil {
+		return err
+	}
+	parallelFor(len(x.Data), grainElems, func(lo, hi int) { loop(out.Data[lo:hi], x.Data[lo:hi]) })
+	return nil
+}
+
+// unaryReference is the plain reference: f in float64 over every element, serially.
+func unaryReference(out, x *Tensor, f func(float64) float64) {
+	for i, v := range x.Data {
+		out.Data[i] = float32(f(float64(v)))
+	}
+}
+
+// ReluFwd is torch.relu: y = max(x, 0).
+type ReluFwd struct {
+	DType  DType
+	XShape []int
+}
+
+// NewReluFwd returns a relu over dtype dt.
+func NewReluFwd(dt DType) (*ReluFwd, error) {
+	if err := checkDType("ReluFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	return &ReluFwd{DType: dt}, nil
+}
+
+// Bind checks x, records its shape for EvalRoofline and returns the output shape.
+func (op *ReluFwd) Bind(x *Tensor) ([]int, error) {
+	return bindUnary("ReluFwd", op.DType, &op.XShape, x)
+}
+
+// Forward computes out = relu(x).
+func (op *ReluFwd) Forward(out, x *Tensor) error {
+	return unaryForward(op, "ReluFwd", out, x, func(y, x []float32) {
+		y = y[:len(x)]
+		for i, v := range x {
+			y[i] = max(v, 0)
+		}
+	})
+}
+
+func (op *ReluFwd) reference(out, x *Tensor) {
+	unaryReference(out, x, func(v float64) float64 {
+		if v > 0 {
+			return v
+		}
+		return 0
+	})
+}
+
+// LeakyReluFwd is torch.nn.functional.leaky_relu: y = x if x > 0 else negative_slope * x.
+type LeakyReluFwd struct {
+	DType         DType
+	NegativeSlope float64
+	XShape        []int
+}
+
+// NewLeakyReluFwd returns a leaky relu with the given slope for x < 0 over dtype dt.
+func NewLeakyReluFwd(negativeSlope float64, dt DType) (*LeakyReluFwd, error) {
+	if err := checkDType("LeakyReluFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	if math.IsNaN(negativeSlope) || math.IsInf(negativeSlope, 0) {
+		return nil, fmt.Errorf("LeakyReluFwd: negative_slope %v is not finite", negativeSlope)
+	}
+	return &LeakyReluFwd{DType: dt, NegativeSlope: negativeSlope}, nil
+}
+
+// Bind checks x, records its shape for EvalRoofline and returns the output shape.
+func (op *LeakyReluFwd) Bind(x *Tensor) ([]int, error) {
+	return bindUnary("LeakyReluFwd", op.DType, &op.XShape, x)
+}
+
+// Forward computes out = leaky_relu(x).
+func (op *LeakyReluFwd) Forward(out, x *Tensor) error {
+	s := float32(op.NegativeSlope)
+	return unaryForward(op, "LeakyReluFwd", out, x, func(y, x []float32) {
+		y = y[:len(x)]
+		for i, v := range x {
+			if v <= 0 {
+				v *= s
+			}
+			y[i] = v
+		}
+	})
+}
+
+func (op *LeakyReluFwd) reference(out, x *Tensor) {
+	s := float64(float32(op.NegativeSlope)) // the kernel's slope, rounded as it is
+	unaryReference(out, x, func(v float64) float64 {
+		if v > 0 {
+			return v
+		}
+		return s * v
+	})
+}
+
+// ClampFwd is torch.clamp: y = min(max(x, min_val), max_val), either bound optional.
+type ClampFwd struct {
+	DType  DType
+	MinVal *float64
+	MaxVal *float64
+	XShape []int
+}
+
+// NewClampFwd returns a clamp to [minVal, maxVal] over dtype dt; a nil bound is absent, but
+// not both.
+func NewClampFwd(minVal, maxVal *float64, dt DType) (*ClampFwd, error) {
+	if err := checkDType("ClampFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	switch {
+	case minVal == nil && maxVal == nil:
+		return nil, fmt.Errorf("ClampFwd: at least one of min_val and max_val must be given")
+	case minVal != nil && math.IsNaN(*minVal), maxVal != nil && math.IsNaN(*maxVal):
+		return nil, fmt.Errorf("ClampFwd: a bound is NaN")
+	}
+	return &ClampFwd{DType: dt, MinVal: minVal, MaxVal: maxVal}, nil
+}
+
+// Bind checks x, records its shape for EvalRoofline and returns the output shape.
+func (op *ClampFwd) Bind(x *Tensor) ([]int, error) {
+	return bindUnary("ClampFwd", op.DType, &op.XShape, x)
+}
+
+// bounds returns the bounds as float32, an absent one as the infinity that never binds.
+func (op *ClampFwd) bounds() (lo, hi float32) {
+	lo, hi = float32(math.Inf(-1)), float32(math.Inf(1))
+	if op.MinVal != nil {
+		lo = float32(*op.MinVal)
+	}
+	if op.MaxVal != nil {
+		hi = float32(*op.MaxVal)
+	}
+	return lo, hi
+}
+
+// Forward computes out = clamp(x). As torch, when min_val > max_val every element is max_val.
+func (op *ClampFwd) Forward(out, x *Tensor) error {
+	lo, hi := op.bounds()
+	return unaryForward(op, "ClampFwd", out, x, func(y, x []float32) {
+		y = y[:len(x)]
+		for i, v := range x {
+			y[i] = min(max(v, lo), hi)
+		}
+	})
+}
+
+func (op *ClampFwd) reference(out, x *Tensor) {
+	lo, hi := op.bounds()
+	unaryReference(out, x, func(v float64) float64 {
+		if v < float64(lo) {
+			v = float64(lo)
+		}
+		if v > float64(hi) {
+			v = float64(hi)
+		}
+		return v
+	})
+}
+
+// ExpFwd is torch.exp.
+type ExpFwd struct {
+	DType  DType
+	XShape []int
+}
+
+// NewExpFwd returns an exp over dtype dt.
+func NewExpFwd(dt DType) (*ExpFwd, error) {
+	if err := checkDType("ExpFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	return &ExpFwd{DType: dt}, nil
+}
+
+// Bind checks x, records its shape for EvalRoofline and returns the output shape.
+func (op *ExpFwd) Bind(x *Tensor) ([]int, error) {
+	return bindUnary("ExpFwd", op.DType, &op.XShape, x)
+}
+
+// Forward computes out = exp(x).
+func (op *ExpFwd) Forward(out, x *Tensor) error {
+	return unaryForward(op, "ExpFwd", out, x, func(y, x []float32) {
+		y = y[:len(x)]
+		for i, v := range x {
+			y[i] = expf(v)
+		}
+	})
+}
+
+func (op *ExpFwd) reference(out, x *Tensor) { unaryReference(out, x, math.Exp) }
+
+// TanhFwd is torch.tanh.
+type TanhFwd struct {
+	DType  DType
+	XShape []int
+}
+
+// NewTanhFwd returns a tanh over dtype dt.
+func NewTanhFwd(dt DType) (*TanhFwd, error) {
+	if err := checkDType("TanhFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	return &TanhFwd{DType: dt}, nil
+}
+
+// Bind checks x, records its shape for EvalRoofline and returns the output shape.
+func (op *TanhFwd) Bind(x *Tensor) ([]int, error) {
+	return bindUnary("TanhFwd", op.DType, &op.XShape, x)
+}
+
+// Forward computes out = tanh(x).
+func (op *TanhFwd) Forward(out, x *Tensor) error {
+	return unaryForward(op, "TanhFwd", out, x, func(y, x []float32) {
+		y = y[:len(x)]
+		for i, v := range x {
+			y[i] = tanhf(v)
+		}
+	})
+}
+
+func (op *TanhFwd) reference(out, x *Tensor) { unaryReference(out, x, math.Tanh) }
+
+// SigmoidFwd is torch.sigmoid: y = 1 / (1 + exp(-x)).
+type SigmoidFwd struct {
+	DType  DType
+	XShape []int
+}
+
+// NewSigmoidFwd returns a sigmoid over dtype dt.
+func NewSigmoidFwd(dt DType) (*SigmoidFwd, error) {
+	if err := checkDType("SigmoidFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	return &SigmoidFwd{DType: dt}, nil
+}
+
+// Bind checks x, records its shape for EvalRoofline and returns the output shape.
+func (op *SigmoidFwd) Bind(x *Tensor) ([]int, error) {
+	return bindUnary("SigmoidFwd", op.DType, &op.XShape, x)
+}
+
+// Forward computes out = sigmoid(x).
+func (op *SigmoidFwd) Forward(out, x *Tensor) error {
+	return unaryForward(op, "SigmoidFwd", out, x, func(y, x []float32) {
+		y = y[:len(x)]
+		for i, v := range x {
+			y[i] = sigmoidf(v)
+		}
+	})
+}
+
+func (op *SigmoidFwd) reference(out, x *Tensor) {
+	unaryReference(out, x, func(v float64) float64 { return 1 / (1 + math.Exp(-v)) })
+}
+
+// SiluFwd is torch.nn.functional.silu: y = x * sigmoid(x).
+type SiluFwd struct {
+	DType  DType
+	XShape []int
+}
+
+// NewSiluFwd returns a silu over dtype dt.
+func NewSiluFwd(dt DType) (*SiluFwd, error) {
+	if err := checkDType("SiluFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	return &SiluFwd{DType: dt}, nil
+}
+
+// Bind checks x, records its shape for EvalRoofline and returns the output shape.
+func (op *SiluFwd) Bind(x *Tensor) ([]int, error) {
+	return bindUnary("SiluFwd", op.DType, &op.XShape, x)
+}
+
+// Forward computes out = silu(x).
+func (op *SiluFwd) Forward(out, x *Tensor) error {
+	return unaryForward(op, "SiluFwd", out, x, func(y, x []float32) {
+		y = y[:len(x)]
+		for i, v := range x {
+			y[i] = v * sigmoidf(v)
+		}
+	})
+}
+
+func (op *SiluFwd) reference(out, x *Tensor) {
+	unaryReference(out, x, func(v float64) float64 { return v / (1 + math.Exp(-v)) })
+}
+
+// GeluFwd is torch.nn.functional.gelu with approximate="tanh":
+// y = 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x**3))).
+// Its 8 FLOPs per element (spec §1.3) are the kernel's own sequence: x*x, a fused-constant
+// multiply and add (c1*x² + c0), a multiply by x, tanh, 1 + t, 0.5*x, and the last multiply.
+type GeluFwd struct {
+	DType  DType
+	XShape []int
+}
+
+// NewGeluFwd returns a tanh-approximated gelu over dtype dt.
+func NewGeluFwd(dt DType) (*GeluFwd, error) {
+	if err := checkDType("GeluFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	return &GeluFwd{DType: dt}, nil
+}
+
+// Bind checks x, records its shape for EvalRoofline and returns the output shape.
+func (op *GeluFwd) Bind(x *Tensor) ([]int, error) {
+	return bindUnary("GeluFwd", op.DType, &op.XShape, x)
+}
+
+// Forward computes out = gelu_tanh(x).
+func (op *GeluFwd) Forward(out, x *Tensor) error {
+	const (
+		c0 = 0.7978845608028654 // sqrt(2/pi)
+		c1 = c0 * 0.044715
+	)
+	return unaryForward(op, "GeluFwd", out, x, func(y, x []float32) {
+		y = y[:len(x)]
+		for i, v := range x {
+			t := tanhf(v * (c1*(v*v) + c0))
+			y[i] = (0.5 * v) * (1 + t)
+		}
+	})
+}
+
+func (op *GeluFwd) reference(out, x *Tensor) {
+	unaryReference(out, x, func(v float64) float64 {
+		return 0.5 * v * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(v+0.044715*v*v*v)))
+	})
+}
+
+// unaryTol is the kernel-vs-reference tolerance of the unary ops: the float32
+// transcendentals are within a few ulp of float64 math (rel), and results near zero may be
+// off by a few ulp of the intermediate terms (abs).
+var unaryTol = Tol{Abs: 1e-7, Rel: 1e-6}
+
+// buildUnary returns the builder of a unary op made by mk from the case.
+func buildUnary(mk func(b *caseBuilder, dt DType) (unaryOp, error), tol Tol) builder {
+	return func(b *caseBuilder) (*Instance, error) {
+		dt := b.dtype("x")
+		if b.err != nil {
+			return nil, b.err
+		}
+		op, err := mk(b, dt)
+		if err != nil {
+			return nil, err
+		}
+		x := b.input("x")
+		if b.err != nil {
+			return nil, b.err
+		}
+		shape, err := op.Bind(x)
+		if err != nil {
+			return nil, err
+		}
+		y := b.output("y", shape)
+		return &Instance{
+			Op:        op,
+			Inputs:    []Arg{{"x", x}},
+			Outputs:   []Arg{{"y", y}},
+			Run:       func() error { return op.Forward(y, x) },
+			Reference: func(outs []*Tensor) error { op.reference(outs[0], x); return nil },
+			Tol:       tol,
+		}, nil
+	}
+}
+
+func init() {
+	register("ReluFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewReluFwd(dt) }, Tol{}))
+	register("LeakyReluFwd", buildUnary(func(b *caseBuilder, dt DType) (unaryOp, error) {
+		return NewLeakyReluFwd(b.float("negative_slope"), dt)
+	}, Tol{}))
+	register("ClampFwd", buildUnary(func(b *caseBuilder, dt DType) (unaryOp, error) {
+		return NewClampFwd(b.optFloat("min_val"), b.optFloat("max_val"), dt)
+	}, Tol{}))
+	register("ExpFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewExpFwd(dt) }, unaryTol))
+	register("TanhFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewTanhFwd(dt) }, unaryTol))
+	register("SigmoidFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewSigmoidFwd(dt) }, unaryTol))
+	register("SiluFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewSiluFwd(dt) }, unaryTol))
+	register("GeluFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewGeluFwd(dt) }, unaryTol))
+}

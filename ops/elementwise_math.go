@@ -1,0 +1,100 @@
+package ops
+
+import "math"
+
+// Float32 transcendentals for the kernels. Go's math package computes in float64 and calls
+// out of line, which costs several times the memory time of an element; these inline
+// Cephes-style float32 versions keep the vector kernels memory-bound. Their accuracy (a few
+// ulp) is checked against math in elementwise_math_test.go.
+
+// expf returns e**x. Range reduction x = k*ln2 + r with |r| <= ln2/2, a degree-6 polynomial
+// for e**r, then a scale by 2**k built from the exponent bits.
+func expf(x float32) float32 {
+	const (
+		log2e = 1.44269504088896341
+		ln2hi = 0.693359375 // ln2 split so that k*ln2hi is exact for |k| < 2**9
+		ln2lo = -2.12194440e-4
+	)
+	switch {
+	case x > 88.72283:
+		return float32(math.Inf(1))
+	case x < -103.97208: // below half the smallest subnormal
+		return 0
+	case x != x:
+		return x
+	}
+	t := x * log2e
+	var k int32
+	if t < 0 {
+		k = int32(t - 0.5)
+	} else {
+		k = int32(t + 0.5)
+	}
+	fk := float32(k)
+	r := x - fk*ln2hi - fk*ln2lo
+	p := ((((1.9875691500e-4*r+1.3981999507e-3)*r+8.3334519073e-3)*r+4.1665795894e-2)*r+1.6666665459e-1)*r + 5.0000001201e-1
+	p = p*r*r + r + 1
+	if k < -126 { // subnormal result: scale in two steps
+		p *= math.Float32frombits(1 << 23) // 2**-126
+		k += 126
+	}
+	if k > 127 {
+		p *= 2
+		k--
+	}
+	return p * math.Float32frombits(uint32(k+127)<<23)
+}
+
+// tanhf returns tanh(x): an odd polynomial near zero, where 1 - 2/(e**2x + 1) would cancel,
+// and the exponential form elsewhere.
+func tanhf(x float32) float32 {
+	a := x
+	if a < 0 {
+		a = -a
+	}
+	switch {
+	case a < 0.625:
+		z := x * x
+		return ((((-5.70498872745e-3*z+2.06390887954e-2)*z-5.37397155531e-2)*z+1.33314422036e-1)*z-3.33332819422e-1)*z*x + x
+	case a > 9.02: // tanh rounds to ±1 in float32
+		return float32(math.Copysign(1, float64(x)))
+	case x != x:
+		return x
+	}
+	y := 1 - 2/(expf(2*a)+1)
+	if x < 0 {
+		return -y
+	}
+	return y
+}
+
+// sigmoidf returns 1 / (1 + e**-x).
+func sigmoidf(x float32) float32 { return 1 / (1 + expf(-x)) }
+
+// logf returns the natural logarithm of x > 0: x = m * 2**e with m in [sqrt(1/2), sqrt(2)),
+// then log(m) from a polynomial in (m-1) (Cephes logf). Reductions call it once per row, so
+// its speed matters little; it exists so that log_softmax agrees with expf's precision.
+func logf(x float32) float32 {
+	switch {
+	case x != x || x < 0:
+		return float32(math.NaN())
+	case x == 0:
+		return float32(math.Inf(-1))
+	case math.IsInf(float64(x), 1):
+		return x
+	}
+	fr, e := math.Frexp(float64(x)) // fr in [0.5, 1)
+	m := float32(fr)
+	if m < 0.70710678 {
+		m *= 2
+		e--
+	}
+	f := m - 1
+	z := f * f
+	y := ((((((((7.0376836292e-2*f-1.1514610310e-1)*f+1.1676998740e-1)*f-1.2420140846e-1)*f+
+		1.4249322787e-1)*f-1.6668057665e-1)*f+2.0000714765e-1)*f-2.4999993993e-1)*f + 3.3333331174e-1) * f * z
+	fe := float32(e)
+	y += -2.12194440e-4 * fe
+	y += -0.5 * z
+	return f + y + 0.693359375*fe
+}
