@@ -1,11 +1,201 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"ropgen/gen"
+	"ropgen/manifest"
 )
 
 func runGenerate(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "ropgen generate: not implemented yet")
+	fl := flag.NewFlagSet("generate", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	check := fl.Bool("check", false, "write nothing; print a unified diff of what would change and exit 1 when stale")
+	verbose := fl.Bool("v", false, "list the ops generated and the entries skipped, with the reason")
+	manifests := fl.String("manifests", "", "manifest directory or file (default: manifest/ at the module root)")
+	opsDir := fl.String("ops", "", "op package directory to generate into (default: ops/ at the module root)")
+	formulasDir := fl.String("formulas", "", "func-mode formulas package directory (default: perf/formulas/ at the module root)")
+	fl.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ropgen generate [-check] [-v] [-manifests DIR] [-ops DIR] [-formulas DIR]")
+		fmt.Fprintln(stderr, "\nValidates the manifests, checks every inline formula (names, layers, types) and the op")
+		fmt.Fprintln(stderr, "types' fields, and writes "+gen.MethodsFile+" and "+gen.HelpersFile+" into the op package.")
+		fmt.Fprintln(stderr, "Writes nothing when anything is wrong; leaves unchanged files untouched.\n\nflags:")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		return usageExit(err)
+	}
+	if fl.NArg() > 0 {
+		fmt.Fprintf(stderr, "ropgen generate: unexpected argument %q\n", fl.Arg(0))
+		return 2
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		fmt.Fprintln(stderr, "ropgen generate:", err)
+		return 2
+	}
+	def := func(v *string, rel string) {
+		if *v == "" {
+			*v = relPath(filepath.Join(root, rel))
+		}
+	}
+	def(manifests, "manifest")
+	def(opsDir, "ops")
+	def(formulasDir, "perf/formulas")
+
+	cat, fs := loadCatalog(*manifests)
+	if len(fs) > 0 {
+		printFindings(stderr, fs)
+		return 1
+	}
+	binding, err := gen.LoadBinding(*opsDir, *formulasDir)
+	if err != nil {
+		fmt.Fprintln(stderr, "ropgen generate: loading the op packages:", err)
+		return 1
+	}
+	out, fs := gen.Generate(gen.Config{Catalog: cat, Binding: binding})
+	if len(fs) > 0 {
+		printFindings(stderr, fs)
+		return 1
+	}
+	if *verbose {
+		for _, name := range out.Generated {
+			fmt.Fprintln(stdout, "generated", name)
+		}
+		for _, s := range out.Skipped {
+			fmt.Fprintln(stdout, "skipped", s)
+		}
+	}
+	changed, err := syncFiles(*opsDir, out.Files, *check, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "ropgen generate:", err)
+		return 1
+	}
+	if *check && changed {
+		fmt.Fprintln(stderr, "ropgen generate: generated files are stale; run go generate ./...")
+		return 1
+	}
+	return 0
+}
+
+// loadCatalog validates and loads the manifests: generation starts only from a clean catalog.
+func loadCatalog(path string) (*manifest.Catalog, manifest.Findings) {
+	return manifest.Load(path)
+}
+
+// syncFiles brings the generated files in dir up to date. With check it writes nothing and
+// prints a unified diff of each stale file. It refuses to touch a file that lacks the
+// generated header, checks every file before writing any, and replaces each one atomically.
+func syncFiles(dir string, files map[string][]byte, check bool, stdout io.Writer) (changed bool, err error) {
+	var stale []string
+	for _, name := range sortedNames(files) {
+		path := filepath.Join(dir, name)
+		old, err := os.ReadFile(path)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			old = nil
+		case err != nil:
+			return false, err
+		case !bytes.HasPrefix(old, []byte(gen.Header)):
+			return false, fmt.Errorf("refusing to overwrite %s: it does not start with %q", path, strings.TrimSpace(gen.Header))
+		}
+		if bytes.Equal(old, files[name]) {
+			continue
+		}
+		stale = append(stale, name)
+		if check {
+			fmt.Fprint(stdout, unifiedDiff(path, string(old), string(files[name])))
+		}
+	}
+	if check {
+		return len(stale) > 0, nil
+	}
+	for _, name := range stale {
+		if err := writeAtomic(filepath.Join(dir, name), files[name]); err != nil {
+			return true, err
+		}
+	}
+	return len(stale) > 0, nil
+}
+
+// writeAtomic writes data to a temporary file in path's directory and renames it over path,
+// so a reader never sees a half-written file.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// moduleRoot finds the directory of the go.mod above the working directory.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod found above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// relPath returns path relative to the working directory when it can.
+func relPath(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	if rel, err := filepath.Rel(wd, path); err == nil {
+		return rel
+	}
+	return path
+}
+
+func printFindings(w io.Writer, fs manifest.Findings) {
+	for _, f := range fs {
+		fmt.Fprintln(w, f)
+	}
+}
+
+func usageExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
 	return 2
+}
+
+func sortedNames(m map[string][]byte) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return names
 }

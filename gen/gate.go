@@ -1,0 +1,498 @@
+package gen
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"slices"
+	"strings"
+
+	"ropgen/manifest"
+)
+
+// reserved names cannot be declared by a manifest: the generated code uses them itself, or
+// Go gives them a meaning a formula must not change.
+var reserved = []string{"op", "err", "flops", "bytes", "nil", "true", "false", "iota", "_",
+	"int", "int64", "float64", "bool", "string", "any", "error", "len", "cap", "append",
+	"make", "new", "copy", "delete", "panic", "print", "println", "recover", "clear",
+	"complex", "real", "imag", "close", "byte", "rune", "uint", "uint64", "int32", "float32"}
+
+// gate checks an op's roofline (spec §4.4.3-4.4.4): names, layers and node kinds. It is the
+// authoritative gate: any finding here means the op is not emitted.
+type gate struct {
+	m  *opModel
+	fs manifest.Findings
+}
+
+func (g *gate) errorf(pos manifest.Pos, field, format string, args ...any) {
+	g.fs = append(g.fs, manifest.Finding{Pos: pos, Op: g.m.op.Name, Field: field, Msg: fmt.Sprintf(format, args...)})
+}
+
+// checkOp runs the gate over one implemented op.
+func checkOp(op *manifest.Op) (*opModel, manifest.Findings) {
+	m := &opModel{op: op, dims: opDims(op), used: map[string]nameKind{}, helpers: map[string]bool{}}
+	g := &gate{m: m}
+	g.checkDeclaredNames()
+	r := op.Roofline
+	if r == nil {
+		g.errorf(op.Pos, "roofline", "missing roofline")
+		return m, g.fs
+	}
+	if r.Func != nil {
+		name, ok := strings.CutPrefix(r.Func.Value, "formulas.")
+		if !ok || !token.IsIdentifier(name) {
+			g.errorf(r.Func.At(0), "roofline.func", "func must name a function of package formulas, as \"formulas.Name\"; got %q", r.Func.Value)
+		}
+		m.fn, m.fnFile = name, r.Func.Pos
+		return m, g.fs
+	}
+	for i, v := range r.Vars {
+		f := g.parse(v.Name.Value, "roofline.vars."+v.Name.Value, v.Expr, VarsLayer)
+		g.checkVarName(v, r.Vars[:i])
+		m.vars = append(m.vars, f)
+	}
+	m.flops = g.parse("flops", "roofline.flops", *r.Flops, ArithLayer)
+	m.bytes = g.parse("bytes", "roofline.bytes", *r.Bytes, ArithLayer)
+	for i, f := range m.vars {
+		g.walkFormula(f, i)
+	}
+	g.walkFormula(m.flops, len(m.vars))
+	g.walkFormula(m.bytes, len(m.vars))
+	g.checkUnusedVars()
+	return m, g.fs
+}
+
+// checkDeclaredNames refuses declared names that would collide in the generated code.
+func (g *gate) checkDeclaredNames() {
+	op := g.m.op
+	check := func(name string, pos manifest.Pos, field string) {
+		if slices.Contains(reserved, name) || strings.Contains(strings.ToLower(name), "roofline") {
+			g.errorf(pos, field, "name %q is reserved by Go or by the generated code; rename it", name)
+		}
+		if _, ok := lookupHelper(name); ok {
+			g.errorf(pos, field, "name %q shadows the helper %s; rename it", name, name)
+		}
+	}
+	for _, t := range slices.Concat(op.Inputs, op.Outputs) {
+		check(t.Name, t.Pos, "signature")
+	}
+	for _, p := range op.Params {
+		check(p.Name, p.Pos, "signature.params."+p.Name)
+	}
+	for _, d := range g.m.dims {
+		if slices.Contains(reserved, d) {
+			g.errorf(op.Pos, "signature", "dim %q is reserved by Go or by the generated code; rename it", d)
+		}
+	}
+}
+
+// checkVarName refuses a var that shadows anything a formula could otherwise mean.
+func (g *gate) checkVarName(v manifest.Var, earlier []manifest.Var) {
+	name, pos, field := v.Name.Value, v.Name.Pos, "roofline.vars."+v.Name.Value
+	what := map[nameKind]string{kindDim: "the dim", kindParam: "the param", kindInput: "the input",
+		kindOptional: "the input", kindOutput: "the output", kindElemBytes: "the constant", kindHelper: "the helper"}
+	switch k := g.m.kindOf(name); {
+	case k != kindNone:
+		g.errorf(pos, field, "var %s shadows %s %s; rename the var", name, what[k], name)
+	case slices.ContainsFunc(earlier, func(e manifest.Var) bool { return e.Name.Value == name }):
+		g.errorf(pos, field, "var %s is declared twice", name)
+	case slices.Contains(reserved, name) || strings.Contains(strings.ToLower(name), "roofline"):
+		g.errorf(pos, field, "name %q is reserved by Go or by the generated code; rename it", name)
+	case pythonOnly[name] != "":
+		g.errorf(pos, field, "var %s hides a name the gate explains (%s); rename it", name, pythonOnly[name])
+	}
+}
+
+// parse scans and parses one formula. Comments and Python-only syntax are refused at the
+// token level first: go/parser would otherwise drop `// 2` as a comment without a word.
+func (g *gate) parse(name, field string, src manifest.Str, layer Layer) *formula {
+	f := &formula{name: name, field: field, src: src, layer: layer, fset: token.NewFileSet()}
+	if g.scanTokens(f) {
+		return f
+	}
+	e, err := parser.ParseExprFrom(f.fset, "", src.Value, 0)
+	if err != nil {
+		var list scanner.ErrorList
+		if errors.As(err, &list) && len(list) > 0 {
+			g.errorf(src.At(list[0].Pos.Offset), field, "syntax: %s", list[0].Msg)
+		} else {
+			g.errorf(src.At(0), field, "syntax: %v", err)
+		}
+		return f
+	}
+	f.expr = e
+	return f
+}
+
+// scanTokens reports Python-isms and comments with a hint; it returns true if it found any.
+func (g *gate) scanTokens(f *formula) bool {
+	var s scanner.Scanner
+	file := f.fset.AddFile("", -1, len(f.src.Value))
+	bad := false
+	report := func(off int, format string, args ...any) {
+		bad = true
+		g.errorf(f.src.At(off), f.field, format, args...)
+	}
+	s.Init(file, []byte(f.src.Value), func(pos token.Position, msg string) { report(pos.Offset, "syntax: %s", msg) }, scanner.ScanComments)
+	prev, prevEnd := token.ILLEGAL, -1
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		off := file.Offset(pos)
+		switch {
+		case tok == token.COMMENT && strings.HasPrefix(lit, "//"):
+			report(off, "`//` starts a comment in Go, so the rest of the formula would be ignored; for floor division use floordiv(a, b)")
+		case tok == token.COMMENT:
+			report(off, "comments are not allowed in formulas")
+		case tok == token.MUL && prev == token.MUL && prevEnd == off:
+			report(off-1, "`**` is not Go; write the product out (x * x) or use func mode")
+		case tok == token.IF || tok == token.ELSE:
+			report(off, "Go has no conditional expression (a if c else b); write cond(c, a, b)")
+		case tok == token.FOR:
+			report(off, "no comprehensions or loops in formulas; use product or sum, or func mode")
+		case tok == token.STRING || tok == token.CHAR:
+			report(off, "string literals have no place in formulas")
+		case tok == token.IDENT && (lit == "and" || lit == "or" || lit == "not" || lit == "None" || lit == "True" || lit == "False"):
+			report(off, "%s is Python; %s", lit, pythonOnly[lit])
+		}
+		prev, prevEnd = tok, off+len(tok.String())
+		if lit != "" {
+			prevEnd = off + len(lit)
+		}
+	}
+	return bad
+}
+
+// walkFormula checks every node of f. varIndex is the number of vars visible to it: the
+// vars declared before it in the vars layer, all vars in the arithmetic layer.
+func (g *gate) walkFormula(f *formula, varIndex int) {
+	if f.expr == nil {
+		return
+	}
+	w := &walker{g: g, f: f, visible: g.m.vars[:varIndex]}
+	w.expr(f.expr)
+}
+
+type walker struct {
+	g       *gate
+	f       *formula
+	visible []*formula
+}
+
+func (w *walker) errorf(n ast.Node, format string, args ...any) {
+	w.g.errorf(w.f.src.At(w.f.fset.Position(n.Pos()).Offset), w.f.field, format, args...)
+}
+
+func (w *walker) vars() bool { return w.f.layer == VarsLayer }
+
+func (w *walker) expr(n ast.Expr) {
+	switch n := n.(type) {
+	case *ast.BasicLit:
+		if n.Kind != token.INT && n.Kind != token.FLOAT {
+			w.errorf(n, "%s literals have no place in formulas", strings.ToLower(n.Kind.String()))
+		}
+	case *ast.Ident:
+		w.ident(n)
+	case *ast.ParenExpr:
+		w.expr(n.X)
+	case *ast.UnaryExpr:
+		if n.Op != token.SUB && n.Op != token.ADD && n.Op != token.NOT {
+			w.errorf(n, "operator %s is not allowed in formulas", n.Op)
+			return
+		}
+		w.expr(n.X)
+	case *ast.BinaryExpr:
+		w.binary(n)
+	case *ast.CallExpr:
+		w.call(n)
+	case *ast.SelectorExpr:
+		w.selector(n)
+	case *ast.IndexExpr:
+		if !w.vars() {
+			w.errorf(n, "indexing belongs to the vars layer; bind the value as a var")
+			return
+		}
+		w.expr(n.X)
+		w.index(n.Index)
+	case *ast.SliceExpr:
+		if !w.vars() {
+			w.errorf(n, "slicing belongs to the vars layer; bind the value as a var")
+			return
+		}
+		if n.Slice3 {
+			w.errorf(n, "three-index slices are not allowed in formulas")
+		}
+		w.expr(n.X)
+		for _, e := range []ast.Expr{n.Low, n.High} {
+			if e != nil {
+				w.index(e)
+			}
+		}
+	case *ast.StarExpr:
+		w.errorf(n, "pointer dereference is not allowed in formulas; a nullable param belongs in func mode")
+	case *ast.FuncLit:
+		w.errorf(n, "function literals are not allowed in formulas")
+	case *ast.CompositeLit:
+		w.errorf(n, "composite literals are not allowed in formulas")
+	case *ast.TypeAssertExpr:
+		w.errorf(n, "type assertions are not allowed in formulas")
+	case *ast.IndexListExpr:
+		w.errorf(n, "type instantiation is not allowed in formulas")
+	case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType, *ast.StructType:
+		w.errorf(n, "types are not allowed in formulas")
+	default:
+		w.errorf(n, "this construct is not allowed in formulas")
+	}
+}
+
+// index checks an index or slice bound; Python's negative indexing gets a hint, since Go
+// refuses a negative constant index and would panic on a negative computed one.
+func (w *walker) index(e ast.Expr) {
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.SUB {
+		if _, lit := u.X.(*ast.BasicLit); lit {
+			w.errorf(e, "Go has no negative indexing; write x.shape[x.ndim-1] or x.shape[normdim(-1, x.ndim)]")
+			return
+		}
+	}
+	w.expr(e)
+}
+
+func (w *walker) binary(n *ast.BinaryExpr) {
+	if n.Op == token.EQL || n.Op == token.NEQ {
+		if w.nilCompare(n.X, n.Y) || w.nilCompare(n.Y, n.X) {
+			return
+		}
+	}
+	switch n.Op {
+	case token.ADD, token.SUB, token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ, token.LAND, token.LOR:
+	case token.MUL:
+		if w.vars() {
+			w.errorf(n, "`*` is not allowed in the vars layer (it would not be overflow-checked); multiply in flops/bytes or use product(...)")
+			return
+		}
+	case token.QUO:
+		w.errorf(n, "`/` truncates in Go and is true division in Python; write floordiv(a, b) or cdiv(a, b)")
+		return
+	case token.REM:
+		w.errorf(n, "`%%` truncates in Go and floors in Python; write floormod(a, b)")
+		return
+	default:
+		w.errorf(n, "operator %s is not allowed in formulas", n.Op)
+		return
+	}
+	w.expr(n.X)
+	w.expr(n.Y)
+}
+
+// nilCompare accepts `opt != nil` for an optional input opt.
+func (w *walker) nilCompare(a, b ast.Expr) bool {
+	ia, ok1 := a.(*ast.Ident)
+	ib, ok2 := b.(*ast.Ident)
+	if !ok1 || !ok2 || ib.Name != "nil" || w.g.m.kindOf(ia.Name) != kindOptional {
+		return false
+	}
+	w.g.m.used[ia.Name] = kindOptional
+	return true
+}
+
+func (w *walker) call(n *ast.CallExpr) {
+	if n.Ellipsis.IsValid() {
+		w.errorf(n, "`...` is not allowed in formulas")
+		return
+	}
+	switch fn := n.Fun.(type) {
+	case *ast.Ident:
+		h, ok := lookupHelper(fn.Name)
+		switch {
+		case ok && h.Layers&w.f.layer == 0:
+			w.errorf(fn, "%s is a %s-layer helper; compute it in vars and use the var here", fn.Name, VarsLayer)
+			return
+		case ok:
+			w.g.m.helpers[fn.Name] = true
+		case pythonOnly[fn.Name] != "":
+			w.errorf(fn, "%s is not a helper of the Go dialect: %s", fn.Name, pythonOnly[fn.Name])
+			return
+		case w.g.m.kindOf(fn.Name) != kindNone || w.isVar(fn.Name):
+			w.errorf(fn, "%s is not a function", fn.Name)
+			return
+		default:
+			w.errorf(fn, "undefined function: %s%s", fn.Name, suggest(fn.Name, w.helperNames()))
+			return
+		}
+	case *ast.SelectorExpr:
+		w.errorf(fn, "package-qualified names are not allowed in formulas%s", hintFor(fn.Sel.Name))
+		return
+	default:
+		w.errorf(n, "only helpers can be called in formulas")
+		return
+	}
+	for _, a := range n.Args {
+		w.expr(a)
+	}
+}
+
+func hintFor(name string) string {
+	if h := pythonOnly[name]; h != "" {
+		return "; " + h
+	}
+	if _, ok := lookupHelper(name); ok {
+		return "; call the helper " + name + " directly"
+	}
+	return ""
+}
+
+func (w *walker) selector(n *ast.SelectorExpr) {
+	x, ok := n.X.(*ast.Ident)
+	if !ok {
+		w.errorf(n, "selectors are allowed only as x.shape and x.ndim on an input tensor")
+		return
+	}
+	switch kind := w.g.m.kindOf(x.Name); {
+	case kind == kindInput && !w.vars():
+		w.errorf(n, "tensor access (%s.%s) belongs to the vars layer; bind the value as a var", x.Name, n.Sel.Name)
+	case kind == kindInput && n.Sel.Name != "shape" && n.Sel.Name != "ndim":
+		w.errorf(n.Sel, "a tensor exposes only .shape and .ndim, not .%s", n.Sel.Name)
+	case kind == kindInput:
+		w.g.m.used[x.Name] = kindInput
+	case kind == kindOptional:
+		w.errorf(n, "optional input %s may only be compared with nil (%s != nil); a formula that needs its shape belongs in func mode", x.Name, x.Name)
+	case kind == kindOutput:
+		w.errorf(n, "output %s cannot be read by a formula; name its dims in its declared shape instead", x.Name)
+	case kind != kindNone || w.isVar(x.Name):
+		w.errorf(n, "selectors are allowed only as x.shape and x.ndim on an input tensor")
+	default:
+		w.errorf(n, "package-qualified names are not allowed in formulas%s", hintFor(n.Sel.Name))
+	}
+}
+
+func (w *walker) isVar(name string) bool {
+	return slices.ContainsFunc(w.g.m.vars, func(f *formula) bool { return f.name == name })
+}
+
+func (w *walker) ident(n *ast.Ident) {
+	name := n.Name
+	if name == "true" || name == "false" {
+		return
+	}
+	if slices.ContainsFunc(w.visible, func(f *formula) bool { return f.name == name }) {
+		w.g.m.used[name] = kindVar
+		return
+	}
+	if w.isVar(name) {
+		if name == w.f.name {
+			w.errorf(n, "var %s refers to itself", name)
+		} else {
+			w.errorf(n, "var %s is declared after %s; vars resolve in declaration order", name, w.f.name)
+		}
+		return
+	}
+	switch kind := w.g.m.kindOf(name); kind {
+	case kindDim, kindParam, kindElemBytes:
+		w.g.m.used[name] = kind
+	case kindInput:
+		if w.vars() {
+			w.errorf(n, "tensor %s: use %s.shape or %s.ndim", name, name, name)
+		} else {
+			w.errorf(n, "tensor %s belongs to the vars layer; bind what you need as a var (e.g. N: \"%s.shape[0]\")", name, name)
+		}
+	case kindOptional:
+		w.errorf(n, "optional input %s may only be compared with nil (%s != nil)", name, name)
+	case kindOutput:
+		w.errorf(n, "output %s cannot be read by a formula; name its dims in its declared shape instead", name)
+	case kindHelper:
+		w.errorf(n, "helper %s must be called", name)
+	default:
+		if name == "nil" {
+			w.errorf(n, "nil may only be compared with an optional input (bias != nil)")
+			return
+		}
+		if h := pythonOnly[name]; h != "" {
+			w.errorf(n, "undefined: %s (%s)", name, h)
+			return
+		}
+		w.errorf(n, "undefined: %s%s", name, suggest(name, w.scopeNames()))
+	}
+}
+
+// scopeNames lists every name a formula of this layer could mean.
+func (w *walker) scopeNames() []string {
+	m := w.g.m
+	names := []string{elemBytes}
+	names = append(names, m.dims...)
+	for _, p := range m.op.Params {
+		names = append(names, p.Name)
+	}
+	if w.vars() {
+		for _, t := range m.op.Inputs {
+			names = append(names, t.Name)
+		}
+	}
+	for _, f := range w.visible {
+		names = append(names, f.name)
+	}
+	return names
+}
+
+func (w *walker) helperNames() []string {
+	var names []string
+	for _, h := range Helpers {
+		if h.Layers&w.f.layer != 0 {
+			names = append(names, h.Name)
+		}
+	}
+	return names
+}
+
+// checkUnusedVars refuses a var no later formula reads: it would not compile in Go, and
+// it is almost always a typo elsewhere.
+func (g *gate) checkUnusedVars() {
+	for _, v := range g.m.vars {
+		if g.m.used[v.name] != kindVar {
+			g.errorf(v.src.Pos, v.field, "var %s is not used by flops, bytes or a later var", v.name)
+		}
+	}
+}
+
+// suggest returns a "did you mean" hint: the closest candidate within edit distance 2, or
+// one that differs only in case.
+func suggest(name string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		d := editDistance(strings.ToLower(name), strings.ToLower(c))
+		if strings.EqualFold(name, c) {
+			d = 0
+		}
+		if d < bestD || d == bestD && c < best {
+			best, bestD = c, d
+		}
+	}
+	if best == "" || best == name {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %s?)", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

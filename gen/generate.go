@@ -1,0 +1,87 @@
+// Package gen is the code generator: it runs the formula gate and the type check over every
+// implemented manifest entry, checks the bindings to the op types, and emits the
+// EvalRoofline and ComputeRoof methods (spec §4.4). Generate is pure: it returns file
+// contents and writes nothing.
+package gen
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"ropgen/manifest"
+)
+
+// Config is one generation run.
+type Config struct {
+	Catalog *manifest.Catalog
+	// Binding is the op and formulas packages. Nil skips the binding check, for manifests
+	// that have no Go package yet (synthetic benchmarks, gate tests); then Package and
+	// FormulasImport must be set.
+	Binding        *Binding
+	Package        string
+	FormulasImport string
+}
+
+// Output is what a run generates: file contents by base name, and what it did per op.
+type Output struct {
+	Files     map[string][]byte
+	Generated []string // op names, sorted
+	Skipped   []string // "Op: reason", sorted
+}
+
+// Generate checks every implemented entry and returns the generated files. Any finding
+// means no file is returned: the gate is authoritative, and a half-generated package is
+// worse than a stale one.
+func Generate(cfg Config) (*Output, manifest.Findings) {
+	out := &Output{Files: map[string][]byte{}}
+	var fs manifest.Findings
+	var models []*opModel
+	handRoof := map[string]bool{}
+	helpers := map[string]bool{}
+	for _, op := range cfg.Catalog.Ops {
+		if !op.Implemented() {
+			out.Skipped = append(out.Skipped, fmt.Sprintf("%s: status %s (%s)", op.Name, op.Status.Value, op.Pos))
+			continue
+		}
+		m, gfs := checkOp(op)
+		if len(gfs) == 0 && m.isInline() {
+			gfs = typeCheck(m)
+		}
+		fs = append(fs, gfs...)
+		if cfg.Binding != nil {
+			hand, bfs := cfg.Binding.check(m)
+			handRoof[op.Name] = hand
+			fs = append(fs, bfs...)
+		} else if !m.isInline() {
+			fs = append(fs, manifest.Finding{Pos: op.Roofline.Func.Pos, Op: op.Name, Field: "roofline.func",
+				Msg: "func mode needs the formulas package loaded"})
+		}
+		for h := range m.helpers {
+			helpers[h] = true
+		}
+		models = append(models, m)
+		out.Generated = append(out.Generated, op.Name)
+	}
+	if len(fs) > 0 {
+		return nil, fs.Sort()
+	}
+	pkg, formulas := cfg.Package, cfg.FormulasImport
+	if cfg.Binding != nil {
+		pkg, formulas = cfg.Binding.Ops.Name(), cfg.Binding.FormulasImport
+	}
+	slices.SortFunc(models, func(a, b *opModel) int { return strings.Compare(a.op.Name, b.op.Name) })
+	slices.Sort(out.Generated)
+	slices.Sort(out.Skipped)
+	methods, err := emitMethods(pkg, formulas, models, handRoof)
+	if err != nil {
+		return nil, manifest.Findings{{Msg: err.Error()}}
+	}
+	helperSrc, err := emitHelpers(pkg, helpers)
+	if err != nil {
+		return nil, manifest.Findings{{Msg: err.Error()}}
+	}
+	out.Files[MethodsFile] = methods
+	out.Files[HelpersFile] = helperSrc
+	return out, nil
+}

@@ -1,0 +1,158 @@
+package gen
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"go/types"
+	"strings"
+	"sync"
+
+	"ropgen/manifest"
+)
+
+// preludeSrc declares, for the type check, exactly what the generated code declares for
+// formulas: the number constraint, the tensor view, and every helper's signature, with a
+// body that only panics (the real bodies import packages; the check never runs code).
+var preludeSrc = sync.OnceValue(func() string {
+	var b strings.Builder
+	b.WriteString("package roofcheck\n\n")
+	b.WriteString(coreTypes)
+	fset := token.NewFileSet()
+	for _, h := range Helpers {
+		if h.Decl == "" {
+			continue
+		}
+		f, err := parser.ParseFile(fset, "", "package p\n"+h.Decl, 0)
+		if err != nil {
+			panic(fmt.Sprintf("helper %s: %v", h.Name, err)) // the table is ours: a bug, not input
+		}
+		fd := f.Decls[0].(*ast.FuncDecl)
+		fd.Body, fd.Doc = nil, nil
+		printer.Fprint(&b, fset, fd)
+		b.WriteString(" { panic(0) }\n")
+	}
+	return b.String()
+})
+
+// coreTypes are the types formulas see, shared by the type check and the emitted helpers.
+const coreTypes = `// rooflineNumber is the element type of the arithmetic layer: int for the result, float64
+// for the overflow shadow.
+type rooflineNumber interface{ int | float64 }
+
+// rooflineTensor is what a vars-layer formula sees of an input: x.shape and x.ndim.
+type rooflineTensor struct {
+	shape []int
+	ndim  int
+}
+`
+
+// paramGoType checks a param's declared Go type and returns it, or "" if it is not one a
+// formula can be given.
+func paramGoType(t string) string {
+	base := strings.TrimPrefix(strings.TrimPrefix(t, "[]"), "*")
+	switch base {
+	case "int", "bool", "float64", "string":
+		return t
+	}
+	return ""
+}
+
+// typeCheck checks every formula of m with go/types in a scope that declares exactly the
+// names the gate allows, with their real types, and records each var's type.
+func typeCheck(m *opModel) manifest.Findings {
+	var fs manifest.Findings
+	op := m.op
+	var params []string
+	for _, d := range m.dims {
+		params = append(params, d+" int")
+	}
+	for _, p := range op.Params {
+		t := paramGoType(p.Type.Value)
+		if t == "" {
+			fs = append(fs, manifest.Finding{Pos: p.Type.Pos, Op: op.Name, Field: "signature.params." + p.Name + ".type",
+				Msg: fmt.Sprintf("param type %q is not supported; use int, bool, float64, string, a slice or a pointer of one", p.Type.Value)})
+			continue
+		}
+		params = append(params, p.Name+" "+t)
+	}
+	for _, t := range op.Inputs {
+		if t.Optional {
+			params = append(params, t.Name+" []int")
+		} else {
+			params = append(params, t.Name+" rooflineTensor")
+		}
+	}
+	params = append(params, elemBytes+" int")
+
+	var src bytes.Buffer
+	src.WriteString(preludeSrc())
+	fmt.Fprintf(&src, "\nfunc _(%s) {\n", strings.Join(params, ", "))
+	line := strings.Count(src.String(), "\n") + 1
+	type placed struct {
+		f      *formula
+		prefix int
+	}
+	lines := map[int]placed{}
+	put := func(f *formula, prefix string) {
+		lines[line] = placed{f, len(prefix)}
+		src.WriteString(prefix + f.src.Value + "\n")
+		line++
+	}
+	var names []string
+	for _, v := range m.vars {
+		put(v, "\t"+v.name+" := ")
+		names = append(names, v.name)
+	}
+	put(m.flops, "\tvar _ int = ")
+	put(m.bytes, "\tvar _ int = ")
+	if len(names) > 0 {
+		fmt.Fprintf(&src, "\t_ = []any{%s}\n", strings.Join(names, ", "))
+	}
+	src.WriteString("}\n")
+
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "roofcheck.go", src.Bytes(), 0)
+	if err != nil {
+		// The gate parsed each formula alone; in context a statement-level oddity remains.
+		return append(fs, manifest.Finding{Pos: op.Pos, Op: op.Name, Field: "roofline", Msg: "formula does not parse in context: " + err.Error()})
+	}
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}}
+	conf := types.Config{Error: func(err error) {
+		var te types.Error
+		if !errors.As(err, &te) {
+			return
+		}
+		p := fset.Position(te.Pos)
+		pl, ok := lines[p.Line]
+		if !ok || p.Column-1 < pl.prefix {
+			fs = append(fs, manifest.Finding{Pos: op.Pos, Op: op.Name, Field: "roofline", Msg: "type: " + te.Msg})
+			return
+		}
+		fs = append(fs, manifest.Finding{Pos: pl.f.src.At(p.Column - 1 - pl.prefix), Op: op.Name, Field: pl.f.field, Msg: te.Msg})
+	}}
+	conf.Check("roofcheck", fset, []*ast.File{file}, info)
+	m.varTypes = map[string]string{}
+	for id, obj := range info.Defs {
+		if obj == nil {
+			continue
+		}
+		if _, isVar := obj.(*types.Var); isVar && m.isVarName(id.Name) && fset.Position(id.Pos()).Line >= line-len(lines) {
+			m.varTypes[id.Name] = types.TypeString(obj.Type(), func(*types.Package) string { return "" })
+		}
+	}
+	return fs
+}
+
+func (m *opModel) isVarName(name string) bool {
+	for _, v := range m.vars {
+		if v.name == name {
+			return true
+		}
+	}
+	return false
+}
