@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -69,4 +70,71 @@ func mustTensor(t *testing.T, dt DType, shape ...int) *Tensor {
 		t.Fatal(err)
 	}
 	return x
+}
+
+func TestBinaryKernels(t *testing.T) {
+	pairs := [][2][]int{
+		{{3, 70001}, {3, 70001}}, // same shape, both cores
+		{{3, 70001}, {70001}},    // bias along the last dim
+		{{70001, 3}, {70001, 1}}, // per-row scalar
+		{{5, 1, 7}, {1, 6, 1}},   // both broadcast
+		{{1, 6, 1}, {5, 1, 7}},
+		{{2, 3, 4}, {1}},
+		{{1}, {2, 3, 4}},
+		{{1}, {1}},
+		{{4, 1, 3, 1}, {2, 1, 5}},
+		{{2, 40000, 2}, {2, 1, 2}}, // broadcast mid-dim, rows of 2 across worker splits
+	}
+	for _, op := range []string{"AddFwd", "SubFwd", "MulFwd", "DivFwd"} {
+		for _, p := range pairs {
+			checkKernel(t, kcase{op: op, shapes: map[string][]int{"a": p[0], "b": p[1]}, dtype: "float16", outputs: []string{"y"}})
+		}
+	}
+}
+
+func TestBroadcastShapes(t *testing.T) {
+	cases := []struct {
+		a, b, want []int
+		err        string
+	}{
+		{a: []int{2, 3}, b: []int{3}, want: []int{2, 3}},
+		{a: []int{5, 1, 7}, b: []int{6, 1}, want: []int{5, 6, 7}},
+		{a: []int{1}, b: []int{1, 1}, want: []int{1, 1}},
+		{a: []int{2, 3}, b: []int{2}, err: "AddFwd: shapes [2 3] and [2] do not broadcast (dim -1: 3 vs 2)"},
+	}
+	for _, c := range cases {
+		got, err := broadcastShapes("AddFwd", c.a, c.b)
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("broadcastShapes(%v, %v): err = %v, want %q", c.a, c.b, err, c.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("broadcastShapes(%v, %v) = %v, %v; want %v", c.a, c.b, got, err, c.want)
+		}
+	}
+}
+
+// TestBcastPlanMerges checks that the plan merges what it can: the fast paths depend on it.
+func TestBcastPlanMerges(t *testing.T) {
+	cases := []struct {
+		a, b, out []int
+		n, rows   int
+	}{
+		{[]int{4, 8, 16}, []int{4, 8, 16}, []int{4, 8, 16}, 512, 1},
+		{[]int{4, 8, 16}, []int{16}, []int{4, 8, 16}, 16, 32},
+		{[]int{4, 8, 16}, []int{8, 16}, []int{4, 8, 16}, 128, 4},
+		{[]int{4, 8, 1}, []int{4, 8, 16}, []int{4, 8, 16}, 16, 32},
+	}
+	for _, c := range cases {
+		p := newBcastPlan(c.a, c.b, c.out)
+		rows := 1
+		for _, d := range p.outer {
+			rows *= d
+		}
+		if p.n != c.n || rows != c.rows {
+			t.Errorf("%v ∘ %v: rows of %d x %d, want %d x %d", c.a, c.b, rows, p.n, c.rows, c.n)
+		}
+	}
 }

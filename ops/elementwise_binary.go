@@ -1,0 +1,415 @@
+package ops
+
+import (
+	"fmt"
+
+	"ropgen/perf/formulas"
+)
+
+// Binary elementwise ops with torch broadcasting: y = a ∘ b. Their roofline is func mode
+// (formulas.Binary), which reads BinaryShape; the broadcast shape the kernels use is
+// computed here independently, so the structural oracle compares two derivations.
+
+// broadcastShapes returns the torch broadcast of a and b, or an error naming the op.
+func broadcastShapes(op string, a, b []int) ([]int, error) {
+	n := max(len(a), len(b))
+	out := make([]int, n)
+	for i := range n {
+		da, db := 1, 1
+		if j := i - (n - len(a)); j >= 0 {
+			da = a[j]
+		}
+		if j := i - (n - len(b)); j >= 0 {
+			db = b[j]
+		}
+		if da != db && da != 1 && db != 1 {
+			return nil, fmt.Errorf("%s: shapes %v and %v do not broadcast (dim %d: %d vs %d)", op, a, b, i-n, da, db)
+		}
+		out[i] = max(da, db)
+	}
+	return out, nil
+}
+
+// bcastPlan lays out y = a ∘ b over the broadcast shape as rows of n contiguous output
+// elements. Row r reads a from aOff(r) and b from bOff(r); within a row an input either
+// advances with the output (inner stride 1) or stays on one element (stride 0, broadcast).
+// Dims of size 1 are dropped and adjacent dims that both inputs traverse alike are merged,
+// so a same-shape add is one row and a [T, D] + [D] bias add is T rows of D.
+type bcastPlan struct {
+	n          int
+	sa, sb     int   // inner strides, 0 or 1
+	outer      []int // outer dims of the output, outermost first
+	astr, bstr []int // outer strides of a and b, in elements
+}
+
+func newBcastPlan(a, b, out []int) bcastPlan {
+	rank := len(out)
+	stridesOf := func(s []int) []int {
+		st := make([]int, rank)
+		acc := 1
+		for i := rank - 1; i >= 0; i-- {
+			if j := i - (rank - len(s)); j >= 0 && s[j] != 1 {
+				st[i] = acc
+				acc *= s[j]
+			}
+		}
+		return st
+	}
+	sa, sb := stridesOf(a), stridesOf(b)
+	var dims, as, bs []int // kept dims, innermost first while merging
+	for i := rank - 1; i >= 0; i-- {
+		if out[i] == 1 {
+			continue
+		}
+		if k := len(dims) - 1; k >= 0 && sa[i] == as[k]*dims[k] && sb[i] == bs[k]*dims[k] {
+			dims[k] *= out[i] // contiguous with the dim inside it in both inputs
+			continue
+		}
+		dims, as, bs = append(dims, out[i]), append(as, sa[i]), append(bs, sb[i])
+	}
+	if len(dims) == 0 { // every dim is 1: one element
+		return bcastPlan{n: 1, sa: 1, sb: 1}
+	}
+	p := bcastPlan{n: dims[0], sa: as[0], sb: bs[0]}
+	for k := len(dims) - 1; k >= 1; k-- {
+		p.outer, p.astr, p.bstr = append(p.outer, dims[k]), append(p.astr, as[k]), append(p.bstr, bs[k])
+	}
+	return p
+}
+
+// offsets returns where row r starts in a and b.
+func (p *bcastPlan) offsets(r int) (ao, bo int) {
+	for k := len(p.outer) - 1; k >= 0; k-- {
+		i := r % p.outer[k]
+		r /= p.outer[k]
+		ao += i * p.astr[k]
+		bo += i * p.bstr[k]
+	}
+	return ao, bo
+}
+
+// run calls row over every piece of every row, in parallel over the output's elements.
+// row receives y and the matching pieces of a and b, each either len(y) long or a single
+// broadcast element.
+func (p *bcastPlan) run(y, a, b []float32, row func(y, a, b []float32)) {
+	parallelFor(len(y), grainElems, func(lo, hi int) {
+		for lo < hi {
+			r, j := lo/p.n, lo%p.n
+			m := min(p.n-j, hi-lo)
+			ao, bo := p.offsets(r)
+			as, bs := a[ao:ao+1], b[bo:bo+1]
+			if p.sa == 1 {
+				as = a[ao+j : ao+j+m]
+			}
+			if p.sb == 1 {
+				bs = b[bo+j : bo+j+m]
+			}
+			row(y[lo:lo+m], as, bs)
+			lo += m
+		}
+	})
+}
+
+// broadcastCore is the state every binary op shares: the dtype and the bound input shapes.
+// Each op type declares these fields itself (docs/binding.md) and passes pointers here.
+type broadcastCore struct {
+	name           string
+	dt             DType
+	ashape, bshape *[]int
+}
+
+func (c broadcastCore) bind(a, b *Tensor) ([]int, error) {
+	if err := checkInput(c.name, "a", a, c.dt); err != nil {
+		return nil, err
+	}
+	if err := checkInput(c.name, "b", b, c.dt); err != nil {
+		return nil, err
+	}
+	out, err := broadcastShapes(c.name, a.Shape, b.Shape)
+	if err != nil {
+		return nil, err
+	}
+	bindShape(c.ashape, a.Shape)
+	bindShape(c.bshape, b.Shape)
+	return out, nil
+}
+
+func (c broadcastCore) shape() (formulas.BinaryShape, error) {
+	if *c.ashape == nil || *c.bshape == nil {
+		return formulas.BinaryShape{}, fmt.Errorf("%s: inputs a and b not bound: call Forward (or Bind) first", c.name)
+	}
+	return formulas.BinaryShape{A: *c.ashape, B: *c.bshape, ElemBytes: c.dt.Size()}, nil
+}
+
+func (c broadcastCore) forward(out, a, b *Tensor, row func(y, a, b []float32)) error {
+	shape, err := c.bind(a, b)
+	if err != nil {
+		return err
+	}
+	for _, in := range []Arg{{"a", a}, {"b", b}} {
+		if err := in.T.checkData(c.name, in.Name); err != nil {
+			return err
+		}
+	}
+	if err := checkOutput(c.name, out, c.dt, shape); err != nil {
+		return err
+	}
+	p := newBcastPlan(a.Shape, b.Shape, shape)
+	p.run(out.Data, a.Data, b.Data, row)
+	return nil
+}
+
+// broadcastReference is the plain reference: for every output element, its multi-index, the
+// broadcast index into each input, and f in float64.
+func broadcastReference(out, a, b *Tensor, f func(x, y float64) float64) {
+	at := func(t *Tensor, idx []int) float32 {
+		off, stride := 0, 1
+		for d := len(t.Shape) - 1; d >= 0; d-- {
+			i := idx[len(idx)-len(t.Shape)+d]
+			if t.Shape[d] == 1 {
+				i = 0
+			}
+			off += i * stride
+			stride *= t.Shape[d]
+		}
+		return t.Data[off]
+	}
+	for i := range out.Data {
+		idx := unravel(i, out.Shape)
+		out.Data[i] = float32(f(float64(at(a, idx)), float64(at(b, idx))))
+	}
+}
+
+// The four ops. Each row function has three loops: both inputs advancing, or one of them a
+// broadcast element (a scalar, a bias column) held in a register.
+
+// AddFwd is torch.add: y = a + b, broadcasting.
+type AddFwd struct {
+	DType          DType
+	AShape, BShape []int
+}
+
+// SubFwd is torch.sub: y = a - b, broadcasting.
+type SubFwd struct {
+	DType          DType
+	AShape, BShape []int
+}
+
+// MulFwd is torch.mul: y = a * b, broadcasting.
+type MulFwd struct {
+	DType          DType
+	AShape, BShape []int
+}
+
+// DivFwd is torch.div (true division): y = a / b, broadcasting.
+type DivFwd struct {
+	DType          DType
+	AShape, BShape []int
+}
+
+// NewAddFwd returns an add over dtype dt.
+func NewAddFwd(dt DType) (*AddFwd, error) {
+	if err := checkDType("AddFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	return &AddFwd{DType: dt}, nil
+}
+
+// NewSubFwd returns a sub over dtype dt.
+func NewSubFwd(dt DType) (*SubFwd, error) {
+	if err := checkDType("SubFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	return &SubFwd{DType: dt}, nil
+}
+
+// NewMulFwd returns a mul over dtype dt.
+func NewMulFwd(dt DType) (*MulFwd, error) {
+	if err := checkDType("MulFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	return &MulFwd{DType: dt}, nil
+}
+
+// NewDivFwd returns a div over dtype dt.
+func NewDivFwd(dt DType) (*DivFwd, error) {
+	if err := checkDType("DivFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	return &DivFwd{DType: dt}, nil
+}
+
+func (op *AddFwd) core() broadcastCore { return broadcastCore{"AddFwd", op.DType, &op.AShape, &op.BShape} }
+func (op *SubFwd) core() broadcastCore { return broadcastCore{"SubFwd", op.DType, &op.AShape, &op.BShape} }
+func (op *MulFwd) core() broadcastCore { return broadcastCore{"MulFwd", op.DType, &op.AShape, &op.BShape} }
+func (op *DivFwd) core() broadcastCore { return broadcastCore{"DivFwd", op.DType, &op.AShape, &op.BShape} }
+
+// Bind checks a and b, records their shapes for EvalRoofline and returns the broadcast
+// output shape.
+func (op *AddFwd) Bind(a, b *Tensor) ([]int, error) { return op.core().bind(a, b) }
+
+// Bind checks a and b, records their shapes for EvalRoofline and returns the broadcast
+// output shape.
+func (op *SubFwd) Bind(a, b *Tensor) ([]int, error) { return op.core().bind(a, b) }
+
+// Bind checks a and b, records their shapes for EvalRoofline and returns the broadcast
+// output shape.
+func (op *MulFwd) Bind(a, b *Tensor) ([]int, error) { return op.core().bind(a, b) }
+
+// Bind checks a and b, records their shapes for EvalRoofline and returns the broadcast
+// output shape.
+func (op *DivFwd) Bind(a, b *Tensor) ([]int, error) { return op.core().bind(a, b) }
+
+// BinaryShape is what formulas.Binary reads: the bound shapes and the element size.
+func (op *AddFwd) BinaryShape() (formulas.BinaryShape, error) { return op.core().shape() }
+
+// BinaryShape is what formulas.Binary reads: the bound shapes and the element size.
+func (op *SubFwd) BinaryShape() (formulas.BinaryShape, error) { return op.core().shape() }
+
+// BinaryShape is what formulas.Binary reads: the bound shapes and the element size.
+func (op *MulFwd) BinaryShape() (formulas.BinaryShape, error) { return op.core().shape() }
+
+// BinaryShape is what formulas.Binary reads: the bound shapes and the element size.
+func (op *DivFwd) BinaryShape() (formulas.BinaryShape, error) { return op.core().shape() }
+
+// Forward computes out = a + b.
+func (op *AddFwd) Forward(out, a, b *Tensor) error {
+	return op.core().forward(out, a, b, func(y, a, b []float32) {
+		switch {
+		case len(a) == len(y) && len(b) == len(y):
+			a, b = a[:len(y)], b[:len(y)]
+			for i := range y {
+				y[i] = a[i] + b[i]
+			}
+		case len(b) == len(y):
+			s, b := a[0], b[:len(y)]
+			for i := range y {
+				y[i] = s + b[i]
+			}
+		default:
+			a, s := a[:len(y)], b[0]
+			for i := range y {
+				y[i] = a[i] + s
+			}
+		}
+	})
+}
+
+// Forward computes out = a - b.
+func (op *SubFwd) Forward(out, a, b *Tensor) error {
+	return op.core().forward(out, a, b, func(y, a, b []float32) {
+		switch {
+		case len(a) == len(y) && len(b) == len(y):
+			a, b = a[:len(y)], b[:len(y)]
+			for i := range y {
+				y[i] = a[i] - b[i]
+			}
+		case len(b) == len(y):
+			s, b := a[0], b[:len(y)]
+			for i := range y {
+				y[i] = s - b[i]
+			}
+		default:
+			a, s := a[:len(y)], b[0]
+			for i := range y {
+				y[i] = a[i] - s
+			}
+		}
+	})
+}
+
+// Forward computes out = a * b.
+func (op *MulFwd) Forward(out, a, b *Tensor) error {
+	return op.core().forward(out, a, b, func(y, a, b []float32) {
+		switch {
+		case len(a) == len(y) && len(b) == len(y):
+			a, b = a[:len(y)], b[:len(y)]
+			for i := range y {
+				y[i] = a[i] * b[i]
+			}
+		case len(b) == len(y):
+			s, b := a[0], b[:len(y)]
+			for i := range y {
+				y[i] = s * b[i]
+			}
+		default:
+			a, s := a[:len(y)], b[0]
+			for i := range y {
+				y[i] = a[i] * s
+			}
+		}
+	})
+}
+
+// Forward computes out = a / b. A broadcast divisor is still divided, not turned into a
+// multiply by its reciprocal, which would round differently from torch.
+func (op *DivFwd) Forward(out, a, b *Tensor) error {
+	return op.core().forward(out, a, b, func(y, a, b []float32) {
+		switch {
+		case len(a) == len(y) && len(b) == len(y):
+			a, b = a[:len(y)], b[:len(y)]
+			for i := range y {
+				y[i] = a[i] / b[i]
+			}
+		case len(b) == len(y):
+			s, b := a[0], b[:len(y)]
+			for i := range y {
+				y[i] = s / b[i]
+			}
+		default:
+			a, s := a[:len(y)], b[0]
+			for i := range y {
+				y[i] = a[i] / s
+			}
+		}
+	})
+}
+
+// broadcastOp is what the binary ops have in common, for the shared builder.
+type broadcastOp interface {
+	Bind(a, b *Tensor) ([]int, error)
+	Forward(out, a, b *Tensor) error
+}
+
+// buildBroadcast returns the builder of a binary op; f is its float64 reference operator. The
+// kernels compute one correctly rounded float32 operation per element, as does the float64
+// operation rounded to float32, so kernel and reference must agree exactly.
+func buildBroadcast(mk func(DType) (broadcastOp, error), f func(x, y float64) float64) builder {
+	return func(b *caseBuilder) (*Instance, error) {
+		dt := b.dtype("a")
+		if b.err != nil {
+			return nil, b.err
+		}
+		op, err := mk(dt)
+		if err != nil {
+			return nil, err
+		}
+		x, y := b.input("a"), b.input("b")
+		if b.err != nil {
+			return nil, b.err
+		}
+		shape, err := op.Bind(x, y)
+		if err != nil {
+			return nil, err
+		}
+		out := b.output("y", shape)
+		return &Instance{
+			Op:        op,
+			Inputs:    []Arg{{"a", x}, {"b", y}},
+			Outputs:   []Arg{{"y", out}},
+			Run:       func() error { return op.Forward(out, x, y) },
+			Reference: func(outs []*Tensor) error { broadcastReference(outs[0], x, y, f); return nil },
+		}, nil
+	}
+}
+
+func init() {
+	register("AddFwd", buildBroadcast(func(dt DType) (broadcastOp, error) { return NewAddFwd(dt) },
+		func(x, y float64) float64 { return x + y }))
+	register("SubFwd", buildBroadcast(func(dt DType) (broadcastOp, error) { return NewSubFwd(dt) },
+		func(x, y float64) float64 { return x - y }))
+	register("MulFwd", buildBroadcast(func(dt DType) (broadcastOp, error) { return NewMulFwd(dt) },
+		func(x, y float64) float64 { return x * y }))
+	register("DivFwd", buildBroadcast(func(dt DType) (broadcastOp, error) { return NewDivFwd(dt) },
+		func(x, y float64) float64 { return x / y }))
+}
