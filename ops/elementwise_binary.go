@@ -239,10 +239,18 @@ func NewDivFwd(dt DType) (*DivFwd, error) {
 	return &DivFwd{DType: dt}, nil
 }
 
-func (op *AddFwd) core() broadcastCore { return broadcastCore{"AddFwd", op.DType, &op.AShape, &op.BShape} }
-func (op *SubFwd) core() broadcastCore { return broadcastCore{"SubFwd", op.DType, &op.AShape, &op.BShape} }
-func (op *MulFwd) core() broadcastCore { return broadcastCore{"MulFwd", op.DType, &op.AShape, &op.BShape} }
-func (op *DivFwd) core() broadcastCore { return broadcastCore{"DivFwd", op.DType, &op.AShape, &op.BShape} }
+func (op *AddFwd) core() broadcastCore {
+	return broadcastCore{"AddFwd", op.DType, &op.AShape, &op.BShape}
+}
+func (op *SubFwd) core() broadcastCore {
+	return broadcastCore{"SubFwd", op.DType, &op.AShape, &op.BShape}
+}
+func (op *MulFwd) core() broadcastCore {
+	return broadcastCore{"MulFwd", op.DType, &op.AShape, &op.BShape}
+}
+func (op *DivFwd) core() broadcastCore {
+	return broadcastCore{"DivFwd", op.DType, &op.AShape, &op.BShape}
+}
 
 // Bind checks a and b, records their shapes for EvalRoofline and returns the broadcast
 // output shape.
