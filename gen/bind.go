@@ -46,7 +46,7 @@ func LoadBinding(opsDir, formulasDir string) (*Binding, error) {
 		overlay[path] = []byte("package " + f.Name.Name + "\n")
 	}
 	cfg := &packages.Config{
-		Mode:    packages.NeedName | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo,
+		Mode:    packages.NeedName | packages.NeedFiles | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo,
 		Dir:     opsDir,
 		Overlay: overlay,
 		Tests:   false,
@@ -73,6 +73,11 @@ func LoadBinding(opsDir, formulasDir string) (*Binding, error) {
 		if p.Types == nil {
 			return nil, fmt.Errorf("%s: no type information", p.PkgPath)
 		}
+	}
+	// packages.Load does not return the patterns' packages in order (ops imports formulas,
+	// which may come first): find the op package by its directory.
+	if abs, err := filepath.Abs(opsDir); err == nil && len(pkgs) > 1 && len(pkgs[1].GoFiles) > 0 && filepath.Dir(pkgs[1].GoFiles[0]) == abs {
+		pkgs[0], pkgs[1] = pkgs[1], pkgs[0]
 	}
 	b := &Binding{Ops: pkgs[0].Types, OpsDir: opsDir, fset: pkgs[0].Fset}
 	if len(pkgs) > 1 {
