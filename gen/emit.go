@@ -3,11 +3,17 @@ package gen
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
 	"go/format"
+	"go/parser"
+	goprinter "go/printer"
+	"go/token"
 	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
+
+	"golang.org/x/tools/go/ast/astutil"
 
 	"ropgen/manifest"
 )
@@ -95,36 +101,67 @@ func emitInline(g *source, m *opModel) {
 		g.p(v.name, " := ", v.src.Value)
 	}
 	args := m.arithArgs()
-	var ints, floats []string
+	var ints, floats, intParams, floatParams []string
 	for _, a := range args {
 		ints = append(ints, a.name)
+		intParams = append(intParams, a.name+" "+a.typ)
 		if a.typ == "int" {
 			floats = append(floats, "float64("+a.name+")")
+			floatParams = append(floatParams, a.name+" float64")
 		} else {
 			floats = append(floats, a.name)
+			floatParams = append(floatParams, a.name+" "+a.typ)
 		}
 	}
+	shadow := lowerFirst(name) + "Shadow"
 	g.p("return rooflineCheck(", fmt.Sprintf("%q", name), ",")
 	g.p(arith, "(", strings.Join(ints, ", "), "),")
-	g.p(arith, "(", strings.Join(floats, ", "), "))")
+	g.p(shadow, "(", strings.Join(floats, ", "), "))")
 	g.p("}")
 	g.p()
-	g.p("// ", arith, " is ", name, "'s arithmetic layer, verbatim from the manifest. It runs in int")
-	g.p("// for the result and in float64 for the overflow shadow.")
-	var params []string
-	for _, a := range args {
-		t := a.typ
-		if t == "int" {
-			t = "rooflineT"
-		}
-		params = append(params, a.name+" "+t)
-	}
-	g.p("func ", arith, "[rooflineT rooflineNumber](", strings.Join(params, ", "), ") rooflinePair[rooflineT] {")
-	g.p("return rooflinePair[rooflineT]{")
+	g.p("// ", arith, " is ", name, "'s arithmetic layer, verbatim from the manifest.")
+	g.p("func ", arith, "(", strings.Join(intParams, ", "), ") rooflinePair[int] {")
+	g.p("return rooflinePair[int]{")
 	g.p("flops: ", m.flops.src.Value, ",")
 	g.p("bytes: ", m.bytes.src.Value, ",")
 	g.p("}")
 	g.p("}")
+	g.p()
+	g.p("// ", shadow, " is ", arith, " in float64, which cannot wrap around: rooflineCheck")
+	g.p("// compares the two to catch an overflow. Generic helpers are instantiated explicitly.")
+	g.p("func ", shadow, "(", strings.Join(floatParams, ", "), ") rooflinePair[float64] {")
+	g.p("return rooflinePair[float64]{")
+	g.p("flops: ", floatSource(m.flops), ",")
+	g.p("bytes: ", floatSource(m.bytes), ",")
+	g.p("}")
+	g.p("}")
+}
+
+// floatSource prints f with every call of a generic helper instantiated for float64:
+// cond(c, 1, 0) would otherwise infer int from its untyped constants.
+func floatSource(f *formula) string {
+	fset := token.NewFileSet()
+	parsed, err := parser.ParseExprFrom(fset, "", f.src.Value, 0)
+	if err != nil {
+		panic(err) // the gate parsed this very source
+	}
+	expr := astutil.Apply(parsed, func(c *astutil.Cursor) bool {
+		call, ok := c.Node().(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if id, ok := call.Fun.(*ast.Ident); ok {
+			if h, _ := lookupHelper(id.Name); strings.Contains(h.Decl, "[T ") {
+				call.Fun = &ast.IndexExpr{X: id, Index: ast.NewIdent("float64")}
+			}
+		}
+		return true
+	}, nil)
+	var b strings.Builder
+	if err := goprinter.Fprint(&b, fset, expr); err != nil {
+		panic(err) // printing an expression we parsed cannot fail
+	}
+	return b.String()
 }
 
 // bindings are the vars-layer locals bound from op fields (docs/binding.md), for the names
@@ -241,7 +278,7 @@ type rooflineOp interface {
 	ComputeRoof() string
 }
 
-// rooflinePair is one evaluation of an arithmetic layer.
+// rooflinePair is one evaluation of an arithmetic layer: in int, or in float64 (the shadow).
 type rooflinePair[T rooflineNumber] struct{ flops, bytes T }
 
 // rooflineError is a failure inside a formula (a helper's refusal), raised as a panic and

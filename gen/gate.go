@@ -61,7 +61,9 @@ func checkOp(op *manifest.Op) (*opModel, manifest.Findings) {
 	}
 	g.walkFormula(m.flops, len(m.vars))
 	g.walkFormula(m.bytes, len(m.vars))
-	g.checkUnusedVars()
+	if len(g.fs) == 0 { // an earlier finding may have stopped the walk before a use
+		g.checkUnusedVars()
+	}
 	return m, g.fs
 }
 
@@ -151,7 +153,7 @@ func (g *gate) scanTokens(f *formula) bool {
 			report(off, "comments are not allowed in formulas")
 		case tok == token.MUL && prev == token.MUL && prevEnd == off:
 			report(off-1, "`**` is not Go; write the product out (x * x) or use func mode")
-		case tok == token.IF || tok == token.ELSE:
+		case tok == token.IF:
 			report(off, "Go has no conditional expression (a if c else b); write cond(c, a, b)")
 		case tok == token.FOR:
 			report(off, "no comprehensions or loops in formulas; use product or sum, or func mode")
@@ -325,7 +327,10 @@ func (w *walker) call(n *ast.CallExpr) {
 			return
 		}
 	case *ast.SelectorExpr:
-		w.errorf(fn, "package-qualified names are not allowed in formulas%s", hintFor(fn.Sel.Name))
+		w.errorf(fn, "package-qualified names are not allowed in formulas%s", hintFor(fn))
+		return
+	case *ast.FuncLit:
+		w.expr(fn)
 		return
 	default:
 		w.errorf(n, "only helpers can be called in formulas")
@@ -336,12 +341,17 @@ func (w *walker) call(n *ast.CallExpr) {
 	}
 }
 
-func hintFor(name string) string {
-	if h := pythonOnly[name]; h != "" {
+// hintFor explains a package-qualified name: a helper that does the job, or what the
+// package's name means in the dialect.
+func hintFor(sel *ast.SelectorExpr) string {
+	if h, ok := lookupHelper(strings.ToLower(sel.Sel.Name)); ok {
+		return "; call the helper " + h.Name + " directly"
+	}
+	if h := pythonOnly[strings.ToLower(sel.Sel.Name)]; h != "" {
 		return "; " + h
 	}
-	if _, ok := lookupHelper(name); ok {
-		return "; call the helper " + name + " directly"
+	if x, ok := sel.X.(*ast.Ident); ok && pythonOnly[x.Name] != "" {
+		return "; " + pythonOnly[x.Name]
 	}
 	return ""
 }
@@ -366,7 +376,7 @@ func (w *walker) selector(n *ast.SelectorExpr) {
 	case kind != kindNone || w.isVar(x.Name):
 		w.errorf(n, "selectors are allowed only as x.shape and x.ndim on an input tensor")
 	default:
-		w.errorf(n, "package-qualified names are not allowed in formulas%s", hintFor(n.Sel.Name))
+		w.errorf(n, "package-qualified names are not allowed in formulas%s", hintFor(n))
 	}
 }
 
@@ -383,7 +393,7 @@ func (w *walker) ident(n *ast.Ident) {
 		w.g.m.used[name] = kindVar
 		return
 	}
-	if w.isVar(name) {
+	if w.isVar(name) && w.g.m.kindOf(name) == kindNone {
 		if name == w.f.name {
 			w.errorf(n, "var %s refers to itself", name)
 		} else {

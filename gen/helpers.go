@@ -167,4 +167,5 @@ var pythonOnly = map[string]string{
 	"bool":       "conversions are not allowed in formulas",
 	"self":       "formulas name inputs, params and dims directly, without self",
 	"math":       "no packages in formulas; the helpers are cdiv, floordiv, floormod, log2, clog2, min, max, abs",
+	"unsafe":     "unsafe has no place in formulas",
 }

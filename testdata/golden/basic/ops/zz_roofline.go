@@ -5,7 +5,7 @@ package ops
 import "ropgen/testdata/golden/basic/formulas"
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AttentionFwd call, computed by
-// formulas.Attention (func mode, testdata/golden/basic/manifest.yaml:61:11).
+// formulas.Attention (func mode, manifest.yaml:61).
 func (op *AttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return formulas.Attention(op)
 }
@@ -14,7 +14,7 @@ func (op *AttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *AttentionFwd) ComputeRoof() string { return "vector.fp32" }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one GemmFwd call (testdata/golden/basic/manifest.yaml:1:1).
+// EvalRoofline returns the minimum FLOPs and bytes of one GemmFwd call (manifest.yaml:1).
 func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 	defer rooflineRecover("GemmFwd", &err)
 	M := op.M
@@ -23,19 +23,27 @@ func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	return rooflineCheck("GemmFwd",
 		gemmFwdRoofline(M, K, N, elem_bytes),
-		gemmFwdRoofline(float64(M), float64(K), float64(N), float64(elem_bytes)))
+		gemmFwdShadow(float64(M), float64(K), float64(N), float64(elem_bytes)))
 }
 
-// gemmFwdRoofline is GemmFwd's arithmetic layer, verbatim from the manifest. It runs in int
-// for the result and in float64 for the overflow shadow.
-func gemmFwdRoofline[rooflineT rooflineNumber](M rooflineT, K rooflineT, N rooflineT, elem_bytes rooflineT) rooflinePair[rooflineT] {
-	return rooflinePair[rooflineT]{
+// gemmFwdRoofline is GemmFwd's arithmetic layer, verbatim from the manifest.
+func gemmFwdRoofline(M int, K int, N int, elem_bytes int) rooflinePair[int] {
+	return rooflinePair[int]{
 		flops: 2 * M * N * K,
 		bytes: (M*K + K*N + M*N) * elem_bytes,
 	}
 }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one LinearFwd call (testdata/golden/basic/manifest.yaml:34:1).
+// gemmFwdShadow is gemmFwdRoofline in float64, which cannot wrap around: rooflineCheck
+// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
+func gemmFwdShadow(M float64, K float64, N float64, elem_bytes float64) rooflinePair[float64] {
+	return rooflinePair[float64]{
+		flops: 2 * M * N * K,
+		bytes: (M*K + K*N + M*N) * elem_bytes,
+	}
+}
+
+// EvalRoofline returns the minimum FLOPs and bytes of one LinearFwd call (manifest.yaml:34).
 func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 	defer rooflineRecover("LinearFwd", &err)
 	bias := op.BiasShape
@@ -45,15 +53,23 @@ func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	return rooflineCheck("LinearFwd",
 		linearFwdRoofline(M, K, N, bias, elem_bytes),
-		linearFwdRoofline(float64(M), float64(K), float64(N), bias, float64(elem_bytes)))
+		linearFwdShadow(float64(M), float64(K), float64(N), bias, float64(elem_bytes)))
 }
 
-// linearFwdRoofline is LinearFwd's arithmetic layer, verbatim from the manifest. It runs in int
-// for the result and in float64 for the overflow shadow.
-func linearFwdRoofline[rooflineT rooflineNumber](M rooflineT, K rooflineT, N rooflineT, bias []int, elem_bytes rooflineT) rooflinePair[rooflineT] {
-	return rooflinePair[rooflineT]{
+// linearFwdRoofline is LinearFwd's arithmetic layer, verbatim from the manifest.
+func linearFwdRoofline(M int, K int, N int, bias []int, elem_bytes int) rooflinePair[int] {
+	return rooflinePair[int]{
 		flops: 2*M*N*K + cond(bias != nil, M*N, 0),
 		bytes: (M*K + N*K + M*N + cond(bias != nil, N, 0)) * elem_bytes,
+	}
+}
+
+// linearFwdShadow is linearFwdRoofline in float64, which cannot wrap around: rooflineCheck
+// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
+func linearFwdShadow(M float64, K float64, N float64, bias []int, elem_bytes float64) rooflinePair[float64] {
+	return rooflinePair[float64]{
+		flops: 2*M*N*K + cond[float64](bias != nil, M*N, 0),
+		bytes: (M*K + N*K + M*N + cond[float64](bias != nil, N, 0)) * elem_bytes,
 	}
 }
 
@@ -61,7 +77,7 @@ func linearFwdRoofline[rooflineT rooflineNumber](M rooflineT, K rooflineT, N roo
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *LinearFwd) ComputeRoof() string { return "vector.fp32" }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one SoftmaxFwd call (testdata/golden/basic/manifest.yaml:15:1).
+// EvalRoofline returns the minimum FLOPs and bytes of one SoftmaxFwd call (manifest.yaml:15).
 func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SoftmaxFwd", "x")
@@ -75,14 +91,22 @@ func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 	T := product(x.shape)
 	return rooflineCheck("SoftmaxFwd",
 		softmaxFwdRoofline(N, T, elem_bytes),
-		softmaxFwdRoofline(float64(N), float64(T), float64(elem_bytes)))
+		softmaxFwdShadow(float64(N), float64(T), float64(elem_bytes)))
 }
 
-// softmaxFwdRoofline is SoftmaxFwd's arithmetic layer, verbatim from the manifest. It runs in int
-// for the result and in float64 for the overflow shadow.
-func softmaxFwdRoofline[rooflineT rooflineNumber](N rooflineT, T rooflineT, elem_bytes rooflineT) rooflinePair[rooflineT] {
-	return rooflinePair[rooflineT]{
+// softmaxFwdRoofline is SoftmaxFwd's arithmetic layer, verbatim from the manifest.
+func softmaxFwdRoofline(N int, T int, elem_bytes int) rooflinePair[int] {
+	return rooflinePair[int]{
 		flops: 4*T + cdiv(T, N),
+		bytes: 2 * T * elem_bytes,
+	}
+}
+
+// softmaxFwdShadow is softmaxFwdRoofline in float64, which cannot wrap around: rooflineCheck
+// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
+func softmaxFwdShadow(N float64, T float64, elem_bytes float64) rooflinePair[float64] {
+	return rooflinePair[float64]{
+		flops: 4*T + cdiv[float64](T, N),
 		bytes: 2 * T * elem_bytes,
 	}
 }

@@ -18,7 +18,7 @@ type rooflineOp interface {
 	ComputeRoof() string
 }
 
-// rooflinePair is one evaluation of an arithmetic layer.
+// rooflinePair is one evaluation of an arithmetic layer: in int, or in float64 (the shadow).
 type rooflinePair[T rooflineNumber] struct{ flops, bytes T }
 
 // rooflineError is a failure inside a formula (a helper's refusal), raised as a panic and

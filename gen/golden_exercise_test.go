@@ -1,0 +1,75 @@
+package gen
+
+import (
+	"strings"
+	"testing"
+
+	basic "ropgen/testdata/golden/basic/ops"
+	helpers "ropgen/testdata/golden/helpers/ops"
+)
+
+// The passing goldens are real packages: importing them compiles the expected output, and
+// these tests run it against numbers worked out by hand.
+
+func TestGoldenBasicRuns(t *testing.T) {
+	gemm := &basic.GemmFwd{M: 1, N: 4096, K: 4096, DType: 2}
+	expectRoofline(t, gemm, 2*4096*4096, (4096+4096*4096+4096)*2)
+	if got := gemm.ComputeRoof(); got != "cube.fp16" {
+		t.Errorf("GemmFwd.ComputeRoof = %q; the hand-written method must win", got)
+	}
+	lin := &basic.LinearFwd{M: 2, N: 16, K: 8, DType: 2}
+	expectRoofline(t, lin, 2*2*16*8, (2*8+16*8+2*16)*2)
+	lin.BiasShape = []int{16}
+	expectRoofline(t, lin, 2*2*16*8+2*16, (2*8+16*8+2*16+16)*2)
+	if got := lin.ComputeRoof(); got != "vector.fp32" {
+		t.Errorf("LinearFwd.ComputeRoof = %q, want the default vector.fp32", got)
+	}
+	att := &basic.AttentionFwd{B: 1, S: 16, D: 8}
+	expectRoofline(t, att, 4*16*16*8, 4*16*8*2)
+
+	sm := &basic.SoftmaxFwd{Dim: -1, DType: 4}
+	expectError(t, sm, "SoftmaxFwd: EvalRoofline before Forward: input x is not bound")
+	sm.XShape = []int{4, 128}
+	expectRoofline(t, sm, 4*512+4, 2*512*4)
+	sm.Dim = 2
+	expectError(t, sm, "dim 2 out of range for a tensor of rank 2")
+	sm.Dim, sm.XShape = -2, []int{1 << 31, 1 << 31, 4}
+	expectError(t, sm, "product: result overflows int64")
+	sm.XShape = []int{1 << 31, 1 << 31} // the shape's product fits; 4 * T does not
+	expectError(t, sm, "roofline flops overflows int64")
+}
+
+func TestGoldenHelpersRun(t *testing.T) {
+	op := &helpers.HelpersFwd{XShape: []int{3, 10}, Dim: -1, Dims: []int{2, 3}, Block: 4, Causal: true, DType: 2}
+	// N=10 T=30 S=5 R=2 log2=3 clog2=4 min=4 max=10 floordiv(-10,4)=-3 floormod(-10,4)=2 cdiv=3 abs=10 cond=1
+	// bytes: floordiv(30,4)*2=14 + cdiv(10,4)=3 + floormod(10,4)=2 + 3 + 4 + min=10 + max=30 + abs(-20)=20
+	expectRoofline(t, op, 71, 86)
+	op.Causal = false
+	expectRoofline(t, op, 70, 86)
+	op.XShape = []int{3, 16} // exact powers: log2 = clog2 = 4
+	expectRoofline(t, op, 48+5+2+4+4+4+16-4+0+4+16, 24+4+0+4+4+16+48+32)
+	op.Block = 0
+	expectError(t, op, "division by zero")
+	op.Block, op.XShape = 4, []int{3, 0}
+	expectError(t, op, "log2 of 0")
+}
+
+type roofliner interface {
+	EvalRoofline() (flops, bytes int64, err error)
+}
+
+func expectRoofline(t *testing.T, op roofliner, flops, bytes int64) {
+	t.Helper()
+	f, b, err := op.EvalRoofline()
+	if err != nil || f != flops || b != bytes {
+		t.Errorf("%T.EvalRoofline() = %d, %d, %v; want %d, %d, nil", op, f, b, err, flops, bytes)
+	}
+}
+
+func expectError(t *testing.T, op roofliner, want string) {
+	t.Helper()
+	f, b, err := op.EvalRoofline()
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%T.EvalRoofline() = %d, %d, %v; want an error containing %q", op, f, b, err, want)
+	}
+}

@@ -1,0 +1,18 @@
+// Package ops is a golden case: one op whose formulas call every helper.
+package ops
+
+// DType is an element type; its value is its size.
+type DType int
+
+// Size returns the element size in bytes.
+func (d DType) Size() int { return int(d) }
+
+// HelpersFwd binds an arbitrary-rank input and four params.
+type HelpersFwd struct {
+	XShape []int
+	Dim    int
+	Dims   []int
+	Block  int
+	Causal bool
+	DType  DType
+}
