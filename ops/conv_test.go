@@ -1,0 +1,89 @@
+package ops
+
+import (
+	"strings"
+	"testing"
+)
+
+func convCase(label string, x, w [4]int, stride, padding int, bias bool, dtype string) kcase {
+	hOut := (x[2]+2*padding-w[2])/stride + 1
+	wOut := (x[3]+2*padding-w[3])/stride + 1
+	c := kcase{op: "Conv2dFwd", label: label,
+		dims: map[string]int{"N": x[0], "C_in": x[1], "H": x[2], "W": x[3], "C_out": w[0], "KH": w[2], "KW": w[3], "H_out": hOut, "W_out": wOut},
+		shapes: map[string][]int{"x": x[:], "weight": w[:], "y": {x[0], w[0], hOut, wOut}},
+		params: map[string]any{"stride": stride, "padding": padding}, dtype: dtype, outputs: []string{"y"}}
+	if bias {
+		c.shapes["bias"] = []int{w[0]}
+	}
+	return c
+}
+
+func TestConv2dMatchesReference(t *testing.T) {
+	for _, k := range []kcase{
+		convCase("3x3-bias", [4]int{1, 8, 16, 16}, [4]int{16, 8, 3, 3}, 1, 1, true, "float32"),
+		convCase("ragged-stride2", [4]int{2, 3, 15, 13}, [4]int{8, 3, 5, 3}, 2, 1, false, "float32"),
+		convCase("1x1-direct", [4]int{2, 16, 7, 5}, [4]int{24, 16, 1, 1}, 1, 0, true, "bfloat16"),
+		convCase("1x1-stride2", [4]int{1, 16, 9, 9}, [4]int{8, 16, 1, 1}, 2, 0, false, "float32"),
+		convCase("pad-exceeds-half", [4]int{1, 2, 4, 4}, [4]int{3, 2, 3, 3}, 3, 2, false, "float16"),
+		convCase("stem-like", [4]int{1, 3, 32, 32}, [4]int{16, 3, 7, 7}, 2, 3, false, "float32"),
+	} {
+		checkKernel(t, k)
+	}
+}
+
+// TestConv2dKnownValues checks an identity-like kernel on a tiny image: a 3x3 weight with a
+// single 1 at the centre, padding 1, reproduces the image; a 2x2 all-ones kernel with stride
+// 2 sums disjoint blocks.
+func TestConv2dKnownValues(t *testing.T) {
+	img := &Tensor{Shape: []int{1, 1, 2, 4}, DType: Float32, Data: []float32{1, 2, 3, 4, 5, 6, 7, 8}}
+	centre := &Tensor{Shape: []int{1, 1, 3, 3}, DType: Float32, Data: []float32{0, 0, 0, 0, 1, 0, 0, 0, 0}}
+	ones := &Tensor{Shape: []int{1, 1, 2, 2}, DType: Float32, Data: []float32{1, 1, 1, 1}}
+	for _, tc := range []struct {
+		w               *Tensor
+		stride, padding int
+		want            []float32
+		shape           []int
+	}{
+		{centre, 1, 1, img.Data, []int{1, 1, 2, 4}},
+		{ones, 2, 0, []float32{1 + 2 + 5 + 6, 3 + 4 + 7 + 8}, []int{1, 1, 1, 2}},
+	} {
+		op, err := NewConv2dFwd([4]int(img.Shape), [4]int(tc.w.Shape), tc.stride, tc.padding, false, Float32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, _ := NewTensor(Float32, tc.shape...)
+		if err := op.Forward(y, img, tc.w, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := Compare(y, &Tensor{Shape: tc.shape, DType: Float32, Data: tc.want}, Tol{}); err != nil {
+			t.Errorf("weight %v stride %d padding %d: %v", tc.w.Shape, tc.stride, tc.padding, err)
+		}
+	}
+}
+
+func TestConv2dErrors(t *testing.T) {
+	for _, tc := range []struct {
+		x, w            [4]int
+		stride, padding int
+		dt              DType
+		want            string
+	}{
+		{[4]int{1, 3, 8, 8}, [4]int{4, 2, 3, 3}, 1, 0, Float32, "has 2 input channels, x [1 3 8 8] has 3"},
+		{[4]int{1, 3, 8, 8}, [4]int{4, 3, 3, 3}, 0, 0, Float32, "stride is 0"},
+		{[4]int{1, 3, 8, 8}, [4]int{4, 3, 3, 3}, 1, -1, Float32, "padding is -1"},
+		{[4]int{1, 3, 2, 8}, [4]int{4, 3, 5, 3}, 1, 1, Float32, "window (5) is larger than H padded (2 + 2·1)"},
+		{[4]int{1, 3, 8, 8}, [4]int{4, 3, 3, 0}, 1, 0, Float32, "KW is 0"},
+		{[4]int{1, 3, 8, 8}, [4]int{4, 3, 3, 3}, 1, 0, Float8E4M3, "no matrix-unit roof"},
+	} {
+		_, err := NewConv2dFwd(tc.x, tc.w, tc.stride, tc.padding, false, tc.dt)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("x %v w %v stride %d padding %d %v: err = %v, want %q", tc.x, tc.w, tc.stride, tc.padding, tc.dt, err, tc.want)
+		}
+	}
+	// The builder rejects a manifest row whose H_out breaks the shape rule.
+	k := convCase("bad-hout", [4]int{1, 2, 8, 8}, [4]int{2, 2, 3, 3}, 1, 1, false, "float32")
+	k.dims["H_out"], k.shapes["y"] = 7, []int{1, 2, 7, 8}
+	if got := buildErr(t, k); !strings.Contains(got, "the op computes shape [1 2 8 8], the manifest declares [1 2 7 8]") {
+		t.Errorf("bad H_out: %s", got)
+	}
+}
