@@ -9,7 +9,7 @@ func convCase(label string, x, w [4]int, stride, padding int, bias bool, dtype s
 	hOut := (x[2]+2*padding-w[2])/stride + 1
 	wOut := (x[3]+2*padding-w[3])/stride + 1
 	c := kcase{op: "Conv2dFwd", label: label,
-		dims: map[string]int{"N": x[0], "C_in": x[1], "H": x[2], "W": x[3], "C_out": w[0], "KH": w[2], "KW": w[3], "H_out": hOut, "W_out": wOut},
+		dims:   map[string]int{"N": x[0], "C_in": x[1], "H": x[2], "W": x[3], "C_out": w[0], "KH": w[2], "KW": w[3], "H_out": hOut, "W_out": wOut},
 		shapes: map[string][]int{"x": x[:], "weight": w[:], "y": {x[0], w[0], hOut, wOut}},
 		params: map[string]any{"stride": stride, "padding": padding}, dtype: dtype, outputs: []string{"y"}}
 	if bias {
