@@ -1,0 +1,83 @@
+package ops
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestReductionKernels(t *testing.T) {
+	cases := []struct {
+		shape []int
+		dim   []int
+	}{
+		{[]int{7}, []int{0}},
+		{[]int{3, 70001}, []int{-1}},      // rows, both cores
+		{[]int{70001, 3}, []int{0}},       // columns
+		{[]int{3, 40, 2100}, []int{1}},    // columns in chunks of colChunk, both cores
+		{[]int{40, 3000}, []int{0, 1}},    // everything
+		{[]int{3, 4, 5, 6}, []int{0, 2}},  // reduced, kept, reduced, kept: strided
+		{[]int{3, 4, 5, 6}, []int{-1, 1}}, // kept, reduced, kept, reduced: strided
+		{[]int{4, 1, 6}, []int{1}},        // a size-1 axis
+		{[]int{2, 1, 6}, []int{0, 2}},
+	}
+	for _, op := range []string{"SumFwd", "MeanFwd", "AmaxFwd"} {
+		for _, c := range cases {
+			for _, keep := range []bool{false, true} {
+				checkKernel(t, kcase{op: op, shapes: map[string][]int{"x": c.shape}, dtype: "float32", outputs: []string{"y"},
+					params: map[string]any{"dim": c.dim, "keepdim": keep}})
+			}
+		}
+	}
+}
+
+func TestAxisGroups(t *testing.T) {
+	got := axisGroups([]int{2, 3, 1, 4, 5, 6}, []int{1, 2, 3})
+	want := []axisGroup{{2, false}, {12, true}, {30, false}}
+	if !slices.Equal(got, want) {
+		t.Errorf("axisGroups = %v, want %v", got, want)
+	}
+}
+
+func TestReductionShapes(t *testing.T) {
+	for _, c := range []struct {
+		dim  []int
+		keep bool
+		want []int
+	}{
+		{[]int{-1}, false, []int{2, 3}},
+		{[]int{-1}, true, []int{2, 3, 1}},
+		{[]int{0, 2}, true, []int{1, 3, 1}},
+		{[]int{0, 1, 2}, false, []int{}},
+	} {
+		op, err := NewSumFwd(c.dim, c.keep, Float32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := op.Bind(mustTensor(t, Float32, 2, 3, 4))
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("sum(dim=%v, keepdim=%v) of [2 3 4]: shape %v, %v; want %v", c.dim, c.keep, got, err, c.want)
+		}
+	}
+}
+
+func TestReductionErrors(t *testing.T) {
+	if _, err := NewAmaxFwd(nil, false, Float32); err == nil || !strings.Contains(err.Error(), "dim is empty") {
+		t.Errorf("empty dim: err = %v", err)
+	}
+	for _, c := range []struct {
+		dim  []int
+		want string
+	}{
+		{[]int{3}, "AmaxFwd: dim 3 out of range for a tensor of rank 3 (valid: -3..2)"},
+		{[]int{1, -2}, "AmaxFwd: dim [1 -2] names axis 1 twice"},
+	} {
+		op, err := NewAmaxFwd(c.dim, false, Float32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := op.Bind(mustTensor(t, Float32, 2, 3, 4)); err == nil || err.Error() != c.want {
+			t.Errorf("dim %v: err = %v, want %q", c.dim, err, c.want)
+		}
+	}
+}
