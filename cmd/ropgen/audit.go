@@ -1,0 +1,124 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"ropgen/manifest"
+	"ropgen/perf/audit"
+	"ropgen/perf/record"
+)
+
+// runAudit is `ropgen audit`: the bytes audit of spec §4.5 over benchmark records and a file
+// of measured traffic. It only reads files; measuring is done by ncu on a GPU machine or by
+// roprun -cachegrind under valgrind.
+func runAudit(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("ropgen audit", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	records := fl.String("records", "", "benchmark records `FILE` (Go benchmark format or JSON lines): the formula bytes")
+	ncu := fl.String("ncu", "", "Nsight Compute CSV `FILE` (ncu --csv, page details or raw): measured DRAM bytes")
+	sim := fl.String("cachegrind", "", "cache simulation `DIR` written by roprun -cachegrind: measured LL-miss bytes")
+	eps := fl.Float64("eps", audit.DefaultEps, "tolerance ε: FAIL when measured < formula × (1 − ε)")
+	reads := fl.Bool("reads", false, "audit the read side only: measured reads against formula bytes minus output bytes")
+	manifests := fl.String("manifest", "manifest", "manifest `PATH` (file or directory) giving the output sizes for -reads")
+	asJSON := fl.Bool("json", false, "print the rows as JSON")
+	fl.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ropgen audit -records FILE (-ncu FILE | -cachegrind DIR) [-eps E] [-reads] [-json]")
+		fmt.Fprintln(stderr, "\nCompares each record's formula bytes with measured traffic (spec §4.5):")
+		fmt.Fprintln(stderr, "FAIL measured < formula×(1−ε), WARN measured > formula×1.5, ERROR no usable measurement.")
+		fmt.Fprintln(stderr, "Exits 1 on any FAIL or ERROR. See docs/audit.md.\n\nflags:")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	switch {
+	case fl.NArg() > 0:
+		fmt.Fprintf(stderr, "ropgen audit: unexpected arguments %q\n", fl.Args())
+		return 2
+	case *records == "":
+		fmt.Fprintln(stderr, "ropgen audit: -records is required")
+		return 2
+	case (*ncu == "") == (*sim == ""):
+		fmt.Fprintln(stderr, "ropgen audit: give exactly one of -ncu and -cachegrind")
+		return 2
+	case !(*eps >= 0 && *eps < 1):
+		fmt.Fprintf(stderr, "ropgen audit: -eps %v is not in [0, 1)\n", *eps)
+		return 2
+	}
+
+	recs, findings := record.ReadFiles(*records)
+	var measured []audit.Measured
+	var fs manifest.Findings
+	if *ncu != "" {
+		f, err := os.Open(*ncu)
+		if err != nil {
+			fmt.Fprintf(stderr, "ropgen audit: %v\n", err)
+			return 1
+		}
+		measured, fs = audit.ParseNCU(f, *ncu)
+		f.Close()
+	} else {
+		measured, fs = audit.ReadSimDir(*sim)
+	}
+	findings = append(findings, fs...)
+	opt := audit.Options{Eps: *eps, Reads: *reads}
+	if *reads {
+		cat, mfs := manifest.Load(*manifests)
+		findings = append(findings, mfs...)
+		opt.OutputBytes = audit.ManifestOutputBytes(cat)
+	}
+	for _, f := range findings.Sort() {
+		fmt.Fprintln(stderr, f)
+	}
+
+	res := audit.Audit(recs, measured, opt)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			fmt.Fprintf(stderr, "ropgen audit: %v\n", err)
+			return 1
+		}
+	} else {
+		writeAuditTable(stdout, res)
+	}
+	for _, m := range res.Unclaimed {
+		fmt.Fprintf(stderr, "%s: note: measured call %q (%d kernel launches) matches no record\n", m.Pos, m.Name, m.Launches)
+	}
+	if len(findings) > 0 || res.Failed() {
+		return 1
+	}
+	return 0
+}
+
+func writeAuditTable(w io.Writer, res audit.Result) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "op\tworkload\tdtype\tside\tformula B\tmeasured B\tratio\tverdict\t")
+	count := map[audit.Verdict]int{}
+	var notes []string
+	for _, r := range res.Rows {
+		count[r.Verdict]++
+		ratio, measured := "-", "-"
+		if r.Verdict != audit.Error {
+			ratio, measured = fmt.Sprintf("%.4f", r.Ratio), fmt.Sprint(r.Measured)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t\n", r.Op, r.Workload, r.DType, r.Side, r.Formula, measured, ratio, r.Verdict)
+		if r.Note != "" {
+			notes = append(notes, fmt.Sprintf("%s: %s %s %s: %s", r.Record, r.Op, r.Workload, r.DType, r.Note))
+		}
+	}
+	tw.Flush()
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+	fmt.Fprintf(w, "%d rows: %d PASS, %d WARN, %d FAIL, %d ERROR\n",
+		len(res.Rows), count[audit.Pass], count[audit.Warn], count[audit.Fail], count[audit.Error])
+}

@@ -1,0 +1,83 @@
+package audit
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"ropgen/perf/record"
+)
+
+// testdata/sim holds real valgrind 3.19 outputs of a 2^18-element float32 add (1 MiB per
+// tensor): callgrind collecting only the add's function, callgrind whose toggle function never
+// ran, and a whole-program cachegrind run.
+func TestReadSimDir(t *testing.T) {
+	ms, fs := ReadSimDir("testdata/sim")
+	if len(fs) > 0 {
+		t.Fatal(fs)
+	}
+	want := []call{
+		{"AddFwd:toy:float32", 1, 32770 * 64, 16384 * 64},
+		{"ReluFwd:toy:float32", 0, 0, 0},
+		{"ExpFwd:toy:float32", 1, 101424 * 64, 50679 * 64},
+	}
+	if got := calls(ms); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+
+	const mib = 1 << 20
+	recs := []record.Record{rec("AddFwd", "toy", "float32", 3*mib), rec("ReluFwd", "toy", "float32", 2*mib)}
+	res := Audit(recs, ms, Options{Eps: DefaultEps})
+	if r := res.Rows[0]; r.Verdict != Pass || r.Measured != 3*mib+128 {
+		t.Errorf("add: %+v, want PASS at 3 MiB + two lines", r)
+	}
+	if r := res.Rows[1]; r.Verdict != Error || !strings.Contains(r.Note, "empty range") {
+		t.Errorf("never-entered toggle function: %+v, want ERROR", r)
+	}
+	recs[0].Bytes *= 2
+	if r := Audit(recs[:1], ms, Options{Eps: DefaultEps}).Rows[0]; r.Verdict != Fail {
+		t.Errorf("add with a 2x formula: %+v, want FAIL", r)
+	}
+}
+
+func TestParseSimErrors(t *testing.T) {
+	const ll = "desc: LL cache: 262144 B, 64 B, 8-way associative\n"
+	for _, c := range []struct{ text, want string }{
+		{"hello\n", "not a callgrind or cachegrind output"},
+		{"events: Ir DLmr DLmw\ntotals: 1 2 3\n", `no "desc: LL cache:" line`},
+		{ll + "events: Ir\nsummary: 100\n", "no DLmr event (run with --cache-sim=yes)"},
+		{ll + "events: Ir DLmr DLmw\ntotals: 1 x 3\n", "invalid syntax"},
+	} {
+		_, err := ParseSim(strings.NewReader(c.text), "cg.out")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParseSim(%q) = %v, want error about %q", c.text, err, c.want)
+		}
+	}
+}
+
+func TestReadSimDirFindings(t *testing.T) {
+	dir := t.TempDir()
+	_, fs := ReadSimDir(dir)
+	if len(fs) != 1 || !strings.Contains(fs[0].Msg, "no such file") {
+		t.Errorf("missing index: %v", fs)
+	}
+	index := `{"op":"A","workload":"w","dtype":"float32","file":"a.out","ll":1}
+{"op":"A","workload":"w","dtype":"float32","file":"/abs/a.out"}
+{"op":"A","workload":"w","dtype":"float32","file":"gone.out"}
+`
+	if err := os.WriteFile(filepath.Join(dir, IndexFile), []byte(index), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, fs = ReadSimDir(dir)
+	want := []string{`index.jsonl:1: json: unknown field "ll"`, "index.jsonl:2: entry needs op, workload, dtype and a relative file", "index.jsonl:3: open"}
+	if len(fs) != len(want) {
+		t.Fatalf("findings %v, want %d", fs, len(want))
+	}
+	for i, w := range want {
+		if !strings.Contains(fs[i].String(), w) {
+			t.Errorf("finding %q, want %q", fs[i], w)
+		}
+	}
+}

@@ -1,0 +1,111 @@
+package audit
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"ropgen/manifest"
+	"ropgen/perf/record"
+)
+
+// The read side needs the formula's read bytes, which no manifest field states: a formula is
+// one number. They are derived as the formula's bytes minus the outputs' bytes, where the
+// outputs' bytes are the sizes of the outputs the workload declares (product of the shape ×
+// dtype size): the minimum-traffic rule counts every output written once, so what remains
+// is what the formula counts as read. An output without a declared shape (arbitrary rank)
+// has no size before the op runs, so such a row cannot be audited on the read side.
+
+// FindCase returns the case of op for a record's workload label and dtype. The dtype is a
+// record's form: a dtype name, which is the first input's dtype, or name=dtype pairs
+// separated by commas, each naming a tensor's dtype; it must select exactly one case.
+func FindCase(op *manifest.Op, cases []manifest.Case, workload, dtype string) (manifest.Case, error) {
+	want := map[string]string{}
+	if !strings.Contains(dtype, "=") {
+		want[op.Inputs[0].Name] = dtype
+	} else {
+		for _, pair := range strings.Split(dtype, ",") {
+			name, dt, ok := strings.Cut(pair, "=")
+			if !ok || name == "" || dt == "" {
+				return manifest.Case{}, fmt.Errorf("dtype %q: %q is not name=dtype", dtype, pair)
+			}
+			want[name] = dt
+		}
+	}
+	var found []manifest.Case
+	for _, c := range cases {
+		if c.Label != workload {
+			continue
+		}
+		match := true
+		for name, dt := range want {
+			match = match && c.DTypes[name] == dt
+		}
+		if match {
+			found = append(found, c)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return manifest.Case{}, fmt.Errorf("%s has no workload %q with dtype %q in the manifest", op.Name, workload, dtype)
+	case 1:
+		return found[0], nil
+	}
+	return manifest.Case{}, fmt.Errorf("%s workload %q: dtype %q selects %d dtype sets; name each input's dtype", op.Name, workload, dtype, len(found))
+}
+
+// OutputBytes returns the bytes of c's outputs from their declared shapes and dtypes.
+func OutputBytes(op *manifest.Op, c manifest.Case) (int64, error) {
+	var total int64
+	for _, out := range op.Outputs {
+		shape, ok := c.Shapes[out.Name]
+		if !ok {
+			return 0, fmt.Errorf("output %s of %s has no declared shape (arbitrary rank): its size is known only when the op runs", out.Name, op.Name)
+		}
+		spec, ok := manifest.LookupDType(c.DTypes[out.Name])
+		if !ok {
+			return 0, fmt.Errorf("output %s of %s: unknown dtype %q", out.Name, op.Name, c.DTypes[out.Name])
+		}
+		n := int64(spec.Size)
+		for _, d := range shape {
+			if d < 0 || (d > 0 && n > math.MaxInt64/int64(d)) {
+				return 0, fmt.Errorf("output %s of %s: size of shape %v overflows", out.Name, op.Name, shape)
+			}
+			n *= int64(d)
+		}
+		if total > math.MaxInt64-n {
+			return 0, fmt.Errorf("%s: output bytes overflow", op.Name)
+		}
+		total += n
+	}
+	return total, nil
+}
+
+// ManifestOutputBytes returns Options.OutputBytes over a catalog: each record's outputs'
+// bytes from its op's declared output shapes for its workload and dtype.
+func ManifestOutputBytes(cat *manifest.Catalog) func(record.Record) (int64, error) {
+	type resolved struct {
+		op    *manifest.Op
+		cases []manifest.Case
+	}
+	byOp := map[string]resolved{}
+	return func(r record.Record) (int64, error) {
+		res, ok := byOp[r.Op]
+		if !ok && cat != nil {
+			res.op = cat.Op(r.Op)
+			if res.op != nil {
+				// Findings in other rows do not stop this one; its own row yields no case.
+				res.cases, _ = res.op.Cases()
+			}
+			byOp[r.Op] = res
+		}
+		if res.op == nil {
+			return 0, fmt.Errorf("op %s is not in the manifest", r.Op)
+		}
+		c, err := FindCase(res.op, res.cases, r.Workload, r.DType)
+		if err != nil {
+			return 0, err
+		}
+		return OutputBytes(res.op, c)
+	}
+}
