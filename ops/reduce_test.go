@@ -81,3 +81,35 @@ func TestReductionErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestDimKernels(t *testing.T) {
+	cases := []struct {
+		shape []int
+		dim   int
+	}{
+		{[]int{1}, 0},
+		{[]int{3, 70001}, -1},  // long rows, both cores
+		{[]int{3000, 50}, -1},  // many short rows, both cores
+		{[]int{70001, 3}, 0},   // down the columns
+		{[]int{2, 9, 2100}, 1}, // column blocks of colChunk
+		{[]int{4, 5, 6}, -2},
+		{[]int{4, 5, 6}, -3},
+	}
+	for _, op := range []string{"SoftmaxFwd", "LogSoftmaxFwd", "CumsumFwd"} {
+		for _, c := range cases {
+			checkKernel(t, kcase{op: op, shapes: map[string][]int{"x": c.shape}, dtype: "float32", outputs: []string{"y"},
+				params: map[string]any{"dim": c.dim}})
+		}
+	}
+}
+
+func TestDimOutOfRange(t *testing.T) {
+	op, err := NewSoftmaxFwd(-3, BFloat16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = op.Bind(mustTensor(t, BFloat16, 4, 5))
+	if want := "SoftmaxFwd: dim -3 out of range for a tensor of rank 2 (valid: -2..1)"; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+}

@@ -1,0 +1,407 @@
+package ops
+
+import (
+	"math"
+)
+
+// Ops along one dim of a tensor of any rank: softmax, log_softmax and cumsum. Each views x
+// as [outer, n, inner] around the (normalized) dim. When the dim is the last (inner = 1)
+// every row is contiguous; otherwise a unit of work is a block of up to colChunk adjacent
+// inner columns, walked down the n rows with per-column accumulators.
+
+// alongDim is the [outer, n, inner] view of a shape around axis.
+type alongDim struct{ outer, n, inner int }
+
+func viewAlong(shape []int, axis int) alongDim {
+	v := alongDim{outer: 1, n: shape[axis], inner: 1}
+	for _, d := range shape[:axis] {
+		v.outer *= d
+	}
+	for _, d := range shape[axis+1:] {
+		v.inner *= d
+	}
+	return v
+}
+
+// eachRow runs row over every contiguous row (inner == 1) in parallel.
+func (v alongDim) eachRow(row func(lo, hi int)) {
+	parallelFor(v.outer, max(1, grainElems/v.n), func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			row(r*v.n, (r+1)*v.n)
+		}
+	})
+}
+
+// eachBlock runs block over every (outer index, column range) unit in parallel: base is the
+// offset of the unit's first row, [c0, c1) its columns; row j of the unit starts at
+// base + j*inner.
+func (v alongDim) eachBlock(block func(base, c0, c1 int)) {
+	chunks := (v.inner + colChunk - 1) / colChunk
+	parallelFor(v.outer*chunks, max(1, grainElems/(v.n*min(v.inner, colChunk))), func(lo, hi int) {
+		for u := lo; u < hi; u++ {
+			o, c0 := u/chunks, u%chunks*colChunk
+			block(o*v.n*v.inner, c0, min(c0+colChunk, v.inner))
+		}
+	})
+}
+
+// dimCore is the state softmax, log_softmax and cumsum share; each op type declares the
+// fields itself (docs/binding.md).
+type dimCore struct {
+	name   string
+	dt     DType
+	dim    int
+	xshape *[]int
+}
+
+func newDimOp(name string, dt DType) error { return checkDType(name, dt, floatDTypes...) }
+
+// bind checks x and dim, records x's shape and returns the view around dim.
+func (c dimCore) bind(x *Tensor) (alongDim, error) {
+	if err := checkInput(c.name, "x", x, c.dt); err != nil {
+		return alongDim{}, err
+	}
+	axis, err := normAxis(c.name, c.dim, len(x.Shape))
+	if err != nil {
+		return alongDim{}, err
+	}
+	bindShape(c.xshape, x.Shape)
+	return viewAlong(x.Shape, axis), nil
+}
+
+// prepare binds and checks the tensors of a Forward.
+func (c dimCore) prepare(out, x *Tensor) (alongDim, error) {
+	v, err := c.bind(x)
+	if err != nil {
+		return v, err
+	}
+	if err := x.checkData(c.name, "x"); err != nil {
+		return v, err
+	}
+	return v, checkOutput(c.name, out, c.dt, x.Shape)
+}
+
+// referenceAlong is the plain reference shape: for every (outer, inner) line along the dim,
+// gather it into float64, apply f, scatter the result.
+func referenceAlong(out, x *Tensor, dim int, f func(line []float64)) error {
+	axis, err := normAxis("reference", dim, len(x.Shape))
+	if err != nil {
+		return err
+	}
+	v := viewAlong(x.Shape, axis)
+	line := make([]float64, v.n)
+	for o := range v.outer {
+		for i := range v.inner {
+			for j := range line {
+				line[j] = float64(x.Data[(o*v.n+j)*v.inner+i])
+			}
+			f(line)
+			for j, l := range line {
+				out.Data[(o*v.n+j)*v.inner+i] = float32(l)
+			}
+		}
+	}
+	return nil
+}
+
+// SoftmaxFwd is torch.softmax(x, dim): exp(x - max) / sum(exp(x - max)) along dim.
+type SoftmaxFwd struct {
+	DType  DType
+	Dim    int
+	XShape []int
+}
+
+// NewSoftmaxFwd returns a softmax along dim (negative counts from the end) over dtype dt.
+// The dim is checked against the input's rank by Bind.
+func NewSoftmaxFwd(dim int, dt DType) (*SoftmaxFwd, error) {
+	if err := newDimOp("SoftmaxFwd", dt); err != nil {
+		return nil, err
+	}
+	return &SoftmaxFwd{DType: dt, Dim: dim}, nil
+}
+
+func (op *SoftmaxFwd) core() dimCore { return dimCore{"SoftmaxFwd", op.DType, op.Dim, &op.XShape} }
+
+// Bind checks x, records its shape for EvalRoofline and returns the output shape.
+func (op *SoftmaxFwd) Bind(x *Tensor) ([]int, error) {
+	_, err := op.core().bind(x)
+	return x.Shape, err
+}
+
+// Forward computes out = softmax(x, dim).
+func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
+	v, err := op.core().prepare(out, x)
+	if err != nil {
+		return err
+	}
+	if v.inner == 1 {
+		v.eachRow(func(lo, hi int) {
+			xs, ys := x.Data[lo:hi], out.Data[lo:hi]
+			m := float32(maxRow(xs))
+			var s float64
+			for i, e := range xs {
+				p := expf(e - m)
+				ys[i] = p
+				s += float64(p)
+			}
+			inv := float32(1 / s)
+			for i := range ys {
+				ys[i] *= inv
+			}
+		})
+		return nil
+	}
+	v.eachBlock(func(base, c0, c1 int) {
+		m := make([]float32, c1-c0)
+		s := make([]float64, c1-c0)
+		for i := range m {
+			m[i] = float32(math.Inf(-1))
+		}
+		for j := range v.n {
+			row := x.Data[base+j*v.inner+c0 : base+j*v.inner+c1]
+			for i, e := range row {
+				m[i] = max(m[i], e)
+			}
+		}
+		for j := range v.n {
+			off := base + j*v.inner
+			row, ys := x.Data[off+c0:off+c1], out.Data[off+c0:off+c1]
+			for i, e := range row {
+				p := expf(e - m[i])
+				ys[i] = p
+				s[i] += float64(p)
+			}
+		}
+		for j := range v.n {
+			off := base + j*v.inner
+			ys := out.Data[off+c0 : off+c1]
+			for i := range ys {
+				ys[i] *= float32(1 / s[i])
+			}
+		}
+	})
+	return nil
+}
+
+func (op *SoftmaxFwd) reference(out, x *Tensor) error {
+	return referenceAlong(out, x, op.Dim, func(l []float64) {
+		m := math.Inf(-1)
+		for _, v := range l {
+			m = max(m, v)
+		}
+		s := 0.0
+		for i, v := range l {
+			l[i] = math.Exp(v - m)
+			s += l[i]
+		}
+		for i := range l {
+			l[i] /= s
+		}
+	})
+}
+
+// LogSoftmaxFwd is torch.log_softmax(x, dim): x - max - log(sum(exp(x - max))) along dim.
+type LogSoftmaxFwd struct {
+	DType  DType
+	Dim    int
+	XShape []int
+}
+
+// NewLogSoftmaxFwd returns a log_softmax along dim over dtype dt (see NewSoftmaxFwd).
+func NewLogSoftmaxFwd(dim int, dt DType) (*LogSoftmaxFwd, error) {
+	if err := newDimOp("LogSoftmaxFwd", dt); err != nil {
+		return nil, err
+	}
+	return &LogSoftmaxFwd{DType: dt, Dim: dim}, nil
+}
+
+func (op *LogSoftmaxFwd) core() dimCore {
+	return dimCore{"LogSoftmaxFwd", op.DType, op.Dim, &op.XShape}
+}
+
+// Bind checks x, records its shape for EvalRoofline and returns the output shape.
+func (op *LogSoftmaxFwd) Bind(x *Tensor) ([]int, error) {
+	_, err := op.core().bind(x)
+	return x.Shape, err
+}
+
+// Forward computes out = log_softmax(x, dim).
+func (op *LogSoftmaxFwd) Forward(out, x *Tensor) error {
+	v, err := op.core().prepare(out, x)
+	if err != nil {
+		return err
+	}
+	if v.inner == 1 {
+		v.eachRow(func(lo, hi int) {
+			xs, ys := x.Data[lo:hi], out.Data[lo:hi]
+			m := float32(maxRow(xs))
+			var s float64
+			for _, e := range xs {
+				s += float64(expf(e - m))
+			}
+			c := m + logf(float32(s))
+			for i, e := range xs {
+				ys[i] = e - c
+			}
+		})
+		return nil
+	}
+	v.eachBlock(func(base, c0, c1 int) {
+		m := make([]float32, c1-c0)
+		s := make([]float64, c1-c0)
+		for i := range m {
+			m[i] = float32(math.Inf(-1))
+		}
+		for j := range v.n {
+			row := x.Data[base+j*v.inner+c0 : base+j*v.inner+c1]
+			for i, e := range row {
+				m[i] = max(m[i], e)
+			}
+		}
+		for j := range v.n {
+			row := x.Data[base+j*v.inner+c0 : base+j*v.inner+c1]
+			for i, e := range row {
+				s[i] += float64(expf(e - m[i]))
+			}
+		}
+		for i := range m {
+			m[i] += logf(float32(s[i])) // m now holds max + log(sum)
+		}
+		for j := range v.n {
+			off := base + j*v.inner
+			row, ys := x.Data[off+c0:off+c1], out.Data[off+c0:off+c1]
+			for i, e := range row {
+				ys[i] = e - m[i]
+			}
+		}
+	})
+	return nil
+}
+
+func (op *LogSoftmaxFwd) reference(out, x *Tensor) error {
+	return referenceAlong(out, x, op.Dim, func(l []float64) {
+		m := math.Inf(-1)
+		for _, v := range l {
+			m = max(m, v)
+		}
+		s := 0.0
+		for _, v := range l {
+			s += math.Exp(v - m)
+		}
+		lse := m + math.Log(s)
+		for i := range l {
+			l[i] -= lse
+		}
+	})
+}
+
+// CumsumFwd is torch.cumsum(x, dim): inclusive running sums along dim, accumulated in
+// float64.
+type CumsumFwd struct {
+	DType  DType
+	Dim    int
+	XShape []int
+}
+
+// NewCumsumFwd returns a cumsum along dim over dtype dt (see NewSoftmaxFwd).
+func NewCumsumFwd(dim int, dt DType) (*CumsumFwd, error) {
+	if err := newDimOp("CumsumFwd", dt); err != nil {
+		return nil, err
+	}
+	return &CumsumFwd{DType: dt, Dim: dim}, nil
+}
+
+func (op *CumsumFwd) core() dimCore { return dimCore{"CumsumFwd", op.DType, op.Dim, &op.XShape} }
+
+// Bind checks x, records its shape for EvalRoofline and returns the output shape.
+func (op *CumsumFwd) Bind(x *Tensor) ([]int, error) {
+	_, err := op.core().bind(x)
+	return x.Shape, err
+}
+
+// Forward computes out = cumsum(x, dim).
+func (op *CumsumFwd) Forward(out, x *Tensor) error {
+	v, err := op.core().prepare(out, x)
+	if err != nil {
+		return err
+	}
+	if v.inner == 1 {
+		v.eachRow(func(lo, hi int) {
+			var s float64
+			ys := out.Data[lo:hi]
+			for i, e := range x.Data[lo:hi] {
+				s += float64(e)
+				ys[i] = float32(s)
+			}
+		})
+		return nil
+	}
+	v.eachBlock(func(base, c0, c1 int) {
+		s := make([]float64, c1-c0)
+		for j := range v.n {
+			off := base + j*v.inner
+			row, ys := x.Data[off+c0:off+c1], out.Data[off+c0:off+c1]
+			for i, e := range row {
+				s[i] += float64(e)
+				ys[i] = float32(s[i])
+			}
+		}
+	})
+	return nil
+}
+
+func (op *CumsumFwd) reference(out, x *Tensor) error {
+	return referenceAlong(out, x, op.Dim, func(l []float64) {
+		for i := 1; i < len(l); i++ {
+			l[i] += l[i-1]
+		}
+	})
+}
+
+// dimOp is what softmax, log_softmax and cumsum have in common, for the shared builder.
+type dimOp interface {
+	Bind(x *Tensor) ([]int, error)
+	Forward(out, x *Tensor) error
+	reference(out, x *Tensor) error
+}
+
+func buildDimOp(mk func(dim int, dt DType) (dimOp, error), tol Tol) builder {
+	return func(b *caseBuilder) (*Instance, error) {
+		dim, dt := b.int("dim"), b.dtype("x")
+		if b.err != nil {
+			return nil, b.err
+		}
+		op, err := mk(dim, dt)
+		if err != nil {
+			return nil, err
+		}
+		x := b.input("x")
+		if b.err != nil {
+			return nil, b.err
+		}
+		shape, err := op.Bind(x)
+		if err != nil {
+			return nil, err
+		}
+		y := b.output("y", shape)
+		return &Instance{
+			Op:        op,
+			Inputs:    []Arg{{"x", x}},
+			Outputs:   []Arg{{"y", y}},
+			Run:       func() error { return op.Forward(y, x) },
+			Reference: func(outs []*Tensor) error { return op.reference(outs[0], x) },
+			Tol:       tol,
+		}, nil
+	}
+}
+
+func init() {
+	// Softmax: a few ulp from expf and the reciprocal. log_softmax subtracts log(sum) of
+	// order log(n) from x, so its absolute error scales with that term's ulp.
+	register("SoftmaxFwd", buildDimOp(func(dim int, dt DType) (dimOp, error) { return NewSoftmaxFwd(dim, dt) },
+		Tol{Abs: 1e-8, Rel: 1e-6}))
+	register("LogSoftmaxFwd", buildDimOp(func(dim int, dt DType) (dimOp, error) { return NewLogSoftmaxFwd(dim, dt) },
+		Tol{Abs: 4e-6, Rel: 1e-6}))
+	register("CumsumFwd", buildDimOp(func(dim int, dt DType) (dimOp, error) { return NewCumsumFwd(dim, dt) },
+		Tol{}))
+}
