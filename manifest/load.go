@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -97,7 +98,9 @@ func Parse(name string, data []byte) (*File, Findings) {
 	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
+	if err := dec.Decode(&doc); err == io.EOF { // only comments
+		return nil, at(1, 1, "file is empty: a manifest is a mapping from op names to entries")
+	} else if err != nil {
 		return nil, yamlError(name, err)
 	}
 	var extra yaml.Node

@@ -1,0 +1,607 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/parser"
+	"github.com/expr-lang/expr/vm"
+	"go.yaml.in/yaml/v3"
+)
+
+// This file prepares an op's signature for resolving workload rows: it parses dtypes, param
+// types and declared shapes, and compiles every dim expression and shape rule once with
+// expr-lang. expr-lang evaluates data only (shapes and rules); no roofline formula is ever
+// evaluated here (spec §4.4.6).
+
+// tensorEnv is what a shape rule sees of a tensor: x.shape and x.ndim. An absent optional
+// input is a nil *tensorEnv, so `bias == nil || bias.shape[0] == N` compiles and runs.
+type tensorEnv struct {
+	Shape []int `expr:"shape"`
+	NDim  int   `expr:"ndim"`
+}
+
+// ExprBuiltins are the expr-lang builtins a dim expression or shape rule may call: enough for
+// arithmetic over shapes, nothing that reads the clock or builds large values.
+var ExprBuiltins = []string{"len", "abs", "min", "max", "sum", "ceil", "floor", "int", "float"}
+
+// ParamTypes are the Go types a param may declare. A pointer type is a nullable param: its
+// default is null unless it declares one.
+var ParamTypes = []string{"int", "bool", "float64", "string", "[]int", "*int", "*bool", "*float64", "*string"}
+
+// sig is an op's signature prepared for resolving workload rows.
+type sig struct {
+	op *Op
+	fs Findings
+
+	dims   []string             // every dim of the fixed-rank shapes, in order of first use
+	dimOf  map[string][]*Tensor // the tensors whose shapes use each dim
+	shapes map[string][]dimExpr // declared shapes of fixed-rank tensors, by tensor name
+	// shapesOK is false when a shape does not parse or a dim expression does not compile:
+	// the set of dims, and so of workload keys, is then unknown.
+	shapesOK bool
+
+	params   map[string]paramType // params whose type is valid
+	defaults map[string]any       // defaults of the params that have one (nil: null)
+
+	dtypes   map[string]dtypeDecl // every tensor's dtype declaration, by name
+	roots    []string             // tensors with a dtype union of their own, inputs first
+	dtypesOK bool
+
+	keys  map[string]rowKey // every key a workload row may hold
+	rules []rule            // shape rules that compile
+}
+
+// dimExpr is one element of a declared shape, compiled.
+type dimExpr struct {
+	src  string
+	off  int // byte offset in the shape string
+	prog *vm.Program
+}
+
+// rule is one compiled shape rule.
+type rule struct {
+	index int
+	src   Str
+	prog  *vm.Program
+	names []string // the names it reads, in order of first use, for messages
+}
+
+// dtypeDecl is a tensor's dtype: a union of its own, or same_as an input.
+type dtypeDecl struct {
+	union  []string
+	sameAs string
+}
+
+// rowKey says what a workload row key stands for.
+type rowKey struct {
+	kind   rowKeyKind
+	tensor *Tensor // for keyShape and keyWith
+	param  string  // for keyParam
+}
+
+type rowKeyKind int
+
+const (
+	keyDim   rowKeyKind = iota + 1 // a dim of a fixed-rank shape
+	keyShape                       // <input>_shape of an arbitrary-rank input
+	keyWith                        // with_<input> of an optional fixed-rank input
+	keyParam                       // a param value
+)
+
+func (s *sig) errorf(pos Pos, field, format string, args ...any) {
+	s.fs = append(s.fs, Finding{Pos: pos, Op: s.op.Name, Field: field, Msg: fmt.Sprintf(format, args...)})
+}
+
+// tensors returns the op's inputs then outputs.
+func (op *Op) tensors() []*Tensor { return slices.Concat(op.Inputs, op.Outputs) }
+
+func tensorField(op *Op, t *Tensor) string {
+	if op.Input(t.Name) == t {
+		return "signature.inputs." + t.Name
+	}
+	return "signature.outputs." + t.Name
+}
+
+// compile prepares op's signature. Its findings are about the signature itself; a problem
+// in one part (a bad param type, a rule that does not compile) leaves the rest usable.
+func (op *Op) compile() *sig {
+	s := &sig{op: op, dimOf: map[string][]*Tensor{}, shapes: map[string][]dimExpr{}, shapesOK: true, params: map[string]paramType{},
+		defaults: map[string]any{}, dtypes: map[string]dtypeDecl{}, dtypesOK: true, keys: map[string]rowKey{}}
+	s.compileParams()
+	s.collectDims()
+	s.buildKeys()
+	s.compileShapes()
+	s.compileDTypes()
+	s.compileRules()
+	return s
+}
+
+func (s *sig) compileParams() {
+	for _, p := range s.op.Params {
+		field := "signature.params." + p.Name
+		t, ok := parseParamType(p.Type.Value)
+		if !ok {
+			s.errorf(p.Type.Pos, field+".type", "unknown param type %q (known: %s)", p.Type.Value, strings.Join(ParamTypes, ", "))
+			continue
+		}
+		s.params[p.Name] = t
+		if p.Default == nil {
+			if t.nullable {
+				s.defaults[p.Name] = nil
+			}
+			continue
+		}
+		v, msg := t.value(p.Default)
+		if msg != "" {
+			s.errorf(Pos{File: p.Pos.File, Line: p.Default.Line, Col: p.Default.Column}, field+".default", "%s", msg)
+			continue
+		}
+		s.defaults[p.Name] = v
+	}
+}
+
+// collectDims finds the dims: every identifier of a declared shape that is not a param.
+func (s *sig) collectDims() {
+	for _, t := range s.op.tensors() {
+		if t.Shape == nil {
+			continue
+		}
+		field := tensorField(s.op, t) + ".shape"
+		parts, ok := s.splitShape(*t.Shape, field)
+		if !ok {
+			s.shapesOK = false
+			continue
+		}
+		var exprs []dimExpr
+		for _, part := range parts {
+			tree, err := parser.Parse(part.src)
+			if err != nil {
+				s.exprError(*t.Shape, part.off, field, "dim expression "+quote(part.src)+" does not parse", err)
+				s.shapesOK = false
+				continue
+			}
+			for _, name := range identifiers(tree.Node) {
+				if s.op.Param(name) != nil || slices.Contains(s.dimOf[name], t) {
+					continue
+				}
+				if s.dimOf[name] == nil {
+					s.dims = append(s.dims, name)
+				}
+				s.dimOf[name] = append(s.dimOf[name], t)
+			}
+			exprs = append(exprs, dimExpr{src: part.src, off: part.off})
+		}
+		s.shapes[t.Name] = exprs
+	}
+}
+
+// shapePart is one element of a declared shape and its byte offset in the shape string.
+type shapePart struct {
+	src string
+	off int
+}
+
+// splitShape splits "[M, 2 * K]" into its elements at the commas outside brackets.
+func (s *sig) splitShape(shape Str, field string) ([]shapePart, bool) {
+	src := shape.Value
+	if !s.noComments(shape, field) {
+		return nil, false
+	}
+	open := strings.IndexFunc(src, func(r rune) bool { return r != ' ' && r != '\t' })
+	end := strings.LastIndexFunc(src, func(r rune) bool { return r != ' ' && r != '\t' })
+	if open < 0 || src[open] != '[' || src[end] != ']' || open == end {
+		s.errorf(shape.Pos, field, "shape must be a list of dims such as \"[M, K]\", not %q", src)
+		return nil, false
+	}
+	inner := src[open+1 : end]
+	if strings.TrimSpace(inner) == "" {
+		return nil, true // a rank-0 tensor
+	}
+	var parts []shapePart
+	depth, start := 0, 0
+	for i := 0; i <= len(inner); i++ {
+		if i < len(inner) {
+			switch inner[i] {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth--
+			}
+			if inner[i] != ',' || depth != 0 {
+				continue
+			}
+		}
+		part := inner[start:i]
+		trimmed := strings.TrimSpace(part)
+		off := open + 1 + start + strings.Index(part, trimmed)
+		if trimmed == "" {
+			s.errorf(shape.At(open+1+start), field, "empty dim in shape %q", src)
+			return nil, false
+		}
+		parts = append(parts, shapePart{src: trimmed, off: off})
+		start = i + 1
+	}
+	return parts, true
+}
+
+var commentToken = regexp.MustCompile(`//|/\*|#`)
+
+// noComments rejects comments in a dim expression or rule: expr-lang reads `//` and `/*` as
+// comments, so `M // 2 == 0` would silently mean `M`; `#` is how a Python author writes one.
+func (s *sig) noComments(e Str, field string) bool {
+	loc := commentToken.FindStringIndex(e.Value)
+	if loc == nil {
+		return true
+	}
+	tok := e.Value[loc[0]:loc[1]]
+	msg := "comments are not allowed in expressions; write notes as YAML comments"
+	if tok == "//" {
+		msg = fmt.Sprintf("expr-lang reads it as a comment, so %q would mean %q; for integer division write int(a / b)",
+			e.Value, strings.TrimSpace(e.Value[:loc[0]]))
+	}
+	s.errorf(e.At(loc[0]), field, "%q is not allowed: %s", tok, msg)
+	return false
+}
+
+// buildKeys lists the keys a workload row may hold and reports names that would clash: a
+// row key, or a name in a rule, must mean one thing.
+func (s *sig) buildKeys() {
+	type origin struct {
+		desc string
+		pos  Pos
+	}
+	taken := map[string]origin{}
+	claim := func(name, desc string, pos Pos, field string) bool {
+		if name == KeyDTypes || name == KeyLabel {
+			s.errorf(pos, field, "%s: %q is a reserved workload key", desc, name)
+			return false
+		}
+		if prev, ok := taken[name]; ok {
+			s.errorf(pos, field, "%s clashes with %s at %s", desc, prev.desc, prev.pos)
+			return false
+		}
+		taken[name] = origin{desc, pos}
+		return true
+	}
+	for _, t := range s.op.Inputs {
+		claim(t.Name, "input "+t.Name, t.Pos, tensorField(s.op, t))
+	}
+	for _, t := range s.op.Outputs {
+		claim(t.Name, "output "+t.Name, t.Pos, tensorField(s.op, t))
+	}
+	for _, p := range s.op.Params {
+		if claim(p.Name, "param "+p.Name, p.Pos, "signature.params."+p.Name) {
+			s.keys[p.Name] = rowKey{kind: keyParam, param: p.Name}
+		}
+	}
+	for _, d := range s.dims {
+		t := s.dimOf[d][0]
+		if claim(d, "dim "+d, t.Shape.Pos, tensorField(s.op, t)+".shape") {
+			s.keys[d] = rowKey{kind: keyDim}
+		}
+	}
+	for _, t := range s.op.Inputs {
+		field := tensorField(s.op, t)
+		switch {
+		case t.Shape == nil:
+			key := t.Name + "_shape"
+			if claim(key, "workload key "+key+" (the shape of input "+t.Name+")", t.Pos, field) {
+				s.keys[key] = rowKey{kind: keyShape, tensor: t}
+			}
+		case t.Optional:
+			key := "with_" + t.Name
+			if claim(key, "workload key "+key+" (whether input "+t.Name+" is passed)", t.Pos, field) {
+				s.keys[key] = rowKey{kind: keyWith, tensor: t}
+			}
+		}
+	}
+}
+
+// baseEnv is a typed environment of the dims and params, for compiling.
+func (s *sig) baseEnv() map[string]any {
+	env := map[string]any{}
+	for _, d := range s.dims {
+		env[d] = 0
+	}
+	for name, t := range s.params {
+		env[name] = t.zero()
+	}
+	return env
+}
+
+func exprOptions(env map[string]any) []expr.Option {
+	opts := []expr.Option{expr.Env(env), expr.DisableAllBuiltins()}
+	for _, b := range ExprBuiltins {
+		opts = append(opts, expr.EnableBuiltin(b))
+	}
+	return opts
+}
+
+func (s *sig) compileShapes() {
+	if !s.shapesOK {
+		return
+	}
+	opts := exprOptions(s.baseEnv())
+	for _, t := range s.op.tensors() {
+		exprs := s.shapes[t.Name]
+		field := tensorField(s.op, t) + ".shape"
+		for i := range exprs {
+			prog, err := expr.Compile(exprs[i].src, opts...)
+			if err != nil {
+				s.exprError(*t.Shape, exprs[i].off, field, "dim expression "+quote(exprs[i].src)+" does not compile", err)
+				s.shapesOK = false
+				continue
+			}
+			switch k := kindOf(prog.Node().Type()); k {
+			case reflect.Int, reflect.Float64, reflect.Interface:
+			default:
+				s.errorf(t.Shape.At(exprs[i].off), field, "dim expression %q is %s, not a number", exprs[i].src, k)
+				s.shapesOK = false
+				continue
+			}
+			exprs[i].prog = prog
+		}
+	}
+}
+
+func kindOf(t reflect.Type) reflect.Kind {
+	if t == nil {
+		return reflect.Interface
+	}
+	return t.Kind()
+}
+
+var sameAsRE = regexp.MustCompile(`^same_as\(\s*([^()\s]*)\s*\)$`)
+
+func (s *sig) compileDTypes() {
+	for _, t := range s.op.tensors() {
+		field := tensorField(s.op, t) + ".dtype"
+		src := strings.TrimSpace(t.DType.Value)
+		if m := sameAsRE.FindStringSubmatch(src); m != nil {
+			target := s.op.Input(m[1])
+			switch {
+			case target == nil:
+				s.errorf(t.DType.Pos, field, "same_as(%s) names no input (inputs: %s)", m[1], strings.Join(names(s.op.Inputs), ", "))
+			case target == t:
+				s.errorf(t.DType.Pos, field, "same_as(%s) names the tensor itself", m[1])
+			case sameAsRE.MatchString(strings.TrimSpace(target.DType.Value)):
+				s.errorf(t.DType.Pos, field, "same_as(%s): %s is itself %s; name the input it follows", m[1], m[1], strings.TrimSpace(target.DType.Value))
+			default:
+				s.dtypes[t.Name] = dtypeDecl{sameAs: m[1]}
+				continue
+			}
+			s.dtypesOK = false
+			continue
+		}
+		var union []string
+		ok := true
+		for tok := range strings.SplitSeq(src, "|") {
+			tok = strings.TrimSpace(tok)
+			switch _, known := LookupDType(tok); {
+			case !known:
+				s.errorf(t.DType.Pos, field, "unknown dtype %q in %q (known: %s; or same_as(<input>) alone)", tok, t.DType.Value, strings.Join(dtypeNames(), ", "))
+				ok = false
+			case slices.Contains(union, tok):
+				s.errorf(t.DType.Pos, field, "dtype %s listed twice in %q", tok, t.DType.Value)
+				ok = false
+			default:
+				union = append(union, tok)
+			}
+		}
+		if !ok {
+			s.dtypesOK = false
+			continue
+		}
+		s.dtypes[t.Name] = dtypeDecl{union: union}
+		s.roots = append(s.roots, t.Name)
+	}
+}
+
+func dtypeNames() []string {
+	out := make([]string, len(DTypes))
+	for i, d := range DTypes {
+		out[i] = d.Name
+	}
+	return out
+}
+
+func names(ts []*Tensor) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Name
+	}
+	return out
+}
+
+func (s *sig) compileRules() {
+	env := s.baseEnv()
+	for _, t := range s.op.Inputs {
+		env[t.Name] = (*tensorEnv)(nil)
+	}
+	for _, t := range s.op.Outputs {
+		if t.Shape != nil { // an arbitrary-rank output's shape is unknown before the kernel runs
+			env[t.Name] = (*tensorEnv)(nil)
+		}
+	}
+	opts := append(exprOptions(env), expr.AsBool())
+	for i, r := range s.op.ShapeRules {
+		field := fmt.Sprintf("signature.shape_rules[%d]", i)
+		if !s.noComments(r, field) {
+			continue
+		}
+		prog, err := expr.Compile(r.Value, opts...)
+		if err != nil {
+			s.exprError(r, 0, field, "rule does not compile", err)
+			continue
+		}
+		s.rules = append(s.rules, rule{index: i, src: r, prog: prog, names: identifiers(prog.Node())})
+	}
+}
+
+// exprError reports an expr-lang error at the token it names, within e at byte offset off.
+func (s *sig) exprError(e Str, off int, field, what string, err error) {
+	var fe *file.Error
+	msg := err.Error()
+	if errors.As(err, &fe) {
+		msg = fe.Message
+		src := e.Value[off:]
+		off += runeToByte(src, fe.From)
+	}
+	if strings.Contains(msg, "manifest.tensorEnv") {
+		// The Go type behind a tensor means nothing to a manifest author.
+		msg = strings.ReplaceAll(msg, "type manifest.tensorEnv", "a tensor") + " (a tensor has shape and ndim)"
+	}
+	s.errorf(e.At(off), field, "%s: %s", what, msg)
+}
+
+func runeToByte(s string, runes int) int {
+	off := 0
+	for i := 0; i < runes && off < len(s); i++ {
+		_, n := utf8.DecodeRuneInString(s[off:])
+		off += n
+	}
+	return off
+}
+
+// identifiers returns the variable names an expression reads, in order of first use.
+func identifiers(n ast.Node) []string {
+	v := &identVisitor{}
+	ast.Walk(&n, v)
+	return v.names
+}
+
+type identVisitor struct{ names []string }
+
+func (v *identVisitor) Visit(n *ast.Node) {
+	if id, ok := (*n).(*ast.IdentifierNode); ok && !slices.Contains(v.names, id.Value) {
+		v.names = append(v.names, id.Value)
+	}
+}
+
+func quote(s string) string { return fmt.Sprintf("%q", s) }
+
+// paramType is a param's declared Go type.
+type paramType struct {
+	base     string // int, bool, float64, string or []int
+	nullable bool   // a pointer type: null is a value
+}
+
+func parseParamType(s string) (paramType, bool) {
+	if !slices.Contains(ParamTypes, s) {
+		return paramType{}, false
+	}
+	base, nullable := strings.CutPrefix(s, "*")
+	return paramType{base: base, nullable: nullable}, true
+}
+
+func (t paramType) String() string {
+	if t.nullable {
+		return "*" + t.base
+	}
+	return t.base
+}
+
+// value decodes n as a value of type t: int, bool, float64, string, []int, or nil for a
+// nullable param's null. It returns a message saying what is wrong instead when n does not fit.
+func (t paramType) value(n *yaml.Node) (any, string) {
+	bad := func() (any, string) {
+		return nil, fmt.Sprintf("must be of type %s, not %s", t, describe(n))
+	}
+	if t.nullable && n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil, ""
+	}
+	switch t.base {
+	case "int":
+		if v, ok := intValue(n); ok {
+			return v, ""
+		}
+	case "bool":
+		var v bool
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!bool" && n.Decode(&v) == nil {
+			return v, ""
+		}
+	case "float64":
+		var v float64
+		if n.Kind == yaml.ScalarNode && (n.Tag == "!!int" || n.Tag == "!!float") && n.Decode(&v) == nil {
+			return v, ""
+		}
+	case "string":
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
+			return n.Value, ""
+		}
+	case "[]int":
+		if n.Kind != yaml.SequenceNode {
+			return bad()
+		}
+		v := make([]int, len(n.Content))
+		for i, e := range n.Content {
+			x, ok := intValue(e)
+			if !ok {
+				return nil, fmt.Sprintf("must be of type []int; element %d is %s", i, describe(e))
+			}
+			v[i] = x
+		}
+		return v, ""
+	}
+	return bad()
+}
+
+// zero is a typed value of t for compiling expressions: a nullable param is a nil pointer.
+func (t paramType) zero() any { return t.env(nil) }
+
+// env turns a value of t (as value returns it) into what an expression sees: the value, or
+// for a nullable param a pointer to it, nil for null.
+func (t paramType) env(v any) any {
+	if !t.nullable {
+		if v == nil {
+			return reflect.Zero(t.goType()).Interface()
+		}
+		return v
+	}
+	p := reflect.New(t.goType())
+	if v == nil {
+		return reflect.Zero(p.Type()).Interface()
+	}
+	p.Elem().Set(reflect.ValueOf(v))
+	return p.Interface()
+}
+
+func (t paramType) goType() reflect.Type {
+	switch t.base {
+	case "int":
+		return reflect.TypeFor[int]()
+	case "bool":
+		return reflect.TypeFor[bool]()
+	case "float64":
+		return reflect.TypeFor[float64]()
+	case "string":
+		return reflect.TypeFor[string]()
+	}
+	return reflect.TypeFor[[]int]()
+}
+
+// intValue decodes an integer scalar, in any YAML integer syntax, that fits in an int.
+func intValue(n *yaml.Node) (int, bool) {
+	var v int
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || n.Decode(&v) != nil {
+		return 0, false
+	}
+	return v, true
+}
+
+// describe names a value for a message: its kind, and a scalar's text.
+func describe(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+		return fmt.Sprintf("%s (%s)", KindName(n), n.Value)
+	}
+	return KindName(n)
+}

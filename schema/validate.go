@@ -1,0 +1,235 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+
+	"ropgen/manifest"
+)
+
+// FormulasPackage is the import path, relative to the module root, of the package that holds
+// func-mode roofline functions.
+const FormulasPackage = "perf/formulas"
+
+// Config says where validation finds what lies outside the manifests.
+type Config struct {
+	// FormulasDir is the directory of package perf/formulas, where a func-mode entry's
+	// function must exist. Empty means perf/formulas under the module root: the nearest
+	// directory holding go.mod, from the working directory up.
+	FormulasDir string
+}
+
+// Validate is Config{}.Validate.
+func Validate(paths ...string) (*manifest.Catalog, manifest.Findings) {
+	return Config{}.Validate(paths...)
+}
+
+// Validate loads the manifest files at paths (files, or directories whose *.yaml files are
+// read) and checks them: YAML well-formedness (manifest.ParseFiles), each entry's structure
+// against the manifest schema, strict decoding of the entries the schema accepts (a second,
+// defensive layer: it reports nothing the schema did not), then what no schema can express:
+// func-mode functions exist, dtypes, param types, shapes, and every workload row against its
+// signature and shape_rules. It returns every finding, sorted by file and position, and the
+// catalog of the entries that decoded; the catalog is only fit for generation when there are
+// no findings.
+//
+// An entry with schema findings is left out of decoding, so a problem is not reported twice;
+// the price is that an op defined in two files is reported as such only once both
+// definitions pass the schema.
+func (c Config) Validate(paths ...string) (*manifest.Catalog, manifest.Findings) {
+	files, fs := manifest.ParseFiles(paths...)
+	passed := make([]*manifest.File, len(files))
+	for i, f := range files {
+		sfs, bad := checkFile(f)
+		fs = append(fs, sfs...)
+		passed[i] = withoutEntries(f, bad)
+	}
+	cat, dfs := manifest.Decode(passed)
+	cat.Files = files
+	fs = append(fs, dfs...)
+	fs = append(fs, c.checkOps(cat)...)
+	return cat, fs.Sort()
+}
+
+// withoutEntries returns f without the entries named in drop.
+func withoutEntries(f *manifest.File, drop map[string]bool) *manifest.File {
+	if len(drop) == 0 {
+		return f
+	}
+	root := *f.Root
+	root.Content = nil
+	manifest.EachEntry(f, func(key, val *yaml.Node) {
+		if !drop[key.Value] {
+			root.Content = append(root.Content, key, val)
+		}
+	})
+	return &manifest.File{Path: f.Path, Root: &root}
+}
+
+// checkOps runs the checks on decoded entries that need more than one value at a time.
+func (c Config) checkOps(cat *manifest.Catalog) manifest.Findings {
+	var fs manifest.Findings
+	funcs := &formulaIndex{dir: c.FormulasDir}
+	for _, op := range cat.Ops {
+		if r := op.Roofline; r != nil && r.Func != nil {
+			fs = append(fs, funcs.check(op, *r.Func)...)
+		}
+		if op.Implemented() && len(op.Workloads) == 0 {
+			fs = append(fs, manifest.Finding{Pos: op.Pos, Op: op.Name, Field: "workloads",
+				Msg: "an implemented op needs at least one workload: benchmarks and tests run its rows"})
+		}
+		cases, cfs := op.Cases()
+		fs = append(fs, cfs...)
+		if len(cfs) == 0 {
+			fs = append(fs, optionalCoverage(op, cases)...)
+		}
+	}
+	return fs
+}
+
+// optionalCoverage requires, for each optional input, a row that passes it and a row that
+// omits it: the generated roofline branches on its presence, and both branches need a run.
+func optionalCoverage(op *manifest.Op, cases []manifest.Case) manifest.Findings {
+	if len(cases) == 0 {
+		return nil
+	}
+	var fs manifest.Findings
+	for _, t := range op.Inputs {
+		if !t.Optional {
+			continue
+		}
+		passed, omitted := false, false
+		for _, c := range cases {
+			_, present := c.Shapes[t.Name]
+			passed = passed || present
+			omitted = omitted || !present
+		}
+		how := t.Name + "_shape"
+		if t.FixedRank() {
+			how = "with_" + t.Name + ": true"
+		}
+		field := "signature.inputs." + t.Name
+		if !passed {
+			fs = append(fs, manifest.Finding{Pos: t.Pos, Op: op.Name, Field: field,
+				Msg: "optional input is passed by no workload row; add a row with " + how})
+		}
+		if !omitted {
+			fs = append(fs, manifest.Finding{Pos: t.Pos, Op: op.Name, Field: field,
+				Msg: "optional input is omitted by no workload row; add a row without it"})
+		}
+	}
+	return fs
+}
+
+// formulaIndex knows the top-level functions of package perf/formulas. It parses the
+// package's files (not its types: the generator type-checks the signature) once, on first use.
+type formulaIndex struct {
+	dir   string
+	once  sync.Once
+	shown string // the directory as messages name it
+	funcs map[string]bool
+	err   error
+}
+
+func (x *formulaIndex) load() {
+	dir := x.dir
+	if dir == "" {
+		root, err := moduleRoot()
+		if err != nil {
+			x.err = err
+			return
+		}
+		dir = filepath.Join(root, FormulasPackage)
+		x.shown = FormulasPackage
+	} else {
+		x.shown = dir
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		x.err = err
+		return
+	}
+	x.funcs = map[string]bool{}
+	fset := token.NewFileSet()
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			x.err = err
+			return
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+				x.funcs[fd.Name.Name] = true
+			}
+		}
+	}
+}
+
+// moduleRoot is the nearest directory holding go.mod, from the working directory up.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod in the working directory or above it; cannot find " + FormulasPackage)
+		}
+		dir = parent
+	}
+}
+
+// check reports a func-mode function that is malformed, unexported or missing.
+func (x *formulaIndex) check(op *manifest.Op, fn manifest.Str) manifest.Findings {
+	at := func(off int, format string, args ...any) manifest.Findings {
+		return manifest.Findings{{Pos: fn.At(off), Op: op.Name, Field: "roofline.func", Msg: fmt.Sprintf(format, args...)}}
+	}
+	const prefix = "formulas."
+	name, ok := strings.CutPrefix(fn.Value, prefix)
+	if !ok || !token.IsIdentifier(name) {
+		return at(0, "must be %q: a function of package %s, not %q", prefix+"<Name>", FormulasPackage, fn.Value)
+	}
+	if !token.IsExported(name) {
+		return at(len(prefix), "%s is not exported: the generated method in package ops calls it", fn.Value)
+	}
+	x.once.Do(x.load)
+	if x.err != nil {
+		return at(len(prefix), "cannot check %s: %v", fn.Value, x.err)
+	}
+	if !x.funcs[name] {
+		return at(len(prefix), "no function %s in %s (exported functions there: %s)", name, x.shown, exported(x.funcs))
+	}
+	return nil
+}
+
+func exported(set map[string]bool) string {
+	var names []string
+	for n := range set {
+		if token.IsExported(n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
