@@ -113,9 +113,12 @@ func NewMeta(dt DType, shape ...int) (*Tensor, error) {
 }
 
 // Numel is the number of elements: the product of the shape, 1 for a scalar.
-func (t *Tensor) Numel() int {
+func (t *Tensor) Numel() int { return shapeNumel(t.Shape) }
+
+// shapeNumel is the element count of a shape, 1 for a scalar.
+func shapeNumel(shape []int) int {
 	n := 1
-	for _, d := range t.Shape {
+	for _, d := range shape {
 		n *= d
 	}
 	return n

@@ -1,0 +1,383 @@
+package ops
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Normalizations over the trailing dims given by normalized_shape: rms_norm and layer_norm.
+// x is viewed as rows of n = product(normalized_shape) contiguous elements; weight and bias
+// (optional) have shape normalized_shape. Row statistics accumulate in float64.
+
+// normCore is the state both norms share; each op type declares the fields itself
+// (docs/binding.md).
+type normCore struct {
+	name            string
+	dt              DType
+	normalizedShape []int
+	xshape          *[]int
+}
+
+func newNorm(name string, normalizedShape []int, dt DType) error {
+	if err := checkDType(name, dt, floatDTypes...); err != nil {
+		return err
+	}
+	if len(normalizedShape) == 0 {
+		return fmt.Errorf("%s: normalized_shape is empty; give the trailing dims to normalize over", name)
+	}
+	for _, d := range normalizedShape {
+		if d < 1 {
+			return fmt.Errorf("%s: normalized_shape %v: dims must be positive", name, normalizedShape)
+		}
+	}
+	return nil
+}
+
+// bind checks x and the affine params (weight, bias: nil when absent) and records x's shape.
+func (c normCore) bind(x *Tensor, affine ...Arg) error {
+	if err := checkInput(c.name, "x", x, c.dt); err != nil {
+		return err
+	}
+	k := len(c.normalizedShape)
+	if len(x.Shape) < k || !slices.Equal(x.Shape[len(x.Shape)-k:], c.normalizedShape) {
+		return fmt.Errorf("%s: input x %v does not end in normalized_shape %v", c.name, x, c.normalizedShape)
+	}
+	for _, a := range affine {
+		if a.T == nil {
+			continue
+		}
+		if err := checkInput(c.name, a.Name, a.T, c.dt); err != nil {
+			return err
+		}
+		if !slices.Equal(a.T.Shape, c.normalizedShape) {
+			return fmt.Errorf("%s: %s is %v; its shape must be normalized_shape %v", c.name, a.Name, a.T, c.normalizedShape)
+		}
+	}
+	bindShape(c.xshape, x.Shape)
+	return nil
+}
+
+// bindOptional records an optional input's shape: nil when absent, as the generated
+// EvalRoofline's `weight != nil` expects.
+func bindOptional(field *[]int, t *Tensor) {
+	if t == nil {
+		*field = nil
+		return
+	}
+	bindShape(field, t.Shape)
+}
+
+// checkAll checks that every present tensor holds data.
+func checkAll(op string, ts ...Arg) error {
+	for _, a := range ts {
+		if a.T == nil {
+			continue
+		}
+		if err := a.T.checkData(op, a.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dataOf returns t's data, nil for an absent tensor.
+func dataOf(t *Tensor) []float32 {
+	if t == nil {
+		return nil
+	}
+	return t.Data
+}
+
+// RMSNormFwd is torch.nn.functional.rms_norm: y = x / sqrt(mean(x²) + eps) * weight over
+// the trailing normalized_shape dims.
+type RMSNormFwd struct {
+	DType           DType
+	NormalizedShape []int
+	Eps             *float64
+	XShape          []int
+	WeightShape     []int
+}
+
+// NewRMSNormFwd returns an rms_norm over the trailing dims normalizedShape of a tensor of
+// dtype dt. A nil eps is torch's default, the machine epsilon of dt.
+func NewRMSNormFwd(normalizedShape []int, eps *float64, dt DType) (*RMSNormFwd, error) {
+	if err := newNorm("RMSNormFwd", normalizedShape, dt); err != nil {
+		return nil, err
+	}
+	if eps != nil && !(*eps >= 0) {
+		return nil, fmt.Errorf("RMSNormFwd: eps %v must be a non-negative number", *eps)
+	}
+	return &RMSNormFwd{DType: dt, NormalizedShape: slices.Clone(normalizedShape), Eps: eps}, nil
+}
+
+func (op *RMSNormFwd) core() normCore {
+	return normCore{"RMSNormFwd", op.DType, op.NormalizedShape, &op.XShape}
+}
+
+// eps returns the eps in use: the given one, or the machine epsilon of the dtype.
+func (op *RMSNormFwd) eps() float64 {
+	if op.Eps != nil {
+		return *op.Eps
+	}
+	switch op.DType {
+	case Float16:
+		return 0x1p-10
+	case BFloat16:
+		return 0x1p-7
+	}
+	return 0x1p-23
+}
+
+// Bind checks x and weight (nil when absent), records their shapes for EvalRoofline and
+// returns the output shape.
+func (op *RMSNormFwd) Bind(x, weight *Tensor) ([]int, error) {
+	if err := op.core().bind(x, Arg{"weight", weight}); err != nil {
+		return nil, err
+	}
+	bindOptional(&op.WeightShape, weight)
+	return x.Shape, nil
+}
+
+// Forward computes out = rms_norm(x) * weight; weight may be nil.
+func (op *RMSNormFwd) Forward(out, x, weight *Tensor) error {
+	if _, err := op.Bind(x, weight); err != nil {
+		return err
+	}
+	if err := checkAll("RMSNormFwd", Arg{"x", x}, Arg{"weight", weight}); err != nil {
+		return err
+	}
+	if err := checkOutput("RMSNormFwd", out, op.DType, x.Shape); err != nil {
+		return err
+	}
+	n, eps, w := shapeNumel(op.NormalizedShape), op.eps(), dataOf(weight)
+	v := alongDim{outer: len(x.Data) / n, n: n, inner: 1}
+	v.eachRow(func(lo, hi int) {
+		xs, ys := x.Data[lo:hi], out.Data[lo:hi]
+		var s0, s1 float64
+		i := 0
+		for ; i+2 <= len(xs); i += 2 {
+			s0 += float64(xs[i]) * float64(xs[i])
+			s1 += float64(xs[i+1]) * float64(xs[i+1])
+		}
+		for ; i < len(xs); i++ {
+			s0 += float64(xs[i]) * float64(xs[i])
+		}
+		r := float32(1 / math.Sqrt((s0+s1)/float64(n)+eps))
+		if w == nil {
+			for i, e := range xs {
+				ys[i] = e * r
+			}
+			return
+		}
+		w := w[:len(xs)]
+		for i, e := range xs {
+			ys[i] = e * r * w[i]
+		}
+	})
+	return nil
+}
+
+func (op *RMSNormFwd) reference(out, x, weight *Tensor) {
+	n := shapeNumel(op.NormalizedShape)
+	for r := 0; r < len(x.Data)/n; r++ {
+		row := x.Data[r*n : (r+1)*n]
+		ss := 0.0
+		for _, v := range row {
+			ss += float64(v) * float64(v)
+		}
+		rstd := 1 / math.Sqrt(ss/float64(n)+op.eps())
+		for i, v := range row {
+			y := float64(v) * rstd
+			if weight != nil {
+				y *= float64(weight.Data[i])
+			}
+			out.Data[r*n+i] = float32(y)
+		}
+	}
+}
+
+// LayerNormFwd is torch.nn.functional.layer_norm: y = (x - mean) / sqrt(var + eps) * weight
+// + bias over the trailing normalized_shape dims (biased variance, as torch).
+type LayerNormFwd struct {
+	DType           DType
+	NormalizedShape []int
+	Eps             float64
+	XShape          []int
+	WeightShape     []int
+	BiasShape       []int
+}
+
+// NewLayerNormFwd returns a layer_norm over the trailing dims normalizedShape of a tensor of
+// dtype dt.
+func NewLayerNormFwd(normalizedShape []int, eps float64, dt DType) (*LayerNormFwd, error) {
+	if err := newNorm("LayerNormFwd", normalizedShape, dt); err != nil {
+		return nil, err
+	}
+	if !(eps >= 0) {
+		return nil, fmt.Errorf("LayerNormFwd: eps %v must be a non-negative number", eps)
+	}
+	return &LayerNormFwd{DType: dt, NormalizedShape: slices.Clone(normalizedShape), Eps: eps}, nil
+}
+
+func (op *LayerNormFwd) core() normCore {
+	return normCore{"LayerNormFwd", op.DType, op.NormalizedShape, &op.XShape}
+}
+
+// Bind checks x, weight and bias (each may be nil), records their shapes for EvalRoofline
+// and returns the output shape.
+func (op *LayerNormFwd) Bind(x, weight, bias *Tensor) ([]int, error) {
+	if err := op.core().bind(x, Arg{"weight", weight}, Arg{"bias", bias}); err != nil {
+		return nil, err
+	}
+	bindOptional(&op.WeightShape, weight)
+	bindOptional(&op.BiasShape, bias)
+	return x.Shape, nil
+}
+
+// Forward computes out = layer_norm(x) * weight + bias; weight and bias may be nil.
+func (op *LayerNormFwd) Forward(out, x, weight, bias *Tensor) error {
+	if _, err := op.Bind(x, weight, bias); err != nil {
+		return err
+	}
+	if err := checkAll("LayerNormFwd", Arg{"x", x}, Arg{"weight", weight}, Arg{"bias", bias}); err != nil {
+		return err
+	}
+	if err := checkOutput("LayerNormFwd", out, op.DType, x.Shape); err != nil {
+		return err
+	}
+	n := shapeNumel(op.NormalizedShape)
+	w, bs := dataOf(weight), dataOf(bias)
+	v := alongDim{outer: len(x.Data) / n, n: n, inner: 1}
+	v.eachRow(func(lo, hi int) {
+		xs, ys := x.Data[lo:hi], out.Data[lo:hi]
+		mean := sumRow(xs) / float64(n)
+		var ss float64 // two passes: the row is in cache, and var = E[x²] - mean² would cancel
+		for _, e := range xs {
+			d := float64(e) - mean
+			ss += d * d
+		}
+		r := float32(1 / math.Sqrt(ss/float64(n)+op.Eps))
+		m := float32(mean)
+		switch {
+		case w != nil && bs != nil:
+			w, bs := w[:len(xs)], bs[:len(xs)]
+			for i, e := range xs {
+				ys[i] = (e-m)*r*w[i] + bs[i]
+			}
+		case w != nil:
+			w := w[:len(xs)]
+			for i, e := range xs {
+				ys[i] = (e - m) * r * w[i]
+			}
+		case bs != nil:
+			bs := bs[:len(xs)]
+			for i, e := range xs {
+				ys[i] = (e-m)*r + bs[i]
+			}
+		default:
+			for i, e := range xs {
+				ys[i] = (e - m) * r
+			}
+		}
+	})
+	return nil
+}
+
+func (op *LayerNormFwd) reference(out, x, weight, bias *Tensor) {
+	n := shapeNumel(op.NormalizedShape)
+	for r := 0; r < len(x.Data)/n; r++ {
+		row := x.Data[r*n : (r+1)*n]
+		mean := 0.0
+		for _, v := range row {
+			mean += float64(v)
+		}
+		mean /= float64(n)
+		vr := 0.0
+		for _, v := range row {
+			vr += (float64(v) - mean) * (float64(v) - mean)
+		}
+		rstd := 1 / math.Sqrt(vr/float64(n)+op.Eps)
+		for i, v := range row {
+			y := (float64(v) - mean) * rstd
+			if weight != nil {
+				y *= float64(weight.Data[i])
+			}
+			if bias != nil {
+				y += float64(bias.Data[i])
+			}
+			out.Data[r*n+i] = float32(y)
+		}
+	}
+}
+
+// normTol: float32 products of the normalized value with rstd and weight round two or three
+// times where the float64 reference rounds once; outputs are of order 1 (plus the bias).
+var normTol = Tol{Abs: 5e-7, Rel: 1e-6}
+
+func buildRMSNorm(b *caseBuilder) (*Instance, error) {
+	ns, dt := b.ints("normalized_shape"), b.dtype("x")
+	eps := b.optFloat("eps")
+	if b.err != nil {
+		return nil, b.err
+	}
+	op, err := NewRMSNormFwd(ns, eps, dt)
+	if err != nil {
+		return nil, err
+	}
+	x, w := b.input("x"), b.input("weight")
+	if b.err != nil {
+		return nil, b.err
+	}
+	shape, err := op.Bind(x, w)
+	if err != nil {
+		return nil, err
+	}
+	y := b.output("y", shape)
+	return &Instance{
+		Op:        op,
+		Inputs:    presentArgs(Arg{"x", x}, Arg{"weight", w}),
+		Outputs:   []Arg{{"y", y}},
+		Run:       func() error { return op.Forward(y, x, w) },
+		Reference: func(outs []*Tensor) error { op.reference(outs[0], x, w); return nil },
+		Tol:       normTol,
+	}, nil
+}
+
+func buildLayerNorm(b *caseBuilder) (*Instance, error) {
+	ns, eps, dt := b.ints("normalized_shape"), b.float("eps"), b.dtype("x")
+	if b.err != nil {
+		return nil, b.err
+	}
+	op, err := NewLayerNormFwd(ns, eps, dt)
+	if err != nil {
+		return nil, err
+	}
+	x, w, bias := b.input("x"), b.input("weight"), b.input("bias")
+	if b.err != nil {
+		return nil, b.err
+	}
+	shape, err := op.Bind(x, w, bias)
+	if err != nil {
+		return nil, err
+	}
+	y := b.output("y", shape)
+	return &Instance{
+		Op:        op,
+		Inputs:    presentArgs(Arg{"x", x}, Arg{"weight", w}, Arg{"bias", bias}),
+		Outputs:   []Arg{{"y", y}},
+		Run:       func() error { return op.Forward(y, x, w, bias) },
+		Reference: func(outs []*Tensor) error { op.reference(outs[0], x, w, bias); return nil },
+		Tol:       normTol,
+	}, nil
+}
+
+// presentArgs drops absent (nil) optional inputs, as Instance.Inputs wants.
+func presentArgs(args ...Arg) []Arg {
+	return slices.DeleteFunc(args, func(a Arg) bool { return a.T == nil })
+}
+
+func init() {
+	register("RMSNormFwd", buildRMSNorm)
+	register("LayerNormFwd", buildLayerNorm)
+}

@@ -1,0 +1,85 @@
+package ops
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestNormKernels(t *testing.T) {
+	cases := []struct {
+		x, ns []int
+	}{
+		{[]int{1}, []int{1}},
+		{[]int{5, 7}, []int{7}},
+		{[]int{2, 3, 4, 5}, []int{4, 5}},
+		{[]int{40, 4096}, []int{4096}}, // both cores
+		{[]int{3, 70001}, []int{70001}},
+	}
+	for _, c := range cases {
+		for _, affine := range []int{0, 1, 2, 3} { // bit 0: weight, bit 1: bias
+			shapes := map[string][]int{"x": c.x}
+			if affine&1 != 0 {
+				shapes["weight"] = c.ns
+			}
+			lnShapes := map[string][]int{}
+			for k, v := range shapes {
+				lnShapes[k] = v
+			}
+			if affine&2 != 0 {
+				lnShapes["bias"] = c.ns
+			}
+			checkKernel(t, kcase{op: "LayerNormFwd", shapes: lnShapes, dtype: "float32", outputs: []string{"y"},
+				params: map[string]any{"normalized_shape": c.ns, "eps": 1e-5}})
+			if affine < 2 {
+				for _, eps := range []any{nil, 1e-6} {
+					checkKernel(t, kcase{op: "RMSNormFwd", shapes: shapes, dtype: "bfloat16", outputs: []string{"y"},
+						params: map[string]any{"normalized_shape": c.ns, "eps": eps}})
+				}
+			}
+		}
+	}
+}
+
+func TestNormErrors(t *testing.T) {
+	if _, err := NewRMSNormFwd(nil, nil, Float32); err == nil || !strings.Contains(err.Error(), "normalized_shape is empty") {
+		t.Errorf("empty normalized_shape: err = %v", err)
+	}
+	eps := -1.0
+	if _, err := NewRMSNormFwd([]int{4}, &eps, Float32); err == nil || !strings.Contains(err.Error(), "eps -1 must be") {
+		t.Errorf("negative eps: err = %v", err)
+	}
+	op, err := NewLayerNormFwd([]int{4, 5}, 1e-5, Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		x, w *Tensor
+		want string
+	}{
+		{mustTensor(t, Float32, 3, 5, 4), nil, "LayerNormFwd: input x float32[3 5 4] does not end in normalized_shape [4 5]"},
+		{mustTensor(t, Float32, 5), nil, "does not end in normalized_shape"},
+		{mustTensor(t, Float32, 3, 4, 5), mustTensor(t, Float32, 20), "LayerNormFwd: weight is float32[20]; its shape must be normalized_shape [4 5]"},
+		{mustTensor(t, Float32, 3, 4, 5), mustTensor(t, Float16, 4, 5), "LayerNormFwd: input weight is float16[4 5], the op was built for float32"},
+	}
+	for _, c := range cases {
+		if _, err := op.Bind(c.x, c.w, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Bind(%v, %v): err = %v, want %q", c.x, c.w, err, c.want)
+		}
+	}
+}
+
+// TestNormBindsOptional: an absent weight leaves WeightShape nil, which the generated
+// EvalRoofline reads as `weight == nil`, also after a call with a weight.
+func TestNormBindsOptional(t *testing.T) {
+	op, err := NewRMSNormFwd([]int{8}, nil, Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := mustTensor(t, Float32, 2, 8)
+	if _, err := op.Bind(x, mustTensor(t, Float32, 8)); err != nil || op.WeightShape == nil {
+		t.Fatalf("with weight: WeightShape = %v, err = %v", op.WeightShape, err)
+	}
+	if _, err := op.Bind(x, nil); err != nil || op.WeightShape != nil {
+		t.Fatalf("without weight: WeightShape = %v, err = %v", op.WeightShape, err)
+	}
+}
