@@ -1,0 +1,92 @@
+package ops
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRopeKernel(t *testing.T) {
+	for _, d := range []map[string]int{
+		{"B": 1, "S": 1, "H": 1, "D": 2},
+		{"B": 2, "S": 3, "H": 4, "D": 8},
+		{"B": 1, "S": 600, "H": 8, "D": 64}, // both cores
+	} {
+		checkKernel(t, kcase{op: "RopeFwd", dims: d, dtype: "bfloat16", outputs: []string{"y"}, shapes: map[string][]int{
+			"x": {d["B"], d["S"], d["H"], d["D"]}, "cos": {d["S"], d["D"]}, "sin": {d["S"], d["D"]}}})
+	}
+}
+
+// TestRopeRotates: with cos = 1 and sin = 0 rope is the identity, with cos = 0 and sin = 1
+// it is rotate_half; a kernel that pairs the wrong elements fails one of the two.
+func TestRopeRotates(t *testing.T) {
+	op, err := NewRopeFwd(1, 1, 1, 4, Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := &Tensor{Shape: []int{1, 1, 1, 4}, DType: Float32, Data: []float32{1, 2, 3, 4}}
+	one := &Tensor{Shape: []int{1, 4}, DType: Float32, Data: []float32{1, 1, 1, 1}}
+	zero := mustTensor(t, Float32, 1, 4)
+	out := mustTensor(t, Float32, 1, 1, 1, 4)
+	for _, c := range []struct {
+		cos, sin *Tensor
+		want     []float32
+	}{
+		{one, zero, []float32{1, 2, 3, 4}},
+		{zero, one, []float32{-3, -4, 1, 2}},
+	} {
+		if err := op.Forward(out, x, c.cos, c.sin); err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range c.want {
+			if out.Data[i] != w {
+				t.Errorf("cos %v sin %v: out = %v, want %v", c.cos.Data, c.sin.Data, out.Data, c.want)
+				break
+			}
+		}
+	}
+}
+
+func TestRopeErrors(t *testing.T) {
+	if _, err := NewRopeFwd(1, 2, 3, 5, Float32); err == nil || !strings.Contains(err.Error(), "D = 5 is odd") {
+		t.Errorf("odd D: err = %v", err)
+	}
+	if _, err := NewRopeFwd(1, 0, 3, 4, Float32); err == nil || !strings.Contains(err.Error(), "S is 0") {
+		t.Errorf("zero S: err = %v", err)
+	}
+	op, _ := NewRopeFwd(1, 2, 3, 4, Float32)
+	_, err := op.Bind(mustTensor(t, Float32, 1, 2, 3, 4), mustTensor(t, Float32, 2, 2), mustTensor(t, Float32, 2, 4))
+	if want := "RopeFwd: input cos is float32[2 2], the op was built for shape [2 4]"; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+}
+
+func TestEmbeddingKernel(t *testing.T) {
+	for _, d := range []map[string]int{
+		{"N": 1, "V": 1, "D": 1},
+		{"N": 37, "V": 1000, "D": 64},
+		{"N": 300, "V": 500, "D": 512}, // both cores
+	} {
+		for _, idt := range []string{"int32", "int64"} {
+			checkKernel(t, kcase{op: "EmbeddingFwd", dims: d, dtype: "float16", dtypes: map[string]string{"indices": idt},
+				outputs: []string{"y"}, shapes: map[string][]int{"indices": {d["N"]}, "weight": {d["V"], d["D"]}}})
+		}
+	}
+}
+
+func TestEmbeddingBadIDs(t *testing.T) {
+	op, err := NewEmbeddingFwd(2, 3, 2, Int64, Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := mustTensor(t, Float32, 3, 2)
+	out := mustTensor(t, Float32, 2, 2)
+	for _, ids := range [][]float32{{0, 3}, {-1, 0}, {0.5, 1}} {
+		x := &Tensor{Shape: []int{2}, DType: Int64, Data: ids}
+		if err := op.Forward(out, x, w); err == nil || !strings.Contains(err.Error(), "is not a row of the [3, 2] table") {
+			t.Errorf("ids %v: err = %v", ids, err)
+		}
+	}
+	if _, err := NewEmbeddingFwd(2, 3, 2, Float32, Float32); err == nil || !strings.Contains(err.Error(), "EmbeddingFwd indices: dtype float32 not supported") {
+		t.Errorf("float ids: err = %v", err)
+	}
+}
