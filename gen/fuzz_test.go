@@ -1,0 +1,130 @@
+package gen
+
+import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"ropgen/manifest"
+)
+
+// fuzzManifest is an op with one of each kind of name; the fuzzer writes its flops.
+const fuzzManifest = `Op:
+  family: test
+  status: implemented
+  signature:
+    inputs:
+      x: {dtype: "float32"}
+      a: {dtype: "float32", shape: "[M, K]"}
+      bias: {dtype: "float32", shape: "[K]", optional: true}
+    outputs:
+      y: {dtype: "float32"}
+    params:
+      dim: {type: int, default: -1}
+      causal: {type: bool, default: false}
+  workloads:
+    - {x_shape: [2, 8], M: 2, K: 8, dtypes: [float32]}
+  roofline:
+    vars:
+      N: "x.shape[normdim(dim, x.ndim)]"
+    flops: %s
+    bytes: "N * elem_bytes"
+`
+
+var sourceImporter = sync.OnceValue(func() types.Importer {
+	return importer.ForCompiler(token.NewFileSet(), "source", nil)
+})
+
+// FuzzGate feeds any string to the gate as a formula. It must never panic; whatever it
+// accepts must emit a package that type-checks and whose arithmetic layer reads only the
+// names the gate allows.
+func FuzzGate(f *testing.F) {
+	for _, s := range []string{"2 * M * K", "M * K // 2", "cond(bias != nil, N, 0)", "x.shape[0]",
+		"cdiv(M, 128) * floordiv(K, 2)", "M ** 2", "func() int { return 1 }()", "M if causal else K",
+		"log2(M) + clog2(K) + abs(0 - M) + min(M, K) + max(M, N)", "cond(causal, 1, 0)", "[]int{1}[0]",
+		"M / 2", "math.Ceil(M)", "0.5 * M", "(M", "elem_bytes * M * N", "-M + +K", "!causal", "M &^ K"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, formula string) {
+		if strings.ContainsAny(formula, "\n\r") {
+			return // a formula is one YAML scalar line
+		}
+		file, fs := manifest.Parse("fuzz.yaml", []byte(strings.Replace(fuzzManifest, "%s", strconv.Quote(formula), 1)))
+		if len(fs) > 0 {
+			return // not a formula the YAML layer lets through
+		}
+		cat, fs := manifest.Decode([]*manifest.File{file})
+		if len(fs) > 0 || len(cat.Ops) != 1 {
+			return
+		}
+		out, fs := Generate(Config{Catalog: cat, Package: "p", FormulasImport: "p/formulas"})
+		if len(fs) > 0 {
+			for _, f := range fs {
+				if f.Pos.Line == 0 {
+					t.Fatalf("finding without a position: %v", f)
+				}
+			}
+			return
+		}
+		checkEmitted(t, formula, out)
+	})
+}
+
+func checkEmitted(t *testing.T, formula string, out *Output) {
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range []string{MethodsFile, HelpersFile} {
+		f, err := parser.ParseFile(fset, name, out.Files[name], 0)
+		if err != nil {
+			t.Fatalf("formula %q: %s does not parse: %v", formula, name, err)
+		}
+		files = append(files, f)
+	}
+	// The op type the generated methods bind to.
+	typ, err := parser.ParseFile(fset, "op.go", "package p\ntype DType int\nfunc (d DType) Size() int { return 4 }\n"+
+		"type Op struct { XShape, BiasShape []int; M, K, Dim int; Causal bool; DType DType }\n", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, typ)
+	conf := types.Config{Importer: sourceImporter()}
+	if _, err := conf.Check("p", fset, files, nil); err != nil {
+		t.Fatalf("formula %q was accepted but the emitted code does not type-check: %v\n%s", formula, err, out.Files[MethodsFile])
+	}
+	allowed := map[string]bool{"true": true, "false": true, "nil": true, "float64": true}
+	for _, h := range Helpers {
+		allowed[h.Name] = true
+	}
+	for _, d := range files[0].Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Recv != nil {
+			continue
+		}
+		params := map[string]bool{}
+		for _, p := range fn.Type.Params.List {
+			for _, n := range p.Names {
+				params[n.Name] = true
+			}
+		}
+		// The formulas are the values of the returned rooflinePair literal.
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			kv, ok := n.(*ast.KeyValueExpr)
+			if !ok {
+				return true
+			}
+			ast.Inspect(kv.Value, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && !params[id.Name] && !allowed[id.Name] {
+					t.Errorf("formula %q: arithmetic layer %s reads %s, which the gate should not allow", formula, fn.Name.Name, id.Name)
+				}
+				return true
+			})
+			return false
+		})
+	}
+}
