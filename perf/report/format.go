@@ -1,0 +1,263 @@
+package report
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"ropgen/perf/profiles"
+)
+
+// column is one field of a row in the machine-readable outputs. Exactly one of text, count
+// and num is set; CSV and JSON both walk this table, so the two never disagree.
+type column struct {
+	name  string
+	text  func(*Row) string
+	count func(*Row) int64
+	num   func(*Row) float64 // NaN is blank: "" in CSV, null in JSON
+}
+
+var columns = []column{
+	{name: "device", text: func(r *Row) string { return r.Rec.Device }},
+	{name: "op", text: func(r *Row) string { return r.Rec.Op }},
+	{name: "workload", text: func(r *Row) string { return r.Rec.Workload }},
+	{name: "dtype", text: func(r *Row) string { return r.Rec.DType }},
+	{name: "roof", text: func(r *Row) string { return r.Rec.Roof }},
+	{name: "flops", count: func(r *Row) int64 { return r.Rec.Flops }},
+	{name: "bytes", count: func(r *Row) int64 { return r.Rec.Bytes }},
+	{name: "seconds", num: func(r *Row) float64 { return measured(r.Rec.Seconds) }},
+	{name: "iters", count: func(r *Row) int64 { return int64(r.Rec.Iters) }},
+	{name: "profile", text: func(r *Row) string { return profileName(r.Profile) }},
+	{name: "memory_time", num: func(r *Row) float64 { return r.MemoryTime }},
+	{name: "compute_time", num: func(r *Row) float64 { return r.ComputeTime }},
+	{name: "sol_time", num: func(r *Row) float64 { return r.SOLTime }},
+	{name: "efficiency", num: func(r *Row) float64 { return r.Efficiency }},
+	{name: "intensity", num: func(r *Row) float64 { return r.Intensity }},
+	{name: "byte_rate", num: func(r *Row) float64 { return r.ByteRate }},
+	{name: "flop_rate", num: func(r *Row) float64 { return r.FlopRate }},
+	{name: "bound", text: func(r *Row) string { return string(r.Bound) }},
+	{name: "verdict", text: func(r *Row) string { return string(r.Verdict) }},
+	{name: "note", text: func(r *Row) string { return r.Note }},
+	{name: "pos", text: func(r *Row) string { return r.Rec.Pos.String() }},
+}
+
+// measured maps "timed without device activity" (zero) to blank.
+func measured(s float64) float64 {
+	if s == 0 {
+		return blank
+	}
+	return s
+}
+
+func profileName(p *profiles.Profile) string {
+	if p == nil {
+		return ""
+	}
+	return p.Name
+}
+
+// WriteCSV writes rows as CSV with a header line; blank cells are empty.
+func WriteCSV(w io.Writer, rows []Row) error {
+	cw := csv.NewWriter(w)
+	rec := make([]string, len(columns))
+	for i, c := range columns {
+		rec[i] = c.name
+	}
+	if err := cw.Write(rec); err != nil {
+		return err
+	}
+	for i := range rows {
+		for j, c := range columns {
+			switch {
+			case c.text != nil:
+				rec[j] = c.text(&rows[i])
+			case c.count != nil:
+				rec[j] = strconv.FormatInt(c.count(&rows[i]), 10)
+			default:
+				rec[j] = ""
+				if v := c.num(&rows[i]); !Blank(v) {
+					rec[j] = strconv.FormatFloat(v, 'g', -1, 64)
+				}
+			}
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteJSON writes one JSON document: the basis, each device with the profile that priced it
+// (or the reason none did), and the rows, one object per row with the CSV's columns as keys;
+// blank cells are null.
+func WriteJSON(w io.Writer, p *Pricer, rows []Row) error {
+	bw := bufio.NewWriter(w)
+	type dev struct {
+		Device  string `json:"device"`
+		Profile string `json:"profile,omitempty"`
+		Source  string `json:"source,omitempty"`
+		Error   string `json:"error,omitempty"`
+	}
+	var devs []dev
+	for _, m := range p.Devices() {
+		d := dev{Device: m.Device, Profile: profileName(m.Profile)}
+		if m.Profile != nil {
+			d.Source = m.Profile.Source
+		}
+		if m.Err != nil {
+			d.Error = m.Err.Error()
+		}
+		devs = append(devs, d)
+	}
+	head, err := json.Marshal(struct {
+		Basis   profiles.Basis `json:"basis"`
+		Devices []dev          `json:"devices"`
+	}{p.Basis(), devs})
+	if err != nil {
+		return err
+	}
+	bw.Write(head[:len(head)-1])
+	bw.WriteString(`,"rows":[`)
+	var b []byte
+	for i := range rows {
+		b = b[:0]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n{"...)
+		for j, c := range columns {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendQuote(b, c.name)
+			b = append(b, ':')
+			switch {
+			case c.text != nil:
+				s, _ := json.Marshal(c.text(&rows[i]))
+				b = append(b, s...)
+			case c.count != nil:
+				b = strconv.AppendInt(b, c.count(&rows[i]), 10)
+			default:
+				if v := c.num(&rows[i]); Blank(v) {
+					b = append(b, "null"...)
+				} else {
+					b = strconv.AppendFloat(b, v, 'g', -1, 64)
+				}
+			}
+		}
+		b = append(b, '}')
+		bw.Write(b)
+	}
+	bw.WriteString("\n]}\n")
+	return bw.Flush()
+}
+
+// WriteTable writes the human report: which profile priced each device, an aligned table
+// with times in SI units and efficiency in percent (blank cells empty), and a verdict count.
+func WriteTable(w io.Writer, p *Pricer, rows []Row) error {
+	bw := bufio.NewWriter(w)
+	for _, m := range p.Devices() {
+		if m.Profile != nil {
+			fmt.Fprintf(bw, "device %q: profile %s (%s), %s ceilings\n", m.Device, m.Profile.Name, m.Profile.Source, p.Basis())
+		} else {
+			fmt.Fprintf(bw, "device %q: SOL cells blank: %v\n", m.Device, m.Err)
+		}
+	}
+	head := []string{"op", "workload", "dtype", "roof", "flops", "bytes", "time", "memory", "compute", "sol", "eff", "bound", "verdict", "note"}
+	// Numeric columns are right-aligned so magnitudes line up.
+	right := []bool{false, false, false, false, true, true, true, true, true, true, true, false, false, false}
+	cells := make([][]string, 0, len(rows)+1)
+	cells = append(cells, head)
+	counts := map[Verdict]int{}
+	for i := range rows {
+		r := &rows[i]
+		counts[r.Verdict]++
+		cells = append(cells, []string{
+			r.Rec.Op, r.Rec.Workload, r.Rec.DType, r.Rec.Roof,
+			si(float64(r.Rec.Flops), ""), si(float64(r.Rec.Bytes), "B"),
+			si(measured(r.Rec.Seconds), "s"), si(r.MemoryTime, "s"), si(r.ComputeTime, "s"), si(r.SOLTime, "s"),
+			percent(r.Efficiency), string(r.Bound), string(r.Verdict), r.Note,
+		})
+	}
+	width := make([]int, len(head))
+	for _, row := range cells {
+		for j, c := range row {
+			width[j] = max(width[j], utf8.RuneCountInString(c))
+		}
+	}
+	for _, row := range cells {
+		var line strings.Builder
+		for j, c := range row {
+			pad := strings.Repeat(" ", width[j]-utf8.RuneCountInString(c))
+			if j > 0 {
+				line.WriteString("  ")
+			}
+			if right[j] {
+				line.WriteString(pad + c)
+			} else {
+				line.WriteString(c + pad)
+			}
+		}
+		bw.WriteString(strings.TrimRight(line.String(), " "))
+		bw.WriteByte('\n')
+	}
+	fmt.Fprintf(bw, "%d rows: %d at ceiling (>= %.0f%%), %d anomaly (> %.0f%%), %d latency-bound, %d formula error\n",
+		len(rows), counts[AtCeiling], AtCeilingMin*100, counts[Anomaly], AnomalyAbove*100, counts[LatencyBound], counts[FormulaError])
+	return bw.Flush()
+}
+
+func percent(v float64) string {
+	if Blank(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v*100, 'f', 1, 64) + "%"
+}
+
+var prefixes = []struct {
+	scale  float64
+	prefix string
+}{{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}, {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}, {1e-12, "p"}}
+
+// si formats v with three significant digits and an SI prefix ("12.3µs", "4.30TB"); blank
+// for NaN.
+func si(v float64, unit string) string {
+	if Blank(v) {
+		return ""
+	}
+	if v == 0 {
+		return "0" + unit
+	}
+	// The smallest prefix that keeps the mantissa at or above 1 after rounding.
+	p := prefixes[len(prefixes)-1]
+	for _, q := range prefixes {
+		if math.Abs(v) >= q.scale*0.9995 {
+			p = q
+			break
+		}
+	}
+	x := v / p.scale
+	prec := 2
+	switch {
+	case p.scale == 1 && x == math.Trunc(x): // a small count: "64", not "64.0"
+		prec = 0
+	case math.Abs(x) >= 99.95:
+		prec = 0
+	case math.Abs(x) >= 9.995:
+		prec = 1
+	}
+	return strconv.FormatFloat(x, 'f', prec, 64) + p.prefix + unit
+}
+
+// siRate formats a rate with a space before the prefixed unit, for prose: "4.30 TB/s".
+func siRate(v float64, unit string) string {
+	s := si(v, "")
+	i := strings.LastIndexAny(s, "0123456789") + 1
+	return s[:i] + " " + s[i:] + unit
+}

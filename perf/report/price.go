@@ -1,0 +1,292 @@
+// Package report prices benchmark records against a device profile: the speed-of-light
+// report of spec §1.2 and §4.3. It reads numbers only (time, flops, bytes, roof key, device
+// name from the records; ceilings from the profile) and never instantiates an op or evaluates
+// a formula.
+package report
+
+import (
+	"fmt"
+	"math"
+
+	"ropgen/perf/profiles"
+	"ropgen/perf/record"
+)
+
+// Verdict thresholds on efficiency (spec §4.3). They are rendering lines, not gates: the HBM
+// ceiling is an envelope over access mixes, so a perfect kernel of one mix sits somewhat
+// below 100%, and only a formula or calibration error goes above 105%.
+const (
+	AtCeilingMin = 0.80
+	AnomalyAbove = 1.05
+)
+
+// Bound is the term that dominates a row's SOL time.
+type Bound string
+
+// The bounds; Unknown when the row has no SOL time.
+const (
+	Unknown Bound = ""
+	Memory  Bound = "memory"
+	Compute Bound = "compute"
+)
+
+// Verdict is how a row reads against its ceiling.
+type Verdict string
+
+// The verdicts, in the precedence Price applies when several hold.
+const (
+	// FormulaError: the row implies a byte or FLOP rate above a theoretical ceiling, which is
+	// physically impossible; the record's flops/bytes or its roof key is wrong.
+	FormulaError Verdict = "formula error"
+	// LatencyBound: SOL time and measured time are both below the profile's latency floor;
+	// launch overhead dominates and the efficiency says nothing about the kernel.
+	LatencyBound Verdict = "latency-bound"
+	// Anomaly: efficiency above AnomalyAbove; the formula or the calibration is wrong.
+	Anomaly Verdict = "anomaly"
+	// AtCeiling: efficiency in [AtCeilingMin, AnomalyAbove]; done.
+	AtCeiling Verdict = "at ceiling"
+	// None: below the ceiling, or no efficiency to judge.
+	None Verdict = ""
+)
+
+// Notes say why a row's cells are blank. Price sets the first cause that applies, in this
+// order; the no-profile and unknown-ceiling notes are built once per device and roof key.
+const (
+	NoteZeroBytes = "bytes is zero: the model cannot price this row"
+	NoteNoTime    = "no measured time: efficiency blank"
+)
+
+// Row is one priced record. Times are in seconds, rates per second; a blank cell is NaN
+// (see Blank), never a guess.
+type Row struct {
+	Rec     *record.Record
+	Profile *profiles.Profile // nil when no profile prices the record's device
+
+	MemoryTime  float64 // bytes / HBM ceiling
+	ComputeTime float64 // flops / compute roof ceiling
+	SOLTime     float64 // max(MemoryTime, ComputeTime)
+	Efficiency  float64 // SOLTime / measured time
+	Intensity   float64 // flops / bytes
+	ByteRate    float64 // implied bytes / measured time
+	FlopRate    float64 // implied flops / measured time
+	Bound       Bound
+	Verdict     Verdict
+	Note        string // why cells are blank, or the physics breach
+	// ByteBreach and FlopBreach mark implied rates above the theoretical HBM and roof ceilings.
+	ByteBreach, FlopBreach bool
+}
+
+// Blank reports whether a cell has no value.
+func Blank(v float64) bool { return math.IsNaN(v) }
+
+var blank = math.NaN()
+
+// Pricer prices records against profiles. It caches the profile of each device name and the
+// ceilings of each roof key, so pricing a row is a few map lookups and divisions.
+type Pricer struct {
+	fixed      *profiles.Profile
+	candidates []*profiles.Profile
+	basis      profiles.Basis
+	devices    map[string]*device
+	order      []*device // devices in the order met
+	last       *device   // the device of the previous row: records come grouped by device
+}
+
+// device is what a device name resolves to.
+type device struct {
+	name  string
+	prof  *profiles.Profile
+	err   error   // no match, or several: every SOL cell of its rows is blank
+	note  string  // err's text, formatted once: the note of each of its rows
+	hbm   float64 // the HBM ceiling on the pricing basis; 0 when none
+	hbmNo string  // why there is no HBM ceiling
+	roofs map[string]*roof
+}
+
+// roof is a compute roof key resolved on one profile.
+type roof struct {
+	peak        float64 // ceiling on the pricing basis; 0 when none
+	theoretical float64 // for the physics check; 0 when the profile lacks the key
+	why         string  // why peak is none
+}
+
+// NewPricer returns a pricer. With fixed set, every record is priced against it, whatever its
+// device; otherwise each record's device name selects one of candidates (profiles.Match). An
+// empty basis means profiles.Effective, the spec's pricing.
+func NewPricer(fixed *profiles.Profile, candidates []*profiles.Profile, basis profiles.Basis) *Pricer {
+	if basis == "" {
+		basis = profiles.Effective
+	}
+	return &Pricer{fixed: fixed, candidates: candidates, basis: basis, devices: map[string]*device{}}
+}
+
+// Basis returns the basis the pricer prices on.
+func (p *Pricer) Basis() profiles.Basis { return p.basis }
+
+// DeviceMatch is a device name met in the records and what priced it.
+type DeviceMatch struct {
+	Device  string
+	Profile *profiles.Profile // nil when none priced it
+	Err     error             // why no profile priced it (no match, or several)
+}
+
+// Devices returns each device name met so far, in the order met.
+func (p *Pricer) Devices() []DeviceMatch {
+	ms := make([]DeviceMatch, len(p.order))
+	for i, d := range p.order {
+		ms[i] = DeviceMatch{d.name, d.prof, d.err}
+	}
+	return ms
+}
+
+func (p *Pricer) device(name string) *device {
+	if p.last != nil && p.last.name == name {
+		return p.last
+	}
+	d, ok := p.devices[name]
+	if !ok {
+		d = &device{name: name, roofs: map[string]*roof{}}
+		d.prof = p.fixed
+		if d.prof == nil {
+			if d.prof, d.err = profiles.Match(name, p.candidates); d.err != nil {
+				d.note = d.err.Error()
+			}
+		}
+		if d.prof != nil {
+			d.hbm, _ = d.prof.Resolve(profiles.HBMKey, p.basis)
+			d.hbmNo = d.prof.Why(profiles.HBMKey, p.basis)
+		}
+		p.devices[name] = d
+		p.order = append(p.order, d)
+	}
+	p.last = d
+	return d
+}
+
+func (d *device) roof(key string, basis profiles.Basis) *roof {
+	r, ok := d.roofs[key]
+	if !ok {
+		r = &roof{}
+		r.peak, _ = d.prof.Resolve(key, basis)
+		r.why = d.prof.Why(key, basis)
+		if c, ok := d.prof.Roof(key); ok {
+			r.theoretical = c.Theoretical
+		}
+		d.roofs[key] = r
+	}
+	return r
+}
+
+// Price prices one record. The returned row points at rec.
+func (p *Pricer) Price(rec *record.Record) Row {
+	row := Row{Rec: rec, MemoryTime: blank, ComputeTime: blank, SOLTime: blank, Efficiency: blank,
+		Intensity: blank, ByteRate: blank, FlopRate: blank}
+	d := p.device(rec.Device)
+	if d.prof == nil {
+		row.Note = d.note
+		return row
+	}
+	row.Profile = d.prof
+	r := d.roof(rec.Roof, p.basis)
+	flops, bytes, secs := float64(rec.Flops), float64(rec.Bytes), rec.Seconds
+
+	// The physics check needs only a time and the theoretical ceilings, so it runs even on
+	// rows the model cannot otherwise price.
+	if secs > 0 {
+		row.ByteRate, row.FlopRate = bytes/secs, flops/secs
+		row.ByteBreach = row.ByteRate > d.prof.HBM.Theoretical
+		row.FlopBreach = r.theoretical > 0 && row.FlopRate > r.theoretical
+	}
+	if row.ByteBreach || row.FlopBreach {
+		row.Verdict = FormulaError
+		row.Note = breachNote(&row, d.prof, r)
+	}
+
+	switch {
+	case rec.Bytes == 0:
+		row.setNote(NoteZeroBytes)
+		return row
+	case d.hbm == 0:
+		row.Intensity = flops / bytes
+		row.setNote(d.hbmNo)
+		return row
+	}
+	row.Intensity = flops / bytes
+	row.MemoryTime = bytes / d.hbm
+	switch {
+	case rec.Flops == 0:
+		// No work to price: zero time on any ceiling, known or not.
+		row.ComputeTime = 0
+	case r.peak > 0:
+		row.ComputeTime = flops / r.peak
+	default:
+		// Without the compute time the SOL time is only bounded below by the memory time, so
+		// neither it nor the bound can be stated: a row whose compute ceiling is unknown
+		// cannot claim to be memory-bound.
+		row.setNote(r.why)
+		return row
+	}
+	row.SOLTime, row.Bound = row.MemoryTime, Memory
+	if row.ComputeTime >= row.MemoryTime {
+		row.SOLTime, row.Bound = row.ComputeTime, Compute
+	}
+	if secs == 0 {
+		row.setNote(NoteNoTime)
+		return row
+	}
+	row.Efficiency = row.SOLTime / secs
+	if row.Verdict == FormulaError {
+		return row
+	}
+	switch floor := d.prof.LatencyFloor; {
+	case floor > 0 && row.SOLTime < floor && secs < floor:
+		row.Verdict = LatencyBound
+	case row.Efficiency > AnomalyAbove:
+		row.Verdict = Anomaly
+	case row.Efficiency >= AtCeilingMin:
+		row.Verdict = AtCeiling
+	}
+	return row
+}
+
+// setNote sets the note unless a physics breach already wrote one: the breach is the finding
+// that matters most.
+func (row *Row) setNote(s string) {
+	if row.Note == "" {
+		row.Note = s
+	}
+}
+
+func breachNote(row *Row, prof *profiles.Profile, r *roof) string {
+	var s string
+	if row.ByteBreach {
+		s = fmt.Sprintf("implied %s above the %s theoretical %s HBM ceiling", siRate(row.ByteRate, "B/s"), prof.Name, siRate(prof.HBM.Theoretical, "B/s"))
+	}
+	if row.FlopBreach {
+		if s != "" {
+			s += "; "
+		}
+		s += fmt.Sprintf("implied %s above the %s theoretical %s %s ceiling", siRate(row.FlopRate, "FLOP/s"), prof.Name, siRate(r.theoretical, "FLOP/s"), row.Rec.Roof)
+	}
+	return "formula error: " + s
+}
+
+// PriceAll prices every record, in order.
+func (p *Pricer) PriceAll(recs []record.Record) []Row {
+	rows := make([]Row, len(recs))
+	for i := range recs {
+		rows[i] = p.Price(&recs[i])
+	}
+	return rows
+}
+
+// Breaches returns the rows that fail the physics check.
+func Breaches(rows []Row) []Row {
+	var bad []Row
+	for _, r := range rows {
+		if r.ByteBreach || r.FlopBreach {
+			bad = append(bad, r)
+		}
+	}
+	return bad
+}

@@ -1,0 +1,447 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"encoding/xml"
+	"io"
+	"math"
+	"strings"
+	"testing"
+
+	"ropgen/perf/profiles"
+	"ropgen/perf/record"
+)
+
+// The test profile uses powers of two, so every ceiling and time below is exact and a ratio
+// of two of them is the correctly rounded quotient: 4/5 gives exactly the float64 0.8.
+//
+//	hbm:         theoretical 2^40 B/s, effective 2^39
+//	vector.fp32: theoretical 2^42 FLOP/s, effective 2^41
+//	cube.fp16:   theoretical 2^46, never measured: no effective ceiling
+//	latency floor 2^-20 s (about 1 µs)
+const testYAML = `
+device: "Test Device"
+hbm: {theoretical: 1099511627776, calibration: 0.5}
+vector:
+  fp32: {theoretical: 4398046511104, calibration: 0.5}
+cube:
+  fp16: {theoretical: 70368744177664}
+latency_floor: 9.5367431640625e-07
+`
+
+const (
+	hbmEff   = 1 << 39
+	hbmTheo  = 1 << 40
+	vecEff   = 1 << 41
+	vecTheo  = 1 << 42
+	cubeTheo = 1 << 46
+	floor    = 1.0 / (1 << 20)
+)
+
+func testProfile(t testing.TB) *profiles.Profile {
+	t.Helper()
+	p, err := profiles.Parse("test.yaml", []byte(testYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// rec returns a Test Device record; bytes·2^-39 is its memory time, flops·2^-41 its compute
+// time on vector.fp32.
+func rec(roof string, flops, bytes int64, secs float64) record.Record {
+	return record.Record{Device: "Test Device", Op: "Op", Workload: "w", DType: "float32", Roof: roof,
+		Flops: flops, Bytes: bytes, Seconds: secs, Iters: 1}
+}
+
+func price(t *testing.T, r record.Record) Row {
+	t.Helper()
+	return NewPricer(nil, []*profiles.Profile{testProfile(t)}, "").Price(&r)
+}
+
+func TestMetric(t *testing.T) {
+	// Memory time 2^30 / 2^39 = 2^-9 s; compute time 2^38 / 2^41 = 2^-3... no: keep compute
+	// below memory: 2^28 flops / 2^41 = 2^-13 s.
+	r := price(t, rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8)))
+	if r.MemoryTime != 1.0/(1<<9) || r.ComputeTime != 1.0/(1<<13) || r.SOLTime != r.MemoryTime {
+		t.Errorf("times: memory %v compute %v sol %v", r.MemoryTime, r.ComputeTime, r.SOLTime)
+	}
+	if r.Efficiency != 0.5 || r.Bound != Memory || r.Verdict != None || r.Note != "" {
+		t.Errorf("efficiency %v bound %q verdict %q note %q", r.Efficiency, r.Bound, r.Verdict, r.Note)
+	}
+	if r.Intensity != 0.25 || r.ByteRate != 1<<38 || r.FlopRate != 1<<36 {
+		t.Errorf("intensity %v byte rate %v flop rate %v", r.Intensity, r.ByteRate, r.FlopRate)
+	}
+}
+
+func TestBound(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		flops, bytes int64
+		want         Bound
+	}{
+		{"memory dominates", 1 << 30, 1 << 30, Memory},   // 2^-11 s compute < 2^-9 s memory
+		{"compute dominates", 1 << 34, 1 << 30, Compute}, // 2^-7 s compute > 2^-9 s memory
+		{"tie goes to compute", 1 << 32, 1 << 30, Compute},
+		{"zero flops", 0, 1 << 30, Memory},
+	} {
+		r := price(t, rec("vector.fp32", c.flops, c.bytes, 1))
+		if r.Bound != c.want || r.SOLTime != max(r.MemoryTime, r.ComputeTime) {
+			t.Errorf("%s: bound %q (want %q), sol %v of memory %v compute %v", c.name, r.Bound, c.want, r.SOLTime, r.MemoryTime, r.ComputeTime)
+		}
+	}
+}
+
+func TestVerdictBoundaries(t *testing.T) {
+	// Memory-bound rows: SOL time = bytes·2^-39, far above the latency floor.
+	const unit = 1.0 / (1 << 11) // seconds
+	for _, c := range []struct {
+		name  string
+		bytes int64   // SOL time = bytes/2^39
+		secs  float64 // measured
+		want  Verdict
+	}{
+		{"exactly 80%", 4 << 28, 5 * unit, AtCeiling},
+		{"just under 80%", 4 << 28, 5 * unit * (1 + 1e-9), None},
+		{"100%", 4 << 28, 4 * unit, AtCeiling},
+		{"exactly 105% is still at ceiling", 21 << 28, 20 * unit, AtCeiling},
+		{"just over 105% is an anomaly", 21 << 28, 20 * unit * (1 - 1e-9), Anomaly},
+		{"far below", 1 << 28, 50 * unit, None},
+	} {
+		r := price(t, rec("vector.fp32", 0, c.bytes, c.secs))
+		if r.Verdict != c.want {
+			t.Errorf("%s: efficiency %.12f, verdict %q, want %q", c.name, r.Efficiency, r.Verdict, c.want)
+		}
+	}
+	if AtCeilingMin != 0.80 || AnomalyAbove != 1.05 {
+		t.Errorf("thresholds moved: %v %v (spec §4.3: 80%%, 105%%)", AtCeilingMin, AnomalyAbove)
+	}
+}
+
+func TestLatencyBound(t *testing.T) {
+	small := int64(1 << 16) // SOL time 2^-23 s, under the 2^-20 s floor
+	for _, c := range []struct {
+		name  string
+		bytes int64
+		secs  float64
+		want  Verdict
+	}{
+		{"both under the floor", small, floor / 2, LatencyBound},
+		// Efficiency 100%: the label takes precedence over an at-ceiling reading.
+		{"both under, efficient", small, 1.0 / (1 << 23), LatencyBound},
+		{"measured above the floor", small, floor * 2, None},
+		{"measured exactly at the floor is not below it", small, floor, None},
+		{"SOL above the floor", 1 << 30, floor / 2, FormulaError}, // 2^30 B in 2^-21 s = 2^51 B/s
+	} {
+		r := price(t, rec("vector.fp32", 0, c.bytes, c.secs))
+		if r.Verdict != c.want {
+			t.Errorf("%s: sol %v measured %v, verdict %q, want %q", c.name, r.SOLTime, c.secs, r.Verdict, c.want)
+		}
+		if c.want == LatencyBound && Blank(r.Efficiency) {
+			t.Errorf("%s: a latency-bound row keeps its efficiency for regression tracking", c.name)
+		}
+	}
+	// A profile with no latency floor never labels.
+	p := testProfile(t)
+	p.LatencyFloor = 0
+	r := rec("vector.fp32", 0, small, 1.0/(1<<23))
+	if got := NewPricer(p, nil, "").Price(&r); got.Verdict != AtCeiling {
+		t.Errorf("no floor: verdict %q, want at ceiling (efficiency %v)", got.Verdict, got.Efficiency)
+	}
+}
+
+// cells lists which SOL cells of a row hold a value, in a fixed order, for compact checks.
+func cells(r Row) string {
+	var b strings.Builder
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"memory", r.MemoryTime}, {"compute", r.ComputeTime}, {"sol", r.SOLTime}, {"eff", r.Efficiency}, {"intensity", r.Intensity}} {
+		if !Blank(c.v) {
+			b.WriteString(c.name + " ")
+		}
+	}
+	if r.Bound != Unknown {
+		b.WriteString("bound ")
+	}
+	if r.Verdict != None {
+		b.WriteString("verdict ")
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func TestBlanks(t *testing.T) {
+	uncalibrated := testProfile(t)
+	uncalibrated.HBM.Calibration, uncalibrated.HBM.Effective = 0, 0
+	for _, c := range []struct {
+		name  string
+		prof  *profiles.Profile // fixed profile; nil: match by device among the test profile
+		r     record.Record
+		cells string // the cells that hold a value
+		note  string // a substring of the note
+	}{
+		{"no matching profile", nil, func() record.Record { r := rec("vector.fp32", 1, 1<<30, 1); r.Device = "Other GPU"; return r }(),
+			"", `no device profile matches "Other GPU"; available: test (Test Device)`},
+		{"bytes zero", nil, rec("vector.fp32", 1<<30, 0, 1), "", NoteZeroBytes},
+		{"no measured time", nil, rec("vector.fp32", 1<<30, 1<<30, 0), "memory compute sol intensity bound", NoteNoTime},
+		{"roof never measured", nil, rec("cube.fp16", 1<<30, 1<<30, 1), "memory intensity", "cube.fp16 was never measured"},
+		{"roof absent from profile", nil, rec("cube.bf16", 1<<30, 1<<30, 1), "memory intensity", "has no cube.bf16 ceiling"},
+		{"zero flops need no ceiling", nil, rec("cube.bf16", 0, 1<<30, 1), "memory compute sol eff intensity bound", ""},
+		{"hbm never measured", uncalibrated, rec("vector.fp32", 1<<30, 1<<30, 1), "intensity", "hbm was never measured"},
+	} {
+		r := NewPricer(c.prof, []*profiles.Profile{testProfile(t)}, "").Price(&c.r)
+		if got := cells(r); got != c.cells {
+			t.Errorf("%s: cells with values %q, want %q", c.name, got, c.cells)
+		}
+		if !strings.Contains(r.Note, c.note) || (c.note == "") != (r.Note == "") {
+			t.Errorf("%s: note %q, want one containing %q", c.name, r.Note, c.note)
+		}
+	}
+}
+
+func TestTheoreticalBasis(t *testing.T) {
+	// On the theoretical basis the never-measured cube.fp16 prices the row.
+	r := rec("cube.fp16", 1<<46, 1<<30, 2)
+	row := NewPricer(nil, []*profiles.Profile{testProfile(t)}, profiles.Theoretical).Price(&r)
+	if row.ComputeTime != 1 || row.MemoryTime != 1.0/(1<<10) || row.Efficiency != 0.5 || row.Bound != Compute {
+		t.Errorf("theoretical basis: %+v", row)
+	}
+}
+
+func TestPhysicsCheck(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		r          record.Record
+		byteBreach bool
+		flopBreach bool
+	}{
+		// 2^40 B/s exactly is the ceiling, not above it.
+		{"byte rate at theoretical", rec("vector.fp32", 0, 1<<30, 1.0/(1<<10)), false, false},
+		{"byte rate above theoretical", rec("vector.fp32", 0, 1<<31, 1.0/(1<<10)), true, false},
+		// Between effective and theoretical: an anomaly, not a physics breach.
+		{"byte rate above effective only", rec("vector.fp32", 0, 3<<28, 1.0/(1<<10)), false, false},
+		{"flop rate above vector theoretical", rec("vector.fp32", 1<<33, 1, 1.0/(1<<10)), false, true},
+		// A cube kernel priced on vector (the wrong roof key, spec §1.4) is caught.
+		{"flop rate above a never-measured roof's theoretical", rec("cube.fp16", 1<<37, 1<<20, 1.0/(1<<10)), false, true},
+		{"both, with zero bytes blanking the pricing", rec("vector.fp32", 1<<33, 0, 1.0/(1<<10)), false, true},
+		{"no time, no check", rec("vector.fp32", 1<<50, 1<<50, 0), false, false},
+	} {
+		r := price(t, c.r)
+		if r.ByteBreach != c.byteBreach || r.FlopBreach != c.flopBreach {
+			t.Errorf("%s: breaches bytes %v flops %v, want %v %v", c.name, r.ByteBreach, r.FlopBreach, c.byteBreach, c.flopBreach)
+		}
+		breach := c.byteBreach || c.flopBreach
+		if breach != (r.Verdict == FormulaError) || breach != strings.HasPrefix(r.Note, "formula error: implied") {
+			t.Errorf("%s: verdict %q note %q", c.name, r.Verdict, r.Note)
+		}
+		if got := len(Breaches([]Row{r})); got != map[bool]int{true: 1}[breach] {
+			t.Errorf("%s: Breaches lists %d rows", c.name, got)
+		}
+	}
+}
+
+func TestPricerCachesPerDevice(t *testing.T) {
+	p := testProfile(t)
+	recs := []record.Record{rec("vector.fp32", 1, 1, 1), rec("vector.fp32", 1, 1, 1), rec("cube.fp16", 1, 1, 1)}
+	recs[1].Device = "Nope"
+	pr := NewPricer(nil, []*profiles.Profile{p}, "")
+	rows := pr.PriceAll(recs)
+	ms := pr.Devices()
+	if len(ms) != 2 || ms[0].Profile != p || ms[1].Err == nil || rows[1].Profile != nil || rows[2].Profile != p {
+		t.Errorf("devices %+v", ms)
+	}
+	if rows[0].Rec != &recs[0] {
+		t.Error("rows must point at their records")
+	}
+}
+
+func sampleRows(t *testing.T) (*Pricer, []Row) {
+	recs := []record.Record{
+		rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8)),
+		rec("cube.fp16", 1<<40, 1<<30, 1),
+		rec("vector.fp32", 1<<60+1, 1<<30, 0), // a count only JSON keeps exactly
+		rec("vector.fp32", 1<<30, 0, 1),
+	}
+	recs[1].Workload, recs[2].Workload, recs[3].Workload = "prefill, \"big\"", "decode", "empty"
+	pr := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	return pr, pr.PriceAll(recs)
+}
+
+func TestCSV(t *testing.T) {
+	_, rows := sampleRows(t)
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	all, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != len(rows)+1 || len(all[0]) != len(columns) {
+		t.Fatalf("%d lines of %d fields, want %d of %d", len(all), len(all[0]), len(rows)+1, len(columns))
+	}
+	col := map[string]int{}
+	for i, h := range all[0] {
+		col[h] = i
+	}
+	first := all[1]
+	if first[col["efficiency"]] != "0.5" || first[col["bound"]] != "memory" || first[col["memory_time"]] != "0.001953125" {
+		t.Errorf("first row %v", first)
+	}
+	if all[2][col["workload"]] != "prefill, \"big\"" || all[2][col["compute_time"]] != "" || all[2][col["sol_time"]] != "" {
+		t.Errorf("second row %v: quoted workload and blank cells", all[2])
+	}
+	if all[3][col["seconds"]] != "" || all[3][col["flops"]] != "1152921504606846977" {
+		t.Errorf("third row %v: blank time, exact flops", all[3])
+	}
+}
+
+func TestJSON(t *testing.T) {
+	pr, rows := sampleRows(t)
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, pr, rows); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Basis   string
+		Devices []struct{ Device, Profile, Source, Error string }
+		Rows    []map[string]json.RawMessage
+	}
+	dec := json.NewDecoder(bytes.NewReader(buf.Bytes()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	if doc.Basis != "effective" || len(doc.Devices) != 1 || doc.Devices[0].Profile != "test" || len(doc.Rows) != len(rows) {
+		t.Fatalf("document %+v", doc)
+	}
+	for i, r := range doc.Rows {
+		if len(r) != len(columns) {
+			t.Errorf("row %d has %d keys, want %d", i, len(r), len(columns))
+		}
+	}
+	for key, want := range map[string]string{"efficiency": "0.5", "bound": `"memory"`, "op": `"Op"`} {
+		if got := string(doc.Rows[0][key]); got != want {
+			t.Errorf("row 0 %s = %s, want %s", key, got, want)
+		}
+	}
+	if string(doc.Rows[1]["sol_time"]) != "null" || string(doc.Rows[2]["flops"]) != "1152921504606846977" || string(doc.Rows[2]["seconds"]) != "null" {
+		t.Errorf("blanks must be null and counts exact: %s", buf.String())
+	}
+}
+
+func TestTable(t *testing.T) {
+	pr, rows := sampleRows(t)
+	var buf bytes.Buffer
+	if err := WriteTable(&buf, pr, rows); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	// Header line, column header, one line per row, summary.
+	if len(lines) != len(rows)+3 || !strings.HasPrefix(lines[0], `device "Test Device": profile test (test.yaml), effective ceilings`) {
+		t.Fatalf("table:\n%s", buf.String())
+	}
+	// Aligned: the "eff" header ends where the efficiency cell ends, counted in runes (the
+	// row holds a µ).
+	row := []rune(lines[2])
+	end := strings.Index(lines[1], " eff") + len(" eff")
+	if got := string(row[end-len("50.0%") : end]); got != "50.0%" || !strings.Contains(string(row), "µs") {
+		t.Errorf("efficiency not aligned under its header (%q):\n%s", got, buf.String())
+	}
+	if !strings.Contains(lines[2], "1.95ms") || !strings.HasPrefix(lines[len(lines)-1], "4 rows: 0 at ceiling") {
+		t.Errorf("table:\n%s", buf.String())
+	}
+}
+
+func TestSI(t *testing.T) {
+	for v, want := range map[float64]string{
+		0: "0s", 1.2345e-5: "12.3µs", 999.96: "1.00ks", 4.3e12: "4.30Ts", 0.5: "500ms", 1: "1s", 1.5: "1.50s", 64: "64s", math.NaN(): "",
+	} {
+		if got := si(v, "s"); got != want {
+			t.Errorf("si(%v) = %q, want %q", v, got, want)
+		}
+	}
+	if got := siRate(4.3e12, "B/s"); got != "4.30 TB/s" {
+		t.Errorf("siRate = %q", got)
+	}
+}
+
+// svgElements parses an SVG document as XML and counts the circles of each class.
+func svgElements(t *testing.T, data []byte) map[string]int {
+	t.Helper()
+	n := map[string]int{}
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG is not well-formed XML: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			n[se.Name.Local]++
+			for _, a := range se.Attr {
+				if a.Name.Local == "class" {
+					n[se.Name.Local+"."+a.Value]++
+				}
+			}
+		}
+	}
+	return n
+}
+
+func TestSVG(t *testing.T) {
+	pr, rows := sampleRows(t)
+	// Rows 0 and 1 are plottable (flops, bytes and time); row 2 has no time, row 3 no bytes.
+	var buf bytes.Buffer
+	n, err := WriteSVG(&buf, pr.Devices()[0].Profile, pr.Basis(), rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	el := svgElements(t, buf.Bytes())
+	if n != 2 || el["circle.point"] != 2 {
+		t.Errorf("points: returned %d, drew %d, want 2", n, el["circle.point"])
+	}
+	// vector.fp32 is measured; cube.fp16 is not, but a plotted row uses it: drawn dashed.
+	if el["circle.ridge"] != 2 || !strings.Contains(buf.String(), "cube.fp16 70.4 TFLOP/s (theoretical)") {
+		t.Errorf("ridges: %d, want 2\n%s", el["circle.ridge"], buf.String())
+	}
+	if !strings.Contains(buf.String(), "2 of 4 rows not plotted") || !strings.Contains(buf.String(), "prefill, &#34;big&#34;") {
+		t.Errorf("footnote or escaped label missing:\n%s", buf.String())
+	}
+
+	// Rows of another profile cannot share the chart.
+	other := testProfile(t)
+	rows[0].Profile = other
+	if _, err := WriteSVG(io.Discard, pr.Devices()[0].Profile, pr.Basis(), rows); err == nil {
+		t.Error("WriteSVG drew rows of two profiles on one chart")
+	}
+}
+
+// BenchmarkPrice prices a million synthetic records spread over two devices (one without a
+// profile) and four roof keys (one never measured, one absent), as the report does, with
+// times at 10% to 100% efficiency. Target: under 2 s, i.e. 2000 ns/record.
+func BenchmarkPrice(b *testing.B) {
+	const n = 1_000_000
+	p := testProfile(b)
+	devices := []string{"Test Device", "Test Device", "Test Device", "Unknown"}
+	roofs := []string{"vector.fp32", "cube.fp16", "cube.bf16", "vector.fp32"}
+	recs := make([]record.Record, n)
+	for i := range recs {
+		flops, bytes := int64(i%1000+1)<<20, int64(i%333+1)<<20
+		sol := max(float64(flops)/vecEff, float64(bytes)/hbmEff)
+		recs[i] = record.Record{Device: devices[i%len(devices)], Op: "Op", Workload: "w", DType: "float32",
+			Roof: roofs[i/7%len(roofs)], Flops: flops, Bytes: bytes, Seconds: sol / (float64(i%10+1) / 10), Iters: 10}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		pr := NewPricer(nil, []*profiles.Profile{p}, "")
+		if rows := pr.PriceAll(recs); len(rows) != n {
+			b.Fatal(len(rows))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/record")
+}
