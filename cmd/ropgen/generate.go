@@ -13,6 +13,7 @@ import (
 
 	"ropgen/gen"
 	"ropgen/manifest"
+	"ropgen/schema"
 )
 
 func runGenerate(args []string, stdout, stderr io.Writer) int {
@@ -51,7 +52,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	def(opsDir, "ops")
 	def(formulasDir, "perf/formulas")
 
-	cat, fs := loadCatalog(*manifests)
+	cat, fs := schema.Config{FormulasDir: *formulasDir}.Validate(*manifests)
 	if len(fs) > 0 {
 		printFindings(stderr, fs)
 		return 1
@@ -84,11 +85,6 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// loadCatalog validates and loads the manifests: generation starts only from a clean catalog.
-func loadCatalog(path string) (*manifest.Catalog, manifest.Findings) {
-	return manifest.Load(path)
 }
 
 // syncFiles brings the generated files in dir up to date. With check it writes nothing and

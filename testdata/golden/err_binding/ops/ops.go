@@ -34,9 +34,6 @@ func (op *BadRoof) ComputeRoof() int { return 0 }
 // NoDType cannot give elem_bytes.
 type NoDType struct{ M, K int }
 
-// FuncMissing names a missing function.
-type FuncMissing struct{}
-
 // FuncBadResult names a function with the wrong results.
 type FuncBadResult struct{}
 
