@@ -70,32 +70,38 @@ func gemmRef(m, n, k int, a, b mat, c []float32) {
 // gemm computes c = a·b on both cores when the product is large enough: c is row-major m×n
 // and is overwritten; a is m×k and b is k×n.
 func gemm(m, n, k int, a, b mat, c []float32) {
-	if k == 0 {
-		clear(c[:m*n])
-		return
-	}
-	if m < gemmSmallM {
-		grain := max(1, gemmGrainFlops/(2*m*k))
-		parallelFor(n, grain, func(lo, hi int) { gemmSmall(m, hi-lo, k, a, b.sub(0, lo), c[lo:], n) })
-		return
-	}
 	// Split the larger side of c among the workers, in whole micro-tiles, so each worker
-	// packs only its own share of the larger operand.
-	if n >= m {
+	// packs only its own share of the larger operand. The few-row products split columns.
+	if n >= m || m < gemmSmallM {
 		panels := (n + gemmNR - 1) / gemmNR
-		grain := max(1, gemmGrainFlops/(2*m*k*gemmNR))
+		grain := max(1, gemmGrainFlops/(2*m*max(k, 1)*gemmNR))
 		parallelFor(panels, grain, func(lo, hi int) {
 			j0, j1 := lo*gemmNR, min(hi*gemmNR, n)
-			gemmPacked(m, j1-j0, k, a, b.sub(0, j0), c[j0:], n)
+			gemmSerial(m, j1-j0, k, a, b.sub(0, j0), c[j0:], n)
 		})
 		return
 	}
 	panels := (m + gemmMR - 1) / gemmMR
-	grain := max(1, gemmGrainFlops/(2*n*k*gemmMR))
+	grain := max(1, gemmGrainFlops/(2*n*max(k, 1)*gemmMR))
 	parallelFor(panels, grain, func(lo, hi int) {
 		i0, i1 := lo*gemmMR, min(hi*gemmMR, m)
-		gemmPacked(i1-i0, n, k, a.sub(i0, 0), b, c[i0*n:], n)
+		gemmSerial(i1-i0, n, k, a.sub(i0, 0), b, c[i0*n:], n)
 	})
+}
+
+// gemmSerial computes c = a·b on the calling goroutine: c[i*ldc+j] for i < m, j < n. Ops
+// that parallelize over independent products themselves (attention's heads) call it.
+func gemmSerial(m, n, k int, a, b mat, c []float32, ldc int) {
+	switch {
+	case k == 0:
+		for i := range m {
+			clear(c[i*ldc : i*ldc+n])
+		}
+	case m < gemmSmallM:
+		gemmSmall(m, n, k, a, b, c, ldc)
+	default:
+		gemmPacked(m, n, k, a, b, c, ldc)
+	}
 }
 
 // gemmSmall computes c = a·b for a few rows without packing: c[i*ldc+j] for i < m, j < n.
