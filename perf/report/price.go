@@ -20,6 +20,11 @@ const (
 	AnomalyAbove = 1.05
 )
 
+// lineTolerance is the relative slack of the verdict lines: times and ceilings come as
+// decimals, so a row exactly on a line in decimal (1.2 ms of SOL in 1.5 ms) can land an ulp
+// below it in binary, and must still read as on it.
+const lineTolerance = 1e-12
+
 // Bound is the term that dominates a row's SOL time.
 type Bound string
 
@@ -241,9 +246,9 @@ func (p *Pricer) Price(rec *record.Record) Row {
 	switch floor := d.prof.LatencyFloor; {
 	case floor > 0 && row.SOLTime < floor && secs < floor:
 		row.Verdict = LatencyBound
-	case row.Efficiency > AnomalyAbove:
+	case row.Efficiency > AnomalyAbove*(1+lineTolerance):
 		row.Verdict = Anomaly
-	case row.Efficiency >= AtCeilingMin:
+	case row.Efficiency >= AtCeilingMin*(1-lineTolerance):
 		row.Verdict = AtCeiling
 	}
 	return row

@@ -115,6 +115,14 @@ func TestVerdictBoundaries(t *testing.T) {
 			t.Errorf("%s: efficiency %.12f, verdict %q, want %q", c.name, r.Efficiency, r.Verdict, c.want)
 		}
 	}
+	// Decimal inputs on the line in decimal are on it: 1.2 GB at 1 TB/s in 1.5 ms is 80%,
+	// though the binary quotient is 0.7999999999999999.
+	p := testProfile(t)
+	p.HBM.Theoretical, p.HBM.Effective = 2e12, 1e12
+	r := rec("vector.fp32", 0, 1_200_000_000, 1.5e-3)
+	if row := NewPricer(p, nil, "").Price(&r); row.Verdict != AtCeiling {
+		t.Errorf("decimal 80%%: efficiency %.17g, verdict %q", row.Efficiency, row.Verdict)
+	}
 	if AtCeilingMin != 0.80 || AnomalyAbove != 1.05 {
 		t.Errorf("thresholds moved: %v %v (spec §4.3: 80%%, 105%%)", AtCeilingMin, AnomalyAbove)
 	}

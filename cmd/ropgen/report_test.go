@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ropgen/perf/record"
+)
+
+// reportProfile: 1 TB/s effective memory (of 2 theoretical), 1 TFLOP/s effective vector.fp32
+// (of 2), latency floor 1 µs.
+const reportProfile = `device: "Lab Device"
+hbm: {theoretical: 2.0e12, calibration: 0.5}
+vector:
+  fp32: {theoretical: 2.0e12, calibration: 0.5}
+latency_floor: 1.0e-6
+`
+
+// writeBenchRecords writes recs in benchmark format to dir/name and returns the path.
+func writeBenchRecords(t *testing.T, dir, name string, recs ...record.Record) string {
+	t.Helper()
+	var buf bytes.Buffer
+	w := record.NewBenchWriter(&buf)
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, buf.Bytes(), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func labRecord(workload string, bytes int64, secs float64) record.Record {
+	return record.Record{Device: "Lab Device", Op: "AddFwd", Workload: workload, DType: "float32", Roof: "vector.fp32",
+		Flops: bytes / 12, Bytes: bytes, Seconds: secs, Iters: 10}
+}
+
+func runReportCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(append([]string{"report"}, args...), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestReportCommand(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "lab.yaml")
+	os.WriteFile(prof, []byte(reportProfile), 0o666)
+	// 1.2 GB at 1 TB/s is 1.2 ms of SOL time: 1.5 ms is 80%, at ceiling.
+	good := writeBenchRecords(t, dir, "good.txt", labRecord("big", 1_200_000_000, 1.5e-3), labRecord("small", 1200, 0.5e-6))
+	// 2.4 GB in 1 ms is 2.4 TB/s, above the 2 TB/s theoretical ceiling.
+	bad := writeBenchRecords(t, dir, "bad.txt", labRecord("big", 1_200_000_000, 1.5e-3), labRecord("inflated", 2_400_000_000, 1e-3))
+
+	t.Run("clean", func(t *testing.T) {
+		code, out, errs := runReportCmd(t, "-profile", prof, good)
+		if code != 0 || errs != "" {
+			t.Fatalf("exit %d, stderr %q", code, errs)
+		}
+		if !strings.Contains(out, "80.0%  memory  at ceiling\n") || !strings.Contains(out, "latency-bound") {
+			t.Errorf("table:\n%s", out)
+		}
+	})
+	t.Run("physics breach exits 1", func(t *testing.T) {
+		code, out, errs := runReportCmd(t, "-profile", prof, bad)
+		want := bad + ":7: AddFwd/inflated/float32: formula error: implied 2.40 TB/s above the lab theoretical 2.00 TB/s HBM ceiling\n"
+		if code != 1 || errs != want {
+			t.Errorf("exit %d, stderr %q, want %q", code, errs, want)
+		}
+		if !strings.Contains(out, "formula error") {
+			t.Errorf("the table must still be printed:\n%s", out)
+		}
+	})
+	t.Run("no matching profile", func(t *testing.T) {
+		code, out, errs := runReportCmd(t, "-csv", good)
+		if code != 1 || !strings.Contains(errs, `no device profile matches "Lab Device"; available: `) || !strings.Contains(errs, "h200 (NVIDIA H200)") {
+			t.Errorf("exit %d, stderr %q", code, errs)
+		}
+		rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil || len(rows) != 3 {
+			t.Fatalf("csv %v:\n%s", err, out)
+		}
+		// Every SOL cell blank: memory_time through flop_rate, bound and verdict.
+		for _, row := range rows[1:] {
+			for j := 10; j <= 18; j++ {
+				if row[j] != "" {
+					t.Errorf("column %s = %q, want blank", rows[0][j], row[j])
+				}
+			}
+		}
+	})
+	t.Run("json and svg", func(t *testing.T) {
+		svg := filepath.Join(dir, "chart.svg")
+		code, out, errs := runReportCmd(t, "-profile", prof, "-json", "-svg", svg, good)
+		if code != 0 || errs != "" || !strings.HasPrefix(out, `{"basis":"effective","devices":[{"device":"Lab Device","profile":"lab"`) {
+			t.Fatalf("exit %d, stderr %q, stdout %.200s", code, errs, out)
+		}
+		data, err := os.ReadFile(svg)
+		if err != nil || !bytes.HasPrefix(data, []byte("<svg")) || bytes.Count(data, []byte(`class="point"`)) != 2 {
+			t.Errorf("chart: %v\n%.300s", err, data)
+		}
+	})
+	t.Run("what-if profile is noted", func(t *testing.T) {
+		code, _, errs := runReportCmd(t, "-profile", "h200", good)
+		if code != 0 || !strings.Contains(errs, `device "Lab Device" does not match profile h200`) {
+			t.Errorf("exit %d, stderr %q", code, errs)
+		}
+	})
+	t.Run("unreadable record", func(t *testing.T) {
+		broken := filepath.Join(dir, "broken.txt")
+		os.WriteFile(broken, []byte("device: d\nroof: vector.fp32\n\nBenchmarkRoofline/op=A/workload=w/dtype=float32 1 1 sec/op\n"), 0o666)
+		code, _, errs := runReportCmd(t, "-profile", prof, broken, good)
+		if code != 1 || !strings.Contains(errs, broken+":4: Roofline/op=A/workload=w/dtype=float32: no roof-flops/op value") {
+			t.Errorf("exit %d, stderr %q", code, errs)
+		}
+	})
+	for name, args := range map[string][]string{
+		"json and csv":    {"-json", "-csv", good},
+		"no files":        {"-profile", prof},
+		"unknown profile": {"-profile", "nosuch", good},
+		"unknown basis":   {"-basis", "hopeful", good},
+	} {
+		t.Run("usage: "+name, func(t *testing.T) {
+			if code, _, errs := runReportCmd(t, args...); code != 2 || errs == "" {
+				t.Errorf("exit %d, stderr %q; want 2 and a message", code, errs)
+			}
+		})
+	}
+}
