@@ -99,3 +99,97 @@ func TestBuildErrors(t *testing.T) {
 		}
 	}
 }
+
+// catalog loads the manifests and resolves every implemented op's cases.
+func catalog(t *testing.T) (*manifest.Catalog, map[string][]manifest.Case) {
+	t.Helper()
+	cat, fs := manifest.Load("../manifest")
+	if len(fs) > 0 {
+		t.Fatalf("manifests:\n%v", fs)
+	}
+	cases := map[string][]manifest.Case{}
+	for _, op := range cat.Ops {
+		if !op.Implemented() {
+			continue
+		}
+		cs, fs := op.Cases()
+		if len(fs) > 0 {
+			t.Fatalf("%s cases:\n%v", op.Name, fs)
+		}
+		cases[op.Name] = cs
+	}
+	return cat, cases
+}
+
+// TestRegistryMatchesCatalog: every implemented entry has a builder and every builder an
+// implemented entry, so the benchmark layer and the oracle reach the whole catalog.
+func TestRegistryMatchesCatalog(t *testing.T) {
+	_, cases := catalog(t)
+	for name := range cases {
+		if _, ok := registry[name]; !ok {
+			t.Errorf("%s is implemented in the manifest but has no builder: register one in its kernel file", name)
+		}
+	}
+	for _, name := range Registered() {
+		if _, ok := cases[name]; !ok {
+			t.Errorf("%s has a builder but no implemented manifest entry", name)
+		}
+	}
+}
+
+// TestCatalogBuildsMeta builds every workload × dtype of the catalog as meta tensors: the
+// constructors accept the manifest's params and dtypes, the op's output shapes agree with
+// the declared ones, and nothing is allocated for the large real shapes.
+func TestCatalogBuildsMeta(t *testing.T) {
+	_, cases := catalog(t)
+	for _, cs := range cases {
+		for _, c := range cs {
+			if _, err := Build(c, BuildOptions{Meta: true}); err != nil {
+				t.Errorf("%v", err)
+			}
+		}
+	}
+}
+
+// maxCheckBytes bounds the tensors TestCatalogKernels runs: the small cpu-* rows, not the
+// bandwidth rows, whose plain references take seconds on two cores.
+const maxCheckBytes = 8 << 20
+
+// TestCatalogKernels runs kernel against reference on every small cpu-* workload × dtype.
+func TestCatalogKernels(t *testing.T) {
+	_, cases := catalog(t)
+	ran := map[string]int{}
+	for name, cs := range cases {
+		for _, c := range cs {
+			if !strings.HasPrefix(c.Label, "cpu-") {
+				continue
+			}
+			meta, err := Build(c, BuildOptions{Meta: true})
+			if err != nil {
+				t.Errorf("%v", err)
+				continue
+			}
+			var size int64
+			for _, a := range append(meta.Inputs, meta.Outputs...) {
+				size += int64(a.T.Numel()) * 4
+			}
+			if size > maxCheckBytes {
+				continue
+			}
+			in, err := Build(c, BuildOptions{Seed: 7})
+			if err != nil {
+				t.Errorf("%v", err)
+				continue
+			}
+			if err := in.Check(); err != nil {
+				t.Errorf("%v", err)
+			}
+			ran[name]++
+		}
+	}
+	for name := range cases {
+		if ran[name] == 0 {
+			t.Errorf("%s: no cpu-* workload under %d MiB to check the kernel on; add one", name, maxCheckBytes>>20)
+		}
+	}
+}

@@ -1,0 +1,37 @@
+package ops
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEmbeddingKernel(t *testing.T) {
+	for _, d := range []map[string]int{
+		{"N": 1, "V": 1, "D": 1},
+		{"N": 37, "V": 1000, "D": 64},
+		{"N": 300, "V": 500, "D": 512}, // both cores
+	} {
+		for _, idt := range []string{"int32", "int64"} {
+			checkKernel(t, kcase{op: "EmbeddingFwd", dims: d, dtype: "float16", dtypes: map[string]string{"indices": idt},
+				outputs: []string{"y"}, shapes: map[string][]int{"indices": {d["N"]}, "weight": {d["V"], d["D"]}}})
+		}
+	}
+}
+
+func TestEmbeddingBadIDs(t *testing.T) {
+	op, err := NewEmbeddingFwd(2, 3, 2, Int64, Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := mustTensor(t, Float32, 3, 2)
+	out := mustTensor(t, Float32, 2, 2)
+	for _, ids := range [][]float32{{0, 3}, {-1, 0}, {0.5, 1}} {
+		x := &Tensor{Shape: []int{2}, DType: Int64, Data: ids}
+		if err := op.Forward(out, x, w); err == nil || !strings.Contains(err.Error(), "is not a row of the [3, 2] table") {
+			t.Errorf("ids %v: err = %v", ids, err)
+		}
+	}
+	if _, err := NewEmbeddingFwd(2, 3, 2, Float32, Float32); err == nil || !strings.Contains(err.Error(), "EmbeddingFwd indices: dtype float32 not supported") {
+		t.Errorf("float ids: err = %v", err)
+	}
+}
