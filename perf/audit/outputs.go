@@ -54,6 +54,23 @@ func FindCase(op *manifest.Op, cases []manifest.Case, workload, dtype string) (m
 	return manifest.Case{}, fmt.Errorf("%s workload %q: dtype %q selects %d dtype sets; name each input's dtype", op.Name, workload, dtype, len(found))
 }
 
+// DTypeLabel returns the dtype of case c in a record's form: the first input's dtype when
+// that selects c among its row's cases, else name=dtype for every input in signature order.
+// FindCase reads it back.
+func DTypeLabel(op *manifest.Op, cases []manifest.Case, c manifest.Case) string {
+	label := c.DTypes[op.Inputs[0].Name]
+	if _, err := FindCase(op, cases, c.Label, label); err == nil {
+		return label
+	}
+	var pairs []string
+	for _, in := range op.Inputs {
+		if dt, ok := c.DTypes[in.Name]; ok {
+			pairs = append(pairs, in.Name+"="+dt)
+		}
+	}
+	return strings.Join(pairs, ",")
+}
+
 // OutputBytes returns the bytes of c's outputs from their declared shapes and dtypes.
 func OutputBytes(op *manifest.Op, c manifest.Case) (int64, error) {
 	var total int64

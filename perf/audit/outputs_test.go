@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,5 +87,29 @@ func TestManifestOutputBytes(t *testing.T) {
 		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
 			t.Errorf("%s %s %s: error %v, want %q", c.op, c.workload, c.dtype, err, c.err)
 		}
+	}
+}
+
+func TestDTypeLabel(t *testing.T) {
+	f, _ := manifest.Parse("ops.yaml", []byte(outputsManifest))
+	cat, _ := manifest.Decode([]*manifest.File{f})
+	var got []string
+	for _, name := range []string{"GemmFwd", "ScaledGemmFwd"} {
+		op := cat.Op(name)
+		cases, fs := op.Cases()
+		if len(fs) > 0 {
+			t.Fatal(fs)
+		}
+		for _, c := range cases {
+			label := DTypeLabel(op, cases, c)
+			got = append(got, label)
+			if back, err := FindCase(op, cases, c.Label, label); err != nil || back.Row != c.Row || !maps.Equal(back.DTypes, c.DTypes) {
+				t.Errorf("%s %s: FindCase(%q) = %v, %v; want the case back", name, c.Label, label, back.DTypes, err)
+			}
+		}
+	}
+	want := []string{"bfloat16", "float32", "a=float8_e4m3,s=float32", "a=float8_e4m3,s=bfloat16"}
+	if !slices.Equal(got, want) {
+		t.Errorf("labels %q, want %q", got, want)
 	}
 }

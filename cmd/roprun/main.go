@@ -1,0 +1,411 @@
+// Command roprun runs single calls of catalog ops, for measurements that need exactly one
+// Forward of one op × workload: the CPU side of the bytes audit (spec §4.5), where valgrind's
+// cache simulator counts the traffic of that one call.
+//
+// One call (the program valgrind runs):
+//
+//	roprun -op SubFwd -workload llama3-decode-b8-logits-center -dtype float32
+//
+// builds the case from the manifest with random inputs, runs Forward once (a warm-up that
+// binds shapes and touches every page, as spec §4.5 measures the second call), reads an
+// eviction buffer so no line of the op's data is left in the simulated caches, then runs
+// Forward once more inside forwardOnce: the only function valgrind collects.
+//
+// The audit run:
+//
+//	roprun -cachegrind DIR [-ops SubFwd,DivFwd] [-workloads L1,L2] [-max-bytes N]
+//
+// runs every selected case under valgrind and writes DIR/index.jsonl, one callgrind output
+// per case, and DIR/records.txt (the formula bytes, from EvalRoofline of the same case), for
+// `ropgen audit -records DIR/records.txt -cachegrind DIR`. Unlike ropgen, roprun imports the
+// op catalog.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"ropgen/manifest"
+	"ropgen/ops"
+	"ropgen/perf/audit"
+	"ropgen/perf/record"
+)
+
+// collectFunc is the symbol valgrind's --toggle-collect names: forwardOnce in package main.
+const collectFunc = "main.forwardOnce"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("roprun", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	manifests := fl.String("manifest", "manifest", "manifest `PATH` (file or directory)")
+	opName := fl.String("op", "", "one call: the op")
+	workload := fl.String("workload", "", "one call: the workload label")
+	dtype := fl.String("dtype", "", "one call: the dtype, as in a record (float32, or a=float32,b=int32)")
+	evict := fl.Int64("evict", 8<<20, "one call: `BYTES` read between the warm-up and the measured call to evict the caches")
+	dir := fl.String("cachegrind", "", "audit run: write the cache simulation of every selected case to `DIR`")
+	opsList := fl.String("ops", "", "audit run: comma-separated ops (default: every registered op)")
+	workloads := fl.String("workloads", "", "audit run: comma-separated workload labels (default: all)")
+	minBytes := fl.Int64("min-bytes", 0, "audit run: skip cases whose formula bytes are below this (default: 4 × the LL size, so fixed per-call costs stay small)")
+	maxBytes := fl.Int64("max-bytes", 16<<20, "audit run: skip cases whose formula bytes are above this (larger cases take minutes under valgrind)")
+	ll := fl.String("LL", "262144,8,64", "audit run: simulated last-level cache `size,assoc,line`, small against the workloads")
+	d1 := fl.String("D1", "32768,8,64", "audit run: simulated L1 data cache `size,assoc,line`")
+	timeout := fl.Duration("timeout", 5*time.Minute, "audit run: limit for one case under valgrind")
+	valgrind := fl.String("valgrind", "valgrind", "audit run: the valgrind `program`")
+	if err := fl.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if fl.NArg() > 0 {
+		fmt.Fprintf(stderr, "roprun: unexpected arguments %q\n", fl.Args())
+		return 2
+	}
+	switch {
+	case *dir != "":
+		cfg := simConfig{dir: *dir, manifests: *manifests, ops: splitList(*opsList), workloads: splitList(*workloads),
+			minBytes: *minBytes, maxBytes: *maxBytes, timeout: *timeout, valgrind: *valgrind}
+		var err error
+		if cfg.ll, err = parseCache(*ll); err != nil {
+			fmt.Fprintf(stderr, "roprun: -LL: %v\n", err)
+			return 2
+		}
+		if cfg.d1, err = parseCache(*d1); err != nil {
+			fmt.Fprintf(stderr, "roprun: -D1: %v\n", err)
+			return 2
+		}
+		return simulate(cfg, stdout, stderr)
+	case *opName != "" && *workload != "" && *dtype != "":
+		if err := runOnce(*manifests, *opName, *workload, *dtype, *evict); err != nil {
+			fmt.Fprintf(stderr, "roprun: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	fmt.Fprintln(stderr, "usage: roprun -op OP -workload LABEL -dtype DTYPE   (one call)\n       roprun -cachegrind DIR [flags]         (the CPU bytes audit run)\n\nflags:")
+	fl.PrintDefaults()
+	return 2
+}
+
+func splitList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+// loadCases loads the manifest and resolves the cases of the op named name.
+func loadCases(manifests, name string) (*manifest.Op, []manifest.Case, error) {
+	cat, fs := manifest.Load(manifests)
+	if len(fs) > 0 {
+		return nil, nil, fs
+	}
+	op := cat.Op(name)
+	if op == nil {
+		return nil, nil, fmt.Errorf("op %s is not in the manifest %s", name, manifests)
+	}
+	cases, fs := op.Cases()
+	return op, cases, fs.Err()
+}
+
+// runOnce is the program valgrind runs: one measured Forward of one case.
+func runOnce(manifests, opName, workload, dtype string, evictBytes int64) error {
+	// No collection may run inside the measured call: its traffic is not the op's.
+	debug.SetGCPercent(-1)
+	op, cases, err := loadCases(manifests, opName)
+	if err != nil {
+		return err
+	}
+	c, err := audit.FindCase(op, cases, workload, dtype)
+	if err != nil {
+		return err
+	}
+	in, err := ops.Build(c, ops.BuildOptions{Seed: 1})
+	if err != nil {
+		return err
+	}
+	if err := in.Run(); err != nil { // the warm-up call
+		return err
+	}
+	evict(evictBytes)
+	return forwardOnce(in.Run)
+}
+
+// sink keeps the eviction reads from being optimized away.
+var sink byte
+
+// evict reads n bytes of a fresh buffer, one read per 64-byte line, so that with n at least
+// twice the simulated last-level cache every line the warm-up left in a cache is evicted and
+// the measured call starts cold.
+func evict(n int64) {
+	buf := make([]byte, n)
+	var s byte
+	for i := 0; i < len(buf); i += 64 {
+		s += buf[i]
+	}
+	sink = s
+}
+
+// forwardOnce is the measured call: valgrind collects from its entry to its return, callees
+// included, and nothing else.
+//
+//go:noinline
+func forwardOnce(call func() error) error {
+	return call()
+}
+
+// cache is a simulated cache geometry.
+type cache struct{ size, assoc, line int64 }
+
+func (c cache) String() string { return fmt.Sprintf("%d,%d,%d", c.size, c.assoc, c.line) }
+
+func parseCache(s string) (cache, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return cache{}, fmt.Errorf("%q is not size,assoc,line", s)
+	}
+	var v [3]int64
+	for i, p := range parts {
+		n, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
+		if err != nil || n <= 0 {
+			return cache{}, fmt.Errorf("%q is not size,assoc,line of positive integers", s)
+		}
+		v[i] = n
+	}
+	c := cache{v[0], v[1], v[2]}
+	if c.size%(c.assoc*c.line) != 0 {
+		return cache{}, fmt.Errorf("%q: size is not a multiple of assoc × line", s)
+	}
+	return c, nil
+}
+
+// simConfig is an audit run's configuration.
+type simConfig struct {
+	dir, manifests     string
+	ops, workloads     []string
+	minBytes, maxBytes int64
+	ll, d1             cache
+	timeout            time.Duration
+	valgrind           string
+}
+
+// simCase is one case selected for simulation.
+type simCase struct {
+	op     *manifest.Op
+	c      manifest.Case
+	dtype  string // record form
+	record record.Record
+}
+
+// simulate is the audit run: select the cases, run each under valgrind, write the directory.
+func simulate(cfg simConfig, stdout, stderr io.Writer) int {
+	vg, err := exec.LookPath(cfg.valgrind)
+	if err != nil {
+		fmt.Fprintf(stderr, "roprun: %s not found: the CPU cache simulation needs valgrind (Debian: apt-get install valgrind); nothing measured\n", cfg.valgrind)
+		return 1
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "roprun: %v\n", err)
+		return 1
+	}
+	if cfg.minBytes == 0 {
+		cfg.minBytes = 4 * cfg.ll.size
+	}
+	selected, err := selectCases(cfg, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "roprun: %v\n", err)
+		return 1
+	}
+	if len(selected) == 0 {
+		fmt.Fprintf(stderr, "roprun: no case selected (formula bytes in [%d, %d], 4-byte dtypes only)\n", cfg.minBytes, cfg.maxBytes)
+		return 1
+	}
+	if err := os.MkdirAll(cfg.dir, 0o755); err != nil {
+		fmt.Fprintf(stderr, "roprun: %v\n", err)
+		return 1
+	}
+	var index, records bytes.Buffer
+	rw := record.NewBenchWriter(&records)
+	enc := json.NewEncoder(&index)
+	failed := 0
+	for i, sc := range selected {
+		// A record whose call was not measured still goes out: the audit reports it as an
+		// ERROR, which is what a broken measurement is.
+		if err := rw.Write(sc.record); err != nil {
+			fmt.Fprintf(stderr, "roprun: %v\n", err)
+			return 1
+		}
+		file := fmt.Sprintf("%03d.callgrind.out", i)
+		start := time.Now()
+		err := runValgrind(cfg, vg, self, sc, filepath.Join(cfg.dir, file))
+		name := audit.RangeName(sc.c.Op, sc.c.Label, sc.dtype)
+		if err != nil {
+			failed++
+			fmt.Fprintf(stderr, "roprun: %s: %v\n", name, err)
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: %d formula bytes, simulated in %.1fs -> %s\n", name, sc.record.Bytes, time.Since(start).Seconds(), file)
+		if err := enc.Encode(audit.IndexEntry{Op: sc.c.Op, Workload: sc.c.Label, DType: sc.dtype, File: file}); err != nil {
+			fmt.Fprintf(stderr, "roprun: %v\n", err)
+			return 1
+		}
+	}
+	for name, data := range map[string][]byte{audit.IndexFile: index.Bytes(), "records.txt": records.Bytes()} {
+		if err := os.WriteFile(filepath.Join(cfg.dir, name), data, 0o644); err != nil {
+			fmt.Fprintf(stderr, "roprun: %v\n", err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stdout, "%d cases simulated, %d failed; audit with: ropgen audit -records %s -cachegrind %s\n",
+		len(selected)-failed, failed, filepath.Join(cfg.dir, "records.txt"), cfg.dir)
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// selectCases picks the manifest's cases that the simulation audits honestly and quickly:
+// implemented, registered ops; every tensor of a 4-byte dtype, since CPU tensors store
+// float32 whatever their dtype and only then does the formula's elem_bytes match the bytes
+// the kernel moves; formula bytes within [minBytes, maxBytes]. Workloads are the manifest's
+// own, never scaled.
+func selectCases(cfg simConfig, stderr io.Writer) ([]simCase, error) {
+	cat, fs := manifest.Load(cfg.manifests)
+	if len(fs) > 0 {
+		return nil, fs
+	}
+	registered := ops.Registered()
+	for _, name := range cfg.ops {
+		if cat.Op(name) == nil || !slices.Contains(registered, name) {
+			return nil, fmt.Errorf("-ops: %s is not an op of both the manifest and package ops", name)
+		}
+	}
+	var out []simCase
+	skipped := map[string]int{}
+	for _, op := range cat.Ops {
+		if !op.Implemented() || !slices.Contains(registered, op.Name) || (cfg.ops != nil && !slices.Contains(cfg.ops, op.Name)) {
+			continue
+		}
+		cases, fs := op.Cases()
+		if len(fs) > 0 {
+			return nil, fs
+		}
+		for _, c := range cases {
+			if cfg.workloads != nil && !slices.Contains(cfg.workloads, c.Label) {
+				continue
+			}
+			if !allFourBytes(c) {
+				skipped["a dtype other than 4 bytes"]++
+				continue
+			}
+			rec, err := formulaRecord(c, cfg)
+			if err != nil {
+				return nil, err
+			}
+			if rec.Bytes < cfg.minBytes || rec.Bytes > cfg.maxBytes {
+				skipped["formula bytes out of range"]++
+				continue
+			}
+			dt := audit.DTypeLabel(op, cases, c)
+			rec.DType = dt
+			out = append(out, simCase{op: op, c: c, dtype: dt, record: rec})
+		}
+	}
+	for why, n := range skipped {
+		fmt.Fprintf(stderr, "roprun: skipped %d cases: %s\n", n, why)
+	}
+	return out, nil
+}
+
+func allFourBytes(c manifest.Case) bool {
+	for _, dt := range c.DTypes {
+		if spec, ok := manifest.LookupDType(dt); !ok || spec.Size != 4 {
+			return false
+		}
+	}
+	return true
+}
+
+// formulaRecord builds the case without data and records its EvalRoofline, as the benchmark
+// layer does (spec §4.2); the DType field is set by the caller.
+func formulaRecord(c manifest.Case, cfg simConfig) (record.Record, error) {
+	in, err := ops.Build(c, ops.BuildOptions{Meta: true})
+	if err != nil {
+		return record.Record{}, err
+	}
+	op, ok := in.Op.(ops.Op)
+	if !ok {
+		return record.Record{}, fmt.Errorf("%s has no EvalRoofline: run go generate ./...", c.Op)
+	}
+	flops, bytes, err := op.EvalRoofline()
+	if err != nil {
+		return record.Record{}, err
+	}
+	return record.Record{
+		Device: fmt.Sprintf("valgrind cache simulation (LL %s, D1 %s)", cfg.ll, cfg.d1),
+		Op:     c.Op, Workload: c.Label, Roof: op.ComputeRoof(),
+		Flops: flops, Bytes: bytes, Iters: 1,
+	}, nil
+}
+
+// runValgrind runs one call of sc under callgrind with cache simulation, collecting only
+// forwardOnce. Cachegrind (valgrind 3.19) has no way to restrict counting to one function;
+// callgrind shares its cache simulator and has --toggle-collect. The child runs with one P
+// (GOMAXPROCS=1: kernels run serially, on the collecting thread, since callgrind's
+// collection state is per thread and a worker goroutine on another thread would go
+// uncounted) and without asynchronous preemption (its signals trip a callgrind assertion).
+func runValgrind(cfg simConfig, vg, self string, sc simCase, out string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, vg, "--tool=callgrind", "--cache-sim=yes",
+		"--collect-atstart=no", "--toggle-collect="+collectFunc,
+		"--I1="+cfg.d1.String(), "--D1="+cfg.d1.String(), "--LL="+cfg.ll.String(),
+		"--callgrind-out-file="+out,
+		self, "-manifest", cfg.manifests, "-op", sc.c.Op, "-workload", sc.c.Label, "-dtype", sc.dtype,
+		"-evict", strconv.FormatInt(2*(cfg.ll.size+cfg.d1.size), 10))
+	godebug := "asyncpreemptoff=1"
+	if v := os.Getenv("GODEBUG"); v != "" {
+		godebug = v + "," + godebug
+	}
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=1", "GODEBUG="+godebug)
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return fmt.Errorf("valgrind ran past %v", cfg.timeout)
+	}
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return fmt.Errorf("valgrind: %v:\n%s", err, tail(log.String(), 20))
+		}
+		return err
+	}
+	return nil
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ropgen/perf/record"
+)
+
+const manifestDir = "../../manifest"
+
+// The end-to-end CPU bytes audit: SubFwd on a real Llama-3 decode shape (8 × 128256 logits
+// minus a per-row [8, 1] max, 8 MiB in float32) runs once under valgrind's cache simulator,
+// and `ropgen audit` compares its last-level misses with the formula. The correct formula
+// passes; the same record with its bytes doubled fails.
+func TestCacheSimAudit(t *testing.T) {
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		t.Skip("valgrind is not installed: the CPU cache-simulation audit needs it")
+	}
+	if testing.Short() {
+		t.Skip("runs one op call under valgrind (a few seconds of CPU)")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool to build roprun and ropgen")
+	}
+	bin := t.TempDir()
+	build := exec.Command(goTool, "build", "-o", bin, "./cmd/roprun", "./cmd/ropgen")
+	build.Dir = "../.."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := filepath.Join(t.TempDir(), "sim")
+	sim := exec.Command(filepath.Join(bin, "roprun"), "-manifest", manifestDir, "-cachegrind", dir,
+		"-ops", "SubFwd", "-workloads", "llama3-decode-b8-logits-center", "-LL", "65536,8,64")
+	if out, err := sim.CombinedOutput(); err != nil {
+		t.Fatalf("roprun -cachegrind: %v\n%s", err, out)
+	}
+
+	records := filepath.Join(dir, "records.txt")
+	out, err := exec.Command(filepath.Join(bin, "ropgen"), "audit", "-records", records, "-cachegrind", dir).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "1 rows: 1 PASS") {
+		t.Fatalf("audit of the correct formula: %v, want 1 PASS:\n%s", err, out)
+	}
+	t.Logf("correct formula:\n%s", out)
+
+	recs, fs := record.ReadFiles(records)
+	if len(fs) > 0 || len(recs) != 1 {
+		t.Fatalf("records: %v %v", recs, fs)
+	}
+	recs[0].Bytes *= 2
+	var buf bytes.Buffer
+	if err := record.NewBenchWriter(&buf).Write(recs[0]); err != nil {
+		t.Fatal(err)
+	}
+	doubled := filepath.Join(t.TempDir(), "doubled.txt")
+	if err := os.WriteFile(doubled, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = exec.Command(filepath.Join(bin, "ropgen"), "audit", "-records", doubled, "-cachegrind", dir).CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), "FAIL") {
+		t.Fatalf("audit of a 2x formula: %v, want exit 1 with FAIL:\n%s", err, out)
+	}
+}
+
+// One call runs in-process too; a case that is not in the manifest is refused by name.
+func TestRunOnce(t *testing.T) {
+	if err := runOnce(manifestDir, "SubFwd", "cpu-small", "float32", 1<<16); err != nil {
+		t.Fatal(err)
+	}
+	err := runOnce(manifestDir, "SubFwd", "no-such-row", "float32", 1<<16)
+	if err == nil || !strings.Contains(err.Error(), `SubFwd has no workload "no-such-row" with dtype "float32"`) {
+		t.Errorf("unknown workload: %v", err)
+	}
+}
+
+// Selection keeps real workloads whose tensors are all 4 bytes wide and whose formula bytes
+// fit the range; the records carry the formula of the case.
+func TestSelectCases(t *testing.T) {
+	var log bytes.Buffer
+	cfg := simConfig{manifests: manifestDir, ops: []string{"SubFwd"}, minBytes: 1, maxBytes: 16 << 20,
+		ll: cache{262144, 8, 64}, d1: cache{32768, 8, 64}}
+	sel, err := selectCases(cfg, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, sc := range sel {
+		names = append(names, sc.c.Label+":"+sc.dtype)
+		if sc.record.Bytes <= 0 || sc.record.Op != "SubFwd" || sc.record.DType != sc.dtype || sc.record.Workload != sc.c.Label {
+			t.Errorf("record %+v", sc.record)
+		}
+		for _, dt := range sc.c.DTypes {
+			if dt != "float32" && dt != "int32" {
+				t.Errorf("%s selected with dtype %s", sc.c.Label, dt)
+			}
+		}
+	}
+	if !strings.Contains(strings.Join(names, " "), "llama3-decode-b8-logits-center:float32") {
+		t.Errorf("selected %v, want the llama3 decode row", names)
+	}
+	for _, sc := range sel {
+		if sc.c.Label == "cpu-large" {
+			t.Errorf("cpu-large (%d formula bytes) is above the 16 MiB limit", sc.record.Bytes)
+		}
+	}
+
+	if _, err := selectCases(simConfig{manifests: manifestDir, ops: []string{"NoSuchFwd"}}, &log); err == nil {
+		t.Error("an unknown -ops name is accepted")
+	}
+}
+
+func TestParseCache(t *testing.T) {
+	if c, err := parseCache("262144,8,64"); err != nil || c != (cache{262144, 8, 64}) {
+		t.Errorf("parseCache = %v, %v", c, err)
+	}
+	for _, bad := range []string{"262144,8", "a,8,64", "0,8,64", "1000,8,64"} {
+		if _, err := parseCache(bad); err == nil {
+			t.Errorf("parseCache(%q) accepted", bad)
+		}
+	}
+}
