@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -204,5 +205,37 @@ func TestBadProfiles(t *testing.T) {
 				t.Errorf("error:\n%s\nwant it to contain:\n%s", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestParseCacheSizeAndCPUList(t *testing.T) {
+	for s, want := range map[string]int64{"32768K": 32 << 20, "1M": 1 << 20, "512": 512} {
+		if got, err := ParseCacheSize(s); err != nil || got != want {
+			t.Errorf("ParseCacheSize(%q) = %d, %v; want %d", s, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "K", "-1K", "12Q"} {
+		if _, err := ParseCacheSize(bad); err == nil {
+			t.Errorf("ParseCacheSize(%q) accepted", bad)
+		}
+	}
+	ids, err := ParseCPUList("0-3,8,10-11\n")
+	if err != nil || !slices.Equal(ids, []int{0, 1, 2, 3, 8, 10, 11}) {
+		t.Errorf("ParseCPUList = %v, %v", ids, err)
+	}
+	for _, bad := range []string{"3-1", "a", "1,,2"} {
+		if _, err := ParseCPUList(bad); err == nil {
+			t.Errorf("ParseCPUList(%q) accepted", bad)
+		}
+	}
+}
+
+func TestHostDeviceName(t *testing.T) {
+	c := HostCPU()
+	if got := HostDeviceName(); got != "cpu: "+c.Model || c.Model == "" {
+		t.Errorf("HostDeviceName() = %q, model %q", got, c.Model)
+	}
+	if c.Logical < 1 {
+		t.Errorf("HostCPU().Logical = %d", c.Logical)
 	}
 }
