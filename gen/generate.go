@@ -36,7 +36,7 @@ type Output struct {
 func Generate(cfg Config) (*Output, manifest.Findings) {
 	out := &Output{Files: map[string][]byte{}}
 	var fs manifest.Findings
-	var models []*opModel
+	var models, checked []*opModel
 	handRoof := map[string]bool{}
 	helpers := map[string]bool{}
 	for _, op := range cfg.Catalog.Ops {
@@ -46,7 +46,7 @@ func Generate(cfg Config) (*Output, manifest.Findings) {
 		}
 		m, gfs := checkOp(op)
 		if len(gfs) == 0 && m.isInline() {
-			gfs = typeCheck(m)
+			checked = append(checked, m)
 		}
 		fs = append(fs, gfs...)
 		if cfg.Binding != nil {
@@ -63,6 +63,7 @@ func Generate(cfg Config) (*Output, manifest.Findings) {
 		models = append(models, m)
 		out.Generated = append(out.Generated, op.Name)
 	}
+	fs = append(fs, typeCheck(checked)...)
 	if len(fs) > 0 {
 		return nil, fs.Sort()
 	}

@@ -62,9 +62,85 @@ func paramGoType(t string) string {
 	return ""
 }
 
-// typeCheck checks every formula of m with go/types in a scope that declares exactly the
-// names the gate allows, with their real types, and records each var's type.
-func typeCheck(m *opModel) manifest.Findings {
+// typeCheck checks every formula of models with go/types, in scopes that declare exactly the
+// names the gate allows with their real types, and records each var's type. All ops go into
+// one source file, one function each, so the prelude is parsed and checked once per run.
+func typeCheck(models []*opModel) manifest.Findings {
+	var fs manifest.Findings
+	var src bytes.Buffer
+	src.WriteString(preludeSrc())
+	line := strings.Count(src.String(), "\n") + 1
+	type placed struct {
+		m      *opModel
+		f      *formula
+		prefix int
+	}
+	lines := map[int]placed{}
+	funcs := map[int]*opModel{} // line of each op's func declaration
+	for _, m := range models {
+		params, pfs := checkParams(m)
+		fs = append(fs, pfs...)
+		funcs[line] = m
+		fmt.Fprintf(&src, "func _(%s) {\n", strings.Join(params, ", "))
+		line++
+		put := func(f *formula, prefix string) {
+			lines[line] = placed{m, f, len(prefix)}
+			src.WriteString(prefix + f.src.Value + "\n")
+			line++
+		}
+		var names []string
+		for _, v := range m.vars {
+			put(v, "\t"+v.name+" := ")
+			names = append(names, v.name)
+		}
+		put(m.flops, "\tvar _ int = ")
+		put(m.bytes, "\tvar _ int = ")
+		if len(names) > 0 {
+			fmt.Fprintf(&src, "\t_ = []any{%s}\n", strings.Join(names, ", "))
+			line++
+		}
+		src.WriteString("}\n")
+		line++
+	}
+
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "roofcheck.go", src.Bytes(), 0)
+	if err != nil {
+		// The gate parsed each formula alone; this is a generator bug, not an input error.
+		return append(fs, manifest.Finding{Msg: "type check source does not parse (a generator bug): " + err.Error()})
+	}
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}}
+	conf := types.Config{Error: func(err error) {
+		var te types.Error
+		if !errors.As(err, &te) {
+			return
+		}
+		p := fset.Position(te.Pos)
+		pl, ok := lines[p.Line]
+		if !ok || p.Column-1 < pl.prefix {
+			fs = append(fs, manifest.Finding{Msg: "type check (a generator bug): " + te.Msg})
+			return
+		}
+		fs = append(fs, manifest.Finding{Pos: pl.f.src.At(p.Column - 1 - pl.prefix), Op: pl.m.op.Name, Field: pl.f.field, Msg: te.Msg})
+	}}
+	conf.Check("roofcheck", fset, []*ast.File{file}, info)
+	for _, m := range models {
+		m.varTypes = map[string]string{}
+	}
+	for id, obj := range info.Defs {
+		if _, isVar := obj.(*types.Var); !isVar {
+			continue
+		}
+		if pl, ok := lines[fset.Position(id.Pos()).Line]; ok && pl.f.name == id.Name && pl.f.layer == VarsLayer {
+			pl.m.varTypes[id.Name] = types.TypeString(obj.Type(), func(*types.Package) string { return "" })
+		}
+	}
+	return fs
+}
+
+// checkParams returns the parameter list of m's check function: every name its formulas may
+// read, with its type.
+func checkParams(m *opModel) ([]string, manifest.Findings) {
 	var fs manifest.Findings
 	op := m.op
 	var params []string
@@ -87,72 +163,5 @@ func typeCheck(m *opModel) manifest.Findings {
 			params = append(params, t.Name+" rooflineTensor")
 		}
 	}
-	params = append(params, elemBytes+" int")
-
-	var src bytes.Buffer
-	src.WriteString(preludeSrc())
-	fmt.Fprintf(&src, "\nfunc _(%s) {\n", strings.Join(params, ", "))
-	line := strings.Count(src.String(), "\n") + 1
-	type placed struct {
-		f      *formula
-		prefix int
-	}
-	lines := map[int]placed{}
-	put := func(f *formula, prefix string) {
-		lines[line] = placed{f, len(prefix)}
-		src.WriteString(prefix + f.src.Value + "\n")
-		line++
-	}
-	var names []string
-	for _, v := range m.vars {
-		put(v, "\t"+v.name+" := ")
-		names = append(names, v.name)
-	}
-	put(m.flops, "\tvar _ int = ")
-	put(m.bytes, "\tvar _ int = ")
-	if len(names) > 0 {
-		fmt.Fprintf(&src, "\t_ = []any{%s}\n", strings.Join(names, ", "))
-	}
-	src.WriteString("}\n")
-
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "roofcheck.go", src.Bytes(), 0)
-	if err != nil {
-		// The gate parsed each formula alone; in context a statement-level oddity remains.
-		return append(fs, manifest.Finding{Pos: op.Pos, Op: op.Name, Field: "roofline", Msg: "formula does not parse in context: " + err.Error()})
-	}
-	info := &types.Info{Defs: map[*ast.Ident]types.Object{}}
-	conf := types.Config{Error: func(err error) {
-		var te types.Error
-		if !errors.As(err, &te) {
-			return
-		}
-		p := fset.Position(te.Pos)
-		pl, ok := lines[p.Line]
-		if !ok || p.Column-1 < pl.prefix {
-			fs = append(fs, manifest.Finding{Pos: op.Pos, Op: op.Name, Field: "roofline", Msg: "type: " + te.Msg})
-			return
-		}
-		fs = append(fs, manifest.Finding{Pos: pl.f.src.At(p.Column - 1 - pl.prefix), Op: op.Name, Field: pl.f.field, Msg: te.Msg})
-	}}
-	conf.Check("roofcheck", fset, []*ast.File{file}, info)
-	m.varTypes = map[string]string{}
-	for id, obj := range info.Defs {
-		if obj == nil {
-			continue
-		}
-		if _, isVar := obj.(*types.Var); isVar && m.isVarName(id.Name) && fset.Position(id.Pos()).Line >= line-len(lines) {
-			m.varTypes[id.Name] = types.TypeString(obj.Type(), func(*types.Package) string { return "" })
-		}
-	}
-	return fs
-}
-
-func (m *opModel) isVarName(name string) bool {
-	for _, v := range m.vars {
-		if v.name == name {
-			return true
-		}
-	}
-	return false
+	return append(params, elemBytes+" int"), fs
 }

@@ -1,0 +1,54 @@
+package gen
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"ropgen/schema"
+)
+
+// The catalog's directories, from this package's directory.
+const (
+	catalogManifests = "../manifest"
+	catalogOps       = "../ops"
+	catalogFormulas  = "../perf/formulas"
+)
+
+func generateCatalog(tb testing.TB) *Output {
+	tb.Helper()
+	cat, fs := schema.Config{FormulasDir: catalogFormulas}.Validate(catalogManifests)
+	if len(fs) > 0 {
+		tb.Fatalf("catalog does not validate:\n%v", fs)
+	}
+	b, err := LoadBinding(catalogOps, catalogFormulas)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out, fs := Generate(Config{Catalog: cat, Binding: b})
+	if len(fs) > 0 {
+		tb.Fatalf("catalog does not generate:\n%v", fs)
+	}
+	return out
+}
+
+// TestCatalogGeneratedIsCurrent regenerates the catalog in memory: the checked-in generated
+// files must be exactly what the generator writes now.
+func TestCatalogGeneratedIsCurrent(t *testing.T) {
+	out := generateCatalog(t)
+	for name, want := range out.Files {
+		got, err := os.ReadFile(filepath.Join(catalogOps, name))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("stale generated files: ops/%s differs from the generator's output; run go generate ./ops", name)
+		}
+	}
+}
+
+func BenchmarkGenerateCatalog(b *testing.B) {
+	var ops int
+	for b.Loop() {
+		ops = len(generateCatalog(b).Generated)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e6/float64(b.N)/float64(ops), "ms/entry")
+}
