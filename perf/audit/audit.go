@@ -201,6 +201,9 @@ func auditRow(rec record.Record, ms []Measured, opt Options) Row {
 		if m.Reads.Missing != "" {
 			return fail("%s", m.Reads.Missing)
 		}
+		if opt.OutputBytes == nil {
+			return fail("read side: no source of output sizes given")
+		}
 		out, err := opt.OutputBytes(rec)
 		if err != nil {
 			return fail("read bytes unknown: %v", err)

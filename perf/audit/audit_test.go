@@ -170,6 +170,11 @@ func TestAuditReadSide(t *testing.T) {
 		t.Errorf("GemmFwd reads counted twice: %+v, want FAIL", r)
 	}
 
+	res = Audit([]record.Record{gemm}, ms, Options{Eps: DefaultEps, Reads: true})
+	if r := res.Rows[0]; r.Verdict != Error || !strings.Contains(r.Note, "no source of output sizes") {
+		t.Errorf("read side without output sizes: %+v, want ERROR", r)
+	}
+
 	// Outputs larger than the whole formula: the formula cannot be counting them once.
 	res = Audit([]record.Record{rec("GemmFwd", "llama3-8b-decode-oproj", "bfloat16", 100)}, ms, Options{Eps: DefaultEps, Reads: true, OutputBytes: byOp})
 	if r := res.Rows[0]; r.Verdict != Error || !strings.Contains(r.Note, "exceed") {

@@ -142,7 +142,8 @@ func ParseNCU(r io.Reader, file string) ([]Measured, manifest.Findings) {
 			continue
 		}
 		if nt, ok := ncuHeader(fields, pos); ok {
-			t = nt
+			// A new table (another process, or files concatenated) numbers its launches anew.
+			t, byID = nt, map[string]*launch{}
 			if t.details {
 				for _, c := range []string{"Metric Unit", "Metric Value"} {
 					if _, ok := t.col[c]; !ok {

@@ -194,3 +194,21 @@ func TestParseNCULaunchIdentity(t *testing.T) {
 		t.Errorf("got %v\nwant %v", got, want)
 	}
 }
+
+// Two tables in one file (two exports concatenated) number their launches from 0 each: the
+// second table's launch 0 is a launch of its own.
+func TestParseNCUTwoTables(t *testing.T) {
+	table := `"ID","Kernel Name","Metric Name","Metric Unit","Metric Value"
+"0","%s","dram__bytes_read.sum","byte","1"
+"0","%s","dram__bytes_write.sum","byte","2"
+`
+	text := strings.ReplaceAll(table, "%s", "A:w:float32") + strings.ReplaceAll(table, "%s", "B:w:float32")
+	ms, fs := ParseNCU(strings.NewReader(text), "x.csv")
+	if len(fs) > 0 {
+		t.Fatal(fs)
+	}
+	want := []call{{"A:w:float32", 1, 1, 2}, {"B:w:float32", 1, 1, 2}}
+	if got := calls(ms); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+}
