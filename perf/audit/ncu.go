@@ -96,6 +96,7 @@ type launch struct {
 // page, its units.
 type ncuTable struct {
 	header       manifest.Pos
+	ncols        int
 	col          map[string]int
 	details      bool
 	units        []string // raw page: one unit per column
@@ -157,6 +158,10 @@ func ParseNCU(r io.Reader, file string) ([]Measured, manifest.Findings) {
 		}
 		if t == nil {
 			continue // the profiled program's output before the table
+		}
+		if len(fields) < t.ncols {
+			fs = append(fs, manifest.Finding{Pos: pos, Msg: fmt.Sprintf("%d fields, the header at line %d has %d", len(fields), t.header.Line, t.ncols)})
+			continue
 		}
 		if t.unitsPending {
 			t.unitsPending = false
@@ -281,5 +286,5 @@ func ncuHeader(fields []string, pos manifest.Pos) (*ncuTable, bool) {
 		return nil, false
 	}
 	_, details := col["Metric Name"]
-	return &ncuTable{header: pos, col: col, details: details, unitsPending: !details}, true
+	return &ncuTable{header: pos, ncols: len(fields), col: col, details: details, unitsPending: !details}, true
 }

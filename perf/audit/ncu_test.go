@@ -160,6 +160,7 @@ func TestParseNCUFindings(t *testing.T) {
 		{"ncu error", "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters\n", "x.csv:1: ncu: ==ERROR== ERR_NVGPUCTRPERM"},
 		{"no units row", header + "\n" + `"0","A:w:float32","1","2"` + "\n", "x.csv:2: raw page: no units row after the header at line 1"},
 		{"malformed", header + "\n" + `"","","byte","byte"` + "\n" + `"0","A:w:float32","1"x,"2"` + "\n", "x.csv:3: malformed CSV line"},
+		{"short row", header + "\n" + `"","","byte","byte"` + "\n" + `"0","A:w:float32","1"` + "\n", "x.csv:3: 3 fields, the header at line 1 has 4"},
 		{"details without value", `"ID","Kernel Name","Metric Name","Metric Unit"` + "\n", `x.csv:1: details page header has "Metric Name" but no "Metric Value" column`},
 		{"metric twice", `"ID","Kernel Name","Metric Name","Metric Unit","Metric Value"` + "\n" +
 			`"0","A:w:float32","dram__bytes_read.sum","byte","1"` + "\n" + `"0","A:w:float32","dram__bytes_read.sum","byte","1"` + "\n",
