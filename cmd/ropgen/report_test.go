@@ -69,7 +69,7 @@ func TestReportCommand(t *testing.T) {
 	})
 	t.Run("physics breach exits 1", func(t *testing.T) {
 		code, out, errs := runReportCmd(t, "-profile", prof, bad)
-		want := bad + ":7: AddFwd/inflated/float32: formula error: implied 2.40 TB/s above the lab theoretical 2.00 TB/s HBM ceiling\n"
+		want := bad + ":7: AddFwd/inflated/float32: formula error: implied 2.40 TB/s is 120.0% of the lab theoretical HBM ceiling (2.00 TB/s)\n"
 		if code != 1 || errs != want {
 			t.Errorf("exit %d, stderr %q, want %q", code, errs, want)
 		}

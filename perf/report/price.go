@@ -7,6 +7,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"ropgen/perf/profiles"
 	"ropgen/perf/record"
@@ -207,16 +208,15 @@ func (p *Pricer) Price(rec *record.Record) Row {
 		row.Note = breachNote(&row, d.prof, r)
 	}
 
-	switch {
-	case rec.Bytes == 0:
+	if rec.Bytes == 0 {
 		row.setNote(NoteZeroBytes)
-		return row
-	case d.hbm == 0:
-		row.Intensity = flops / bytes
-		row.setNote(d.hbmNo)
 		return row
 	}
 	row.Intensity = flops / bytes
+	if d.hbm == 0 {
+		row.setNote(d.hbmNo)
+		return row
+	}
 	row.MemoryTime = bytes / d.hbm
 	switch {
 	case rec.Flops == 0:
@@ -263,17 +263,17 @@ func (row *Row) setNote(s string) {
 }
 
 func breachNote(row *Row, prof *profiles.Profile, r *roof) string {
-	var s string
+	// The ratio, not only both rates: 100.4 GB/s over 100 GB/s would print as "100 over 100".
+	var parts []string
 	if row.ByteBreach {
-		s = fmt.Sprintf("implied %s above the %s theoretical %s HBM ceiling", siRate(row.ByteRate, "B/s"), prof.Name, siRate(prof.HBM.Theoretical, "B/s"))
+		parts = append(parts, fmt.Sprintf("implied %s is %.1f%% of the %s theoretical HBM ceiling (%s)",
+			siRate(row.ByteRate, "B/s"), 100*row.ByteRate/prof.HBM.Theoretical, prof.Name, siRate(prof.HBM.Theoretical, "B/s")))
 	}
 	if row.FlopBreach {
-		if s != "" {
-			s += "; "
-		}
-		s += fmt.Sprintf("implied %s above the %s theoretical %s %s ceiling", siRate(row.FlopRate, "FLOP/s"), prof.Name, siRate(r.theoretical, "FLOP/s"), row.Rec.Roof)
+		parts = append(parts, fmt.Sprintf("implied %s is %.1f%% of the %s theoretical %s ceiling (%s)",
+			siRate(row.FlopRate, "FLOP/s"), 100*row.FlopRate/r.theoretical, prof.Name, row.Rec.Roof, siRate(r.theoretical, "FLOP/s")))
 	}
-	return "formula error: " + s
+	return "formula error: " + strings.Join(parts, "; ")
 }
 
 // PriceAll prices every record, in order.

@@ -22,6 +22,10 @@ const (
 	fontSize       = 12
 )
 
+// maxLabelled bounds the points that get labels: placement checks each label against every
+// one placed before, and past a few hundred a chart's labels are unreadable anyway.
+const maxLabelled = 300
+
 // style is how a point is drawn; points are coloured by verdict so the chart reads at a glance.
 type style struct{ label, fill, stroke string }
 
@@ -245,14 +249,19 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 
 	// Points, then their labels, placed greedily where they overlap nothing drawn so far.
 	labels := pointLabels(pts)
+	unlabelled := 0
 	for i, r := range pts {
 		cx, cy := px(r.Intensity), py(r.FlopRate)
 		st := styles[styleOf(r)]
 		s.printf(`<circle class="point" cx="%.1f" cy="%.1f" r="5" fill="%s" stroke="%s" stroke-width="1.5"><title>%s</title></circle>`+"\n",
 			cx, cy, st.fill, st.stroke, escape(tooltip(r)))
+		if len(pts) > maxLabelled {
+			continue
+		}
 		b, ok := free(labelSpots(cx, cy, width(labels[i])), taken)
 		if !ok {
-			continue // the tooltip still names it; an unreadable pile of labels helps nobody
+			unlabelled++ // the tooltip still names it; an unreadable pile of labels helps nobody
+			continue
 		}
 		taken = append(taken, b)
 		if my := (b.y0 + b.y1) / 2; math.Abs(my-cy) > 8 && (b.x0 > cx || b.x1 < cx) {
@@ -269,6 +278,12 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 	var foot []string
 	if n := len(rows) - len(pts); n > 0 {
 		foot = append(foot, fmt.Sprintf("%d of %d rows not plotted (zero flops or bytes, no time, or no profile)", n, len(rows)))
+	}
+	if len(pts) > maxLabelled {
+		foot = append(foot, fmt.Sprintf("%d points, too many to label (at most %d): hover a point for its name", len(pts), maxLabelled))
+	}
+	if unlabelled > 0 {
+		foot = append(foot, fmt.Sprintf("%d points left unlabelled for room: hover a point for its name", unlabelled))
 	}
 	if len(unmeasured) > 0 {
 		foot = append(foot, fmt.Sprintf("no %s ceiling, not drawn: %s", basis, strings.Join(unmeasured, ", ")))
