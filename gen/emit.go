@@ -93,7 +93,9 @@ func emitInline(g *source, m *opModel) {
 			g.p("}")
 		}
 	}
-	g.p("defer rooflineRecover(", fmt.Sprintf("%q", name), ", &err)")
+	if m.mayPanic() {
+		g.p("defer rooflineRecover(", fmt.Sprintf("%q", name), ", &err)")
+	}
 	for _, b := range m.bindings() {
 		g.p(b)
 	}

@@ -141,3 +141,28 @@ func names(e ast.Expr) map[string]bool {
 	})
 	return out
 }
+
+// mayPanic reports whether evaluating m's formulas can panic: a helper that refuses its
+// arguments, or indexing and slicing of a shape. Only then does EvalRoofline need the
+// deferred recover that turns a panic into its error.
+func (m *opModel) mayPanic() bool {
+	for name := range m.helpers {
+		if h, _ := lookupHelper(name); strings.Contains(h.Decl, "panic(") {
+			return true
+		}
+	}
+	for _, v := range m.vars {
+		found := false
+		ast.Inspect(v.expr, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.IndexExpr, *ast.SliceExpr:
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}

@@ -32,7 +32,6 @@ func (op *AttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AvgPool2dFwd call (conv.yaml:53).
 func (op *AvgPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
-	defer rooflineRecover("AvgPool2dFwd", &err)
 	N := op.N
 	C := op.C
 	H := op.H
@@ -69,7 +68,6 @@ func (op *AvgPool2dFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one BatchedGemmFwd call (gemm.yaml:36).
 func (op *BatchedGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
-	defer rooflineRecover("BatchedGemmFwd", &err)
 	batch := op.Batch
 	M := op.M
 	K := op.K
@@ -134,7 +132,6 @@ func (op *ClampFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one Conv2dFwd call (conv.yaml:14).
 func (op *Conv2dFwd) EvalRoofline() (flops, bytes int64, err error) {
-	defer rooflineRecover("Conv2dFwd", &err)
 	bias := op.BiasShape
 	N := op.N
 	C_in := op.CIn
@@ -299,7 +296,6 @@ func (op *GeluFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GemmFwd call (gemm.yaml:11).
 func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
-	defer rooflineRecover("GemmFwd", &err)
 	M := op.M
 	K := op.K
 	N := op.N
@@ -403,7 +399,6 @@ func (op *LeakyReluFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LinearFwd call (gemm.yaml:59).
 func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
-	defer rooflineRecover("LinearFwd", &err)
 	bias := op.BiasShape
 	M := op.M
 	K := op.K
@@ -468,7 +463,6 @@ func (op *LogSoftmaxFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MaxPool2dFwd call (conv.yaml:80).
 func (op *MaxPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
-	defer rooflineRecover("MaxPool2dFwd", &err)
 	N := op.N
 	C := op.C
 	H := op.H
@@ -599,7 +593,6 @@ func (op *ReluFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one RopeFwd call (embedding.yaml:10).
 func (op *RopeFwd) EvalRoofline() (flops, bytes int64, err error) {
-	defer rooflineRecover("RopeFwd", &err)
 	B := op.B
 	S := op.S
 	H := op.H
