@@ -142,26 +142,3 @@ func TestCubeRoof(t *testing.T) {
 	}()
 	cubeRoof(Float8E4M3)
 }
-
-// benchGemm times f on an m×n×k product of uniform data and reports GFLOP/s.
-func benchGemm(b *testing.B, m, n, k int, f func(m, n, k int, a, b mat, c []float32)) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	a, bb, c := randMat(rng, m*k, false), randMat(rng, k*n, false), make([]float32, m*n)
-	for b.Loop() {
-		f(m, n, k, rowMajor(a, k), rowMajor(bb, n), c)
-	}
-	b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-}
-
-// BenchmarkGemm compares the blocked two-core kernel with the naive reference on the CPU
-// workloads of manifest/gemm.yaml (cpu-256, cpu-gemv). Run it briefly:
-// go test ./ops -run '^$' -bench Gemm -benchtime 3x
-func BenchmarkGemm(b *testing.B) {
-	for _, s := range []struct {
-		name    string
-		m, n, k int
-	}{{"256x256x256", 256, 256, 256}, {"gemv-1x4096x1024", 1, 4096, 1024}} {
-		b.Run(s.name+"/kernel", func(b *testing.B) { benchGemm(b, s.m, s.n, s.k, gemm) })
-		b.Run(s.name+"/naive", func(b *testing.B) { benchGemm(b, s.m, s.n, s.k, gemmRef) })
-	}
-}

@@ -4,7 +4,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
 )
 
 func poolCase(op, label string, x [4]int, k, s, p int, dtype string) kcase {
@@ -89,50 +88,5 @@ func TestPool2dErrors(t *testing.T) {
 				t.Errorf("%s %+v: err = %v, want %q", name, tc, err, tc.want)
 			}
 		}
-	}
-}
-
-// benchVsCopy times run, interleaved with a two-core copy that moves the same number of
-// bytes (reads half, writes half), and reports both rates and their ratio: "x-copy" near 1
-// means the kernel runs at the memory bandwidth this machine shows right now. traffic is
-// the bytes the CPU kernel moves: its float32 inputs read once and outputs written once.
-func benchVsCopy(b *testing.B, traffic int, run func() error) {
-	n := traffic / 8 // float32 elements per side of the copy
-	src, dst := make([]float32, n), make([]float32, n)
-	var kernel, copied time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		if err := run(); err != nil {
-			b.Fatal(err)
-		}
-		t1 := time.Now()
-		parallelFor(n, grainElems, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
-		copied += time.Since(t1)
-		kernel += t1.Sub(t0)
-	}
-	b.ReportMetric(float64(traffic)*float64(b.N)/kernel.Seconds()/1e9, "GB/s")
-	b.ReportMetric(float64(traffic)*float64(b.N)/copied.Seconds()/1e9, "copy-GB/s")
-	b.ReportMetric(copied.Seconds()/kernel.Seconds(), "x-copy")
-}
-
-// BenchmarkPool2d times each pool on its largest workload of manifest/conv.yaml that the
-// CPU runs in milliseconds, against a copy of the same bytes:
-// go test ./ops -run '^$' -bench Pool2d -benchtime 20x
-func BenchmarkPool2d(b *testing.B) {
-	for _, k := range []kcase{
-		poolCase("MaxPool2dFwd", "resnet50-b1-stem-maxpool", [4]int{1, 64, 112, 112}, 3, 2, 1, "float32"),
-		poolCase("AvgPool2dFwd", "densenet121-b32-transition1", [4]int{32, 128, 56, 56}, 2, 2, 0, "float32"),
-	} {
-		b.Run(k.op+"/"+k.label, func(b *testing.B) {
-			in, err := Build(k.Case(), BuildOptions{Seed: 1})
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := in.Check(); err != nil { // a fast wrong kernel is no kernel
-				b.Fatal(err)
-			}
-			traffic := 4 * (in.Inputs[0].T.Numel() + in.Outputs[0].T.Numel())
-			benchVsCopy(b, traffic, in.Run)
-		})
 	}
 }

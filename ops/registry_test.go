@@ -101,7 +101,7 @@ func TestBuildErrors(t *testing.T) {
 }
 
 // catalog loads the manifests and resolves every implemented op's cases.
-func catalog(t *testing.T) (*manifest.Catalog, map[string][]manifest.Case) {
+func catalog(t testing.TB) (*manifest.Catalog, map[string][]manifest.Case) {
 	t.Helper()
 	cat, fs := manifest.Load("../manifest")
 	if len(fs) > 0 {

@@ -1,0 +1,192 @@
+//go:build ropgen_pending
+
+package ops
+
+import (
+	"testing"
+	"time"
+
+	"ropgen/manifest"
+)
+
+// matrixCases returns the catalog's cases of the named ops.
+func matrixCases(t *testing.T, names ...string) []manifest.Case {
+	_, cases := catalog(t)
+	var all []manifest.Case
+	for _, name := range names {
+		if len(cases[name]) == 0 {
+			t.Fatalf("op %s has no implemented workloads in the catalog", name)
+		}
+		all = append(all, cases[name]...)
+	}
+	return all
+}
+
+// inputNamed returns the instance's input named name, or nil.
+func inputNamed(in *Instance, name string) *Tensor {
+	for _, a := range in.Inputs {
+		if a.Name == name {
+			return a.T
+		}
+	}
+	return nil
+}
+
+// TestContractionFlops checks the generated EvalRoofline of the matrix and pooling ops on
+// every workload and dtype of the catalog against a count derived from the bound tensors
+// instead of the manifest's dims: a contraction does one multiply-add (2 FLOPs) per output
+// element per term of its reduction, whose length is read off an input's shape, plus one
+// add per output element for a bias; a pool combines kernel_size² taps per output, with
+// kernel_size² - 1 compare-selects (max) or adds and one divide (avg).
+func TestContractionFlops(t *testing.T) {
+	for _, c := range matrixCases(t, "GemmFwd", "BatchedGemmFwd", "LinearFwd", "Conv2dFwd", "AvgPool2dFwd", "MaxPool2dFwd") {
+		in, op, ok := buildMeta(t, c)
+		if !ok {
+			continue
+		}
+		out := int64(in.Outputs[0].T.Numel())
+		var want int64
+		switch c.Op {
+		case "GemmFwd":
+			want = 2 * out * int64(inputNamed(in, "a").Shape[1])
+		case "BatchedGemmFwd":
+			want = 2 * out * int64(inputNamed(in, "a").Shape[2])
+		case "LinearFwd", "Conv2dFwd":
+			w := inputNamed(in, "weight")
+			want = 2 * out * int64(w.Numel()/w.Shape[0]) // one filter: C_in·KH·KW, or K
+			if inputNamed(in, "bias") != nil {
+				want += out
+			}
+		case "AvgPool2dFwd", "MaxPool2dFwd":
+			k := int64(c.Params["kernel_size"].(int))
+			want = out * k * k
+			if c.Op == "MaxPool2dFwd" {
+				want = out * (k*k - 1)
+			}
+		}
+		flops, _, err := op.EvalRoofline()
+		if err != nil {
+			t.Fatalf("%s %s: %v", c.Op, c.Label, err)
+		}
+		if flops != want {
+			t.Errorf("%s %s %v: EvalRoofline flops = %d, independent count %d", c.Op, c.Label, c.DTypes, flops, want)
+		}
+	}
+}
+
+// TestContractionRoofs checks the compute roof of every matrix op case: the matrix unit at
+// the dtype of the contraction (q's for attention), never an fp8 or vector roof; pools run
+// on the vector unit.
+func TestContractionRoofs(t *testing.T) {
+	want := map[string]string{"float16": "cube.fp16", "bfloat16": "cube.bf16", "float32": "cube.fp32"}
+	for _, c := range matrixCases(t, "GemmFwd", "BatchedGemmFwd", "LinearFwd", "Conv2dFwd", "AttentionFwd", "AvgPool2dFwd", "MaxPool2dFwd") {
+		in, op, ok := buildMeta(t, c)
+		if !ok {
+			continue
+		}
+		first := in.Inputs[0]
+		w := want[c.DTypes[first.Name]]
+		if c.Op == "AvgPool2dFwd" || c.Op == "MaxPool2dFwd" {
+			w = "vector.fp32"
+		}
+		if got := op.ComputeRoof(); got != w {
+			t.Errorf("%s %s %v: ComputeRoof = %q, want %q", c.Op, c.Label, c.DTypes, got, w)
+		}
+	}
+}
+
+// catalogCase returns the catalog's case of op for the workload labelled label and dtype
+// (the first input's).
+func catalogCase(tb testing.TB, op, label, dtype string) manifest.Case {
+	tb.Helper()
+	cat, cases := catalog(tb)
+	first := cat.Op(op).Inputs[0].Name
+	for _, c := range cases[op] {
+		if c.Label == label && c.DTypes[first] == dtype {
+			return c
+		}
+	}
+	tb.Fatalf("%s has no workload %s in %s", op, label, dtype)
+	return manifest.Case{}
+}
+
+// benchCase builds a catalog case, checks kernel against reference (a fast wrong kernel is
+// no kernel), and returns the instance with its roofline.
+func benchCase(b *testing.B, op, label, dtype string) (in *Instance, flops, bytes int64) {
+	in, err := Build(catalogCase(b, op, label, dtype), BuildOptions{Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := in.Check(); err != nil {
+		b.Fatal(err)
+	}
+	if flops, bytes, err = in.Op.(Op).EvalRoofline(); err != nil {
+		b.Fatal(err)
+	}
+	return in, flops, bytes
+}
+
+// benchRate times run and reports GFLOP/s from the op's own roofline.
+func benchRate(b *testing.B, flops int64, run func() error) {
+	for b.Loop() {
+		if err := run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(flops)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// BenchmarkContraction times the matrix ops on their CPU workloads of the catalog, the
+// blocked two-core kernel ("kernel") next to the plain reference ("naive"), in GFLOP/s.
+// Keep runs short: go test -tags ropgen_pending ./ops -run '^$' -bench Contraction -benchtime 3x
+func BenchmarkContraction(b *testing.B) {
+	for _, w := range []struct{ op, label string }{
+		{"GemmFwd", "cpu-256"}, {"GemmFwd", "cpu-gemv"}, {"Conv2dFwd", "cpu-resnet-like"},
+		{"AttentionFwd", "cpu-prefill-512"},
+	} {
+		b.Run(w.op+"/"+w.label+"/kernel", func(b *testing.B) {
+			in, flops, _ := benchCase(b, w.op, w.label, "float32")
+			benchRate(b, flops, in.Run)
+		})
+		b.Run(w.op+"/"+w.label+"/naive", func(b *testing.B) {
+			in, flops, _ := benchCase(b, w.op, w.label, "float32")
+			outs := make([]*Tensor, len(in.Outputs))
+			for i, o := range in.Outputs {
+				outs[i] = o.T
+			}
+			benchRate(b, flops, func() error { return in.Reference(outs) })
+		})
+	}
+}
+
+// BenchmarkPool2d times each pool on its largest catalog workload the CPU runs in
+// milliseconds, in float32 (the CPU's storage, so the roofline bytes are the bytes the
+// kernel moves), interleaved with a two-core copy that moves as many bytes (half read,
+// half written). "x-copy" is copy time over kernel time: 1 means the pool runs at the
+// memory bandwidth the machine shows in the same run.
+// go test -tags ropgen_pending ./ops -run '^$' -bench Pool2d -benchtime 20x
+func BenchmarkPool2d(b *testing.B) {
+	for _, w := range []struct{ op, label string }{
+		{"MaxPool2dFwd", "resnet50-b1-stem-maxpool"}, {"AvgPool2dFwd", "densenet121-b32-transition1"},
+	} {
+		b.Run(w.op+"/"+w.label, func(b *testing.B) {
+			in, _, bytes := benchCase(b, w.op, w.label, "float32")
+			n := int(bytes / 8) // float32 elements per side of the copy
+			src, dst := make([]float32, n), make([]float32, n)
+			var kernel, copied time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				if err := in.Run(); err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				parallelFor(n, grainElems, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
+				copied += time.Since(t1)
+				kernel += t1.Sub(t0)
+			}
+			b.ReportMetric(float64(bytes)*float64(b.N)/kernel.Seconds()/1e9, "GB/s")
+			b.ReportMetric(float64(bytes)*float64(b.N)/copied.Seconds()/1e9, "copy-GB/s")
+			b.ReportMetric(copied.Seconds()/kernel.Seconds(), "x-copy")
+		})
+	}
+}
