@@ -18,10 +18,11 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"validate": {"check manifests against the schema and their workloads against their rules", runValidate},
-	"generate": {"generate EvalRoofline and ComputeRoof for the op packages", runGenerate},
-	"report":   {"price benchmark records against a device profile: SOL table, JSON, CSV, chart", runReport},
-	"audit":    {"compare formula bytes with measured traffic (Nsight Compute CSV or cache simulation)", runAudit},
+	"validate":  {"check manifests against the schema and their workloads against their rules", runValidate},
+	"generate":  {"generate EvalRoofline and ComputeRoof for the op packages", runGenerate},
+	"report":    {"price benchmark records against a device profile: SOL table, JSON, CSV, chart", runReport},
+	"audit":     {"compare formula bytes with measured traffic (Nsight Compute CSV or cache simulation)", runAudit},
+	"calibrate": {"measure this machine's memory bandwidth, FMA rate and latency floor into a device profile", runCalibrate},
 }
 
 func main() {
