@@ -1,0 +1,39 @@
+# ropgen. Needs only Go: every tool below is fetched through the Go module proxy.
+GO ?= go
+OUT ?= out
+
+.PHONY: run test generate check bench fuzz clean
+
+# The main job on this machine: regenerate, validate, calibrate the host (cached after the
+# first run), benchmark a quick subset of the catalog, then print the SOL report and write
+# the roofline chart.
+run: generate
+	$(GO) run ./cmd/ropgen validate -v manifest
+	@mkdir -p $(OUT)
+	@test -s $(OUT)/host.yaml || $(GO) run ./cmd/ropgen calibrate -o $(OUT)/host.yaml
+	$(GO) run ./cmd/ropbench run -quick -o $(OUT)/bench.txt
+	$(GO) run ./cmd/ropgen report -profile $(OUT)/host.yaml -svg $(OUT)/roofline.svg $(OUT)/bench.txt
+	@echo "chart: $(OUT)/roofline.svg"
+
+# All tests: formatting, vet, the generated code is current, then go test.
+test:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run ./cmd/ropgen generate -check
+	$(GO) test ./...
+
+generate:
+	$(GO) generate ./...
+
+# Benchmarks named in the issues; compare runs with benchstat.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# A short fuzzing session per fuzz target.
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzGate -fuzztime 30s ./gen
+	$(GO) test -run '^$$' -fuzz FuzzLoad -fuzztime 30s ./schema
+
+clean:
+	rm -rf $(OUT)
