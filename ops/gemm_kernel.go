@@ -105,43 +105,66 @@ func gemmSerial(m, n, k int, a, b mat, c []float32, ldc int) {
 }
 
 // gemmSmall computes c = a·b for a few rows without packing: c[i*ldc+j] for i < m, j < n.
+// Each element is one running sum over p in order, as in the reference.
 func gemmSmall(m, n, k int, a, b mat, c []float32, ldc int) {
+	var xbuf []float32
 	for i := range m {
 		row := c[i*ldc : i*ldc+n]
-		if b.cs == 1 {
-			// b's rows are contiguous: add a[i,p]·b[p,:] to the row of c, p in order, so
-			// each element's running sum is the reference's.
-			clear(row)
+		// The row of a, contiguous (a copy only for a strided view).
+		x := a.data[i*a.rs:]
+		if a.cs == 1 {
+			x = x[:k]
+		} else {
+			xbuf = grow(xbuf, k)
 			for p := range k {
-				s := a.at(i, p)
+				xbuf[p] = a.at(i, p)
+			}
+			x = xbuf
+		}
+		switch {
+		case b.cs == 1:
+			// b's rows are contiguous: add x[p]·b[p,:] to the row of c for p in order.
+			clear(row)
+			for p, s := range x {
 				br := b.data[p*b.rs : p*b.rs+n]
+				out := row[:len(br)] // same length: lets the compiler drop the bounds check
 				for j, v := range br {
-					row[j] += s * v
+					out[j] += s * v
 				}
 			}
-			continue
-		}
-		// Otherwise (b is a transposed row-major matrix, as linear's weight): dot products,
-		// four columns at a time for four independent running sums.
-		j := 0
-		for ; j+4 <= n; j += 4 {
-			var s0, s1, s2, s3 float32
-			for p := range k {
-				x := a.at(i, p)
-				bp := b.data[p*b.rs+j*b.cs:]
-				s0 += x * bp[0]
-				s1 += x * bp[b.cs]
-				s2 += x * bp[2*b.cs]
-				s3 += x * bp[3*b.cs]
+		case b.rs == 1:
+			// b is a transposed row-major matrix (linear's weight): column j of b is
+			// contiguous, so each output is a dot product; four at a time give four
+			// independent running sums.
+			col := func(j int) []float32 { return b.data[j*b.cs:][:len(x)] }
+			j := 0
+			for ; j+4 <= n; j += 4 {
+				w0, w1, w2, w3 := col(j), col(j+1), col(j+2), col(j+3)
+				var s0, s1, s2, s3 float32
+				for p, v := range x {
+					s0 += v * w0[p]
+					s1 += v * w1[p]
+					s2 += v * w2[p]
+					s3 += v * w3[p]
+				}
+				row[j], row[j+1], row[j+2], row[j+3] = s0, s1, s2, s3
 			}
-			row[j], row[j+1], row[j+2], row[j+3] = s0, s1, s2, s3
-		}
-		for ; j < n; j++ {
-			var s float32
-			for p := range k {
-				s += a.at(i, p) * b.at(p, j)
+			for ; j < n; j++ {
+				w := col(j)
+				var s float32
+				for p, v := range x {
+					s += v * w[p]
+				}
+				row[j] = s
 			}
-			row[j] = s
+		default:
+			for j := range row {
+				var s float32
+				for p, v := range x {
+					s += v * b.at(p, j)
+				}
+				row[j] = s
+			}
 		}
 	}
 }

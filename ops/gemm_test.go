@@ -52,11 +52,21 @@ func TestGemmKernelMatchesReference(t *testing.T) {
 		for _, ints := range []bool{true, false} {
 			a := randMat(rng, m*k, ints)
 			bRow := randMat(rng, k*n, ints)
-			// The same b stored transposed (n×k), as linear's weight: read through a view.
+			// The same b stored transposed (n×k), as linear's weight, and spread over every
+			// other element of a larger buffer (neither rows nor columns contiguous); the same
+			// a stored transposed (k×m). All are read through views.
 			bT := make([]float32, n*k)
+			bSpread := make([]float32, 4*k*n)
 			for p := range k {
 				for j := range n {
 					bT[j*k+p] = bRow[p*n+j]
+					bSpread[p*4*n+2*j] = bRow[p*n+j]
+				}
+			}
+			aT := make([]float32, k*m)
+			for i := range m {
+				for p := range k {
+					aT[p*m+i] = a[i*k+p]
 				}
 			}
 			want := make([]float32, m*n)
@@ -65,12 +75,21 @@ func TestGemmKernelMatchesReference(t *testing.T) {
 			if ints {
 				tol = Tol{}
 			}
-			for layout, bv := range map[string]mat{"row-major": rowMajor(bRow, n), "transposed": rowMajor(bT, k).t()} {
+			for _, l := range []struct {
+				name string
+				a, b mat
+			}{
+				{"row-major", rowMajor(a, k), rowMajor(bRow, n)},
+				{"b transposed", rowMajor(a, k), rowMajor(bT, k).t()},
+				{"b strided", rowMajor(a, k), mat{bSpread, 4 * n, 2}},
+				{"a transposed", rowMajor(aT, m).t(), rowMajor(bT, k).t()},
+			} {
+				layout := l.name
 				got := make([]float32, m*n)
 				for i := range got {
 					got[i] = 99 // gemm must overwrite c, not add to it
 				}
-				gemm(m, n, k, rowMajor(a, k), bv, got)
+				gemm(m, n, k, l.a, l.b, got)
 				gt := &Tensor{Shape: []int{m, n}, DType: Float32, Data: got}
 				wt := &Tensor{Shape: []int{m, n}, DType: Float32, Data: want}
 				if err := Compare(gt, wt, tol); err != nil {
