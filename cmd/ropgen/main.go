@@ -22,6 +22,7 @@ var commands = map[string]command{
 	"generate":  {"generate EvalRoofline and ComputeRoof for the op packages", runGenerate},
 	"report":    {"price benchmark records against a device profile: SOL table, JSON, CSV, chart", runReport},
 	"audit":     {"compare formula bytes with measured traffic (Nsight Compute CSV or cache simulation)", runAudit},
+	"roofline":  {"roofline calculators for a device profile: ridge points, tile and batch sizes, decode ceiling", runRoofline},
 	"calibrate": {"measure this machine's memory bandwidth, FMA rate and latency floor into a device profile", runCalibrate},
 }
 

@@ -28,9 +28,11 @@ func MatmulFlops(m, n, k int64) int64 { return 2 * m * n * k }
 // MatmulMinBytes is the least traffic of that multiply: A and B read once, C written once.
 func MatmulMinBytes(m, n, k, elemBytes int64) int64 { return (m*k + k*n + m*n) * elemBytes }
 
-// GemmIntensity is the best-case intensity of the multiply, every element moving once.
+// GemmIntensity is the best-case intensity of the multiply, every element moving once. It
+// works in float64 so that a large batch (BatchToReachRidge probes some) cannot overflow.
 func GemmIntensity(m, n, k, elemBytes int64) float64 {
-	return float64(MatmulFlops(m, n, k)) / float64(MatmulMinBytes(m, n, k, elemBytes))
+	fm, fn, fk := float64(m), float64(n), float64(k)
+	return 2 * fm * fn * fk / ((fm*fk + fk*fn + fm*fn) * float64(elemBytes))
 }
 
 // Ridge is the intensity at which the memory slope meets the flat compute roof.
@@ -236,7 +238,7 @@ func BatchToReachRidge(n, k, elemBytes int64, peakFlops, bandwidth float64) (m i
 		return 0, false
 	}
 	est := math.Ceil(r * s * fn * fk / den)
-	if est > math.MaxInt64/4 {
+	if est > 1<<53 { // beyond any batch, and beyond exact float64 integers
 		return 0, false
 	}
 	// The closed form is exact in reals; step off float rounding with the defining test.
