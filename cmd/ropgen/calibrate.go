@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -49,7 +51,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		fmaTarget: time.Duration(*fmaMS) * time.Millisecond,
 	}
 	if cfg.arrayMiB == 0 {
-		cfg.arrayMiB = defaultArrayMiB(cpu)
+		cfg.arrayMiB = defaultArrayMiB(cpu, memAvailable())
 	}
 	fmt.Fprintf(stderr, "calibrate: %s, %d workers, arrays of %d MiB, best of %d\n", cpu.Model, cfg.workers, cfg.arrayMiB, cfg.repeats)
 	m := cfg.measure()
@@ -75,13 +77,36 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 
 // defaultArrayMiB sizes each array at 8× the total last-level cache of the CPUs we run on (at
 // least 64 MiB), so almost every access goes to DRAM. cpu0's LLC is shared by LLCShared
-// CPUs; a CPU with several LLC instances (chiplets) has one per group.
-func defaultArrayMiB(cpu profiles.CPU) int {
+// CPUs; a CPU with several LLC instances (chiplets) has one per group. The three arrays of
+// the triad take at most 3/8 of the available memory (avail bytes; 0 when unknown).
+func defaultArrayMiB(cpu profiles.CPU, avail int64) int {
 	total := cpu.LLCBytes
 	if cpu.LLCShared > 0 {
 		total *= int64((cpu.Logical + cpu.LLCShared - 1) / cpu.LLCShared)
 	}
-	return int(max(64, 8*total>>20))
+	mib := max(64, 8*total>>20)
+	if avail > 0 {
+		mib = min(mib, avail/8>>20)
+	}
+	return int(max(1, mib))
+}
+
+// memAvailable is the kernel's estimate of memory available without swapping, in bytes; 0
+// when /proc/meminfo does not say.
+func memAvailable() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+			kib, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err == nil {
+				return kib << 10
+			}
+		}
+	}
+	return 0
 }
 
 // calibration holds the knobs of one run.

@@ -122,11 +122,18 @@ func TestComputeCeiling(t *testing.T) {
 
 func TestDefaultArrayMiB(t *testing.T) {
 	// Two LLC instances of 32 MiB among 16 CPUs: 8 × 64 MiB.
-	if got := defaultArrayMiB(profiles.CPU{Logical: 16, LLCBytes: 32 << 20, LLCShared: 8}); got != 512 {
+	if got := defaultArrayMiB(profiles.CPU{Logical: 16, LLCBytes: 32 << 20, LLCShared: 8}, 0); got != 512 {
 		t.Errorf("defaultArrayMiB = %d, want 512", got)
 	}
-	if got := defaultArrayMiB(profiles.CPU{Logical: 2}); got != 64 {
+	if got := defaultArrayMiB(profiles.CPU{Logical: 2}, 0); got != 64 {
 		t.Errorf("defaultArrayMiB without an LLC = %d, want 64", got)
+	}
+	// 2 GiB available: each array at most 256 MiB, so the three fit in 3/8 of it.
+	if got := defaultArrayMiB(profiles.CPU{Logical: 16, LLCBytes: 32 << 20, LLCShared: 8}, 2<<30); got != 256 {
+		t.Errorf("defaultArrayMiB with 2 GiB available = %d, want 256", got)
+	}
+	if memAvailable() <= 0 {
+		t.Errorf("memAvailable() = %d on a Linux host", memAvailable())
 	}
 }
 
