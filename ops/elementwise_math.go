@@ -7,21 +7,46 @@ import "math"
 // Cephes-style float32 versions keep the vector kernels memory-bound. Their accuracy (a few
 // ulp) is checked against math in elementwise_math_test.go.
 
-// expf returns e**x. Range reduction x = k*ln2 + r with |r| <= ln2/2, a degree-6 polynomial
-// for e**r, then a scale by 2**k built from the exponent bits.
+// Constants of the range reduction x = k*ln2 + r.
+const (
+	log2e = 1.44269504088896341
+	ln2hi = 0.693359375 // ln2 split so that k*ln2hi is exact for |k| < 2**9
+	ln2lo = -2.12194440e-4
+	// roundShift rounds a float32 of magnitude below 2**22 to an integer when added: the sum
+	// has no bits below the units place, and the integer sits in its low mantissa bits.
+	roundShift = 0x1.8p23
+)
+
+// expPoly returns e**r for |r| <= ln2/2: a degree-6 polynomial (Cephes expf).
+func expPoly(r float32) float32 {
+	p := ((((1.9875691500e-4*r+1.3981999507e-3)*r+8.3334519073e-3)*r+4.1665795894e-2)*r+1.6666665459e-1)*r + 5.0000001201e-1
+	return p*r*r + r + 1
+}
+
+// expf returns e**x: x = k*ln2 + r with |r| <= ln2/2, e**r from expPoly, then a scale by 2**k
+// built from the exponent bits. The common range takes no data-dependent branch (k is
+// rounded by roundShift, not by a sign test), so random-signed activations do not
+// mispredict; overflow, underflow, subnormal results and NaN go to expfEdge.
 func expf(x float32) float32 {
-	const (
-		log2e = 1.44269504088896341
-		ln2hi = 0.693359375 // ln2 split so that k*ln2hi is exact for |k| < 2**9
-		ln2lo = -2.12194440e-4
-	)
+	if !(x > -87 && x < 88) { // k stays in [-126, 127]: a normal scale factor
+		return expfEdge(x)
+	}
+	t := x*log2e + roundShift
+	k := int32(math.Float32bits(t) - math.Float32bits(roundShift))
+	fk := t - roundShift
+	r := x - fk*ln2hi - fk*ln2lo
+	return expPoly(r) * math.Float32frombits(uint32(k+127)<<23)
+}
+
+// expfEdge is expf outside (-87, 88).
+func expfEdge(x float32) float32 {
 	switch {
+	case x != x:
+		return x
 	case x > 88.72283:
 		return float32(math.Inf(1))
 	case x < -103.97208: // below half the smallest subnormal
 		return 0
-	case x != x:
-		return x
 	}
 	t := x * log2e
 	var k int32
@@ -31,9 +56,7 @@ func expf(x float32) float32 {
 		k = int32(t + 0.5)
 	}
 	fk := float32(k)
-	r := x - fk*ln2hi - fk*ln2lo
-	p := ((((1.9875691500e-4*r+1.3981999507e-3)*r+8.3334519073e-3)*r+4.1665795894e-2)*r+1.6666665459e-1)*r + 5.0000001201e-1
-	p = p*r*r + r + 1
+	p := expPoly(x - fk*ln2hi - fk*ln2lo)
 	if k < -126 { // subnormal result: scale in two steps
 		p *= math.Float32frombits(1 << 23) // 2**-126
 		k += 126
