@@ -401,7 +401,6 @@ func renderHostProfile(cpu profiles.CPU, cfg calibration, m measurements, when t
 	lanes, flag := simdLanes32(cpu)
 	n := cfg.arrayMiB << 20 / 8
 
-	p("# yaml-language-server: $schema=profile.schema.json")
 	p("# Host profile measured by `ropgen calibrate` at %s. Measured per machine: regenerate it", when.Format(time.RFC3339))
 	p("# rather than copy it to another one.")
 	p("# CPU: %s; %d logical CPUs, %d physical cores; float32 SIMD width %d lanes (%s), fma: %v;", cpu.Model, cpu.Logical, cpu.Physical, lanes, flag, cpu.Flags["fma"])
