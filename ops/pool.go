@@ -66,9 +66,10 @@ func (p *pool2d) forward(op string, y, x *Tensor, isMax bool) error {
 	return nil
 }
 
-// plane pools one plane row by row: each output row combines whole input rows, read
-// contiguously, instead of gathering each window. Every output still combines its taps in
-// (kh, kw) order, skipping padding, as the reference does, so the two agree exactly.
+// plane pools one plane row by row. For each window row kh and column kw it sweeps every
+// output of the row whose tap falls inside x, so the inner loop is one load and one add
+// (or compare) per output, with no per-window bookkeeping. Every output still combines its
+// taps in (kh, kw) order, skipping padding, as the reference does, so the two agree exactly.
 func (p *pool2d) plane(y, x []float32, isMax bool) {
 	k, s, pad := p.KernelSize, p.Stride, p.Padding
 	area := float32(k * k)
@@ -87,22 +88,27 @@ func (p *pool2d) plane(y, x []float32, isMax bool) {
 				continue
 			}
 			src := x[ih*p.W : (ih+1)*p.W]
-			for ow := range row {
-				w0 := ow*s - pad
-				lo, hi := max(w0, 0), min(w0+k, p.W)
-				acc := row[ow]
+			for kw := range k {
+				// Output ow reads column ow·s + off, inside x for lo <= ow < hi.
+				off := kw - pad
+				lo, hi := 0, 0
+				if off < 0 {
+					lo = (-off + s - 1) / s
+				}
+				if last := p.W - 1 - off; last >= 0 {
+					hi = min(p.WOut, last/s+1)
+				}
 				if isMax {
-					for _, v := range src[lo:hi] {
-						if v > acc || v != v { // NaN propagates, as in torch
-							acc = v
-						}
+					// The builtin max is branch-free on amd64 (a mispredicted branch per
+					// new maximum costs more than the compare) and propagates NaN, as torch.
+					for ow := lo; ow < hi; ow++ {
+						row[ow] = max(row[ow], src[ow*s+off])
 					}
 				} else {
-					for _, v := range src[lo:hi] {
-						acc += v
+					for ow := lo; ow < hi; ow++ {
+						row[ow] += src[ow*s+off]
 					}
 				}
-				row[ow] = acc
 			}
 		}
 		if !isMax {
@@ -133,12 +139,10 @@ func (p *pool2d) reference(y, x *Tensor, isMax bool) {
 						if ih < 0 || ih >= p.H || iw < 0 || iw >= p.W {
 							continue
 						}
-						v := plane[ih*p.W+iw]
-						switch {
-						case !isMax:
+						if v := plane[ih*p.W+iw]; isMax {
+							acc = max(acc, v)
+						} else {
 							acc += v
-						case v > acc || v != v:
-							acc = v
 						}
 					}
 				}
