@@ -216,6 +216,10 @@ func (r *row) evalShapes() {
 		}
 		shape := make([]int, len(exprs))
 		for i, e := range exprs {
+			if e.dim != "" {
+				shape[i] = r.dims[e.dim]
+				continue
+			}
 			v, err := expr.Run(e.prog, env)
 			d, isInt := toInt(v)
 			switch {
@@ -255,9 +259,9 @@ func (r *row) checkRules() {
 		v, err := expr.Run(ru.prog, env)
 		switch {
 		case err != nil:
-			r.errorf(ru.src.Pos, field, "%s fails on %s: %v", quote(ru.src.Value), r.describe(), err)
+			r.errorf(ru.src.At(0), field, "%s fails on %s: %v", quote(ru.src.Value), r.describe(), err)
 		case v != true:
-			r.errorf(ru.src.Pos, field, "%s is false for %s (%s)", quote(ru.src.Value), r.describe(), r.show(ru.names))
+			r.errorf(ru.src.At(0), field, "%s is false for %s (%s)", quote(ru.src.Value), r.describe(), r.show(identifiers(ru.prog.Node())))
 		}
 	}
 }

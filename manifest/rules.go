@@ -7,11 +7,16 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/checker"
+	"github.com/expr-lang/expr/compiler"
+	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/optimizer"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 	"go.yaml.in/yaml/v3"
@@ -60,10 +65,12 @@ type sig struct {
 	rules []rule            // shape rules that compile
 }
 
-// dimExpr is one element of a declared shape, compiled.
+// dimExpr is one element of a declared shape: a dim, which needs no compiling, or an
+// expression, compiled.
 type dimExpr struct {
 	src  string
-	off  int // byte offset in the shape string
+	off  int    // byte offset in the shape string
+	dim  string // the dim when the element is just one
 	prog *vm.Program
 }
 
@@ -72,7 +79,6 @@ type rule struct {
 	index int
 	src   Str
 	prog  *vm.Program
-	names []string // the names it reads, in order of first use, for messages
 }
 
 // dtypeDecl is a tensor's dtype: a union of its own, or same_as an input.
@@ -178,7 +184,11 @@ func (s *sig) collectDims() {
 				}
 				s.dimOf[name] = append(s.dimOf[name], t)
 			}
-			exprs = append(exprs, dimExpr{src: part.src, off: part.off})
+			e := dimExpr{src: part.src, off: part.off}
+			if id, ok := tree.Node.(*ast.IdentifierNode); ok && s.op.Param(id.Value) == nil {
+				e.dim = id.Value
+			}
+			exprs = append(exprs, e)
 		}
 		s.shapes[t.Name] = exprs
 	}
@@ -233,22 +243,24 @@ func (s *sig) splitShape(shape Str, field string) ([]shapePart, bool) {
 	return parts, true
 }
 
-var commentToken = regexp.MustCompile(`//|/\*|#`)
-
 // noComments rejects comments in a dim expression or rule: expr-lang reads `//` and `/*` as
 // comments, so `M // 2 == 0` would silently mean `M`; `#` is how a Python author writes one.
 func (s *sig) noComments(e Str, field string) bool {
-	loc := commentToken.FindStringIndex(e.Value)
-	if loc == nil {
+	at, tok := -1, ""
+	for _, t := range []string{"//", "/*", "#"} {
+		if i := strings.Index(e.Value, t); i >= 0 && (at < 0 || i < at) {
+			at, tok = i, t
+		}
+	}
+	if at < 0 {
 		return true
 	}
-	tok := e.Value[loc[0]:loc[1]]
 	msg := "comments are not allowed in expressions; write notes as YAML comments"
 	if tok == "//" {
 		msg = fmt.Sprintf("expr-lang reads it as a comment, so %q would mean %q; for integer division write int(a / b)",
-			e.Value, strings.TrimSpace(e.Value[:loc[0]]))
+			e.Value, strings.TrimSpace(e.Value[:at]))
 	}
-	s.errorf(e.At(loc[0]), field, "%q is not allowed: %s", tok, msg)
+	s.errorf(e.At(at), field, "%q is not allowed: %s", tok, msg)
 	return false
 }
 
@@ -318,24 +330,69 @@ func (s *sig) baseEnv() map[string]any {
 	return env
 }
 
-func exprOptions(env map[string]any) []expr.Option {
-	opts := []expr.Option{expr.Env(env), expr.DisableAllBuiltins()}
+// exprCompiler compiles expressions against one typed environment.
+type exprCompiler struct{ config *conf.Config }
+
+// exprBase is the configuration every expression compiles under, less the environment. It
+// is built once: expr.Compile builds a table of every builtin on each call, then disables
+// most of them here, which dominated the validation of a large catalog.
+var exprBase = sync.OnceValue(func() *conf.Config {
+	c := conf.CreateNew()
+	expr.DisableAllBuiltins()(c)
 	for _, b := range ExprBuiltins {
-		opts = append(opts, expr.EnableBuiltin(b))
+		expr.EnableBuiltin(b)(c)
 	}
-	return opts
+	for name := range c.Disabled {
+		delete(c.Builtins, name)
+	}
+	return c
+})
+
+// newExprCompiler takes the steps of expr.Compile's setup on a copy of exprBase. The copy
+// shares exprBase's tables, which compiling only reads.
+func newExprCompiler(env map[string]any, opts ...expr.Option) *exprCompiler {
+	c := *exprBase()
+	expr.Env(env)(&c)
+	for _, opt := range opts {
+		opt(&c)
+	}
+	c.Check()
+	return &exprCompiler{config: &c}
+}
+
+func (c *exprCompiler) compile(src string) (*vm.Program, error) {
+	tree, err := checker.ParseCheck(src, c.config)
+	if err != nil {
+		return nil, err
+	}
+	if c.config.Optimize {
+		if err := optimizer.Optimize(&tree.Node, c.config); err != nil {
+			var fe *file.Error
+			if errors.As(err, &fe) {
+				return nil, fe.Bind(tree.Source)
+			}
+			return nil, err
+		}
+	}
+	return compiler.Compile(tree, c.config)
 }
 
 func (s *sig) compileShapes() {
 	if !s.shapesOK {
 		return
 	}
-	opts := exprOptions(s.baseEnv())
+	var c *exprCompiler // most shapes are plain dims: build it only when needed
 	for _, t := range s.op.tensors() {
 		exprs := s.shapes[t.Name]
 		field := tensorField(s.op, t) + ".shape"
 		for i := range exprs {
-			prog, err := expr.Compile(exprs[i].src, opts...)
+			if exprs[i].dim != "" {
+				continue
+			}
+			if c == nil {
+				c = newExprCompiler(s.baseEnv())
+			}
+			prog, err := c.compile(exprs[i].src)
 			if err != nil {
 				s.exprError(*t.Shape, exprs[i].off, field, "dim expression "+quote(exprs[i].src)+" does not compile", err)
 				s.shapesOK = false
@@ -432,18 +489,21 @@ func (s *sig) compileRules() {
 			env[t.Name] = (*tensorEnv)(nil)
 		}
 	}
-	opts := append(exprOptions(env), expr.AsBool())
+	var c *exprCompiler
 	for i, r := range s.op.ShapeRules {
 		field := fmt.Sprintf("signature.shape_rules[%d]", i)
 		if !s.noComments(r, field) {
 			continue
 		}
-		prog, err := expr.Compile(r.Value, opts...)
+		if c == nil {
+			c = newExprCompiler(env, expr.AsBool())
+		}
+		prog, err := c.compile(r.Value)
 		if err != nil {
 			s.exprError(r, 0, field, "rule does not compile", err)
 			continue
 		}
-		s.rules = append(s.rules, rule{index: i, src: r, prog: prog, names: identifiers(prog.Node())})
+		s.rules = append(s.rules, rule{index: i, src: r, prog: prog})
 	}
 }
 

@@ -8,9 +8,11 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
 
@@ -47,18 +49,43 @@ func Validate(paths ...string) (*manifest.Catalog, manifest.Findings) {
 // the price is that an op defined in two files is reported as such only once both
 // definitions pass the schema.
 func (c Config) Validate(paths ...string) (*manifest.Catalog, manifest.Findings) {
-	files, fs := manifest.ParseFiles(paths...)
-	passed := make([]*manifest.File, len(files))
-	for i, f := range files {
-		sfs, bad := checkFile(f)
-		fs = append(fs, sfs...)
-		passed[i] = withoutEntries(f, bad)
+	var fs manifest.Findings
+	names := manifest.ExpandPaths(paths, &fs)
+	// Files parse independently: one at a time on each CPU, kept in path order.
+	parsed := make([][]*manifest.File, len(names))
+	pfs := make([]manifest.Findings, len(names))
+	parallel(len(names), func(i int) { parsed[i], pfs[i] = manifest.ParseFiles(names[i]) })
+	files := slices.Concat(parsed...)
+	cat, cfs := c.check(files)
+	return cat, slices.Concat(append(pfs, fs, cfs)...).Sort()
+}
+
+// parallel calls fn(i) for every i in [0, n), on as many goroutines as there are CPUs.
+func parallel(n int, fn func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				fn(i)
+			}
+		})
 	}
+	wg.Wait()
+}
+
+// check validates parsed files; see Validate.
+func (c Config) check(files []*manifest.File) (*manifest.Catalog, manifest.Findings) {
+	sfs := make([]manifest.Findings, len(files))
+	passed := make([]*manifest.File, len(files))
+	parallel(len(files), func(i int) {
+		var bad map[string]bool
+		sfs[i], bad = checkFile(files[i])
+		passed[i] = withoutEntries(files[i], bad)
+	})
 	cat, dfs := manifest.Decode(passed)
 	cat.Files = files
-	fs = append(fs, dfs...)
-	fs = append(fs, c.checkOps(cat)...)
-	return cat, fs.Sort()
+	return cat, slices.Concat(append(sfs, dfs, c.checkOps(cat))...)
 }
 
 // withoutEntries returns f without the entries named in drop.
@@ -77,24 +104,26 @@ func withoutEntries(f *manifest.File, drop map[string]bool) *manifest.File {
 }
 
 // checkOps runs the checks on decoded entries that need more than one value at a time.
+// Ops are checked independently, in parallel.
 func (c Config) checkOps(cat *manifest.Catalog) manifest.Findings {
-	var fs manifest.Findings
 	funcs := &formulaIndex{dir: c.FormulasDir}
-	for _, op := range cat.Ops {
+	fs := make([]manifest.Findings, len(cat.Ops))
+	parallel(len(cat.Ops), func(i int) {
+		op := cat.Ops[i]
 		if r := op.Roofline; r != nil && r.Func != nil {
-			fs = append(fs, funcs.check(op, *r.Func)...)
+			fs[i] = append(fs[i], funcs.check(op, *r.Func)...)
 		}
 		if op.Implemented() && len(op.Workloads) == 0 {
-			fs = append(fs, manifest.Finding{Pos: op.Pos, Op: op.Name, Field: "workloads",
+			fs[i] = append(fs[i], manifest.Finding{Pos: op.Pos, Op: op.Name, Field: "workloads",
 				Msg: "an implemented op needs at least one workload: benchmarks and tests run its rows"})
 		}
 		cases, cfs := op.Cases()
-		fs = append(fs, cfs...)
+		fs[i] = append(fs[i], cfs...)
 		if len(cfs) == 0 {
-			fs = append(fs, optionalCoverage(op, cases)...)
+			fs[i] = append(fs[i], optionalCoverage(op, cases)...)
 		}
-	}
-	return fs
+	})
+	return slices.Concat(fs...)
 }
 
 // optionalCoverage requires, for each optional input, a row that passes it and a row that

@@ -99,11 +99,11 @@ func summary(w io.Writer, cat *manifest.Catalog, verbose bool) {
 		families = append(families, f)
 	}
 	slices.Sort(families)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "family\tops\timplemented\tspec-only\tinline\tfunc\t")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "family\tops\timplemented\tspec-only\tinline\tfunc")
 	for _, f := range families {
 		c := byFamily[f]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t\n", f, c.ops, c.implemented, c.ops-c.implemented, c.inline, c.fn)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\n", f, c.ops, c.implemented, c.ops-c.implemented, c.inline, c.fn)
 	}
 	tw.Flush()
 }
