@@ -4,7 +4,6 @@ package ops
 
 import (
 	"testing"
-	"time"
 
 	"ropgen/manifest"
 )
@@ -159,34 +158,11 @@ func BenchmarkContraction(b *testing.B) {
 	}
 }
 
-// BenchmarkPool2d times each pool on its largest catalog workload the CPU runs in
-// milliseconds, in float32 (the CPU's storage, so the roofline bytes are the bytes the
-// kernel moves), interleaved with a two-core copy that moves as many bytes (half read,
-// half written). "x-copy" is copy time over kernel time: 1 means the pool runs at the
-// memory bandwidth the machine shows in the same run.
+// The pools are memory-bound: each runs on its largest catalog workload the CPU finishes in
+// milliseconds, against a copy of the same bytes (benchVsCopy, ops/runtime_bench_test.go).
 // go test -tags ropgen_pending ./ops -run '^$' -bench Pool2d -benchtime 20x
-func BenchmarkPool2d(b *testing.B) {
-	for _, w := range []struct{ op, label string }{
-		{"MaxPool2dFwd", "resnet50-b1-stem-maxpool"}, {"AvgPool2dFwd", "densenet121-b32-transition1"},
-	} {
-		b.Run(w.op+"/"+w.label, func(b *testing.B) {
-			in, _, bytes := benchCase(b, w.op, w.label, "float32")
-			n := int(bytes / 8) // float32 elements per side of the copy
-			src, dst := make([]float32, n), make([]float32, n)
-			var kernel, copied time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				if err := in.Run(); err != nil {
-					b.Fatal(err)
-				}
-				t1 := time.Now()
-				parallelFor(n, grainElems, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
-				copied += time.Since(t1)
-				kernel += t1.Sub(t0)
-			}
-			b.ReportMetric(float64(bytes)*float64(b.N)/kernel.Seconds()/1e9, "GB/s")
-			b.ReportMetric(float64(bytes)*float64(b.N)/copied.Seconds()/1e9, "copy-GB/s")
-			b.ReportMetric(copied.Seconds()/kernel.Seconds(), "x-copy")
-		})
-	}
+
+func BenchmarkMaxPool2dFwd(b *testing.B) { benchVsCopy(b, "MaxPool2dFwd", "resnet50-b1-stem-maxpool") }
+func BenchmarkAvgPool2dFwd(b *testing.B) {
+	benchVsCopy(b, "AvgPool2dFwd", "densenet121-b32-transition1")
 }
