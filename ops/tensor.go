@@ -78,9 +78,6 @@ func (d DType) IsFloat() bool {
 	return false
 }
 
-// IsInt reports whether d is an integer dtype (bool excluded).
-func (d DType) IsInt() bool { return d == Int64 || d == Int32 || d == Int8 }
-
 // NewTensor returns a zero-filled tensor of dtype dt and the given shape. Every dim must be
 // positive and the element count must fit in memory terms (an int).
 func NewTensor(dt DType, shape ...int) (*Tensor, error) {
