@@ -58,7 +58,6 @@ type sig struct {
 	defaults map[string]any       // defaults of the params that have one (nil: null)
 
 	dtypes   map[string]dtypeDecl // every tensor's dtype declaration, by name
-	roots    []string             // tensors with a dtype union of their own, inputs first
 	dtypesOK bool
 
 	keys  map[string]rowKey // every key a workload row may hold
@@ -459,7 +458,6 @@ func (s *sig) compileDTypes() {
 			continue
 		}
 		s.dtypes[t.Name] = dtypeDecl{union: union}
-		s.roots = append(s.roots, t.Name)
 	}
 }
 
