@@ -9,14 +9,15 @@
 // builds the case from the manifest with random inputs, runs Forward once (a warm-up that
 // binds shapes and touches every page, as spec §4.5 measures the second call), reads an
 // eviction buffer so no line of the op's data is left in the simulated caches, then runs
-// Forward once more inside forwardOnce: the only function valgrind collects.
+// Forward once more: the measured call. With -baseline it stops before the measured call;
+// the difference of the two runs' counts is the call's.
 //
 // The audit run:
 //
 //	roprun -cachegrind DIR [-ops SubFwd,DivFwd] [-workloads L1,L2] [-max-bytes N]
 //
-// runs every selected case under valgrind and writes DIR/index.jsonl, one callgrind output
-// per case, and DIR/records.txt (the formula bytes, from EvalRoofline of the same case), for
+// runs every selected case under valgrind (twice: with and without the measured call) and
+// writes DIR/index.jsonl, the cachegrind outputs, and DIR/records.txt (the formula bytes, from EvalRoofline of the same case), for
 // `ropgen audit -records DIR/records.txt -cachegrind DIR`. Unlike ropgen, roprun imports the
 // op catalog.
 package main
@@ -44,9 +45,6 @@ import (
 	"ropgen/perf/record"
 )
 
-// collectFunc is the symbol valgrind's --toggle-collect names: forwardOnce in package main.
-const collectFunc = "main.forwardOnce"
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -59,10 +57,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	workload := fl.String("workload", "", "one call: the workload label")
 	dtype := fl.String("dtype", "", "one call: the dtype, as in a record (float32, or a=float32,b=int32)")
 	evict := fl.Int64("evict", 8<<20, "one call: `BYTES` read between the warm-up and the measured call to evict the caches")
+	baseline := fl.Bool("baseline", false, "one call: stop before the measured call (the baseline run)")
 	dir := fl.String("cachegrind", "", "audit run: write the cache simulation of every selected case to `DIR`")
 	opsList := fl.String("ops", "", "audit run: comma-separated ops (default: every registered op)")
 	workloads := fl.String("workloads", "", "audit run: comma-separated workload labels (default: all)")
-	minBytes := fl.Int64("min-bytes", 0, "audit run: skip cases whose formula bytes are below this (default: 4 × the LL size, so fixed per-call costs stay small)")
+	minBytes := fl.Int64("min-bytes", 4<<20, "audit run: skip cases whose formula bytes are below this (the two runs' difference carries some 50 KB of Go runtime noise)")
 	maxBytes := fl.Int64("max-bytes", 16<<20, "audit run: skip cases whose formula bytes are above this (larger cases take minutes under valgrind)")
 	ll := fl.String("LL", "262144,8,64", "audit run: simulated last-level cache `size,assoc,line`, small against the workloads")
 	d1 := fl.String("D1", "32768,8,64", "audit run: simulated L1 data cache `size,assoc,line`")
@@ -93,7 +92,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return simulate(cfg, stdout, stderr)
 	case *opName != "" && *workload != "" && *dtype != "":
-		if err := runOnce(*manifests, *opName, *workload, *dtype, *evict); err != nil {
+		if err := runOnce(*manifests, *opName, *workload, *dtype, *evict, *baseline); err != nil {
 			fmt.Fprintf(stderr, "roprun: %v\n", err)
 			return 1
 		}
@@ -125,8 +124,9 @@ func loadCases(manifests, name string) (*manifest.Op, []manifest.Case, error) {
 	return op, cases, fs.Err()
 }
 
-// runOnce is the program valgrind runs: one measured Forward of one case.
-func runOnce(manifests, opName, workload, dtype string, evictBytes int64) error {
+// runOnce is the program valgrind runs: one measured Forward of one case, or everything
+// but that call when baseline is set.
+func runOnce(manifests, opName, workload, dtype string, evictBytes int64, baseline bool) error {
 	// No collection may run inside the measured call: its traffic is not the op's.
 	debug.SetGCPercent(-1)
 	op, cases, err := loadCases(manifests, opName)
@@ -145,7 +145,10 @@ func runOnce(manifests, opName, workload, dtype string, evictBytes int64) error 
 		return err
 	}
 	evict(evictBytes)
-	return forwardOnce(in.Run)
+	if baseline {
+		return nil
+	}
+	return in.Run()
 }
 
 // sink keeps the eviction reads from being optimized away.
@@ -161,14 +164,6 @@ func evict(n int64) {
 		s += buf[i]
 	}
 	sink = s
-}
-
-// forwardOnce is the measured call: valgrind collects from its entry to its return, callees
-// included, and nothing else.
-//
-//go:noinline
-func forwardOnce(call func() error) error {
-	return call()
 }
 
 // cache is a simulated cache geometry.
@@ -226,9 +221,6 @@ func simulate(cfg simConfig, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "roprun: %v\n", err)
 		return 1
 	}
-	if cfg.minBytes == 0 {
-		cfg.minBytes = 4 * cfg.ll.size
-	}
 	selected, err := selectCases(cfg, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "roprun: %v\n", err)
@@ -253,17 +245,21 @@ func simulate(cfg simConfig, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "roprun: %v\n", err)
 			return 1
 		}
-		file := fmt.Sprintf("%03d.callgrind.out", i)
+		entry := audit.IndexEntry{Op: sc.c.Op, Workload: sc.c.Label, DType: sc.dtype,
+			File: fmt.Sprintf("%03d.cachegrind.out", i), Baseline: fmt.Sprintf("%03d.baseline.cachegrind.out", i)}
 		start := time.Now()
-		err := runValgrind(cfg, vg, self, sc, filepath.Join(cfg.dir, file))
+		err := runValgrind(cfg, vg, self, sc, filepath.Join(cfg.dir, entry.File), false)
+		if err == nil {
+			err = runValgrind(cfg, vg, self, sc, filepath.Join(cfg.dir, entry.Baseline), true)
+		}
 		name := audit.RangeName(sc.c.Op, sc.c.Label, sc.dtype)
 		if err != nil {
 			failed++
 			fmt.Fprintf(stderr, "roprun: %s: %v\n", name, err)
 			continue
 		}
-		fmt.Fprintf(stdout, "%s: %d formula bytes, simulated in %.1fs -> %s\n", name, sc.record.Bytes, time.Since(start).Seconds(), file)
-		if err := enc.Encode(audit.IndexEntry{Op: sc.c.Op, Workload: sc.c.Label, DType: sc.dtype, File: file}); err != nil {
+		fmt.Fprintf(stdout, "%s: %d formula bytes, simulated in %.1fs\n", name, sc.record.Bytes, time.Since(start).Seconds())
+		if err := enc.Encode(entry); err != nil {
 			fmt.Fprintf(stderr, "roprun: %v\n", err)
 			return 1
 		}
@@ -366,21 +362,23 @@ func formulaRecord(c manifest.Case, cfg simConfig) (record.Record, error) {
 	}, nil
 }
 
-// runValgrind runs one call of sc under callgrind with cache simulation, collecting only
-// forwardOnce. Cachegrind (valgrind 3.19) has no way to restrict counting to one function;
-// callgrind shares its cache simulator and has --toggle-collect. The child runs with one P
-// (GOMAXPROCS=1: kernels run serially, on the collecting thread, since callgrind's
-// collection state is per thread and a worker goroutine on another thread would go
-// uncounted) and without asynchronous preemption (its signals trip a callgrind assertion).
-func runValgrind(cfg simConfig, vg, self string, sc simCase, out string) error {
+// runValgrind runs one call of sc (or its baseline) under cachegrind. The whole program is
+// counted, every thread included, and the audit subtracts the baseline run; nothing depends
+// on following Go's call stacks. The child runs with one P (GOMAXPROCS=1: kernels run
+// serially, so the two runs schedule alike) and without asynchronous preemption signals, so
+// that the runs differ only in the measured call.
+func runValgrind(cfg simConfig, vg, self string, sc simCase, out string, baseline bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, vg, "--tool=callgrind", "--cache-sim=yes",
-		"--collect-atstart=no", "--toggle-collect="+collectFunc,
-		"--I1="+cfg.d1.String(), "--D1="+cfg.d1.String(), "--LL="+cfg.ll.String(),
-		"--callgrind-out-file="+out,
+	args := []string{"--tool=cachegrind", "--cache-sim=yes",
+		"--I1=" + cfg.d1.String(), "--D1=" + cfg.d1.String(), "--LL=" + cfg.ll.String(),
+		"--cachegrind-out-file=" + out,
 		self, "-manifest", cfg.manifests, "-op", sc.c.Op, "-workload", sc.c.Label, "-dtype", sc.dtype,
-		"-evict", strconv.FormatInt(2*(cfg.ll.size+cfg.d1.size), 10))
+		"-evict", strconv.FormatInt(2*(cfg.ll.size+cfg.d1.size), 10)}
+	if baseline {
+		args = append(args, "-baseline")
+	}
+	cmd := exec.CommandContext(ctx, vg, args...)
 	godebug := "asyncpreemptoff=1"
 	if v := os.Getenv("GODEBUG"); v != "" {
 		godebug = v + "," + godebug

@@ -69,10 +69,10 @@ func TestCacheSimAudit(t *testing.T) {
 
 // One call runs in-process too; a case that is not in the manifest is refused by name.
 func TestRunOnce(t *testing.T) {
-	if err := runOnce(manifestDir, "SubFwd", "cpu-small", "float32", 1<<16); err != nil {
+	if err := runOnce(manifestDir, "SubFwd", "cpu-small", "float32", 1<<16, false); err != nil {
 		t.Fatal(err)
 	}
-	err := runOnce(manifestDir, "SubFwd", "no-such-row", "float32", 1<<16)
+	err := runOnce(manifestDir, "SubFwd", "no-such-row", "float32", 1<<16, true)
 	if err == nil || !strings.Contains(err.Error(), `SubFwd has no workload "no-such-row" with dtype "float32"`) {
 		t.Errorf("unknown workload: %v", err)
 	}

@@ -18,6 +18,13 @@ import (
 // small last-level cache. Every last-level miss moves one line, so measured reads are
 // DLmr × line and measured writes DLmw × line.
 //
+// The call's own counts are the difference of two whole-program runs that differ only in
+// the measured call: the run with it minus a baseline run without it. (Counting inside the
+// call alone, with callgrind's --toggle-collect, is not reliable for Go: the shadow call
+// stack that decides when collection is on loses track when a goroutine's stack moves,
+// and one run here collected a YAML decoder and an eighth of a softmax.) A single output
+// with no baseline is taken as the call's counts as they stand.
+//
 // The simulator allocates on a write miss and models no write-back: a line the call writes
 // first is one write miss, counted once, as the formula counts an output once; a real
 // write-allocate CPU moves it twice (the fill and the later write-back), a GPU once. So the
@@ -25,15 +32,16 @@ import (
 // below the formula still means the formula counts bytes the call never touched.
 
 // IndexFile is the name of the index a cache simulation directory holds: one JSON object
-// per line, naming a run's op, workload, dtype and its valgrind output file.
+// per line, naming a run's op, workload, dtype and its valgrind output files.
 const IndexFile = "index.jsonl"
 
-// IndexEntry is one line of IndexFile.
+// IndexEntry is one line of IndexFile. Paths are relative to the directory.
 type IndexEntry struct {
 	Op       string `json:"op"`
 	Workload string `json:"workload"`
 	DType    string `json:"dtype"`
-	File     string `json:"file"` // callgrind (or cachegrind) output, relative to the directory
+	File     string `json:"file"`               // cachegrind (or callgrind) output of the run with the call
+	Baseline string `json:"baseline,omitempty"` // output of the same run without the call
 }
 
 // SimCounts are the totals of one valgrind cache simulation output.
@@ -110,6 +118,20 @@ func ParseSim(r io.Reader, file string) (SimCounts, error) {
 	return c, nil
 }
 
+// Sub returns the counts of c beyond base: the measured call's, when base is the same run
+// without it.
+func (c SimCounts) Sub(base SimCounts) (SimCounts, error) {
+	if c.LineSize != base.LineSize {
+		return c, fmt.Errorf("line sizes differ: %d and %d in the baseline", c.LineSize, base.LineSize)
+	}
+	d := SimCounts{Instructions: c.Instructions - base.Instructions, ReadMisses: c.ReadMisses - base.ReadMisses,
+		WriteMisses: c.WriteMisses - base.WriteMisses, LineSize: c.LineSize}
+	if d.Instructions < 0 || d.ReadMisses < 0 || d.WriteMisses < 0 {
+		return c, fmt.Errorf("the baseline counts more than the run with the call (%+v)", d)
+	}
+	return d, nil
+}
+
 // Measured converts the counts of the run named name into traffic: misses × line size.
 func (c SimCounts) Measured(name string, pos manifest.Pos) Measured {
 	m := Measured{Name: name, Pos: pos, Reads: Count{Bytes: c.ReadMisses * c.LineSize}, Writes: Count{Bytes: c.WriteMisses * c.LineSize}}
@@ -140,24 +162,32 @@ func ReadSimDir(dir string) ([]Measured, manifest.Findings) {
 			fs = append(fs, manifest.Finding{Pos: pos, Msg: err.Error()})
 			continue
 		}
-		if e.Op == "" || e.Workload == "" || e.DType == "" || e.File == "" || filepath.IsAbs(e.File) {
+		if e.Op == "" || e.Workload == "" || e.DType == "" || e.File == "" || filepath.IsAbs(e.File) || filepath.IsAbs(e.Baseline) {
 			fs = append(fs, manifest.Finding{Pos: pos, Msg: "entry needs op, workload, dtype and a relative file"})
 			continue
 		}
-		name := RangeName(e.Op, e.Workload, e.DType)
 		path := filepath.Join(dir, e.File)
-		f, err := os.Open(path)
+		c, err := parseSimFile(path)
+		if err == nil && e.Baseline != "" {
+			var base SimCounts
+			if base, err = parseSimFile(filepath.Join(dir, e.Baseline)); err == nil {
+				c, err = c.Sub(base)
+			}
+		}
 		if err != nil {
 			fs = append(fs, manifest.Finding{Pos: pos, Msg: err.Error()})
 			continue
 		}
-		c, err := ParseSim(f, path)
-		f.Close()
-		if err != nil {
-			fs = append(fs, manifest.Finding{Pos: pos, Msg: err.Error()})
-			continue
-		}
-		ms = append(ms, c.Measured(name, manifest.Pos{File: path}))
+		ms = append(ms, c.Measured(RangeName(e.Op, e.Workload, e.DType), manifest.Pos{File: path}))
 	}
 	return ms, fs
+}
+
+func parseSimFile(path string) (SimCounts, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return SimCounts{}, err
+	}
+	defer f.Close()
+	return ParseSim(f, path)
 }

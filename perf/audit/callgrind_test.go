@@ -10,9 +10,10 @@ import (
 	"ropgen/perf/record"
 )
 
-// testdata/sim holds real valgrind 3.19 outputs of a 2^18-element float32 add (1 MiB per
-// tensor): callgrind collecting only the add's function, callgrind whose toggle function never
-// ran, and a whole-program cachegrind run.
+// testdata/sim holds real valgrind 3.19 outputs (bodies trimmed): of a 2^18-element float32
+// add (1 MiB per tensor), callgrind collecting only the add's function, callgrind whose
+// toggle function never ran, and a whole-program cachegrind run; and the pair roprun writes
+// for SubFwd on the Llama-3 decode logits, the run with the call and its baseline.
 func TestReadSimDir(t *testing.T) {
 	ms, fs := ReadSimDir("testdata/sim")
 	if len(fs) > 0 {
@@ -22,6 +23,7 @@ func TestReadSimDir(t *testing.T) {
 		{"AddFwd:toy:float32", 1, 32770 * 64, 16384 * 64},
 		{"ReluFwd:toy:float32", 0, 0, 0},
 		{"ExpFwd:toy:float32", 1, 101424 * 64, 50679 * 64},
+		{"SubFwd:llama3-decode-b8-logits-center:float32", 1, (161989 - 97923) * 64, (220285 - 156161) * 64},
 	}
 	if got := calls(ms); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v\nwant %v", got, want)
@@ -39,6 +41,26 @@ func TestReadSimDir(t *testing.T) {
 	recs[0].Bytes *= 2
 	if r := Audit(recs[:1], ms, Options{Eps: DefaultEps}).Rows[0]; r.Verdict != Fail {
 		t.Errorf("add with a 2x formula: %+v, want FAIL", r)
+	}
+
+	// SubFwd's formula: a and y at [8, 128256] float32, b at its own [8, 1].
+	sub := rec("SubFwd", "llama3-decode-b8-logits-center", "float32", (2*8*128256+8)*4)
+	if r := Audit([]record.Record{sub}, ms, Options{Eps: DefaultEps}).Rows[0]; r.Verdict != Pass || r.Measured != 8204160 {
+		t.Errorf("sub: %+v, want PASS at 8204160 measured bytes", r)
+	}
+}
+
+func TestSimCountsSub(t *testing.T) {
+	run := SimCounts{Instructions: 100, ReadMisses: 50, WriteMisses: 20, LineSize: 64}
+	d, err := run.Sub(SimCounts{Instructions: 60, ReadMisses: 10, WriteMisses: 5, LineSize: 64})
+	if err != nil || d != (SimCounts{Instructions: 40, ReadMisses: 40, WriteMisses: 15, LineSize: 64}) {
+		t.Errorf("Sub = %+v, %v", d, err)
+	}
+	if _, err := run.Sub(SimCounts{Instructions: 60, ReadMisses: 51, LineSize: 64}); err == nil || !strings.Contains(err.Error(), "baseline counts more") {
+		t.Errorf("a baseline above the run: %v", err)
+	}
+	if _, err := run.Sub(SimCounts{LineSize: 128}); err == nil || !strings.Contains(err.Error(), "line sizes differ") {
+		t.Errorf("line sizes differ: %v", err)
 	}
 }
 
