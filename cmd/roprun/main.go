@@ -17,9 +17,12 @@
 //	roprun -cachegrind DIR [-ops SubFwd,DivFwd] [-workloads L1,L2] [-max-bytes N]
 //
 // runs every selected case under valgrind (twice: with and without the measured call) and
-// writes DIR/index.jsonl, the cachegrind outputs, and DIR/records.txt (the formula bytes, from EvalRoofline of the same case), for
-// `ropgen audit -records DIR/records.txt -cachegrind DIR`. Unlike ropgen, roprun imports the
-// op catalog.
+// writes DIR/index.jsonl, the cachegrind outputs, and DIR/records.txt (the formula bytes,
+// from EvalRoofline of the same case), for
+//
+//	ropgen audit -records DIR/records.txt -cachegrind DIR
+//
+// Unlike ropgen, roprun imports the op catalog.
 package main
 
 import (

@@ -1,7 +1,7 @@
 // Package audit is the bytes audit of spec §4.5: it compares each benchmark record's formula
 // bytes (the minimum traffic: every input read once, every output written once) with traffic
 // measured independently, by hardware counters (Nsight Compute, ncu.go) or by a cache
-// simulation (valgrind, callgrind.go), and gives each row a verdict.
+// simulation (valgrind, cachesim.go), and gives each row a verdict.
 //
 // Only a formula overestimate makes measured traffic fall below the formula: sector and line
 // granularity, write-allocate, ECC and cache flushing between replays all push measured
