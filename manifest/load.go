@@ -91,7 +91,7 @@ func Parse(name string, data []byte) (*File, Findings) {
 		return Findings{{Pos: Pos{File: name, Line: line, Col: col}, Msg: fmt.Sprintf(format, args...)}}
 	}
 	if len(data) > MaxFileBytes {
-		return nil, at(0, 0, "file is %.1f MiB; a manifest file may be at most %d MiB", float64(len(data))/(1<<20), MaxFileBytes>>20)
+		return nil, at(1, 1, "file is %.1f MiB; a manifest file may be at most %d MiB", float64(len(data))/(1<<20), MaxFileBytes>>20)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, at(1, 1, "file is empty: a manifest is a mapping from op names to entries")
@@ -117,9 +117,7 @@ func Parse(name string, data []byte) (*File, Findings) {
 	if root.Kind != yaml.MappingNode {
 		return nil, at(root.Line, root.Column, "a manifest file must be a mapping from op names to entries, not %s", KindName(root))
 	}
-	var fs Findings
-	checkTree(name, root, 0, &fs)
-	if len(fs) > 0 {
+	if fs := checkTree(name, root); len(fs) > 0 {
 		return nil, fs
 	}
 	return &File{Path: name, Root: root}, nil
@@ -138,37 +136,60 @@ func yamlError(name string, err error) Findings {
 	return Findings{{Pos: Pos{File: name}, Msg: "YAML syntax: " + strings.TrimPrefix(msg, "yaml: ")}}
 }
 
-// checkTree rejects what a manifest never needs and a hostile file uses: anchors and aliases
-// (the "billion laughs" blow-up), custom tags, excessive nesting, and duplicate keys, which
-// YAML's node API would otherwise let through silently.
-func checkTree(name string, n *yaml.Node, depth int, fs *Findings) {
-	pos := Pos{File: name, Line: n.Line, Col: n.Column}
+// treeChecker rejects what a manifest never needs and a hostile file uses: anchors and
+// aliases (the "billion laughs" blow-up), custom tags, excessive nesting, and duplicate keys,
+// which YAML's node API would otherwise let through silently. Anchors and aliases are
+// reported once per file, at the first one, with a count: a blow-up file has hundreds.
+type treeChecker struct {
+	name             string
+	fs               Findings
+	anchors, aliases []Finding
+}
+
+func checkTree(name string, root *yaml.Node) Findings {
+	c := &treeChecker{name: name}
+	c.walk(root, 0)
+	for _, group := range [][]Finding{c.anchors, c.aliases} {
+		if len(group) == 0 {
+			continue
+		}
+		first := group[0]
+		if n := len(group) - 1; n > 0 {
+			first.Msg += fmt.Sprintf(" (%d more in this file)", n)
+		}
+		c.fs = append(c.fs, first)
+	}
+	return c.fs
+}
+
+func (c *treeChecker) walk(n *yaml.Node, depth int) {
+	pos := Pos{File: c.name, Line: n.Line, Col: n.Column}
 	switch {
 	case depth > MaxDepth:
-		*fs = append(*fs, Finding{Pos: pos, Msg: fmt.Sprintf("YAML nested deeper than %d levels", MaxDepth)})
+		c.fs = append(c.fs, Finding{Pos: pos, Msg: fmt.Sprintf("YAML nested deeper than %d levels", MaxDepth)})
 		return
 	case n.Kind == yaml.AliasNode:
-		*fs = append(*fs, Finding{Pos: pos, Msg: "YAML aliases (*" + n.Value + ") are not allowed in manifests; write the value out"})
+		c.aliases = append(c.aliases, Finding{Pos: pos, Msg: "YAML aliases (*" + n.Value + ") are not allowed in manifests; write the value out"})
 		return
 	case n.Anchor != "":
-		*fs = append(*fs, Finding{Pos: pos, Msg: "YAML anchors (&" + n.Anchor + ") are not allowed in manifests"})
+		c.anchors = append(c.anchors, Finding{Pos: pos, Msg: "YAML anchors (&" + n.Anchor + ") are not allowed in manifests"})
 	case n.Kind == yaml.ScalarNode && n.Style&yaml.TaggedStyle != 0:
-		*fs = append(*fs, Finding{Pos: pos, Msg: "YAML tags (" + n.Tag + ") are not allowed in manifests"})
+		c.fs = append(c.fs, Finding{Pos: pos, Msg: "YAML tags (" + n.Tag + ") are not allowed in manifests"})
 	}
 	if n.Kind == yaml.MappingNode {
 		seen := map[string]*yaml.Node{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
 			if prev, ok := seen[k.Value]; ok && k.Kind == yaml.ScalarNode {
-				*fs = append(*fs, Finding{Pos: Pos{File: name, Line: k.Line, Col: k.Column},
+				c.fs = append(c.fs, Finding{Pos: Pos{File: c.name, Line: k.Line, Col: k.Column},
 					Msg: fmt.Sprintf("duplicate key %q (first defined at line %d)", k.Value, prev.Line)})
 			} else {
 				seen[k.Value] = k
 			}
 		}
 	}
-	for _, c := range n.Content {
-		checkTree(name, c, depth+1, fs)
+	for _, child := range n.Content {
+		c.walk(child, depth+1)
 	}
 }
 
