@@ -217,3 +217,22 @@ func KindName(n *yaml.Node) string {
 	}
 	return "an alias"
 }
+
+// ModuleRoot is the nearest directory holding go.mod, from the working directory up: where
+// the catalog's default paths (manifest/, ops/, perf/formulas/) are resolved.
+func ModuleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod found above the working directory")
+		}
+		dir = parent
+	}
+}

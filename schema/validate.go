@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -173,7 +172,7 @@ type formulaIndex struct {
 func (x *formulaIndex) load() {
 	dir := x.dir
 	if dir == "" {
-		root, err := moduleRoot()
+		root, err := manifest.ModuleRoot()
 		if err != nil {
 			x.err = err
 			return
@@ -208,23 +207,6 @@ func (x *formulaIndex) load() {
 	}
 }
 
-// moduleRoot is the nearest directory holding go.mod, from the working directory up.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod in the working directory or above it; cannot find " + FormulasPackage)
-		}
-		dir = parent
-	}
-}
 
 // check reports a func-mode function that is malformed, unexported or missing.
 func (x *formulaIndex) check(op *manifest.Op, fn manifest.Str) manifest.Findings {

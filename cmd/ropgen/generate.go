@@ -38,7 +38,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ropgen generate: unexpected argument %q\n", fl.Arg(0))
 		return 2
 	}
-	root, err := moduleRoot()
+	root, err := manifest.ModuleRoot()
 	if err != nil {
 		fmt.Fprintln(stderr, "ropgen generate:", err)
 		return 2
@@ -144,23 +144,6 @@ func writeAtomic(path string, data []byte) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// moduleRoot finds the directory of the go.mod above the working directory.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod found above the working directory")
-		}
-		dir = parent
-	}
-}
 
 // relPath returns path relative to the working directory when it can.
 func relPath(path string) string {
