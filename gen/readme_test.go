@@ -6,19 +6,19 @@ import (
 	"testing"
 )
 
-// TestHelperTableDocumented keeps the documented helper table identical to gen.Helpers.
+// TestHelperTableDocumented keeps the README's helper table identical to gen.Helpers.
 func TestHelperTableDocumented(t *testing.T) {
-	doc, err := os.ReadFile("../docs/formulas.md")
+	doc, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, rest, _ := strings.Cut(string(doc), "<!-- helpers:begin -->\n")
 	table, _, ok := strings.Cut(rest, "<!-- helpers:end -->")
 	if !ok {
-		t.Fatal("docs/formulas.md lacks the helpers:begin/end markers")
+		t.Fatal("README.md lacks the helpers:begin/end markers")
 	}
 	if got, want := table, helperTable(); got != want {
-		t.Errorf("docs/formulas.md's helper table is out of date; it should read:\n%s", want)
+		t.Errorf("README.md's helper table is out of date; it should read:\n%s", want)
 	}
 }
 
