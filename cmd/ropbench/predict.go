@@ -1,0 +1,178 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"ropgen/perf/bench"
+	"ropgen/perf/profiles"
+)
+
+func runPredict(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("ropbench predict", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	manifests := fl.String("manifest", "manifest", "manifest `PATH` (file or directory)")
+	profile := fl.String("profile", "", "device profile: a builtin `NAME` (h200, a100-sxm-80gb, ascend910b1) or a .yaml FILE")
+	theoretical := fl.Bool("theoretical", false, "price against the theoretical (datasheet) ceilings instead of the effective ones")
+	set := fl.String("set", "", "price one workload given here instead of the catalog's: `KEY=VALUE,...` as in a manifest row (needs -op NAME and -dtype DTYPE)")
+	ff := addFilterFlags(fl)
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fl.NArg() > 0 || *profile == "" {
+		fmt.Fprintln(stderr, "usage: ropbench predict -profile NAME|FILE [-theoretical] [-op REGEX] [-workload REGEX] [-dtype REGEX]\n       ropbench predict -profile NAME|FILE [-theoretical] -op NAME -set KEY=VALUE,... -dtype DTYPE")
+		return 2
+	}
+	prof, err := profiles.Open(*profile)
+	if err != nil {
+		fmt.Fprintf(stderr, "ropbench predict: -profile: %v\n", err)
+		return 2
+	}
+	basis := profiles.Effective
+	if *theoretical {
+		basis = profiles.Theoretical
+	}
+	ops, cases, err := bench.Load(*manifests)
+	if err != nil {
+		fmt.Fprintf(stderr, "ropbench predict: %v\n", err)
+		return 1
+	}
+	if *set != "" {
+		if *ff.op == "" || *ff.workload != "" {
+			fmt.Fprintln(stderr, "ropbench predict: -set prices one row of one op: give -op NAME, and no -workload")
+			return 2
+		}
+		op, err := bench.FindOp(ops, *ff.op)
+		if err != nil {
+			fmt.Fprintf(stderr, "ropbench predict: -op: %v\n", err)
+			return 2
+		}
+		// With -set, -dtype is the row's dtype rather than a filter.
+		if cases, err = bench.SetCases(op, *set, *ff.dtype); err != nil {
+			fmt.Fprintf(stderr, "ropbench predict: %v\n", err)
+			return 1
+		}
+	} else {
+		f, err := ff.filter()
+		if err != nil {
+			fmt.Fprintf(stderr, "ropbench predict: %v\n", err)
+			return 2
+		}
+		cases = f.Select(cases)
+	}
+	if len(cases) == 0 {
+		fmt.Fprintln(stderr, "ropbench predict: no case selected")
+		return 1
+	}
+	plans, err := bench.Plan(cases, bench.Limits{})
+	if err != nil {
+		fmt.Fprintf(stderr, "ropbench predict: %v\n", err)
+		return 1
+	}
+	var preds []bench.Prediction
+	for _, p := range plans {
+		if p.Skip != "" { // no roofline without a builder
+			fmt.Fprintf(stderr, "skip %s: %s\n", p.Name(), p.Skip)
+			continue
+		}
+		preds = append(preds, bench.Predict(p, prof, basis))
+	}
+	if err := writePredictions(stdout, prof, basis, preds); err != nil {
+		fmt.Fprintf(stderr, "ropbench predict: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// writePredictions writes the header (profile, basis, ceilings and ridges of the roofs met)
+// and an aligned table, one row per prediction; blank cells are empty.
+func writePredictions(w io.Writer, prof *profiles.Profile, basis profiles.Basis, preds []bench.Prediction) error {
+	fmt.Fprintf(w, "profile %s (%s), %s ceilings\n", prof.Name, prof.Source, basis)
+	roofs := []string{profiles.HBMKey}
+	for _, p := range preds {
+		if !slices.Contains(roofs, p.Roof) {
+			roofs = append(roofs, p.Roof)
+		}
+	}
+	bw, okBW := prof.Resolve(profiles.HBMKey, basis)
+	for _, key := range roofs {
+		v, ok := prof.Resolve(key, basis)
+		switch {
+		case !ok:
+			fmt.Fprintf(w, "  %-12s none: %s\n", key, prof.Why(key, basis))
+		case key == profiles.HBMKey:
+			fmt.Fprintf(w, "  %-12s %s\n", key, rate(v, "B/s"))
+		case okBW:
+			fmt.Fprintf(w, "  %-12s %s, ridge %.2f FLOP/B\n", key, rate(v, "FLOP/s"), v/bw)
+		default:
+			fmt.Fprintf(w, "  %-12s %s\n", key, rate(v, "FLOP/s"))
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "op\tworkload\tdtype\troof\tflops\tbytes\tintensity\tbound\tsol\tattainable\tpeak\tnote")
+	for _, p := range preds {
+		cells := []string{p.Case.Case.Op, p.Case.Case.Label, p.DType, p.Roof, count(p.Flops), count(p.Bytes) + "B",
+			fixed(p.Intensity, "%.2f"), string(p.Bound), blankOr(p.SOLTime, bench.Seconds), blankOr(p.Attainable, flopRate),
+			fixed(p.PeakShare*100, "%.1f%%"), p.Note}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	return tw.Flush()
+}
+
+func blankOr(v float64, format func(float64) string) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return format(v)
+}
+
+func fixed(v float64, format string) string {
+	return blankOr(v, func(v float64) string { return fmt.Sprintf(format, v) })
+}
+
+func flopRate(v float64) string { return rate(v, "FLOP/s") }
+
+var prefixes = []struct {
+	scale  float64
+	prefix string
+}{{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}}
+
+// rate formats a rate with an SI prefix and two decimals, as the roofline lesson prints its
+// table ("245.64 TFLOP/s").
+func rate(v float64, unit string) string {
+	for _, p := range prefixes {
+		if v >= p.scale {
+			return fmt.Sprintf("%.2f %s%s", v/p.scale, p.prefix, unit)
+		}
+	}
+	return fmt.Sprintf("%.2f %s", v, unit)
+}
+
+// count formats a count with an SI prefix and about three significant digits ("34.4G");
+// below a thousand it is exact.
+func count(n int64) string {
+	v := float64(n)
+	for _, p := range prefixes {
+		if v >= p.scale {
+			x := v / p.scale
+			prec := 2
+			if x >= 100 {
+				prec = 0
+			} else if x >= 10 {
+				prec = 1
+			}
+			return strconv.FormatFloat(x, 'f', prec, 64) + p.prefix
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"ropgen/perf/bench"
+	"ropgen/perf/profiles"
+	"ropgen/perf/record"
+)
+
+// quickMaxTime is the timing budget per case under -quick, unless -max-time is given: the
+// quick subset has some sixty cases and must finish well under a minute on two cores.
+const quickMaxTime = 150 * time.Millisecond
+
+func runBench(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("ropbench run", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	manifests := fl.String("manifest", "manifest", "manifest `PATH` (file or directory)")
+	out := fl.String("o", "", "write the records to `FILE` (default: standard output)")
+	ff := addFilterFlags(fl)
+	quick := fl.Bool("quick", false, "only the small cpu-* rows (32 MiB of tensors at most), with a short timing budget")
+	count := fl.Int("count", bench.DefaultOptions.Count, "records per case (benchstat needs several for a p-value)")
+	samples := fl.Int("samples", bench.DefaultOptions.Samples, "timed batches per record; the record is their median")
+	maxTime := fl.Duration("max-time", bench.DefaultOptions.MaxTime, "timing budget per case, calibration included; -quick lowers the default to 150ms")
+	maxStorage := fl.Int64("max-bytes", bench.DefaultLimits.MaxStorage, "skip cases whose CPU tensors (4 bytes an element) exceed `N` bytes")
+	maxFlops := fl.Int64("max-flops", bench.DefaultLimits.FlopLimit, "skip cases above `N` FLOPs (the plain reference runs at about 1 GFLOP/s)")
+	verbose := fl.Bool("v", false, "list every skipped case")
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fl.NArg() > 0 {
+		fmt.Fprintf(stderr, "ropbench run: unexpected arguments %q\n", fl.Args())
+		return 2
+	}
+	f, err := ff.filter()
+	if err != nil {
+		fmt.Fprintf(stderr, "ropbench run: %v\n", err)
+		return 2
+	}
+	opt := bench.DefaultOptions
+	opt.Count, opt.Samples, opt.MaxTime = *count, *samples, *maxTime
+	if *quick && !flagSet(fl, "max-time") {
+		opt.MaxTime = quickMaxTime
+	}
+	opt.Device = profiles.HostDeviceName()
+	lim := bench.Limits{MaxStorage: *maxStorage, FlopLimit: *maxFlops, Quick: *quick}
+
+	_, cases, err := bench.Load(*manifests)
+	if err != nil {
+		fmt.Fprintf(stderr, "ropbench run: %v\n", err)
+		return 1
+	}
+	plans, err := bench.Plan(f.Select(cases), lim)
+	if err != nil {
+		fmt.Fprintf(stderr, "ropbench run: %v\n", err)
+		return 1
+	}
+	todo := reportSkips(plans, *verbose, stderr)
+	if len(todo) == 0 {
+		fmt.Fprintln(stderr, "ropbench run: no case selected")
+		return 1
+	}
+
+	w, closeOut := stdout, func() error { return nil }
+	if *out != "" {
+		file, err := os.Create(*out)
+		if err != nil {
+			fmt.Fprintf(stderr, "ropbench run: %v\n", err)
+			return 1
+		}
+		w, closeOut = file, file.Close
+	}
+	buf := bufio.NewWriter(w)
+	fmt.Fprintf(stderr, "device %q: %d cases, %d record(s) of %d samples each, about %v of timing per case\n",
+		opt.Device, len(todo), opt.Count, opt.Samples, opt.MaxTime)
+	start := time.Now()
+	failed, err := bench.Run(todo, opt, record.NewBenchWriter(buf), buf.Flush, stderr)
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ropbench run: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "%d cases in %.1fs, %d failed\n", len(todo), time.Since(start).Seconds(), failed)
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// flagSet reports whether the flag named name was given on the command line.
+func flagSet(fl *flag.FlagSet, name string) bool {
+	set := false
+	fl.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// reportSkips says which planned cases are skipped and why, and returns the others. Rows
+// that -quick leaves out for not being sized for the CPU are only counted unless verbose:
+// they are most of the catalog.
+func reportSkips(plans []bench.Planned, verbose bool, w io.Writer) []bench.Planned {
+	var todo []bench.Planned
+	notCPU := 0
+	for _, p := range plans {
+		switch {
+		case p.Skip == "":
+			todo = append(todo, p)
+		case verbose || p.Skip != bench.SkipNotCPU:
+			fmt.Fprintf(w, "skip %s: %s\n", p.Name(), p.Skip)
+		default:
+			notCPU++
+		}
+	}
+	if notCPU > 0 {
+		fmt.Fprintf(w, "skip %d cases: %s\n", notCPU, bench.SkipNotCPU)
+	}
+	return todo
+}

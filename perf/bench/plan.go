@@ -1,0 +1,109 @@
+package bench
+
+import (
+	"fmt"
+	"slices"
+
+	"ropgen/ops"
+)
+
+// Limits bound what a run takes on: the CPU kernels store every tensor as float32, and the
+// reference check runs plain loops, so the catalog's real workloads (a 70B prefill GEMM,
+// a 128256 × 8192 embedding table) are for Predict, not for this machine.
+type Limits struct {
+	// MaxStorage bounds the CPU memory of a case's tensors (inputs and outputs, 4 bytes per
+	// element whatever the dtype). 0: no bound.
+	MaxStorage int64
+	// FlopLimit bounds a case's FLOPs (its EvalRoofline count): the plain reference that
+	// checks the kernel runs at about a GFLOP/s, so 2e9 FLOPs is about 2 s of checking.
+	// 0: no bound.
+	FlopLimit int64
+	// Quick keeps only the rows sized for the CPU (label cpu-*) within QuickMaxStorage.
+	Quick bool
+}
+
+// QuickMaxStorage bounds the tensors of a quick case. It keeps the small cpu-* rows (the
+// largest is a 16 MiB matrix-vector product) and leaves out the bandwidth rows (cpu-large:
+// 64 MiB or more each way), whose building, reference check and slowest kernels take
+// seconds each on two shared cores: with them a quick run took minutes.
+const QuickMaxStorage = 32 << 20
+
+// DefaultLimits are the limits of a full run on a workstation: 1 GiB of tensors, 2e9 FLOPs.
+var DefaultLimits = Limits{MaxStorage: 1 << 30, FlopLimit: 2e9}
+
+// Planned is a case with what a meta build (shapes, no data) says about it.
+type Planned struct {
+	Case
+	Flops, Bytes int64  // EvalRoofline of the meta build
+	Roof         string // ComputeRoof of the meta build
+	Storage      int64  // CPU memory of its tensors: elements × 4
+	// Skip says why the case is not run, or is "" when it is.
+	Skip string
+}
+
+// Plan builds every case as meta tensors, reads its roofline, and decides against lim
+// whether to run it. A case of an op that package ops has no builder for is skipped with
+// that reason (the ops registry test fails on it already); one that does not build or whose
+// roofline fails is an error: the catalog is broken, and skipping it would hide that.
+func Plan(cases []Case, lim Limits) ([]Planned, error) {
+	registered := ops.Registered()
+	out := make([]Planned, 0, len(cases))
+	for _, c := range cases {
+		if !slices.Contains(registered, c.Case.Op) {
+			out = append(out, Planned{Case: c, Skip: SkipNoBuilder})
+			continue
+		}
+		p, err := plan(c)
+		if err != nil {
+			return nil, err
+		}
+		p.Skip = lim.skip(p)
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func plan(c Case) (Planned, error) {
+	in, err := ops.Build(c.Case, ops.BuildOptions{Meta: true})
+	if err != nil {
+		return Planned{}, err
+	}
+	p := Planned{Case: c}
+	op, ok := in.Op.(ops.Op)
+	if !ok {
+		return Planned{}, fmt.Errorf("%s: %T has no EvalRoofline: run go generate ./...", c.Name(), in.Op)
+	}
+	if p.Flops, p.Bytes, err = op.EvalRoofline(); err != nil {
+		return Planned{}, fmt.Errorf("%s: EvalRoofline: %w", c.Name(), err)
+	}
+	p.Roof = op.ComputeRoof()
+	for _, a := range append(in.Inputs, in.Outputs...) {
+		p.Storage += int64(a.T.Numel()) * 4 // float32 on the CPU, whatever the dtype
+	}
+	return p, nil
+}
+
+// SkipNoBuilder is the skip reason of a case whose op is implemented in the manifest but
+// has no builder in package ops yet: nothing can build it, not even its roofline.
+const SkipNoBuilder = "implemented in the manifest, but package ops registers no builder for it"
+
+// SkipNotCPU is the skip reason of a row that -quick leaves out for not being sized for the
+// CPU: most of the catalog, so a run counts these rather than listing them.
+const SkipNotCPU = "not a cpu-* row (-quick)"
+
+func (lim Limits) skip(p Planned) string {
+	switch {
+	case lim.Quick && !IsCPUWorkload(p.Case):
+		return SkipNotCPU
+	case lim.Quick && p.Storage > QuickMaxStorage:
+		return fmt.Sprintf("%s of tensors, above the quick bound %s", mib(p.Storage), mib(QuickMaxStorage))
+	case lim.MaxStorage > 0 && p.Storage > lim.MaxStorage:
+		return fmt.Sprintf("%s of tensors, above -max-bytes %s", mib(p.Storage), mib(lim.MaxStorage))
+	case lim.FlopLimit > 0 && p.Flops > lim.FlopLimit:
+		return fmt.Sprintf("%.3g FLOPs, above -max-flops %.3g (the reference check alone would take about %.0f s)",
+			float64(p.Flops), float64(lim.FlopLimit), float64(p.Flops)/1e9)
+	}
+	return ""
+}
+
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }

@@ -1,0 +1,166 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"time"
+
+	"ropgen/ops"
+	"ropgen/perf/record"
+)
+
+// build is ops.Build; a test replaces it to plant a kernel that disagrees with its reference.
+var build = ops.Build
+
+// Options say how a case is timed and recorded.
+type Options struct {
+	// Count is the number of records per case, each from its own samples, as `go test
+	// -count`: benchstat needs several per row to give a confidence interval and a p-value.
+	Count int
+	// Samples is the number of timed batches per record; the record is their median.
+	Samples int
+	// MaxTime is about how long the timed batches of one case last in all (calibration
+	// included); each batch lasts MaxTime / (Count×Samples + 2), or one call when a call
+	// takes longer.
+	MaxTime time.Duration
+	// Device is the recorded device name (profiles.HostDeviceName on this machine).
+	Device string
+	// Seed seeds the inputs (ops.BuildOptions.Seed).
+	Seed uint64
+}
+
+// DefaultOptions are the options of `ropbench run` without flags.
+var DefaultOptions = Options{Count: 1, Samples: 5, MaxTime: time.Second, Seed: 1}
+
+// ErrMismatch is wrapped by Measure's error when the kernel's output differs from the
+// reference's: the case is not timed, and a run with such a case fails.
+var ErrMismatch = errors.New("kernel output differs from the reference")
+
+// Result is one measured case: its records, or why it has none.
+type Result struct {
+	Planned
+	Records []record.Record
+	// Seconds holds the time per call of every sample, in order (Count × Samples values).
+	Seconds []float64
+	Err     error
+}
+
+func (o Options) check() error {
+	switch {
+	case o.Count < 1:
+		return fmt.Errorf("count %d: need at least one record per case", o.Count)
+	case o.Samples < 1:
+		return fmt.Errorf("samples %d: need at least one sample per record", o.Samples)
+	case o.MaxTime <= 0:
+		return fmt.Errorf("max time %v must be positive", o.MaxTime)
+	case o.Device == "":
+		return errors.New("no device name to record")
+	}
+	return nil
+}
+
+// Measure builds the case with data, checks the kernel against the reference first (a fast
+// wrong kernel is not a result), then times Forward and returns its records. Flops, bytes
+// and roof come from the very op value that ran: its EvalRoofline and ComputeRoof.
+func Measure(p Planned, opt Options) Result {
+	res := Result{Planned: p}
+	if res.Err = opt.check(); res.Err != nil {
+		return res
+	}
+	in, err := build(p.Case.Case, ops.BuildOptions{Seed: opt.Seed})
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	// A kernel that fails outright is an error of its own, not a mismatch.
+	if err := in.Run(); err != nil {
+		res.Err = fmt.Errorf("Forward: %w", err)
+		return res
+	}
+	if err := in.Check(); err != nil {
+		res.Err = fmt.Errorf("%w: %w", ErrMismatch, err)
+		return res
+	}
+	op := in.Op.(ops.Op) // Plan has checked that the op type has a roofline
+	flops, bytes, err := op.EvalRoofline()
+	if err != nil {
+		res.Err = fmt.Errorf("EvalRoofline: %w", err)
+		return res
+	}
+	// Garbage from building this case and the previous ones must not be collected inside a
+	// timed batch; the kernels themselves do not allocate.
+	runtime.GC()
+	target := opt.MaxTime / time.Duration(opt.Count*opt.Samples+2)
+	n, err := Calibrate(in.Run, target)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	for range opt.Count {
+		times := make([]float64, opt.Samples)
+		for i := range times {
+			if times[i], err = Sample(in.Run, n); err != nil {
+				res.Err = err
+				return res
+			}
+		}
+		res.Seconds = append(res.Seconds, times...)
+		res.Records = append(res.Records, record.Record{
+			Device: opt.Device, Op: p.Case.Case.Op, Workload: p.Case.Case.Label, DType: p.DType,
+			Roof: op.ComputeRoof(), Flops: flops, Bytes: bytes,
+			Seconds: Median(times), Iters: n * opt.Samples,
+		})
+	}
+	return res
+}
+
+// Run measures each planned case in order and writes its records to w as soon as it is
+// done, so an interrupted run keeps what it measured. It prints one line per case to
+// progress: the median time per call, the spread of the samples, and the rates the op's own
+// counts imply; or the error of a case that failed (a kernel that disagrees with its
+// reference among them), which writes no record. It returns the number of failed cases;
+// err is a failure to write.
+func Run(plans []Planned, opt Options, w *record.BenchWriter, flush func() error, progress io.Writer) (failed int, err error) {
+	for _, p := range plans {
+		res := Measure(p, opt)
+		if res.Err != nil {
+			failed++
+			fmt.Fprintf(progress, "ERROR %s: %v\n", p.Name(), res.Err)
+			continue
+		}
+		for _, r := range res.Records {
+			if err := w.Write(r); err != nil {
+				return failed, err
+			}
+		}
+		if err := flush(); err != nil {
+			return failed, err
+		}
+		fmt.Fprintln(progress, res.progress())
+	}
+	return failed, nil
+}
+
+// progress is the line Run prints for a measured case.
+func (res Result) progress() string {
+	med := Median(res.Seconds)
+	lo, hi := slices.Min(res.Seconds), slices.Max(res.Seconds)
+	return fmt.Sprintf("%-58s %10s  [%s .. %s]  %8.2f GB/s  %8.2f GFLOP/s",
+		res.Name(), Seconds(med), Seconds(lo), Seconds(hi), float64(res.Bytes)/med/1e9, float64(res.Flops)/med/1e9)
+}
+
+// Seconds formats a time in seconds with three significant digits and a unit ("12.3µs").
+func Seconds(s float64) string {
+	switch {
+	case s >= 1:
+		return fmt.Sprintf("%.3gs", s)
+	case s >= 1e-3:
+		return fmt.Sprintf("%.3gms", s*1e3)
+	case s >= 1e-6:
+		return fmt.Sprintf("%.3gµs", s*1e6)
+	}
+	return fmt.Sprintf("%.3gns", s*1e9)
+}
