@@ -14,9 +14,10 @@ import (
 const manifestDir = "../../manifest"
 
 // The end-to-end CPU bytes audit: SubFwd on a real Llama-3 decode shape (8 × 128256 logits
-// minus a per-row [8, 1] max, 8 MiB in float32) runs once under valgrind's cache simulator,
-// and `ropgen audit` compares its last-level misses with the formula. The correct formula
-// passes; the same record with its bytes doubled fails.
+// minus a per-row [8, 1] max, 8 MiB in float32) runs under valgrind's cache simulator, with
+// and without the measured call, and `ropgen audit` compares the difference of last-level
+// misses with the formula. The correct formula passes; the same record with its bytes
+// doubled fails.
 func TestCacheSimAudit(t *testing.T) {
 	if _, err := exec.LookPath("valgrind"); err != nil {
 		t.Skip("valgrind is not installed: the CPU cache-simulation audit needs it")
