@@ -33,7 +33,7 @@ func allowed(o op, secs float64) (record, float64, error) {
 }
 
 func planted(m, n, k int64, o op, ts []tensor) record {
-	flops := 2 * m * n * k        // want
+	flops := 2 * m * n * k         // want
 	bytes := (m*k + k*n + m*n) * 2 // want
 	var r record
 	r.Flops = flops
