@@ -1,0 +1,401 @@
+package bench
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"ropgen/manifest"
+	"ropgen/ops"
+	"ropgen/perf/profiles"
+	"ropgen/perf/record"
+)
+
+var loadOnce = sync.OnceValues(func() ([]Case, error) {
+	_, cases, err := Load("../../manifest")
+	return cases, err
+})
+
+// catalog returns every case of the checked-in catalog.
+func catalog(t *testing.T) []Case {
+	t.Helper()
+	cases, err := loadOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// find returns the catalog case op/workload/dtype.
+func find(t *testing.T, name string) Case {
+	t.Helper()
+	for _, c := range catalog(t) {
+		if c.Name() == name {
+			return c
+		}
+	}
+	t.Fatalf("no case %s in the catalog", name)
+	return Case{}
+}
+
+func planOne(t *testing.T, c Case) Planned {
+	t.Helper()
+	ps, err := Plan([]Case{c}, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps[0]
+}
+
+func TestFullMatchSelectsOneOp(t *testing.T) {
+	re, err := FullMatch("GemmFwd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Filter{Op: re}.Select(catalog(t))
+	if len(got) == 0 {
+		t.Fatal("-op GemmFwd selects nothing")
+	}
+	for _, c := range got {
+		if c.Case.Op != "GemmFwd" {
+			t.Errorf("-op GemmFwd selects %s", c.Name())
+		}
+	}
+	if re, _ := FullMatch(".*Gemm.*"); !re.MatchString("BatchedGemmFwd") {
+		t.Error(".*Gemm.* must select BatchedGemmFwd")
+	}
+}
+
+func TestQuickSubset(t *testing.T) {
+	plans, err := Plan(catalog(t), Limits{Quick: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := map[string]bool{}
+	for _, p := range plans {
+		if p.Skip != "" {
+			if !IsCPUWorkload(p.Case) && p.Skip != SkipNotCPU && p.Skip != SkipNoBuilder && p.Skip != SkipNotGenerated {
+				t.Errorf("%s: skipped for %q, want %q", p.Name(), p.Skip, SkipNotCPU)
+			}
+			continue
+		}
+		run[p.Name()] = true
+		if !IsCPUWorkload(p.Case) || p.Storage > QuickMaxStorage {
+			t.Errorf("%s (%d bytes of tensors) is in the quick subset", p.Name(), p.Storage)
+		}
+	}
+	for name, want := range map[string]bool{
+		"ReluFwd/cpu-small/float32":               true,
+		"GemmFwd/cpu-gemv/float32":                true, // 16 MiB: the largest quick row
+		"ReluFwd/cpu-large/float32":               false,
+		"SumFwd/cpu-large/float32":                false, // 64 MiB, over the quick bound
+		"GemmFwd/llama3-8b-decode-oproj/bfloat16": false,
+	} {
+		if run[name] != want {
+			t.Errorf("quick runs %s: %v, want %v", name, run[name], want)
+		}
+	}
+	if len(run) < 30 {
+		t.Errorf("the quick subset has %d cases; the catalog has more small cpu-* rows than that", len(run))
+	}
+}
+
+func TestLimits(t *testing.T) {
+	big := planOne(t, find(t, "ReluFwd/cpu-large/float32"))
+	if big.Storage != 2*4096*4096*4 {
+		t.Fatalf("storage of ReluFwd cpu-large = %d, want one 4096x4096 float32 tensor each way", big.Storage)
+	}
+	for _, tc := range []struct {
+		lim  Limits
+		want string
+	}{
+		{Limits{MaxStorage: big.Storage}, ""},
+		{Limits{MaxStorage: big.Storage - 1}, "above -max-bytes"},
+		{Limits{FlopLimit: big.Flops}, ""},
+		{Limits{FlopLimit: big.Flops - 1}, "above -max-flops"},
+		{Limits{Quick: true}, "above the quick bound"},
+	} {
+		got := tc.lim.skip(big)
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("%+v: skip reason %q, want one containing %q", tc.lim, got, tc.want)
+		}
+	}
+	if got := (Limits{Quick: true}).skip(planOne(t, find(t, "GemmFwd/llama3-8b-decode-oproj/bfloat16"))); got != SkipNotCPU {
+		t.Errorf("quick skips a real decode row for %q, want %q", got, SkipNotCPU)
+	}
+}
+
+// quickOptions keep the measuring tests short.
+var quickOptions = Options{Count: 2, Samples: 3, MaxTime: 20 * time.Millisecond, Device: "cpu: test", Seed: 1}
+
+// TestRecordFieldsFromTheOp: a record's counts and roof are the op's own EvalRoofline and
+// ComputeRoof, on an op built independently here, and agree with the meta build's.
+func TestRecordFieldsFromTheOp(t *testing.T) {
+	for _, name := range []string{"GemmFwd/cpu-ragged/bfloat16", "SoftmaxFwd/cpu-small-mid-dim/float32", "AttentionFwd/cpu-decode/q=bfloat16,k=float8_e4m3,v=float8_e4m3"} {
+		p := planOne(t, find(t, name))
+		res := Measure(p, quickOptions)
+		if res.Err != nil {
+			t.Fatalf("%s: %v", name, res.Err)
+		}
+		in, err := ops.Build(p.Case.Case, ops.BuildOptions{Seed: 99})
+		if err != nil {
+			t.Fatal(err)
+		}
+		op := in.Op.(ops.Op)
+		flops, bytes, err := op.EvalRoofline()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Records) != quickOptions.Count || len(res.Seconds) != quickOptions.Count*quickOptions.Samples {
+			t.Fatalf("%s: %d records of %d samples, want %d of %d", name, len(res.Records), len(res.Seconds), quickOptions.Count, quickOptions.Samples)
+		}
+		for _, r := range res.Records {
+			want := record.Record{Device: "cpu: test", Op: p.Case.Case.Op, Workload: p.Case.Case.Label, DType: p.DType,
+				Roof: op.ComputeRoof(), Flops: flops, Bytes: bytes, Seconds: r.Seconds, Iters: r.Iters}
+			if r != want {
+				t.Errorf("%s: record %+v, want %+v", name, r, want)
+			}
+			if r.Flops != p.Flops || r.Bytes != p.Bytes || r.Roof != p.Roof {
+				t.Errorf("%s: the data build's counts (%d, %d, %s) differ from the meta build's (%d, %d, %s)", name, r.Flops, r.Bytes, r.Roof, p.Flops, p.Bytes, p.Roof)
+			}
+			if !(r.Seconds > 0) || r.Iters < quickOptions.Samples || r.Iters%quickOptions.Samples != 0 {
+				t.Errorf("%s: seconds %v, iters %d: want a positive time over a whole number of calls per sample", name, r.Seconds, r.Iters)
+			}
+		}
+		if got := Median(res.Seconds[:quickOptions.Samples]); got != res.Records[0].Seconds {
+			t.Errorf("%s: first record %v s, want the median of its samples %v s", name, res.Records[0].Seconds, got)
+		}
+	}
+}
+
+// wrongReference makes the named op's reference disagree with its kernel by one unit in the
+// first output element, for the duration of the test.
+func wrongReference(t *testing.T, opName string) {
+	t.Cleanup(func() { build = ops.Build })
+	build = func(c manifest.Case, opt ops.BuildOptions) (*ops.Instance, error) {
+		in, err := ops.Build(c, opt)
+		if err != nil || c.Op != opName {
+			return in, err
+		}
+		ref := in.Reference
+		in.Reference = func(outs []*ops.Tensor) error {
+			err := ref(outs)
+			outs[0].Data[0]++
+			return err
+		}
+		return in, nil
+	}
+}
+
+// TestMismatchFailsTheRun: a kernel that disagrees with its reference is an error row with
+// no record, and the run reports it as failed, while the other cases are still recorded.
+func TestMismatchFailsTheRun(t *testing.T) {
+	wrongReference(t, "ReluFwd")
+	good, bad := planOne(t, find(t, "AddFwd/cpu-small/float32")), planOne(t, find(t, "ReluFwd/cpu-small/float32"))
+	res := Measure(bad, quickOptions)
+	if !errors.Is(res.Err, ErrMismatch) || res.Records != nil {
+		t.Fatalf("Measure of a mismatching kernel: err %v, %d records; want ErrMismatch and none", res.Err, len(res.Records))
+	}
+	var out, progress bytes.Buffer
+	failed, err := Run([]Planned{bad, good}, quickOptions, record.NewBenchWriter(&out), func() error { return nil }, &progress)
+	if err != nil || failed != 1 {
+		t.Fatalf("Run: failed %d, err %v; want 1 failure", failed, err)
+	}
+	if !strings.Contains(progress.String(), "ERROR ReluFwd/cpu-small/float32: "+ErrMismatch.Error()) {
+		t.Errorf("progress does not show the error row:\n%s", progress.String())
+	}
+	recs, fs := record.ReadBench(&out, "out.txt")
+	if len(fs) > 0 {
+		t.Fatal(fs)
+	}
+	if len(recs) != quickOptions.Count || recs[0].Op != "AddFwd" {
+		t.Errorf("records %+v: want only AddFwd's %d", recs, quickOptions.Count)
+	}
+}
+
+func TestBadOptions(t *testing.T) {
+	p := planOne(t, find(t, "ReluFwd/cpu-small/float32"))
+	for _, opt := range []Options{
+		{Count: 0, Samples: 1, MaxTime: time.Millisecond, Device: "d"},
+		{Count: 1, Samples: 0, MaxTime: time.Millisecond, Device: "d"},
+		{Count: 1, Samples: 1, MaxTime: 0, Device: "d"},
+		{Count: 1, Samples: 1, MaxTime: time.Millisecond},
+	} {
+		if res := Measure(p, opt); res.Err == nil {
+			t.Errorf("Measure with %+v: no error", opt)
+		}
+	}
+}
+
+func TestCalibrateReachesTheTarget(t *testing.T) {
+	calls := 0
+	spin := func() error {
+		calls++
+		for start := time.Now(); time.Since(start) < 20*time.Microsecond; {
+		}
+		return nil
+	}
+	const target = 2 * time.Millisecond
+	n, err := Calibrate(spin, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 20 µs a call: a batch of n lasts n × 20 µs at least, so n can be no more than a
+	// target's worth and a bit; at least a target's worth unless the machine stalled.
+	if n > int(target/(20*time.Microsecond))*2 || n < 1 {
+		t.Errorf("Calibrate: %d calls a batch for a %v target at 20µs a call", n, target)
+	}
+	s, err := Sample(spin, n)
+	if err != nil || s < 20e-6 {
+		t.Errorf("Sample: %v s per call (err %v), want at least 20µs", s, err)
+	}
+	boom := errors.New("boom")
+	if _, err := Calibrate(func() error { return boom }, target); !errors.Is(err, boom) {
+		t.Errorf("Calibrate stops at the call's error: got %v", err)
+	}
+	if _, err := Calibrate(spin, 0); err == nil {
+		t.Error("Calibrate accepts a zero target")
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, tc := range []struct {
+		in   []float64
+		want float64
+	}{{[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2.5}, {[]float64{7}, 7}, {[]float64{5, 5, 1, 9, 100}, 5}} {
+		in := append([]float64(nil), tc.in...)
+		if got := Median(in); got != tc.want {
+			t.Errorf("Median(%v) = %v, want %v", tc.in, got, tc.want)
+		}
+		for i := range in {
+			if in[i] != tc.in[i] {
+				t.Errorf("Median changed its input: %v", in)
+			}
+		}
+	}
+}
+
+// lessonRow is one row of the lesson's decode-versus-prefill table: (m x 4096) @ (4096 x
+// 4096) in fp16 on the A100's datasheet ceilings (reference/roofline-lesson.py and its
+// test: intensity to 0.005, TFLOP/s to 0.005, share of peak to 0.05).
+type lessonRow struct {
+	m                        string
+	intensity, tflops, share float64
+	bound                    string
+}
+
+// TestPredictLessonTable reproduces the lesson's table through the catalog's GemmFwd, its
+// generated EvalRoofline and the A100 profile.
+func TestPredictLessonTable(t *testing.T) {
+	prof, err := profiles.Open("a100-sxm-80gb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, err := FindOp(mustOps(t), "GemmFwd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []lessonRow{
+		{"1", 1.00, 2.04, 0.7, "memory-bound"},
+		{"128", 120.47, 245.64, 78.7, "memory-bound"},
+		{"166", 153.55, 312.00, 100.0, "compute-bound"},
+		{"4096", 1365.33, 312.00, 100.0, "compute-bound"}, // printed by the lesson's main
+	} {
+		cases, err := SetCases(op, "M="+row.m+",N=4096,K=4096", "float16")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr := Predict(planOne(t, cases[0]), prof, profiles.Theoretical)
+		if !near(pr.Intensity, row.intensity, 0.005) || !near(pr.Attainable/1e12, row.tflops, 0.005) ||
+			!near(pr.PeakShare*100, row.share, 0.05) || string(pr.Bound) != row.bound {
+			t.Errorf("m=%s: intensity %.4f, %.4f TFLOP/s, %.3f%% of peak, %s; lesson: %.2f, %.2f, %.1f%%, %s",
+				row.m, pr.Intensity, pr.Attainable/1e12, pr.PeakShare*100, pr.Bound, row.intensity, row.tflops, row.share, row.bound)
+		}
+		if !(pr.SOLTime == max(pr.MemoryTime, pr.ComputeTime) && pr.SOLTime > 0) || pr.Note != "" {
+			t.Errorf("m=%s: SOL %v of memory %v and compute %v, note %q", row.m, pr.SOLTime, pr.MemoryTime, pr.ComputeTime, pr.Note)
+		}
+	}
+}
+
+func near(got, want, tol float64) bool { return got >= want-tol && got <= want+tol }
+
+func mustOps(t *testing.T) []*manifest.Op {
+	t.Helper()
+	opList, _, err := Load("../../manifest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opList
+}
+
+// TestPredictBlanks: a ceiling the profile does not have prices nothing it would need.
+func TestPredictBlanks(t *testing.T) {
+	a100, err := profiles.Open("a100-sxm-80gb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := planOne(t, find(t, "GemmFwd/llama3-8b-decode-oproj/float16"))
+	pr := Predict(p, a100, profiles.Effective) // the A100 profile has no measurement
+	if !isNaN(pr.Intensity, pr.MemoryTime, pr.SOLTime, pr.Attainable, pr.PeakShare) || !strings.Contains(pr.Note, "never measured") {
+		t.Errorf("A100 effective: %+v; want every cell blank and a note that nothing was measured", pr)
+	}
+	h200, err := profiles.Open("h200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr = Predict(planOne(t, find(t, "GemmFwd/cpu-gemv/float32")), h200, profiles.Effective) // no cube.fp32 roof
+	if isNaN(pr.MemoryTime, pr.Intensity) || !isNaN(pr.ComputeTime, pr.SOLTime, pr.Attainable) || pr.Bound != "" || !strings.Contains(pr.Note, "cube.fp32") {
+		t.Errorf("H200 without cube.fp32: %+v; want the memory time alone and a note naming the roof", pr)
+	}
+}
+
+func isNaN(vs ...float64) bool {
+	for _, v := range vs {
+		if v == v {
+			return false
+		}
+	}
+	return true
+}
+
+func TestSetCases(t *testing.T) {
+	opList := mustOps(t)
+	op := func(name string) *manifest.Op {
+		o, err := FindOp(opList, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	cases, err := SetCases(op("ReluFwd"), "x_shape=[128, 1024]", "float32")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 1 || cases[0].Name() != "ReluFwd/x_shape=[128,1024]/float32" || cases[0].Case.Shapes["x"][1] != 1024 {
+		t.Errorf("cases %+v", cases)
+	}
+	cases, err = SetCases(op("AttentionFwd"), "batch=1,heads=4,kv_heads=2,seq_q=1,seq_kv=16,head_dim=8,causal=true", "q=bfloat16,k=float8_e4m3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cases[0].Case.DTypes; got["q"] != "bfloat16" || got["k"] != "float8_e4m3" {
+		t.Errorf("dtypes %v", got)
+	}
+	for _, tc := range []struct{ op, set, dtype, want string }{
+		{"GemmFwd", "M=128,N=4096", "float16", "-set: GemmFwd: -set: missing dim K"},
+		{"GemmFwd", "M=128,N=4096,K=4096,Q=1", "float16", "-set:1:21: GemmFwd: -set: unknown key \"Q\""},
+		{"GemmFwd", "M=-1,N=4096,K=4096", "float16", "-set: GemmFwd: -set.M: a dim must be a positive integer"},
+		{"GemmFwd", "M=1,N=1,K=1", "float8_e4m3", "float8_e4m3"},
+		{"GemmFwd", "M=1,N=1,K=1", "", "needs a dtype"},
+		{"GemmFwd", "M=1,,K=1", "float16", "is not key=value"},
+		{"ReluFwd", "x_shape=[1,2", "float32", "unbalanced"},
+	} {
+		_, err := SetCases(op(tc.op), tc.set, tc.dtype)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("SetCases(%s, %q, %q): %v; want an error containing %q", tc.op, tc.set, tc.dtype, err, tc.want)
+		}
+	}
+}
