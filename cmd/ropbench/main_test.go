@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"ropgen/perf/bench"
+	"ropgen/perf/profiles"
+	"ropgen/perf/record"
+)
+
+const manifests = "../../manifest"
+
+func runCmd(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestRunWritesRecords(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "bench.txt")
+	code, _, stderr := runCmd("run", "-manifest", manifests, "-op", "ReluFwd", "-workload", "^cpu-small$", "-max-time", "20ms", "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	recs, fs := record.ReadFiles(out)
+	if len(fs) > 0 {
+		t.Fatal(fs)
+	}
+	var names []string
+	for _, r := range recs {
+		names = append(names, r.Op+"/"+r.Workload+"/"+r.DType)
+		if r.Device != profiles.HostDeviceName() || r.Roof != "vector.fp32" || !(r.Seconds > 0) {
+			t.Errorf("record %+v: want this host's device, the op's roof and a time", r)
+		}
+	}
+	if got := strings.Join(names, " "); got != "ReluFwd/cpu-small/float32 ReluFwd/cpu-small/bfloat16" {
+		t.Errorf("records %s", got)
+	}
+	if !strings.Contains(stderr, "2 cases in") || !strings.Contains(stderr, "0 failed") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+// TestRunQuickSkips: -quick runs only the small cpu-* rows and counts the rest in one line.
+func TestRunQuickSkips(t *testing.T) {
+	_, cases, err := bench.Load(manifests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notCPU, small := 0, 0
+	for _, c := range cases {
+		switch {
+		case c.Case.Op != "GemmFwd":
+		case !bench.IsCPUWorkload(c):
+			notCPU++
+		default:
+			small++
+		}
+	}
+	code, stdout, stderr := runCmd("run", "-manifest", manifests, "-quick", "-op", "GemmFwd", "-max-time", "10ms")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	if want := fmt.Sprintf("skip %d cases: %s\n", notCPU, bench.SkipNotCPU); !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+	recs, fs := record.ReadBench(strings.NewReader(stdout), "stdout")
+	if len(fs) > 0 || len(recs) != small {
+		t.Errorf("%d records (%v), want one per small GemmFwd row: %d", len(recs), fs, small)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{}, 2, "usage: ropbench"},
+		{[]string{"nope"}, 2, `unknown command "nope"`},
+		{[]string{"run", "-op", "("}, 2, "-op:"},
+		{[]string{"run", "extra"}, 2, "unexpected arguments"},
+		{[]string{"run", "-manifest", manifests, "-op", "NoSuchOp"}, 1, "no case selected"},
+		{[]string{"predict", "-op", "GemmFwd"}, 2, "usage: ropbench predict"},
+		{[]string{"predict", "-profile", "nosuch"}, 2, `no builtin profile "nosuch"`},
+		{[]string{"predict", "-manifest", manifests, "-profile", "h200", "-set", "M=1"}, 2, "give -op NAME"},
+		{[]string{"predict", "-manifest", manifests, "-profile", "h200", "-op", "Gemm", "-set", "M=1", "-dtype", "float16"}, 2, `no implemented op "Gemm"`},
+		{[]string{"predict", "-manifest", manifests, "-profile", "h200", "-op", "GemmFwd", "-set", "M=1,N=2", "-dtype", "float16"}, 1, "-set: GemmFwd: -set: missing dim K"},
+		{[]string{"ab", "-op", "ReluFwd", "-a", "procs=1"}, 2, "usage: ropbench ab"},
+		{[]string{"ab", "-op", "ReluFwd", "-a", "threads=1", "-b", "procs=2"}, 2, `-a: "threads=1" is not knob=value with a known knob`},
+		{[]string{"ab", "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=0"}, 2, `-b: procs: "0" is not a positive integer`},
+		{[]string{"ab", "-manifest", manifests, "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=2"}, 2, "want exactly one: ReluFwd/cpu-small/float32, ReluFwd/cpu-small/bfloat16, "},
+		{[]string{"ab", "-manifest", manifests, "-op", "ReluFwd", "-workload", "cpu-small", "-dtype", "float32", "-a", "procs=1", "-b", "procs=2", "-rounds", "5"}, 1, "use at least 8"},
+	} {
+		code, stdout, stderr := runCmd(tc.args...)
+		if code != tc.code || !strings.Contains(stdout+stderr, tc.want) {
+			t.Errorf("ropbench %q: exit %d, want %d with %q in:\n%s%s", tc.args, code, tc.code, tc.want, stdout, stderr)
+		}
+	}
+}
+
+// TestPredictLessonRow: the command prints the lesson's m = 128 row of the decode-versus-
+// prefill table (120.47 FLOP/B, memory-bound, 245.64 TFLOP/s, 78.7% of peak) and the A100's
+// fp16 ridge (312e12 / 2039e9 = 153.02 FLOP/B).
+func TestPredictLessonRow(t *testing.T) {
+	code, stdout, stderr := runCmd("predict", "-manifest", manifests, "-profile", "a100-sxm-80gb", "-theoretical",
+		"-op", "GemmFwd", "-set", "M=128,N=4096,K=4096", "-dtype", "float16")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	row := regexp.MustCompile(`(?m)^GemmFwd +M=128,N=4096,K=4096 +float16 +cube\.fp16 +4\.29G +35\.7MB +120\.47 +memory-bound +17\.5µs +245\.64 TFLOP/s +78\.7% *$`)
+	if !row.MatchString(stdout) || !strings.Contains(stdout, "ridge 153.02 FLOP/B") || !strings.Contains(stdout, "theoretical ceilings") {
+		t.Errorf("output:\n%s", stdout)
+	}
+}
+
+// TestPredictCatalog: without -set every selected catalog row is priced, and a roof the
+// profile lacks leaves its cells blank with the reason.
+func TestPredictCatalog(t *testing.T) {
+	code, stdout, stderr := runCmd("predict", "-manifest", manifests, "-profile", "h200", "-op", "GemmFwd", "-workload", "llama3-8b-decode-oproj")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	var bf16, fp16 string
+	for _, l := range lines {
+		switch {
+		case strings.Contains(l, " bfloat16 "):
+			bf16 = l
+		case strings.Contains(l, " float16 "):
+			fp16 = l
+		}
+	}
+	if !strings.Contains(bf16, "memory-bound") || !strings.Contains(fp16, "cube.fp16 was never measured") || strings.Contains(fp16, "bound") {
+		t.Errorf("output:\n%s", stdout)
+	}
+}
+
+// TestAB runs a short trial end to end: equality first, then the signs and a verdict.
+func TestAB(t *testing.T) {
+	code, stdout, stderr := runCmd("ab", "-manifest", manifests, "-op", "ReluFwd", "-set", "x_shape=[64,64]", "-dtype", "float32",
+		"-a", "procs=1", "-b", "procs=2", "-rounds", "8", "-sample-time", "1ms")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"ReluFwd/x_shape=[64,64]/float32: A procs=1, B procs=2; 8 rounds", "equal: both arms match", "sign test p = ", "verdict: "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
