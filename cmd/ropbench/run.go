@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"ropgen/perf/bench"
@@ -105,24 +106,27 @@ func flagSet(fl *flag.FlagSet, name string) bool {
 	return set
 }
 
-// reportSkips says which planned cases are skipped and why, and returns the others. Rows
-// that -quick leaves out for not being sized for the CPU are only counted unless verbose:
-// they are most of the catalog.
+// reportSkips says which planned cases are skipped and why, and returns the others. The
+// rows -quick leaves out are only counted, per reason, unless verbose: they are most of the
+// catalog.
 func reportSkips(plans []bench.Planned, verbose bool, w io.Writer) []bench.Planned {
 	var todo []bench.Planned
-	notCPU := 0
+	quickReasons := []string{bench.SkipNotCPU, bench.SkipQuickLarge}
+	counted := map[string]int{}
 	for _, p := range plans {
 		switch {
 		case p.Skip == "":
 			todo = append(todo, p)
-		case verbose || p.Skip != bench.SkipNotCPU:
-			fmt.Fprintf(w, "skip %s: %s\n", p.Name(), p.Skip)
+		case !verbose && slices.Contains(quickReasons, p.Skip):
+			counted[p.Skip]++
 		default:
-			notCPU++
+			fmt.Fprintf(w, "skip %s: %s\n", p.Name(), p.Skip)
 		}
 	}
-	if notCPU > 0 {
-		fmt.Fprintf(w, "skip %d cases: %s\n", notCPU, bench.SkipNotCPU)
+	for _, r := range quickReasons {
+		if counted[r] > 0 {
+			fmt.Fprintf(w, "skip %d cases: %s\n", counted[r], r)
+		}
 	}
 	return todo
 }

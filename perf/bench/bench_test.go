@@ -77,7 +77,8 @@ func TestQuickSubset(t *testing.T) {
 	run := map[string]bool{}
 	for _, p := range plans {
 		if p.Skip != "" {
-			if !IsCPUWorkload(p.Case) && p.Skip != SkipNotCPU && p.Skip != SkipNoBuilder && p.Skip != SkipNotGenerated {
+			if !IsCPUWorkload(p.Case) && p.Skip != SkipNotCPU && p.Skip != SkipNoBuilder && p.Skip != SkipNotGenerated ||
+				IsCPUWorkload(p.Case) && p.Skip != SkipQuickLarge && p.Skip != SkipNoBuilder && p.Skip != SkipNotGenerated {
 				t.Errorf("%s: skipped for %q, want %q", p.Name(), p.Skip, SkipNotCPU)
 			}
 			continue
@@ -116,7 +117,7 @@ func TestLimits(t *testing.T) {
 		{Limits{MaxStorage: big.Storage - 1}, "above -max-bytes"},
 		{Limits{FlopLimit: big.Flops}, ""},
 		{Limits{FlopLimit: big.Flops - 1}, "above -max-flops"},
-		{Limits{Quick: true}, "above the quick bound"},
+		{Limits{Quick: true}, SkipQuickLarge},
 	} {
 		got := tc.lim.skip(big)
 		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {

@@ -96,22 +96,27 @@ const SkipNoBuilder = "implemented in the manifest, but package ops registers no
 const SkipNotGenerated = "its op type has no generated EvalRoofline: run go generate ./..."
 
 // SkipNotCPU is the skip reason of a row that -quick leaves out for not being sized for the
-// CPU: most of the catalog, so a run counts these rather than listing them.
+// CPU: most of the catalog, so a run counts the rows -quick leaves out rather than listing
+// them.
 const SkipNotCPU = "not a cpu-* row (-quick)"
+
+// SkipQuickLarge is the skip reason of a cpu-* row that -quick leaves out for its size (the
+// bandwidth rows).
+var SkipQuickLarge = fmt.Sprintf("a cpu-* row with more than %s of tensors (-quick)", mib(QuickMaxStorage))
 
 func (lim Limits) skip(p Planned) string {
 	switch {
 	case lim.Quick && !IsCPUWorkload(p.Case):
 		return SkipNotCPU
 	case lim.Quick && p.Storage > QuickMaxStorage:
-		return fmt.Sprintf("%s of tensors, above the quick bound %s", mib(p.Storage), mib(QuickMaxStorage))
+		return SkipQuickLarge
 	case lim.MaxStorage > 0 && p.Storage > lim.MaxStorage:
 		return fmt.Sprintf("%s of tensors, above -max-bytes %s", mib(p.Storage), mib(lim.MaxStorage))
 	case lim.FlopLimit > 0 && p.Flops > lim.FlopLimit:
-		return fmt.Sprintf("%.3g FLOPs, above -max-flops %.3g (the reference check alone would take about %.0f s)",
+		return fmt.Sprintf("%.3g FLOPs, above -max-flops %.3g (the plain reference alone would take about %.0f s at 1 GFLOP/s)",
 			float64(p.Flops), float64(lim.FlopLimit), float64(p.Flops)/1e9)
 	}
 	return ""
 }
 
-func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+func mib(n int64) string { return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20)) }
