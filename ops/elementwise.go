@@ -72,7 +72,8 @@ func (op *ReluFwd) Bind(x *Tensor) ([]int, error) {
 // Forward computes out = relu(x).
 func (op *ReluFwd) Forward(out, x *Tensor) error {
 	return unaryForward(op, "ReluFwd", out, x, func(y, x []float32) {
-		y = y[:len(x)]
+		i := vecRelu(y, x)
+		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
 			y[i] = max(v, 0)
 		}
@@ -117,7 +118,8 @@ func (op *LeakyReluFwd) Bind(x *Tensor) ([]int, error) {
 func (op *LeakyReluFwd) Forward(out, x *Tensor) error {
 	factor := [2]float32{1, float32(op.NegativeSlope)}
 	return unaryForward(op, "LeakyReluFwd", out, x, func(y, x []float32) {
-		y = y[:len(x)]
+		i := vecLeakyRelu(y, x, factor[1])
+		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
 			y[i] = v * factor[math.Float32bits(v)>>31]
 		}
@@ -178,7 +180,8 @@ func (op *ClampFwd) bounds() (lo, hi float32) {
 func (op *ClampFwd) Forward(out, x *Tensor) error {
 	lo, hi := op.bounds()
 	return unaryForward(op, "ClampFwd", out, x, func(y, x []float32) {
-		y = y[:len(x)]
+		i := vecClamp(y, x, lo, hi)
+		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
 			y[i] = min(max(v, lo), hi)
 		}
@@ -220,7 +223,8 @@ func (op *ExpFwd) Bind(x *Tensor) ([]int, error) {
 // Forward computes out = exp(x).
 func (op *ExpFwd) Forward(out, x *Tensor) error {
 	return unaryForward(op, "ExpFwd", out, x, func(y, x []float32) {
-		y = y[:len(x)]
+		i := vecExp(y, x)
+		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
 			y[i] = expf(v)
 		}
@@ -251,7 +255,8 @@ func (op *TanhFwd) Bind(x *Tensor) ([]int, error) {
 // Forward computes out = tanh(x).
 func (op *TanhFwd) Forward(out, x *Tensor) error {
 	return unaryForward(op, "TanhFwd", out, x, func(y, x []float32) {
-		y = y[:len(x)]
+		i := vecTanh(y, x)
+		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
 			y[i] = tanhf(v)
 		}
@@ -282,7 +287,8 @@ func (op *SigmoidFwd) Bind(x *Tensor) ([]int, error) {
 // Forward computes out = sigmoid(x).
 func (op *SigmoidFwd) Forward(out, x *Tensor) error {
 	return unaryForward(op, "SigmoidFwd", out, x, func(y, x []float32) {
-		y = y[:len(x)]
+		i := vecSigmoid(y, x)
+		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
 			y[i] = sigmoidf(v)
 		}
@@ -315,9 +321,10 @@ func (op *SiluFwd) Bind(x *Tensor) ([]int, error) {
 // Forward computes out = silu(x).
 func (op *SiluFwd) Forward(out, x *Tensor) error {
 	return unaryForward(op, "SiluFwd", out, x, func(y, x []float32) {
-		y = y[:len(x)]
+		i := vecSilu(y, x)
+		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
-			y[i] = v * sigmoidf(v)
+			y[i] = siluf(v)
 		}
 	})
 }
@@ -328,8 +335,7 @@ func (op *SiluFwd) reference(out, x *Tensor) {
 
 // GeluFwd is torch.nn.functional.gelu with approximate="tanh":
 // y = 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x**3))).
-// Its 8 FLOPs per element (spec §1.3) are the kernel's own sequence: x*x, a fused-constant
-// multiply and add (c1*x² + c0), a multiply by x, tanh, 1 + t, 0.5*x, and the last multiply.
+// Its 8 FLOPs per element (spec §1.3) are the kernel's own sequence (geluf).
 type GeluFwd struct {
 	DType  DType
 	XShape []int
@@ -350,15 +356,11 @@ func (op *GeluFwd) Bind(x *Tensor) ([]int, error) {
 
 // Forward computes out = gelu_tanh(x).
 func (op *GeluFwd) Forward(out, x *Tensor) error {
-	const (
-		c0 = 0.7978845608028654 // sqrt(2/pi)
-		c1 = c0 * 0.044715
-	)
 	return unaryForward(op, "GeluFwd", out, x, func(y, x []float32) {
-		y = y[:len(x)]
+		i := vecGelu(y, x)
+		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
-			t := tanhf(v * (c1*(v*v) + c0))
-			y[i] = (0.5 * v) * (1 + t)
+			y[i] = geluf(v)
 		}
 	})
 }

@@ -88,10 +88,18 @@ func (p *bcastPlan) offsets(r int) (ao, bo int) {
 	return ao, bo
 }
 
-// run calls row over every piece of every row, in parallel over the output's elements.
-// row receives y and the matching pieces of a and b, each either len(y) long or a single
-// broadcast element.
-func (p *bcastPlan) run(y, a, b []float32, row func(y, a, b []float32)) {
+// The operators of the binary ops, for vecArith.
+const (
+	opAdd = iota
+	opSub
+	opMul
+	opDiv
+)
+
+// run computes every piece of every row, in parallel over the output's elements: the
+// 8-lane blocks with vecArith(op), the rest with row. Both receive y and the matching pieces
+// of a and b, each either len(y) long or a single broadcast element.
+func (p *bcastPlan) run(y, a, b []float32, op int, row func(y, a, b []float32)) {
 	parallelFor(len(y), grainElems, func(lo, hi int) {
 		for lo < hi {
 			r, j := lo/p.n, lo%p.n
@@ -104,7 +112,14 @@ func (p *bcastPlan) run(y, a, b []float32, row func(y, a, b []float32)) {
 			if p.sb == 1 {
 				bs = b[bo+j : bo+j+m]
 			}
-			row(y[lo:lo+m], as, bs)
+			k := vecArith(op, y[lo:lo+m], as, bs)
+			if p.sa == 1 {
+				as = as[k:]
+			}
+			if p.sb == 1 {
+				bs = bs[k:]
+			}
+			row(y[lo+k:lo+m], as, bs)
 			lo += m
 		}
 	})
@@ -141,7 +156,7 @@ func (c broadcastCore) shape() (formulas.BinaryShape, error) {
 	return formulas.BinaryShape{A: *c.ashape, B: *c.bshape, ElemBytes: c.dt.Size()}, nil
 }
 
-func (c broadcastCore) forward(out, a, b *Tensor, row func(y, a, b []float32)) error {
+func (c broadcastCore) forward(out, a, b *Tensor, op int, row func(y, a, b []float32)) error {
 	shape, err := c.bind(a, b)
 	if err != nil {
 		return err
@@ -155,7 +170,7 @@ func (c broadcastCore) forward(out, a, b *Tensor, row func(y, a, b []float32)) e
 		return err
 	}
 	p := newBcastPlan(a.Shape, b.Shape, shape)
-	p.run(out.Data, a.Data, b.Data, row)
+	p.run(out.Data, a.Data, b.Data, op, row)
 	return nil
 }
 
@@ -282,7 +297,7 @@ func (op *DivFwd) BinaryShape() (formulas.BinaryShape, error) { return op.core()
 
 // Forward computes out = a + b.
 func (op *AddFwd) Forward(out, a, b *Tensor) error {
-	return op.core().forward(out, a, b, func(y, a, b []float32) {
+	return op.core().forward(out, a, b, opAdd, func(y, a, b []float32) {
 		switch {
 		case len(a) == len(y) && len(b) == len(y):
 			a, b = a[:len(y)], b[:len(y)]
@@ -305,7 +320,7 @@ func (op *AddFwd) Forward(out, a, b *Tensor) error {
 
 // Forward computes out = a - b.
 func (op *SubFwd) Forward(out, a, b *Tensor) error {
-	return op.core().forward(out, a, b, func(y, a, b []float32) {
+	return op.core().forward(out, a, b, opSub, func(y, a, b []float32) {
 		switch {
 		case len(a) == len(y) && len(b) == len(y):
 			a, b = a[:len(y)], b[:len(y)]
@@ -328,7 +343,7 @@ func (op *SubFwd) Forward(out, a, b *Tensor) error {
 
 // Forward computes out = a * b.
 func (op *MulFwd) Forward(out, a, b *Tensor) error {
-	return op.core().forward(out, a, b, func(y, a, b []float32) {
+	return op.core().forward(out, a, b, opMul, func(y, a, b []float32) {
 		switch {
 		case len(a) == len(y) && len(b) == len(y):
 			a, b = a[:len(y)], b[:len(y)]
@@ -352,7 +367,7 @@ func (op *MulFwd) Forward(out, a, b *Tensor) error {
 // Forward computes out = a / b. A broadcast divisor is still divided, not turned into a
 // multiply by its reciprocal, which would round differently from torch.
 func (op *DivFwd) Forward(out, a, b *Tensor) error {
-	return op.core().forward(out, a, b, func(y, a, b []float32) {
+	return op.core().forward(out, a, b, opDiv, func(y, a, b []float32) {
 		switch {
 		case len(a) == len(y) && len(b) == len(y):
 			a, b = a[:len(y)], b[:len(y)]

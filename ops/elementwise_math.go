@@ -94,6 +94,22 @@ func tanhf(x float32) float32 {
 // sigmoidf returns 1 / (1 + e**-x).
 func sigmoidf(x float32) float32 { return 1 / (1 + expf(-x)) }
 
+// siluf returns x * sigmoid(x).
+func siluf(x float32) float32 { return x * sigmoidf(x) }
+
+// The gelu tanh-approximation constants: c0 = sqrt(2/pi), c1 = c0 * 0.044715.
+const (
+	geluC0 = 0.7978845608028654
+	geluC1 = geluC0 * 0.044715
+)
+
+// geluf returns 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x**3))) as the 8 FLOPs of
+// GeluFwd's count: x*x, c1*x² + c0, times x, tanh, 1 + t, 0.5*x, and the last multiply.
+func geluf(x float32) float32 {
+	t := tanhf(x * (geluC1*(x*x) + geluC0))
+	return (0.5 * x) * (1 + t)
+}
+
 // logf returns the natural logarithm of x > 0: x = m * 2**e with m in [sqrt(1/2), sqrt(2)),
 // then log(m) from a polynomial in (m-1) (Cephes logf). Reductions call it once per row, so
 // its speed matters little; it exists so that log_softmax agrees with expf's precision.

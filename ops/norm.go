@@ -154,8 +154,8 @@ func (op *RMSNormFwd) Forward(out, x, weight *Tensor) error {
 	v := alongDim{outer: len(x.Data) / n, n: n, inner: 1}
 	v.eachRow(func(lo, hi int) {
 		xs, ys := x.Data[lo:hi], out.Data[lo:hi]
-		var s0, s1 float64
-		i := 0
+		i, s0 := vecSumSq(xs, 0)
+		var s1 float64
 		for ; i+2 <= len(xs); i += 2 {
 			s0 += float64(xs[i]) * float64(xs[i])
 			s1 += float64(xs[i+1]) * float64(xs[i+1])
@@ -164,15 +164,16 @@ func (op *RMSNormFwd) Forward(out, x, weight *Tensor) error {
 			s0 += float64(xs[i]) * float64(xs[i])
 		}
 		r := float32(1 / math.Sqrt((s0+s1)/float64(n)+eps))
+		k := vecScale(ys, xs, w, r)
 		if w == nil {
-			for i, e := range xs {
-				ys[i] = e * r
+			for i, e := range xs[k:] {
+				ys[k+i] = e * r
 			}
 			return
 		}
 		w := w[:len(xs)]
-		for i, e := range xs {
-			ys[i] = e * r * w[i]
+		for i := k; i < len(xs); i++ {
+			ys[i] = xs[i] * r * w[i]
 		}
 	})
 	return nil
@@ -252,13 +253,23 @@ func (op *LayerNormFwd) Forward(out, x, weight, bias *Tensor) error {
 	v.eachRow(func(lo, hi int) {
 		xs, ys := x.Data[lo:hi], out.Data[lo:hi]
 		mean := sumRow(xs) / float64(n)
-		var ss float64 // two passes: the row is in cache, and var = E[x²] - mean² would cancel
-		for _, e := range xs {
+		// Two passes: the row is in cache, and var = E[x²] - mean² would cancel.
+		k, ss := vecSumSq(xs, mean)
+		for _, e := range xs[k:] {
 			d := float64(e) - mean
 			ss += d * d
 		}
 		r := float32(1 / math.Sqrt(ss/float64(n)+op.Eps))
 		m := float32(mean)
+		k = vecNormalize(ys, xs, w, bs, m, r)
+		xs, ys = xs[k:], ys[k:]
+		w, bs := w, bs // the rest of this row's weight and bias; w and bs are shared by all rows
+		if w != nil {
+			w = w[k:]
+		}
+		if bs != nil {
+			bs = bs[k:]
+		}
 		switch {
 		case w != nil && bs != nil:
 			w, bs := w[:len(xs)], bs[:len(xs)]

@@ -54,8 +54,8 @@ type reducer struct {
 }
 
 func sumRow(x []float32) float64 {
-	var s0, s1, s2, s3 float64 // four chains hide the add latency
-	i := 0
+	i, s0 := vecSum(x)
+	var s1, s2, s3 float64 // four chains hide the add latency
 	for ; i+4 <= len(x); i += 4 {
 		s0 += float64(x[i])
 		s1 += float64(x[i+1])
@@ -69,7 +69,8 @@ func sumRow(x []float32) float64 {
 }
 
 func sumCols(acc []float64, x []float32) {
-	acc = acc[:len(x)]
+	k := vecSumCols(acc, x)
+	acc, x = acc[k:len(x)], x[k:]
 	for i, v := range x {
 		acc[i] += float64(v)
 	}
@@ -77,7 +78,13 @@ func sumCols(acc []float64, x []float32) {
 
 func maxRow(x []float32) float64 {
 	m := float32(math.Inf(-1))
-	for _, v := range x {
+	k, vm, ok := vecMax(x)
+	if ok && k > 0 {
+		m = vm
+	} else {
+		k = 0 // a NaN: the scalar max keeps it
+	}
+	for _, v := range x[k:] {
 		m = max(m, v) // max propagates NaN, as torch.amax does
 	}
 	return float64(m)
@@ -100,7 +107,8 @@ var (
 		identity: math.Inf(-1),
 		row:      maxRow,
 		cols: func(acc []float64, x []float32) {
-			acc = acc[:len(x)]
+			k := vecMaxCols(acc, x)
+			acc, x = acc[k:len(x)], x[k:]
 			for i, v := range x {
 				acc[i] = max(acc[i], float64(v))
 			}

@@ -138,14 +138,14 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 		v.eachRow(func(lo, hi int) {
 			xs, ys := x.Data[lo:hi], out.Data[lo:hi]
 			m := float32(maxRow(xs))
-			var s float64
-			for i, e := range xs {
-				p := expf(e - m)
+			k, s := vecExpSum(ys, xs, m)
+			for i := k; i < len(xs); i++ {
+				p := expf(xs[i] - m)
 				ys[i] = p
 				s += float64(p)
 			}
 			inv := float32(1 / s)
-			for i := range ys {
+			for i := vecScale(ys, ys, nil, inv); i < len(ys); i++ {
 				ys[i] *= inv
 			}
 		})
@@ -235,13 +235,14 @@ func (op *LogSoftmaxFwd) Forward(out, x *Tensor) error {
 		v.eachRow(func(lo, hi int) {
 			xs, ys := x.Data[lo:hi], out.Data[lo:hi]
 			m := float32(maxRow(xs))
-			var s float64
-			for _, e := range xs {
+			k, s := vecExpSum(nil, xs, m)
+			for _, e := range xs[k:] {
 				s += float64(expf(e - m))
 			}
 			c := m + logf(float32(s))
-			for i, e := range xs {
-				ys[i] = e - c
+			j := vecArith(opSub, ys, xs, []float32{c})
+			for i, e := range xs[j:] {
+				ys[j+i] = e - c
 			}
 		})
 		return nil

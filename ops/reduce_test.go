@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -111,5 +112,38 @@ func TestDimOutOfRange(t *testing.T) {
 	_, err = op.Bind(mustTensor(t, BFloat16, 4, 5))
 	if want := "SoftmaxFwd: dim -3 out of range for a tensor of rank 2 (valid: -2..1)"; err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %q", err, want)
+	}
+}
+
+// TestNaNPropagates: a NaN inside a row reaches the output as torch's kernels pass it on,
+// in the 8-lane paths (VMAXPS would drop it) as in the scalar ones.
+func TestNaNPropagates(t *testing.T) {
+	nan := float32(math.NaN())
+	x := mustTensor(t, Float32, 2, 40)
+	for i := range x.Data {
+		x.Data[i] = float32(i%7) - 3
+	}
+	x.Data[17] = nan
+	isNaN := func(v float32) bool { return v != v }
+
+	amax, _ := NewAmaxFwd([]int{-1}, false, Float32)
+	y := mustTensor(t, Float32, 2)
+	if err := amax.Forward(y, x); err != nil || !isNaN(y.Data[0]) || isNaN(y.Data[1]) {
+		t.Errorf("amax rows = %v, %v; want [NaN, finite]", y.Data, err)
+	}
+	cols, _ := NewAmaxFwd([]int{0}, false, Float32)
+	yc := mustTensor(t, Float32, 40)
+	if err := cols.Forward(yc, x); err != nil || !isNaN(yc.Data[17]) || isNaN(yc.Data[16]) {
+		t.Errorf("amax columns: [16] = %v, [17] = %v, %v; want finite, NaN", yc.Data[16], yc.Data[17], err)
+	}
+	relu, _ := NewReluFwd(Float32)
+	yr := mustTensor(t, Float32, 2, 40)
+	if err := relu.Forward(yr, x); err != nil || !isNaN(yr.Data[17]) || yr.Data[16] != 0 {
+		t.Errorf("relu: [16] = %v, [17] = %v, %v; want 0, NaN", yr.Data[16], yr.Data[17], err)
+	}
+	sm, _ := NewSoftmaxFwd(-1, Float32)
+	ys := mustTensor(t, Float32, 2, 40)
+	if err := sm.Forward(ys, x); err != nil || !isNaN(ys.Data[0]) || isNaN(ys.Data[40]) {
+		t.Errorf("softmax: row 0 [0] = %v, row 1 [0] = %v, %v; want NaN, finite", ys.Data[0], ys.Data[40], err)
 	}
 }
