@@ -21,6 +21,9 @@ var oracleAudited = []string{
 	"SumFwd", "MeanFwd", "AmaxFwd", "SoftmaxFwd", "LogSoftmaxFwd", "CumsumFwd",
 	"RMSNormFwd", "LayerNormFwd", "RopeFwd",
 	"GemmFwd", "BatchedGemmFwd", "LinearFwd", "Conv2dFwd", "AvgPool2dFwd", "MaxPool2dFwd", "AttentionFwd",
+	"CopyFwd", "TransposeFwd", "ConcatFwd", "PadFwd",
+	"GeluErfFwd", "SoftplusFwd", "MishFwd", "EluFwd", "HardswishFwd",
+	"LogsumexpFwd", "VarFwd",
 }
 
 // oracleExempt are the ops whose traffic depends on tensor contents, with the reason; the
@@ -196,10 +199,21 @@ var flopRules = map[string]flopRule{
 	"RMSNormFwd":    {basis: "in", perElem: 3, perRow: 2, rows: "normalized", optional: map[string]int64{"weight": 1}},
 	"LayerNormFwd":  {basis: "in", perElem: 5, perRow: 2, rows: "normalized", optional: map[string]int64{"weight": 1, "bias": 1}},
 	"RopeFwd":       {basis: "out", perElem: 3}, // 2 mul + 1 add
+	"CopyFwd":       {basis: "out", perElem: 0}, // moves data only
+	"TransposeFwd":  {basis: "out", perElem: 0},
+	"ConcatFwd":     {basis: "out", perElem: 0},
+	"PadFwd":        {basis: "out", perElem: 0}, // writing the pad value is no arithmetic
+	"GeluErfFwd":    {basis: "out", perElem: 5}, // x/sqrt2, erf, +1, 0.5*x, mul
+	"SoftplusFwd":   {basis: "out", perElem: 3}, // threshold select, exp, log1p
+	"MishFwd":       {basis: "out", perElem: 4}, // exp, log1p, tanh, mul
+	"EluFwd":        {basis: "out", perElem: 4}, // exp, -1, *alpha, select
+	"HardswishFwd":  {basis: "out", perElem: 4}, // +3, clamp, mul, /6
+	"LogsumexpFwd":  {basis: "in", perElem: 4},  // max, sub, exp, sum; log + add per line cancel the -2
+	"VarFwd":        {basis: "in", perElem: 4},  // mean (N-1 adds, 1 divide), center, square, sum, divide
 }
 
 // flopFamilies are the families whose every implemented op must have a flopRule.
-var flopFamilies = []string{"elementwise", "reduction", "softmax", "scan", "norm", "rope"}
+var flopFamilies = []string{"elementwise", "reduction", "softmax", "scan", "norm", "rope", "layout", "activation", "statistics"}
 
 // expect returns the rule's count for the instance; every "in" op has an input named x.
 func (r flopRule) expect(c manifest.Case, in *Instance) int64 {
@@ -265,6 +279,10 @@ func TestFlopConsistency(t *testing.T) {
 // zeroFlops are the ops that do no arithmetic, with the reason.
 var zeroFlops = map[string]string{
 	"EmbeddingFwd": "a gather only moves data",
+	"CopyFwd":      "a copy only moves data",
+	"TransposeFwd": "a permutation only moves data",
+	"ConcatFwd":    "a concatenation only moves data",
+	"PadFwd":       "moves data and writes a constant",
 }
 
 // TestEvalRooflineEverywhere walks every implemented entry × workload × dtype through its

@@ -54,7 +54,8 @@ func fillChunks(data []float32, seed uint64, draw func(*rand.Rand) float32) {
 }
 
 // Tol is how far a kernel's output may be from its reference, elementwise:
-// |got - want| <= Abs + Rel*|want|. The zero Tol demands equality. NaN matches only NaN.
+// |got - want| <= Abs + Rel*|want|. The zero Tol demands equality. NaN matches only NaN, an
+// infinity only the same infinity.
 type Tol struct{ Abs, Rel float64 }
 
 // Compare returns nil when got matches want within tol; otherwise an error giving the number
@@ -73,7 +74,9 @@ func Compare(got, want *Tensor, tol Tol) error {
 	for i, g := range got.Data {
 		w := want.Data[i]
 		gn, wn := g != g, w != w
-		ok := gn == wn && (gn || math.Abs(float64(g)-float64(w)) <= tol.Abs+tol.Rel*math.Abs(float64(w)))
+		// An infinity matches only itself: |g - w| is NaN for equal infinities, and a
+		// relative tolerance of an infinity would accept any finite g.
+		ok := gn == wn && (gn || g == w || !math.IsInf(float64(w), 0) && math.Abs(float64(g)-float64(w)) <= tol.Abs+tol.Rel*math.Abs(float64(w)))
 		if !ok {
 			if first < 0 {
 				first = i

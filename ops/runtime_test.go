@@ -104,7 +104,7 @@ func TestFillErrors(t *testing.T) {
 }
 
 func TestCompare(t *testing.T) {
-	nan := float32(math.NaN())
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
 	mk := func(shape []int, data ...float32) *Tensor { return &Tensor{Shape: shape, DType: Float32, Data: data} }
 	for _, c := range []struct {
 		got, want *Tensor
@@ -119,6 +119,9 @@ func TestCompare(t *testing.T) {
 		{mk([]int{1}, nan), mk([]int{1}, 1), Tol{Abs: 1}, "got NaN, want 1"},
 		{mk([]int{1}, 1), mk([]int{1}, nan), Tol{Abs: 1}, "got 1, want NaN"},
 		{mk([]int{2}, 1, 2), mk([]int{1, 2}, 1, 2), Tol{}, "shape [2], want [1 2]"},
+		{mk([]int{2}, inf, -inf), mk([]int{2}, inf, -inf), Tol{}, ""},
+		{mk([]int{1}, 3e38), mk([]int{1}, inf), Tol{Rel: 1e-6}, "got 3e+38, want +Inf"},
+		{mk([]int{1}, inf), mk([]int{1}, -inf), Tol{Rel: 1e-6}, "got +Inf, want -Inf"},
 	} {
 		err := Compare(c.got, c.want, c.tol)
 		switch {

@@ -130,6 +130,46 @@ func clampFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *ClampFwd) ComputeRoof() string { return "vector.fp32" }
 
+// EvalRoofline returns the minimum FLOPs and bytes of one ConcatFwd call (layout.yaml:70).
+func (op *ConcatFwd) EvalRoofline() (flops, bytes int64, err error) {
+	if op.AShape == nil {
+		return 0, 0, rooflineUnbound("ConcatFwd", "a")
+	}
+	if op.BShape == nil {
+		return 0, 0, rooflineUnbound("ConcatFwd", "b")
+	}
+	defer rooflineRecover("ConcatFwd", &err)
+	a := rooflineTensor{op.AShape, len(op.AShape)}
+	b := rooflineTensor{op.BShape, len(op.BShape)}
+	elem_bytes := op.DType.Size()
+	Ta := product(a.shape)
+	Tb := product(b.shape)
+	return rooflineCheck("ConcatFwd",
+		concatFwdRoofline(Ta, Tb, elem_bytes),
+		concatFwdShadow(float64(Ta), float64(Tb), float64(elem_bytes)))
+}
+
+// concatFwdRoofline is ConcatFwd's arithmetic layer, verbatim from the manifest.
+func concatFwdRoofline(Ta int, Tb int, elem_bytes int) rooflinePair[int] {
+	return rooflinePair[int]{
+		flops: 0,
+		bytes: 2 * (Ta + Tb) * elem_bytes,
+	}
+}
+
+// concatFwdShadow is concatFwdRoofline in float64, which cannot wrap around: rooflineCheck
+// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
+func concatFwdShadow(Ta float64, Tb float64, elem_bytes float64) rooflinePair[float64] {
+	return rooflinePair[float64]{
+		flops: 0,
+		bytes: 2 * (Ta + Tb) * elem_bytes,
+	}
+}
+
+// ComputeRoof returns the profile key of the unit that prices ConcatFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *ConcatFwd) ComputeRoof() string { return "vector.fp32" }
+
 // EvalRoofline returns the minimum FLOPs and bytes of one Conv2dFwd call (conv.yaml:14).
 func (op *Conv2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	bias := op.BiasShape
@@ -164,6 +204,41 @@ func conv2dFwdShadow(N float64, C_in float64, H float64, W float64, C_out float6
 		bytes: (N*C_in*H*W + C_out*C_in*KH*KW + N*C_out*H_out*W_out + cond[float64](bias != nil, C_out, 0)) * elem_bytes,
 	}
 }
+
+// EvalRoofline returns the minimum FLOPs and bytes of one CopyFwd call (layout.yaml:13).
+func (op *CopyFwd) EvalRoofline() (flops, bytes int64, err error) {
+	if op.XShape == nil {
+		return 0, 0, rooflineUnbound("CopyFwd", "x")
+	}
+	defer rooflineRecover("CopyFwd", &err)
+	x := rooflineTensor{op.XShape, len(op.XShape)}
+	elem_bytes := op.DType.Size()
+	T := product(x.shape)
+	return rooflineCheck("CopyFwd",
+		copyFwdRoofline(T, elem_bytes),
+		copyFwdShadow(float64(T), float64(elem_bytes)))
+}
+
+// copyFwdRoofline is CopyFwd's arithmetic layer, verbatim from the manifest.
+func copyFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
+	return rooflinePair[int]{
+		flops: 0,
+		bytes: 2 * T * elem_bytes,
+	}
+}
+
+// copyFwdShadow is copyFwdRoofline in float64, which cannot wrap around: rooflineCheck
+// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
+func copyFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
+	return rooflinePair[float64]{
+		flops: 0,
+		bytes: 2 * T * elem_bytes,
+	}
+}
+
+// ComputeRoof returns the profile key of the unit that prices CopyFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *CopyFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one CumsumFwd call (reduction.yaml:150).
 func (op *CumsumFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -214,6 +289,41 @@ func (op *DivFwd) EvalRoofline() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *DivFwd) ComputeRoof() string { return "vector.fp32" }
 
+// EvalRoofline returns the minimum FLOPs and bytes of one EluFwd call (activation.yaml:85).
+func (op *EluFwd) EvalRoofline() (flops, bytes int64, err error) {
+	if op.XShape == nil {
+		return 0, 0, rooflineUnbound("EluFwd", "x")
+	}
+	defer rooflineRecover("EluFwd", &err)
+	x := rooflineTensor{op.XShape, len(op.XShape)}
+	elem_bytes := op.DType.Size()
+	T := product(x.shape)
+	return rooflineCheck("EluFwd",
+		eluFwdRoofline(T, elem_bytes),
+		eluFwdShadow(float64(T), float64(elem_bytes)))
+}
+
+// eluFwdRoofline is EluFwd's arithmetic layer, verbatim from the manifest.
+func eluFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
+	return rooflinePair[int]{
+		flops: 4 * T,
+		bytes: 2 * T * elem_bytes,
+	}
+}
+
+// eluFwdShadow is eluFwdRoofline in float64, which cannot wrap around: rooflineCheck
+// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
+func eluFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
+	return rooflinePair[float64]{
+		flops: 4 * T,
+		bytes: 2 * T * elem_bytes,
+	}
+}
+
+// ComputeRoof returns the profile key of the unit that prices EluFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *EluFwd) ComputeRoof() string { return "vector.fp32" }
+
 // EvalRoofline returns the minimum FLOPs and bytes of one EmbeddingFwd call, computed by
 // formulas.Embedding (func mode, embedding.yaml:55).
 func (op *EmbeddingFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -258,6 +368,41 @@ func expFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
 // ComputeRoof returns the profile key of the unit that prices ExpFwd's FLOPs: the
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *ExpFwd) ComputeRoof() string { return "vector.fp32" }
+
+// EvalRoofline returns the minimum FLOPs and bytes of one GeluErfFwd call (activation.yaml:16).
+func (op *GeluErfFwd) EvalRoofline() (flops, bytes int64, err error) {
+	if op.XShape == nil {
+		return 0, 0, rooflineUnbound("GeluErfFwd", "x")
+	}
+	defer rooflineRecover("GeluErfFwd", &err)
+	x := rooflineTensor{op.XShape, len(op.XShape)}
+	elem_bytes := op.DType.Size()
+	T := product(x.shape)
+	return rooflineCheck("GeluErfFwd",
+		geluErfFwdRoofline(T, elem_bytes),
+		geluErfFwdShadow(float64(T), float64(elem_bytes)))
+}
+
+// geluErfFwdRoofline is GeluErfFwd's arithmetic layer, verbatim from the manifest.
+func geluErfFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
+	return rooflinePair[int]{
+		flops: 5 * T,
+		bytes: 2 * T * elem_bytes,
+	}
+}
+
+// geluErfFwdShadow is geluErfFwdRoofline in float64, which cannot wrap around: rooflineCheck
+// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
+func geluErfFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
+	return rooflinePair[float64]{
+		flops: 5 * T,
+		bytes: 2 * T * elem_bytes,
+	}
+}
+
+// ComputeRoof returns the profile key of the unit that prices GeluErfFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *GeluErfFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GeluFwd call (elementwise.yaml:169).
 func (op *GeluFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -321,6 +466,41 @@ func gemmFwdShadow(M float64, K float64, N float64, elem_bytes float64) roofline
 		bytes: (M*K + K*N + M*N) * elem_bytes,
 	}
 }
+
+// EvalRoofline returns the minimum FLOPs and bytes of one HardswishFwd call (activation.yaml:111).
+func (op *HardswishFwd) EvalRoofline() (flops, bytes int64, err error) {
+	if op.XShape == nil {
+		return 0, 0, rooflineUnbound("HardswishFwd", "x")
+	}
+	defer rooflineRecover("HardswishFwd", &err)
+	x := rooflineTensor{op.XShape, len(op.XShape)}
+	elem_bytes := op.DType.Size()
+	T := product(x.shape)
+	return rooflineCheck("HardswishFwd",
+		hardswishFwdRoofline(T, elem_bytes),
+		hardswishFwdShadow(float64(T), float64(elem_bytes)))
+}
+
+// hardswishFwdRoofline is HardswishFwd's arithmetic layer, verbatim from the manifest.
+func hardswishFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
+	return rooflinePair[int]{
+		flops: 4 * T,
+		bytes: 2 * T * elem_bytes,
+	}
+}
+
+// hardswishFwdShadow is hardswishFwdRoofline in float64, which cannot wrap around: rooflineCheck
+// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
+func hardswishFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
+	return rooflinePair[float64]{
+		flops: 4 * T,
+		bytes: 2 * T * elem_bytes,
+	}
+}
+
+// ComputeRoof returns the profile key of the unit that prices HardswishFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *HardswishFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LayerNormFwd call (norm.yaml:47).
 func (op *LayerNormFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -461,6 +641,45 @@ func logSoftmaxFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *LogSoftmaxFwd) ComputeRoof() string { return "vector.fp32" }
 
+// EvalRoofline returns the minimum FLOPs and bytes of one LogsumexpFwd call (statistics.yaml:14).
+func (op *LogsumexpFwd) EvalRoofline() (flops, bytes int64, err error) {
+	if op.XShape == nil {
+		return 0, 0, rooflineUnbound("LogsumexpFwd", "x")
+	}
+	defer rooflineRecover("LogsumexpFwd", &err)
+	x := rooflineTensor{op.XShape, len(op.XShape)}
+	dim := op.Dim
+	elem_bytes := op.DType.Size()
+	d := normdim(dim, x.ndim)
+	N := x.shape[d]
+	T := product(x.shape)
+	R := floordiv(T, N)
+	return rooflineCheck("LogsumexpFwd",
+		logsumexpFwdRoofline(T, R, elem_bytes),
+		logsumexpFwdShadow(float64(T), float64(R), float64(elem_bytes)))
+}
+
+// logsumexpFwdRoofline is LogsumexpFwd's arithmetic layer, verbatim from the manifest.
+func logsumexpFwdRoofline(T int, R int, elem_bytes int) rooflinePair[int] {
+	return rooflinePair[int]{
+		flops: 4 * T,
+		bytes: (T + R) * elem_bytes,
+	}
+}
+
+// logsumexpFwdShadow is logsumexpFwdRoofline in float64, which cannot wrap around: rooflineCheck
+// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
+func logsumexpFwdShadow(T float64, R float64, elem_bytes float64) rooflinePair[float64] {
+	return rooflinePair[float64]{
+		flops: 4 * T,
+		bytes: (T + R) * elem_bytes,
+	}
+}
+
+// ComputeRoof returns the profile key of the unit that prices LogsumexpFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *LogsumexpFwd) ComputeRoof() string { return "vector.fp32" }
+
 // EvalRoofline returns the minimum FLOPs and bytes of one MaxPool2dFwd call (conv.yaml:80).
 func (op *MaxPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	N := op.N
@@ -507,6 +726,41 @@ func (op *MeanFwd) EvalRoofline() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *MeanFwd) ComputeRoof() string { return "vector.fp32" }
 
+// EvalRoofline returns the minimum FLOPs and bytes of one MishFwd call (activation.yaml:62).
+func (op *MishFwd) EvalRoofline() (flops, bytes int64, err error) {
+	if op.XShape == nil {
+		return 0, 0, rooflineUnbound("MishFwd", "x")
+	}
+	defer rooflineRecover("MishFwd", &err)
+	x := rooflineTensor{op.XShape, len(op.XShape)}
+	elem_bytes := op.DType.Size()
+	T := product(x.shape)
+	return rooflineCheck("MishFwd",
+		mishFwdRoofline(T, elem_bytes),
+		mishFwdShadow(float64(T), float64(elem_bytes)))
+}
+
+// mishFwdRoofline is MishFwd's arithmetic layer, verbatim from the manifest.
+func mishFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
+	return rooflinePair[int]{
+		flops: 4 * T,
+		bytes: 2 * T * elem_bytes,
+	}
+}
+
+// mishFwdShadow is mishFwdRoofline in float64, which cannot wrap around: rooflineCheck
+// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
+func mishFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
+	return rooflinePair[float64]{
+		flops: 4 * T,
+		bytes: 2 * T * elem_bytes,
+	}
+}
+
+// ComputeRoof returns the profile key of the unit that prices MishFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *MishFwd) ComputeRoof() string { return "vector.fp32" }
+
 // EvalRoofline returns the minimum FLOPs and bytes of one MulFwd call, computed by
 // formulas.Binary (func mode, elementwise.yaml:252).
 func (op *MulFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -516,6 +770,45 @@ func (op *MulFwd) EvalRoofline() (flops, bytes int64, err error) {
 // ComputeRoof returns the profile key of the unit that prices MulFwd's FLOPs: the
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *MulFwd) ComputeRoof() string { return "vector.fp32" }
+
+// EvalRoofline returns the minimum FLOPs and bytes of one PadFwd call (layout.yaml:103).
+func (op *PadFwd) EvalRoofline() (flops, bytes int64, err error) {
+	if op.XShape == nil {
+		return 0, 0, rooflineUnbound("PadFwd", "x")
+	}
+	defer rooflineRecover("PadFwd", &err)
+	x := rooflineTensor{op.XShape, len(op.XShape)}
+	pad_left := op.PadLeft
+	pad_right := op.PadRight
+	elem_bytes := op.DType.Size()
+	T := product(x.shape)
+	N := x.shape[x.ndim-1]
+	R := floordiv(T, N)
+	return rooflineCheck("PadFwd",
+		padFwdRoofline(T, R, pad_left, pad_right, elem_bytes),
+		padFwdShadow(float64(T), float64(R), float64(pad_left), float64(pad_right), float64(elem_bytes)))
+}
+
+// padFwdRoofline is PadFwd's arithmetic layer, verbatim from the manifest.
+func padFwdRoofline(T int, R int, pad_left int, pad_right int, elem_bytes int) rooflinePair[int] {
+	return rooflinePair[int]{
+		flops: 0,
+		bytes: (2*T + R*(pad_left+pad_right)) * elem_bytes,
+	}
+}
+
+// padFwdShadow is padFwdRoofline in float64, which cannot wrap around: rooflineCheck
+// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
+func padFwdShadow(T float64, R float64, pad_left float64, pad_right float64, elem_bytes float64) rooflinePair[float64] {
+	return rooflinePair[float64]{
+		flops: 0,
+		bytes: (2*T + R*(pad_left+pad_right)) * elem_bytes,
+	}
+}
+
+// ComputeRoof returns the profile key of the unit that prices PadFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *PadFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one RMSNormFwd call (norm.yaml:12).
 func (op *RMSNormFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -733,6 +1026,41 @@ func softmaxFwdShadow(T float64, R float64, elem_bytes float64) rooflinePair[flo
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *SoftmaxFwd) ComputeRoof() string { return "vector.fp32" }
 
+// EvalRoofline returns the minimum FLOPs and bytes of one SoftplusFwd call (activation.yaml:39).
+func (op *SoftplusFwd) EvalRoofline() (flops, bytes int64, err error) {
+	if op.XShape == nil {
+		return 0, 0, rooflineUnbound("SoftplusFwd", "x")
+	}
+	defer rooflineRecover("SoftplusFwd", &err)
+	x := rooflineTensor{op.XShape, len(op.XShape)}
+	elem_bytes := op.DType.Size()
+	T := product(x.shape)
+	return rooflineCheck("SoftplusFwd",
+		softplusFwdRoofline(T, elem_bytes),
+		softplusFwdShadow(float64(T), float64(elem_bytes)))
+}
+
+// softplusFwdRoofline is SoftplusFwd's arithmetic layer, verbatim from the manifest.
+func softplusFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
+	return rooflinePair[int]{
+		flops: 3 * T,
+		bytes: 2 * T * elem_bytes,
+	}
+}
+
+// softplusFwdShadow is softplusFwdRoofline in float64, which cannot wrap around: rooflineCheck
+// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
+func softplusFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
+	return rooflinePair[float64]{
+		flops: 3 * T,
+		bytes: 2 * T * elem_bytes,
+	}
+}
+
+// ComputeRoof returns the profile key of the unit that prices SoftplusFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *SoftplusFwd) ComputeRoof() string { return "vector.fp32" }
+
 // EvalRoofline returns the minimum FLOPs and bytes of one SubFwd call, computed by
 // formulas.Binary (func mode, elementwise.yaml:230).
 func (op *SubFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -788,6 +1116,80 @@ func tanhFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *TanhFwd) ComputeRoof() string { return "vector.fp32" }
 
+// EvalRoofline returns the minimum FLOPs and bytes of one TransposeFwd call (layout.yaml:35).
+func (op *TransposeFwd) EvalRoofline() (flops, bytes int64, err error) {
+	if op.XShape == nil {
+		return 0, 0, rooflineUnbound("TransposeFwd", "x")
+	}
+	defer rooflineRecover("TransposeFwd", &err)
+	x := rooflineTensor{op.XShape, len(op.XShape)}
+	elem_bytes := op.DType.Size()
+	T := product(x.shape)
+	return rooflineCheck("TransposeFwd",
+		transposeFwdRoofline(T, elem_bytes),
+		transposeFwdShadow(float64(T), float64(elem_bytes)))
+}
+
+// transposeFwdRoofline is TransposeFwd's arithmetic layer, verbatim from the manifest.
+func transposeFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
+	return rooflinePair[int]{
+		flops: 0,
+		bytes: 2 * T * elem_bytes,
+	}
+}
+
+// transposeFwdShadow is transposeFwdRoofline in float64, which cannot wrap around: rooflineCheck
+// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
+func transposeFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
+	return rooflinePair[float64]{
+		flops: 0,
+		bytes: 2 * T * elem_bytes,
+	}
+}
+
+// ComputeRoof returns the profile key of the unit that prices TransposeFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *TransposeFwd) ComputeRoof() string { return "vector.fp32" }
+
+// EvalRoofline returns the minimum FLOPs and bytes of one VarFwd call (statistics.yaml:51).
+func (op *VarFwd) EvalRoofline() (flops, bytes int64, err error) {
+	if op.XShape == nil {
+		return 0, 0, rooflineUnbound("VarFwd", "x")
+	}
+	defer rooflineRecover("VarFwd", &err)
+	x := rooflineTensor{op.XShape, len(op.XShape)}
+	dim := op.Dim
+	elem_bytes := op.DType.Size()
+	d := normdim(dim, x.ndim)
+	N := x.shape[d]
+	T := product(x.shape)
+	R := floordiv(T, N)
+	return rooflineCheck("VarFwd",
+		varFwdRoofline(T, R, elem_bytes),
+		varFwdShadow(float64(T), float64(R), float64(elem_bytes)))
+}
+
+// varFwdRoofline is VarFwd's arithmetic layer, verbatim from the manifest.
+func varFwdRoofline(T int, R int, elem_bytes int) rooflinePair[int] {
+	return rooflinePair[int]{
+		flops: 4 * T,
+		bytes: (T + R) * elem_bytes,
+	}
+}
+
+// varFwdShadow is varFwdRoofline in float64, which cannot wrap around: rooflineCheck
+// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
+func varFwdShadow(T float64, R float64, elem_bytes float64) rooflinePair[float64] {
+	return rooflinePair[float64]{
+		flops: 4 * T,
+		bytes: (T + R) * elem_bytes,
+	}
+}
+
+// ComputeRoof returns the profile key of the unit that prices VarFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *VarFwd) ComputeRoof() string { return "vector.fp32" }
+
 // A compile error here means an op type lost a generated method, or declares ComputeRoof
 // with another signature than ComputeRoof() string: fix the type, then rerun go generate.
 var (
@@ -797,27 +1199,38 @@ var (
 	_ rooflineOp = (*AvgPool2dFwd)(nil)
 	_ rooflineOp = (*BatchedGemmFwd)(nil)
 	_ rooflineOp = (*ClampFwd)(nil)
+	_ rooflineOp = (*ConcatFwd)(nil)
 	_ rooflineOp = (*Conv2dFwd)(nil)
+	_ rooflineOp = (*CopyFwd)(nil)
 	_ rooflineOp = (*CumsumFwd)(nil)
 	_ rooflineOp = (*DivFwd)(nil)
+	_ rooflineOp = (*EluFwd)(nil)
 	_ rooflineOp = (*EmbeddingFwd)(nil)
 	_ rooflineOp = (*ExpFwd)(nil)
+	_ rooflineOp = (*GeluErfFwd)(nil)
 	_ rooflineOp = (*GeluFwd)(nil)
 	_ rooflineOp = (*GemmFwd)(nil)
+	_ rooflineOp = (*HardswishFwd)(nil)
 	_ rooflineOp = (*LayerNormFwd)(nil)
 	_ rooflineOp = (*LeakyReluFwd)(nil)
 	_ rooflineOp = (*LinearFwd)(nil)
 	_ rooflineOp = (*LogSoftmaxFwd)(nil)
+	_ rooflineOp = (*LogsumexpFwd)(nil)
 	_ rooflineOp = (*MaxPool2dFwd)(nil)
 	_ rooflineOp = (*MeanFwd)(nil)
+	_ rooflineOp = (*MishFwd)(nil)
 	_ rooflineOp = (*MulFwd)(nil)
+	_ rooflineOp = (*PadFwd)(nil)
 	_ rooflineOp = (*RMSNormFwd)(nil)
 	_ rooflineOp = (*ReluFwd)(nil)
 	_ rooflineOp = (*RopeFwd)(nil)
 	_ rooflineOp = (*SigmoidFwd)(nil)
 	_ rooflineOp = (*SiluFwd)(nil)
 	_ rooflineOp = (*SoftmaxFwd)(nil)
+	_ rooflineOp = (*SoftplusFwd)(nil)
 	_ rooflineOp = (*SubFwd)(nil)
 	_ rooflineOp = (*SumFwd)(nil)
 	_ rooflineOp = (*TanhFwd)(nil)
+	_ rooflineOp = (*TransposeFwd)(nil)
+	_ rooflineOp = (*VarFwd)(nil)
 )

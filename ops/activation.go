@@ -1,0 +1,226 @@
+package ops
+
+import (
+	"fmt"
+	"math"
+)
+
+// Activations of the activation family: exact gelu, softplus, mish, elu and hardswish. They
+// are unary ops like the elementwise family's and share its machinery (bindUnary,
+// unaryForward, unaryReference, buildUnary in elementwise.go); the kernels take no
+// data-dependent branch in the common range, so random-signed activations do not
+// mispredict.
+
+// GeluErfFwd is torch.nn.functional.gelu with approximate="none":
+// y = 0.5 * x * (1 + erf(x / sqrt(2))).
+type GeluErfFwd struct {
+	DType  DType
+	XShape []int
+}
+
+// NewGeluErfFwd returns an exact (erf) gelu over dtype dt.
+func NewGeluErfFwd(dt DType) (*GeluErfFwd, error) {
+	if err := checkDType("GeluErfFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	return &GeluErfFwd{DType: dt}, nil
+}
+
+// Bind checks x, records its shape for EvalRoofline and returns the output shape.
+func (op *GeluErfFwd) Bind(x *Tensor) ([]int, error) {
+	return bindUnary("GeluErfFwd", op.DType, &op.XShape, x)
+}
+
+// Forward computes out = gelu(x). |x| < sqrt(2), where most activations lie, takes erf's
+// polynomial; beyond it erfc (see erf1p), a branch taken rarely enough to predict.
+func (op *GeluErfFwd) Forward(out, x *Tensor) error {
+	return unaryForward(op, "GeluErfFwd", out, x, func(y, x []float32) {
+		y = y[:len(x)]
+		for i, v := range x {
+			y[i] = 0.5 * v * erf1p(v*(math.Sqrt2/2))
+		}
+	})
+}
+
+func (op *GeluErfFwd) reference(out, x *Tensor) {
+	unaryReference(out, x, func(v float64) float64 { return 0.5 * v * math.Erfc(-v/math.Sqrt2) })
+}
+
+// SoftplusFwd is torch.nn.functional.softplus with its defaults beta = 1, threshold = 20:
+// y = x if x > 20 else log(1 + exp(x)).
+type SoftplusFwd struct {
+	DType  DType
+	XShape []int
+}
+
+// NewSoftplusFwd returns a softplus over dtype dt.
+func NewSoftplusFwd(dt DType) (*SoftplusFwd, error) {
+	if err := checkDType("SoftplusFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	return &SoftplusFwd{DType: dt}, nil
+}
+
+// Bind checks x, records its shape for EvalRoofline and returns the output shape.
+func (op *SoftplusFwd) Bind(x *Tensor) ([]int, error) {
+	return bindUnary("SoftplusFwd", op.DType, &op.XShape, x)
+}
+
+// softplusThreshold is torch's default: above it softplus returns x itself, which is
+// log1p(exp(x)) to float32 precision (exp(-20) is below half an ulp of 20).
+const softplusThreshold = 20
+
+// Forward computes out = softplus(x).
+func (op *SoftplusFwd) Forward(out, x *Tensor) error {
+	return unaryForward(op, "SoftplusFwd", out, x, func(y, x []float32) {
+		y = y[:len(x)]
+		for i, v := range x {
+			if v > softplusThreshold {
+				y[i] = v
+				continue
+			}
+			y[i] = log1pf(expf(v))
+		}
+	})
+}
+
+func (op *SoftplusFwd) reference(out, x *Tensor) {
+	unaryReference(out, x, func(v float64) float64 {
+		if v > softplusThreshold {
+			return v
+		}
+		return math.Log1p(math.Exp(v))
+	})
+}
+
+// MishFwd is torch.nn.functional.mish: y = x * tanh(softplus(x)).
+type MishFwd struct {
+	DType  DType
+	XShape []int
+}
+
+// NewMishFwd returns a mish over dtype dt.
+func NewMishFwd(dt DType) (*MishFwd, error) {
+	if err := checkDType("MishFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	return &MishFwd{DType: dt}, nil
+}
+
+// Bind checks x, records its shape for EvalRoofline and returns the output shape.
+func (op *MishFwd) Bind(x *Tensor) ([]int, error) {
+	return bindUnary("MishFwd", op.DType, &op.XShape, x)
+}
+
+// Forward computes out = mish(x) with one exp instead of exp, log1p and tanh:
+// tanh(log(1 + e)) = ((1+e)² - 1) / ((1+e)² + 1) = n / (n + 2) with n = e * (e + 2). The
+// exponent is capped at 20, where n / (n + 2) is already 1 in float32 and n cannot
+// overflow. The manifest counts the definition's 4 FLOPs all the same (spec §1.2).
+func (op *MishFwd) Forward(out, x *Tensor) error {
+	return unaryForward(op, "MishFwd", out, x, func(y, x []float32) {
+		y = y[:len(x)]
+		for i, v := range x {
+			e := expf(min(v, 20))
+			n := e * (e + 2)
+			y[i] = v * (n / (n + 2))
+		}
+	})
+}
+
+func (op *MishFwd) reference(out, x *Tensor) {
+	unaryReference(out, x, func(v float64) float64 { return v * math.Tanh(math.Log1p(math.Exp(v))) })
+}
+
+// EluFwd is torch.nn.functional.elu: y = x if x > 0 else alpha * (exp(x) - 1).
+type EluFwd struct {
+	DType  DType
+	Alpha  float64
+	XShape []int
+}
+
+// NewEluFwd returns an elu with the given alpha over dtype dt.
+func NewEluFwd(alpha float64, dt DType) (*EluFwd, error) {
+	if err := checkDType("EluFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	if math.IsNaN(alpha) || math.IsInf(alpha, 0) {
+		return nil, fmt.Errorf("EluFwd: alpha %v is not finite", alpha)
+	}
+	return &EluFwd{DType: dt, Alpha: alpha}, nil
+}
+
+// Bind checks x, records its shape for EvalRoofline and returns the output shape.
+func (op *EluFwd) Bind(x *Tensor) ([]int, error) {
+	return bindUnary("EluFwd", op.DType, &op.XShape, x)
+}
+
+// Forward computes out = elu(x) without a branch: max(x, 0) + alpha * (exp(min(x, 0)) - 1),
+// whose second term is exactly 0 for x >= 0 (expf(0) is 1) and whose first is 0 below.
+// exp(x) - 1 is torch's own form (not expm1), so results near 0 carry expf's absolute error.
+func (op *EluFwd) Forward(out, x *Tensor) error {
+	alpha := float32(op.Alpha)
+	return unaryForward(op, "EluFwd", out, x, func(y, x []float32) {
+		y = y[:len(x)]
+		for i, v := range x {
+			y[i] = max(v, 0) + alpha*(expf(min(v, 0))-1)
+		}
+	})
+}
+
+func (op *EluFwd) reference(out, x *Tensor) {
+	alpha := float64(float32(op.Alpha)) // the kernel's alpha, rounded as it is
+	unaryReference(out, x, func(v float64) float64 {
+		if v > 0 {
+			return v
+		}
+		return alpha * (math.Exp(v) - 1)
+	})
+}
+
+// HardswishFwd is torch.nn.functional.hardswish: y = x * clamp(x + 3, 0, 6) / 6.
+type HardswishFwd struct {
+	DType  DType
+	XShape []int
+}
+
+// NewHardswishFwd returns a hardswish over dtype dt.
+func NewHardswishFwd(dt DType) (*HardswishFwd, error) {
+	if err := checkDType("HardswishFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	return &HardswishFwd{DType: dt}, nil
+}
+
+// Bind checks x, records its shape for EvalRoofline and returns the output shape.
+func (op *HardswishFwd) Bind(x *Tensor) ([]int, error) {
+	return bindUnary("HardswishFwd", op.DType, &op.XShape, x)
+}
+
+// Forward computes out = hardswish(x).
+func (op *HardswishFwd) Forward(out, x *Tensor) error {
+	return unaryForward(op, "HardswishFwd", out, x, func(y, x []float32) {
+		y = y[:len(x)]
+		for i, v := range x {
+			y[i] = v * min(max(v+3, 0), 6) / 6
+		}
+	})
+}
+
+func (op *HardswishFwd) reference(out, x *Tensor) {
+	unaryReference(out, x, func(v float64) float64 { return v * math.Min(math.Max(v+3, 0), 6) / 6 })
+}
+
+// eluTol: exp(x) - 1 near x = 0 keeps expf's error in units of 1 (about 1.2e-7 per ulp), not
+// of the small result, so the absolute part is two ulps of 1, times alpha (1 in the
+// catalog).
+var eluTol = Tol{Abs: 2.5e-7, Rel: 1e-6}
+
+func init() {
+	register("GeluErfFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewGeluErfFwd(dt) }, unaryTol))
+	register("SoftplusFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewSoftplusFwd(dt) }, unaryTol))
+	register("MishFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewMishFwd(dt) }, unaryTol))
+	register("EluFwd", buildUnary(func(b *caseBuilder, dt DType) (unaryOp, error) {
+		return NewEluFwd(b.float("alpha"), dt)
+	}, eluTol))
+	register("HardswishFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewHardswishFwd(dt) }, unaryTol))
+}

@@ -1,0 +1,347 @@
+package ops
+
+import (
+	"fmt"
+	"math"
+)
+
+// Statistics reduced along one dim: logsumexp and variance, with torch's keepdim. Both bind
+// through reduction (reduce.go) with the one dim as its list, view x as [outer, n, inner]
+// around it (viewAlong, reduce_dim.go), and read x once: a contiguous line (inner = 1) per
+// output, or blocks of up to colChunk adjacent columns walked down the n rows with
+// per-column accumulators. Accumulators are float64.
+
+// statReduction returns the reduction state of a one-dim statistic.
+func statReduction(name string, dt DType, dim int, keepdim bool, xshape *[]int) reduction {
+	return reduction{name, dt, []int{dim}, keepdim, xshape}
+}
+
+// prepareStat binds x, checks the tensors of a Forward and returns the view around the dim.
+func prepareStat(r reduction, out, x *Tensor) (alongDim, error) {
+	axes, shape, err := r.bind(x)
+	if err != nil {
+		return alongDim{}, err
+	}
+	if err := x.checkData(r.name, "x"); err != nil {
+		return alongDim{}, err
+	}
+	if err := checkOutput(r.name, out, r.dt, shape); err != nil {
+		return alongDim{}, err
+	}
+	return viewAlong(x.Shape, axes[0]), nil
+}
+
+// referenceStat is the plain reference of a statistic along axis: every (outer, inner) line
+// gathered into float64, reduced by f, written at its output position.
+func referenceStat(out, x *Tensor, axis int, f func(line []float64) float64) {
+	v := viewAlong(x.Shape, axis)
+	line := make([]float64, v.n)
+	for o := range v.outer {
+		for i := range v.inner {
+			for j := range line {
+				line[j] = float64(x.Data[(o*v.n+j)*v.inner+i])
+			}
+			out.Data[o*v.inner+i] = float32(f(line))
+		}
+	}
+}
+
+// LogsumexpFwd is torch.logsumexp(x, dim, keepdim): log(sum(exp(x))) along dim, computed as
+// max + log(sum(exp(x - max))) so that no exp overflows.
+type LogsumexpFwd struct {
+	DType   DType
+	Dim     int
+	Keepdim bool
+	XShape  []int
+}
+
+// NewLogsumexpFwd returns a logsumexp along dim (negative counts from the end) over dtype
+// dt; keepdim keeps the reduced dim as size 1. The dim is checked against the input's rank
+// by Bind.
+func NewLogsumexpFwd(dim int, keepdim bool, dt DType) (*LogsumexpFwd, error) {
+	if err := checkDType("LogsumexpFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	return &LogsumexpFwd{DType: dt, Dim: dim, Keepdim: keepdim}, nil
+}
+
+func (op *LogsumexpFwd) red() reduction {
+	return statReduction("LogsumexpFwd", op.DType, op.Dim, op.Keepdim, &op.XShape)
+}
+
+// Bind checks x and dim, records x's shape for EvalRoofline and returns the output shape.
+func (op *LogsumexpFwd) Bind(x *Tensor) ([]int, error) {
+	_, shape, err := op.red().bind(x)
+	return shape, err
+}
+
+// lseChunk is how many elements a line's running max covers at a time: 16 KiB of float32,
+// read once for the chunk's max and again, from L1, for its exps. The running sum is
+// rescaled when a chunk raises the max, so the line is read from memory once.
+const lseChunk = 4096
+
+// lseShift is the value a running sum is taken relative to: the max, or 0 while the max is
+// still -inf (every element so far -inf, each contributing exp(-inf) = 0), so that no
+// -inf - -inf makes a NaN.
+func lseShift(m float32) float32 {
+	if m > float32(math.Inf(-1)) {
+		return m
+	}
+	return 0
+}
+
+// lseRescale folds a chunk's max mc into the running max m and rescales the running sum s
+// (of exp(x - lseShift(m))) to the new shift. A NaN max sticks.
+func lseRescale(m float32, s float64, mc float32) (float32, float64) {
+	m2 := max(m, mc) // NaN if either is
+	if m2 != m {
+		if s != 0 {
+			s *= float64(expf(lseShift(m) - lseShift(m2)))
+		}
+		m = m2
+	}
+	return m, s
+}
+
+// lseFinish returns max + log(sum); an infinite or NaN max is the result itself, as in torch
+// (a line of -inf gives -inf, one holding +inf gives +inf).
+func lseFinish(m float32, s float64) float32 {
+	if m != m || math.IsInf(float64(m), 0) {
+		return m
+	}
+	return float32(float64(m) + math.Log(s))
+}
+
+// expSum returns sum(exp(x - sh)) in float64, in two chains to hide the add latency.
+func expSum(x []float32, sh float32) float64 {
+	var s0, s1 float64
+	i := 0
+	for ; i+2 <= len(x); i += 2 {
+		s0 += float64(expf(x[i] - sh))
+		s1 += float64(expf(x[i+1] - sh))
+	}
+	if i < len(x) {
+		s0 += float64(expf(x[i] - sh))
+	}
+	return s0 + s1
+}
+
+// lseRow is logsumexp of one contiguous line, chunk by chunk.
+func lseRow(x []float32) float32 {
+	m, s := float32(math.Inf(-1)), 0.0
+	for c := 0; c < len(x); c += lseChunk {
+		xs := x[c:min(c+lseChunk, len(x))]
+		m, s = lseRescale(m, s, float32(maxRow(xs)))
+		s += expSum(xs, lseShift(m))
+	}
+	return lseFinish(m, s)
+}
+
+// Forward computes out = logsumexp(x, dim, keepdim).
+func (op *LogsumexpFwd) Forward(out, x *Tensor) error {
+	v, err := prepareStat(op.red(), out, x)
+	if err != nil {
+		return err
+	}
+	if v.inner == 1 {
+		v.eachRow(func(lo, hi int) { out.Data[lo/v.n] = lseRow(x.Data[lo:hi]) })
+		return nil
+	}
+	v.eachBlock(func(base, c0, c1 int) {
+		w := c1 - c0
+		m, mc, sh, s := make([]float32, w), make([]float32, w), make([]float32, w), make([]float64, w)
+		for i := range m {
+			m[i] = float32(math.Inf(-1))
+		}
+		rows := max(1, lseChunk/w) // rows per chunk: lseChunk elements of the block
+		for j0 := 0; j0 < v.n; j0 += rows {
+			j1 := min(j0+rows, v.n)
+			copy(mc, x.Data[base+j0*v.inner+c0:base+j0*v.inner+c1])
+			for j := j0 + 1; j < j1; j++ {
+				row := x.Data[base+j*v.inner+c0 : base+j*v.inner+c1]
+				for i, e := range row {
+					mc[i] = max(mc[i], e)
+				}
+			}
+			for i := range m {
+				m[i], s[i] = lseRescale(m[i], s[i], mc[i])
+				sh[i] = lseShift(m[i])
+			}
+			for j := j0; j < j1; j++ {
+				row := x.Data[base+j*v.inner+c0 : base+j*v.inner+c1]
+				for i, e := range row {
+					s[i] += float64(expf(e - sh[i]))
+				}
+			}
+		}
+		o := base / v.n // = outer index * inner
+		for i := range m {
+			out.Data[o+c0+i] = lseFinish(m[i], s[i])
+		}
+	})
+	return nil
+}
+
+func (op *LogsumexpFwd) reference(out, x *Tensor) {
+	axis, _ := normAxis("LogsumexpFwd", op.Dim, len(x.Shape)) // validated by Bind
+	referenceStat(out, x, axis, func(l []float64) float64 {
+		m := math.Inf(-1)
+		for _, v := range l {
+			m = max(m, v)
+		}
+		if math.IsInf(m, 0) || math.IsNaN(m) {
+			return m
+		}
+		s := 0.0
+		for _, v := range l {
+			s += math.Exp(v - m)
+		}
+		return m + math.Log(s)
+	})
+}
+
+// VarFwd is torch.var(x, dim, correction, keepdim): sum((x - mean)²) / (n - correction)
+// along dim; correction 1 is the unbiased (Bessel) estimate, 0 the biased one.
+type VarFwd struct {
+	DType      DType
+	Dim        int
+	Correction int
+	Keepdim    bool
+	XShape     []int
+}
+
+// NewVarFwd returns a variance along dim over dtype dt (see NewLogsumexpFwd). correction
+// must not be negative; Bind refuses a dim whose size leaves no degrees of freedom, where
+// torch returns inf or NaN with a warning.
+func NewVarFwd(dim, correction int, keepdim bool, dt DType) (*VarFwd, error) {
+	if err := checkDType("VarFwd", dt, floatDTypes...); err != nil {
+		return nil, err
+	}
+	if correction < 0 {
+		return nil, fmt.Errorf("VarFwd: correction %d is negative", correction)
+	}
+	return &VarFwd{DType: dt, Dim: dim, Correction: correction, Keepdim: keepdim}, nil
+}
+
+func (op *VarFwd) red() reduction {
+	return statReduction("VarFwd", op.DType, op.Dim, op.Keepdim, &op.XShape)
+}
+
+// Bind checks x, dim and correction, records x's shape for EvalRoofline and returns the
+// output shape.
+func (op *VarFwd) Bind(x *Tensor) ([]int, error) {
+	axes, shape, err := op.red().bind(x)
+	if err != nil {
+		return nil, err
+	}
+	return shape, op.checkDOF(x, x.Shape[axes[0]])
+}
+
+// checkDOF refuses a dim of n elements that the correction leaves without degrees of
+// freedom.
+func (op *VarFwd) checkDOF(x *Tensor, n int) error {
+	if n <= op.Correction {
+		return fmt.Errorf("VarFwd: dim %d of x %v has %d elements; correction %d leaves no degrees of freedom", op.Dim, x, n, op.Correction)
+	}
+	return nil
+}
+
+// varFinish turns the shifted sums s1 = Σd, s2 = Σd² (d = x - x0) of n elements into the
+// variance: (s2 - s1²/n) / (n - c). The shift by the line's first element keeps s2 and
+// s1²/n from cancelling when the mean is large against the spread; a rounding below 0 is
+// clamped.
+func varFinish(s1, s2 float64, n, c int) float32 {
+	return float32(max(0, s2-s1*s1/float64(n)) / float64(n-c))
+}
+
+// varRow returns the shifted sums of one contiguous line, in two chains each.
+func varRow(x []float32) (s1, s2 float64) {
+	x0 := float64(x[0])
+	var a0, a1, b0, b1 float64
+	i := 0
+	for ; i+2 <= len(x); i += 2 {
+		d0, d1 := float64(x[i])-x0, float64(x[i+1])-x0
+		a0 += d0
+		b0 += d0 * d0
+		a1 += d1
+		b1 += d1 * d1
+	}
+	if i < len(x) {
+		d := float64(x[i]) - x0
+		a0 += d
+		b0 += d * d
+	}
+	return a0 + a1, b0 + b1
+}
+
+// Forward computes out = var(x, dim, correction, keepdim) in one pass over x.
+func (op *VarFwd) Forward(out, x *Tensor) error {
+	v, err := prepareStat(op.red(), out, x)
+	if err != nil {
+		return err
+	}
+	if err := op.checkDOF(x, v.n); err != nil {
+		return err
+	}
+	n, c := v.n, op.Correction
+	if v.inner == 1 {
+		v.eachRow(func(lo, hi int) {
+			s1, s2 := varRow(x.Data[lo:hi])
+			out.Data[lo/n] = varFinish(s1, s2, n, c)
+		})
+		return nil
+	}
+	v.eachBlock(func(base, c0, c1 int) {
+		w := c1 - c0
+		x0, s1, s2 := make([]float64, w), make([]float64, w), make([]float64, w)
+		for i, e := range x.Data[base+c0 : base+c1] {
+			x0[i] = float64(e)
+		}
+		for j := range n {
+			row := x.Data[base+j*v.inner+c0 : base+j*v.inner+c1]
+			for i, e := range row {
+				d := float64(e) - x0[i]
+				s1[i] += d
+				s2[i] += d * d
+			}
+		}
+		o := base / n
+		for i := range s1 {
+			out.Data[o+c0+i] = varFinish(s1[i], s2[i], n, c)
+		}
+	})
+	return nil
+}
+
+// reference is the two-pass textbook form: the mean, then the squared deviations from it.
+func (op *VarFwd) reference(out, x *Tensor) {
+	axis, _ := normAxis("VarFwd", op.Dim, len(x.Shape)) // validated by Bind
+	referenceStat(out, x, axis, func(l []float64) float64 {
+		mean := 0.0
+		for _, v := range l {
+			mean += v
+		}
+		mean /= float64(len(l))
+		ss := 0.0
+		for _, v := range l {
+			ss += (v - mean) * (v - mean)
+		}
+		return ss / float64(len(l)-op.Correction)
+	})
+}
+
+// statTol: a statistic rounds once to float32 from float64 accumulators; logsumexp's result
+// is of order log(n) plus the max, so its absolute error is a few ulp of that.
+var (
+	lseTol = Tol{Abs: 1e-6, Rel: 1e-6}
+	varTol = Tol{Abs: 1e-7, Rel: 1e-6}
+)
+
+func init() {
+	register("LogsumexpFwd", buildUnary(func(b *caseBuilder, dt DType) (unaryOp, error) {
+		return NewLogsumexpFwd(b.int("dim"), b.bool("keepdim"), dt)
+	}, lseTol))
+	register("VarFwd", buildUnary(func(b *caseBuilder, dt DType) (unaryOp, error) {
+		return NewVarFwd(b.int("dim"), b.int("correction"), b.bool("keepdim"), dt)
+	}, varTol))
+}
