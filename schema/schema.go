@@ -8,11 +8,8 @@ package schema
 import (
 	"bytes"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // ManifestSchemaPath is the manifest schema's path relative to the module root. A manifest
@@ -27,29 +24,13 @@ var manifestSchema []byte
 // ManifestSchema returns the text of the manifest JSON Schema.
 func ManifestSchema() []byte { return bytes.Clone(manifestSchema) }
 
-// compiled is the manifest schema ready to validate, with its raw JSON kept to look up the
-// keywords (required, properties, enum, errorMessage) a validation error refers to.
-type compiled struct {
-	schema *jsonschema.Schema
-	raw    map[string]any
-}
-
 // loadSchema compiles the embedded schema once. It panics on failure: the schema is part of
 // the binary, and TestSchemaCompiles keeps it valid.
-var loadSchema = sync.OnceValue(func() *compiled {
-	const url = "manifest.schema.json"
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	if err := c.AddResource(url, bytes.NewReader(manifestSchema)); err != nil {
-		panic(fmt.Sprintf("schema: %s: %v", url, err))
-	}
-	s, err := c.Compile(url)
+var loadSchema = sync.OnceValue(func() *Compiled {
+	s, err := Compile("manifest.schema.json", manifestSchema)
 	if err != nil {
-		panic(fmt.Sprintf("schema: %s: %v", url, err))
+		panic(fmt.Sprintf("schema: %v", err))
 	}
-	var raw map[string]any
-	if err := json.Unmarshal(manifestSchema, &raw); err != nil {
-		panic(fmt.Sprintf("schema: %s: %v", url, err))
-	}
-	return &compiled{schema: s, raw: raw}
+	s.Entries = true // a manifest maps op names to entries
+	return s
 })

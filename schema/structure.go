@@ -1,9 +1,11 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -16,26 +18,9 @@ import (
 )
 
 // checkFile validates every op entry of f against the manifest schema. It returns the
-// findings, each at the YAML position of the value (or key) it is about, and the names of the
-// entries that have any.
+// findings and the names of the entries that have any.
 func checkFile(f *manifest.File) (manifest.Findings, map[string]bool) {
-	c := &converter{file: f.Path}
-	doc := map[string]any{}
-	manifest.EachEntry(f, func(key, val *yaml.Node) {
-		c.op = key.Value
-		if v, ok := c.key(key, ""); ok {
-			doc[v] = c.value(val, "")
-		}
-	})
-	fs := c.fs
-	var verr *jsonschema.ValidationError
-	if err := loadSchema().schema.Validate(doc); errors.As(err, &verr) {
-		fs = append(fs, loadSchema().findings(f, verr)...)
-	} else if err != nil {
-		// Not a validation error: the converter produced a value the validator cannot
-		// handle. Report it rather than let the entry through unchecked.
-		fs = append(fs, manifest.Finding{Pos: manifest.Pos{File: f.Path, Line: f.Root.Line, Col: f.Root.Column}, Msg: "schema check failed: " + err.Error()})
-	}
+	_, fs := loadSchema().Check(f.Path, f.Root)
 	bad := map[string]bool{}
 	for _, x := range fs {
 		bad[x.Op] = true
@@ -43,15 +28,107 @@ func checkFile(f *manifest.File) (manifest.Findings, map[string]bool) {
 	return fs, bad
 }
 
-// converter turns YAML nodes into the JSON values the schema validates: what encoding/json
-// would decode from the same document. Values JSON has no form for are findings.
+// Compiled is a JSON Schema ready to check YAML files: the manifest schema, or any other
+// (device profiles use it). It keeps the schema's JSON to look up the keywords (type,
+// required, properties, enum, errorMessage) a validation error refers to, so that findings
+// speak the author's language ("unknown key", "must be a string, not a list") rather than
+// the validator's.
+type Compiled struct {
+	// Entries says that a document's top-level keys name entries, as op names do in a
+	// manifest: a finding below one names it as its Op, and its Field is the path below it.
+	Entries bool
+
+	schema *jsonschema.Schema
+	raw    map[string]any
+}
+
+// Compile compiles the JSON Schema data (draft 2020-12 unless its $schema says otherwise).
+// url names it in errors; its $refs must be local ("#/$defs/...").
+func Compile(url string, data []byte) (*Compiled, error) {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	if err := c.AddResource(url, bytes.NewReader(data)); err != nil {
+		return nil, err
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		return nil, err
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("%s: %w", url, err)
+	}
+	return &Compiled{schema: s, raw: raw}, nil
+}
+
+// Check converts root, a YAML tree read from file, to the JSON value encoding/json would
+// decode from the same document, and validates that against the schema. Every finding is at
+// the file:line:col of the node it is about: YAML with no faithful JSON form (aliases,
+// duplicate, merge and non-scalar keys, timestamps, non-finite numbers) and each failed leaf
+// of the schema, one per missing or unknown key. A value refused by the conversion is not
+// reported again by the schema. The value is only fit for use when there are no findings;
+// integers in it are int64 or uint64, other numbers float64.
+func (s *Compiled) Check(file string, root *yaml.Node) (any, manifest.Findings) {
+	c := &converter{file: file, refused: map[*yaml.Node]bool{}}
+	var v any
+	if s.Entries && root.Kind == yaml.MappingNode {
+		v = c.mapping(root, "", true)
+	} else {
+		v = c.value(root, "")
+	}
+	err := s.schema.Validate(v)
+	var verr *jsonschema.ValidationError
+	switch {
+	case errors.As(err, &verr):
+		s.findings(c, root, verr)
+	case err != nil:
+		// Not a validation error: the converter produced a value the validator cannot
+		// handle. Report it rather than let the document through unchecked.
+		c.errorf(root, "", "schema check failed: %v", err)
+	}
+	return v, c.fs
+}
+
+// Lookup returns the node at path (mapping keys and list indices, as strings) below root, or
+// nil when there is none: checks beyond the schema use it to place their findings.
+func Lookup(root *yaml.Node, path ...string) *yaml.Node {
+	n := root
+	for _, tok := range path {
+		if _, n = child(n, tok); n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+// child returns the node one path step names below n and, in a mapping, its key. It finds
+// what the converter kept: the first of duplicate keys, never a merge key.
+func child(n *yaml.Node, tok string) (key, val *yaml.Node) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Tag != "!!merge" && k.Value == tok {
+				return k, n.Content[i+1]
+			}
+		}
+	case yaml.SequenceNode:
+		if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(n.Content) {
+			return nil, n.Content[i]
+		}
+	}
+	return nil, nil
+}
+
+// converter turns YAML nodes into JSON values and collects the findings of one Check.
 type converter struct {
-	file string
-	op   string
-	fs   manifest.Findings
+	file    string
+	op      string // the entry being converted, for a schema with Entries
+	fs      manifest.Findings
+	refused map[*yaml.Node]bool // nodes with a finding, which the schema must not report again
 }
 
 func (c *converter) errorf(n *yaml.Node, field, format string, args ...any) {
+	c.refused[n] = true
 	c.fs = append(c.fs, manifest.Finding{Pos: manifest.Pos{File: c.file, Line: n.Line, Col: n.Column},
 		Op: c.op, Field: field, Msg: fmt.Sprintf(format, args...)})
 }
@@ -59,14 +136,7 @@ func (c *converter) errorf(n *yaml.Node, field, format string, args ...any) {
 func (c *converter) value(n *yaml.Node, field string) any {
 	switch n.Kind {
 	case yaml.MappingNode:
-		m := make(map[string]any, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			if name, ok := c.key(k, field); ok {
-				m[name] = c.value(v, join(field, name))
-			}
-		}
-		return m
+		return c.mapping(n, field, false)
 	case yaml.SequenceNode:
 		l := make([]any, len(n.Content))
 		for i, e := range n.Content {
@@ -76,19 +146,46 @@ func (c *converter) value(n *yaml.Node, field string) any {
 	case yaml.ScalarNode:
 		return c.scalar(n, field)
 	}
-	// manifest.Parse refuses aliases, the only other node kind below a document.
-	c.errorf(n, field, "unexpected YAML %s", manifest.KindName(n))
+	// An alias, the only other node kind below a document: JSON is a tree.
+	c.errorf(n, field, "YAML aliases (*%s) are not allowed; write the value out", n.Value)
 	return nil
 }
 
+// mapping converts a mapping; with entries, each key names the entry below it.
+func (c *converter) mapping(n *yaml.Node, field string, entries bool) map[string]any {
+	m := make(map[string]any, len(n.Content)/2)
+	first := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		name, ok := c.key(k, field)
+		if !ok {
+			continue
+		}
+		// The YAML node API keeps both; a JSON decoder would silently keep the last.
+		if prev, dup := first[name]; dup {
+			c.errorf(k, field, "duplicate key %q (first defined at line %d)", name, prev.Line)
+			continue
+		}
+		first[name] = k
+		if entries {
+			c.op = name
+			m[name] = c.value(v, "")
+			c.op = ""
+		} else {
+			m[name] = c.value(v, join(field, name))
+		}
+	}
+	return m
+}
+
 // key returns a mapping key as a JSON object key. Keys are names: a list or mapping used as a
-// key, or a YAML merge key, has no place in a manifest.
+// key, or a YAML merge key, has no JSON form.
 func (c *converter) key(k *yaml.Node, field string) (string, bool) {
 	switch {
 	case k.Kind != yaml.ScalarNode:
 		c.errorf(k, field, "a key must be a name, not %s", manifest.KindName(k))
 	case k.Tag == "!!merge":
-		c.errorf(k, field, "YAML merge keys (<<) are not allowed in manifests")
+		c.errorf(k, field, "YAML merge keys (<<) are not allowed; write the keys out")
 	default:
 		return k.Value, true
 	}
@@ -115,20 +212,24 @@ func (c *converter) scalar(n *yaml.Node, field string) any {
 		if n.Decode(&u) == nil {
 			return u
 		}
-		// An integer beyond 64 bits: the schema checks no integer's value, only its type.
-		return json.Number(n.Value)
+		// Only an explicit !!int tag gets here: YAML reads a plain integer beyond 64 bits as
+		// a float.
+		c.errorf(n, field, "%q does not fit in 64 bits", n.Value)
+		return nil
 	case "!!float":
-		// NaN and the infinities pass through: the schema has no keyword that compares numbers
-		// (minimum, enum of numbers, integer), the only ones that would trip on them.
+		// JSON has no NaN or infinities, and the validator cannot compare them: a schema's
+		// minimum would let NaN through, or fail on it.
 		var f float64
 		if n.Decode(&f) == nil {
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				c.errorf(n, field, "%q is not a finite number", n.Value)
+				return nil
+			}
 			return f
 		}
 	}
-	// A timestamp, say: reported here, and passed on as the string it looks like so that
-	// the schema does not report it a second time where a string belongs.
 	c.errorf(n, field, "YAML reads %q as %s; quote it if it is a string", n.Value, strings.TrimPrefix(n.ShortTag(), "!!"))
-	return n.Value
+	return nil
 }
 
 func join(field, name string) string {
@@ -138,35 +239,33 @@ func join(field, name string) string {
 	return field + "." + name
 }
 
-// findings turns a validation error tree into findings: one per failed leaf keyword, or per
-// key for required and additionalProperties.
-func (s *compiled) findings(f *manifest.File, verr *jsonschema.ValidationError) manifest.Findings {
-	var fs manifest.Findings
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			fs = append(fs, s.leaf(f, e)...)
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
+// findings adds to c's findings one per failed leaf of a validation error tree (one per key
+// for required and additionalProperties), leaving out the nodes c refused.
+func (s *Compiled) findings(c *converter, root *yaml.Node, e *jsonschema.ValidationError) {
+	for _, cause := range e.Causes {
+		s.findings(c, root, cause)
 	}
-	walk(verr)
-	return fs
+	if len(e.Causes) > 0 {
+		return
+	}
+	at := s.locate(root, e.InstanceLocation)
+	if !c.refused[at.node] {
+		c.fs = append(c.fs, s.leaf(c, at, e)...)
+	}
 }
 
-func (s *compiled) leaf(f *manifest.File, e *jsonschema.ValidationError) manifest.Findings {
-	at := locate(f, e.InstanceLocation)
+func (s *Compiled) leaf(c *converter, at location, e *jsonschema.ValidationError) manifest.Findings {
 	kwPath := pointer(e.KeywordLocation)
 	kw := ""
 	if len(kwPath) > 0 {
 		kw = kwPath[len(kwPath)-1]
 	}
 	obj, custom := s.keywordSchema(kwPath)
-	finding := func(n *yaml.Node, field, msg string) manifest.Finding {
-		return manifest.Finding{Pos: manifest.Pos{File: f.Path, Line: n.Line, Col: n.Column}, Op: at.op, Field: field, Msg: msg}
+	finding := func(n *yaml.Node, msg string) manifest.Finding {
+		return manifest.Finding{Pos: manifest.Pos{File: c.file, Line: n.Line, Col: n.Column}, Op: at.op, Field: at.field, Msg: msg}
 	}
-	// Errors about a name (propertyNames) or a key that must go (not) point at the key.
+	// Errors about a name (propertyNames) or a key that must go (not) are about the key: the
+	// instance the schema saw is the key's text.
 	keyOrNode := at.node
 	if at.key != nil && (slices.Contains(kwPath, "propertyNames") || kw == "not") {
 		keyOrNode = at.key
@@ -177,7 +276,7 @@ func (s *compiled) leaf(f *manifest.File, e *jsonschema.ValidationError) manifes
 		if at.node.Kind == yaml.ScalarNode && at.node.Tag != "!!null" {
 			got += fmt.Sprintf(" (%s)", at.node.Value)
 		}
-		return manifest.Findings{finding(at.node, at.field, fmt.Sprintf("must be %s, not %s", typeNames(obj["type"]), got))}
+		return manifest.Findings{finding(at.node, fmt.Sprintf("must be %s, not %s", typeNames(obj["type"]), got))}
 	case "required":
 		var fs manifest.Findings
 		pos := at.node
@@ -185,12 +284,12 @@ func (s *compiled) leaf(f *manifest.File, e *jsonschema.ValidationError) manifes
 			pos = at.key
 		}
 		for _, r := range stringList(obj["required"]) {
-			if mappingValue(at.node, r) == nil {
+			if _, v := child(at.node, r); v == nil {
 				msg := fmt.Sprintf("missing required key %q", r)
 				if custom != "" {
 					msg += " (" + custom + ")"
 				}
-				fs = append(fs, finding(pos, at.field, msg))
+				fs = append(fs, finding(pos, msg))
 			}
 		}
 		return fs
@@ -204,8 +303,8 @@ func (s *compiled) leaf(f *manifest.File, e *jsonschema.ValidationError) manifes
 		var fs manifest.Findings
 		for i := 0; i+1 < len(at.node.Content); i += 2 {
 			k := at.node.Content[i]
-			if _, ok := props[k.Value]; !ok {
-				fs = append(fs, finding(k, at.field, fmt.Sprintf("unknown key %q (known: %s)", k.Value, strings.Join(known, ", "))))
+			if _, ok := props[k.Value]; !ok && !c.refused[k] {
+				fs = append(fs, finding(k, fmt.Sprintf("unknown key %q (known: %s)", k.Value, strings.Join(known, ", "))))
 			}
 		}
 		return fs
@@ -214,20 +313,24 @@ func (s *compiled) leaf(f *manifest.File, e *jsonschema.ValidationError) manifes
 		for _, v := range obj["enum"].([]any) {
 			alts = append(alts, fmt.Sprintf("%q", v))
 		}
-		return manifest.Findings{finding(at.node, at.field, fmt.Sprintf("must be %s, not %q", strings.Join(alts, " or "), at.node.Value))}
+		want := strings.Join(alts, " or ")
+		if len(alts) > 2 {
+			want = "one of " + strings.Join(alts, ", ")
+		}
+		return manifest.Findings{finding(keyOrNode, fmt.Sprintf("must be %s, not %q", want, keyOrNode.Value))}
 	}
 	msg := custom
 	if msg == "" {
 		msg = e.Message
 	}
-	return manifest.Findings{finding(keyOrNode, at.field, msg)}
+	return manifest.Findings{finding(keyOrNode, msg)}
 }
 
 // keywordSchema follows a keyword location (the path through the schema, $ref steps
 // included) to the schema object holding the failed keyword. It also returns the
 // errorMessage that applies: the one of that object or of an object that reached it through
 // $ref, the outermost winning, so a use site can say more than the shared definition.
-func (s *compiled) keywordSchema(path []string) (map[string]any, string) {
+func (s *Compiled) keywordSchema(path []string) (map[string]any, string) {
 	type step struct {
 		obj    map[string]any
 		viaRef bool
@@ -271,7 +374,7 @@ func (s *compiled) keywordSchema(path []string) (map[string]any, string) {
 }
 
 // resolveRef resolves a local reference such as "#/$defs/text".
-func (s *compiled) resolveRef(ref string) any {
+func (s *Compiled) resolveRef(ref string) any {
 	var cur any = s.raw
 	_, frag, _ := strings.Cut(ref, "#")
 	for _, tok := range pointer(frag) {
@@ -299,50 +402,37 @@ func pointer(p string) []string {
 
 // location is a JSON instance location resolved in the YAML tree.
 type location struct {
-	op    string
-	field string     // the path below the op: signature.inputs.x, workloads[2].dtypes
+	op    string     // the entry, for a schema with Entries
+	field string     // the path below the entry or root: signature.inputs.x, workloads[2].dtypes
 	node  *yaml.Node // the value
 	key   *yaml.Node // its key, when the value is in a mapping
 }
 
-// locate resolves a JSON pointer into the file's YAML tree. Every pointer the validator
-// reports names a value converted from that tree, so each step finds its node.
-func locate(f *manifest.File, ptr string) location {
-	loc := location{node: f.Root}
+// locate resolves a JSON pointer into the YAML tree below root. Every pointer the validator
+// reports names a value converted from that tree, so each step finds its node; were one not
+// to, the finding would stay at the deepest node found rather than be lost.
+func (s *Compiled) locate(root *yaml.Node, ptr string) location {
+	loc := location{node: root}
 	for i, tok := range pointer(ptr) {
-		switch loc.node.Kind {
-		case yaml.MappingNode:
-			for j := 0; j+1 < len(loc.node.Content); j += 2 {
-				if k := loc.node.Content[j]; k.Value == tok && k.Kind == yaml.ScalarNode {
-					loc.key, loc.node = k, loc.node.Content[j+1]
-					break
-				}
-			}
-			if i == 0 {
-				loc.op = tok
-			} else {
-				loc.field = join(loc.field, tok)
-			}
-		case yaml.SequenceNode:
-			if n, err := strconv.Atoi(tok); err == nil && n >= 0 && n < len(loc.node.Content) {
-				loc.key, loc.node = nil, loc.node.Content[n]
-			}
+		inList := loc.node.Kind == yaml.SequenceNode
+		key, val := child(loc.node, tok)
+		if val == nil {
+			break
+		}
+		loc.key, loc.node = key, val
+		switch {
+		case inList:
 			loc.field += "[" + tok + "]"
+		case i == 0 && s.Entries:
+			loc.op = tok
+		default:
+			loc.field = join(loc.field, tok)
 		}
 	}
 	return loc
 }
 
-func mappingValue(n *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
-
-// typeNames names JSON Schema types as manifest authors know them.
+// typeNames names JSON Schema types as authors of YAML files know them.
 func typeNames(t any) string {
 	names := map[string]string{"string": "a string", "object": "a mapping", "array": "a list",
 		"boolean": "true or false", "integer": "an integer", "number": "a number", "null": "null"}

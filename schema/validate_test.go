@@ -174,6 +174,12 @@ func TestFindings(t *testing.T) {
 				`:26:26: Gemm2Fwd: workloads[0].K: a dim must be a positive integer, not an integer (0)`},
 		},
 		{
+			// JSON has no infinities: a schema's minimum could not compare one.
+			"non-finite default",
+			strings.Replace(gemm, "    outputs:", "    params:\n      alpha: {type: float64, default: -.inf}\n    outputs:", 1),
+			[]string{`:9:39: GemmFwd: signature.params.alpha.default: "-.inf" is not a finite number`},
+		},
+		{
 			"rule error points into a quoted rule",
 			strings.Replace(gemm, "  workloads:", "    shape_rules: [\"M > 0 && Q > 1\"]\n  workloads:", 1),
 			[]string{`:10:29: GemmFwd: signature.shape_rules[0]: rule does not compile: unknown name Q`},

@@ -1,11 +1,8 @@
 package profiles
 
 import (
-	"bytes"
 	"embed"
-	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -14,10 +11,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
 	"go.yaml.in/yaml/v3"
 
 	"ropgen/manifest"
+	"ropgen/schema"
 )
 
 // SchemaJSON is the JSON Schema of a profile file, for editors and for Parse.
@@ -33,13 +30,8 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // MaxFileBytes bounds a profile file: a real one is a few hundred bytes.
 const MaxFileBytes = 1 << 20
 
-var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	c := jsonschema.NewCompiler()
-	const url = "profile.schema.json"
-	if err := c.AddResource(url, bytes.NewReader(SchemaJSON)); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
+var compiled = sync.OnceValues(func() (*schema.Compiled, error) {
+	return schema.Compile("profile.schema.json", SchemaJSON)
 })
 
 // Load reads and checks the profile file at name. Errors are manifest.Findings with the
@@ -129,29 +121,19 @@ func parse(source, name string, data []byte) (*Profile, error) {
 		return nil, at(nil, "file holds no YAML document")
 	}
 	root := doc.Content[0]
-	t := tree{file: name, at: map[string]*yaml.Node{}}
-	inst := t.convert(root, "")
-	if len(t.fs) > 0 {
-		return nil, t.fs.Sort()
-	}
 	sch, err := compiled()
 	if err != nil {
 		return nil, fmt.Errorf("profile schema: %w", err) // a broken build, caught by the tests
 	}
-	if err := sch.Validate(inst); err != nil {
-		var ve *jsonschema.ValidationError
-		if !errors.As(err, &ve) {
-			return nil, err
-		}
-		t.schemaFindings(ve)
-		return nil, t.fs.Sort()
+	inst, fs := sch.Check(name, root)
+	if len(fs) > 0 {
+		return nil, fs.Sort()
 	}
 	p := build(inst.(map[string]any))
 	p.Name = strings.TrimSuffix(filepath.Base(name), ".yaml")
 	p.Source = source
-	t.check(p)
-	if len(t.fs) > 0 {
-		return nil, t.fs.Sort()
+	if fs := check(name, root, p); len(fs) > 0 {
+		return nil, fs.Sort()
 	}
 	return p, nil
 }
@@ -167,7 +149,7 @@ func build(m map[string]any) *Profile {
 	if mixes, ok := hbm["calibration_mixes"].(map[string]any); ok {
 		p.MixFractions = map[string]float64{}
 		for k, v := range mixes {
-			p.MixFractions[k] = v.(float64)
+			p.MixFractions[k] = number(v)
 		}
 	}
 	for _, unit := range []string{"cube", "vector"} {
@@ -177,122 +159,43 @@ func build(m map[string]any) *Profile {
 			p.Units[key] = ceiling(key, c.(map[string]any))
 		}
 	}
-	if v, ok := m["latency_floor"].(float64); ok {
-		p.LatencyFloor = v
+	if v, ok := m["latency_floor"]; ok {
+		p.LatencyFloor = number(v)
 	}
 	return p
 }
 
 func ceiling(key string, m map[string]any) Ceiling {
-	c := Ceiling{Key: key, Theoretical: m["theoretical"].(float64)}
-	if cal, ok := m["calibration"].(float64); ok {
-		c.Calibration = cal
-		c.Effective = c.Theoretical * cal
+	c := Ceiling{Key: key, Theoretical: number(m["theoretical"])}
+	if cal, ok := m["calibration"]; ok {
+		c.Calibration = number(cal)
+		c.Effective = c.Theoretical * c.Calibration
 	}
 	return c
 }
 
 func asSlice(v any) []any { s, _ := v.([]any); return s }
 
-// tree converts a YAML node tree into the JSON-like instance the schema validates, remembering
-// the node behind each JSON pointer so every finding gets a line and column.
-type tree struct {
-	file string
-	at   map[string]*yaml.Node // JSON pointer → value node; pointer+"#key" → key node
-	fs   manifest.Findings
+// number reads a number the schema accepted: schema.Check keeps integers as integers.
+func number(v any) float64 {
+	switch v := v.(type) {
+	case int64:
+		return float64(v)
+	case uint64:
+		return float64(v)
+	}
+	return v.(float64)
 }
 
-func (t *tree) errorf(n *yaml.Node, format string, args ...any) {
-	t.fs = append(t.fs, manifest.Finding{Pos: manifest.Pos{File: t.file, Line: n.Line, Col: n.Column}, Msg: fmt.Sprintf(format, args...)})
-}
-
-// convert refuses what a profile never needs (aliases, anchors, tags, duplicate keys, which
-// the node API lets through silently) and turns numbers into finite float64s.
-func (t *tree) convert(n *yaml.Node, ptr string) any {
-	t.at[ptr] = n
-	switch {
-	case n.Kind == yaml.AliasNode:
-		t.errorf(n, "YAML aliases are not allowed in profiles; write the value out")
-		return nil
-	case n.Anchor != "":
-		t.errorf(n, "YAML anchors are not allowed in profiles")
-	case n.Style&yaml.TaggedStyle != 0:
-		t.errorf(n, "YAML tags (%s) are not allowed in profiles", n.Tag)
+// check applies the rules the schema cannot express to p, read from root.
+func check(name string, root *yaml.Node, p *Profile) manifest.Findings {
+	var fs manifest.Findings
+	errorf := func(n *yaml.Node, field, format string, args ...any) {
+		fs = append(fs, manifest.Finding{Pos: manifest.Pos{File: name, Line: n.Line, Col: n.Column}, Field: field, Msg: fmt.Sprintf(format, args...)})
 	}
-	switch n.Kind {
-	case yaml.MappingNode:
-		m := map[string]any{}
-		first := map[string]int{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			if line, dup := first[k.Value]; dup {
-				t.errorf(k, "duplicate key %q (first defined at line %d)", k.Value, line)
-				continue
-			}
-			first[k.Value] = k.Line
-			sub := ptr + "/" + escapePtr(k.Value)
-			t.at[sub+"#key"] = k
-			m[k.Value] = t.convert(v, sub)
-		}
-		return m
-	case yaml.SequenceNode:
-		s := make([]any, len(n.Content))
-		for i, c := range n.Content {
-			s[i] = t.convert(c, ptr+"/"+strconv.Itoa(i))
-		}
-		return s
-	case yaml.ScalarNode:
-		switch n.Tag {
-		case "!!null":
-			return nil
-		case "!!bool":
-			return n.Value == "true"
-		case "!!int", "!!float":
-			var f float64
-			if err := n.Decode(&f); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-				t.errorf(n, "%q is not a finite number", n.Value)
-				return nil
-			}
-			return f
-		}
-		return n.Value
-	}
-	return nil
-}
-
-func escapePtr(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-// schemaFindings reports the leaves of a schema error tree, each at its YAML node: the key
-// node for a bad property name, the value node otherwise.
-func (t *tree) schemaFindings(ve *jsonschema.ValidationError) {
-	if len(ve.Causes) > 0 {
-		for _, c := range ve.Causes {
-			t.schemaFindings(c)
-		}
-		return
-	}
-	n := t.at[ve.InstanceLocation]
-	if k, ok := t.at[ve.InstanceLocation+"#key"]; ok && strings.Contains(ve.KeywordLocation, "propertyNames") {
-		n = k
-	}
-	if n == nil {
-		n = t.at[""]
-	}
-	field := strings.ReplaceAll(strings.TrimPrefix(ve.InstanceLocation, "/"), "/", ".")
-	msg := ve.Message
-	if field != "" {
-		msg = field + ": " + msg
-	}
-	t.errorf(n, "%s", msg)
-}
-
-// check applies the rules the schema cannot express.
-func (t *tree) check(p *Profile) {
 	for i, pat := range p.Match {
 		if _, err := path.Match(pat, ""); err != nil {
-			t.errorf(t.at["/match/"+strconv.Itoa(i)], "bad glob pattern %q: %v", pat, err)
+			errorf(schema.Lookup(root, "match", strconv.Itoa(i)), fmt.Sprintf("match[%d]", i), "bad glob pattern %q: %v", pat, err)
 		}
 	}
 	// Spec §5.1: the bandwidth calibration is the envelope over the measured mixes. A ceiling
@@ -305,13 +208,14 @@ func (t *tree) check(p *Profile) {
 				best, bestMix = f, mix
 			}
 		}
-		switch n := t.at["/hbm/calibration"]; {
+		switch n := schema.Lookup(root, "hbm", "calibration"); {
 		case n == nil:
-			t.errorf(t.at["/hbm"], "hbm: calibration_mixes given without calibration: the calibration is their envelope, %.6g (%s)", best, bestMix)
+			errorf(schema.Lookup(root, "hbm"), "hbm", "calibration_mixes given without calibration: the calibration is their envelope, %.6g (%s)", best, bestMix)
 		case p.HBM.Calibration < best*(1-1e-9):
-			t.errorf(n, "hbm.calibration: %.6g is below the %s mix's %.6g: the calibration must be the envelope of calibration_mixes (spec §5.1)", p.HBM.Calibration, bestMix, best)
+			errorf(n, "hbm.calibration", "%.6g is below the %s mix's %.6g: the calibration must be the envelope of calibration_mixes (spec §5.1)", p.HBM.Calibration, bestMix, best)
 		}
 	}
+	return fs
 }
 
 func globMatch(pattern, name string) bool {
