@@ -207,7 +207,6 @@ func (x *formulaIndex) load() {
 	}
 }
 
-
 // check reports a func-mode function that is malformed, unexported or missing.
 func (x *formulaIndex) check(op *manifest.Op, fn manifest.Str) manifest.Findings {
 	at := func(off int, format string, args ...any) manifest.Findings {
