@@ -87,40 +87,53 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // well-formed manifest document: not YAML, empty, not a mapping, too large, too deep, or
 // using anchors, aliases, tags other than the plain ones, or duplicate keys.
 func Parse(name string, data []byte) (*File, Findings) {
-	at := func(line, col int, format string, args ...any) Findings {
-		return Findings{{Pos: Pos{File: name, Line: line, Col: col}, Msg: fmt.Sprintf(format, args...)}}
-	}
-	if len(data) > MaxFileBytes {
-		return nil, at(1, 1, "file is %.1f MiB; a manifest file may be at most %d MiB", float64(len(data))/(1<<20), MaxFileBytes>>20)
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, at(1, 1, "file is empty: a manifest is a mapping from op names to entries")
-	}
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err == io.EOF { // only comments
-		return nil, at(1, 1, "file is empty: a manifest is a mapping from op names to entries")
-	} else if err != nil {
-		return nil, yamlError(name, err)
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		return nil, at(extra.Line, extra.Column, "a manifest file holds one YAML document; found a second one")
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		return nil, at(1, 1, "file holds no YAML document")
-	}
-	root := doc.Content[0]
-	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
-		return nil, at(root.Line, root.Column, "file is empty: a manifest is a mapping from op names to entries")
+	root, fs := ParseDocument(name, data, MaxFileBytes, "manifest")
+	if len(fs) > 0 {
+		return nil, fs
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, at(root.Line, root.Column, "a manifest file must be a mapping from op names to entries, not %s", KindName(root))
+		return nil, Findings{{Pos: Pos{File: name, Line: root.Line, Col: root.Column},
+			Msg: "a manifest file must be a mapping from op names to entries, not " + KindName(root)}}
 	}
 	if fs := checkTree(name, root); len(fs) > 0 {
 		return nil, fs
 	}
 	return &File{Path: name, Root: root}, nil
+}
+
+// ParseDocument parses a YAML file that must hold exactly one non-empty document of at most
+// limit bytes, and returns the document's root node. kind names the file in findings
+// ("manifest", "profile"). Manifests and device profiles share it.
+func ParseDocument(name string, data []byte, limit int, kind string) (*yaml.Node, Findings) {
+	emptyMsg := "file is empty: a " + kind + " file holds a YAML mapping"
+	at := func(line, col int, format string, args ...any) Findings {
+		return Findings{{Pos: Pos{File: name, Line: line, Col: col}, Msg: fmt.Sprintf(format, args...)}}
+	}
+	if len(data) > limit {
+		return nil, at(1, 1, "file is %.1f MiB; a %s file may be at most %d MiB", float64(len(data))/(1<<20), kind, limit>>20)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, at(1, 1, "%s", emptyMsg)
+	}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err == io.EOF { // only comments
+		return nil, at(1, 1, "%s", emptyMsg)
+	} else if err != nil {
+		return nil, yamlError(name, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, at(extra.Line, extra.Column, "a %s file holds one YAML document; found a second one", kind)
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return nil, at(1, 1, "%s", emptyMsg)
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return nil, at(root.Line, root.Column, "%s", emptyMsg)
+	}
+	return root, nil
 }
 
 func yamlError(name string, err error) Findings {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,7 +24,6 @@ var SchemaJSON []byte
 //go:embed *.yaml
 var builtinFS embed.FS
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // MaxFileBytes bounds a profile file: a real one is a few hundred bytes.
 const MaxFileBytes = 1 << 20
@@ -98,29 +96,10 @@ func Parse(name string, data []byte) (*Profile, error) {
 }
 
 func parse(source, name string, data []byte) (*Profile, error) {
-	at := func(n *yaml.Node, format string, args ...any) manifest.Findings {
-		f := manifest.Finding{Pos: manifest.Pos{File: name}, Msg: fmt.Sprintf(format, args...)}
-		if n != nil {
-			f.Pos.Line, f.Pos.Col = n.Line, n.Column
-		}
-		return manifest.Findings{f}
+	root, fs := manifest.ParseDocument(name, data, MaxFileBytes, "profile")
+	if len(fs) > 0 {
+		return nil, fs
 	}
-	if len(data) > MaxFileBytes {
-		return nil, at(nil, "file is %d bytes; a profile may be at most %d", len(data), MaxFileBytes)
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		f := at(nil, "YAML syntax: %s", strings.TrimPrefix(err.Error(), "yaml: "))
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-			f[0].Pos.Line, _ = strconv.Atoi(m[1])
-			f[0].Msg = "YAML syntax: " + m[2]
-		}
-		return nil, f
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		return nil, at(nil, "file holds no YAML document")
-	}
-	root := doc.Content[0]
 	sch, err := compiled()
 	if err != nil {
 		return nil, fmt.Errorf("profile schema: %w", err) // a broken build, caught by the tests
