@@ -31,6 +31,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	maxTime := fl.Duration("max-time", bench.DefaultOptions.MaxTime, "timing budget per case, calibration included; -quick lowers the default to 150ms")
 	maxStorage := fl.Int64("max-bytes", bench.DefaultLimits.MaxStorage, "skip cases whose CPU tensors (4 bytes an element) exceed `N` bytes")
 	maxFlops := fl.Int64("max-flops", bench.DefaultLimits.FlopLimit, "skip cases above `N` FLOPs (the plain reference runs at about 1 GFLOP/s)")
+	warm := fl.Bool("warm", false, "time every case in warm batches; by default a case that fits in twice the last-level cache is timed cold, one call after evicting the caches")
 	verbose := fl.Bool("v", false, "list every skipped case")
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -53,6 +54,9 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		opt.MaxTime = quickMaxTime
 	}
 	opt.Device = profiles.HostDeviceName()
+	if !*warm {
+		opt.Evictor = bench.NewEvictor(bench.DefaultEvictSize())
+	}
 	lim := bench.Limits{MaxStorage: *maxStorage, FlopLimit: *maxFlops, Quick: *quick}
 
 	_, cases, err := bench.Load(*manifests)
@@ -81,8 +85,8 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		w, closeOut = file, file.Close
 	}
 	buf := bufio.NewWriter(w)
-	fmt.Fprintf(stderr, "device %q: %d cases, %d record(s) of %d samples each, about %v of timing per case\n",
-		opt.Device, len(todo), opt.Count, opt.Samples, opt.MaxTime)
+	fmt.Fprintf(stderr, "device %q: %d cases, %d record(s) of %d samples each; %s\n",
+		opt.Device, len(todo), opt.Count, opt.Samples, timingNote(opt))
 	start := time.Now()
 	failed, err := bench.Run(todo, opt, record.NewBenchWriter(buf), buf.Flush, stderr)
 	if cerr := closeOut(); err == nil {
@@ -97,6 +101,15 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// timingNote says how the cases are timed.
+func timingNote(opt bench.Options) string {
+	warm := fmt.Sprintf("warm batches of about %v in all per case", opt.MaxTime)
+	if opt.Evictor == nil {
+		return "every case in " + warm
+	}
+	return fmt.Sprintf("cases under %d MiB cold (one call after evicting the caches), larger ones in %s", opt.Evictor.Size()>>20, warm)
 }
 
 // flagSet reports whether the flag named name was given on the command line.

@@ -172,6 +172,33 @@ func TestRecordFieldsFromTheOp(t *testing.T) {
 	}
 }
 
+// TestColdAndWarm: with an Evictor, a case with less data than its buffer is timed one call
+// per sample after an eviction, and a larger one in calibrated warm batches.
+func TestColdAndWarm(t *testing.T) {
+	small, larger := planOne(t, find(t, "ReluFwd/cpu-small/float32")), planOne(t, find(t, "GemmFwd/cpu-64/float32"))
+	opt := quickOptions
+	opt.Evictor = NewEvictor(small.Storage + 1)
+	if larger.Storage < opt.Evictor.Size() {
+		t.Fatalf("GemmFwd cpu-64 has %d bytes of tensors, not more than ReluFwd cpu-small's %d", larger.Storage, small.Storage)
+	}
+	cold := Measure(small, opt)
+	warm := Measure(larger, opt)
+	if cold.Err != nil || warm.Err != nil {
+		t.Fatal(cold.Err, warm.Err)
+	}
+	if !cold.Cold || cold.Records[0].Iters != opt.Samples {
+		t.Errorf("small case: cold %v, %d calls a record; want cold, one call per sample (%d)", cold.Cold, cold.Records[0].Iters, opt.Samples)
+	}
+	if warm.Cold {
+		t.Error("a case larger than the eviction buffer was timed cold")
+	}
+	var order []string
+	_, err := ColdSample(func() error { order = append(order, "call"); return nil }, func() { order = append(order, "evict") })
+	if err != nil || strings.Join(order, " ") != "evict call" {
+		t.Errorf("ColdSample: %v, err %v; want one eviction, then the call", order, err)
+	}
+}
+
 // wrongReference makes the named op's reference disagree with its kernel by one unit in the
 // first output element, for the duration of the test.
 func wrongReference(t *testing.T, opName string) {

@@ -30,6 +30,10 @@ type Options struct {
 	Device string
 	// Seed seeds the inputs (ops.BuildOptions.Seed).
 	Seed uint64
+	// Evictor, when set, times every case with less data than its buffer cold: each sample
+	// is one call made after evicting the caches (see evict.go). Nil: every case is timed in
+	// warm batches, and a case that fits in the caches runs at cache bandwidth.
+	Evictor *Evictor
 }
 
 // DefaultOptions are the options of `ropbench run` without flags.
@@ -45,7 +49,9 @@ type Result struct {
 	Records []record.Record
 	// Seconds holds the time per call of every sample, in order (Count × Samples values).
 	Seconds []float64
-	Err     error
+	// Cold reports that each sample was one call after evicting the caches.
+	Cold bool
+	Err  error
 }
 
 func (o Options) check() error {
@@ -63,7 +69,8 @@ func (o Options) check() error {
 }
 
 // Measure builds the case with data, checks the kernel against the reference first (a fast
-// wrong kernel is not a result), then times Forward and returns its records. Flops, bytes
+// wrong kernel is not a result), then times Forward, cold or in warm batches (Options.Evictor),
+// and returns its records. Flops, bytes
 // and roof come from the very op value that ran: its EvalRoofline and ComputeRoof.
 func Measure(p Planned, opt Options) Result {
 	res := Result{Planned: p}
@@ -93,16 +100,23 @@ func Measure(p Planned, opt Options) Result {
 	// Garbage from building this case and the previous ones must not be collected inside a
 	// timed batch; the kernels themselves do not allocate.
 	runtime.GC()
-	target := opt.MaxTime / time.Duration(opt.Count*opt.Samples+2)
-	n, err := Calibrate(in.Run, target)
-	if err != nil {
-		res.Err = err
-		return res
+	// A cold sample is one call; a warm one a batch of n, calibrated (the warm-up) to last
+	// at least its share of MaxTime. The cold case's warm-up is the two calls above.
+	res.Cold = opt.Evictor != nil && p.Storage < opt.Evictor.Size()
+	n := 1
+	sample := func() (float64, error) { return ColdSample(in.Run, opt.Evictor.Evict) }
+	if !res.Cold {
+		target := opt.MaxTime / time.Duration(opt.Count*opt.Samples+2)
+		if n, err = Calibrate(in.Run, target); err != nil {
+			res.Err = err
+			return res
+		}
+		sample = func() (float64, error) { return Sample(in.Run, n) }
 	}
 	for range opt.Count {
 		times := make([]float64, opt.Samples)
 		for i := range times {
-			if times[i], err = Sample(in.Run, n); err != nil {
+			if times[i], err = sample(); err != nil {
 				res.Err = err
 				return res
 			}
@@ -148,8 +162,12 @@ func Run(plans []Planned, opt Options, w *record.BenchWriter, flush func() error
 func (res Result) progress() string {
 	med := Median(res.Seconds)
 	lo, hi := slices.Min(res.Seconds), slices.Max(res.Seconds)
-	return fmt.Sprintf("%-58s %10s  [%s .. %s]  %8.2f GB/s  %8.2f GFLOP/s",
-		res.Name(), Seconds(med), Seconds(lo), Seconds(hi), float64(res.Bytes)/med/1e9, float64(res.Flops)/med/1e9)
+	mode := "warm"
+	if res.Cold {
+		mode = "cold"
+	}
+	return fmt.Sprintf("%-58s %s %10s  [%s .. %s]  %8.2f GB/s  %8.2f GFLOP/s",
+		res.Name(), mode, Seconds(med), Seconds(lo), Seconds(hi), float64(res.Bytes)/med/1e9, float64(res.Flops)/med/1e9)
 }
 
 // Seconds formats a time in seconds with three significant digits and a unit ("12.3µs").

@@ -1,0 +1,83 @@
+package bench
+
+import (
+	"os"
+	"runtime"
+	"sync"
+
+	"ropgen/perf/profiles"
+)
+
+// Cold timing. The roofline prices bytes at the main-memory ceiling (the profile's hbm), so a
+// call is only priced honestly when its data comes from main memory. A case whose tensors fit
+// in the caches, timed in warm back-to-back batches, runs at cache bandwidth: its efficiency
+// against DRAM reads above 100% and the report's physics check calls it a formula error. Such
+// cases are therefore timed cold, one call at a time with the caches evicted before each (as
+// GPU harnesses such as Triton's do_bench clear the L2 before every call); a case larger than
+// the eviction buffer streams from memory on every call anyway and is timed in warm batches.
+
+// cacheLine is the cache line size of every CPU this runs on (x86-64, arm64 server cores).
+const cacheLine = 64
+
+// Evictor evicts the CPU caches by reading a buffer larger than the last-level cache.
+type Evictor struct {
+	buf []byte
+}
+
+// DefaultEvictSize is the eviction buffer for this host: twice its last-level cache, or
+// 64 MiB when /sys does not say how large that is.
+func DefaultEvictSize() int64 {
+	if llc := profiles.HostCPU().LLCBytes; llc > 0 {
+		return 2 * llc
+	}
+	return 64 << 20
+}
+
+// NewEvictor allocates an eviction buffer of size bytes and writes a byte of every page:
+// that backs each page with memory of its own, where reading a never-written allocation
+// would read the kernel's shared zero page and evict nothing.
+func NewEvictor(size int64) *Evictor {
+	e := &Evictor{buf: make([]byte, size)}
+	for i := 0; i < len(e.buf); i += os.Getpagesize() {
+		e.buf[i] = 1
+	}
+	return e
+}
+
+// Size is the buffer's size: a case with less data than this is timed cold.
+func (e *Evictor) Size() int64 { return int64(len(e.buf)) }
+
+// sink keeps the eviction reads from being optimized away.
+var sink byte
+
+// Evict reads one byte of every cache line of the buffer, split among GOMAXPROCS goroutines
+// so that the private caches of every core the kernels run on are evicted too. It only
+// reads, so the lines it leaves behind are clean and the next call pays no write-backs for
+// them.
+func (e *Evictor) Evict() {
+	workers := runtime.GOMAXPROCS(0)
+	lines := len(e.buf) / cacheLine
+	sums := make([]byte, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*lines/workers*cacheLine, (w+1)*lines/workers*cacheLine
+		wg.Go(func() {
+			var s byte
+			for i := lo; i < hi; i += cacheLine {
+				s += e.buf[i]
+			}
+			sums[w] = s
+		})
+	}
+	wg.Wait()
+	for _, s := range sums {
+		sink += s
+	}
+}
+
+// ColdSample returns the time in seconds of one call of call made after evict.
+func ColdSample(call func() error, evict func()) (float64, error) {
+	evict()
+	d, err := batch(call, 1)
+	return d.Seconds(), err
+}
