@@ -138,30 +138,11 @@ func ab(manifests string, ff filterFlags, set string, a, b abtest.Arm, rounds in
 	return 0
 }
 
-// oneCase resolves the flags to exactly one case: a -set row, or the one catalog row the
-// filter selects.
+// oneCase resolves the flags to exactly one case.
 func oneCase(manifests string, ff filterFlags, set string) (bench.Case, int, error) {
-	opsList, cases, err := bench.Load(manifests)
+	cases, code, err := selectCases(manifests, ff, set)
 	if err != nil {
-		return bench.Case{}, 1, err
-	}
-	if set != "" {
-		if *ff.workload != "" {
-			return bench.Case{}, 2, errors.New("-set gives the workload: no -workload with it")
-		}
-		op, err := bench.FindOp(opsList, *ff.op)
-		if err != nil {
-			return bench.Case{}, 2, fmt.Errorf("-op: %w", err)
-		}
-		if cases, err = bench.SetCases(op, set, *ff.dtype); err != nil {
-			return bench.Case{}, 1, err
-		}
-	} else {
-		f, err := ff.filter()
-		if err != nil {
-			return bench.Case{}, 2, err
-		}
-		cases = f.Select(cases)
+		return bench.Case{}, code, err
 	}
 	if len(cases) != 1 {
 		var names []string

@@ -7,6 +7,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -98,4 +99,32 @@ func (ff filterFlags) filter() (bench.Filter, error) {
 		}
 	}
 	return f, nil
+}
+
+// selectCases loads the catalog and returns the cases the flags select: the one row -set
+// gives (with -op the exact op name and -dtype the row's dtype), or the catalog rows the
+// filter flags match. The exit code goes with the error: 2 for bad usage, 1 otherwise.
+func selectCases(manifests string, ff filterFlags, set string) ([]bench.Case, int, error) {
+	opList, cases, err := bench.Load(manifests)
+	if err != nil {
+		return nil, 1, err
+	}
+	if set == "" {
+		f, err := ff.filter()
+		if err != nil {
+			return nil, 2, err
+		}
+		return f.Select(cases), 0, nil
+	}
+	if *ff.op == "" || *ff.workload != "" {
+		return nil, 2, errors.New("-set gives one row of one op: give -op NAME, and no -workload")
+	}
+	op, err := bench.FindOp(opList, *ff.op)
+	if err != nil {
+		return nil, 2, fmt.Errorf("-op: %w", err)
+	}
+	if cases, err = bench.SetCases(op, set, *ff.dtype); err != nil {
+		return nil, 1, err
+	}
+	return cases, 0, nil
 }

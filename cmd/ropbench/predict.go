@@ -42,33 +42,10 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 	if *theoretical {
 		basis = profiles.Theoretical
 	}
-	ops, cases, err := bench.Load(*manifests)
+	cases, code, err := selectCases(*manifests, ff, *set)
 	if err != nil {
 		fmt.Fprintf(stderr, "ropbench predict: %v\n", err)
-		return 1
-	}
-	if *set != "" {
-		if *ff.op == "" || *ff.workload != "" {
-			fmt.Fprintln(stderr, "ropbench predict: -set prices one row of one op: give -op NAME, and no -workload")
-			return 2
-		}
-		op, err := bench.FindOp(ops, *ff.op)
-		if err != nil {
-			fmt.Fprintf(stderr, "ropbench predict: -op: %v\n", err)
-			return 2
-		}
-		// With -set, -dtype is the row's dtype rather than a filter.
-		if cases, err = bench.SetCases(op, *set, *ff.dtype); err != nil {
-			fmt.Fprintf(stderr, "ropbench predict: %v\n", err)
-			return 1
-		}
-	} else {
-		f, err := ff.filter()
-		if err != nil {
-			fmt.Fprintf(stderr, "ropbench predict: %v\n", err)
-			return 2
-		}
-		cases = f.Select(cases)
+		return code
 	}
 	if len(cases) == 0 {
 		fmt.Fprintln(stderr, "ropbench predict: no case selected")

@@ -69,12 +69,16 @@ func (o Options) check() error {
 }
 
 // Measure builds the case with data, checks the kernel against the reference first (a fast
-// wrong kernel is not a result), then times Forward, cold or in warm batches (Options.Evictor),
-// and returns its records. Flops, bytes
-// and roof come from the very op value that ran: its EvalRoofline and ComputeRoof.
+// wrong kernel is not a result), then times Forward, cold or in warm batches
+// (Options.Evictor), and returns its records. Flops, bytes and roof come from the very op
+// value that ran: its EvalRoofline and ComputeRoof. A case Plan skipped is an error.
 func Measure(p Planned, opt Options) Result {
 	res := Result{Planned: p}
 	if res.Err = opt.check(); res.Err != nil {
+		return res
+	}
+	if p.Skip != "" {
+		res.Err = fmt.Errorf("not runnable: %s", p.Skip)
 		return res
 	}
 	in, err := build(p.Case.Case, ops.BuildOptions{Seed: opt.Seed})
@@ -91,7 +95,11 @@ func Measure(p Planned, opt Options) Result {
 		res.Err = fmt.Errorf("%w: %w", ErrMismatch, err)
 		return res
 	}
-	op := in.Op.(ops.Op) // Plan has checked that the op type has a roofline
+	op, ok := in.Op.(ops.Op)
+	if !ok {
+		res.Err = errors.New(SkipNotGenerated)
+		return res
+	}
 	flops, bytes, err := op.EvalRoofline()
 	if err != nil {
 		res.Err = fmt.Errorf("EvalRoofline: %w", err)
