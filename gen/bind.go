@@ -63,15 +63,21 @@ func LoadBinding(opsDir, formulasDir string) (*Binding, error) {
 		return nil, fmt.Errorf("loading %s: got %d packages for %d directories", opsDir, len(pkgs), len(patterns))
 	}
 	for _, p := range pkgs {
-		// Type errors are expected (hand-written code calls the generated methods that the
-		// overlay removed); a package that does not parse cannot be trusted at all.
+		// Type errors are expected: hand-written code calls the generated methods, and may
+		// name the generated cache type, that the overlay removed. They can surface as type
+		// errors or as go list's compile errors. A package that does not parse, or that
+		// has no files, cannot be trusted at all.
 		for _, e := range p.Errors {
-			if e.Kind == packages.ParseError || e.Kind == packages.ListError {
+			if e.Kind == packages.ParseError {
 				return nil, errors.New(e.Error())
 			}
 		}
-		if p.Types == nil {
-			return nil, fmt.Errorf("%s: no type information", p.PkgPath)
+		if p.Types == nil || len(p.Syntax) == 0 {
+			msg := p.PkgPath + ": no Go source loaded"
+			if len(p.Errors) > 0 {
+				msg = p.Errors[0].Error()
+			}
+			return nil, errors.New(msg)
 		}
 	}
 	// packages.Load does not return the patterns' packages in order (ops imports formulas,
@@ -155,6 +161,9 @@ func (b *Binding) check(m *opModel) (handRoof bool, fs manifest.Findings) {
 	if m.used[elemBytes] == kindElemBytes {
 		b.checkDType(ptr, op, errorf)
 	}
+	if m.cached() {
+		b.checkCache(ptr, op, errorf)
+	}
 	return handRoof, fs
 }
 
@@ -173,6 +182,20 @@ func (b *Binding) checkDType(ptr types.Type, op *manifest.Op, errorf func(manife
 	sig := size.Type().(*types.Signature)
 	if sig.Params().Len() != 0 || sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Int]) {
 		errorf(op.Pos, "roofline", "%s.Size at %s must be func() int", v.Type(), b.pos(size))
+	}
+}
+
+// checkCache verifies the field an op whose formulas read a bound shape keeps its roofline
+// cache in. Its type, rooflineCache, is declared in the generated helpers file, which the
+// overlay empties: the field's type is then invalid, and that is the expected case.
+func (b *Binding) checkCache(ptr types.Type, op *manifest.Op, errorf func(manifest.Pos, string, string, ...any)) {
+	v, _ := lookup(ptr, b.Ops, "roofline").(*types.Var)
+	if v == nil || !v.IsField() {
+		errorf(op.Pos, "roofline", "%s binds input shapes, so EvalRoofline caches its result by them: add the field `roofline rooflineCache` (docs/binding.md)", op.Name)
+		return
+	}
+	if t := v.Type(); t != types.Typ[types.Invalid] && types.TypeString(t, types.RelativeTo(b.Ops)) != "rooflineCache" {
+		errorf(op.Pos, "roofline", "field %s.roofline at %s is %s; it must be rooflineCache", op.Name, b.pos(v), t)
 	}
 }
 

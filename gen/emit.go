@@ -93,11 +93,22 @@ func emitInline(g *source, m *opModel) {
 			g.p("}")
 		}
 	}
+	bs := m.bindings()
+	if m.cached() {
+		g.p("rooflineKey := op.roofline.scratch[:0]")
+		for _, b := range bs {
+			g.p("rooflineKey = ", b.key("rooflineKey"))
+		}
+		g.p("if op.roofline.hit(rooflineKey) {")
+		g.p("return op.roofline.flops, op.roofline.bytes, op.roofline.err")
+		g.p("}")
+		g.p("defer op.roofline.store(rooflineKey, &flops, &bytes, &err)")
+	}
 	if m.mayPanic() {
 		g.p("defer rooflineRecover(", fmt.Sprintf("%q", name), ", &err)")
 	}
-	for _, b := range m.bindings() {
-		g.p(b)
+	for _, b := range bs {
+		g.p(b.local, " := ", b.value)
 	}
 	for _, v := range m.vars {
 		g.p(v.name, " := ", v.src.Value)
@@ -166,33 +177,74 @@ func floatSource(f *formula) string {
 	return b.String()
 }
 
-// bindings are the vars-layer locals bound from op fields (docs/binding.md), for the names
-// the formulas use, in signature order.
-func (m *opModel) bindings() []string {
-	var out []string
+// binding is one vars-layer local bound from an op field (docs/binding.md).
+type binding struct {
+	local string // the formula's name
+	field string // op.<Field>
+	value string // the local's initializer
+	typ   string // the field's Go type
+}
+
+// key returns the statement's right-hand side that appends the binding to the cache key k.
+func (b binding) key(k string) string {
+	switch b.typ {
+	case "[]int":
+		return "rooflineAppendShape(" + k + ", " + b.field + ")"
+	case "bool":
+		return "append(" + k + ", rooflineFlag(" + b.field + "))"
+	}
+	return "append(" + k + ", " + b.value + ")"
+}
+
+// bindings are the vars-layer locals bound from op fields, for the names the formulas use,
+// in signature order.
+func (m *opModel) bindings() []binding {
+	var out []binding
 	for _, t := range m.op.Inputs {
+		f := "op." + fieldName(t.Name) + "Shape"
 		switch m.used[t.Name] {
 		case kindInput:
-			f := "op." + fieldName(t.Name) + "Shape"
-			out = append(out, fmt.Sprintf("%s := rooflineTensor{%s, len(%s)}", t.Name, f, f))
+			out = append(out, binding{t.Name, f, fmt.Sprintf("rooflineTensor{%s, len(%s)}", f, f), "[]int"})
 		case kindOptional:
-			out = append(out, fmt.Sprintf("%s := op.%sShape", t.Name, fieldName(t.Name)))
+			out = append(out, binding{t.Name, f, f, "[]int"})
 		}
 	}
 	for _, d := range m.dims {
 		if m.used[d] == kindDim {
-			out = append(out, fmt.Sprintf("%s := op.%s", d, fieldName(d)))
+			f := "op." + fieldName(d)
+			out = append(out, binding{d, f, f, "int"})
 		}
 	}
 	for _, p := range m.op.Params {
 		if m.used[p.Name] == kindParam {
-			out = append(out, fmt.Sprintf("%s := op.%s", p.Name, fieldName(p.Name)))
+			f := "op." + fieldName(p.Name)
+			out = append(out, binding{p.Name, f, f, p.Type.Value})
 		}
 	}
 	if m.used[elemBytes] == kindElemBytes {
-		out = append(out, elemBytes+" := op.DType.Size()")
+		out = append(out, binding{elemBytes, "op.DType", "op.DType.Size()", "int"})
 	}
 	return out
+}
+
+// cached reports whether m's EvalRoofline caches its result: ops whose formulas read an
+// arbitrary-rank input's shape (bound only by Forward) do, keyed by every value the formulas
+// read (spec §4.4.5), when every such value is an int, a bool or a []int.
+func (m *opModel) cached() bool {
+	arbitrary := false
+	for _, t := range m.op.Inputs {
+		k := m.used[t.Name]
+		arbitrary = arbitrary || (k == kindInput || k == kindOptional) && !t.FixedRank()
+	}
+	if !arbitrary {
+		return false
+	}
+	for _, b := range m.bindings() {
+		if b.typ != "int" && b.typ != "bool" && b.typ != "[]int" {
+			return false
+		}
+	}
+	return true
 }
 
 type arithArg struct{ name, typ string }
@@ -233,7 +285,7 @@ func (m *opModel) arithArgs() []arithArg {
 
 // emitHelpers writes zz_roofline_helpers.go: the types and runtime checks the methods use,
 // and the helpers of the binding table that some formula calls.
-func emitHelpers(pkg string, used map[string]bool) ([]byte, error) {
+func emitHelpers(pkg string, used map[string]bool, cache bool) ([]byte, error) {
 	need := map[string]bool{}
 	var add func(string)
 	add = func(name string) {
@@ -254,11 +306,17 @@ func emitHelpers(pkg string, used map[string]bool) ([]byte, error) {
 	g.p("package ", pkg)
 	g.p()
 	imports := []string{`"fmt"`, `"math"`}
+	if cache {
+		imports = append(imports, `"slices"`)
+	}
 	if need["product"] || need["log2"] || need["clog2"] {
 		imports = append(imports, `"math/bits"`)
 	}
 	g.p("import (\n", strings.Join(imports, "\n"), "\n)")
 	g.p(runtimeSrc)
+	if cache {
+		g.p(cacheSrc)
+	}
 	g.p(coreTypes)
 	for _, h := range Helpers {
 		if need[h.Name] && h.Decl != "" {
@@ -267,6 +325,48 @@ func emitHelpers(pkg string, used map[string]bool) ([]byte, error) {
 	}
 	return formatSource(HelpersFile, g.Bytes())
 }
+
+// cacheSrc is the cache of ops whose formulas read a bound shape; emitted when one does.
+const cacheSrc = `
+// rooflineCache holds an op's last roofline and the bound values it was computed from, so
+// that EvalRoofline after an identical Forward costs a comparison (spec §4.4.5: cache by
+// input). An op whose formulas read a bound shape declares it: roofline rooflineCache.
+type rooflineCache struct {
+	key, scratch []int
+	flops, bytes int64
+	err          error
+	valid        bool
+}
+
+// hit reports whether key is the key of the stored result. It keeps key's storage as the
+// scratch for the next key.
+func (c *rooflineCache) hit(key []int) bool {
+	c.scratch = key[:0]
+	return c.valid && slices.Equal(c.key, key)
+}
+
+// store keeps the result for key; the old key's storage becomes the scratch for the next
+// key, so a steady state allocates nothing.
+func (c *rooflineCache) store(key []int, flops, bytes *int64, err *error) {
+	c.key, c.scratch = key, c.key[:0]
+	c.flops, c.bytes, c.err, c.valid = *flops, *bytes, *err, true
+}
+
+// rooflineAppendShape appends a shape to a cache key: -1 for an absent one, else its rank
+// and dims, so that no two shapes give the same key.
+func rooflineAppendShape(key, shape []int) []int {
+	if shape == nil {
+		return append(key, -1)
+	}
+	return append(append(key, len(shape)), shape...)
+}
+
+func rooflineFlag(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}`
 
 // runtimeSrc is the part of the helpers file that formulas never see.
 const runtimeSrc = `

@@ -88,7 +88,7 @@ func checkEmitted(t *testing.T, formula string, out *Output) {
 	}
 	// The op type the generated methods bind to.
 	typ, err := parser.ParseFile(fset, "op.go", "package p\ntype DType int\nfunc (d DType) Size() int { return 4 }\n"+
-		"type Op struct { XShape, BiasShape []int; M, K, Dim int; Causal bool; DType DType }\n", 0)
+		"type Op struct { XShape, BiasShape []int; M, K, Dim int; Causal bool; DType DType; roofline rooflineCache }\n", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,7 +78,7 @@ func Generate(cfg Config) (*Output, manifest.Findings) {
 	if err != nil {
 		return nil, manifest.Findings{{Msg: err.Error()}}
 	}
-	helperSrc, err := emitHelpers(pkg, helpers)
+	helperSrc, err := emitHelpers(pkg, helpers, slices.ContainsFunc(models, (*opModel).cached))
 	if err != nil {
 		return nil, manifest.Findings{{Msg: err.Error()}}
 	}

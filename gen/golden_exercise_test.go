@@ -31,12 +31,19 @@ func TestGoldenBasicRuns(t *testing.T) {
 	expectError(t, sm, "SoftmaxFwd: EvalRoofline before Forward: input x is not bound")
 	sm.XShape = []int{4, 128}
 	expectRoofline(t, sm, 4*512+4, 2*512*4)
+	expectRoofline(t, sm, 4*512+4, 2*512*4) // from the cache
+	sm.XShape[0] = 8                        // the same slice, changed in place: a new key
+	expectRoofline(t, sm, 4*1024+8, 2*1024*4)
+	sm.DType = 2 // elem_bytes is part of the key too
+	expectRoofline(t, sm, 4*1024+8, 2*1024*2)
+	sm.DType = 4
 	sm.Dim = 2
 	expectError(t, sm, "dim 2 out of range for a tensor of rank 2")
 	sm.Dim, sm.XShape = -2, []int{1 << 31, 1 << 31, 4}
 	expectError(t, sm, "product: result overflows int64")
 	sm.XShape = []int{1 << 31, 1 << 31} // the shape's product fits; 4 * T does not
 	expectError(t, sm, "roofline flops overflows int64")
+	expectError(t, sm, "roofline flops overflows int64") // errors are cached with their key
 }
 
 func TestGoldenHelpersRun(t *testing.T) {

@@ -16,6 +16,8 @@ import (
 type GeluErfFwd struct {
 	DType  DType
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewGeluErfFwd returns an exact (erf) gelu over dtype dt.
@@ -51,6 +53,8 @@ func (op *GeluErfFwd) reference(out, x *Tensor) {
 type SoftplusFwd struct {
 	DType  DType
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewSoftplusFwd returns a softplus over dtype dt.
@@ -97,6 +101,8 @@ func (op *SoftplusFwd) reference(out, x *Tensor) {
 type MishFwd struct {
 	DType  DType
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewMishFwd returns a mish over dtype dt.
@@ -136,6 +142,8 @@ type EluFwd struct {
 	DType  DType
 	Alpha  float64
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewEluFwd returns an elu with the given alpha over dtype dt.
@@ -181,6 +189,8 @@ func (op *EluFwd) reference(out, x *Tensor) {
 type HardswishFwd struct {
 	DType  DType
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewHardswishFwd returns a hardswish over dtype dt.

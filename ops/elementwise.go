@@ -54,6 +54,8 @@ func unaryReference(out, x *Tensor, f func(float64) float64) {
 type ReluFwd struct {
 	DType  DType
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewReluFwd returns a relu over dtype dt.
@@ -94,6 +96,8 @@ type LeakyReluFwd struct {
 	DType         DType
 	NegativeSlope float64
 	XShape        []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewLeakyReluFwd returns a leaky relu with the given slope for x < 0 over dtype dt.
@@ -142,6 +146,8 @@ type ClampFwd struct {
 	MinVal *float64
 	MaxVal *float64
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewClampFwd returns a clamp to [minVal, maxVal] over dtype dt; a nil bound is absent, but
@@ -205,6 +211,8 @@ func (op *ClampFwd) reference(out, x *Tensor) {
 type ExpFwd struct {
 	DType  DType
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewExpFwd returns an exp over dtype dt.
@@ -237,6 +245,8 @@ func (op *ExpFwd) reference(out, x *Tensor) { unaryReference(out, x, math.Exp) }
 type TanhFwd struct {
 	DType  DType
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewTanhFwd returns a tanh over dtype dt.
@@ -269,6 +279,8 @@ func (op *TanhFwd) reference(out, x *Tensor) { unaryReference(out, x, math.Tanh)
 type SigmoidFwd struct {
 	DType  DType
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewSigmoidFwd returns a sigmoid over dtype dt.
@@ -303,6 +315,8 @@ func (op *SigmoidFwd) reference(out, x *Tensor) {
 type SiluFwd struct {
 	DType  DType
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewSiluFwd returns a silu over dtype dt.
@@ -339,6 +353,8 @@ func (op *SiluFwd) reference(out, x *Tensor) {
 type GeluFwd struct {
 	DType  DType
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewGeluFwd returns a tanh-approximated gelu over dtype dt.

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 )
 
@@ -15,6 +16,8 @@ import (
 type CopyFwd struct {
 	DType  DType
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewCopyFwd returns a copy over dtype dt.
@@ -48,6 +51,8 @@ type TransposeFwd struct {
 	Dim0   int
 	Dim1   int
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewTransposeFwd returns a transpose of dims dim0 and dim1 (negative counts from the end)
@@ -96,43 +101,80 @@ func newTransposeView(shape []int, a, b int) transposeView {
 		b: shape[b], post: shapeNumel(shape[b+1:])}
 }
 
-// transposeTile is the edge, in elements, of the square tiles of the (A, B) plane a
-// transpose moves at a time: 64 x 64 float32 read and written is 32 KiB, which stays in L1
-// while the strided side is walked. With post elements per position the tile edge shrinks
-// to keep the tile's bytes; at post >= 64 every position is a contiguous run of its own.
-const transposeTile = 64
+// The transpose's blocking, in positions of the (A, B) plane (a position is a run of post
+// elements). Strided access, not arithmetic, limits a transpose: on the reference host (a
+// VM, 4 KiB pages, two-level page walks) a TLB miss costs more than the line it maps. An
+// outer block of trBlock x trBlock positions touches at most trBlock pages of x and of y,
+// which the L2 TLB holds while the block is moved, so each page is walked about once per
+// block instead of once per tile. Inside, inner tiles of trTileI x trTileJ: trTileI rows of
+// x (8: the L1's ways at a power-of-two stride, where all rows share a set) and runs of
+// trTileJ elements per row (4 lines), each line of x read whole; the y rows a tile writes
+// in part are completed by the next tile down, while they are still in cache.
+const (
+	trBlock = 512
+	trTileI = 8
+	trTileJ = 64
+)
 
-// run writes y = x transposed. A unit of work is one tile column: positions j in [j0, j1)
-// of B, for one (pre, mid) pair, over all of A, visited tile by tile. Each output row
-// (fixed pre, j, mid) is A*post contiguous elements, so a unit writes t whole rows.
+// run writes y = x transposed. A unit of work is a column of outer blocks (bj positions of
+// B, all of A) of one (pre, mid) pair, walked block by block down A, so that a worker keeps
+// writing the same y rows; when there are too few columns to keep every core busy, columns
+// are cut into chunks of blocks along A.
 func (v transposeView) run(y, x []float32) {
-	t := max(1, transposeTile/v.post)
-	tilesJ := (v.b + t - 1) / t
-	parallelFor(v.pre*v.mid*tilesJ, max(1, grainElems/(t*v.a*v.post)), func(lo, hi int) {
+	tj := max(1, trTileJ/v.post)
+	bi, bj := min(trBlock, v.a), min(trBlock, v.b)
+	blocksI, cols := (v.a+bi-1)/bi, v.pre*v.mid*((v.b+bj-1)/bj)
+	chunks := min(blocksI, (2*runtime.GOMAXPROCS(0)+cols-1)/cols) // chunks of each column
+	perChunk := (blocksI + chunks - 1) / chunks * bi              // positions of A per chunk
+	chunks = (v.a + perChunk - 1) / perChunk
+	// Position (i, j) of plane (p, m) is at x[xb + i*xs + j*post], y[yb + j*ys + i*post].
+	xs, ys := v.mid*v.b*v.post, v.mid*v.a*v.post
+	parallelFor(cols*chunks, max(1, grainElems/(perChunk*bj*v.post)), func(lo, hi int) {
 		for u := lo; u < hi; u++ {
-			pm, jt := u/tilesJ, u%tilesJ
+			col, chunk := u/chunks, u%chunks
+			pm, J0 := col/((v.b+bj-1)/bj), col%((v.b+bj-1)/bj)*bj
 			p, m := pm/v.mid, pm%v.mid
-			j0, j1 := jt*t, min(jt*t+t, v.b)
-			for i0 := 0; i0 < v.a; i0 += t {
-				i1 := min(i0+t, v.a)
-				for j := j0; j < j1; j++ {
-					dst := ((p*v.b+j)*v.mid + m) * v.a * v.post
-					src := ((p*v.a*v.mid+m)*v.b + j) * v.post // position i = 0
-					step := v.mid * v.b * v.post              // from position i to i+1 in x
-					if v.post == 1 {
-						ys := y[dst+i0 : dst+i1]
-						for i := range ys {
-							ys[i] = x[src+(i0+i)*step]
+			xb, yb := (p*v.a*v.mid+m)*v.b*v.post, (p*v.b*v.mid+m)*v.a*v.post
+			J1 := min(J0+bj, v.b)
+			for I0 := chunk * perChunk; I0 < min((chunk+1)*perChunk, v.a); I0 += bi {
+				I1 := min(I0+bi, v.a)
+				for j0 := J0; j0 < J1; j0 += tj {
+					j1 := min(j0+tj, J1)
+					for i0 := I0; i0 < I1; i0 += trTileI {
+						i1 := min(i0+trTileI, I1)
+						if v.post == 1 {
+							transposeTile(y[yb:], x[xb:], ys, xs, i0, i1, j0, j1)
+						} else {
+							transposeRuns(y[yb:], x[xb:], ys, xs, v.post, i0, i1, j0, j1)
 						}
-						continue
-					}
-					for i := i0; i < i1; i++ {
-						copy(y[dst+i*v.post:dst+(i+1)*v.post], x[src+i*step:src+i*step+v.post])
 					}
 				}
 			}
 		}
 	})
+}
+
+// transposeTile moves positions [i0, i1) x [j0, j1) of single elements: y[j*ys + i] =
+// x[i*xs + j]. It is kept out of line: inlined into run's closure, whose captured state
+// crowds the registers, the loop ran at half the speed on the reference host.
+//
+//go:noinline
+func transposeTile(y, x []float32, ys, xs, i0, i1, j0, j1 int) {
+	for j := j0; j < j1; j++ {
+		row := y[j*ys+i0 : j*ys+i1]
+		for i := range row {
+			row[i] = x[(i0+i)*xs+j]
+		}
+	}
+}
+
+// transposeRuns moves positions [i0, i1) x [j0, j1) of post contiguous elements each.
+func transposeRuns(y, x []float32, ys, xs, post, i0, i1, j0, j1 int) {
+	for j := j0; j < j1; j++ {
+		for i := i0; i < i1; i++ {
+			copy(y[j*ys+i*post:j*ys+(i+1)*post], x[i*xs+j*post:i*xs+(j+1)*post])
+		}
+	}
 }
 
 // Forward computes out = transpose(x, dim0, dim1), densely.
@@ -204,6 +246,8 @@ type ConcatFwd struct {
 	Dim    int
 	AShape []int
 	BShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewConcatFwd returns a concatenation along dim (negative counts from the end) over dtype
@@ -330,6 +374,8 @@ type PadFwd struct {
 	PadRight int
 	Value    float64
 	XShape   []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewPadFwd returns a constant pad of the last dim over dtype dt. Negative pads (torch's

@@ -97,6 +97,8 @@ type RMSNormFwd struct {
 	Eps             *float64
 	XShape          []int
 	WeightShape     []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewRMSNormFwd returns an rms_norm over the trailing dims normalizedShape of a tensor of
@@ -207,6 +209,8 @@ type LayerNormFwd struct {
 	XShape          []int
 	WeightShape     []int
 	BiasShape       []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewLayerNormFwd returns a layer_norm over the trailing dims normalizedShape of a tensor of

@@ -109,6 +109,8 @@ type SoftmaxFwd struct {
 	DType  DType
 	Dim    int
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewSoftmaxFwd returns a softmax along dim (negative counts from the end) over dtype dt.
@@ -205,6 +207,8 @@ type LogSoftmaxFwd struct {
 	DType  DType
 	Dim    int
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewLogSoftmaxFwd returns a log_softmax along dim over dtype dt (see NewSoftmaxFwd).
@@ -302,6 +306,8 @@ type CumsumFwd struct {
 	DType  DType
 	Dim    int
 	XShape []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewCumsumFwd returns a cumsum along dim over dtype dt (see NewSoftmaxFwd).

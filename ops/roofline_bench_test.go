@@ -52,3 +52,52 @@ func BenchmarkEvalRooflineSoftmaxFwd(b *testing.B) {
 	}
 	benchmarkEvalRoofline(b, op)
 }
+
+// softmaxRooflineCache is what a generated cache by shape would have to be: the key is every
+// bound input the formulas read (the shape and the dim param), checked on each call.
+type softmaxRooflineCache struct {
+	op           *SoftmaxFwd
+	shape        []int
+	dim          int
+	flops, bytes int64
+	err          error
+	valid        bool
+}
+
+func (c *softmaxRooflineCache) EvalRoofline() (int64, int64, error) {
+	if !c.valid || c.dim != c.op.Dim || !slicesEqual(c.shape, c.op.XShape) {
+		c.flops, c.bytes, c.err = c.op.EvalRoofline()
+		c.shape, c.dim, c.valid = append(c.shape[:0], c.op.XShape...), c.op.Dim, true
+	}
+	return c.flops, c.bytes, c.err
+}
+
+func (c *softmaxRooflineCache) ComputeRoof() string { return c.op.ComputeRoof() }
+
+func slicesEqual(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// BenchmarkEvalRooflineSoftmaxFwdCached measures the cache-by-shape alternative next to
+// BenchmarkEvalRooflineSoftmaxFwd (recompute from the bound shape on every call), to decide
+// whether the generated code should cache.
+func BenchmarkEvalRooflineSoftmaxFwdCached(b *testing.B) {
+	op, err := NewSoftmaxFwd(-1, Float32)
+	if err != nil {
+		b.Fatal(err)
+	}
+	x, _ := NewTensor(Float32, 4, 32, 128)
+	y, _ := NewTensor(Float32, 4, 32, 128)
+	if err := op.Forward(y, x); err != nil {
+		b.Fatal(err)
+	}
+	benchmarkEvalRoofline(b, &softmaxRooflineCache{op: op})
+}

@@ -53,6 +53,8 @@ type LogsumexpFwd struct {
 	Dim     int
 	Keepdim bool
 	XShape  []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewLogsumexpFwd returns a logsumexp along dim (negative counts from the end) over dtype
@@ -208,6 +210,8 @@ type VarFwd struct {
 	Correction int
 	Keepdim    bool
 	XShape     []int
+
+	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
 // NewVarFwd returns a variance along dim over dtype dt (see NewLogsumexpFwd). correction

@@ -100,6 +100,13 @@ func (op *ClampFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("ClampFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("ClampFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -138,6 +145,14 @@ func (op *ConcatFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.BShape == nil {
 		return 0, 0, rooflineUnbound("ConcatFwd", "b")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.AShape)
+	rooflineKey = rooflineAppendShape(rooflineKey, op.BShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("ConcatFwd", &err)
 	a := rooflineTensor{op.AShape, len(op.AShape)}
 	b := rooflineTensor{op.BShape, len(op.BShape)}
@@ -210,6 +225,13 @@ func (op *CopyFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("CopyFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("CopyFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -245,6 +267,14 @@ func (op *CumsumFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("CumsumFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.Dim)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("CumsumFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	dim := op.Dim
@@ -294,6 +324,13 @@ func (op *EluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("EluFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("EluFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -339,6 +376,13 @@ func (op *ExpFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("ExpFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("ExpFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -374,6 +418,13 @@ func (op *GeluErfFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("GeluErfFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("GeluErfFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -409,6 +460,13 @@ func (op *GeluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("GeluFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("GeluFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -472,6 +530,13 @@ func (op *HardswishFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("HardswishFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("HardswishFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -507,6 +572,16 @@ func (op *LayerNormFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("LayerNormFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = rooflineAppendShape(rooflineKey, op.WeightShape)
+	rooflineKey = rooflineAppendShape(rooflineKey, op.BiasShape)
+	rooflineKey = rooflineAppendShape(rooflineKey, op.NormalizedShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("LayerNormFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	weight := op.WeightShape
@@ -547,6 +622,13 @@ func (op *LeakyReluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("LeakyReluFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("LeakyReluFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -611,6 +693,13 @@ func (op *LogSoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("LogSoftmaxFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("LogSoftmaxFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -646,6 +735,14 @@ func (op *LogsumexpFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("LogsumexpFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.Dim)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("LogsumexpFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	dim := op.Dim
@@ -731,6 +828,13 @@ func (op *MishFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("MishFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("MishFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -776,6 +880,15 @@ func (op *PadFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("PadFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.PadLeft)
+	rooflineKey = append(rooflineKey, op.PadRight)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("PadFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	pad_left := op.PadLeft
@@ -815,6 +928,15 @@ func (op *RMSNormFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("RMSNormFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = rooflineAppendShape(rooflineKey, op.WeightShape)
+	rooflineKey = rooflineAppendShape(rooflineKey, op.NormalizedShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("RMSNormFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	weight := op.WeightShape
@@ -854,6 +976,13 @@ func (op *ReluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("ReluFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("ReluFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -922,6 +1051,13 @@ func (op *SigmoidFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SigmoidFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("SigmoidFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -957,6 +1093,13 @@ func (op *SiluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SiluFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("SiluFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -992,6 +1135,14 @@ func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SoftmaxFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.Dim)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("SoftmaxFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	dim := op.Dim
@@ -1031,6 +1182,13 @@ func (op *SoftplusFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SoftplusFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("SoftplusFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -1086,6 +1244,13 @@ func (op *TanhFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("TanhFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("TanhFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -1121,6 +1286,13 @@ func (op *TransposeFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("TransposeFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("TransposeFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -1156,6 +1328,14 @@ func (op *VarFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("VarFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.Dim)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("VarFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	dim := op.Dim

@@ -18,9 +18,10 @@ func (op *GemmFwd) ComputeRoof() string { return "cube.fp16" }
 
 // SoftmaxFwd is an arbitrary-rank softmax.
 type SoftmaxFwd struct {
-	Dim    int
-	XShape []int
-	DType  DType
+	roofline rooflineCache
+	Dim      int
+	XShape   []int
+	DType    DType
 }
 
 // LinearFwd is a fixed-rank linear layer with an optional bias.

@@ -80,6 +80,14 @@ func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SoftmaxFwd", "x")
 	}
+	rooflineKey := op.roofline.scratch[:0]
+	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
+	rooflineKey = append(rooflineKey, op.Dim)
+	rooflineKey = append(rooflineKey, op.DType.Size())
+	if op.roofline.hit(rooflineKey) {
+		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	}
+	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
 	defer rooflineRecover("SoftmaxFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	dim := op.Dim

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // Formulas compute in int, which must be 64 bits wide. A compile error here means a 32-bit
@@ -65,6 +66,46 @@ func rooflineExact(op, what string, v int, shadow float64) error {
 		return fmt.Errorf("%s: roofline %s is negative (%d)", op, what, v)
 	}
 	return nil
+}
+
+// rooflineCache holds an op's last roofline and the bound values it was computed from, so
+// that EvalRoofline after an identical Forward costs a comparison (spec §4.4.5: cache by
+// input). An op whose formulas read a bound shape declares it: roofline rooflineCache.
+type rooflineCache struct {
+	key, scratch []int
+	flops, bytes int64
+	err          error
+	valid        bool
+}
+
+// hit reports whether key is the key of the stored result. It keeps key's storage as the
+// scratch for the next key.
+func (c *rooflineCache) hit(key []int) bool {
+	c.scratch = key[:0]
+	return c.valid && slices.Equal(c.key, key)
+}
+
+// store keeps the result for key; the old key's storage becomes the scratch for the next
+// key, so a steady state allocates nothing.
+func (c *rooflineCache) store(key []int, flops, bytes *int64, err *error) {
+	c.key, c.scratch = key, c.key[:0]
+	c.flops, c.bytes, c.err, c.valid = *flops, *bytes, *err, true
+}
+
+// rooflineAppendShape appends a shape to a cache key: -1 for an absent one, else its rank
+// and dims, so that no two shapes give the same key.
+func rooflineAppendShape(key, shape []int) []int {
+	if shape == nil {
+		return append(key, -1)
+	}
+	return append(append(key, len(shape)), shape...)
+}
+
+func rooflineFlag(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // rooflineNumber is the element type of the arithmetic layer: int for the result, float64

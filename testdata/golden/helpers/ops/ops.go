@@ -9,10 +9,11 @@ func (d DType) Size() int { return int(d) }
 
 // HelpersFwd binds an arbitrary-rank input and four params.
 type HelpersFwd struct {
-	XShape []int
-	Dim    int
-	Dims   []int
-	Block  int
-	Causal bool
-	DType  DType
+	roofline rooflineCache
+	XShape   []int
+	Dim      int
+	Dims     []int
+	Block    int
+	Causal   bool
+	DType    DType
 }
