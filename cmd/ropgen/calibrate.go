@@ -332,8 +332,11 @@ func latencyFloor(workers int) (seconds float64, trials int) {
 // value, never presented as a specification.
 const (
 	// dramEstimateFactor: no CPU reports its DRAM channels and transfer rate to user code, so
-	// the DRAM ceiling is an estimate 25% above the best mix measured.
-	dramEstimateFactor = 1.25
+	// the DRAM ceiling is an estimate 50% above the best mix measured. It only feeds the
+	// physics check (efficiency uses the measured envelope). 25% proved too tight: on a shared
+	// machine a calibration run under load measured the envelope 30-40% below what a later
+	// quiet benchmark of a copy reached, and the check then flagged a correct formula.
+	dramEstimateFactor = 1.5
 	// fmaPipesAssumed: the CPU reports its vector width but not how many FMA pipes a core
 	// has; 2 is the most on current x86 and Arm server cores, so it keeps the ceiling above.
 	fmaPipesAssumed = 2
