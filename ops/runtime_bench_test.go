@@ -1,5 +1,3 @@
-//go:build ropgen_pending
-
 package ops
 
 import (
