@@ -135,7 +135,7 @@ func benchRate(b *testing.B, flops int64, run func() error) {
 
 // BenchmarkContraction times the matrix ops on their CPU workloads of the catalog, the
 // blocked two-core kernel ("kernel") next to the plain reference ("naive"), in GFLOP/s.
-// Keep runs short: go test -tags ropgen_pending ./ops -run '^$' -bench Contraction -benchtime 3x
+// Keep runs short: go test ./ops -run '^$' -bench Contraction -benchtime 3x
 func BenchmarkContraction(b *testing.B) {
 	for _, w := range []struct{ op, label string }{
 		{"GemmFwd", "cpu-256"}, {"GemmFwd", "cpu-gemv"}, {"Conv2dFwd", "cpu-resnet-like"},
@@ -158,7 +158,7 @@ func BenchmarkContraction(b *testing.B) {
 
 // The pools are memory-bound: each runs on its largest catalog workload the CPU finishes in
 // milliseconds, against a copy of the same bytes (benchVsCopy, ops/runtime_bench_test.go).
-// go test -tags ropgen_pending ./ops -run '^$' -bench Pool2d -benchtime 20x
+// go test ./ops -run '^$' -bench Pool2d -benchtime 20x
 
 func BenchmarkMaxPool2dFwd(b *testing.B) { benchVsCopy(b, "MaxPool2dFwd", "resnet50-b1-stem-maxpool") }
 func BenchmarkAvgPool2dFwd(b *testing.B) {

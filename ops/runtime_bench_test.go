@@ -9,7 +9,7 @@ import (
 // op's EvalRoofline bytes are the bytes the kernel really moves) against a copy of as many
 // bytes: see vsCopy. benchCase checks the kernel against its reference before any timing.
 //
-//	go test ./ops -tags ropgen_pending -run '^$' -bench 'ReluFwd' -benchtime 10x
+//	go test ./ops -run '^$' -bench 'ReluFwd' -benchtime 10x
 func benchVsCopy(b *testing.B, op, label string) {
 	dtype := "float32"
 	if op == "EmbeddingFwd" {
