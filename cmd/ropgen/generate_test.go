@@ -1,0 +1,162 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// generateModule lays out a throwaway module holding the golden "basic" case: manifest.yaml,
+// an ops package and a formulas package. It returns the module directory.
+func generateModule(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join(repoRoot(t), "testdata", "golden", "basic")
+	dir := t.TempDir()
+	write := func(rel, data string) {
+		path := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func(rel string) string {
+		b, err := os.ReadFile(filepath.Join(src, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	write("go.mod", "module tmpmod\n\ngo 1.26\n")
+	write("manifest/manifest.yaml", read("manifest.yaml"))
+	write("ops/ops.go", read("ops/ops.go"))
+	write("formulas/formulas.go", read("formulas/formulas.go"))
+	return dir
+}
+
+func runGenerateIn(t *testing.T, dir string, extra ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	args := append([]string{"generate", "-manifests", filepath.Join(dir, "manifest"),
+		"-ops", filepath.Join(dir, "ops"), "-formulas", filepath.Join(dir, "formulas")}, extra...)
+	return runCmd(args...)
+}
+
+func TestGenerateWritesChecksAndLeavesUnchangedFiles(t *testing.T) {
+	dir := generateModule(t)
+	methods := filepath.Join(dir, "ops", "zz_roofline.go")
+
+	if code, _, stderr := runGenerateIn(t, dir, "-check"); code != 1 || !strings.Contains(stderr, "stale") {
+		t.Fatalf("-check before any generation: exit %d, stderr %q; want 1 and a stale message", code, stderr)
+	}
+	if _, err := os.Stat(methods); err == nil {
+		t.Fatal("-check wrote a file")
+	}
+	if code, _, stderr := runGenerateIn(t, dir); code != 0 {
+		t.Fatalf("generate: exit %d\n%s", code, stderr)
+	}
+	want, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "golden", "basic", "ops", "zz_roofline.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(methods)
+	if err != nil || string(got) != strings.ReplaceAll(string(want), "ropgen/testdata/golden/basic/formulas", "tmpmod/formulas") {
+		t.Fatalf("generated file differs from the golden (err %v)", err)
+	}
+
+	// Regenerating an up-to-date package writes nothing: the mtime stays put.
+	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(methods, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runGenerateIn(t, dir); code != 0 {
+		t.Fatalf("regenerate: exit %d\n%s", code, stderr)
+	}
+	if st, _ := os.Stat(methods); !st.ModTime().Equal(old) {
+		t.Errorf("an unchanged file was rewritten (mtime %v, want %v)", st.ModTime(), old)
+	}
+	if code, stdout, _ := runGenerateIn(t, dir, "-check"); code != 0 || stdout != "" {
+		t.Errorf("-check on current files: exit %d, stdout %q; want 0 and nothing", code, stdout)
+	}
+
+	// A hand edit is stale: -check prints a unified diff that would undo it, and writes nothing.
+	edited := strings.Replace(string(got), `return "vector.fp32"`, `return "vector.fp16"`, 1)
+	if err := os.WriteFile(methods, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := runGenerateIn(t, dir, "-check")
+	if code != 1 || !strings.Contains(stdout, "--- "+methods) || !strings.Contains(stdout, `-func (op *AttentionFwd) ComputeRoof() string { return "vector.fp16" }`) ||
+		!strings.Contains(stdout, `+func (op *AttentionFwd) ComputeRoof() string { return "vector.fp32" }`) || !strings.Contains(stdout, "@@ ") {
+		t.Errorf("-check on an edited file: exit %d, want 1 and a unified diff; stdout:\n%s", code, stdout)
+	}
+	if now, _ := os.ReadFile(methods); string(now) != edited {
+		t.Error("-check modified the file")
+	}
+}
+
+// A stale generated file that no longer compiles (it names a type that was removed) must
+// not stop its own regeneration: the generator leaves generated files out of its type check.
+func TestGenerateRecoversFromStaleGeneratedCode(t *testing.T) {
+	dir := generateModule(t)
+	if code, _, stderr := runGenerateIn(t, dir); code != 0 {
+		t.Fatalf("generate: exit %d\n%s", code, stderr)
+	}
+	manifest := filepath.Join(dir, "manifest", "manifest.yaml")
+	m, _ := os.ReadFile(manifest)
+	i, j := strings.Index(string(m), "LinearFwd:"), strings.Index(string(m), "AttentionFwd:")
+	if err := os.WriteFile(manifest, append(m[:i:i], m[j:]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opsFile := filepath.Join(dir, "ops", "ops.go")
+	o, _ := os.ReadFile(opsFile)
+	k, l := strings.Index(string(o), "// LinearFwd is"), strings.Index(string(o), "// AttentionFwd is")
+	if err := os.WriteFile(opsFile, append(o[:k:k], o[l:]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runGenerateIn(t, dir); code != 0 {
+		t.Fatalf("regenerate after removing LinearFwd: exit %d\n%s", code, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "ops", "zz_roofline.go")); strings.Contains(string(b), "LinearFwd") {
+		t.Error("the regenerated file still mentions LinearFwd")
+	}
+}
+
+func TestGenerateWritesNothingOnFindings(t *testing.T) {
+	dir := generateModule(t)
+	manifest := filepath.Join(dir, "manifest", "manifest.yaml")
+	m, _ := os.ReadFile(manifest)
+	bad := strings.Replace(string(m), `flops: "2 * M * N * K"`, `flops: "2 * M * N * K // 2"`, 1)
+	if err := os.WriteFile(manifest, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runGenerateIn(t, dir)
+	if code != 1 || !strings.Contains(stderr, "manifest.yaml:13:27: GemmFwd: roofline.flops: `//` starts a comment in Go") {
+		t.Errorf("exit %d, stderr:\n%s\nwant 1 and the finding at its position", code, stderr)
+	}
+	for _, name := range []string{"zz_roofline.go", "zz_roofline_helpers.go"} {
+		if _, err := os.Stat(filepath.Join(dir, "ops", name)); err == nil {
+			t.Errorf("%s was written although the manifest has findings", name)
+		}
+	}
+}
+
+func TestGenerateRefusesFilesWithoutTheHeader(t *testing.T) {
+	dir := generateModule(t)
+	methods := filepath.Join(dir, "ops", "zz_roofline.go")
+	const mine = "package ops\n\n// hand-written, not generated\n"
+	if err := os.WriteFile(methods, []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runGenerateIn(t, dir)
+	if code != 1 || !strings.Contains(stderr, "refusing to overwrite") {
+		t.Errorf("exit %d, stderr %q; want 1 and a refusal", code, stderr)
+	}
+	if b, _ := os.ReadFile(methods); string(b) != mine {
+		t.Error("a file without the generated header was overwritten")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ops", "zz_roofline_helpers.go")); err == nil {
+		t.Error("the helpers file was written although the run refused")
+	}
+}
