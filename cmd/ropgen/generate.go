@@ -144,7 +144,6 @@ func writeAtomic(path string, data []byte) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-
 // relPath returns path relative to the working directory when it can.
 func relPath(path string) string {
 	wd, err := os.Getwd()
