@@ -13,22 +13,15 @@ import (
 	"io"
 	"os"
 	"regexp"
-	"sort"
 
+	"ropgen/cmd/internal/cli"
 	"ropgen/perf/bench"
 )
 
-// command is one subcommand: run parses its own flags from args and returns the exit code:
-// 0 clean, 1 failures, 2 bad usage.
-type command struct {
-	summary string
-	run     func(args []string, stdout, stderr io.Writer) int
-}
-
-var commands = map[string]command{
-	"run":     {"check kernels against references, time Forward, write Go benchmark format records", runBench},
-	"predict": {"price catalog workloads against a device profile: bound, SOL time, attainable rate", runPredict},
-	"ab":      {"A/B two variants of one op: equality first, interleaved rounds, sign test verdict", runAB},
+var commands = map[string]cli.Command{
+	"run":     {Summary: "check kernels against references, time Forward, write Go benchmark format records", Run: runBench},
+	"predict": {Summary: "price catalog workloads against a device profile: bound, SOL time, attainable rate", Run: runPredict},
+	"ab":      {Summary: "A/B two variants of one op: equality first, interleaved rounds, sign test verdict", Run: runAB},
 }
 
 func main() {
@@ -36,38 +29,7 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				return c.run([]string{"-h"}, stdout, stderr)
-			}
-		}
-		usage(stdout)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	c, ok := commands[args[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "ropbench: unknown command %q\n", args[0])
-		usage(stderr)
-		return 2
-	}
-	return c.run(args[1:], stdout, stderr)
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: ropbench <command> [flags]\n\ncommands:")
-	names := make([]string, 0, len(commands))
-	for name := range commands {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", name, commands[name].summary)
-	}
-	fmt.Fprintln(w, "\nRun 'ropbench <command> -h' for a command's flags.")
+	return cli.Dispatch("ropbench", commands, args, stdout, stderr)
 }
 
 // filterFlags are the -op, -workload and -dtype flags that select cases.
