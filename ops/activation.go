@@ -37,9 +37,10 @@ func (op *GeluErfFwd) Bind(x *Tensor) ([]int, error) {
 // polynomial; beyond it erfc (see erf1p), a branch taken rarely enough to predict.
 func (op *GeluErfFwd) Forward(out, x *Tensor) error {
 	return unaryForward(op, "GeluErfFwd", out, x, func(y, x []float32) {
-		y = y[:len(x)]
+		i := vecGeluErf(y, x)
+		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
-			y[i] = 0.5 * v * erf1p(v*(math.Sqrt2/2))
+			y[i] = geluErf(v)
 		}
 	})
 }
@@ -70,20 +71,13 @@ func (op *SoftplusFwd) Bind(x *Tensor) ([]int, error) {
 	return bindUnary("SoftplusFwd", op.DType, &op.XShape, x)
 }
 
-// softplusThreshold is torch's default: above it softplus returns x itself, which is
-// log1p(exp(x)) to float32 precision (exp(-20) is below half an ulp of 20).
-const softplusThreshold = 20
-
 // Forward computes out = softplus(x).
 func (op *SoftplusFwd) Forward(out, x *Tensor) error {
 	return unaryForward(op, "SoftplusFwd", out, x, func(y, x []float32) {
-		y = y[:len(x)]
+		i := vecSoftplus(y, x)
+		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
-			if v > softplusThreshold {
-				y[i] = v
-				continue
-			}
-			y[i] = log1pf(expf(v))
+			y[i] = softplus(v)
 		}
 	})
 }
@@ -118,17 +112,14 @@ func (op *MishFwd) Bind(x *Tensor) ([]int, error) {
 	return bindUnary("MishFwd", op.DType, &op.XShape, x)
 }
 
-// Forward computes out = mish(x) with one exp instead of exp, log1p and tanh:
-// tanh(log(1 + e)) = ((1+e)² - 1) / ((1+e)² + 1) = n / (n + 2) with n = e * (e + 2). The
-// exponent is capped at 20, where n / (n + 2) is already 1 in float32 and n cannot
-// overflow. The manifest counts the definition's 4 FLOPs all the same (spec §1.2).
+// Forward computes out = mish(x) with one exp instead of exp, log1p and tanh (see mish).
+// The manifest counts the definition's 4 FLOPs all the same (spec §1.2).
 func (op *MishFwd) Forward(out, x *Tensor) error {
 	return unaryForward(op, "MishFwd", out, x, func(y, x []float32) {
-		y = y[:len(x)]
+		i := vecMish(y, x)
+		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
-			e := expf(min(v, 20))
-			n := e * (e + 2)
-			y[i] = v * (n / (n + 2))
+			y[i] = mish(v)
 		}
 	})
 }
@@ -162,15 +153,14 @@ func (op *EluFwd) Bind(x *Tensor) ([]int, error) {
 	return bindUnary("EluFwd", op.DType, &op.XShape, x)
 }
 
-// Forward computes out = elu(x) without a branch: max(x, 0) + alpha * (exp(min(x, 0)) - 1),
-// whose second term is exactly 0 for x >= 0 (expf(0) is 1) and whose first is 0 below.
-// exp(x) - 1 is torch's own form (not expm1), so results near 0 carry expf's absolute error.
+// Forward computes out = elu(x), without a branch (see elu).
 func (op *EluFwd) Forward(out, x *Tensor) error {
 	alpha := float32(op.Alpha)
 	return unaryForward(op, "EluFwd", out, x, func(y, x []float32) {
-		y = y[:len(x)]
+		i := vecElu(y, x, alpha)
+		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
-			y[i] = max(v, 0) + alpha*(expf(min(v, 0))-1)
+			y[i] = elu(v, alpha)
 		}
 	})
 }
@@ -209,9 +199,10 @@ func (op *HardswishFwd) Bind(x *Tensor) ([]int, error) {
 // Forward computes out = hardswish(x).
 func (op *HardswishFwd) Forward(out, x *Tensor) error {
 	return unaryForward(op, "HardswishFwd", out, x, func(y, x []float32) {
-		y = y[:len(x)]
+		i := vecHardswish(y, x)
+		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
-			y[i] = v * min(max(v+3, 0), 6) / 6
+			y[i] = hardswish(v)
 		}
 	})
 }

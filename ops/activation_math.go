@@ -62,3 +62,39 @@ func log1pf(u float32) float32 {
 	}
 	return logf(w) * (u / (w - 1))
 }
+
+// The activations' element functions: the scalar kernels' loops and the vector kernels'
+// fallback for blocks they leave out.
+
+// geluErf returns 0.5 * x * (1 + erf(x / sqrt(2))).
+func geluErf(x float32) float32 { return 0.5 * x * erf1p(x*(math.Sqrt2/2)) }
+
+// softplusThreshold is torch's default: above it softplus returns x itself, which is
+// log1p(exp(x)) to float32 precision (exp(-20) is below half an ulp of 20).
+const softplusThreshold = 20
+
+// softplus returns x if x > 20 else log1p(exp(x)).
+func softplus(x float32) float32 {
+	if x > softplusThreshold {
+		return x
+	}
+	return log1pf(expf(x))
+}
+
+// mish returns x * tanh(log1p(exp(x))) with one exp: tanh(log(1 + e)) = ((1+e)² - 1) /
+// ((1+e)² + 1) = n / (n + 2) with n = e * (e + 2). The exponent is capped at 20, where
+// n / (n + 2) is already 1 in float32 and n cannot overflow.
+func mish(x float32) float32 {
+	e := expf(min(x, 20))
+	n := e * (e + 2)
+	return x * (n / (n + 2))
+}
+
+// elu returns x if x > 0 else alpha * (exp(x) - 1), without a branch: max(x, 0) +
+// alpha * (exp(min(x, 0)) - 1), whose second term is exactly 0 for x >= 0 (expf(0) is 1).
+// exp(x) - 1 is torch's own form (not expm1), so results near 0 carry expf's absolute
+// error.
+func elu(x, alpha float32) float32 { return max(x, 0) + alpha*(expf(min(x, 0))-1) }
+
+// hardswish returns x * clamp(x + 3, 0, 6) / 6.
+func hardswish(x float32) float32 { return x * min(max(x+3, 0), 6) / 6 }

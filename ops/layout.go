@@ -121,8 +121,11 @@ const (
 // writing the same y rows; when there are too few columns to keep every core busy, columns
 // are cut into chunks of blocks along A.
 func (v transposeView) run(y, x []float32) {
-	tj := max(1, trTileJ/v.post)
 	bi, bj := min(trBlock, v.a), min(trBlock, v.b)
+	tj := max(1, trTileJ/v.post)
+	if v.post >= 16 { // runs of whole lines: no line is read twice, so a tile spans the block
+		tj = bj
+	}
 	blocksI, cols := (v.a+bi-1)/bi, v.pre*v.mid*((v.b+bj-1)/bj)
 	chunks := min(blocksI, (2*runtime.GOMAXPROCS(0)+cols-1)/cols) // chunks of each column
 	perChunk := (blocksI + chunks - 1) / chunks * bi              // positions of A per chunk

@@ -82,6 +82,11 @@ func (op *LogsumexpFwd) Bind(x *Tensor) ([]int, error) {
 // rescaled when a chunk raises the max, so the line is read from memory once.
 const lseChunk = 4096
 
+// lseColChunk is how many elements of a block of columns logsumexp reads between updates
+// of the running maxes: 128 KiB, in L2 from the max pass to the exp pass. The update is
+// scalar per column, so it must be rare: 32 rows of 1024 columns.
+const lseColChunk = 1 << 15
+
 // lseShift is the value a running sum is taken relative to: the max, or 0 while the max is
 // still -inf (every element so far -inf, each contributing exp(-inf) = 0), so that no
 // -inf - -inf makes a NaN.
@@ -114,10 +119,11 @@ func lseFinish(m float32, s float64) float32 {
 	return float32(float64(m) + math.Log(s))
 }
 
-// expSum returns sum(exp(x - sh)) in float64, in two chains to hide the add latency.
+// expSum returns sum(exp(x - sh)) in float64: the vector kernel's blocks, then two chains
+// to hide the add latency.
 func expSum(x []float32, sh float32) float64 {
-	var s0, s1 float64
-	i := 0
+	i, s0 := vecExpSum(nil, x, sh)
+	var s1 float64
 	for ; i+2 <= len(x); i += 2 {
 		s0 += float64(expf(x[i] - sh))
 		s1 += float64(expf(x[i+1] - sh))
@@ -155,14 +161,14 @@ func (op *LogsumexpFwd) Forward(out, x *Tensor) error {
 		for i := range m {
 			m[i] = float32(math.Inf(-1))
 		}
-		rows := max(1, lseChunk/w) // rows per chunk: lseChunk elements of the block
+		rows := max(1, lseColChunk/w)
 		for j0 := 0; j0 < v.n; j0 += rows {
 			j1 := min(j0+rows, v.n)
 			copy(mc, x.Data[base+j0*v.inner+c0:base+j0*v.inner+c1])
 			for j := j0 + 1; j < j1; j++ {
 				row := x.Data[base+j*v.inner+c0 : base+j*v.inner+c1]
-				for i, e := range row {
-					mc[i] = max(mc[i], e)
+				for i := vecMaxInto(mc, row); i < len(row); i++ {
+					mc[i] = max(mc[i], row[i])
 				}
 			}
 			for i := range m {
@@ -171,8 +177,8 @@ func (op *LogsumexpFwd) Forward(out, x *Tensor) error {
 			}
 			for j := j0; j < j1; j++ {
 				row := x.Data[base+j*v.inner+c0 : base+j*v.inner+c1]
-				for i, e := range row {
-					s[i] += float64(expf(e - sh[i]))
+				for i := vecExpSumCols(s, sh, row); i < len(row); i++ {
+					s[i] += float64(expf(row[i] - sh[i]))
 				}
 			}
 		}
@@ -258,24 +264,25 @@ func varFinish(s1, s2 float64, n, c int) float32 {
 	return float32(max(0, s2-s1*s1/float64(n)) / float64(n-c))
 }
 
-// varRow returns the shifted sums of one contiguous line, in two chains each.
+// varRow returns the shifted sums of one contiguous line: the vector kernel's blocks, then
+// two chains each.
 func varRow(x []float32) (s1, s2 float64) {
 	x0 := float64(x[0])
-	var a0, a1, b0, b1 float64
-	i := 0
+	i, a0, a1 := vecVarRow(x, x0)
+	var b0, b1 float64
 	for ; i+2 <= len(x); i += 2 {
 		d0, d1 := float64(x[i])-x0, float64(x[i+1])-x0
 		a0 += d0
-		b0 += d0 * d0
-		a1 += d1
+		a1 += d0 * d0
+		b0 += d1
 		b1 += d1 * d1
 	}
 	if i < len(x) {
 		d := float64(x[i]) - x0
 		a0 += d
-		b0 += d * d
+		a1 += d * d
 	}
-	return a0 + a1, b0 + b1
+	return a0 + b0, a1 + b1
 }
 
 // Forward computes out = var(x, dim, correction, keepdim) in one pass over x.
@@ -303,8 +310,8 @@ func (op *VarFwd) Forward(out, x *Tensor) error {
 		}
 		for j := range n {
 			row := x.Data[base+j*v.inner+c0 : base+j*v.inner+c1]
-			for i, e := range row {
-				d := float64(e) - x0[i]
+			for i := vecVarCols(s1, s2, x0, row); i < len(row); i++ {
+				d := float64(row[i]) - x0[i]
 				s1[i] += d
 				s2[i] += d * d
 			}
