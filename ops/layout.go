@@ -109,7 +109,8 @@ func newTransposeView(shape []int, a, b int) transposeView {
 // block instead of once per tile. Inside, inner tiles of trTileI x trTileJ: trTileI rows of
 // x (8: the L1's ways at a power-of-two stride, where all rows share a set) and runs of
 // trTileJ elements per row (4 lines), each line of x read whole; the y rows a tile writes
-// in part are completed by the next tile down, while they are still in cache.
+// in part are completed by the next tile down, while they are still in cache. Positions of
+// 16 elements or more are whole lines already: a tile then spans the block's width.
 const (
 	trBlock = 512
 	trTileI = 8
@@ -123,7 +124,7 @@ const (
 func (v transposeView) run(y, x []float32) {
 	bi, bj := min(trBlock, v.a), min(trBlock, v.b)
 	tj := max(1, trTileJ/v.post)
-	if v.post >= 16 { // runs of whole lines: no line is read twice, so a tile spans the block
+	if v.post >= 16 {
 		tj = bj
 	}
 	blocksI, cols := (v.a+bi-1)/bi, v.pre*v.mid*((v.b+bj-1)/bj)
