@@ -24,7 +24,6 @@ var SchemaJSON []byte
 //go:embed *.yaml
 var builtinFS embed.FS
 
-
 // MaxFileBytes bounds a profile file: a real one is a few hundred bytes.
 const MaxFileBytes = 1 << 20
 
