@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"encoding/xml"
-	"io"
 	"math"
 	"strings"
 	"testing"
@@ -373,59 +371,6 @@ func TestSI(t *testing.T) {
 	}
 	if got := siRate(4.3e12, "B/s"); got != "4.30 TB/s" {
 		t.Errorf("siRate = %q", got)
-	}
-}
-
-// svgElements parses an SVG document as XML and counts the circles of each class.
-func svgElements(t *testing.T, data []byte) map[string]int {
-	t.Helper()
-	n := map[string]int{}
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("SVG is not well-formed XML: %v", err)
-		}
-		if se, ok := tok.(xml.StartElement); ok {
-			n[se.Name.Local]++
-			for _, a := range se.Attr {
-				if a.Name.Local == "class" {
-					n[se.Name.Local+"."+a.Value]++
-				}
-			}
-		}
-	}
-	return n
-}
-
-func TestSVG(t *testing.T) {
-	pr, rows := sampleRows(t)
-	// Rows 0 and 1 are plottable (flops, bytes and time); row 2 has no time, row 3 no bytes.
-	var buf bytes.Buffer
-	n, err := WriteSVG(&buf, pr.Devices()[0].Profile, pr.Basis(), rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	el := svgElements(t, buf.Bytes())
-	if n != 2 || el["circle.point"] != 2 {
-		t.Errorf("points: returned %d, drew %d, want 2", n, el["circle.point"])
-	}
-	// vector.fp32 is measured; cube.fp16 is not, but a plotted row uses it: drawn dashed.
-	if el["circle.ridge"] != 2 || !strings.Contains(buf.String(), "cube.fp16 70.4 TFLOP/s (theoretical)") {
-		t.Errorf("ridges: %d, want 2\n%s", el["circle.ridge"], buf.String())
-	}
-	if !strings.Contains(buf.String(), "2 of 4 rows not plotted") || !strings.Contains(buf.String(), "prefill, &#34;big&#34;") {
-		t.Errorf("footnote or escaped label missing:\n%s", buf.String())
-	}
-
-	// Rows of another profile cannot share the chart.
-	other := testProfile(t)
-	rows[0].Profile = other
-	if _, err := WriteSVG(io.Discard, pr.Devices()[0].Profile, pr.Basis(), rows); err == nil {
-		t.Error("WriteSVG drew rows of two profiles on one chart")
 	}
 }
 

@@ -56,11 +56,22 @@ func styleOf(r *Row) int {
 	return 1
 }
 
-// chartRoof is one compute roof drawn on the chart.
+// chartRoof is one flat roof drawn on the chart. Compute units whose ceilings print alike
+// share it: drawn apart, they would be one line drawn twice, with two ridge labels stacked on
+// one circle.
 type chartRoof struct {
-	key    string
+	keys   []string // the units it stands for, in the profile's order
 	peak   float64
 	dashed bool // theoretical only: drawn for reference because a plotted row uses it
+	used   bool // a plotted row is priced on one of keys; a roof no point uses is drawn faint
+}
+
+func (rf *chartRoof) label() string {
+	s := strings.Join(rf.keys, " = ") + " " + siRate(rf.peak, "FLOP/s")
+	if rf.dashed {
+		s += " (theoretical)"
+	}
+	return s
 }
 
 // Plottable reports whether a row has a point on a log-log roofline chart: it needs a
@@ -69,11 +80,50 @@ func Plottable(r *Row) bool {
 	return r.Profile != nil && r.Rec.Flops > 0 && r.Rec.Bytes > 0 && r.Rec.Seconds > 0
 }
 
+// chartRoofs returns the roofs to draw, the ones plotted points use first, then by ceiling,
+// highest first: the order their labels claim room in. A unit with no ceiling on basis is
+// drawn at its theoretical value when a plotted row uses it, else listed in unmeasured.
+func chartRoofs(prof *profiles.Profile, basis profiles.Basis, used map[string]bool) (roofs []chartRoof, unmeasured []string) {
+	for _, key := range prof.Keys()[1:] {
+		peak, ok := prof.Resolve(key, basis)
+		if !ok && !used[key] {
+			unmeasured = append(unmeasured, key)
+			continue
+		}
+		if !ok {
+			c, _ := prof.Roof(key)
+			peak = c.Theoretical
+		}
+		// Equal within the label's rounding is equal on the chart too: at three significant
+		// digits the lines are less than a pixel apart.
+		i := slices.IndexFunc(roofs, func(rf chartRoof) bool {
+			return rf.dashed == !ok && siRate(rf.peak, "") == siRate(peak, "")
+		})
+		if i < 0 {
+			roofs = append(roofs, chartRoof{peak: peak, dashed: !ok})
+			i = len(roofs) - 1
+		}
+		roofs[i].keys = append(roofs[i].keys, key)
+		roofs[i].used = roofs[i].used || used[key]
+	}
+	slices.SortStableFunc(roofs, func(a, b chartRoof) int {
+		if a.used != b.used {
+			if a.used {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(b.peak, a.peak)
+	})
+	return roofs, unmeasured
+}
+
 // WriteSVG draws a log-log roofline chart of the rows priced against prof: x is arithmetic
 // intensity (FLOP/byte), y is attained FLOP/s; the HBM slope, one flat roof per compute unit
-// with a ceiling on the basis, the ridge points, and one labelled point per plottable row,
-// coloured by verdict. Rows priced against another profile are an error: one chart has one
-// set of roofs. It returns the number of points drawn.
+// with a ceiling on the basis (units with equal ceilings share one), the ridge points, and
+// one labelled point per plottable row, coloured by verdict. Roofs no point uses are drawn
+// faint. Rows priced against another profile are an error: one chart has one set of roofs.
+// It returns the number of points drawn.
 func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []Row) (int, error) {
 	hbm, ok := prof.Resolve(profiles.HBMKey, basis)
 	if !ok {
@@ -91,18 +141,7 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 			used[r.Rec.Roof] = true
 		}
 	}
-	var roofs []chartRoof
-	var unmeasured []string
-	for _, key := range prof.Keys()[1:] {
-		if v, ok := prof.Resolve(key, basis); ok {
-			roofs = append(roofs, chartRoof{key: key, peak: v})
-		} else if c, _ := prof.Roof(key); used[key] {
-			roofs = append(roofs, chartRoof{key: key, peak: c.Theoretical, dashed: true})
-		} else {
-			unmeasured = append(unmeasured, key)
-		}
-	}
-	slices.SortFunc(roofs, func(a, b chartRoof) int { return cmp.Compare(b.peak, a.peak) })
+	roofs, unmeasured := chartRoofs(prof, basis, used)
 
 	// Axis ranges cover every point, ridge and roof, with room around them for labels, and
 	// span at least two decades each.
@@ -111,13 +150,15 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 		xlo, xhi = min(xlo, r.Intensity), max(xhi, r.Intensity)
 		ylo, yhi = min(ylo, r.FlopRate), max(yhi, r.FlopRate)
 	}
+	highest, lowest := math.Inf(-1), math.Inf(1)
 	for _, rf := range roofs {
 		ridge := rf.peak / hbm
 		xlo, xhi = min(xlo, ridge), max(xhi, ridge)
 		yhi = max(yhi, rf.peak)
+		highest, lowest = max(highest, rf.peak), min(lowest, rf.peak)
 	}
 	if len(pts) == 0 && len(roofs) > 0 {
-		ylo = roofs[len(roofs)-1].peak / 1e3 // three decades of slope below the lowest roof
+		ylo = lowest / 1e3 // three decades of slope below the lowest roof
 	}
 	if math.IsInf(xlo, 1) { // no roofs and no points: around 1 FLOP/byte
 		xlo, xhi, ylo, yhi = 1, 1, hbm, hbm
@@ -149,102 +190,123 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 	s.text((plotL+plotR)/2, plotB+42, "middle", "", "arithmetic intensity (FLOP/byte)")
 	s.text(22, (plotT+plotB)/2, "middle", fmt.Sprintf(`transform="rotate(-90 22 %d)"`, (plotT+plotB)/2), "attained performance (FLOP/s)")
 
-	// Boxes already taken: every label is placed where it overlaps none of them.
-	var taken []box
+	l := &layout{}
 
 	// The memory slope y = hbm·x, from the bottom or left edge up to the highest ridge.
 	top := ymax
 	if len(roofs) > 0 {
-		top = roofs[0].peak
+		top = highest
 	}
-	x0 := max(xmin, ymin/hbm)
-	x1 := min(xmax, top/hbm)
+	x0, x1 := max(xmin, ymin/hbm), min(xmax, top/hbm)
 	s.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#333" stroke-width="2.5"/>`+"\n", px(x0), py(hbm*x0), px(x1), py(hbm*x1))
-	for t := 0.0; t <= 1; t += 0.01 { // the slope as a chain of small boxes, so labels avoid crossing it
-		x := px(x0) + t*(px(x1)-px(x0))
-		y := py(hbm*x0) + t*(py(hbm*x1)-py(hbm*x0))
-		taken = append(taken, box{x - 3, y - 3, x + 3, y + 3})
-	}
-	{
-		// Label along the slope, a third of the way up, rotated to its on-screen angle.
-		lx := math.Pow(10, math.Log10(x0)+(math.Log10(x1)-math.Log10(x0))/3)
-		ang := math.Atan2(py(hbm*x1)-py(hbm*x0), px(x1)-px(x0)) * 180 / math.Pi
-		cx, cy := px(lx), py(hbm*lx)
-		s.text(cx, cy-8, "middle", fmt.Sprintf(`font-weight="bold" transform="rotate(%.1f %.1f %.1f)"`, ang, cx, cy-8),
-			"HBM "+siRate(hbm, "B/s"))
-		taken = append(taken, box{cx - 60, cy - 45, cx + 50, cy})
-	}
+	slope := trace(px(x0), py(hbm*x0), px(x1), py(hbm*x1), 0, 3)
 
-	// One flat roof per compute unit, from its ridge to the right edge, and the ridge point.
-	for _, rf := range roofs {
-		ridge := rf.peak / hbm
-		rx, y := px(ridge), py(rf.peak)
+	// One flat roof per ceiling, from its ridge to the right edge, and the ridge point; the
+	// faint ones first, so that a roof points use is drawn over them.
+	for _, rf := range slices.Backward(roofs) {
+		rx, y := px(rf.peak/hbm), py(rf.peak)
+		stroke, sw, r := "#333", 2.5, 4.5
+		if !rf.used {
+			stroke, sw, r = "#b0b0b0", 1.5, 3.5
+		}
 		dash := ""
 		if rf.dashed {
 			dash = ` stroke-dasharray="7 5"`
 		}
-		s.printf(`<line x1="%.1f" y1="%.1f" x2="%d" y2="%.1f" stroke="#333" stroke-width="2.5"%s/>`+"\n", rx, y, plotR, y, dash)
-		s.printf(`<circle class="ridge" cx="%.1f" cy="%.1f" r="4.5" fill="white" stroke="#333" stroke-width="2"/>`+"\n", rx, y)
-		taken = append(taken, box{rx, y - 2, plotR, y + 2}, box{rx - 5, y - 5, rx + 5, y + 5})
+		s.printf(`<line class="%s" x1="%.1f" y1="%.1f" x2="%d" y2="%.1f" stroke="%s" stroke-width="%g"%s/>`+"\n", rf.class(), rx, y, plotR, y, stroke, sw, dash)
+		s.printf(`<circle class="ridge" cx="%.1f" cy="%.1f" r="%g" fill="white" stroke="%s" stroke-width="2"/>`+"\n", rx, y, r, stroke)
+		l.marks = append(l.marks, box{rx, y - 2, plotR, y + 2}, box{rx - 5, y - 5, rx + 5, y + 5})
 	}
 	// Points are drawn last, on top, but no label may cover one.
 	for _, r := range pts {
-		taken = append(taken, box{px(r.Intensity) - 7, py(r.FlopRate) - 7, px(r.Intensity) + 7, py(r.FlopRate) + 7})
+		l.marks = append(l.marks, box{px(r.Intensity) - 7, py(r.FlopRate) - 7, px(r.Intensity) + 7, py(r.FlopRate) + 7})
 	}
 
-	// Labels after all lines, so no label sits on a line drawn later: first each ridge's,
-	// beside its circle, then each roof's, which can slide along its line.
+	legend(s, l, pts, roofs, slope)
+
+	{
+		// The slope's label runs along it, rotated to its on-screen angle, a third of the way
+		// up unless that spot is taken. It is placed before the slope joins the marks: it
+		// sits beside the slope by construction.
+		label := "HBM " + siRate(hbm, "B/s")
+		ang := math.Atan2(py(hbm*x1)-py(hbm*x0), px(x1)-px(x0)) * 180 / math.Pi
+		fracs := []float64{1.0 / 3, 1.0 / 4, 1.0 / 2, 1.0 / 6, 2.0 / 3}
+		for i, f := range fracs {
+			lx := math.Pow(10, math.Log10(x0)+(math.Log10(x1)-math.Log10(x0))*f)
+			cx, cy := px(lx), py(hbm*lx)-8
+			bs := textBoxes(cx, cy, "middle", fontSize, true, ang, label)
+			if i < len(fracs)-1 && slices.ContainsFunc(bs, func(b box) bool { return !inPlot(b) || l.hits(b, true) }) {
+				continue // the last spot is taken whatever covers it
+			}
+			s.text(cx, cy, "middle", fmt.Sprintf(`font-weight="bold" transform="rotate(%.1f %.1f %.1f)"`, ang, cx, cy), label)
+			l.texts = append(l.texts, bs...)
+			break
+		}
+	}
+	l.marks = append(l.marks, slope...)
+
+	// Labels after all lines, so no label sits on a line drawn later: first each roof's, which
+	// can slide along its line, then each ridge's, beside its circle.
+	for _, rf := range roofs {
+		rx, y := px(rf.peak/hbm), py(rf.peak)
+		label, attrs := rf.label(), `font-weight="bold"`
+		w := width(label) * boldWidth
+		if !rf.used {
+			attrs, w = `fill="#888"`, width(label)
+		}
+		// Beside its line: at the right end, left of the ridge at the roof's height (above
+		// the slope, where no point can honestly be), or slid left along the line.
+		beside := []box{{plotR - 6 - w, y - 2 - fontSize, plotR - 6, y - 2}, {plotR - 6 - w, y + 3, plotR - 6, y + 3 + fontSize}}
+		for _, gap := range []float64{10, 20, 35} { // clear of the slope however steep
+			beside = append(beside, box{rx - gap - w, y - fontSize/2, rx - gap, y + fontSize/2})
+		}
+		for _, shift := range []float64{0.25, 0.5, 0.75, 1} {
+			right := plotR - 6 - shift*max(0, plotR-6-rx-w)
+			beside = append(beside, box{right - w, y - 2 - fontSize, right, y - 2}, box{right - w, y + 3, right, y + 3 + fontSize})
+		}
+		// Failing that, stacked above and below at the right edge, row by row: one of them is
+		// free of text, however many roofs crowd together.
+		var stacked []box
+		for k := 1.0; y-2-k*fontSize > plotT || y+3+k*fontSize < plotB; k++ {
+			stacked = append(stacked, box{plotR - 6 - w, y - 2 - (k+1)*fontSize, plotR - 6, y - 2 - k*fontSize},
+				box{plotR - 6 - w, y + 3 + k*fontSize, plotR - 6, y + 3 + (k+1)*fontSize})
+		}
+		b, _, ok := l.place(rx, y, beside, false, false)
+		if !ok {
+			b, _, ok = l.place(rx, y, stacked, false, false)
+		}
+		if !ok {
+			b = beside[0]
+		}
+		l.draw(s, rx, y, b, false, "end", "roof", attrs, label)
+	}
+
+	var noRoom []string // ridges with no room for a label: the footnote gives them
 	for _, rf := range roofs {
 		ridge := rf.peak / hbm
 		rx, y := px(ridge), py(rf.peak)
-		label := "ridge " + strconv.FormatFloat(ridge, 'g', 3, 64) + " FLOP/B"
+		label := "ridge " + intensity(ridge)
 		w := width(label)
-		s.boxed(placeOr([]box{
-			// Above left first: above the slope and left of the flat roofs is where no point
-			// can honestly be.
-			{rx - 6 - w, y - 4 - fontSize, rx - 6, y - 4}, {rx + 6, y + 4, rx + 6 + w, y + 4 + fontSize},
-			{rx - 6 - w, y + 4, rx - 6, y + 4 + fontSize}, {rx + 6, y - 4 - fontSize, rx + 6 + w, y - 4},
-			{rx + 6, y + 4 + fontSize, rx + 6 + w, y + 4 + 2*fontSize}, {rx - 6 - w, y - 4 - 2*fontSize, rx - 6, y - 4 - fontSize},
-		}, &taken), `fill="#555"`, label)
-	}
-
-	for _, rf := range roofs {
-		rx, y := px(rf.peak/hbm), py(rf.peak)
-		label := rf.key + " " + siRate(rf.peak, "FLOP/s")
-		if rf.dashed {
-			label += " (theoretical)"
+		// Above left first: above the slope and left of the flat roofs is where no point can
+		// honestly be; then stacked higher there, then around the circle.
+		cands := []box{
+			{rx - 6 - w, y - 6 - fontSize, rx - 6, y - 6}, {rx + 6, y + 4, rx + 6 + w, y + 4 + fontSize},
+			{rx + 6, y - 4 - fontSize, rx + 6 + w, y - 4}, {rx - 6 - w, y + 4, rx - 6, y + 4 + fontSize},
 		}
-		w := width(label) * boldWidth
-		var cands []box
-		for _, shift := range []float64{0, 0.25, 0.5, 0.75} {
-			right := plotR - 6 - shift*max(0, plotR-6-rx-w)
-			cands = append(cands, box{right - w, y - 2 - fontSize, right, y - 2}, box{right - w, y + 3, right, y + 3 + fontSize})
+		for k := 1.0; k <= 4; k++ {
+			cands = append(cands, box{rx - 6 - w, y - 6 - (k+1)*fontSize, rx - 6, y - 6 - k*fontSize})
 		}
-		for _, lift := range []float64{1, 2} { // stacked higher, clear of a ridge circle under a long label
-			cands = append(cands, box{plotR - 6 - w, y - 2 - (1+lift)*fontSize, plotR - 6, y - 2 - lift*fontSize})
-		}
-		s.boxed(placeOr(cands, &taken), `font-weight="bold"`, label)
-	}
-	// Legend: only the styles present, in the top left corner.
-	present := map[int]bool{}
-	for _, r := range pts {
-		present[styleOf(r)] = true
-	}
-	ly := float64(plotT + 18)
-	for i, st := range styles {
-		if !present[i] {
+		cands = append(cands, labelSpots(rx, y, w)...)
+		b, lead, ok := l.place(rx, y, cands, false, true)
+		if !ok {
+			noRoom = append(noRoom, strings.Join(rf.keys, " = ")+" "+intensity(ridge))
 			continue
 		}
-		s.printf(`<circle cx="%d" cy="%.1f" r="5" fill="%s" stroke="%s" stroke-width="1.5"/>`+"\n", plotL+16, ly-4, st.fill, st.stroke)
-		s.text(plotL+26, ly, "start", "", st.label)
-		taken = append(taken, box{plotL + 8, ly - 14, plotL + 26 + width(st.label), ly + 4})
-		ly += 18
-	}
-	if slices.ContainsFunc(roofs, func(r chartRoof) bool { return r.dashed }) {
-		const label = "roof never measured: theoretical, for reference"
-		s.printf(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#333" stroke-width="2" stroke-dasharray="5 3"/>`+"\n", plotL+8, ly-4, plotL+22, ly-4)
-		s.text(plotL+26, ly, "start", "", label)
-		taken = append(taken, box{plotL + 8, ly - 14, plotL + 26 + width(label), ly + 4})
+		attrs := `fill="#555"`
+		if !rf.used {
+			attrs = `fill="#999"`
+		}
+		l.draw(s, rx, y, b, lead, side(rx, b), "ridge", attrs, label)
 	}
 
 	// Points, then their labels, placed greedily where they overlap nothing drawn so far.
@@ -258,21 +320,12 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 		if len(pts) > maxLabelled {
 			continue
 		}
-		b, ok := free(labelSpots(cx, cy, width(labels[i])), taken)
+		b, lead, ok := l.place(cx, cy, labelSpots(cx, cy, width(labels[i])), true, true)
 		if !ok {
 			unlabelled++ // the tooltip still names it; an unreadable pile of labels helps nobody
 			continue
 		}
-		taken = append(taken, b)
-		if my := (b.y0 + b.y1) / 2; math.Abs(my-cy) > 8 && (b.x0 > cx || b.x1 < cx) {
-			// Displaced to one side: a leader line ties it to its point.
-			lx := b.x0
-			if b.x1 < cx {
-				lx = b.x1
-			}
-			s.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#aaa"/>`+"\n", cx, cy, lx, my)
-		}
-		s.boxed(b, "", labels[i])
+		l.draw(s, cx, cy, b, lead, side(cx, b), "point-label", "", labels[i])
 	}
 
 	var foot []string
@@ -285,6 +338,9 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 	if unlabelled > 0 {
 		foot = append(foot, fmt.Sprintf("%d points left unlabelled for room: hover a point for its name", unlabelled))
 	}
+	if len(noRoom) > 0 {
+		foot = append(foot, "no room to label the ridge of "+strings.Join(noRoom, "; "))
+	}
 	if len(unmeasured) > 0 {
 		foot = append(foot, fmt.Sprintf("no %s ceiling, not drawn: %s", basis, strings.Join(unmeasured, ", ")))
 	}
@@ -295,6 +351,64 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 	return len(pts), s.flush()
 }
 
+func (rf *chartRoof) class() string {
+	if rf.used {
+		return "roof"
+	}
+	return "roof unused"
+}
+
+// intensity formats a ridge point's arithmetic intensity.
+func intensity(x float64) string {
+	return strconv.FormatFloat(x, 'g', 3, 64) + " FLOP/B"
+}
+
+// legend draws a key to the point colours and roof line styles present, in the top left
+// corner, or in the bottom right one when a line or a point would cross it there.
+func legend(s *svg, l *layout, pts []*Row, roofs []chartRoof, slope []box) {
+	type entry struct {
+		mark  string // SVG of the sample, with %.1f for its centre's x and y
+		label string
+	}
+	var es []entry
+	present := map[int]bool{}
+	for _, r := range pts {
+		present[styleOf(r)] = true
+	}
+	for i, st := range styles {
+		if present[i] {
+			es = append(es, entry{fmt.Sprintf(`<circle cx="%%.1f" cy="%%.1f" r="5" fill="%s" stroke="%s" stroke-width="1.5"/>`, st.fill, st.stroke), st.label})
+		}
+	}
+	if slices.ContainsFunc(roofs, func(r chartRoof) bool { return r.dashed }) {
+		es = append(es, entry{`<path d="M%.1f %.1fm-7 0h14" stroke="#333" stroke-width="2" stroke-dasharray="5 3"/>`, "roof never measured: theoretical, for reference"})
+	}
+	if slices.ContainsFunc(roofs, func(r chartRoof) bool { return !r.used }) {
+		es = append(es, entry{`<path d="M%.1f %.1fm-7 0h14" stroke="#b0b0b0" stroke-width="1.5"/>`, "roof no plotted point uses"})
+	}
+	if len(es) == 0 {
+		return
+	}
+	wide := 0.0
+	for _, e := range es {
+		wide = max(wide, width(e.label))
+	}
+	w, h := 18+wide, float64(18*len(es))
+	ox, oy := float64(plotL+8), float64(plotT+4)
+	if all := append(slices.Clone(l.marks), slope...); slices.ContainsFunc(all, box{ox, oy, ox + w, oy + h}.overlaps) {
+		if bx, by := plotR-8-w, plotB-4-h; !slices.ContainsFunc(all, box{bx, by, bx + w, by + h}.overlaps) {
+			ox, oy = bx, by
+		}
+	}
+	for i, e := range es {
+		y := oy + 14 + float64(18*i)
+		s.printf(e.mark+"\n", ox+8, y-4)
+		s.text(ox+18, y, "start", "", e.label)
+		l.texts = append(l.texts, textBoxes(ox+18, y, "start", fontSize, false, 0, e.label)...)
+		l.marks = append(l.marks, box{ox, y - 10, ox + 16, y + 2})
+	}
+}
+
 // box is an axis-aligned rectangle in SVG coordinates.
 type box struct{ x0, y0, x1, y1 float64 }
 
@@ -302,12 +416,132 @@ func (a box) overlaps(b box) bool {
 	return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
 }
 
+// cover returns the area of a that b covers.
+func (a box) cover(b box) float64 {
+	return max(0, min(a.x1, b.x1)-max(a.x0, b.x0)) * max(0, min(a.y1, b.y1)-max(a.y0, b.y0))
+}
+
+func inPlot(b box) bool {
+	return b.x0 >= plotL+2 && b.x1 <= plotR-2 && b.y0 >= plotT+2 && b.y1 <= plotB-2
+}
+
+// layout is what the chart covers so far, so each label goes where it covers nothing.
+type layout struct {
+	texts []box // text: no label may overlap it
+	marks []box // lines, circles and points: a label avoids them when it can
+}
+
+// hits reports whether b overlaps text, or with marks set, anything drawn.
+func (l *layout) hits(b box, marks bool) bool {
+	return slices.ContainsFunc(l.texts, b.overlaps) || marks && slices.ContainsFunc(l.marks, b.overlaps)
+}
+
+// place returns the first candidate inside the plot that overlaps nothing and whose leader
+// line to (cx, cy), if leaders are drawn and it needs one, crosses nothing. Unless strict, it
+// falls back to the candidate that overlaps no text and covers the least of the lines and
+// points. lead reports whether the label needs a leader.
+func (l *layout) place(cx, cy float64, cands []box, strict, leaders bool) (_ box, lead, ok bool) {
+	best, least := -1, math.Inf(1)
+	for i, b := range cands {
+		if !inPlot(b) || l.hits(b, false) {
+			continue
+		}
+		var chain []box
+		if leaders {
+			x, y, need := leaderEnd(cx, cy, b)
+			if need {
+				chain = trace(cx, cy, x, y, 10, 1.5)
+			}
+			if slices.ContainsFunc(chain, func(c box) bool { return l.hits(c, false) }) {
+				continue // a leader never crosses text
+			}
+		}
+		covered := 0.0
+		for _, m := range l.marks {
+			covered += b.cover(m)
+			for _, c := range chain {
+				covered += c.cover(m)
+			}
+		}
+		if covered == 0 {
+			return b, chain != nil, true
+		}
+		if !strict && covered < least {
+			best, least = i, covered
+		}
+	}
+	if best < 0 {
+		return box{}, false, false
+	}
+	_, _, need := leaderEnd(cx, cy, cands[best])
+	return cands[best], leaders && need, true
+}
+
+// draw writes a label in box b, aligned on anchor, with a leader from (cx, cy) when lead is
+// set, and marks both as taken.
+func (l *layout) draw(s *svg, cx, cy float64, b box, lead bool, anchor, class, attrs, text string) {
+	if lead {
+		x, y, _ := leaderEnd(cx, cy, b)
+		d := math.Hypot(x-cx, y-cy)
+		s.printf(`<line class="leader" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#aaa"/>`+"\n", cx+(x-cx)*6/d, cy+(y-cy)*6/d, x, y)
+		l.marks = append(l.marks, trace(cx, cy, x, y, 10, 1.5)...)
+	}
+	l.texts = append(l.texts, b)
+	x := map[string]float64{"start": b.x0, "middle": (b.x0 + b.x1) / 2, "end": b.x1}[anchor]
+	s.text(x, b.y1-fontSize/6, anchor, fmt.Sprintf(`class="%s" %s`, class, attrs), text)
+}
+
+// side returns the text anchor that puts a label in box b flush against the mark at x, so
+// that a width estimated wide leaves the gap at the far end.
+func side(x float64, b box) string {
+	switch {
+	case b.x1 <= x:
+		return "end"
+	case b.x0 >= x:
+		return "start"
+	}
+	return "middle"
+}
+
+// leaderEnd returns where a leader from the mark at (cx, cy) meets its label box b, and
+// whether b sits far enough from the mark to need one.
+func leaderEnd(cx, cy float64, b box) (x, y float64, need bool) {
+	if b.x0 > cx || b.x1 < cx { // beside: to the middle of the near side
+		x, y = b.x0, (b.y0+b.y1)/2
+		if b.x1 < cx {
+			x = b.x1
+		}
+	} else { // above or below: to the near edge
+		x, y = cx, b.y0
+		if b.y1 < cy {
+			y = b.y1
+		}
+	}
+	dx, dy := max(b.x0-cx, 0, cx-b.x1), max(b.y0-cy, 0, cy-b.y1)
+	return x, y, math.Hypot(dx, dy) > 10
+}
+
+// trace returns boxes of half-size r every 3 units along the segment from (x0, y0) to
+// (x1, y1), less its first skip units: a line as boxes, so that labels can avoid crossing it.
+func trace(x0, y0, x1, y1, skip, r float64) []box {
+	d := math.Hypot(x1-x0, y1-y0)
+	var bs []box
+	for t := skip; t <= d; t += 3 {
+		x, y := x0+(x1-x0)*t/d, y0+(y1-y0)*t/d
+		bs = append(bs, box{x - r, y - r, x + r, y + r})
+	}
+	return bs
+}
+
 // labelSpots lists where a label of width w may go next to the point (cx, cy), best first:
-// right, left, centred below or above, then right and left at growing vertical offsets.
+// right, left, centred below or above, the four diagonals, then right and left at growing
+// vertical offsets.
 func labelSpots(cx, cy, w float64) []box {
 	bs := []box{
 		{cx + 8, cy - fontSize/2, cx + 8 + w, cy + fontSize/2}, {cx - 8 - w, cy - fontSize/2, cx - 8, cy + fontSize/2},
 		{cx - w/2, cy + 7, cx + w/2, cy + 7 + fontSize}, {cx - w/2, cy - 7 - fontSize, cx + w/2, cy - 7},
+		{cx + 7, cy - 7 - fontSize, cx + 7 + w, cy - 7}, {cx + 7, cy + 7, cx + 7 + w, cy + 7 + fontSize},
+		{cx - 7 - w, cy - 7 - fontSize, cx - 7, cy - 7}, {cx - 7 - w, cy + 7, cx - 7, cy + 7 + fontSize},
 	}
 	for _, dy := range []float64{14, -14, 28, -28, 42, -42, 56, -56, 70, -70} {
 		y1 := cy + dy + fontSize/2
@@ -316,28 +550,33 @@ func labelSpots(cx, cy, w float64) []box {
 	return bs
 }
 
-// free returns the first candidate inside the plot area that overlaps no taken box.
-func free(cands, taken []box) (box, bool) {
-	for _, b := range cands {
-		if b.x0 < plotL+2 || b.x1 > plotR-2 || b.y0 < plotT+2 || b.y1 > plotB-2 {
-			continue
-		}
-		if !slices.ContainsFunc(taken, b.overlaps) {
-			return b, true
-		}
+// textBoxes returns what text drawn at (x, y), the baseline point its anchor names, at size
+// fs covers, by the width estimate: one box, or for text rotated by deg degrees about (x, y),
+// squares along it, since the upright box around slanted text covers much that it does not.
+func textBoxes(x, y float64, anchor string, fs float64, bold bool, deg float64, text string) []box {
+	w := width(text) * fs / fontSize
+	if bold {
+		w *= boldWidth
 	}
-	return box{}, false
-}
-
-// placeOr takes the first free candidate, or the first candidate when none is free (a roof
-// or ridge always keeps its label), and marks it taken.
-func placeOr(cands []box, taken *[]box) box {
-	b, ok := free(cands, *taken)
-	if !ok {
-		b = cands[0]
+	start := x
+	switch anchor {
+	case "middle":
+		start -= w / 2
+	case "end":
+		start -= w
 	}
-	*taken = append(*taken, b)
-	return b
+	if deg == 0 {
+		return []box{{start, y - fs*5/6, start + w, y + fs/6}}
+	}
+	sin, cos := math.Sincos(deg * math.Pi / 180)
+	var bs []box
+	for d := fs / 2; d < w; d += fs / 2 {
+		// The point on the text's midline, d along it, rotated about (x, y).
+		ux, uy := start+min(d, w-fs/2)-x, -fs/3
+		mx, my := x+ux*cos-uy*sin, y+ux*sin+uy*cos
+		bs = append(bs, box{mx - fs/2, my - fs/2, mx + fs/2, my + fs/2})
+	}
+	return bs
 }
 
 // widen returns the range [lo, hi] grown about its middle to at least two decades.
@@ -376,20 +615,34 @@ func width(text string) float64 {
 const boldWidth = 1.1
 
 // pointLabels names each point op/workload, adding the dtype where one op/workload pair has
-// several points.
+// several points, then where the record was read where that is still not enough (the same
+// benchmark in two record files).
 func pointLabels(pts []*Row) []string {
-	n := map[string]int{}
-	for _, r := range pts {
-		n[r.Rec.Op+"/"+r.Rec.Workload]++
-	}
 	labels := make([]string, len(pts))
 	for i, r := range pts {
 		labels[i] = r.Rec.Op + "/" + r.Rec.Workload
-		if n[labels[i]] > 1 {
-			labels[i] += " " + r.Rec.DType
+	}
+	tellApart(labels, func(i int) string { return " " + pts[i].Rec.DType })
+	tellApart(labels, func(i int) string {
+		if pos := pts[i].Rec.Pos.String(); pos != "" {
+			return " (" + pos + ")"
+		}
+		return ""
+	})
+	return labels
+}
+
+// tellApart appends suffix(i) to each label that more than one point has.
+func tellApart(labels []string, suffix func(i int) string) {
+	n := map[string]int{}
+	for _, l := range labels {
+		n[l]++
+	}
+	for i, l := range labels {
+		if n[l] > 1 {
+			labels[i] += suffix(i)
 		}
 	}
-	return labels
 }
 
 func tooltip(r *Row) string {
@@ -432,11 +685,6 @@ func (s *svg) printf(format string, args ...any) {
 
 func (s *svg) text(x, y float64, anchor, attrs, text string) {
 	s.printf(`<text x="%.1f" y="%.1f" text-anchor="%s" %s>%s</text>`+"\n", x, y, anchor, attrs, escape(text))
-}
-
-// boxed writes text left-aligned in a label box.
-func (s *svg) boxed(b box, attrs, text string) {
-	s.text(b.x0, b.y1-2, "start", attrs, text)
 }
 
 func (s *svg) flush() error {

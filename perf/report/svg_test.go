@@ -1,0 +1,323 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"ropgen/manifest"
+	"ropgen/perf/profiles"
+	"ropgen/perf/record"
+)
+
+// chart is what a test reads back from a WriteSVG document.
+type chart struct {
+	texts   []chartText
+	circles map[string][][3]float64 // by class: centre and radius
+	lines   map[string][][4]float64 // by class
+	svg     string
+}
+
+type chartText struct {
+	class, text string
+	boxes       []box // by the chart's own width estimate
+}
+
+// parseChart reads an SVG document written by WriteSVG as XML, and estimates the box of each
+// text from its attributes alone, as a reader would: position, anchor, size, weight,
+// rotation.
+func parseChart(t *testing.T, data []byte) *chart {
+	t.Helper()
+	c := &chart{circles: map[string][][3]float64{}, lines: map[string][][4]float64{}, svg: string(data)}
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	rotate := regexp.MustCompile(`^rotate\(([-0-9.]+) ([-0-9.]+) ([-0-9.]+)\)$`)
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return c
+		}
+		if err != nil {
+			t.Fatalf("SVG is not well-formed XML: %v", err)
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		a := map[string]string{"text-anchor": "start", "font-size": strconv.Itoa(fontSize)}
+		for _, at := range se.Attr {
+			a[at.Name.Local] = at.Value
+		}
+		num := func(k string) float64 {
+			v, err := strconv.ParseFloat(a[k], 64)
+			if err != nil {
+				t.Fatalf("<%s %s=%q>: %v", se.Name.Local, k, a[k], err)
+			}
+			return v
+		}
+		switch se.Name.Local {
+		case "circle":
+			c.circles[a["class"]] = append(c.circles[a["class"]], [3]float64{num("cx"), num("cy"), num("r")})
+		case "line":
+			c.lines[a["class"]] = append(c.lines[a["class"]], [4]float64{num("x1"), num("y1"), num("x2"), num("y2")})
+		case "text":
+			var body string
+			if err := dec.DecodeElement(&body, &se); err != nil {
+				t.Fatal(err)
+			}
+			deg := 0.0
+			if tr := a["transform"]; tr != "" {
+				m := rotate.FindStringSubmatch(tr)
+				if m == nil {
+					t.Fatalf("text %q: transform %q is not a rotation", body, tr)
+				}
+				deg, _ = strconv.ParseFloat(m[1], 64)
+				if cx, _ := strconv.ParseFloat(m[2], 64); cx != num("x") {
+					t.Fatalf("text %q: transform %q is not a rotation about its anchor", body, tr)
+				}
+				if cy, _ := strconv.ParseFloat(m[3], 64); cy != num("y") {
+					t.Fatalf("text %q: transform %q is not a rotation about its anchor", body, tr)
+				}
+			}
+			c.texts = append(c.texts, chartText{a["class"], body,
+				textBoxes(num("x"), num("y"), a["text-anchor"], num("font-size"), a["font-weight"] == "bold", deg, body)})
+		}
+	}
+}
+
+// of returns the texts of a class.
+func (c *chart) of(class string) []string {
+	var s []string
+	for _, t := range c.texts {
+		if t.class == class {
+			s = append(s, t.text)
+		}
+	}
+	return s
+}
+
+// checkLayout fails the test where two texts overlap, a point label (or with all set, any
+// text) covers a point or a ridge circle, or a leader line crosses a text or a point. Roof
+// and ridge labels are never dropped, so where roofs crowd they may cover a circle.
+func (c *chart) checkLayout(t *testing.T, all bool) {
+	t.Helper()
+	for i, a := range c.texts {
+		for _, b := range c.texts[i+1:] {
+			for _, ab := range a.boxes {
+				for _, bb := range b.boxes {
+					if ab.overlaps(bb) {
+						t.Errorf("texts overlap: %q at %v and %q at %v", a.text, ab, b.text, bb)
+					}
+				}
+			}
+		}
+		for _, class := range []string{"point", "ridge"} {
+			for _, p := range c.circles[class] {
+				if !all && a.class != "point-label" {
+					continue
+				}
+				for _, ab := range a.boxes {
+					if ab.overlaps(box{p[0] - p[2], p[1] - p[2], p[0] + p[2], p[1] + p[2]}) {
+						t.Errorf("text %q at %v covers the %s at (%g, %g)", a.text, ab, class, p[0], p[1])
+					}
+				}
+			}
+		}
+	}
+	for _, ln := range c.lines["leader"] {
+		d := math.Hypot(ln[2]-ln[0], ln[3]-ln[1])
+		for s := 0.0; s <= d; s++ {
+			x, y := ln[0]+(ln[2]-ln[0])*s/d, ln[1]+(ln[3]-ln[1])*s/d
+			for _, a := range c.texts {
+				for _, b := range a.boxes {
+					if x > b.x0+0.5 && x < b.x1-0.5 && y > b.y0+0.5 && y < b.y1-0.5 {
+						t.Errorf("leader %v crosses text %q", ln, a.text)
+					}
+				}
+			}
+			for _, p := range c.circles["point"] {
+				if math.Hypot(x-p[0], y-p[1]) < p[2] {
+					t.Errorf("leader %v crosses the point at (%g, %g)", ln, p[0], p[1])
+				}
+			}
+		}
+	}
+}
+
+// unlabelled returns the count the footnote gives of points left unlabelled for room.
+func (c *chart) unlabelled() int {
+	m := regexp.MustCompile(`(\d+) points left unlabelled`).FindStringSubmatch(c.svg)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+func writeChart(t *testing.T, prof *profiles.Profile, basis profiles.Basis, recs []record.Record) *chart {
+	t.Helper()
+	rows := NewPricer(prof, nil, basis).PriceAll(recs)
+	var buf bytes.Buffer
+	n, err := WriteSVG(&buf, prof, basis, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := parseChart(t, buf.Bytes())
+	if len(c.circles["point"]) != n {
+		t.Errorf("WriteSVG returned %d points, drew %d", n, len(c.circles["point"]))
+	}
+	return c
+}
+
+func TestSVG(t *testing.T) {
+	pr, rows := sampleRows(t)
+	// Rows 0 and 1 are plottable (flops, bytes and time); row 2 has no time, row 3 no bytes.
+	var buf bytes.Buffer
+	n, err := WriteSVG(&buf, pr.Devices()[0].Profile, pr.Basis(), rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := parseChart(t, buf.Bytes())
+	if n != 2 || len(c.circles["point"]) != 2 {
+		t.Errorf("points: returned %d, drew %d, want 2", n, len(c.circles["point"]))
+	}
+	// vector.fp32 is measured; cube.fp16 is not, but a plotted row uses it: drawn dashed.
+	if len(c.circles["ridge"]) != 2 || !strings.Contains(c.svg, "cube.fp16 70.4 TFLOP/s (theoretical)") {
+		t.Errorf("ridges: %d, want 2\n%s", len(c.circles["ridge"]), c.svg)
+	}
+	if !strings.Contains(c.svg, "2 of 4 rows not plotted") || !strings.Contains(c.svg, "prefill, &#34;big&#34;") {
+		t.Errorf("footnote or escaped label missing:\n%s", c.svg)
+	}
+	c.checkLayout(t, true)
+
+	// Rows of another profile cannot share the chart.
+	other := testProfile(t)
+	rows[0].Profile = other
+	if _, err := WriteSVG(io.Discard, pr.Devices()[0].Profile, pr.Basis(), rows); err == nil {
+		t.Error("WriteSVG drew rows of two profiles on one chart")
+	}
+}
+
+// hostLike is a CPU profile as ropgen calibrate writes one: cube.fp32 carries the same numbers
+// as vector.fp32, and vector.fp64 is one no record below uses. vector.bf16 differs from
+// vector.fp32 in the fourth digit only (merged), vector.fp16 in the second (not merged).
+const hostLike = `
+device: "cpu: Test"
+hbm: {theoretical: 4.042693e+10, calibration: 0.666667}
+vector:
+  fp32: {theoretical: 3.018624e+11, calibration: 0.0625}
+  bf16: {theoretical: 3.0190e+11, calibration: 0.0625}
+  fp16: {theoretical: 3.1e+11, calibration: 0.0625}
+  fp64: {theoretical: 1.124995e+11, calibration: 0.125}
+cube:
+  fp32: {theoretical: 3.018624e+11, calibration: 0.0625}
+`
+
+func TestSVGMergesEqualRoofs(t *testing.T) {
+	prof, err := profiles.Parse("host.yaml", []byte(hostLike))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := []record.Record{
+		{Op: "Gemm", Workload: "w", DType: "float32", Roof: "cube.fp32", Flops: 1 << 30, Bytes: 1 << 24, Seconds: 0.1},
+		{Op: "Add", Workload: "w", DType: "float32", Roof: "vector.fp32", Flops: 1 << 20, Bytes: 1 << 24, Seconds: 0.01},
+		{Op: "Add", Workload: "w", DType: "float16", Roof: "vector.fp16", Flops: 1 << 20, Bytes: 1 << 24, Seconds: 0.01},
+	}
+	c := writeChart(t, prof, profiles.Effective, recs)
+	roofs, ridges := c.of("roof"), c.of("ridge")
+	slices.Sort(roofs)
+	want := []string{"cube.fp32 = vector.bf16 = vector.fp32 18.9 GFLOP/s", "vector.fp16 19.4 GFLOP/s", "vector.fp64 14.1 GFLOP/s"}
+	if fmt.Sprint(roofs) != fmt.Sprint(want) {
+		t.Errorf("roof labels %q, want %q", roofs, want)
+	}
+	// One ridge circle and one label per line, each label once.
+	if len(c.circles["ridge"]) != 3 || len(ridges) != 3 || ridges[0] == ridges[1] || ridges[1] == ridges[2] {
+		t.Errorf("%d ridge circles, labels %q; want 3 and 3 distinct", len(c.circles["ridge"]), ridges)
+	}
+	// The roofs points use are solid; vector.fp64 faint, and the legend says so.
+	if len(c.lines["roof"]) != 2 || len(c.lines["roof unused"]) != 1 || !strings.Contains(c.svg, "roof no plotted point uses") {
+		t.Errorf("roof lines %d used, %d unused; want 2 and 1", len(c.lines["roof"]), len(c.lines["roof unused"]))
+	}
+	c.checkLayout(t, true)
+}
+
+// Two runs of one benchmark are told apart by where they were read.
+func TestPointLabels(t *testing.T) {
+	rows := []Row{
+		{Rec: &record.Record{Op: "Gemm", Workload: "w", DType: "float32", Pos: manifest.Pos{File: "a.txt", Line: 4}}},
+		{Rec: &record.Record{Op: "Gemm", Workload: "w", DType: "float32", Pos: manifest.Pos{File: "b.txt", Line: 9}}},
+		{Rec: &record.Record{Op: "Gemm", Workload: "w", DType: "float16"}},
+		{Rec: &record.Record{Op: "Add", Workload: "w", DType: "float16"}},
+	}
+	pts := []*Row{&rows[0], &rows[1], &rows[2], &rows[3]}
+	got := fmt.Sprint(pointLabels(pts))
+	if want := "[Gemm/w float32 (a.txt:4) Gemm/w float32 (b.txt:9) Gemm/w float16 Add/w]"; got != want {
+		t.Errorf("labels %s, want %s", got, want)
+	}
+}
+
+// crowd returns n records of the test profile's device on the given roofs, spread over four
+// decades of intensity at 5% to 100% efficiency, with names of varied length.
+func crowd(n int, roofs []string, ceiling func(roof string) float64) []record.Record {
+	rng := rand.New(rand.NewPCG(1, 2))
+	recs := make([]record.Record, n)
+	for i := range recs {
+		roof := roofs[i%len(roofs)]
+		bytes := int64(1 << (20 + rng.IntN(10)))
+		flops := int64(float64(bytes) * math.Pow(10, rng.Float64()*4-1.5))
+		sol := max(float64(bytes)/hbmEff, float64(flops)/ceiling(roof))
+		recs[i] = record.Record{Device: "Test Device", Op: strings.Repeat("Op", 1+i%4) + strconv.Itoa(i), Workload: "w",
+			DType: "float32", Roof: roof, Flops: flops, Bytes: bytes, Seconds: sol / (0.05 + 0.95*rng.Float64()), Iters: 1}
+	}
+	return recs
+}
+
+func TestSVGCrowdedLayout(t *testing.T) {
+	prof := testProfile(t)
+	c := writeChart(t, prof, profiles.Effective, crowd(100, []string{"vector.fp32", "cube.fp16"}, func(roof string) float64 {
+		if roof == "cube.fp16" {
+			return cubeTheo
+		}
+		return vecEff
+	}))
+	labelled, unlabelled := len(c.of("point-label")), c.unlabelled()
+	if labelled+unlabelled != 100 || unlabelled == 0 || labelled < 20 {
+		t.Errorf("%d points labelled, %d counted unlabelled; want 100 in all, some of each", labelled, unlabelled)
+	}
+	c.checkLayout(t, true)
+}
+
+// Many roofs a few percent apart: their lines are pixels apart, so labels must stack.
+func TestSVGManyRoofsLayout(t *testing.T) {
+	var y strings.Builder
+	y.WriteString("device: \"Test Device\"\nhbm: {theoretical: 1099511627776, calibration: 0.5}\nvector:\n")
+	var roofs []string
+	for i, dt := range []string{"fp32", "fp16", "bf16", "int8", "fp8", "fp64", "tf32"} {
+		fmt.Fprintf(&y, "  %s: {theoretical: %g, calibration: 0.5}\n", dt, 4.4e12*(1+0.04*float64(i)))
+		if i%2 == 0 {
+			roofs = append(roofs, "vector."+dt)
+		}
+	}
+	prof, err := profiles.Parse("many.yaml", []byte(y.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := writeChart(t, prof, profiles.Effective, crowd(40, roofs, func(string) float64 { return 2.2e12 }))
+	// Every roof keeps its label, and its ridge is labelled beside its circle or named in
+	// the footnote.
+	footnoted := 0
+	if m := regexp.MustCompile(`no room to label the ridge of ([^<]*)`).FindStringSubmatch(c.svg); m != nil {
+		footnoted = len(strings.Split(m[1], "; "))
+	}
+	if len(c.of("roof")) != 7 || len(c.of("ridge"))+footnoted != 7 {
+		t.Errorf("roof labels %q, ridge labels %q, %d ridges in the footnote", c.of("roof"), c.of("ridge"), footnoted)
+	}
+	c.checkLayout(t, false)
+}
