@@ -95,14 +95,28 @@ func emitInline(g *source, m *opModel) {
 	}
 	bs := m.bindings()
 	if m.cached() {
-		g.p("rooflineKey := op.roofline.scratch[:0]")
+		var shapes, ints []string
 		for _, b := range bs {
-			g.p("rooflineKey = ", b.key("rooflineKey"))
+			switch b.typ {
+			case "[]int":
+				shapes = append(shapes, b.field)
+			case "bool":
+				ints = append(ints, "rooflineFlag("+b.field+")")
+			default:
+				ints = append(ints, b.value)
+			}
 		}
-		g.p("if op.roofline.hit(rooflineKey) {")
+		g.p("rooflineShapes := [...][]int{", strings.Join(shapes, ", "), "}")
+		g.p("rooflineInts := [...]int{", strings.Join(ints, ", "), "}")
+		g.p("if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {")
+		g.p("flops, bytes, err := op.rooflineEval()")
+		g.p("op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)")
+		g.p("}")
 		g.p("return op.roofline.flops, op.roofline.bytes, op.roofline.err")
 		g.p("}")
-		g.p("defer op.roofline.store(rooflineKey, &flops, &bytes, &err)")
+		g.p()
+		g.p("// rooflineEval is ", name, "'s roofline, computed from the bound values; EvalRoofline caches it.")
+		g.p("func (op *", name, ") rooflineEval() (flops, bytes int64, err error) {")
 	}
 	if m.mayPanic() {
 		g.p("defer rooflineRecover(", fmt.Sprintf("%q", name), ", &err)")
@@ -183,17 +197,6 @@ type binding struct {
 	field string // op.<Field>
 	value string // the local's initializer
 	typ   string // the field's Go type
-}
-
-// key returns the statement's right-hand side that appends the binding to the cache key k.
-func (b binding) key(k string) string {
-	switch b.typ {
-	case "[]int":
-		return "rooflineAppendShape(" + k + ", " + b.field + ")"
-	case "bool":
-		return "append(" + k + ", rooflineFlag(" + b.field + "))"
-	}
-	return "append(" + k + ", " + b.value + ")"
 }
 
 // bindings are the vars-layer locals bound from op fields, for the names the formulas use,
@@ -330,35 +333,41 @@ func emitHelpers(pkg string, used map[string]bool, cache bool) ([]byte, error) {
 const cacheSrc = `
 // rooflineCache holds an op's last roofline and the bound values it was computed from, so
 // that EvalRoofline after an identical Forward costs a comparison (spec §4.4.5: cache by
-// input). An op whose formulas read a bound shape declares it: roofline rooflineCache.
+// input). An op whose formulas read a bound shape declares it: roofline rooflineCache. The
+// key is the bound shapes and []int params (nil, an absent input, differs from empty) and
+// the int and bool values the formulas read.
 type rooflineCache struct {
-	key, scratch []int
+	shapes       [][]int
+	ints         []int
 	flops, bytes int64
 	err          error
 	valid        bool
 }
 
-// hit reports whether key is the key of the stored result. It keeps key's storage as the
-// scratch for the next key.
-func (c *rooflineCache) hit(key []int) bool {
-	c.scratch = key[:0]
-	return c.valid && slices.Equal(c.key, key)
-}
-
-// store keeps the result for key; the old key's storage becomes the scratch for the next
-// key, so a steady state allocates nothing.
-func (c *rooflineCache) store(key []int, flops, bytes *int64, err *error) {
-	c.key, c.scratch = key, c.key[:0]
-	c.flops, c.bytes, c.err, c.valid = *flops, *bytes, *err, true
-}
-
-// rooflineAppendShape appends a shape to a cache key: -1 for an absent one, else its rank
-// and dims, so that no two shapes give the same key.
-func rooflineAppendShape(key, shape []int) []int {
-	if shape == nil {
-		return append(key, -1)
+func (c *rooflineCache) hit(shapes [][]int, ints []int) bool {
+	if !c.valid || !slices.Equal(c.ints, ints) {
+		return false
 	}
-	return append(append(key, len(shape)), shape...)
+	for i, s := range shapes {
+		if (s == nil) != (c.shapes[i] == nil) || !slices.Equal(s, c.shapes[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// store keeps the result and a copy of its key, reusing the cache's storage.
+func (c *rooflineCache) store(shapes [][]int, ints []int, flops, bytes int64, err error) {
+	c.shapes = slices.Grow(c.shapes[:0], len(shapes))[:len(shapes)]
+	for i, s := range shapes {
+		if s == nil {
+			c.shapes[i] = nil
+		} else {
+			c.shapes[i] = append(c.shapes[i][:0:0], s...)
+		}
+	}
+	c.ints = append(c.ints[:0], ints...)
+	c.flops, c.bytes, c.err, c.valid = flops, bytes, err, true
 }
 
 func rooflineFlag(b bool) int {
@@ -410,23 +419,29 @@ func rooflineUnbound(op, input string) error {
 // int arithmetic wraps silently on overflow, float64 does not, so a wrapped result shows
 // as a disagreement. Negative results are refused too.
 func rooflineCheck(op string, v rooflinePair[int], shadow rooflinePair[float64]) (flops, bytes int64, err error) {
-	if err := rooflineExact(op, "flops", v.flops, shadow.flops); err != nil {
-		return 0, 0, err
+	if rooflineExact(v.flops, shadow.flops) && rooflineExact(v.bytes, shadow.bytes) {
+		return int64(v.flops), int64(v.bytes), nil
 	}
-	if err := rooflineExact(op, "bytes", v.bytes, shadow.bytes); err != nil {
-		return 0, 0, err
+	for _, c := range []struct {
+		what   string
+		v      int
+		shadow float64
+	}{{"flops", v.flops, shadow.flops}, {"bytes", v.bytes, shadow.bytes}} {
+		switch {
+		case rooflineExact(c.v, c.shadow):
+		case c.v < 0 && rooflineExact(-c.v, -c.shadow):
+			return 0, 0, fmt.Errorf("%s: roofline %s is negative (%d)", op, c.what, c.v)
+		default:
+			return 0, 0, fmt.Errorf("%s: roofline %s overflows int64 (it is about %.4g)", op, c.what, c.shadow)
+		}
 	}
-	return int64(v.flops), int64(v.bytes), nil
+	panic("unreachable: one of the two failed rooflineExact")
 }
 
-func rooflineExact(op, what string, v int, shadow float64) error {
-	if math.Abs(shadow) >= 0x1p63 || math.Abs(float64(v)-shadow) > 1e-9*math.Abs(shadow)+1 {
-		return fmt.Errorf("%s: roofline %s overflows int64 (it is about %.4g)", op, what, shadow)
-	}
-	if v < 0 {
-		return fmt.Errorf("%s: roofline %s is negative (%d)", op, what, v)
-	}
-	return nil
+// rooflineExact is the fast path of rooflineCheck, small enough to inline: v is not
+// negative, and its shadow agrees with it inside the int64 range.
+func rooflineExact(v int, shadow float64) bool {
+	return v >= 0 && shadow < 0x1p63 && math.Abs(float64(v)-shadow) <= 1e-9*shadow+1
 }`
 
 // stablePos renders a manifest position by file base name and line: the generated file must

@@ -100,13 +100,17 @@ func (op *ClampFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("ClampFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is ClampFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *ClampFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("ClampFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -145,14 +149,17 @@ func (op *ConcatFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.BShape == nil {
 		return 0, 0, rooflineUnbound("ConcatFwd", "b")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.AShape)
-	rooflineKey = rooflineAppendShape(rooflineKey, op.BShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.AShape, op.BShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is ConcatFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *ConcatFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("ConcatFwd", &err)
 	a := rooflineTensor{op.AShape, len(op.AShape)}
 	b := rooflineTensor{op.BShape, len(op.BShape)}
@@ -225,13 +232,17 @@ func (op *CopyFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("CopyFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is CopyFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *CopyFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("CopyFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -267,14 +278,17 @@ func (op *CumsumFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("CumsumFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.Dim)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.Dim, op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is CumsumFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *CumsumFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("CumsumFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	dim := op.Dim
@@ -324,13 +338,17 @@ func (op *EluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("EluFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is EluFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *EluFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("EluFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -376,13 +394,17 @@ func (op *ExpFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("ExpFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is ExpFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *ExpFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("ExpFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -418,13 +440,17 @@ func (op *GeluErfFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("GeluErfFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is GeluErfFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *GeluErfFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("GeluErfFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -460,13 +486,17 @@ func (op *GeluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("GeluFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is GeluFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *GeluFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("GeluFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -530,13 +560,17 @@ func (op *HardswishFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("HardswishFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is HardswishFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *HardswishFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("HardswishFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -572,16 +606,17 @@ func (op *LayerNormFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("LayerNormFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = rooflineAppendShape(rooflineKey, op.WeightShape)
-	rooflineKey = rooflineAppendShape(rooflineKey, op.BiasShape)
-	rooflineKey = rooflineAppendShape(rooflineKey, op.NormalizedShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape, op.WeightShape, op.BiasShape, op.NormalizedShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is LayerNormFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *LayerNormFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("LayerNormFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	weight := op.WeightShape
@@ -622,13 +657,17 @@ func (op *LeakyReluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("LeakyReluFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is LeakyReluFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *LeakyReluFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("LeakyReluFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -693,13 +732,17 @@ func (op *LogSoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("LogSoftmaxFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is LogSoftmaxFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *LogSoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("LogSoftmaxFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -735,14 +778,17 @@ func (op *LogsumexpFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("LogsumexpFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.Dim)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.Dim, op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is LogsumexpFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *LogsumexpFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("LogsumexpFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	dim := op.Dim
@@ -828,13 +874,17 @@ func (op *MishFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("MishFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is MishFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *MishFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("MishFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -880,15 +930,17 @@ func (op *PadFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("PadFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.PadLeft)
-	rooflineKey = append(rooflineKey, op.PadRight)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.PadLeft, op.PadRight, op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is PadFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *PadFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("PadFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	pad_left := op.PadLeft
@@ -928,15 +980,17 @@ func (op *RMSNormFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("RMSNormFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = rooflineAppendShape(rooflineKey, op.WeightShape)
-	rooflineKey = rooflineAppendShape(rooflineKey, op.NormalizedShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape, op.WeightShape, op.NormalizedShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is RMSNormFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *RMSNormFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("RMSNormFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	weight := op.WeightShape
@@ -976,13 +1030,17 @@ func (op *ReluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("ReluFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is ReluFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *ReluFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("ReluFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -1051,13 +1109,17 @@ func (op *SigmoidFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SigmoidFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is SigmoidFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *SigmoidFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("SigmoidFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -1093,13 +1155,17 @@ func (op *SiluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SiluFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is SiluFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *SiluFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("SiluFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -1135,14 +1201,17 @@ func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SoftmaxFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.Dim)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.Dim, op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is SoftmaxFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *SoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("SoftmaxFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	dim := op.Dim
@@ -1182,13 +1251,17 @@ func (op *SoftplusFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SoftplusFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is SoftplusFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *SoftplusFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("SoftplusFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -1244,13 +1317,17 @@ func (op *TanhFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("TanhFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is TanhFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *TanhFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("TanhFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -1286,13 +1363,17 @@ func (op *TransposeFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("TransposeFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is TransposeFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *TransposeFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("TransposeFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	elem_bytes := op.DType.Size()
@@ -1328,14 +1409,17 @@ func (op *VarFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("VarFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.Dim)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.Dim, op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is VarFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *VarFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("VarFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	dim := op.Dim

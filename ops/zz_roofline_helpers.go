@@ -49,56 +49,68 @@ func rooflineUnbound(op, input string) error {
 // int arithmetic wraps silently on overflow, float64 does not, so a wrapped result shows
 // as a disagreement. Negative results are refused too.
 func rooflineCheck(op string, v rooflinePair[int], shadow rooflinePair[float64]) (flops, bytes int64, err error) {
-	if err := rooflineExact(op, "flops", v.flops, shadow.flops); err != nil {
-		return 0, 0, err
+	if rooflineExact(v.flops, shadow.flops) && rooflineExact(v.bytes, shadow.bytes) {
+		return int64(v.flops), int64(v.bytes), nil
 	}
-	if err := rooflineExact(op, "bytes", v.bytes, shadow.bytes); err != nil {
-		return 0, 0, err
+	for _, c := range []struct {
+		what   string
+		v      int
+		shadow float64
+	}{{"flops", v.flops, shadow.flops}, {"bytes", v.bytes, shadow.bytes}} {
+		switch {
+		case rooflineExact(c.v, c.shadow):
+		case c.v < 0 && rooflineExact(-c.v, -c.shadow):
+			return 0, 0, fmt.Errorf("%s: roofline %s is negative (%d)", op, c.what, c.v)
+		default:
+			return 0, 0, fmt.Errorf("%s: roofline %s overflows int64 (it is about %.4g)", op, c.what, c.shadow)
+		}
 	}
-	return int64(v.flops), int64(v.bytes), nil
+	panic("unreachable: one of the two failed rooflineExact")
 }
 
-func rooflineExact(op, what string, v int, shadow float64) error {
-	if math.Abs(shadow) >= 0x1p63 || math.Abs(float64(v)-shadow) > 1e-9*math.Abs(shadow)+1 {
-		return fmt.Errorf("%s: roofline %s overflows int64 (it is about %.4g)", op, what, shadow)
-	}
-	if v < 0 {
-		return fmt.Errorf("%s: roofline %s is negative (%d)", op, what, v)
-	}
-	return nil
+// rooflineExact is the fast path of rooflineCheck, small enough to inline: v is not
+// negative, and its shadow agrees with it inside the int64 range.
+func rooflineExact(v int, shadow float64) bool {
+	return v >= 0 && shadow < 0x1p63 && math.Abs(float64(v)-shadow) <= 1e-9*shadow+1
 }
 
 // rooflineCache holds an op's last roofline and the bound values it was computed from, so
 // that EvalRoofline after an identical Forward costs a comparison (spec §4.4.5: cache by
-// input). An op whose formulas read a bound shape declares it: roofline rooflineCache.
+// input). An op whose formulas read a bound shape declares it: roofline rooflineCache. The
+// key is the bound shapes and []int params (nil, an absent input, differs from empty) and
+// the int and bool values the formulas read.
 type rooflineCache struct {
-	key, scratch []int
+	shapes       [][]int
+	ints         []int
 	flops, bytes int64
 	err          error
 	valid        bool
 }
 
-// hit reports whether key is the key of the stored result. It keeps key's storage as the
-// scratch for the next key.
-func (c *rooflineCache) hit(key []int) bool {
-	c.scratch = key[:0]
-	return c.valid && slices.Equal(c.key, key)
-}
-
-// store keeps the result for key; the old key's storage becomes the scratch for the next
-// key, so a steady state allocates nothing.
-func (c *rooflineCache) store(key []int, flops, bytes *int64, err *error) {
-	c.key, c.scratch = key, c.key[:0]
-	c.flops, c.bytes, c.err, c.valid = *flops, *bytes, *err, true
-}
-
-// rooflineAppendShape appends a shape to a cache key: -1 for an absent one, else its rank
-// and dims, so that no two shapes give the same key.
-func rooflineAppendShape(key, shape []int) []int {
-	if shape == nil {
-		return append(key, -1)
+func (c *rooflineCache) hit(shapes [][]int, ints []int) bool {
+	if !c.valid || !slices.Equal(c.ints, ints) {
+		return false
 	}
-	return append(append(key, len(shape)), shape...)
+	for i, s := range shapes {
+		if (s == nil) != (c.shapes[i] == nil) || !slices.Equal(s, c.shapes[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// store keeps the result and a copy of its key, reusing the cache's storage.
+func (c *rooflineCache) store(shapes [][]int, ints []int, flops, bytes int64, err error) {
+	c.shapes = slices.Grow(c.shapes[:0], len(shapes))[:len(shapes)]
+	for i, s := range shapes {
+		if s == nil {
+			c.shapes[i] = nil
+		} else {
+			c.shapes[i] = append(c.shapes[i][:0:0], s...)
+		}
+	}
+	c.ints = append(c.ints[:0], ints...)
+	c.flops, c.bytes, c.err, c.valid = flops, bytes, err, true
 }
 
 func rooflineFlag(b bool) int {

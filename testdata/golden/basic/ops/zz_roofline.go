@@ -80,14 +80,17 @@ func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SoftmaxFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.Dim)
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape}
+	rooflineInts := [...]int{op.Dim, op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is SoftmaxFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *SoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("SoftmaxFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	dim := op.Dim

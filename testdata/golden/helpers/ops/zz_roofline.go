@@ -7,17 +7,17 @@ func (op *HelpersFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("HelpersFwd", "x")
 	}
-	rooflineKey := op.roofline.scratch[:0]
-	rooflineKey = rooflineAppendShape(rooflineKey, op.XShape)
-	rooflineKey = append(rooflineKey, op.Dim)
-	rooflineKey = rooflineAppendShape(rooflineKey, op.Dims)
-	rooflineKey = append(rooflineKey, op.Block)
-	rooflineKey = append(rooflineKey, rooflineFlag(op.Causal))
-	rooflineKey = append(rooflineKey, op.DType.Size())
-	if op.roofline.hit(rooflineKey) {
-		return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	rooflineShapes := [...][]int{op.XShape, op.Dims}
+	rooflineInts := [...]int{op.Dim, op.Block, rooflineFlag(op.Causal), op.DType.Size()}
+	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+		flops, bytes, err := op.rooflineEval()
+		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
 	}
-	defer op.roofline.store(rooflineKey, &flops, &bytes, &err)
+	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+}
+
+// rooflineEval is HelpersFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *HelpersFwd) rooflineEval() (flops, bytes int64, err error) {
 	defer rooflineRecover("HelpersFwd", &err)
 	x := rooflineTensor{op.XShape, len(op.XShape)}
 	dim := op.Dim
