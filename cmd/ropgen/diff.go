@@ -23,19 +23,13 @@ func unifiedDiff(path, old, new string) string {
 	}
 	ops := diffLines(a[pre:len(a)-suf], b[pre:len(b)-suf])
 	// Lay out every line as (kind, text) over the whole file, then cut hunks with context.
-	type line struct {
-		kind byte
-		text string
-	}
-	var all []line
+	var all []diffOp
 	for _, l := range a[:pre] {
-		all = append(all, line{' ', l})
+		all = append(all, diffOp{' ', l})
 	}
-	for _, o := range ops {
-		all = append(all, line{o.kind, o.text})
-	}
+	all = append(all, ops...)
 	for _, l := range a[len(a)-suf:] {
-		all = append(all, line{' ', l})
+		all = append(all, diffOp{' ', l})
 	}
 	var out strings.Builder
 	fmt.Fprintf(&out, "--- %s\n+++ %s (generated)\n", path, path)
