@@ -66,6 +66,12 @@ func unifiedDiff(path, old, new string) string {
 				bLen++
 			}
 		}
+		if aLen == 0 { // an empty range names the line before it, as diff -u does
+			aStart--
+		}
+		if bLen == 0 {
+			bStart--
+		}
 		fmt.Fprintf(&out, "@@ -%d,%d +%d,%d @@\n", aStart, aLen, bStart, bLen)
 		for _, l := range all[start:end] {
 			out.WriteByte(l.kind)
@@ -115,12 +121,12 @@ func diffLines(a, b []string) []diffOp {
 			ops = append(ops, diffOp{' ', a[i]})
 			i++
 			j++
-		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
-			ops = append(ops, diffOp{'+', b[j]})
-			j++
-		default:
+		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
 			ops = append(ops, diffOp{'-', a[i]})
 			i++
+		default:
+			ops = append(ops, diffOp{'+', b[j]})
+			j++
 		}
 	}
 	return ops
