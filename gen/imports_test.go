@@ -1,0 +1,27 @@
+package gen
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestImportRules checks the two import rules of the design: the generator command never
+// depends on package ops (a broken generated file must never stop the generator from
+// building), and the func-mode formulas never import ops (the op package imports them).
+func TestImportRules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	for _, pkg := range []string{"ropgen/cmd/ropgen", "ropgen/perf/formulas", "ropgen/gen", "ropgen/schema"} {
+		out, err := exec.Command("go", "list", "-deps", "-test", pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list %s: %v\n%s", pkg, err, out)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if dep == "ropgen/ops" {
+				t.Errorf("%s depends on ropgen/ops", pkg)
+			}
+		}
+	}
+}
