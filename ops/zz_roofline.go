@@ -100,13 +100,12 @@ func (op *ClampFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("ClampFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is ClampFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -149,13 +148,12 @@ func (op *ConcatFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.BShape == nil {
 		return 0, 0, rooflineUnbound("ConcatFwd", "b")
 	}
-	rooflineShapes := [...][]int{op.AShape, op.BShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.AShape) || !rooflineSameShape(c.shapes[1], op.BShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.AShape, op.BShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is ConcatFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -232,13 +230,12 @@ func (op *CopyFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("CopyFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is CopyFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -278,13 +275,12 @@ func (op *CumsumFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("CumsumFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.Dim, op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.Dim || c.ints[1] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.Dim, op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is CumsumFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -338,13 +334,12 @@ func (op *EluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("EluFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is EluFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -394,13 +389,12 @@ func (op *ExpFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("ExpFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is ExpFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -440,13 +434,12 @@ func (op *GeluErfFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("GeluErfFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is GeluErfFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -486,13 +479,12 @@ func (op *GeluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("GeluFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is GeluFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -560,13 +552,12 @@ func (op *HardswishFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("HardswishFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is HardswishFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -606,13 +597,12 @@ func (op *LayerNormFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("LayerNormFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape, op.WeightShape, op.BiasShape, op.NormalizedShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || !rooflineSameShape(c.shapes[1], op.WeightShape) || !rooflineSameShape(c.shapes[2], op.BiasShape) || !rooflineSameShape(c.shapes[3], op.NormalizedShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape, op.WeightShape, op.BiasShape, op.NormalizedShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is LayerNormFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -657,13 +647,12 @@ func (op *LeakyReluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("LeakyReluFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is LeakyReluFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -732,13 +721,12 @@ func (op *LogSoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("LogSoftmaxFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is LogSoftmaxFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -778,13 +766,12 @@ func (op *LogsumexpFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("LogsumexpFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.Dim, op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.Dim || c.ints[1] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.Dim, op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is LogsumexpFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -874,13 +861,12 @@ func (op *MishFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("MishFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is MishFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -930,13 +916,12 @@ func (op *PadFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("PadFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.PadLeft, op.PadRight, op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.PadLeft || c.ints[1] != op.PadRight || c.ints[2] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.PadLeft, op.PadRight, op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is PadFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -980,13 +965,12 @@ func (op *RMSNormFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("RMSNormFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape, op.WeightShape, op.NormalizedShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || !rooflineSameShape(c.shapes[1], op.WeightShape) || !rooflineSameShape(c.shapes[2], op.NormalizedShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape, op.WeightShape, op.NormalizedShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is RMSNormFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -1030,13 +1014,12 @@ func (op *ReluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("ReluFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is ReluFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -1109,13 +1092,12 @@ func (op *SigmoidFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SigmoidFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is SigmoidFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -1155,13 +1137,12 @@ func (op *SiluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SiluFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is SiluFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -1201,13 +1182,12 @@ func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SoftmaxFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.Dim, op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.Dim || c.ints[1] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.Dim, op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is SoftmaxFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -1251,13 +1231,12 @@ func (op *SoftplusFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SoftplusFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is SoftplusFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -1317,13 +1296,12 @@ func (op *TanhFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("TanhFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is TanhFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -1363,13 +1341,12 @@ func (op *TransposeFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("TransposeFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is TransposeFwd's roofline, computed from the bound values; EvalRoofline caches it.
@@ -1409,13 +1386,12 @@ func (op *VarFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("VarFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.Dim, op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.Dim || c.ints[1] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.Dim, op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is VarFwd's roofline, computed from the bound values; EvalRoofline caches it.

@@ -80,13 +80,12 @@ func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SoftmaxFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape}
-	rooflineInts := [...]int{op.Dim, op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.Dim || c.ints[1] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.Dim, op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is SoftmaxFwd's roofline, computed from the bound values; EvalRoofline caches it.

@@ -7,13 +7,12 @@ func (op *HelpersFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("HelpersFwd", "x")
 	}
-	rooflineShapes := [...][]int{op.XShape, op.Dims}
-	rooflineInts := [...]int{op.Dim, op.Block, rooflineFlag(op.Causal), op.DType.Size()}
-	if !op.roofline.hit(rooflineShapes[:], rooflineInts[:]) {
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || !rooflineSameShape(c.shapes[1], op.Dims) || c.ints[0] != op.Dim || c.ints[1] != op.Block || c.ints[2] != rooflineFlag(op.Causal) || c.ints[3] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		op.roofline.store(rooflineShapes[:], rooflineInts[:], flops, bytes, err)
+		c.store([][]int{op.XShape, op.Dims}, []int{op.Dim, op.Block, rooflineFlag(op.Causal), op.DType.Size()}, flops, bytes, err)
 	}
-	return op.roofline.flops, op.roofline.bytes, op.roofline.err
+	return c.flops, c.bytes, c.err
 }
 
 // rooflineEval is HelpersFwd's roofline, computed from the bound values; EvalRoofline caches it.

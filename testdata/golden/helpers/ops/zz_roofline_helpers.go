@@ -87,16 +87,10 @@ type rooflineCache struct {
 	valid        bool
 }
 
-func (c *rooflineCache) hit(shapes [][]int, ints []int) bool {
-	if !c.valid || !slices.Equal(c.ints, ints) {
-		return false
-	}
-	for i, s := range shapes {
-		if (s == nil) != (c.shapes[i] == nil) || !slices.Equal(s, c.shapes[i]) {
-			return false
-		}
-	}
-	return true
+// rooflineSameShape reports whether a cached shape is the bound one: equal dims, and nil
+// (an absent input) only for nil.
+func rooflineSameShape(cached, bound []int) bool {
+	return (cached == nil) == (bound == nil) && slices.Equal(cached, bound)
 }
 
 // store keeps the result and a copy of its key, reusing the cache's storage.
