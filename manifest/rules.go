@@ -3,6 +3,7 @@ package manifest
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
 	"slices"
@@ -168,13 +169,13 @@ func (s *sig) collectDims() {
 		}
 		var exprs []dimExpr
 		for _, part := range parts {
-			tree, err := parser.Parse(part.src)
-			if err != nil {
-				s.exprError(*t.Shape, part.off, field, "dim expression "+quote(part.src)+" does not parse", err)
+			p := parseDim(part.src)
+			if p.err != nil {
+				s.exprError(*t.Shape, part.off, field, "dim expression "+quote(part.src)+" does not parse", p.err)
 				s.shapesOK = false
 				continue
 			}
-			for _, name := range identifiers(tree.Node) {
+			for _, name := range p.names {
 				if s.op.Param(name) != nil || slices.Contains(s.dimOf[name], t) {
 					continue
 				}
@@ -184,13 +185,39 @@ func (s *sig) collectDims() {
 				s.dimOf[name] = append(s.dimOf[name], t)
 			}
 			e := dimExpr{src: part.src, off: part.off}
-			if id, ok := tree.Node.(*ast.IdentifierNode); ok && s.op.Param(id.Value) == nil {
-				e.dim = id.Value
+			if p.ident && s.op.Param(p.names[0]) == nil {
+				e.dim = p.names[0]
 			}
 			exprs = append(exprs, e)
 		}
 		s.shapes[t.Name] = exprs
 	}
+}
+
+// parsedDim is what collectDims needs of a parsed dim expression.
+type parsedDim struct {
+	names []string // the names it reads, in order of first use; shared, read-only
+	ident bool     // it is just one name
+	err   error
+}
+
+// parsedDims caches parseDim by expression text, for the reason programs caches programs.
+var parsedDims sync.Map // string -> parsedDim
+
+func parseDim(src string) parsedDim {
+	if p, ok := parsedDims.Load(src); ok {
+		return p.(parsedDim)
+	}
+	var p parsedDim
+	tree, err := parser.Parse(src)
+	if err != nil {
+		p.err = err
+	} else {
+		_, p.ident = tree.Node.(*ast.IdentifierNode)
+		p.names = identifiers(tree.Node)
+	}
+	parsedDims.Store(src, p)
+	return p
 }
 
 // shapePart is one element of a declared shape and its byte offset in the shape string.
@@ -329,8 +356,27 @@ func (s *sig) baseEnv() map[string]any {
 	return env
 }
 
-// exprCompiler compiles expressions against one typed environment.
-type exprCompiler struct{ config *conf.Config }
+// exprCompiler compiles expressions against one typed environment. Programs come from
+// programs: catalogs repeat rules and dim expressions across ops, and a program depends only
+// on its text, on the types in the environment (dims are ints, a nullable param a pointer, a
+// tensor a *tensorEnv, absent or not) and on whether it must yield a bool.
+type exprCompiler struct {
+	env    map[string]any
+	asBool bool
+	key    string       // the environment's types and asBool: with the text, a program's cache key
+	config *conf.Config // built on the first cache miss
+}
+
+// compiled is a compile result, an error included: an expression that fails, fails again.
+type compiled struct {
+	prog *vm.Program
+	err  error
+}
+
+// programs caches compile results by exprCompiler key and expression text. It lives as long
+// as the process: a program is small, and a process validates or generates one catalog. A
+// *vm.Program is read-only once built, so ops share one safely across goroutines.
+var programs sync.Map // string -> compiled
 
 // exprBase is the configuration every expression compiles under, less the environment. It
 // is built once: expr.Compile builds a table of every builtin on each call, then disables
@@ -347,19 +393,37 @@ var exprBase = sync.OnceValue(func() *conf.Config {
 	return c
 })
 
-// newExprCompiler takes the steps of expr.Compile's setup on a copy of exprBase. The copy
-// shares exprBase's tables, which compiling only reads.
-func newExprCompiler(env map[string]any, opts ...expr.Option) *exprCompiler {
-	c := *exprBase()
-	expr.Env(env)(&c)
-	for _, opt := range opts {
-		opt(&c)
+func newExprCompiler(env map[string]any, asBool bool) *exprCompiler {
+	var key strings.Builder
+	fmt.Fprintf(&key, "bool=%t", asBool)
+	for _, name := range slices.Sorted(maps.Keys(env)) {
+		fmt.Fprintf(&key, "\x00%s %T", name, env[name])
 	}
-	c.Check()
-	return &exprCompiler{config: &c}
+	return &exprCompiler{env: env, asBool: asBool, key: key.String()}
 }
 
 func (c *exprCompiler) compile(src string) (*vm.Program, error) {
+	key := c.key + "\x00\x00" + src
+	if r, ok := programs.Load(key); ok {
+		return r.(compiled).prog, r.(compiled).err
+	}
+	prog, err := c.build(src)
+	programs.Store(key, compiled{prog, err})
+	return prog, err
+}
+
+// build takes the steps of expr.Compile on a copy of exprBase, which shares exprBase's
+// tables: compiling only reads them.
+func (c *exprCompiler) build(src string) (*vm.Program, error) {
+	if c.config == nil {
+		config := *exprBase()
+		expr.Env(c.env)(&config)
+		if c.asBool {
+			expr.AsBool()(&config)
+		}
+		config.Check()
+		c.config = &config
+	}
 	tree, err := checker.ParseCheck(src, c.config)
 	if err != nil {
 		return nil, err
@@ -389,7 +453,7 @@ func (s *sig) compileShapes() {
 				continue
 			}
 			if c == nil {
-				c = newExprCompiler(s.baseEnv())
+				c = newExprCompiler(s.baseEnv(), false)
 			}
 			prog, err := c.compile(exprs[i].src)
 			if err != nil {
@@ -494,7 +558,7 @@ func (s *sig) compileRules() {
 			continue
 		}
 		if c == nil {
-			c = newExprCompiler(env, expr.AsBool())
+			c = newExprCompiler(env, true)
 		}
 		prog, err := c.compile(r.Value)
 		if err != nil {
