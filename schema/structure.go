@@ -72,9 +72,9 @@ func (s *Compiled) Check(file string, root *yaml.Node) (any, manifest.Findings) 
 	c := &converter{file: file, refused: map[*yaml.Node]bool{}}
 	var v any
 	if s.Entries && root.Kind == yaml.MappingNode {
-		v = c.mapping(root, "", true)
+		v = c.mapping(root, true)
 	} else {
-		v = c.value(root, "")
+		v = c.value(root)
 	}
 	err := s.schema.Validate(v)
 	var verr *jsonschema.ValidationError
@@ -84,7 +84,7 @@ func (s *Compiled) Check(file string, root *yaml.Node) (any, manifest.Findings) 
 	case err != nil:
 		// Not a validation error: the converter produced a value the validator cannot
 		// handle. Report it rather than let the document through unchecked.
-		c.errorf(root, "", "schema check failed: %v", err)
+		c.errorf(root, "schema check failed: %v", err)
 	}
 	return v, c.fs
 }
@@ -123,56 +123,87 @@ func child(n *yaml.Node, tok string) (key, val *yaml.Node) {
 type converter struct {
 	file    string
 	op      string // the entry being converted, for a schema with Entries
+	path    []step // the path below the entry or root to the value being converted
 	fs      manifest.Findings
 	refused map[*yaml.Node]bool // nodes with a finding, which the schema must not report again
 }
 
-func (c *converter) errorf(n *yaml.Node, field, format string, args ...any) {
-	c.refused[n] = true
-	c.fs = append(c.fs, manifest.Finding{Pos: manifest.Pos{File: c.file, Line: n.Line, Col: n.Column},
-		Op: c.op, Field: field, Msg: fmt.Sprintf(format, args...)})
+// step is one step of a converter's path: a mapping key, or a list index. The path is only
+// spelled out for a finding: most documents have none.
+type step struct {
+	key   string
+	index int // -1 for a key
 }
 
-func (c *converter) value(n *yaml.Node, field string) any {
+// field spells out the path as findings name it: signature.inputs.x, workloads[2].dtypes.
+func (c *converter) field() string {
+	var b strings.Builder
+	for _, s := range c.path {
+		switch {
+		case s.index >= 0:
+			fmt.Fprintf(&b, "[%d]", s.index)
+		case b.Len() > 0:
+			b.WriteString("." + s.key)
+		default:
+			b.WriteString(s.key)
+		}
+	}
+	return b.String()
+}
+
+func (c *converter) errorf(n *yaml.Node, format string, args ...any) {
+	c.refused[n] = true
+	c.fs = append(c.fs, manifest.Finding{Pos: manifest.Pos{File: c.file, Line: n.Line, Col: n.Column},
+		Op: c.op, Field: c.field(), Msg: fmt.Sprintf(format, args...)})
+}
+
+// at converts n, the value path step s leads to.
+func (c *converter) at(s step, n *yaml.Node) any {
+	c.path = append(c.path, s)
+	v := c.value(n)
+	c.path = c.path[:len(c.path)-1]
+	return v
+}
+
+func (c *converter) value(n *yaml.Node) any {
 	switch n.Kind {
 	case yaml.MappingNode:
-		return c.mapping(n, field, false)
+		return c.mapping(n, false)
 	case yaml.SequenceNode:
 		l := make([]any, len(n.Content))
 		for i, e := range n.Content {
-			l[i] = c.value(e, fmt.Sprintf("%s[%d]", field, i))
+			l[i] = c.at(step{index: i}, e)
 		}
 		return l
 	case yaml.ScalarNode:
-		return c.scalar(n, field)
+		return c.scalar(n)
 	}
 	// An alias, the only other node kind below a document: JSON is a tree.
-	c.errorf(n, field, "YAML aliases (*%s) are not allowed; write the value out", n.Value)
+	c.errorf(n, "YAML aliases (*%s) are not allowed; write the value out", n.Value)
 	return nil
 }
 
 // mapping converts a mapping; with entries, each key names the entry below it.
-func (c *converter) mapping(n *yaml.Node, field string, entries bool) map[string]any {
+func (c *converter) mapping(n *yaml.Node, entries bool) map[string]any {
 	m := make(map[string]any, len(n.Content)/2)
-	first := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		name, ok := c.key(k, field)
+		name, ok := c.key(k)
 		if !ok {
 			continue
 		}
 		// The YAML node API keeps both; a JSON decoder would silently keep the last.
-		if prev, dup := first[name]; dup {
-			c.errorf(k, field, "duplicate key %q (first defined at line %d)", name, prev.Line)
+		if _, dup := m[name]; dup {
+			prev, _ := child(n, name)
+			c.errorf(k, "duplicate key %q (first defined at line %d)", name, prev.Line)
 			continue
 		}
-		first[name] = k
 		if entries {
 			c.op = name
-			m[name] = c.value(v, "")
+			m[name] = c.value(v)
 			c.op = ""
 		} else {
-			m[name] = c.value(v, join(field, name))
+			m[name] = c.at(step{key: name, index: -1}, v)
 		}
 	}
 	return m
@@ -180,19 +211,19 @@ func (c *converter) mapping(n *yaml.Node, field string, entries bool) map[string
 
 // key returns a mapping key as a JSON object key. Keys are names: a list or mapping used as a
 // key, or a YAML merge key, has no JSON form.
-func (c *converter) key(k *yaml.Node, field string) (string, bool) {
+func (c *converter) key(k *yaml.Node) (string, bool) {
 	switch {
 	case k.Kind != yaml.ScalarNode:
-		c.errorf(k, field, "a key must be a name, not %s", manifest.KindName(k))
+		c.errorf(k, "a key must be a name, not %s", manifest.KindName(k))
 	case k.Tag == "!!merge":
-		c.errorf(k, field, "YAML merge keys (<<) are not allowed; write the keys out")
+		c.errorf(k, "YAML merge keys (<<) are not allowed; write the keys out")
 	default:
 		return k.Value, true
 	}
 	return "", false
 }
 
-func (c *converter) scalar(n *yaml.Node, field string) any {
+func (c *converter) scalar(n *yaml.Node) any {
 	switch n.Tag {
 	case "!!str":
 		return n.Value
@@ -204,8 +235,7 @@ func (c *converter) scalar(n *yaml.Node, field string) any {
 			return b
 		}
 	case "!!int":
-		var i int64
-		if n.Decode(&i) == nil {
+		if i, ok := manifest.Int64(n); ok {
 			return i
 		}
 		var u uint64
@@ -214,7 +244,7 @@ func (c *converter) scalar(n *yaml.Node, field string) any {
 		}
 		// Only an explicit !!int tag gets here: YAML reads a plain integer beyond 64 bits as
 		// a float.
-		c.errorf(n, field, "%q does not fit in 64 bits", n.Value)
+		c.errorf(n, "%q does not fit in 64 bits", n.Value)
 		return nil
 	case "!!float":
 		// JSON has no NaN or infinities, and the validator cannot compare them: a schema's
@@ -222,13 +252,13 @@ func (c *converter) scalar(n *yaml.Node, field string) any {
 		var f float64
 		if n.Decode(&f) == nil {
 			if math.IsNaN(f) || math.IsInf(f, 0) {
-				c.errorf(n, field, "%q is not a finite number", n.Value)
+				c.errorf(n, "%q is not a finite number", n.Value)
 				return nil
 			}
 			return f
 		}
 	}
-	c.errorf(n, field, "YAML reads %q as %s; quote it if it is a string", n.Value, strings.TrimPrefix(n.ShortTag(), "!!"))
+	c.errorf(n, "YAML reads %q as %s; quote it if it is a string", n.Value, strings.TrimPrefix(n.ShortTag(), "!!"))
 	return nil
 }
 
