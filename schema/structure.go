@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"slices"
@@ -45,21 +46,72 @@ type Compiled struct {
 // Compile compiles the JSON Schema data (draft 2020-12 unless its $schema says otherwise).
 // url names it in errors; its $refs must be local ("#/$defs/...").
 func Compile(url string, data []byte) (*Compiled, error) {
+	var raw map[string]any
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber() // numbers reach the validator as written
+	if err := d.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("%s: %w", url, err)
+	}
+	raw = inlineRefs(raw, raw, nil).(map[string]any)
+	flat, err := json.Marshal(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", url, err)
+	}
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
-	if err := c.AddResource(url, bytes.NewReader(data)); err != nil {
+	if err := c.AddResource(url, bytes.NewReader(flat)); err != nil {
 		return nil, err
 	}
 	s, err := c.Compile(url)
 	if err != nil {
 		return nil, err
 	}
-	var raw map[string]any
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("%s: %w", url, err)
-	}
 	return &Compiled{schema: s, raw: raw}, nil
 }
+
+// inlineRefs returns v with each local $ref replaced by a copy of the schema it names, when
+// its siblings are annotations only: the sibling annotations win, as keywordSchema lets a use
+// site's errorMessage win through a $ref. jsonschema/v5 validates a value once for a $ref and
+// again for its target, each time with a fresh set of the object's keys; inlined, the
+// manifest schema costs a third fewer allocations and findings stay the same. A $ref stays
+// when its target is itself being inlined (a cycle), is not an object, or is not local;
+// open holds the $refs being inlined.
+func inlineRefs(v any, root map[string]any, open []string) any {
+	switch v := v.(type) {
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = inlineRefs(e, root, open)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = inlineRefs(e, root, open)
+		}
+		ref, ok := v["$ref"].(string)
+		if !ok || !strings.HasPrefix(ref, "#") || slices.Contains(open, ref) {
+			return out
+		}
+		for k := range v {
+			if !annotations[k] {
+				return out
+			}
+		}
+		target, ok := resolveRef(root, ref).(map[string]any)
+		if !ok {
+			return out
+		}
+		merged := inlineRefs(target, root, append(open[:len(open):len(open)], ref)).(map[string]any)
+		delete(out, "$ref")
+		maps.Copy(merged, out)
+		return merged
+	}
+	return v
+}
+
+// annotations are the keywords beside a $ref that inlineRefs may merge into its target.
+var annotations = map[string]bool{"$ref": true, "$comment": true, "title": true, "description": true, "errorMessage": true}
 
 // Check converts root, a YAML tree read from file, to the JSON value encoding/json would
 // decode from the same document, and validates that against the schema. Every finding is at
@@ -373,7 +425,7 @@ func (s *Compiled) keywordSchema(path []string) (map[string]any, string) {
 		case map[string]any:
 			if tok == "$ref" {
 				ref, _ := v["$ref"].(string)
-				cur = s.resolveRef(ref)
+				cur = resolveRef(s.raw, ref)
 				viaRef = true
 			} else {
 				cur = v[tok]
@@ -403,9 +455,9 @@ func (s *Compiled) keywordSchema(path []string) (map[string]any, string) {
 	return obj, msg
 }
 
-// resolveRef resolves a local reference such as "#/$defs/text".
-func (s *Compiled) resolveRef(ref string) any {
-	var cur any = s.raw
+// resolveRef resolves a local reference such as "#/$defs/text" in root.
+func resolveRef(root map[string]any, ref string) any {
+	var cur any = root
 	_, frag, _ := strings.Cut(ref, "#")
 	for _, tok := range pointer(frag) {
 		m, _ := cur.(map[string]any)
