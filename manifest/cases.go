@@ -66,11 +66,12 @@ func (s *sig) resolve(i int, w *Workload) []Case {
 	if r.bad {
 		return nil
 	}
-	r.evalShapes()
+	env := r.env()
+	r.evalShapes(env)
 	if r.bad {
 		return nil
 	}
-	r.checkRules()
+	r.checkRules(env)
 	if r.bad {
 		return nil
 	}
@@ -184,31 +185,20 @@ func (r *row) shapeValue(n *yaml.Node, field string) ([]int, bool) {
 	return shape, ok
 }
 
-// env is what the row's expressions see: dims, params and, with tensors, the present
-// tensors' shapes (an absent optional input is a nil tensor).
-func (r *row) env(tensors bool) map[string]any {
-	env := map[string]any{}
+// env is what the row's dim expressions see: dims and params. checkRules adds the tensors.
+func (r *row) env() map[string]any {
+	env := make(map[string]any, len(r.dims)+len(r.s.params))
 	for d, v := range r.dims {
 		env[d] = v
 	}
 	for name, t := range r.s.params {
 		env[name] = t.env(r.params[name])
 	}
-	if tensors {
-		for _, t := range r.s.op.tensors() {
-			if shape, ok := r.shapes[t.Name]; ok {
-				env[t.Name] = &tensorEnv{Shape: shape, NDim: len(shape)}
-			} else {
-				env[t.Name] = (*tensorEnv)(nil)
-			}
-		}
-	}
 	return env
 }
 
-// evalShapes evaluates the declared shape of every present fixed-rank tensor.
-func (r *row) evalShapes() {
-	env := r.env(false)
+// evalShapes evaluates, in env, the declared shape of every present fixed-rank tensor.
+func (r *row) evalShapes(env map[string]any) {
 	for _, t := range r.s.op.tensors() {
 		exprs, ok := r.s.shapes[t.Name]
 		if !ok || !r.present[t.Name] {
@@ -247,13 +237,20 @@ func toInt(v any) (int, bool) {
 	return 0, false
 }
 
-// checkRules evaluates every shape rule on the row. A rule that fails is reported at the
+// checkRules evaluates every shape rule on the row, in env with the present tensors' shapes
+// added (an absent optional input is a nil tensor). A rule that fails is reported at the
 // rule, naming the row and the values the rule read.
-func (r *row) checkRules() {
+func (r *row) checkRules(env map[string]any) {
 	if len(r.s.rules) == 0 {
 		return
 	}
-	env := r.env(true)
+	for _, t := range r.s.op.tensors() {
+		if shape, ok := r.shapes[t.Name]; ok {
+			env[t.Name] = &tensorEnv{Shape: shape, NDim: len(shape)}
+		} else {
+			env[t.Name] = (*tensorEnv)(nil)
+		}
+	}
 	for _, ru := range r.s.rules {
 		field := fmt.Sprintf("signature.shape_rules[%d]", ru.index)
 		v, err := expr.Run(ru.prog, env)

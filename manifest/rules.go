@@ -396,9 +396,9 @@ var exprBase = sync.OnceValue(func() *conf.Config {
 
 func newExprCompiler(env map[string]any, asBool bool) *exprCompiler {
 	var key strings.Builder
-	fmt.Fprintf(&key, "bool=%t", asBool)
+	key.WriteString(strconv.FormatBool(asBool))
 	for _, name := range slices.Sorted(maps.Keys(env)) {
-		fmt.Fprintf(&key, "\x00%s %T", name, env[name])
+		key.WriteString("\x00" + name + " " + reflect.TypeOf(env[name]).String())
 	}
 	return &exprCompiler{env: env, asBool: asBool, key: key.String()}
 }
