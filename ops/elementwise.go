@@ -71,15 +71,37 @@ func (op *ReluFwd) Bind(x *Tensor) ([]int, error) {
 	return bindUnary("ReluFwd", op.DType, &op.XShape, x)
 }
 
-// Forward computes out = relu(x).
+// streamMinBytes is the output size from which the kernels that have a streaming form
+// (ntRelu, ntArith) write with non-temporal stores: the reference host's last-level cache
+// (32 MiB). A smaller output may still be in cache when the next op reads it, and
+// non-temporal stores would evict it to DRAM.
+const streamMinBytes = 32 << 20
+
+// streams reports whether an output of n float32 elements takes the streaming path.
+func streams(n int) bool { return n*4 >= streamMinBytes }
+
+// Forward computes out = relu(x). A large output is streamed (ntRelu) except for its
+// unaligned head and tail.
 func (op *ReluFwd) Forward(out, x *Tensor) error {
+	stream := x != nil && streams(len(x.Data))
 	return unaryForward(op, "ReluFwd", out, x, func(y, x []float32) {
-		i := vecRelu(y, x)
-		y, x = y[i:len(x)], x[i:]
-		for i, v := range x {
-			y[i] = max(v, 0)
+		if stream {
+			s, e := ntRelu(y, x)
+			relu(y[:s], x[:s])
+			y, x = y[e:], x[e:]
 		}
+		relu(y, x)
 	})
+}
+
+// relu is the in-cache kernel: y = max(x, 0), which keeps NaN (clearing its sign bit) and
+// maps -0 to +0.
+func relu(y, x []float32) {
+	i := vecRelu(y, x)
+	y, x = y[i:len(x)], x[i:]
+	for i, v := range x {
+		y[i] = max(v, 0)
+	}
 }
 
 func (op *ReluFwd) reference(out, x *Tensor) {

@@ -170,6 +170,19 @@ func (c broadcastCore) forward(out, a, b *Tensor, op int, row func(y, a, b []flo
 		return err
 	}
 	p := newBcastPlan(a.Shape, b.Shape, shape)
+	if op != opDiv && p.sa == 1 && p.sb == 1 && len(p.outer) == 0 && streams(len(out.Data)) {
+		// Same-shape inputs, one row, a large output: streamed (ntArith) except for the
+		// unaligned head and tail of each worker's range, at most 15 elements each. Div has
+		// no streaming kernel (not tried yet) and keeps p.run.
+		y, a, b := out.Data, a.Data, b.Data
+		parallelFor(len(y), grainElems, func(lo, hi int) {
+			y, a, b := y[lo:hi], a[lo:hi], b[lo:hi]
+			s, e := ntArith(op, y, a, b)
+			row(y[:s], a[:s], b[:s])
+			row(y[e:], a[e:], b[e:])
+		})
+		return nil
+	}
 	p.run(out.Data, a.Data, b.Data, op, row)
 	return nil
 }
