@@ -72,26 +72,31 @@ func (op *ReluFwd) Bind(x *Tensor) ([]int, error) {
 }
 
 // streamMinBytes is the output size from which the kernels that have a streaming form
-// (ntRelu, ntArith) write with non-temporal stores: the reference host's last-level cache
-// (32 MiB). A smaller output may still be in cache when the next op reads it, and
-// non-temporal stores would evict it to DRAM.
+// (ntRelu, ntLeakyRelu, ntClamp, ntArith) write with non-temporal stores: the reference
+// host's last-level cache (32 MiB). A smaller output may still be in cache when the next
+// op reads it, and non-temporal stores would evict it to DRAM.
 const streamMinBytes = 32 << 20
 
 // streams reports whether an output of n float32 elements takes the streaming path.
 func streams(n int) bool { return n*4 >= streamMinBytes }
 
-// Forward computes out = relu(x). A large output is streamed (ntRelu) except for its
-// unaligned head and tail.
+// streamed returns the loop of a unary kernel over x (nil: Forward reports it): loop
+// itself, or for a large output one that streams each range's aligned lines with nt and
+// computes only their unaligned head and tail (at most 15 elements each) with loop.
+func streamed(x *Tensor, nt func(y, x []float32) (s, e int), loop func(y, x []float32)) func(y, x []float32) {
+	if x == nil || !streams(len(x.Data)) {
+		return loop
+	}
+	return func(y, x []float32) {
+		s, e := nt(y, x)
+		loop(y[:s], x[:s])
+		loop(y[e:], x[e:])
+	}
+}
+
+// Forward computes out = relu(x). A large output is streamed (ntRelu).
 func (op *ReluFwd) Forward(out, x *Tensor) error {
-	stream := x != nil && streams(len(x.Data))
-	return unaryForward(op, "ReluFwd", out, x, func(y, x []float32) {
-		if stream {
-			s, e := ntRelu(y, x)
-			relu(y[:s], x[:s])
-			y, x = y[e:], x[e:]
-		}
-		relu(y, x)
-	})
+	return unaryForward(op, "ReluFwd", out, x, streamed(x, ntRelu, relu))
 }
 
 // relu is the in-cache kernel: y = max(x, 0), which keeps NaN (clearing its sign bit) and
@@ -140,16 +145,18 @@ func (op *LeakyReluFwd) Bind(x *Tensor) ([]int, error) {
 
 // Forward computes out = leaky_relu(x). The factor is picked by the sign bit, not by a
 // branch: on activations, whose signs are random, a branch mispredicts every other element
-// and costs several times the element's memory time.
+// and costs several times the element's memory time. A large output is streamed
+// (ntLeakyRelu, which picks the factor by the sign bit too).
 func (op *LeakyReluFwd) Forward(out, x *Tensor) error {
 	factor := [2]float32{1, float32(op.NegativeSlope)}
-	return unaryForward(op, "LeakyReluFwd", out, x, func(y, x []float32) {
+	nt := func(y, x []float32) (int, int) { return ntLeakyRelu(y, x, factor[1]) }
+	return unaryForward(op, "LeakyReluFwd", out, x, streamed(x, nt, func(y, x []float32) {
 		i := vecLeakyRelu(y, x, factor[1])
 		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
 			y[i] = v * factor[math.Float32bits(v)>>31]
 		}
-	})
+	}))
 }
 
 func (op *LeakyReluFwd) reference(out, x *Tensor) {
@@ -204,16 +211,18 @@ func (op *ClampFwd) bounds() (lo, hi float32) {
 	return lo, hi
 }
 
-// Forward computes out = clamp(x). As torch, when min_val > max_val every element is max_val.
+// Forward computes out = clamp(x). As torch, when min_val > max_val every element is
+// max_val. A large output is streamed (ntClamp, bit for bit the Go min and max).
 func (op *ClampFwd) Forward(out, x *Tensor) error {
 	lo, hi := op.bounds()
-	return unaryForward(op, "ClampFwd", out, x, func(y, x []float32) {
+	nt := func(y, x []float32) (int, int) { return ntClamp(y, x, lo, hi) }
+	return unaryForward(op, "ClampFwd", out, x, streamed(x, nt, func(y, x []float32) {
 		i := vecClamp(y, x, lo, hi)
 		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
 			y[i] = min(max(v, lo), hi)
 		}
-	})
+	}))
 }
 
 func (op *ClampFwd) reference(out, x *Tensor) {

@@ -98,8 +98,12 @@ const (
 
 // run computes every piece of every row, in parallel over the output's elements: the
 // 8-lane blocks with vecArith(op), the rest with row. Both receive y and the matching pieces
-// of a and b, each either len(y) long or a single broadcast element.
+// of a and b, each either len(y) long or a single broadcast element. A large output
+// (streams) is streamed (ntArith) except for the unaligned head and tail of each piece, at
+// most 15 elements each: one piece per worker for same-shape inputs, one per row (or part
+// of a row) for a broadcast.
 func (p *bcastPlan) run(y, a, b []float32, op int, row func(y, a, b []float32)) {
+	stream := streams(len(y))
 	parallelFor(len(y), grainElems, func(lo, hi int) {
 		for lo < hi {
 			r, j := lo/p.n, lo%p.n
@@ -112,17 +116,35 @@ func (p *bcastPlan) run(y, a, b []float32, op int, row func(y, a, b []float32)) 
 			if p.sb == 1 {
 				bs = b[bo+j : bo+j+m]
 			}
-			k := vecArith(op, y[lo:lo+m], as, bs)
-			if p.sa == 1 {
-				as = as[k:]
+			ys := y[lo : lo+m]
+			if stream {
+				s, e := ntArith(op, ys, as, bs)
+				p.piece(op, ys[:s], part(as, p.sa, 0, s), part(bs, p.sb, 0, s), row)
+				ys, as, bs = ys[e:], part(as, p.sa, e, m), part(bs, p.sb, e, m)
 			}
-			if p.sb == 1 {
-				bs = bs[k:]
-			}
-			row(y[lo+k:lo+m], as, bs)
+			p.piece(op, ys, as, bs, row)
 			lo += m
 		}
 	})
+}
+
+// piece computes y = a ∘ b for one piece of a row: the 8-lane blocks with vecArith(op),
+// the rest with row.
+func (p *bcastPlan) piece(op int, y, a, b []float32, row func(y, a, b []float32)) {
+	if len(y) == 0 {
+		return
+	}
+	k := vecArith(op, y, a, b)
+	row(y[k:], part(a, p.sa, k, len(y)), part(b, p.sb, k, len(y)))
+}
+
+// part returns the input piece x[i:j] for an input of inner stride 1, and x itself, its
+// broadcast element, for one of stride 0.
+func part(x []float32, stride, i, j int) []float32 {
+	if stride == 0 {
+		return x
+	}
+	return x[i:j]
 }
 
 // broadcastCore is the state every binary op shares: the dtype and the bound input shapes.
@@ -170,19 +192,6 @@ func (c broadcastCore) forward(out, a, b *Tensor, op int, row func(y, a, b []flo
 		return err
 	}
 	p := newBcastPlan(a.Shape, b.Shape, shape)
-	if op != opDiv && p.sa == 1 && p.sb == 1 && len(p.outer) == 0 && streams(len(out.Data)) {
-		// Same-shape inputs, one row, a large output: streamed (ntArith) except for the
-		// unaligned head and tail of each worker's range, at most 15 elements each. Div has
-		// no streaming kernel (not tried yet) and keeps p.run.
-		y, a, b := out.Data, a.Data, b.Data
-		parallelFor(len(y), grainElems, func(lo, hi int) {
-			y, a, b := y[lo:hi], a[lo:hi], b[lo:hi]
-			s, e := ntArith(op, y, a, b)
-			row(y[:s], a[:s], b[:s])
-			row(y[e:], a[e:], b[e:])
-		})
-		return nil
-	}
 	p.run(out.Data, a.Data, b.Data, op, row)
 	return nil
 }

@@ -43,12 +43,25 @@ func aligned64(n, mis int) []float32 {
 
 func sameBits(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }
 
+// streamSlopes are leaky relu slopes: the usual, negative, both zeros, one and above one.
+var streamSlopes = []float32{0.1, 0.01, -0.5, 0, float32(math.Copysign(0, -1)), 1, 2}
+
+// streamBounds are clamp bounds: two-sided, ReLU6, signed zeros both ways round, one-sided
+// (an absent bound is an infinity), lo > hi (every element is hi), subnormal.
+var streamBounds = [][2]float32{
+	{-0.5, 0.5}, {0, 6}, {float32(math.Copysign(0, -1)), 0}, {0, float32(math.Copysign(0, -1))},
+	{float32(math.Inf(-1)), 0.5}, {-0.5, float32(math.Inf(1))}, {1, -1},
+	{math.Float32frombits(0x80000001), math.Float32frombits(1)},
+}
+
 // TestStreamKernels checks the streaming kernels against the Go loops they replace, bit
 // for bit, over every length 0..100 and some longer ones, every start of y within a cache
 // line, and inputs offset from y: the span they take must be aligned whole lines with at
-// most 15 elements either side, and they must write nothing outside it. Where both operands
-// of add, sub or mul are NaN, which NaN comes out depends on the operand order the compiler
-// picked, so only NaN-ness is required there.
+// most 15 elements either side, and they must write nothing outside it. The binary ops are
+// checked with both operands as long as y and with either one a broadcast element (a
+// random value, one in four special). Where both operands of add, sub, mul or div are NaN,
+// which NaN comes out depends on the operand order the compiler picked, so only NaN-ness is
+// required there.
 func TestStreamKernels(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	const sentinel = 12345.678
@@ -64,6 +77,7 @@ func TestStreamKernels(t *testing.T) {
 		{"add", opAdd, func(a, b float32) float32 { return a + b }},
 		{"sub", opSub, func(a, b float32) float32 { return a - b }},
 		{"mul", opMul, func(a, b float32) float32 { return a * b }},
+		{"div", opDiv, func(a, b float32) float32 { return a / b }},
 	}
 	for _, n := range lengths {
 		for mis := range 16 {
@@ -104,11 +118,32 @@ func TestStreamKernels(t *testing.T) {
 			fill()
 			s, e := ntRelu(y, x)
 			check("relu", s, e, func(i int) float32 { return max(x[i], 0) }, nil)
+			for _, sl := range streamSlopes {
+				factor := [2]float32{1, sl} // the Go kernel's expression
+				fill()
+				s, e := ntLeakyRelu(y, x, sl)
+				check("leaky_relu", s, e, func(i int) float32 { return x[i] * factor[math.Float32bits(x[i])>>31] }, nil)
+			}
+			for _, lh := range streamBounds {
+				lo, hi := lh[0], lh[1]
+				fill()
+				s, e := ntClamp(y, x, lo, hi)
+				check("clamp", s, e, func(i int) float32 { return min(max(x[i], lo), hi) }, nil)
+			}
 			for _, o := range arith {
 				fill()
 				s, e := ntArith(o.op, y, x, b)
 				check(o.name, s, e, func(i int) float32 { return o.f(x[i], b[i]) },
 					func(i int) bool { return x[i] != x[i] && b[i] != b[i] })
+				c := streamData(r, 1)
+				fill()
+				s, e = ntArith(o.op, y, x, c)
+				check(o.name+" row-scalar", s, e, func(i int) float32 { return o.f(x[i], c[0]) },
+					func(i int) bool { return x[i] != x[i] && c[0] != c[0] })
+				fill()
+				s, e = ntArith(o.op, y, c, x)
+				check(o.name+" scalar-row", s, e, func(i int) float32 { return o.f(c[0], x[i]) },
+					func(i int) bool { return x[i] != x[i] && c[0] != c[0] })
 			}
 		}
 	}
@@ -117,38 +152,83 @@ func TestStreamKernels(t *testing.T) {
 // TestStreamForward runs the ops on an output just above streamMinBytes, so that Forward
 // takes the streaming path on both cores with an unaligned split, and checks every element
 // against the serial Go operation, bit for bit (NaN-ness only where both operands are NaN).
+// The binary ops run on same-shape operands and on rows of a length that is not a whole
+// number of lines against one scalar per row, on either side ([R, N] ∘ [R, 1] and
+// [R, 1] ∘ [R, N]), so that every row has its own unaligned head and tail.
 func TestStreamForward(t *testing.T) {
 	n := streamMinBytes/4 + 37
 	if !streams(n) || streams(n-38) {
 		t.Fatalf("streams(%d) = %v, streams(%d) = %v", n, streams(n), n-38, streams(n-38))
 	}
+	const rows, cols = 2048, 4099 // 4 bytes * rows * cols > streamMinBytes
 	r := rand.New(rand.NewPCG(3, 4))
 	x, b, y := mustTensor(t, Float32, n), mustTensor(t, Float32, n), mustTensor(t, Float32, n)
 	x.Data, b.Data = streamData(r, n), streamData(r, n)
+	xr, c, yr := mustTensor(t, Float32, rows, cols), mustTensor(t, Float32, rows, 1), mustTensor(t, Float32, rows, cols)
+	xr.Data, c.Data = streamData(r, rows*cols), streamData(r, rows)
 	relu, _ := NewReluFwd(Float32)
+	leaky, _ := NewLeakyReluFwd(0.1, Float32)
+	lo, hi := -0.5, 0.5
+	clamp, _ := NewClampFwd(&lo, &hi, Float32)
 	add, _ := NewAddFwd(Float32)
 	sub, _ := NewSubFwd(Float32)
 	mul, _ := NewMulFwd(Float32)
-	cases := []struct {
+	div, _ := NewDivFwd(Float32)
+	factor := [2]float32{1, float32(leaky.NegativeSlope)}
+	lo32, hi32 := clamp.bounds()
+	unary := []struct {
 		name string
 		run  func() error
-		f    func(a, b float32) float32
+		f    func(v float32) float32
 	}{
-		{"relu", func() error { return relu.Forward(y, x) }, func(a, _ float32) float32 { return max(a, 0) }},
-		{"add", func() error { return add.Forward(y, x, b) }, func(a, b float32) float32 { return a + b }},
-		{"sub", func() error { return sub.Forward(y, x, b) }, func(a, b float32) float32 { return a - b }},
-		{"mul", func() error { return mul.Forward(y, x, b) }, func(a, b float32) float32 { return a * b }},
+		{"relu", func() error { return relu.Forward(y, x) }, func(v float32) float32 { return max(v, 0) }},
+		{"leaky_relu", func() error { return leaky.Forward(y, x) },
+			func(v float32) float32 { return v * factor[math.Float32bits(v)>>31] }},
+		{"clamp", func() error { return clamp.Forward(y, x) }, func(v float32) float32 { return min(max(v, lo32), hi32) }},
 	}
-	for _, c := range cases {
+	for _, u := range unary {
 		clear(y.Data)
-		if err := c.run(); err != nil {
+		if err := u.run(); err != nil {
 			t.Fatal(err)
 		}
 		for i, v := range y.Data {
-			want := c.f(x.Data[i], b.Data[i])
-			nan2 := c.name != "relu" && x.Data[i] != x.Data[i] && b.Data[i] != b.Data[i]
-			if nan2 && v == v || !nan2 && !sameBits(v, want) {
-				t.Fatalf("%s: y[%d] = %#08x, want %#08x", c.name, i, math.Float32bits(v), math.Float32bits(want))
+			if want := u.f(x.Data[i]); !sameBits(v, want) {
+				t.Fatalf("%s: y[%d] = %#08x, want %#08x", u.name, i, math.Float32bits(v), math.Float32bits(want))
+			}
+		}
+	}
+	binary := []struct {
+		name string
+		op   broadcastOp
+		f    func(a, b float32) float32
+	}{
+		{"add", add, func(a, b float32) float32 { return a + b }},
+		{"sub", sub, func(a, b float32) float32 { return a - b }},
+		{"mul", mul, func(a, b float32) float32 { return a * b }},
+		{"div", div, func(a, b float32) float32 { return a / b }},
+	}
+	for _, o := range binary {
+		forms := []struct {
+			form    string
+			y, a, b *Tensor
+			ai, bi  func(i int) int // the input element of output element i
+		}{
+			{"same shape", y, x, b, func(i int) int { return i }, func(i int) int { return i }},
+			{"row-scalar", yr, xr, c, func(i int) int { return i }, func(i int) int { return i / cols }},
+			{"scalar-row", yr, c, xr, func(i int) int { return i / cols }, func(i int) int { return i }},
+		}
+		for _, fm := range forms {
+			clear(fm.y.Data)
+			if err := o.op.Forward(fm.y, fm.a, fm.b); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range fm.y.Data {
+				u, w := fm.a.Data[fm.ai(i)], fm.b.Data[fm.bi(i)]
+				want := o.f(u, w)
+				nan2 := u != u && w != w
+				if nan2 && v == v || !nan2 && !sameBits(v, want) {
+					t.Fatalf("%s %s: y[%d] = %#08x, want %#08x", o.name, fm.form, i, math.Float32bits(v), math.Float32bits(want))
+				}
 			}
 		}
 	}
