@@ -12,8 +12,7 @@ import (
 
 // unaryOp is what the unary ops have in common, for the shared builder.
 type unaryOp interface {
-	Bind(x *Tensor) ([]int, error)
-	Forward(out, x *Tensor) error
+	xyOp
 	reference(out, x *Tensor)
 }
 
@@ -434,23 +433,7 @@ func buildUnary(mk func(b *caseBuilder, dt DType) (unaryOp, error), tol Tol) bui
 		if err != nil {
 			return nil, err
 		}
-		x := b.input("x")
-		if b.err != nil {
-			return nil, b.err
-		}
-		shape, err := op.Bind(x)
-		if err != nil {
-			return nil, err
-		}
-		y := b.output("y", shape)
-		return &Instance{
-			Op:        op,
-			Inputs:    []Arg{{"x", x}},
-			Outputs:   []Arg{{"y", y}},
-			Run:       func() error { return op.Forward(y, x) },
-			Reference: func(outs []*Tensor) error { op.reference(outs[0], x); return nil },
-			Tol:       tol,
-		}, nil
+		return b.xyInstance(op, func(out, x *Tensor) error { op.reference(out, x); return nil }, tol)
 	}
 }
 

@@ -205,8 +205,7 @@ func (op *MaxPool2dFwd) reference(y, x *Tensor) { op.pool2d.reference(y, x, true
 
 // poolOp is what the two pools have in common, for the shared builder.
 type poolOp interface {
-	Bind(x *Tensor) ([]int, error)
-	Forward(y, x *Tensor) error
+	xyOp
 	reference(y, x *Tensor)
 }
 
@@ -223,26 +222,7 @@ func buildPool(mk func(x [4]int, kernelSize, stride, padding int, dt DType) (poo
 		if err != nil {
 			return nil, err
 		}
-		x := b.input("x")
-		if b.err != nil {
-			return nil, b.err
-		}
-		yshape, err := op.Bind(x)
-		if err != nil {
-			return nil, err
-		}
-		y := b.output("y", yshape)
-		if b.err != nil {
-			return nil, b.err
-		}
-		return &Instance{
-			Op:        op,
-			Inputs:    []Arg{{"x", x}},
-			Outputs:   []Arg{{"y", y}},
-			Run:       func() error { return op.Forward(y, x) },
-			Reference: func(outs []*Tensor) error { op.reference(outs[0], x); return nil },
-			Tol:       Tol{},
-		}, nil
+		return b.xyInstance(op, func(y, x *Tensor) error { op.reference(y, x); return nil }, Tol{})
 	}
 }
 

@@ -400,7 +400,7 @@ func (op *AmaxFwd) ReductionShape() (formulas.ReductionShape, error) { return op
 
 // buildReduction returns the builder of a reduction op; fold, identity and mean define its
 // float64 reference.
-func buildReduction(mk func(dim []int, keepdim bool, dt DType) (reductionOp, error),
+func buildReduction(mk func(dim []int, keepdim bool, dt DType) (xyOp, error),
 	fold func(acc, v float64) float64, identity float64, mean bool, tol Tol) builder {
 	return func(b *caseBuilder) (*Instance, error) {
 		dim, keepdim, dt := b.ints("dim"), b.bool("keepdim"), b.dtype("x")
@@ -411,37 +411,15 @@ func buildReduction(mk func(dim []int, keepdim bool, dt DType) (reductionOp, err
 		if err != nil {
 			return nil, err
 		}
-		x := b.input("x")
-		if b.err != nil {
-			return nil, b.err
-		}
-		shape, err := op.Bind(x)
-		if err != nil {
-			return nil, err
-		}
-		y := b.output("y", shape)
-		return &Instance{
-			Op:      op,
-			Inputs:  []Arg{{"x", x}},
-			Outputs: []Arg{{"y", y}},
-			Run:     func() error { return op.Forward(y, x) },
-			Reference: func(outs []*Tensor) error {
-				axes, err := normAxes("reference", dim, len(x.Shape))
-				if err != nil {
-					return err
-				}
-				reduceReference(outs[0], x, axes, fold, identity, mean)
-				return nil
-			},
-			Tol: tol,
-		}, nil
+		return b.xyInstance(op, func(out, x *Tensor) error {
+			axes, err := normAxes("reference", dim, len(x.Shape))
+			if err != nil {
+				return err
+			}
+			reduceReference(out, x, axes, fold, identity, mean)
+			return nil
+		}, tol)
 	}
-}
-
-// reductionOp is what the reduction ops have in common, for the shared builder.
-type reductionOp interface {
-	Bind(x *Tensor) ([]int, error)
-	Forward(out, x *Tensor) error
 }
 
 // sumTol: float64 sums in another order round to the same float32 but for rare ties.
@@ -449,13 +427,13 @@ var sumTol = Tol{Abs: 1e-6, Rel: 1e-6}
 
 func init() {
 	add := func(acc, v float64) float64 { return acc + v }
-	register("SumFwd", buildReduction(func(dim []int, keepdim bool, dt DType) (reductionOp, error) {
+	register("SumFwd", buildReduction(func(dim []int, keepdim bool, dt DType) (xyOp, error) {
 		return NewSumFwd(dim, keepdim, dt)
 	}, add, 0, false, sumTol))
-	register("MeanFwd", buildReduction(func(dim []int, keepdim bool, dt DType) (reductionOp, error) {
+	register("MeanFwd", buildReduction(func(dim []int, keepdim bool, dt DType) (xyOp, error) {
 		return NewMeanFwd(dim, keepdim, dt)
 	}, add, 0, true, sumTol))
-	register("AmaxFwd", buildReduction(func(dim []int, keepdim bool, dt DType) (reductionOp, error) {
+	register("AmaxFwd", buildReduction(func(dim []int, keepdim bool, dt DType) (xyOp, error) {
 		return NewAmaxFwd(dim, keepdim, dt)
 	}, func(acc, v float64) float64 { return max(acc, v) }, math.Inf(-1), false, Tol{}))
 }

@@ -367,8 +367,7 @@ func (op *CumsumFwd) reference(out, x *Tensor) error {
 
 // dimOp is what softmax, log_softmax and cumsum have in common, for the shared builder.
 type dimOp interface {
-	Bind(x *Tensor) ([]int, error)
-	Forward(out, x *Tensor) error
+	xyOp
 	reference(out, x *Tensor) error
 }
 
@@ -382,23 +381,7 @@ func buildDimOp(mk func(dim int, dt DType) (dimOp, error), tol Tol) builder {
 		if err != nil {
 			return nil, err
 		}
-		x := b.input("x")
-		if b.err != nil {
-			return nil, b.err
-		}
-		shape, err := op.Bind(x)
-		if err != nil {
-			return nil, err
-		}
-		y := b.output("y", shape)
-		return &Instance{
-			Op:        op,
-			Inputs:    []Arg{{"x", x}},
-			Outputs:   []Arg{{"y", y}},
-			Run:       func() error { return op.Forward(y, x) },
-			Reference: func(outs []*Tensor) error { return op.reference(outs[0], x) },
-			Tol:       tol,
-		}, nil
+		return b.xyInstance(op, op.reference, tol)
 	}
 }
 

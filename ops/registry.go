@@ -125,6 +125,34 @@ type caseBuilder struct {
 	err error
 }
 
+// xyOp is an op with one input x and one output y: most of the catalog.
+type xyOp interface {
+	Bind(x *Tensor) ([]int, error)
+	Forward(out, x *Tensor) error
+}
+
+// xyInstance finishes the builder of a one-input op once its params are read and op is made:
+// it binds input x, shapes output y, and checks the kernel against ref within tol.
+func (b *caseBuilder) xyInstance(op xyOp, ref func(out, x *Tensor) error, tol Tol) (*Instance, error) {
+	x := b.input("x")
+	if b.err != nil {
+		return nil, b.err
+	}
+	shape, err := op.Bind(x)
+	if err != nil {
+		return nil, err
+	}
+	y := b.output("y", shape)
+	return &Instance{
+		Op:        op,
+		Inputs:    []Arg{{"x", x}},
+		Outputs:   []Arg{{"y", y}},
+		Run:       func() error { return op.Forward(y, x) },
+		Reference: func(outs []*Tensor) error { return ref(outs[0], x) },
+		Tol:       tol,
+	}, nil
+}
+
 func (b *caseBuilder) fail(format string, args ...any) {
 	if b.err == nil {
 		b.err = fmt.Errorf(format, args...)
