@@ -1,6 +1,6 @@
-module ropgen
+module github.com/ropgen/ropgen
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/expr-lang/expr v1.17.8

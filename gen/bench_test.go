@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // syntheticManifest writes n inline ops of three shapes: fixed-rank dims, arbitrary rank with
@@ -86,7 +86,7 @@ func BenchmarkGenerateSynthetic5000(b *testing.B) {
 		b.Fatal(fs)
 	}
 	for b.Loop() {
-		if _, fs := Generate(Config{Catalog: cat, Package: "ops", FormulasImport: "ropgen/perf/formulas"}); len(fs) > 0 {
+		if _, fs := Generate(Config{Catalog: cat, Package: "ops", FormulasImport: "github.com/ropgen/ropgen/perf/formulas"}); len(fs) > 0 {
 			b.Fatal(fs)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"ropgen/schema"
+	"github.com/ropgen/ropgen/schema"
 )
 
 // The catalog's directories, from this package's directory.

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/tools/go/ast/astutil"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // Header starts every generated file. The generator overwrites only files that start with

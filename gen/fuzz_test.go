@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // fuzzManifest is an op with one of each kind of name; the fuzzer writes its flops.

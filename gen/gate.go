@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // reserved names cannot be declared by a manifest: the generated code uses them itself, or

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // Config is one generation run.

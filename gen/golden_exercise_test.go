@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	basic "ropgen/testdata/golden/basic/ops"
-	helpers "ropgen/testdata/golden/helpers/ops"
+	basic "github.com/ropgen/ropgen/testdata/golden/basic/ops"
+	helpers "github.com/ropgen/ropgen/testdata/golden/helpers/ops"
 )
 
 // The passing goldens are real packages: importing them compiles the expected output, and

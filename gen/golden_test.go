@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"ropgen/schema"
+	"github.com/ropgen/ropgen/schema"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -52,7 +52,7 @@ func runGoldenCase(t *testing.T, dir string) {
 	if len(fs) > 0 {
 		t.Fatalf("manifest does not validate:\n%v", fs)
 	}
-	cfg := Config{Catalog: cat, Package: "ops", FormulasImport: "ropgen/perf/formulas"}
+	cfg := Config{Catalog: cat, Package: "ops", FormulasImport: "github.com/ropgen/ropgen/perf/formulas"}
 	opsDir := filepath.Join(dir, "ops")
 	if _, err := os.Stat(opsDir); err == nil {
 		b, err := LoadBinding(opsDir, formulasDir)

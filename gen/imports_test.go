@@ -13,14 +13,14 @@ func TestImportRules(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
-	for _, pkg := range []string{"ropgen/cmd/ropgen", "ropgen/perf/formulas", "ropgen/gen", "ropgen/schema"} {
+	for _, pkg := range []string{"github.com/ropgen/ropgen/cmd/ropgen", "github.com/ropgen/ropgen/perf/formulas", "github.com/ropgen/ropgen/gen", "github.com/ropgen/ropgen/schema"} {
 		out, err := exec.Command("go", "list", "-deps", "-test", pkg).CombinedOutput()
 		if err != nil {
 			t.Fatalf("go list %s: %v\n%s", pkg, err, out)
 		}
 		for _, dep := range strings.Fields(string(out)) {
-			if dep == "ropgen/ops" {
-				t.Errorf("%s depends on ropgen/ops", pkg)
+			if dep == "github.com/ropgen/ropgen/ops" {
+				t.Errorf("%s depends on the ops package", pkg)
 			}
 		}
 	}

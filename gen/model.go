@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // opModel is an op entry after the gate: everything emission needs, already checked.

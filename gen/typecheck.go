@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // preludeSrc declares, for the type check, exactly what the generated code declares for

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"ropgen/perf/formulas"
+	"github.com/ropgen/ropgen/perf/formulas"
 )
 
 // AttentionFwd is torch.nn.functional.scaled_dot_product_attention with grouped-query heads:

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // The structural oracle (spec §4.6), its completeness test, the FLOP-consistency test of

@@ -3,7 +3,7 @@ package ops
 import (
 	"fmt"
 
-	"ropgen/perf/formulas"
+	"github.com/ropgen/ropgen/perf/formulas"
 )
 
 // Binary elementwise ops with torch broadcasting: y = a ∘ b. Their roofline is func mode

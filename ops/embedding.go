@@ -3,7 +3,7 @@ package ops
 import (
 	"fmt"
 
-	"ropgen/perf/formulas"
+	"github.com/ropgen/ropgen/perf/formulas"
 )
 
 // EmbeddingFwd is torch.nn.functional.embedding(indices, weight): out[i] = weight[indices[i]]

@@ -3,7 +3,7 @@ package ops
 import (
 	"testing"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // matrixCases returns the catalog's cases of the named ops.

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"ropgen/perf/formulas"
+	"github.com/ropgen/ropgen/perf/formulas"
 )
 
 // Reductions over a list of axes: sum, mean and amax, with torch's dim and keepdim. Their

@@ -5,7 +5,7 @@ import (
 	"hash/fnv"
 	"slices"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // Arg is one named input or output of an Instance.

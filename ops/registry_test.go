@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // kcase is a hand-written case for kernel tests: shapes of the inputs (and of fixed-rank

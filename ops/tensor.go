@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // DType is a tensor element type, numbered after manifest.DTypes (zero is invalid). The CPU

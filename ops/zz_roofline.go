@@ -2,7 +2,7 @@
 
 package ops
 
-import "ropgen/perf/formulas"
+import "github.com/ropgen/ropgen/perf/formulas"
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AddFwd call, computed by
 // formulas.Binary (func mode, elementwise.yaml:212).

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // FuzzLoad feeds any bytes to the validator as a manifest file. It must never panic, every

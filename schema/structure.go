@@ -15,7 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"go.yaml.in/yaml/v3"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // checkFile validates every op entry of f against the manifest schema. It returns the

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"ropgen/ops"
-	"ropgen/perf/abtest"
-	"ropgen/perf/bench"
+	"github.com/ropgen/ropgen/ops"
+	"github.com/ropgen/ropgen/perf/abtest"
+	"github.com/ropgen/ropgen/perf/bench"
 )
 
 // knob is a setting an arm changes while it runs.

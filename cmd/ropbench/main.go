@@ -14,8 +14,8 @@ import (
 	"os"
 	"regexp"
 
-	"ropgen/cmd/internal/cli"
-	"ropgen/perf/bench"
+	"github.com/ropgen/ropgen/cmd/internal/cli"
+	"github.com/ropgen/ropgen/perf/bench"
 )
 
 var commands = map[string]cli.Command{

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"ropgen/perf/bench"
-	"ropgen/perf/profiles"
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/bench"
+	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 const manifests = "../../manifest"

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"ropgen/perf/bench"
-	"ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/bench"
+	"github.com/ropgen/ropgen/perf/profiles"
 )
 
 func runPredict(args []string, stdout, stderr io.Writer) int {

@@ -10,9 +10,9 @@ import (
 	"slices"
 	"time"
 
-	"ropgen/perf/bench"
-	"ropgen/perf/profiles"
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/bench"
+	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 // quickMaxTime is the timing budget per case under -quick, unless -max-time is given: the

@@ -8,9 +8,9 @@ import (
 	"os"
 	"text/tabwriter"
 
-	"ropgen/manifest"
-	"ropgen/perf/audit"
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/perf/audit"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 // runAudit is `ropgen audit`: the bytes audit of spec §4.5 over benchmark records and a file

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"ropgen/perf/audit"
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/audit"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 const ncuDir = "../../testdata/ncu"

@@ -15,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/profiles"
 )
 
 // runCalibrate measures this machine and writes its device profile (spec §5.1): main-memory

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/profiles"
 )
 
 // TestMemMixBytesFollowTheKernels checks each mix's byte count against what its kernel

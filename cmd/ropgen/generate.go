@@ -11,9 +11,9 @@ import (
 	"slices"
 	"strings"
 
-	"ropgen/gen"
-	"ropgen/manifest"
-	"ropgen/schema"
+	"github.com/ropgen/ropgen/gen"
+	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/schema"
 )
 
 func runGenerate(args []string, stdout, stderr io.Writer) int {

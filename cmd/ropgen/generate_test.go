@@ -62,7 +62,7 @@ func TestGenerateWritesChecksAndLeavesUnchangedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(methods)
-	if err != nil || string(got) != strings.ReplaceAll(string(want), "ropgen/testdata/golden/basic/formulas", "tmpmod/formulas") {
+	if err != nil || string(got) != strings.ReplaceAll(string(want), "github.com/ropgen/ropgen/testdata/golden/basic/formulas", "tmpmod/formulas") {
 		t.Fatalf("generated file differs from the golden (err %v)", err)
 	}
 

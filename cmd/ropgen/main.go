@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"ropgen/cmd/internal/cli"
+	"github.com/ropgen/ropgen/cmd/internal/cli"
 )
 
 var commands = map[string]cli.Command{

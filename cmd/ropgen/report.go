@@ -7,9 +7,9 @@ import (
 	"io"
 	"os"
 
-	"ropgen/perf/profiles"
-	"ropgen/perf/record"
-	"ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 func runReport(args []string, stdout, stderr io.Writer) int {

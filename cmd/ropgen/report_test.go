@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 // reportProfile: 1 TB/s effective memory (of 2 theoretical), 1 TFLOP/s effective vector.fp32

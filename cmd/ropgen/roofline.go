@@ -10,8 +10,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"ropgen/perf/profiles"
-	"ropgen/perf/roofline"
+	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/roofline"
 )
 
 // maxDim bounds the sizes the calculators accept, so that 2·n³ stays far inside int64.

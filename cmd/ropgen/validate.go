@@ -8,8 +8,8 @@ import (
 	"slices"
 	"text/tabwriter"
 
-	"ropgen/manifest"
-	"ropgen/schema"
+	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/schema"
 )
 
 // runValidate is `ropgen validate [-json] [-v] [-formulas dir] [paths...]`.

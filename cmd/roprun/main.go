@@ -42,10 +42,10 @@ import (
 	"strings"
 	"time"
 
-	"ropgen/manifest"
-	"ropgen/ops"
-	"ropgen/perf/audit"
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/ops"
+	"github.com/ropgen/ropgen/perf/audit"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 func main() {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 const manifestDir = "../../manifest"

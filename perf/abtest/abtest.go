@@ -12,7 +12,7 @@ import (
 	"math"
 	"time"
 
-	"ropgen/perf/bench"
+	"github.com/ropgen/ropgen/perf/bench"
 )
 
 // Arm is one of the two implementations.

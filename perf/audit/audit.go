@@ -16,8 +16,8 @@ import (
 	"fmt"
 	"math"
 
-	"ropgen/manifest"
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 // DefaultEps is the default tolerance ε below the formula before a row fails.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 func rec(op, workload, dtype string, bytes int64) record.Record {

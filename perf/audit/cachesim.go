@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // The CPU side of the audit: one op call run under valgrind's cache simulator with a cold,

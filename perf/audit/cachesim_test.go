@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 // testdata/sim holds real valgrind 3.19 outputs (bodies trimmed): of a 2^18-element float32

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // Nsight Compute CSV, as `ncu --csv` prints it (or `ncu --import R --csv`). Two layouts:

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"ropgen/manifest"
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 // The read side needs the formula's read bytes, which no manifest field states: a formula is

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"ropgen/manifest"
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 const outputsManifest = `

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"ropgen/manifest"
-	"ropgen/ops"
-	"ropgen/perf/profiles"
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/ops"
+	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 var loadOnce = sync.OnceValues(func() ([]Case, error) {

@@ -13,9 +13,9 @@ import (
 	"regexp"
 	"strings"
 
-	"ropgen/manifest"
-	"ropgen/perf/audit"
-	"ropgen/schema"
+	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/perf/audit"
+	"github.com/ropgen/ropgen/schema"
 )
 
 // Case is one op × workload × dtype of the catalog.

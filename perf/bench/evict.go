@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"sync"
 
-	"ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/profiles"
 )
 
 // Cold timing. The roofline prices bytes at the main-memory ceiling (the profile's hbm), so a

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"ropgen/ops"
+	"github.com/ropgen/ropgen/ops"
 )
 
 // Limits bound what a run takes on: the CPU kernels store every tensor as float32, and the

@@ -3,8 +3,8 @@ package bench
 import (
 	"math"
 
-	"ropgen/perf/profiles"
-	"ropgen/perf/roofline"
+	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/roofline"
 )
 
 // Prediction is a case priced against a device profile without running it: what its

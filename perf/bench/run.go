@@ -8,8 +8,8 @@ import (
 	"slices"
 	"time"
 
-	"ropgen/ops"
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/ops"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 // build is ops.Build; a test replaces it to plant a kernel that disagrees with its reference.

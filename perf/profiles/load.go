@@ -12,8 +12,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"ropgen/manifest"
-	"ropgen/schema"
+	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/schema"
 )
 
 // SchemaJSON is the JSON Schema of a profile file, for editors and for Parse.

@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"ropgen/manifest"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // The Go benchmark format encoding (https://golang.org/design/14313-benchmark-format), so

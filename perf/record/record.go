@@ -3,7 +3,7 @@
 // numbers, so readers never instantiate an op or evaluate a formula.
 package record
 
-import "ropgen/manifest"
+import "github.com/ropgen/ropgen/manifest"
 
 // Record is one timed op × workload × dtype.
 type Record struct {

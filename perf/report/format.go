@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/profiles"
 )
 
 // column is one field of a row in the machine-readable outputs. Exactly one of text, count

@@ -9,8 +9,8 @@ import (
 	"math"
 	"strings"
 
-	"ropgen/perf/profiles"
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 // Verdict thresholds on efficiency (spec §4.3). They are rendering lines, not gates: the HBM

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"ropgen/perf/profiles"
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 // The test profile uses powers of two, so every ceiling and time below is exact and a ratio

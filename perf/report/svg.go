@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/profiles"
 )
 
 // Chart geometry in SVG user units (pixels at 100%).

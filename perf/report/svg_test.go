@@ -13,9 +13,9 @@ import (
 	"strings"
 	"testing"
 
-	"ropgen/manifest"
-	"ropgen/perf/profiles"
-	"ropgen/perf/record"
+	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/record"
 )
 
 // chart is what a test reads back from a WriteSVG document.

@@ -2,7 +2,7 @@
 
 package ops
 
-import "ropgen/testdata/golden/basic/formulas"
+import "github.com/ropgen/ropgen/testdata/golden/basic/formulas"
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AttentionFwd call, computed by
 // formulas.Attention (func mode, manifest.yaml:61).
