@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/manifest"
 )
 
@@ -102,10 +103,10 @@ func relTo(base, target string) string {
 
 // check verifies that the op type exposes what m's formulas read (docs/binding.md) and
 // reports whether it declares its own ComputeRoof.
-func (b *Binding) check(m *opModel) (handRoof bool, fs manifest.Findings) {
+func (b *Binding) check(m *opModel) (handRoof bool, fs diag.Findings) {
 	op := m.op
-	errorf := func(pos manifest.Pos, field, format string, args ...any) {
-		fs = append(fs, manifest.Finding{Pos: pos, Op: op.Name, Field: field, Msg: fmt.Sprintf(format, args...)})
+	errorf := func(pos diag.Pos, field, format string, args ...any) {
+		fs = append(fs, diag.Finding{Pos: pos, Op: op.Name, Field: field, Msg: fmt.Sprintf(format, args...)})
 	}
 	obj, _ := b.Ops.Scope().Lookup(op.Name).(*types.TypeName)
 	if obj == nil {
@@ -134,7 +135,7 @@ func (b *Binding) check(m *opModel) (handRoof bool, fs manifest.Findings) {
 		b.checkFunc(m, ptr, errorf)
 		return handRoof, fs
 	}
-	field := func(name, want, what string, pos manifest.Pos, field string) {
+	field := func(name, want, what string, pos diag.Pos, field string) {
 		v, _ := lookup(ptr, b.Ops, name).(*types.Var)
 		switch {
 		case v == nil || !v.IsField():
@@ -168,7 +169,7 @@ func (b *Binding) check(m *opModel) (handRoof bool, fs manifest.Findings) {
 }
 
 // checkDType verifies the DType field that elem_bytes reads: it needs a Size() int method.
-func (b *Binding) checkDType(ptr types.Type, op *manifest.Op, errorf func(manifest.Pos, string, string, ...any)) {
+func (b *Binding) checkDType(ptr types.Type, op *manifest.Op, errorf func(diag.Pos, string, string, ...any)) {
 	v, _ := lookup(ptr, b.Ops, "DType").(*types.Var)
 	if v == nil || !v.IsField() {
 		errorf(op.Pos, "roofline", "%s has no field DType, which elem_bytes reads (docs/binding.md)", op.Name)
@@ -188,7 +189,7 @@ func (b *Binding) checkDType(ptr types.Type, op *manifest.Op, errorf func(manife
 // checkCache verifies the field an op whose formulas read a bound shape keeps its roofline
 // cache in. Its type, rooflineCache, is declared in the generated helpers file, which the
 // overlay empties: the field's type is then invalid, and that is the expected case.
-func (b *Binding) checkCache(ptr types.Type, op *manifest.Op, errorf func(manifest.Pos, string, string, ...any)) {
+func (b *Binding) checkCache(ptr types.Type, op *manifest.Op, errorf func(diag.Pos, string, string, ...any)) {
 	v, _ := lookup(ptr, b.Ops, "roofline").(*types.Var)
 	if v == nil || !v.IsField() {
 		errorf(op.Pos, "roofline", "%s binds input shapes, so EvalRoofline caches its result by them: add the field `roofline rooflineCache` (docs/binding.md)", op.Name)
@@ -201,7 +202,7 @@ func (b *Binding) checkCache(ptr types.Type, op *manifest.Op, errorf func(manife
 
 // checkFunc verifies a func-mode entry: the function exists in the formulas package, takes
 // one parameter the op type is assignable to, and returns (int64, int64, error).
-func (b *Binding) checkFunc(m *opModel, ptr types.Type, errorf func(manifest.Pos, string, string, ...any)) {
+func (b *Binding) checkFunc(m *opModel, ptr types.Type, errorf func(diag.Pos, string, string, ...any)) {
 	pos := m.op.Roofline.Func.At(0)
 	if b.Formulas == nil {
 		errorf(pos, "roofline.func", "func mode needs a formulas package; none was given")

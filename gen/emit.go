@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/tools/go/ast/astutil"
 
-	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/diag"
 )
 
 // Header starts every generated file. The generator overwrites only files that start with
@@ -448,7 +448,7 @@ func rooflineExact(v int, shadow float64) bool {
 
 // stablePos renders a manifest position by file base name and line: the generated file must
 // not depend on the directory the generator ran from.
-func stablePos(p manifest.Pos) string {
+func stablePos(p diag.Pos) string {
 	return fmt.Sprintf("%s:%d", filepath.Base(p.File), p.Line)
 }
 

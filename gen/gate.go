@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/manifest"
 )
 
@@ -24,15 +25,15 @@ var reserved = []string{"op", "err", "flops", "bytes", "nil", "true", "false", "
 // authoritative gate: any finding here means the op is not emitted.
 type gate struct {
 	m  *opModel
-	fs manifest.Findings
+	fs diag.Findings
 }
 
-func (g *gate) errorf(pos manifest.Pos, field, format string, args ...any) {
-	g.fs = append(g.fs, manifest.Finding{Pos: pos, Op: g.m.op.Name, Field: field, Msg: fmt.Sprintf(format, args...)})
+func (g *gate) errorf(pos diag.Pos, field, format string, args ...any) {
+	g.fs = append(g.fs, diag.Finding{Pos: pos, Op: g.m.op.Name, Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
 // checkOp runs the gate over one implemented op.
-func checkOp(op *manifest.Op) (*opModel, manifest.Findings) {
+func checkOp(op *manifest.Op) (*opModel, diag.Findings) {
 	m := &opModel{op: op, dims: opDims(op), used: map[string]nameKind{}, helpers: map[string]bool{}}
 	g := &gate{m: m}
 	g.checkDeclaredNames()
@@ -70,7 +71,7 @@ func checkOp(op *manifest.Op) (*opModel, manifest.Findings) {
 // checkDeclaredNames refuses declared names that would collide in the generated code.
 func (g *gate) checkDeclaredNames() {
 	op := g.m.op
-	check := func(name string, pos manifest.Pos, field string) {
+	check := func(name string, pos diag.Pos, field string) {
 		if slices.Contains(reserved, name) || strings.Contains(strings.ToLower(name), "roofline") {
 			g.errorf(pos, field, "name %q is reserved by Go or by the generated code; rename it", name)
 		}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/manifest"
 )
 
@@ -33,9 +34,9 @@ type Output struct {
 // Generate checks every implemented entry and returns the generated files. Any finding
 // means no file is returned: the gate is authoritative, and a half-generated package is
 // worse than a stale one.
-func Generate(cfg Config) (*Output, manifest.Findings) {
+func Generate(cfg Config) (*Output, diag.Findings) {
 	out := &Output{Files: map[string][]byte{}}
-	var fs manifest.Findings
+	var fs diag.Findings
 	var models, checked []*opModel
 	handRoof := map[string]bool{}
 	helpers := map[string]bool{}
@@ -54,7 +55,7 @@ func Generate(cfg Config) (*Output, manifest.Findings) {
 			handRoof[op.Name] = hand
 			fs = append(fs, bfs...)
 		} else if !m.isInline() {
-			fs = append(fs, manifest.Finding{Pos: op.Roofline.Func.Pos, Op: op.Name, Field: "roofline.func",
+			fs = append(fs, diag.Finding{Pos: op.Roofline.Func.Pos, Op: op.Name, Field: "roofline.func",
 				Msg: "func mode needs the formulas package loaded"})
 		}
 		for h := range m.helpers {
@@ -76,11 +77,11 @@ func Generate(cfg Config) (*Output, manifest.Findings) {
 	slices.Sort(out.Skipped)
 	methods, err := emitMethods(pkg, formulas, models, handRoof)
 	if err != nil {
-		return nil, manifest.Findings{{Msg: err.Error()}}
+		return nil, diag.Findings{{Msg: err.Error()}}
 	}
 	helperSrc, err := emitHelpers(pkg, helpers, slices.ContainsFunc(models, (*opModel).cached))
 	if err != nil {
-		return nil, manifest.Findings{{Msg: err.Error()}}
+		return nil, diag.Findings{{Msg: err.Error()}}
 	}
 	out.Files[MethodsFile] = methods
 	out.Files[HelpersFile] = helperSrc

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/manifest"
 )
 
@@ -19,7 +20,7 @@ type opModel struct {
 	flops  *formula
 	bytes  *formula
 	fn     string // func mode: the function name in the formulas package
-	fnFile manifest.Pos
+	fnFile diag.Pos
 
 	// used records every name some formula reads, by kind.
 	used map[string]nameKind

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/diag"
 )
 
 // preludeSrc declares, for the type check, exactly what the generated code declares for
@@ -65,8 +65,8 @@ func paramGoType(t string) string {
 // typeCheck checks every formula of models with go/types, in scopes that declare exactly the
 // names the gate allows with their real types, and records each var's type. All ops go into
 // one source file, one function each, so the prelude is parsed and checked once per run.
-func typeCheck(models []*opModel) manifest.Findings {
-	var fs manifest.Findings
+func typeCheck(models []*opModel) diag.Findings {
+	var fs diag.Findings
 	var src bytes.Buffer
 	src.WriteString(preludeSrc())
 	line := strings.Count(src.String(), "\n") + 1
@@ -107,7 +107,7 @@ func typeCheck(models []*opModel) manifest.Findings {
 	file, err := parser.ParseFile(fset, "roofcheck.go", src.Bytes(), 0)
 	if err != nil {
 		// The gate parsed each formula alone; this is a generator bug, not an input error.
-		return append(fs, manifest.Finding{Msg: "type check source does not parse (a generator bug): " + err.Error()})
+		return append(fs, diag.Finding{Msg: "type check source does not parse (a generator bug): " + err.Error()})
 	}
 	info := &types.Info{Defs: map[*ast.Ident]types.Object{}}
 	conf := types.Config{Error: func(err error) {
@@ -118,10 +118,10 @@ func typeCheck(models []*opModel) manifest.Findings {
 		p := fset.Position(te.Pos)
 		pl, ok := lines[p.Line]
 		if !ok || p.Column-1 < pl.prefix {
-			fs = append(fs, manifest.Finding{Msg: "type check (a generator bug): " + te.Msg})
+			fs = append(fs, diag.Finding{Msg: "type check (a generator bug): " + te.Msg})
 			return
 		}
-		fs = append(fs, manifest.Finding{Pos: pl.f.src.At(p.Column - 1 - pl.prefix), Op: pl.m.op.Name, Field: pl.f.field, Msg: te.Msg})
+		fs = append(fs, diag.Finding{Pos: pl.f.src.At(p.Column - 1 - pl.prefix), Op: pl.m.op.Name, Field: pl.f.field, Msg: te.Msg})
 	}}
 	conf.Check("roofcheck", fset, []*ast.File{file}, info)
 	for _, m := range models {
@@ -140,8 +140,8 @@ func typeCheck(models []*opModel) manifest.Findings {
 
 // checkParams returns the parameter list of m's check function: every name its formulas may
 // read, with its type.
-func checkParams(m *opModel) ([]string, manifest.Findings) {
-	var fs manifest.Findings
+func checkParams(m *opModel) ([]string, diag.Findings) {
+	var fs diag.Findings
 	op := m.op
 	var params []string
 	for _, d := range m.dims {
@@ -150,7 +150,7 @@ func checkParams(m *opModel) ([]string, manifest.Findings) {
 	for _, p := range op.Params {
 		t := paramGoType(p.Type.Value)
 		if t == "" {
-			fs = append(fs, manifest.Finding{Pos: p.Type.Pos, Op: op.Name, Field: "signature.params." + p.Name + ".type",
+			fs = append(fs, diag.Finding{Pos: p.Type.Pos, Op: op.Name, Field: "signature.params." + p.Name + ".type",
 				Msg: fmt.Sprintf("param type %q is not supported; use int, bool, float64, string, a slice or a pointer of one", p.Type.Value)})
 			continue
 		}

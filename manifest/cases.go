@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/expr-lang/expr"
+	"github.com/ropgen/ropgen/diag"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -18,7 +19,7 @@ import (
 // values of the right kind, dtypes within the declared unions, shape_rules true. Findings
 // also cover the signature itself (dtype and param type syntax, shapes, rules); a row with
 // findings yields no case.
-func (op *Op) Cases() ([]Case, Findings) {
+func (op *Op) Cases() ([]Case, diag.Findings) {
 	s := op.compile()
 	if !s.shapesOK {
 		// Without the dims the workload keys are unknown: checking rows would only add noise.
@@ -43,13 +44,13 @@ type row struct {
 	bad     bool
 }
 
-func (r *row) errorf(pos Pos, field, format string, args ...any) {
+func (r *row) errorf(pos diag.Pos, field, format string, args ...any) {
 	r.s.errorf(pos, field, format, args...)
 	r.bad = true
 }
 
-func (r *row) nodePos(n *yaml.Node) Pos {
-	return Pos{File: r.s.op.Pos.File, Line: n.Line, Col: n.Column}
+func (r *row) nodePos(n *yaml.Node) diag.Pos {
+	return diag.Pos{File: r.s.op.Pos.File, Line: n.Line, Col: n.Column}
 }
 
 // resolve checks row i and returns its cases, none when it has findings.
@@ -360,7 +361,7 @@ func (s *sig) root(name string) string {
 }
 
 // inUnion reports whether d is one of tensor's dtypes, and says why not when it is not.
-func (r *row) inUnion(pos Pos, field, tensor, d string) bool {
+func (r *row) inUnion(pos diag.Pos, field, tensor, d string) bool {
 	union := r.s.dtypes[tensor].union
 	switch _, known := LookupDType(d); {
 	case slices.Contains(union, d):

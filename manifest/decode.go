@@ -5,22 +5,23 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ropgen/ropgen/diag"
 	"go.yaml.in/yaml/v3"
 )
 
 // Decode builds the catalog from parsed files. An op name defined twice, in one file or two,
 // is a finding naming both places; an op whose entry is malformed is reported and left out.
-func Decode(files []*File) (*Catalog, Findings) {
+func Decode(files []*File) (*Catalog, diag.Findings) {
 	cat := &Catalog{Files: files}
-	var fs Findings
-	first := map[string]Pos{}
+	var fs diag.Findings
+	first := map[string]diag.Pos{}
 	for _, f := range files {
 		EachEntry(f, func(key, val *yaml.Node) {
 			name := key.Value
-			pos := Pos{File: f.Path, Line: key.Line, Col: key.Column}
+			pos := diag.Pos{File: f.Path, Line: key.Line, Col: key.Column}
 			if prev, ok := first[name]; ok {
 				if prev.File != f.Path { // a duplicate within one file is reported by Parse
-					fs = append(fs, Finding{Pos: pos, Op: name, Msg: "op defined twice; first definition at " + prev.String()})
+					fs = append(fs, diag.Finding{Pos: pos, Op: name, Msg: "op defined twice; first definition at " + prev.String()})
 				}
 				return
 			}
@@ -46,13 +47,15 @@ func EachEntry(f *File, fn func(key, val *yaml.Node)) {
 type decoder struct {
 	file string
 	op   string
-	fs   Findings
+	fs   diag.Findings
 }
 
-func (d *decoder) pos(n *yaml.Node) Pos { return Pos{File: d.file, Line: n.Line, Col: n.Column} }
+func (d *decoder) pos(n *yaml.Node) diag.Pos {
+	return diag.Pos{File: d.file, Line: n.Line, Col: n.Column}
+}
 
 func (d *decoder) errorf(n *yaml.Node, field, format string, args ...any) {
-	d.fs = append(d.fs, Finding{Pos: d.pos(n), Op: d.op, Field: field, Msg: fmt.Sprintf(format, args...)})
+	d.fs = append(d.fs, diag.Finding{Pos: d.pos(n), Op: d.op, Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
 func (d *decoder) str(n *yaml.Node) Str {
@@ -106,7 +109,7 @@ func (d *decoder) textPtr(n *yaml.Node, field string) *Str {
 }
 
 // DecodeOp decodes one op entry. It returns nil when the entry has findings.
-func DecodeOp(f *File, key, val *yaml.Node) (*Op, Findings) {
+func DecodeOp(f *File, key, val *yaml.Node) (*Op, diag.Findings) {
 	d := &decoder{file: f.Path, op: key.Value}
 	op := &Op{Name: key.Value, Pos: d.pos(key), Node: val}
 	if key.Kind != yaml.ScalarNode || !isIdent(key.Value) {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ropgen/ropgen/diag"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -33,20 +34,20 @@ type File struct {
 // files are read in name order) into a catalog. It reports every finding it can: a file that
 // does not parse contributes its syntax error and nothing else, an op whose entry is malformed
 // contributes its errors and is left out of the catalog.
-func Load(paths ...string) (*Catalog, Findings) {
+func Load(paths ...string) (*Catalog, diag.Findings) {
 	files, fs := ParseFiles(paths...)
 	cat, dfs := Decode(files)
 	return cat, append(fs, dfs...).Sort()
 }
 
 // ParseFiles reads and parses the manifest files at paths; see Load.
-func ParseFiles(paths ...string) ([]*File, Findings) {
-	var fs Findings
+func ParseFiles(paths ...string) ([]*File, diag.Findings) {
+	var fs diag.Findings
 	var files []*File
 	for _, name := range ExpandPaths(paths, &fs) {
 		data, err := os.ReadFile(name)
 		if err != nil {
-			fs = append(fs, Finding{Pos: Pos{File: name}, Msg: err.Error()})
+			fs = append(fs, diag.Finding{Pos: diag.Pos{File: name}, Msg: err.Error()})
 			continue
 		}
 		f, pfs := Parse(name, data)
@@ -59,12 +60,12 @@ func ParseFiles(paths ...string) ([]*File, Findings) {
 }
 
 // ExpandPaths turns directories into their *.yaml files (sorted); plain files pass through.
-func ExpandPaths(paths []string, fs *Findings) []string {
+func ExpandPaths(paths []string, fs *diag.Findings) []string {
 	var out []string
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
-			*fs = append(*fs, Finding{Pos: Pos{File: p}, Msg: err.Error()})
+			*fs = append(*fs, diag.Finding{Pos: diag.Pos{File: p}, Msg: err.Error()})
 			continue
 		}
 		if !st.IsDir() {
@@ -73,7 +74,7 @@ func ExpandPaths(paths []string, fs *Findings) []string {
 		}
 		matches, _ := filepath.Glob(filepath.Join(p, "*.yaml"))
 		if len(matches) == 0 {
-			*fs = append(*fs, Finding{Pos: Pos{File: p}, Msg: "no *.yaml manifest files in directory"})
+			*fs = append(*fs, diag.Finding{Pos: diag.Pos{File: p}, Msg: "no *.yaml manifest files in directory"})
 		}
 		slices.Sort(matches)
 		out = append(out, matches...)
@@ -86,13 +87,13 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // Parse parses one manifest file. It returns nil and findings when the file is not a
 // well-formed manifest document: not YAML, empty, not a mapping, too large, too deep, or
 // using anchors, aliases, tags other than the plain ones, or duplicate keys.
-func Parse(name string, data []byte) (*File, Findings) {
+func Parse(name string, data []byte) (*File, diag.Findings) {
 	root, fs := ParseDocument(name, data, MaxFileBytes, "manifest")
 	if len(fs) > 0 {
 		return nil, fs
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, Findings{{Pos: Pos{File: name, Line: root.Line, Col: root.Column},
+		return nil, diag.Findings{{Pos: diag.Pos{File: name, Line: root.Line, Col: root.Column},
 			Msg: "a manifest file must be a mapping from op names to entries, not " + KindName(root)}}
 	}
 	if fs := checkTree(name, root); len(fs) > 0 {
@@ -104,10 +105,10 @@ func Parse(name string, data []byte) (*File, Findings) {
 // ParseDocument parses a YAML file that must hold exactly one non-empty document of at most
 // limit bytes, and returns the document's root node. kind names the file in findings
 // ("manifest", "profile"). Manifests and device profiles share it.
-func ParseDocument(name string, data []byte, limit int, kind string) (*yaml.Node, Findings) {
+func ParseDocument(name string, data []byte, limit int, kind string) (*yaml.Node, diag.Findings) {
 	emptyMsg := "file is empty: a " + kind + " file holds a YAML mapping"
-	at := func(line, col int, format string, args ...any) Findings {
-		return Findings{{Pos: Pos{File: name, Line: line, Col: col}, Msg: fmt.Sprintf(format, args...)}}
+	at := func(line, col int, format string, args ...any) diag.Findings {
+		return diag.Findings{{Pos: diag.Pos{File: name, Line: line, Col: col}, Msg: fmt.Sprintf(format, args...)}}
 	}
 	if len(data) > limit {
 		return nil, at(1, 1, "file is %.1f MiB; a %s file may be at most %d MiB", float64(len(data))/(1<<20), kind, limit>>20)
@@ -136,7 +137,7 @@ func ParseDocument(name string, data []byte, limit int, kind string) (*yaml.Node
 	return root, nil
 }
 
-func yamlError(name string, err error) Findings {
+func yamlError(name string, err error) diag.Findings {
 	var te *yaml.TypeError
 	msg := err.Error()
 	if errors.As(err, &te) && len(te.Errors) > 0 {
@@ -144,9 +145,9 @@ func yamlError(name string, err error) Findings {
 	}
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return Findings{{Pos: Pos{File: name, Line: line}, Msg: "YAML syntax: " + m[2]}}
+		return diag.Findings{{Pos: diag.Pos{File: name, Line: line}, Msg: "YAML syntax: " + m[2]}}
 	}
-	return Findings{{Pos: Pos{File: name}, Msg: "YAML syntax: " + strings.TrimPrefix(msg, "yaml: ")}}
+	return diag.Findings{{Pos: diag.Pos{File: name}, Msg: "YAML syntax: " + strings.TrimPrefix(msg, "yaml: ")}}
 }
 
 // treeChecker rejects what a manifest never needs and a hostile file uses: anchors and
@@ -155,14 +156,14 @@ func yamlError(name string, err error) Findings {
 // reported once per file, at the first one, with a count: a blow-up file has hundreds.
 type treeChecker struct {
 	name             string
-	fs               Findings
-	anchors, aliases []Finding
+	fs               diag.Findings
+	anchors, aliases []diag.Finding
 }
 
-func checkTree(name string, root *yaml.Node) Findings {
+func checkTree(name string, root *yaml.Node) diag.Findings {
 	c := &treeChecker{name: name}
 	c.walk(root, 0)
-	for _, group := range [][]Finding{c.anchors, c.aliases} {
+	for _, group := range [][]diag.Finding{c.anchors, c.aliases} {
 		if len(group) == 0 {
 			continue
 		}
@@ -176,25 +177,25 @@ func checkTree(name string, root *yaml.Node) Findings {
 }
 
 func (c *treeChecker) walk(n *yaml.Node, depth int) {
-	pos := Pos{File: c.name, Line: n.Line, Col: n.Column}
+	pos := diag.Pos{File: c.name, Line: n.Line, Col: n.Column}
 	switch {
 	case depth > MaxDepth:
-		c.fs = append(c.fs, Finding{Pos: pos, Msg: fmt.Sprintf("YAML nested deeper than %d levels", MaxDepth)})
+		c.fs = append(c.fs, diag.Finding{Pos: pos, Msg: fmt.Sprintf("YAML nested deeper than %d levels", MaxDepth)})
 		return
 	case n.Kind == yaml.AliasNode:
-		c.aliases = append(c.aliases, Finding{Pos: pos, Msg: "YAML aliases (*" + n.Value + ") are not allowed in manifests; write the value out"})
+		c.aliases = append(c.aliases, diag.Finding{Pos: pos, Msg: "YAML aliases (*" + n.Value + ") are not allowed in manifests; write the value out"})
 		return
 	case n.Anchor != "":
-		c.anchors = append(c.anchors, Finding{Pos: pos, Msg: "YAML anchors (&" + n.Anchor + ") are not allowed in manifests"})
+		c.anchors = append(c.anchors, diag.Finding{Pos: pos, Msg: "YAML anchors (&" + n.Anchor + ") are not allowed in manifests"})
 	case n.Kind == yaml.ScalarNode && n.Style&yaml.TaggedStyle != 0:
-		c.fs = append(c.fs, Finding{Pos: pos, Msg: "YAML tags (" + n.Tag + ") are not allowed in manifests"})
+		c.fs = append(c.fs, diag.Finding{Pos: pos, Msg: "YAML tags (" + n.Tag + ") are not allowed in manifests"})
 	}
 	if n.Kind == yaml.MappingNode {
 		seen := map[string]*yaml.Node{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
 			if prev, ok := seen[k.Value]; ok && k.Kind == yaml.ScalarNode {
-				c.fs = append(c.fs, Finding{Pos: Pos{File: c.name, Line: k.Line, Col: k.Column},
+				c.fs = append(c.fs, diag.Finding{Pos: diag.Pos{File: c.name, Line: k.Line, Col: k.Column},
 					Msg: fmt.Sprintf("duplicate key %q (first defined at line %d)", k.Value, prev.Line)})
 			} else {
 				seen[k.Value] = k

@@ -8,6 +8,7 @@ package manifest
 import (
 	"strconv"
 
+	"github.com/ropgen/ropgen/diag"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -27,14 +28,14 @@ const (
 // Str is a scalar string with the position of its first character in the file.
 type Str struct {
 	Value string
-	Pos   Pos
+	Pos   diag.Pos
 	// quoted reports a quoted scalar: its content starts one column after Pos.
 	quoted bool
 }
 
 // At returns the file position of byte offset off within the string. It is exact for
 // single-line scalars without escapes, which is what formulas and rules are.
-func (s Str) At(off int) Pos {
+func (s Str) At(off int) diag.Pos {
 	p := s.Pos
 	if p.Line == 0 {
 		return p
@@ -65,7 +66,7 @@ func (c *Catalog) Op(name string) *Op {
 // Op is one manifest entry.
 type Op struct {
 	Name   string
-	Pos    Pos
+	Pos    diag.Pos
 	Family Str
 	Status Str
 	Ref    *Str // optional reference API, e.g. torch.nn.functional.rms_norm
@@ -113,7 +114,7 @@ func findNamed(ts []*Tensor, name string) *Tensor {
 // Tensor is one input or output of an op's signature.
 type Tensor struct {
 	Name string
-	Pos  Pos
+	Pos  diag.Pos
 	// DType is a union such as "float16 | bfloat16", or "same_as(x)".
 	DType Str
 	// Shape is "[M, K]" for a fixed-rank tensor; nil for an arbitrary-rank one.
@@ -128,14 +129,14 @@ func (t *Tensor) FixedRank() bool { return t.Shape != nil }
 // pointer to one of the scalars for a nullable param.
 type Param struct {
 	Name    string
-	Pos     Pos
+	Pos     diag.Pos
 	Type    Str
 	Default *yaml.Node // nil when the param has no default
 }
 
 // Workload is one row of an op's workloads.
 type Workload struct {
-	Pos    Pos
+	Pos    diag.Pos
 	Label  *Str
 	Values []KeyValue // every key but dtypes and label, in row order
 	DTypes []DTypeSet
@@ -168,7 +169,7 @@ type KeyValue struct {
 // DTypeSet is one element of a row's dtypes: either one dtype name, which binds the first
 // input (and every input declared same_as it), or a mapping from input names to dtypes.
 type DTypeSet struct {
-	Pos     Pos
+	Pos     diag.Pos
 	Single  *Str
 	ByInput []KeyStr
 }
@@ -181,7 +182,7 @@ type KeyStr struct {
 
 // Roofline is an entry's roofline field: inline (Vars, Flops, Bytes) or func (Func).
 type Roofline struct {
-	Pos   Pos
+	Pos   diag.Pos
 	Vars  []Var
 	Flops *Str
 	Bytes *Str

@@ -21,6 +21,7 @@ import (
 	"github.com/expr-lang/expr/optimizer"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
+	"github.com/ropgen/ropgen/diag"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -47,7 +48,7 @@ var ParamTypes = []string{"int", "bool", "float64", "string", "[]int", "*int", "
 // sig is an op's signature prepared for resolving workload rows.
 type sig struct {
 	op *Op
-	fs Findings
+	fs diag.Findings
 
 	dims   []string             // every dim of the fixed-rank shapes, in order of first use
 	dimOf  map[string][]*Tensor // the tensors whose shapes use each dim
@@ -104,8 +105,8 @@ const (
 	keyParam                       // a param value
 )
 
-func (s *sig) errorf(pos Pos, field, format string, args ...any) {
-	s.fs = append(s.fs, Finding{Pos: pos, Op: s.op.Name, Field: field, Msg: fmt.Sprintf(format, args...)})
+func (s *sig) errorf(pos diag.Pos, field, format string, args ...any) {
+	s.fs = append(s.fs, diag.Finding{Pos: pos, Op: s.op.Name, Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
 // tensors returns the op's inputs then outputs.
@@ -149,7 +150,7 @@ func (s *sig) compileParams() {
 		}
 		v, msg := t.value(p.Default)
 		if msg != "" {
-			s.errorf(Pos{File: p.Pos.File, Line: p.Default.Line, Col: p.Default.Column}, field+".default", "%s", msg)
+			s.errorf(diag.Pos{File: p.Pos.File, Line: p.Default.Line, Col: p.Default.Column}, field+".default", "%s", msg)
 			continue
 		}
 		s.defaults[p.Name] = v
@@ -296,10 +297,10 @@ func (s *sig) noComments(e Str, field string) bool {
 func (s *sig) buildKeys() {
 	type origin struct {
 		desc string
-		pos  Pos
+		pos  diag.Pos
 	}
 	taken := map[string]origin{}
-	claim := func(name, desc string, pos Pos, field string) bool {
+	claim := func(name, desc string, pos diag.Pos, field string) bool {
 		if name == KeyDTypes || name == KeyLabel {
 			s.errorf(pos, field, "%s: %q is a reserved workload key", desc, name)
 			return false

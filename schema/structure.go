@@ -15,12 +15,13 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/manifest"
 )
 
 // checkFile validates every op entry of f against the manifest schema. It returns the
 // findings and the names of the entries that have any.
-func checkFile(f *manifest.File) (manifest.Findings, map[string]bool) {
+func checkFile(f *manifest.File) (diag.Findings, map[string]bool) {
 	_, fs := loadSchema().Check(f.Path, f.Root)
 	bad := map[string]bool{}
 	for _, x := range fs {
@@ -120,7 +121,7 @@ var annotations = map[string]bool{"$ref": true, "$comment": true, "title": true,
 // of the schema, one per missing or unknown key. A value refused by the conversion is not
 // reported again by the schema. The value is only fit for use when there are no findings;
 // integers in it are int64 or uint64, other numbers float64.
-func (s *Compiled) Check(file string, root *yaml.Node) (any, manifest.Findings) {
+func (s *Compiled) Check(file string, root *yaml.Node) (any, diag.Findings) {
 	c := &converter{file: file, refused: map[*yaml.Node]bool{}}
 	var v any
 	if s.Entries && root.Kind == yaml.MappingNode {
@@ -176,7 +177,7 @@ type converter struct {
 	file    string
 	op      string // the entry being converted, for a schema with Entries
 	path    []step // the path below the entry or root to the value being converted
-	fs      manifest.Findings
+	fs      diag.Findings
 	refused map[*yaml.Node]bool // nodes with a finding, which the schema must not report again
 }
 
@@ -205,7 +206,7 @@ func (c *converter) field() string {
 
 func (c *converter) errorf(n *yaml.Node, format string, args ...any) {
 	c.refused[n] = true
-	c.fs = append(c.fs, manifest.Finding{Pos: manifest.Pos{File: c.file, Line: n.Line, Col: n.Column},
+	c.fs = append(c.fs, diag.Finding{Pos: diag.Pos{File: c.file, Line: n.Line, Col: n.Column},
 		Op: c.op, Field: c.field(), Msg: fmt.Sprintf(format, args...)})
 }
 
@@ -336,15 +337,15 @@ func (s *Compiled) findings(c *converter, root *yaml.Node, e *jsonschema.Validat
 	}
 }
 
-func (s *Compiled) leaf(c *converter, at location, e *jsonschema.ValidationError) manifest.Findings {
+func (s *Compiled) leaf(c *converter, at location, e *jsonschema.ValidationError) diag.Findings {
 	kwPath := pointer(e.KeywordLocation)
 	kw := ""
 	if len(kwPath) > 0 {
 		kw = kwPath[len(kwPath)-1]
 	}
 	obj, custom := s.keywordSchema(kwPath)
-	finding := func(n *yaml.Node, msg string) manifest.Finding {
-		return manifest.Finding{Pos: manifest.Pos{File: c.file, Line: n.Line, Col: n.Column}, Op: at.op, Field: at.field, Msg: msg}
+	finding := func(n *yaml.Node, msg string) diag.Finding {
+		return diag.Finding{Pos: diag.Pos{File: c.file, Line: n.Line, Col: n.Column}, Op: at.op, Field: at.field, Msg: msg}
 	}
 	// Errors about a name (propertyNames) or a key that must go (not) are about the key: the
 	// instance the schema saw is the key's text.
@@ -358,9 +359,9 @@ func (s *Compiled) leaf(c *converter, at location, e *jsonschema.ValidationError
 		if at.node.Kind == yaml.ScalarNode && at.node.Tag != "!!null" {
 			got += fmt.Sprintf(" (%s)", at.node.Value)
 		}
-		return manifest.Findings{finding(at.node, fmt.Sprintf("must be %s, not %s", typeNames(obj["type"]), got))}
+		return diag.Findings{finding(at.node, fmt.Sprintf("must be %s, not %s", typeNames(obj["type"]), got))}
 	case "required":
-		var fs manifest.Findings
+		var fs diag.Findings
 		pos := at.node
 		if at.key != nil {
 			pos = at.key
@@ -382,7 +383,7 @@ func (s *Compiled) leaf(c *converter, at location, e *jsonschema.ValidationError
 			known = append(known, k)
 		}
 		slices.Sort(known)
-		var fs manifest.Findings
+		var fs diag.Findings
 		for i := 0; i+1 < len(at.node.Content); i += 2 {
 			k := at.node.Content[i]
 			if _, ok := props[k.Value]; !ok && !c.refused[k] {
@@ -399,13 +400,13 @@ func (s *Compiled) leaf(c *converter, at location, e *jsonschema.ValidationError
 		if len(alts) > 2 {
 			want = "one of " + strings.Join(alts, ", ")
 		}
-		return manifest.Findings{finding(keyOrNode, fmt.Sprintf("must be %s, not %q", want, keyOrNode.Value))}
+		return diag.Findings{finding(keyOrNode, fmt.Sprintf("must be %s, not %q", want, keyOrNode.Value))}
 	}
 	msg := custom
 	if msg == "" {
 		msg = e.Message
 	}
-	return manifest.Findings{finding(keyOrNode, msg)}
+	return diag.Findings{finding(keyOrNode, msg)}
 }
 
 // keywordSchema follows a keyword location (the path through the schema, $ref steps

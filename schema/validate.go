@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/manifest"
 )
 
@@ -31,7 +32,7 @@ type Config struct {
 }
 
 // Validate is Config{}.Validate.
-func Validate(paths ...string) (*manifest.Catalog, manifest.Findings) {
+func Validate(paths ...string) (*manifest.Catalog, diag.Findings) {
 	return Config{}.Validate(paths...)
 }
 
@@ -47,12 +48,12 @@ func Validate(paths ...string) (*manifest.Catalog, manifest.Findings) {
 // An entry with schema findings is left out of decoding, so a problem is not reported twice;
 // the price is that an op defined in two files is reported as such only once both
 // definitions pass the schema.
-func (c Config) Validate(paths ...string) (*manifest.Catalog, manifest.Findings) {
-	var fs manifest.Findings
+func (c Config) Validate(paths ...string) (*manifest.Catalog, diag.Findings) {
+	var fs diag.Findings
 	names := manifest.ExpandPaths(paths, &fs)
 	// Files parse independently: one at a time on each CPU, kept in path order.
 	parsed := make([][]*manifest.File, len(names))
-	pfs := make([]manifest.Findings, len(names))
+	pfs := make([]diag.Findings, len(names))
 	parallel(len(names), func(i int) { parsed[i], pfs[i] = manifest.ParseFiles(names[i]) })
 	files := slices.Concat(parsed...)
 	cat, cfs := c.check(files)
@@ -74,8 +75,8 @@ func parallel(n int, fn func(i int)) {
 }
 
 // check validates parsed files; see Validate.
-func (c Config) check(files []*manifest.File) (*manifest.Catalog, manifest.Findings) {
-	sfs := make([]manifest.Findings, len(files))
+func (c Config) check(files []*manifest.File) (*manifest.Catalog, diag.Findings) {
+	sfs := make([]diag.Findings, len(files))
 	passed := make([]*manifest.File, len(files))
 	parallel(len(files), func(i int) {
 		var bad map[string]bool
@@ -104,16 +105,16 @@ func withoutEntries(f *manifest.File, drop map[string]bool) *manifest.File {
 
 // checkOps runs the checks on decoded entries that need more than one value at a time.
 // Ops are checked independently, in parallel.
-func (c Config) checkOps(cat *manifest.Catalog) manifest.Findings {
+func (c Config) checkOps(cat *manifest.Catalog) diag.Findings {
 	funcs := &formulaIndex{dir: c.FormulasDir}
-	fs := make([]manifest.Findings, len(cat.Ops))
+	fs := make([]diag.Findings, len(cat.Ops))
 	parallel(len(cat.Ops), func(i int) {
 		op := cat.Ops[i]
 		if r := op.Roofline; r != nil && r.Func != nil {
 			fs[i] = append(fs[i], funcs.check(op, *r.Func)...)
 		}
 		if op.Implemented() && len(op.Workloads) == 0 {
-			fs[i] = append(fs[i], manifest.Finding{Pos: op.Pos, Op: op.Name, Field: "workloads",
+			fs[i] = append(fs[i], diag.Finding{Pos: op.Pos, Op: op.Name, Field: "workloads",
 				Msg: "an implemented op needs at least one workload: benchmarks and tests run its rows"})
 		}
 		cases, cfs := op.Cases()
@@ -127,11 +128,11 @@ func (c Config) checkOps(cat *manifest.Catalog) manifest.Findings {
 
 // optionalCoverage requires, for each optional input, a row that passes it and a row that
 // omits it: the generated roofline branches on its presence, and both branches need a run.
-func optionalCoverage(op *manifest.Op, cases []manifest.Case) manifest.Findings {
+func optionalCoverage(op *manifest.Op, cases []manifest.Case) diag.Findings {
 	if len(cases) == 0 {
 		return nil
 	}
-	var fs manifest.Findings
+	var fs diag.Findings
 	for _, t := range op.Inputs {
 		if !t.Optional {
 			continue
@@ -148,11 +149,11 @@ func optionalCoverage(op *manifest.Op, cases []manifest.Case) manifest.Findings 
 		}
 		field := "signature.inputs." + t.Name
 		if !passed {
-			fs = append(fs, manifest.Finding{Pos: t.Pos, Op: op.Name, Field: field,
+			fs = append(fs, diag.Finding{Pos: t.Pos, Op: op.Name, Field: field,
 				Msg: "optional input is passed by no workload row; add a row with " + how})
 		}
 		if !omitted {
-			fs = append(fs, manifest.Finding{Pos: t.Pos, Op: op.Name, Field: field,
+			fs = append(fs, diag.Finding{Pos: t.Pos, Op: op.Name, Field: field,
 				Msg: "optional input is omitted by no workload row; add a row without it"})
 		}
 	}
@@ -208,9 +209,9 @@ func (x *formulaIndex) load() {
 }
 
 // check reports a func-mode function that is malformed, unexported or missing.
-func (x *formulaIndex) check(op *manifest.Op, fn manifest.Str) manifest.Findings {
-	at := func(off int, format string, args ...any) manifest.Findings {
-		return manifest.Findings{{Pos: fn.At(off), Op: op.Name, Field: "roofline.func", Msg: fmt.Sprintf(format, args...)}}
+func (x *formulaIndex) check(op *manifest.Op, fn manifest.Str) diag.Findings {
+	at := func(off int, format string, args ...any) diag.Findings {
+		return diag.Findings{{Pos: fn.At(off), Op: op.Name, Field: "roofline.func", Msg: fmt.Sprintf(format, args...)}}
 	}
 	const prefix = "formulas."
 	name, ok := strings.CutPrefix(fn.Value, prefix)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"text/tabwriter"
 
+	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/perf/audit"
 	"github.com/ropgen/ropgen/perf/record"
@@ -56,7 +57,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 
 	recs, findings := record.ReadFiles(*records)
 	var measured []audit.Measured
-	var fs manifest.Findings
+	var fs diag.Findings
 	if *ncu != "" {
 		f, err := os.Open(*ncu)
 		if err != nil {

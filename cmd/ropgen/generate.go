@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/gen"
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/schema"
@@ -156,7 +157,7 @@ func relPath(path string) string {
 	return path
 }
 
-func printFindings(w io.Writer, fs manifest.Findings) {
+func printFindings(w io.Writer, fs diag.Findings) {
 	for _, f := range fs {
 		fmt.Fprintln(w, f)
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"text/tabwriter"
 
+	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/schema"
 )
@@ -45,7 +46,7 @@ flags:
 	cat, fs := schema.Config{FormulasDir: *formulas}.Validate(paths...)
 	if *asJSON {
 		if fs == nil {
-			fs = manifest.Findings{}
+			fs = diag.Findings{}
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -16,7 +16,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/perf/record"
 )
 
@@ -85,9 +85,9 @@ func (c *Count) add(c2 Count) {
 // Measured is the traffic of one op call: all its kernel launches summed (ncu), or one
 // simulated call (cache simulation).
 type Measured struct {
-	Name     string       // RangeName of the call
-	Pos      manifest.Pos // where the measurement starts in its file
-	Launches int          // kernel launches (ncu) or calls (simulation) summed; 0: empty range
+	Name     string   // RangeName of the call
+	Pos      diag.Pos // where the measurement starts in its file
+	Launches int      // kernel launches (ncu) or calls (simulation) summed; 0: empty range
 	Reads    Count
 	Writes   Count
 }
@@ -117,8 +117,8 @@ type Row struct {
 	Verdict  Verdict `json:"verdict"`
 	Note     string  `json:"note,omitempty"` // why the row is an ERROR, or what it measured
 	// Record is where the record was read; Source is where its measurement starts.
-	Record manifest.Pos `json:"record"`
-	Source manifest.Pos `json:"source"`
+	Record diag.Pos `json:"record"`
+	Source diag.Pos `json:"source"`
 }
 
 // Result is a whole audit: one row per record, in record order, and the measured calls that

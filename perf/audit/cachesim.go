@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/diag"
 )
 
 // The CPU side of the audit: one op call run under valgrind's cache simulator with a cold,
@@ -133,7 +133,7 @@ func (c SimCounts) Sub(base SimCounts) (SimCounts, error) {
 }
 
 // Measured converts the counts of the run named name into traffic: misses × line size.
-func (c SimCounts) Measured(name string, pos manifest.Pos) Measured {
+func (c SimCounts) Measured(name string, pos diag.Pos) Measured {
 	m := Measured{Name: name, Pos: pos, Reads: Count{Bytes: c.ReadMisses * c.LineSize}, Writes: Count{Bytes: c.WriteMisses * c.LineSize}}
 	if c.Instructions > 0 {
 		m.Launches = 1
@@ -142,16 +142,16 @@ func (c SimCounts) Measured(name string, pos manifest.Pos) Measured {
 }
 
 // ReadSimDir reads a cache simulation directory: its IndexFile and every output it names.
-func ReadSimDir(dir string) ([]Measured, manifest.Findings) {
+func ReadSimDir(dir string) ([]Measured, diag.Findings) {
 	index := filepath.Join(dir, IndexFile)
 	data, err := os.ReadFile(index)
 	if err != nil {
-		return nil, manifest.Findings{{Pos: manifest.Pos{File: index}, Msg: err.Error()}}
+		return nil, diag.Findings{{Pos: diag.Pos{File: index}, Msg: err.Error()}}
 	}
 	var ms []Measured
-	var fs manifest.Findings
+	var fs diag.Findings
 	for i, line := range bytes.Split(data, []byte("\n")) {
-		pos := manifest.Pos{File: index, Line: i + 1}
+		pos := diag.Pos{File: index, Line: i + 1}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
@@ -159,11 +159,11 @@ func ReadSimDir(dir string) ([]Measured, manifest.Findings) {
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&e); err != nil {
-			fs = append(fs, manifest.Finding{Pos: pos, Msg: err.Error()})
+			fs = append(fs, diag.Finding{Pos: pos, Msg: err.Error()})
 			continue
 		}
 		if e.Op == "" || e.Workload == "" || e.DType == "" || e.File == "" || filepath.IsAbs(e.File) || filepath.IsAbs(e.Baseline) {
-			fs = append(fs, manifest.Finding{Pos: pos, Msg: "entry needs op, workload, dtype and a relative file"})
+			fs = append(fs, diag.Finding{Pos: pos, Msg: "entry needs op, workload, dtype and a relative file"})
 			continue
 		}
 		path := filepath.Join(dir, e.File)
@@ -175,10 +175,10 @@ func ReadSimDir(dir string) ([]Measured, manifest.Findings) {
 			}
 		}
 		if err != nil {
-			fs = append(fs, manifest.Finding{Pos: pos, Msg: err.Error()})
+			fs = append(fs, diag.Finding{Pos: pos, Msg: err.Error()})
 			continue
 		}
-		ms = append(ms, c.Measured(RangeName(e.Op, e.Workload, e.DType), manifest.Pos{File: path}))
+		ms = append(ms, c.Measured(RangeName(e.Op, e.Workload, e.DType), diag.Pos{File: path}))
 	}
 	return ms, fs
 }

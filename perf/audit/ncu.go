@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/diag"
 )
 
 // Nsight Compute CSV, as `ncu --csv` prints it (or `ncu --import R --csv`). Two layouts:
@@ -87,7 +87,7 @@ func parseBytes(value, unit string) Count {
 // launch is one kernel launch read from the CSV.
 type launch struct {
 	name          string
-	pos           manifest.Pos
+	pos           diag.Pos
 	reads, writes Count
 	seen          [2]bool // details page: a row of the read / write metric was found
 }
@@ -95,7 +95,7 @@ type launch struct {
 // ncuTable is the layout of the table being read: the header's columns and, for the raw
 // page, its units.
 type ncuTable struct {
-	header       manifest.Pos
+	header       diag.Pos
 	ncols        int
 	col          map[string]int
 	details      bool
@@ -116,8 +116,8 @@ func (t *ncuTable) get(fields []string, name string) string {
 // lines are findings, as is a malformed line inside the table. A metric that is absent or
 // n/a, or in a unit that is not bytes, leaves its count Missing, which the audit reports as
 // an ERROR row.
-func ParseNCU(r io.Reader, file string) ([]Measured, manifest.Findings) {
-	var fs manifest.Findings
+func ParseNCU(r io.Reader, file string) ([]Measured, diag.Findings) {
+	var fs diag.Findings
 	var t *ncuTable
 	var launches []*launch
 	byID := map[string]*launch{}
@@ -125,10 +125,10 @@ func ParseNCU(r io.Reader, file string) ([]Measured, manifest.Findings) {
 	sc.Buffer(nil, 16<<20) // kernel names with template arguments run long
 	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimRight(sc.Text(), "\r")
-		pos := manifest.Pos{File: file, Line: line}
+		pos := diag.Pos{File: file, Line: line}
 		if tag, ok := profilerTag(text); ok {
 			if tag == "ERROR" {
-				fs = append(fs, manifest.Finding{Pos: pos, Msg: "ncu: " + text})
+				fs = append(fs, diag.Finding{Pos: pos, Msg: "ncu: " + text})
 			}
 			continue
 		}
@@ -138,7 +138,7 @@ func ParseNCU(r io.Reader, file string) ([]Measured, manifest.Findings) {
 		fields, err := csvLine(text)
 		if err != nil {
 			if t != nil {
-				fs = append(fs, manifest.Finding{Pos: pos, Msg: "malformed CSV line: " + err.Error()})
+				fs = append(fs, diag.Finding{Pos: pos, Msg: "malformed CSV line: " + err.Error()})
 			}
 			continue
 		}
@@ -148,7 +148,7 @@ func ParseNCU(r io.Reader, file string) ([]Measured, manifest.Findings) {
 			if t.details {
 				for _, c := range []string{"Metric Unit", "Metric Value"} {
 					if _, ok := t.col[c]; !ok {
-						fs = append(fs, manifest.Finding{Pos: pos, Msg: fmt.Sprintf("details page header has %q but no %q column", "Metric Name", c)})
+						fs = append(fs, diag.Finding{Pos: pos, Msg: fmt.Sprintf("details page header has %q but no %q column", "Metric Name", c)})
 						t = nil
 						break
 					}
@@ -160,7 +160,7 @@ func ParseNCU(r io.Reader, file string) ([]Measured, manifest.Findings) {
 			continue // the profiled program's output before the table
 		}
 		if len(fields) < t.ncols {
-			fs = append(fs, manifest.Finding{Pos: pos, Msg: fmt.Sprintf("%d fields, the header at line %d has %d", len(fields), t.header.Line, t.ncols)})
+			fs = append(fs, diag.Finding{Pos: pos, Msg: fmt.Sprintf("%d fields, the header at line %d has %d", len(fields), t.header.Line, t.ncols)})
 			continue
 		}
 		if t.unitsPending {
@@ -169,7 +169,7 @@ func ParseNCU(r io.Reader, file string) ([]Measured, manifest.Findings) {
 				t.units = fields
 				continue
 			}
-			fs = append(fs, manifest.Finding{Pos: pos, Msg: "raw page: no units row after the header at line " + strconv.Itoa(t.header.Line) + "; values cannot be scaled"})
+			fs = append(fs, diag.Finding{Pos: pos, Msg: "raw page: no units row after the header at line " + strconv.Itoa(t.header.Line) + "; values cannot be scaled"})
 		}
 		id := t.get(fields, "Process ID") + "\x00" + t.get(fields, "ID")
 		l := byID[id]
@@ -186,7 +186,7 @@ func ParseNCU(r io.Reader, file string) ([]Measured, manifest.Findings) {
 					continue
 				}
 				if l.seen[i] {
-					fs = append(fs, manifest.Finding{Pos: pos, Msg: fmt.Sprintf("launch %s: %s given twice", t.get(fields, "ID"), m)})
+					fs = append(fs, diag.Finding{Pos: pos, Msg: fmt.Sprintf("launch %s: %s given twice", t.get(fields, "ID"), m)})
 				}
 				l.seen[i] = true
 				c := parseBytes(t.get(fields, "Metric Value"), t.get(fields, "Metric Unit"))
@@ -208,10 +208,10 @@ func ParseNCU(r io.Reader, file string) ([]Measured, manifest.Findings) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		fs = append(fs, manifest.Finding{Pos: manifest.Pos{File: file}, Msg: err.Error()})
+		fs = append(fs, diag.Finding{Pos: diag.Pos{File: file}, Msg: err.Error()})
 	}
 	if t == nil && len(launches) == 0 && len(fs) == 0 {
-		fs = append(fs, manifest.Finding{Pos: manifest.Pos{File: file},
+		fs = append(fs, diag.Finding{Pos: diag.Pos{File: file},
 			Msg: `no ncu CSV table: expected a header with "ID" and "Kernel Name" columns (ncu --csv --page details or --page raw)`})
 	}
 	return group(launches), fs
@@ -273,7 +273,7 @@ func csvLine(text string) ([]string, error) {
 }
 
 // ncuHeader recognizes a table header: it names the "ID" and "Kernel Name" columns.
-func ncuHeader(fields []string, pos manifest.Pos) (*ncuTable, bool) {
+func ncuHeader(fields []string, pos diag.Pos) (*ncuTable, bool) {
 	col := map[string]int{}
 	for i, f := range fields {
 		if _, dup := col[f]; !dup {

@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/manifest"
 )
 
@@ -33,7 +34,7 @@ func SetCases(op *manifest.Op, set, dtype string) ([]Case, error) {
 	for i, f := range fs {
 		if rest, ok := strings.CutPrefix(f.Field, field); ok {
 			if f.Pos.File != SetFile { // a value's position is its YAML node's, in no file
-				fs[i].Pos = manifest.Pos{File: SetFile}
+				fs[i].Pos = diag.Pos{File: SetFile}
 			}
 			fs[i].Field = SetFile + rest
 		}
@@ -47,7 +48,7 @@ func SetCases(op *manifest.Op, set, dtype string) ([]Case, error) {
 // setRow builds the workload row of set and dtype.
 func setRow(set, dtype string) (*manifest.Workload, error) {
 	label := strings.ReplaceAll(set, " ", "")
-	w := &manifest.Workload{Pos: manifest.Pos{File: SetFile}, Label: &manifest.Str{Value: label}}
+	w := &manifest.Workload{Pos: diag.Pos{File: SetFile}, Label: &manifest.Str{Value: label}}
 	items, err := splitTop(set)
 	if err != nil {
 		return nil, err
@@ -66,12 +67,12 @@ func setRow(set, dtype string) (*manifest.Workload, error) {
 			return nil, fmt.Errorf("%s: %s: value %q is not one YAML value", SetFile, key, val)
 		}
 		w.Values = append(w.Values, manifest.KeyValue{
-			Key: manifest.Str{Value: key, Pos: manifest.Pos{File: SetFile, Line: 1, Col: it.col}}, Value: doc.Content[0]})
+			Key: manifest.Str{Value: key, Pos: diag.Pos{File: SetFile, Line: 1, Col: it.col}}, Value: doc.Content[0]})
 	}
 	if dtype == "" {
 		return nil, fmt.Errorf("%s needs a dtype (-dtype float16, or -dtype a=float16,b=float16)", SetFile)
 	}
-	set1 := manifest.DTypeSet{Pos: manifest.Pos{File: SetFile}}
+	set1 := manifest.DTypeSet{Pos: diag.Pos{File: SetFile}}
 	if !strings.Contains(dtype, "=") {
 		set1.Single = &manifest.Str{Value: dtype}
 	} else {

@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/schema"
 )
@@ -31,7 +32,7 @@ var compiled = sync.OnceValues(func() (*schema.Compiled, error) {
 	return schema.Compile("profile.schema.json", SchemaJSON)
 })
 
-// Load reads and checks the profile file at name. Errors are manifest.Findings with the
+// Load reads and checks the profile file at name. Errors are diag.Findings with the
 // file:line:col of each problem.
 func Load(name string) (*Profile, error) {
 	data, err := os.ReadFile(name)
@@ -166,10 +167,10 @@ func number(v any) float64 {
 }
 
 // check applies the rules the schema cannot express to p, read from root.
-func check(name string, root *yaml.Node, p *Profile) manifest.Findings {
-	var fs manifest.Findings
+func check(name string, root *yaml.Node, p *Profile) diag.Findings {
+	var fs diag.Findings
 	errorf := func(n *yaml.Node, field, format string, args ...any) {
-		fs = append(fs, manifest.Finding{Pos: manifest.Pos{File: name, Line: n.Line, Col: n.Column}, Field: field, Msg: fmt.Sprintf(format, args...)})
+		fs = append(fs, diag.Finding{Pos: diag.Pos{File: name, Line: n.Line, Col: n.Column}, Field: field, Msg: fmt.Sprintf(format, args...)})
 	}
 	for i, pat := range p.Match {
 		if _, err := path.Match(pat, ""); err != nil {

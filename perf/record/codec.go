@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/diag"
 )
 
 // The Go benchmark format encoding (https://golang.org/design/14313-benchmark-format), so
@@ -144,26 +144,26 @@ func (bw *BenchWriter) Write(r Record) error {
 // whose base name is not BenchName are errors, so a record cannot be silently skipped.
 // Values in other units (ns/op is tidied to sec/op; B/op, allocs/op from -benchmem) are
 // ignored, and so is a GOMAXPROCS suffix on the name.
-func ReadBench(r io.Reader, file string) ([]Record, manifest.Findings) {
+func ReadBench(r io.Reader, file string) ([]Record, diag.Findings) {
 	var recs []Record
-	var fs manifest.Findings
+	var fs diag.Findings
 	br := benchfmt.NewReader(r, file)
 	for br.Scan() {
 		switch res := br.Result().(type) {
 		case *benchfmt.SyntaxError:
-			fs = append(fs, manifest.Finding{Pos: manifest.Pos{File: res.FileName, Line: res.Line}, Msg: res.Msg})
+			fs = append(fs, diag.Finding{Pos: diag.Pos{File: res.FileName, Line: res.Line}, Msg: res.Msg})
 		case *benchfmt.Result:
 			rec, errs := fromResult(res)
 			if errs == nil {
 				recs = append(recs, rec)
 			}
 			for _, e := range errs {
-				fs = append(fs, manifest.Finding{Pos: rec.Pos, Field: string(res.Name), Msg: e})
+				fs = append(fs, diag.Finding{Pos: rec.Pos, Field: string(res.Name), Msg: e})
 			}
 		}
 	}
 	if err := br.Err(); err != nil {
-		fs = append(fs, manifest.Finding{Pos: manifest.Pos{File: file}, Msg: err.Error()})
+		fs = append(fs, diag.Finding{Pos: diag.Pos{File: file}, Msg: err.Error()})
 	}
 	return recs, fs
 }
@@ -172,7 +172,7 @@ func fromResult(res *benchfmt.Result) (Record, []string) {
 	var rec Record
 	var errs []string
 	f, line := res.Pos()
-	rec.Pos = manifest.Pos{File: f, Line: line}
+	rec.Pos = diag.Pos{File: f, Line: line}
 	base, parts := res.Name.Parts()
 	if string(base) != BenchName {
 		return rec, []string{fmt.Sprintf("benchmark name must start with Benchmark%s/", BenchName)}
@@ -246,9 +246,9 @@ func (jw *JSONWriter) Write(r Record) error {
 
 // ReadJSON reads JSON lines records from r; file names them in findings. Unknown fields are
 // errors; blank lines are skipped.
-func ReadJSON(r io.Reader, file string) ([]Record, manifest.Findings) {
+func ReadJSON(r io.Reader, file string) ([]Record, diag.Findings) {
 	var recs []Record
-	var fs manifest.Findings
+	var fs diag.Findings
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
 	for line := 1; sc.Scan(); line++ {
@@ -256,42 +256,42 @@ func ReadJSON(r io.Reader, file string) ([]Record, manifest.Findings) {
 		if len(b) == 0 {
 			continue
 		}
-		pos := manifest.Pos{File: file, Line: line}
+		pos := diag.Pos{File: file, Line: line}
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
 		var rec Record
 		if err := dec.Decode(&rec); err != nil {
-			fs = append(fs, manifest.Finding{Pos: pos, Msg: err.Error()})
+			fs = append(fs, diag.Finding{Pos: pos, Msg: err.Error()})
 			continue
 		}
 		if dec.More() {
-			fs = append(fs, manifest.Finding{Pos: pos, Msg: "more than one JSON value on the line"})
+			fs = append(fs, diag.Finding{Pos: pos, Msg: "more than one JSON value on the line"})
 			continue
 		}
 		rec.Pos = pos
 		errs := Check(rec)
 		for _, e := range errs {
-			fs = append(fs, manifest.Finding{Pos: pos, Msg: e})
+			fs = append(fs, diag.Finding{Pos: pos, Msg: e})
 		}
 		if errs == nil {
 			recs = append(recs, rec)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		fs = append(fs, manifest.Finding{Pos: manifest.Pos{File: file}, Msg: err.Error()})
+		fs = append(fs, diag.Finding{Pos: diag.Pos{File: file}, Msg: err.Error()})
 	}
 	return recs, fs
 }
 
 // ReadFiles reads records from each path, in order, telling the two encodings apart by the
 // first non-blank byte: '{' starts JSON lines, which no benchmark format line can.
-func ReadFiles(paths ...string) ([]Record, manifest.Findings) {
+func ReadFiles(paths ...string) ([]Record, diag.Findings) {
 	var recs []Record
-	var fs manifest.Findings
+	var fs diag.Findings
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
-			fs = append(fs, manifest.Finding{Pos: manifest.Pos{File: p}, Msg: err.Error()})
+			fs = append(fs, diag.Finding{Pos: diag.Pos{File: p}, Msg: err.Error()})
 			continue
 		}
 		read := ReadBench

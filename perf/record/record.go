@@ -3,7 +3,9 @@
 // numbers, so readers never instantiate an op or evaluate a formula.
 package record
 
-import "github.com/ropgen/ropgen/manifest"
+import (
+	"github.com/ropgen/ropgen/diag"
+)
 
 // Record is one timed op × workload × dtype.
 type Record struct {
@@ -20,5 +22,5 @@ type Record struct {
 	Iters   int     `json:"iters"` // calls timed
 	// Pos is where a reader found the record (file and line), so a report can point at it;
 	// writers ignore it.
-	Pos manifest.Pos `json:"-"`
+	Pos diag.Pos `json:"-"`
 }

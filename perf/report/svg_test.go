@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 )
@@ -251,8 +251,8 @@ func TestSVGMergesEqualRoofs(t *testing.T) {
 // Two runs of one benchmark are told apart by where they were read.
 func TestPointLabels(t *testing.T) {
 	rows := []Row{
-		{Rec: &record.Record{Op: "Gemm", Workload: "w", DType: "float32", Pos: manifest.Pos{File: "a.txt", Line: 4}}},
-		{Rec: &record.Record{Op: "Gemm", Workload: "w", DType: "float32", Pos: manifest.Pos{File: "b.txt", Line: 9}}},
+		{Rec: &record.Record{Op: "Gemm", Workload: "w", DType: "float32", Pos: diag.Pos{File: "a.txt", Line: 4}}},
+		{Rec: &record.Record{Op: "Gemm", Workload: "w", DType: "float32", Pos: diag.Pos{File: "b.txt", Line: 9}}},
 		{Rec: &record.Record{Op: "Gemm", Workload: "w", DType: "float16"}},
 		{Rec: &record.Record{Op: "Add", Workload: "w", DType: "float16"}},
 	}

@@ -1,4 +1,6 @@
-package manifest
+// Package diag holds the positions and findings every ropgen package reports problems with, in
+// go vet style (file:line:col: op: field: message). It depends on nothing of ropgen's.
+package diag
 
 import (
 	"cmp"
@@ -7,7 +9,7 @@ import (
 	"strings"
 )
 
-// Pos is a position in a manifest file. Line and Col are 1-based; zero means unknown.
+// Pos is a position in an input file (a manifest, a profile, a record file). Line and Col are 1-based; zero means unknown.
 type Pos struct {
 	File string `json:"file"`
 	Line int    `json:"line"`
@@ -24,7 +26,7 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
-// Finding is one problem found in a manifest, reported in go vet style:
+// Finding is one problem found in an input, reported in go vet style:
 // manifest/norm.yaml:41:12: RMSNormFwd: roofline.flops: undefined: N
 type Finding struct {
 	Pos   Pos    `json:"pos"`
