@@ -3,12 +3,15 @@ package profiles
 import (
 	"embed"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -131,7 +134,30 @@ func build(m map[string]any) *Profile {
 			p.MixFractions[k] = number(v)
 		}
 	}
-	for _, unit := range []string{"cube", "vector"} {
+	if mixes, ok := hbm["mix_spreads"].(map[string]any); ok {
+		p.MixSpreads = map[string]Spread{}
+		for k, v := range mixes {
+			p.MixSpreads[k] = spread(v)
+		}
+	}
+	if caches, ok := m["caches"].(map[string]any); ok {
+		for _, key := range CacheKeys {
+			if c, ok := caches[key].(map[string]any); ok {
+				p.Caches = append(p.Caches, CacheRoof{Ceiling: ceiling(key, c), Bytes: int64(number(c["bytes"]))})
+			}
+		}
+	}
+	if ms, ok := m["measured"].(map[string]any); ok {
+		p.Measured.At, _ = time.Parse(time.RFC3339, ms["at"].(string)) // checked in check
+		p.Measured.BootID, _ = ms["boot_id"].(string)
+		if v, ok := ms["loadavg"]; ok {
+			p.Measured.LoadAvg = number(v)
+		}
+		if v, ok := ms["cores"]; ok {
+			p.Measured.Cores = int(number(v))
+		}
+	}
+	for _, unit := range Units {
 		dts, _ := m[unit].(map[string]any)
 		for dt, c := range dts {
 			key := unit + "." + dt
@@ -144,13 +170,26 @@ func build(m map[string]any) *Profile {
 	return p
 }
 
+// Units are the compute unit keys of a profile file, in the order they are read.
+var Units = []string{"cube", "vector", "scalar"}
+
 func ceiling(key string, m map[string]any) Ceiling {
 	c := Ceiling{Key: key, Theoretical: number(m["theoretical"])}
 	if cal, ok := m["calibration"]; ok {
 		c.Calibration = number(cal)
 		c.Effective = c.Theoretical * c.Calibration
 	}
+	c.Estimate, _ = m["estimate"].(bool)
+	c.Note, _ = m["note"].(string)
+	if s, ok := m["spread"]; ok {
+		c.Spread = spread(s)
+	}
 	return c
+}
+
+func spread(v any) Spread {
+	m := v.(map[string]any)
+	return Spread{Min: number(m["min"]), Median: number(m["median"]), Max: number(m["max"]), N: int(number(m["n"]))}
 }
 
 func asSlice(v any) []any { s, _ := v.([]any); return s }
@@ -175,6 +214,40 @@ func check(name string, root *yaml.Node, p *Profile) diag.Findings {
 	for i, pat := range p.Match {
 		if _, err := path.Match(pat, ""); err != nil {
 			errorf(schema.Lookup(root, "match", strconv.Itoa(i)), fmt.Sprintf("match[%d]", i), "bad glob pattern %q: %v", pat, err)
+		}
+	}
+	if n := schema.Lookup(root, "measured", "at"); n != nil && p.Measured.At.IsZero() {
+		errorf(n, "measured.at", "%q is not an RFC 3339 time (2006-01-02T15:04:05Z)", n.Value)
+	}
+	checkSpread := func(c Ceiling, path ...string) {
+		n := schema.Lookup(root, path...)
+		if n == nil {
+			return
+		}
+		field := strings.Join(path, ".")
+		s := c.Spread
+		if !(s.Min <= s.Median && s.Median <= s.Max) {
+			errorf(n, field, "min %.6g <= median %.6g <= max %.6g does not hold", s.Min, s.Median, s.Max)
+			return
+		}
+		// The effective value is one of the measurement's statistics (calibrate keeps the
+		// best, Max); outside [Min, Max] it would not come from this measurement.
+		if c.Calibrated() && (c.Effective < s.Min*(1-1e-6) || c.Effective > s.Max*(1+1e-6)) {
+			errorf(n, field, "the effective value %.6g (theoretical x calibration) is outside the measured spread [%.6g, %.6g]", c.Effective, s.Min, s.Max)
+		}
+	}
+	checkSpread(p.HBM, "hbm", "spread")
+	for _, key := range slices.Sorted(maps.Keys(p.Units)) {
+		unit, dt, _ := strings.Cut(key, ".")
+		checkSpread(p.Units[key], unit, dt, "spread")
+	}
+	for _, c := range p.Caches {
+		checkSpread(c.Ceiling, "caches", c.Key, "spread")
+	}
+	for _, mix := range Mixes {
+		if s, ok := p.MixSpreads[mix]; ok {
+			f := p.MixFractions[mix] // 0 (not calibrated) when the mix has no fraction
+			checkSpread(Ceiling{Calibration: f, Effective: f * p.HBM.Theoretical, Spread: s}, "hbm", "mix_spreads", mix)
 		}
 	}
 	// Spec §5.1: the bandwidth calibration is the envelope over the measured mixes. A ceiling

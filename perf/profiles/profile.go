@@ -14,6 +14,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Basis selects which ceiling prices a row: the measured (effective) one by default, or the
@@ -38,16 +39,60 @@ func ParseBasis(s string) (Basis, error) {
 // HBMKey is the roof key of the memory ceiling; compute keys are "<unit>.<dtype>".
 const HBMKey = "hbm"
 
-// Mixes are the memory access mixes a bandwidth calibration measures, in file order.
-var Mixes = []string{"copy", "triad", "read", "write"}
+// Mixes are the memory access mixes a bandwidth calibration measures, in file order. The
+// "_nt" mixes store with non-temporal (streaming) stores, as the catalog's streaming kernels
+// do: they skip the read a store miss otherwise costs, so they move more counted bytes.
+var Mixes = []string{"copy", "copy_nt", "triad", "triad_nt", "read", "write", "write_nt"}
+
+// CacheKeys are the cache levels a calibration's working-set sweep can report, in order.
+var CacheKeys = []string{"l1", "l2", "l3"}
+
+// Spread summarizes a repeated measurement, in the unit of the value it measures.
+type Spread struct {
+	Min, Median, Max float64
+	N                int // repetitions; 0 when not measured
+}
+
+// Measured reports whether the spread holds a measurement.
+func (s Spread) Measured() bool { return s.N > 0 }
+
+// Rel is the spread's width relative to its median, (Max-Min)/Median; 0 when not measured.
+func (s Spread) Rel() float64 {
+	if s.N == 0 || s.Median <= 0 {
+		return 0
+	}
+	return (s.Max - s.Min) / s.Median
+}
+
+// SpreadOf summarizes samples (which it sorts); the median of an even count is the mean of
+// the two middle samples. An empty slice gives the zero Spread.
+func SpreadOf(samples []float64) Spread {
+	n := len(samples)
+	if n == 0 {
+		return Spread{}
+	}
+	slices.Sort(samples)
+	med := samples[n/2]
+	if n%2 == 0 {
+		med = (samples[n/2-1] + samples[n/2]) / 2
+	}
+	return Spread{Min: samples[0], Median: med, Max: samples[n-1], N: n}
+}
 
 // Ceiling is one roof of a profile: a theoretical rate (bytes/s for hbm, FLOP/s for a compute
 // unit), and, when it was measured, the calibration factor and the effective rate.
 type Ceiling struct {
-	Key         string  // "hbm", "cube.bf16", "vector.fp32"
+	Key         string  // "hbm", "cube.bf16", "vector.fp32", "scalar.fp32", "l1"
 	Theoretical float64 // datasheet or derived ceiling
 	Calibration float64 // measured / theoretical; 0 when not measured
 	Effective   float64 // Theoretical × Calibration; 0 when not measured
+	// Spread is the spread of the repeated measurement behind Effective (same unit); zero
+	// when the file gives none.
+	Spread Spread
+	// Estimate is true when Theoretical is a stated estimate, not a datasheet or hardware
+	// fact; Note says why it was chosen (the file's `note`).
+	Estimate bool
+	Note     string
 }
 
 // Calibrated reports whether the ceiling was measured, so that it has an effective value.
@@ -74,11 +119,47 @@ type Profile struct {
 	// as a fraction of HBM.Theoretical (calibration_mixes), kept as data for per-mix ceilings.
 	HBM          Ceiling
 	MixFractions map[string]float64
-	// Units are the compute ceilings by roof key ("cube.fp16"). A unit listed empty in the
+	// Units are the compute ceilings by roof key ("cube.fp16"; on a CPU also the labelled
+	// scalar roofs "scalar.fp32", "scalar.fp64", which no op prices against). A unit listed empty in the
 	// file ("vector: {}") contributes no key.
 	Units map[string]Ceiling
+	// MixSpreads holds each mix's measured bandwidth spread in bytes/s (mix_spreads).
+	MixSpreads map[string]Spread
+	// Caches are the cache-level bandwidth roofs ("l1", "l2", "l3", in that order) from a
+	// working-set sweep; empty when not measured.
+	Caches []CacheRoof
 	// LatencyFloor is the cost in seconds of an empty launch or dispatch; 0 when unknown.
 	LatencyFloor float64
+	// Measured says when and under what load the profile was measured; zero when the file
+	// does not say (datasheet profiles).
+	Measured Conditions
+}
+
+// CacheRoof is the bandwidth ceiling of one cache level in bytes/s; Bytes is the size of
+// that level (per core or per instance) as the sweep saw it.
+type CacheRoof struct {
+	Ceiling
+	Bytes int64
+}
+
+// Conditions are the circumstances of a measurement: when, on which boot of the machine
+// (/proc/sys/kernel/random/boot_id), the 1-minute load average just before, and on how many
+// cores it ran.
+type Conditions struct {
+	At      time.Time
+	BootID  string
+	LoadAvg float64
+	Cores   int
+}
+
+// Cache returns the cache roof named key ("l1", "l2", "l3") and whether the profile has it.
+func (p *Profile) Cache(key string) (CacheRoof, bool) {
+	for _, c := range p.Caches {
+		if c.Key == key {
+			return c, true
+		}
+	}
+	return CacheRoof{}, false
 }
 
 // Roof returns the ceiling named by key ("hbm" or "<unit>.<dtype>") and whether the profile

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func builtinByName(t *testing.T, name string) *Profile {
@@ -179,23 +180,36 @@ func TestParseBasis(t *testing.T) {
 func TestBadProfiles(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"missing hbm", "device: x\n", `bad.yaml:1:1: missing required key "hbm"`},
-		{"unknown top key", "device: x\nhbm: {theoretical: 1}\nhbmm: 1\n", `bad.yaml:3:1: unknown key "hbmm" (known: cube, device, hbm, latency_floor, match, vector)`},
+		{"unknown top key", "device: x\nhbm: {theoretical: 1e9}\nhbmm: 1\n", `bad.yaml:3:1: unknown key "hbmm" (known: caches, cube, device, hbm, latency_floor, match, measured, scalar, vector)`},
 		{"string rate", "device: x\nhbm:\n  theoretical: fast\n", `bad.yaml:3:16: hbm.theoretical: must be a number, not a string (fast)`},
-		{"negative rate", "device: x\nhbm: {theoretical: -1}\n", `bad.yaml:2:20: hbm.theoretical: must be > 0 but found -1`},
-		{"calibration above 1", "device: x\nhbm: {theoretical: 1, calibration: 1.2}\n", `bad.yaml:2:36: hbm.calibration: must be <= 1 but found 1.2`},
-		{"unknown unit", "device: x\nhbm: {theoretical: 1}\ntensor: {}\n", `bad.yaml:3:1: unknown key "tensor" (known: cube, device, hbm, latency_floor, match, vector)`},
-		{"unknown dtype", "device: x\nhbm: {theoretical: 1}\ncube:\n  bfp16: {theoretical: 1}\n", `bad.yaml:4:3: cube.bfp16: must be one of "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", not "bfp16"`},
-		{"ceiling without theoretical", "device: x\nhbm: {theoretical: 1}\ncube:\n  bf16: {calibration: 0.5}\n", `bad.yaml:4:3: cube.bf16: missing required key "theoretical"`},
-		{"unknown mix", "device: x\nhbm:\n  theoretical: 1\n  calibration: 0.5\n  calibration_mixes: {scale: 0.5}\n", `bad.yaml:5:23: hbm.calibration_mixes: unknown key "scale" (known: copy, read, triad, write)`},
-		{"calibration below a mix", "device: x\nhbm:\n  theoretical: 1\n  calibration: 0.5\n  calibration_mixes: {copy: 0.5, read: 0.6}\n", `bad.yaml:4:16: hbm.calibration: 0.5 is below the read mix's 0.6: the calibration must be the envelope of calibration_mixes (spec §5.1)`},
-		{"mixes without calibration", "device: x\nhbm:\n  theoretical: 1\n  calibration_mixes: {copy: 0.5}\n", `bad.yaml:3:3: hbm: calibration_mixes given without calibration: the calibration is their envelope, 0.5 (copy)`},
-		{"bad glob", "device: x\nmatch: [\"a[\"]\nhbm: {theoretical: 1}\n", `bad.yaml:2:9: match[0]: bad glob pattern "a[": syntax error in pattern`},
-		{"duplicate key", "device: x\nhbm: {theoretical: 1}\ndevice: y\n", `bad.yaml:3:1: duplicate key "device" (first defined at line 1)`},
-		{"alias", "device: &d x\nmatch: [*d]\nhbm: {theoretical: 1}\n", `bad.yaml:2:9: match[0]: YAML aliases (*d) are not allowed; write the value out`},
-		{"merge key", "device: x\nhbm: {<<: {theoretical: 1}}\n", "bad.yaml:2:1: hbm: missing required key \"theoretical\"\nbad.yaml:2:7: hbm: YAML merge keys (<<) are not allowed; write the keys out"},
+		{"negative rate", "device: x\nhbm: {theoretical: -1}\n", `bad.yaml:2:20: hbm.theoretical: must be >= 1000 but found -1`},
+		{"calibration above 1", "device: x\nhbm: {theoretical: 1e9, calibration: 1.2}\n", `bad.yaml:2:38: hbm.calibration: must be <= 1 but found 1.2`},
+		{"unknown unit", "device: x\nhbm: {theoretical: 1e9}\ntensor: {}\n", `bad.yaml:3:1: unknown key "tensor" (known: caches, cube, device, hbm, latency_floor, match, measured, scalar, vector)`},
+		{"unknown dtype", "device: x\nhbm: {theoretical: 1e9}\ncube:\n  bfp16: {theoretical: 1e9}\n", `bad.yaml:4:3: cube.bfp16: must be one of "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", not "bfp16"`},
+		{"ceiling without theoretical", "device: x\nhbm: {theoretical: 1e9}\ncube:\n  bf16: {calibration: 0.5}\n", `bad.yaml:4:3: cube.bf16: missing required key "theoretical"`},
+		{"unknown mix", "device: x\nhbm:\n  theoretical: 1e9\n  calibration: 0.5\n  calibration_mixes: {scale: 0.5}\n", `bad.yaml:5:23: hbm.calibration_mixes: unknown key "scale" (known: copy, copy_nt, read, triad, triad_nt, write, write_nt)`},
+		{"calibration below a mix", "device: x\nhbm:\n  theoretical: 1e9\n  calibration: 0.5\n  calibration_mixes: {copy: 0.5, read: 0.6}\n", `bad.yaml:4:16: hbm.calibration: 0.5 is below the read mix's 0.6: the calibration must be the envelope of calibration_mixes (spec §5.1)`},
+		{"mixes without calibration", "device: x\nhbm:\n  theoretical: 1e9\n  calibration_mixes: {copy: 0.5}\n", `bad.yaml:3:3: hbm: calibration_mixes given without calibration: the calibration is their envelope, 0.5 (copy)`},
+		// Issue 11 item 7: values that would price a row at infinity or zero are refused.
+		{"vanishing calibration", "device: x\nhbm: {theoretical: 1e9, calibration: 1e-320}\n", `bad.yaml:2:38: hbm.calibration: must be >= 1e-06 but found 1e-320`},
+		{"vanishing rate", "device: x\nhbm: {theoretical: 1e-300}\n", `bad.yaml:2:20: hbm.theoretical: must be >= 1000 but found 1e-300`},
+		{"huge rate", "device: x\nhbm: {theoretical: 1e300}\n", `bad.yaml:2:20: hbm.theoretical: must be <= 1e+18 but found 1e+300`},
+		{"vanishing latency floor", "device: x\nhbm: {theoretical: 1e9}\nlatency_floor: 1e-320\n", `bad.yaml:3:16: latency_floor: must be >= 1e-09 but found 1e-320`},
+		{"spread out of order", "device: x\nhbm:\n  theoretical: 1e9\n  spread: {min: 3e8, median: 2e8, max: 4e8, n: 3}\n", `bad.yaml:4:11: hbm.spread: min 3e+08 <= median 2e+08 <= max 4e+08 does not hold`},
+		{"effective outside spread", "device: x\nhbm:\n  theoretical: 1e9\n  calibration: 0.5\n  spread: {min: 1e8, median: 2e8, max: 3e8, n: 3}\n", `bad.yaml:5:11: hbm.spread: the effective value 5e+08 (theoretical x calibration) is outside the measured spread [1e+08, 3e+08]`},
+		{"spread without n", "device: x\nhbm: {theoretical: 1e9}\nvector:\n  fp32:\n    theoretical: 1e9\n    spread: {min: 1e8, median: 2e8, max: 3e8}\n", `bad.yaml:6:5: vector.fp32.spread: missing required key "n"`},
+		{"mix spread outside", "device: x\nhbm:\n  theoretical: 1e9\n  calibration: 0.5\n  calibration_mixes: {copy: 0.5}\n  mix_spreads:\n    copy: {min: 1e8, median: 1e8, max: 1e8, n: 1}\n", `bad.yaml:7:11: hbm.mix_spreads.copy: the effective value 5e+08 (theoretical x calibration) is outside the measured spread [1e+08, 1e+08]`},
+		{"cache without bytes", "device: x\nhbm: {theoretical: 1e9}\ncaches:\n  l1: {theoretical: 1e10, calibration: 1}\n", `bad.yaml:4:3: caches.l1: missing required key "bytes"`},
+		{"unknown cache", "device: x\nhbm: {theoretical: 1e9}\ncaches:\n  l4: {theoretical: 1e10, calibration: 1, bytes: 1}\n", `bad.yaml:4:3: caches: unknown key "l4" (known: l1, l2, l3)`},
+		{"bad time", "device: x\nhbm: {theoretical: 1e9}\nmeasured: {at: yesterday}\n", `bad.yaml:3:16: measured.at: "yesterday" is not an RFC 3339 time (2006-01-02T15:04:05Z)`},
+		{"estimate not bool", "device: x\nhbm: {theoretical: 1e9, estimate: 1}\n", `bad.yaml:2:35: hbm.estimate: must be true or false, not an integer (1)`},
+		{"bad glob", "device: x\nmatch: [\"a[\"]\nhbm: {theoretical: 1e9}\n", `bad.yaml:2:9: match[0]: bad glob pattern "a[": syntax error in pattern`},
+		{"duplicate key", "device: x\nhbm: {theoretical: 1e9}\ndevice: y\n", `bad.yaml:3:1: duplicate key "device" (first defined at line 1)`},
+		{"alias", "device: &d x\nmatch: [*d]\nhbm: {theoretical: 1e9}\n", `bad.yaml:2:9: match[0]: YAML aliases (*d) are not allowed; write the value out`},
+		{"merge key", "device: x\nhbm: {<<: {theoretical: 1e9}}\n", "bad.yaml:2:1: hbm: missing required key \"theoretical\"\nbad.yaml:2:7: hbm: YAML merge keys (<<) are not allowed; write the keys out"},
 		// Not also "must be a number": the schema does not report a value refused on conversion.
 		{"infinite", "device: x\nhbm: {theoretical: .inf}\n", `bad.yaml:2:20: hbm.theoretical: ".inf" is not a finite number`},
-		{"nan", "device: x\nhbm: {theoretical: 1, calibration: .nan}\n", `bad.yaml:2:36: hbm.calibration: ".nan" is not a finite number`},
+		{"nan", "device: x\nhbm: {theoretical: 1e9, calibration: .nan}\n", `bad.yaml:2:38: hbm.calibration: ".nan" is not a finite number`},
 		{"syntax", "device: x\nhbm: {theoretical: 1\n", `bad.yaml:1: YAML syntax: did not find expected ',' or '}'`},
 		{"not a mapping", "- 1\n", `bad.yaml:1:1: must be a mapping, not a list`},
 	} {
@@ -252,5 +266,87 @@ func TestHostDeviceName(t *testing.T) {
 	}
 	if c.Logical < 1 {
 		t.Errorf("HostCPU().Logical = %d", c.Logical)
+	}
+}
+
+// TestMeasuredProfileFields loads every key a calibrated host profile carries and checks each
+// lands in its field: spreads, estimate and note, the scalar roofs, caches in level order
+// (whatever the file order), mix spreads and the measurement conditions.
+func TestMeasuredProfileFields(t *testing.T) {
+	src := `device: "cpu: Box"
+measured: {at: "2026-12-01T08:00:00Z", boot_id: "b-1", loadavg: 0.75, cores: 2}
+hbm:
+  theoretical: 1e11
+  estimate: true
+  note: "twice the envelope"
+  calibration: 0.5
+  spread: {min: 4e10, median: 4.5e10, max: 5e10, n: 5}
+  calibration_mixes: {copy: 0.4, copy_nt: 0.5}
+  mix_spreads:
+    copy: {min: 3e10, median: 3.5e10, max: 4e10, n: 5}
+    copy_nt: {min: 4e10, median: 4.5e10, max: 5e10, n: 5}
+caches:
+  l3: {theoretical: 2e11, calibration: 0.5, bytes: 33554432}
+  l1: {theoretical: 1e12, calibration: 0.5, bytes: 49152, spread: {min: 4e11, median: 4.5e11, max: 5e11, n: 3}}
+vector:
+  fp32: {theoretical: 2e11, calibration: 0.5, spread: {min: 9e10, median: 9.5e10, max: 1e11, n: 7}}
+scalar:
+  fp32: {theoretical: 2e11, estimate: true, note: "same pipes", calibration: 0.1}
+`
+	p, err := Parse("box.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.HBM.Spread != (Spread{4e10, 4.5e10, 5e10, 5}) || !p.HBM.Estimate || p.HBM.Note != "twice the envelope" {
+		t.Errorf("hbm = %+v", p.HBM)
+	}
+	if p.MixSpreads["copy"] != (Spread{3e10, 3.5e10, 4e10, 5}) || len(p.MixSpreads) != 2 {
+		t.Errorf("mix spreads = %v", p.MixSpreads)
+	}
+	if len(p.Caches) != 2 || p.Caches[0].Key != "l1" || p.Caches[1].Key != "l3" || p.Caches[0].Bytes != 49152 || p.Caches[0].Effective != 5e11 || p.Caches[0].Spread.N != 3 {
+		t.Errorf("caches = %+v", p.Caches)
+	}
+	if c, ok := p.Cache("l3"); !ok || c.Bytes != 32<<20 {
+		t.Errorf("Cache(l3) = %+v, %v", c, ok)
+	}
+	if _, ok := p.Cache("l2"); ok {
+		t.Errorf("Cache(l2) found in a profile without l2")
+	}
+	if v, ok := p.Resolve("scalar.fp32", Effective); !ok || v != 2e10 || !p.Units["scalar.fp32"].Estimate || p.Units["scalar.fp32"].Note != "same pipes" {
+		t.Errorf("scalar.fp32 = %g, %v, %+v", v, ok, p.Units["scalar.fp32"])
+	}
+	if p.Units["vector.fp32"].Spread.Max != 1e11 {
+		t.Errorf("vector.fp32 = %+v", p.Units["vector.fp32"])
+	}
+	want := Conditions{At: time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC), BootID: "b-1", LoadAvg: 0.75, Cores: 2}
+	if p.Measured != want {
+		t.Errorf("measured = %+v, want %+v", p.Measured, want)
+	}
+	if got := strings.Join(p.Keys(), " "); got != "hbm scalar.fp32 vector.fp32" {
+		t.Errorf("keys = %s", got)
+	}
+}
+
+// TestBoundsKeepPricesFinite checks the schema's bounds do what they are for: the largest
+// byte count a record can hold, priced on the slowest ceiling the schema admits, is finite.
+func TestBoundsKeepPricesFinite(t *testing.T) {
+	p, err := Parse("slow.yaml", []byte("device: x\nhbm: {theoretical: 1e3, calibration: 1e-6}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := float64(math.MaxInt64) / p.HBM.Effective; math.IsInf(v, 0) || math.IsNaN(v) {
+		t.Errorf("MaxInt64 bytes / %g = %g", p.HBM.Effective, v)
+	}
+}
+
+func TestSpreadOf(t *testing.T) {
+	if s := SpreadOf([]float64{3, 1, 2}); s != (Spread{1, 2, 3, 3}) {
+		t.Errorf("odd: %+v", s)
+	}
+	if s := SpreadOf([]float64{4, 1, 2, 3}); s != (Spread{1, 2.5, 4, 4}) || s.Rel() != 3/2.5 {
+		t.Errorf("even: %+v, rel %g", s, s.Rel())
+	}
+	if s := SpreadOf(nil); s.Measured() || s.Rel() != 0 {
+		t.Errorf("empty: %+v", s)
 	}
 }
