@@ -19,6 +19,8 @@ import (
 // knob is a setting an arm changes while it runs.
 type knob struct {
 	doc string
+	// max is the largest value the knob takes on this machine.
+	max func() int
 	// set applies value and returns the function that restores the previous setting.
 	set func(value int) (restore func())
 }
@@ -28,7 +30,10 @@ type knob struct {
 // the kernels' serial-or-parallel choice (the grain sizes) on one workload.
 var knobs = map[string]knob{
 	"procs": {
-		doc: "GOMAXPROCS during the arm (1: every kernel runs serially)",
+		doc: "GOMAXPROCS during the arm (1: every kernel runs serially; at most 4 × the CPUs)",
+		// More Ps than a few per CPU only add scheduling, and a million make every parallel
+		// kernel start a million goroutines: the trial would never finish.
+		max: func() int { return 4 * runtime.NumCPU() },
 		set: func(v int) func() {
 			prev := runtime.GOMAXPROCS(v)
 			return func() { runtime.GOMAXPROCS(prev) }
@@ -52,6 +57,9 @@ func parseArm(spec string) (abtest.Arm, error) {
 		v, err := strconv.Atoi(val)
 		if err != nil || v < 1 {
 			return abtest.Arm{}, fmt.Errorf("%s: %q is not a positive integer", name, val)
+		}
+		if hi := k.max(); v > hi {
+			return abtest.Arm{}, fmt.Errorf("%s: %d is above the most this machine takes (%d)", name, v, hi)
 		}
 		settings = append(settings, setting{k, v})
 	}
@@ -96,6 +104,17 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 	}
 	if fl.NArg() > 0 || *ff.op == "" || *aSpec == "" || *bSpec == "" {
 		fmt.Fprintln(stderr, "usage: ropbench ab -op NAME (-workload REGEX [-dtype REGEX] | -set KEY=VALUE,... -dtype DTYPE) -a KNOB=VALUE -b KNOB=VALUE [-rounds N]")
+		return 2
+	}
+	switch {
+	case !(*alpha > 0 && *alpha < 1):
+		fmt.Fprintf(stderr, "ropbench ab: -alpha %v is not in (0, 1)\n", *alpha)
+		return 2
+	case *rounds < abtest.MinRounds(*alpha):
+		fmt.Fprintf(stderr, "ropbench ab: -rounds %d can never reach p <= %v: use at least %d\n", *rounds, *alpha, abtest.MinRounds(*alpha))
+		return 2
+	case *target <= 0:
+		fmt.Fprintf(stderr, "ropbench ab: -sample-time %v must be positive\n", *target)
 		return 2
 	}
 	a, err := parseArm(*aSpec)

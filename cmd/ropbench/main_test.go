@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
+	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/ropgen/ropgen/perf/bench"
@@ -95,7 +100,10 @@ func TestUsage(t *testing.T) {
 		{[]string{"ab", "-op", "ReluFwd", "-a", "threads=1", "-b", "procs=2"}, 2, `-a: "threads=1" is not knob=value with a known knob`},
 		{[]string{"ab", "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=0"}, 2, `-b: procs: "0" is not a positive integer`},
 		{[]string{"ab", "-manifest", manifests, "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=2"}, 2, "want exactly one: ReluFwd/cpu-small/float32, ReluFwd/cpu-small/bfloat16, "},
-		{[]string{"ab", "-manifest", manifests, "-op", "ReluFwd", "-workload", "cpu-small", "-dtype", "float32", "-a", "procs=1", "-b", "procs=2", "-rounds", "5"}, 1, "use at least 8"},
+		{[]string{"ab", "-manifest", manifests, "-op", "ReluFwd", "-workload", "cpu-small", "-dtype", "float32", "-a", "procs=1", "-b", "procs=2", "-rounds", "5"}, 2, "use at least 8"},
+		{[]string{"ab", "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=1000000"}, 2, "-b: procs: 1000000 is above the most this machine takes"},
+		{[]string{"ab", "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=2", "-alpha", "0"}, 2, "-alpha 0 is not in (0, 1)"},
+		{[]string{"ab", "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=2", "-sample-time", "-1s"}, 2, "-sample-time -1s must be positive"},
 	} {
 		code, stdout, stderr := runCmd(tc.args...)
 		if code != tc.code || !strings.Contains(stdout+stderr, tc.want) {
@@ -152,5 +160,45 @@ func TestAB(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
+	}
+}
+
+// TestRunInterruptedKeepsOld: `ropbench run -o FILE` killed by SIGTERM after its first case
+// leaves FILE as it was, and no temporary file beside it.
+func TestRunInterruptedKeepsOld(t *testing.T) {
+	if args := os.Getenv("ROPBENCH_TEST_ARGS"); args != "" {
+		os.Exit(run(strings.Split(args, " "), os.Stdout, os.Stderr))
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "bench.txt")
+	if err := os.WriteFile(out, []byte("old records\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRunInterruptedKeepsOld$")
+	cmd.Env = append(os.Environ(), "ROPBENCH_TEST_ARGS=run -manifest "+manifests+" -op ReluFwd -workload ^cpu-small$ -warm -max-time 5s -o "+out)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The first case's progress line: its record is written, the second case is running.
+	sc := bufio.NewScanner(stderr)
+	var seen []string
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), "ReluFwd/cpu-small/float32 ") {
+		seen = append(seen, sc.Text())
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	go io.Copy(io.Discard, stderr)
+	if err := cmd.Wait(); err == nil {
+		t.Fatalf("the run was not interrupted:\n%s", strings.Join(seen, "\n"))
+	}
+	data, err := os.ReadFile(out)
+	if err != nil || string(data) != "old records\n" {
+		t.Errorf("after the interrupted run %s reads %q (%v), want the old records", out, data, err)
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Errorf("%d entries in the directory, want only %s", len(es), out)
 	}
 }

@@ -6,10 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"time"
 
+	"github.com/ropgen/ropgen/internal/output"
 	"github.com/ropgen/ropgen/perf/bench"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
@@ -75,22 +75,25 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
-	w, closeOut := stdout, func() error { return nil }
+	// -o FILE is written to a temporary file renamed over FILE when the run completes: an
+	// interrupted run leaves the old records as they were.
+	w, commit := stdout, func() error { return nil }
 	if *out != "" {
-		file, err := os.Create(*out)
+		file, err := output.Create(*out, *manifests)
 		if err != nil {
 			fmt.Fprintf(stderr, "ropbench run: %v\n", err)
 			return 1
 		}
-		w, closeOut = file, file.Close
+		defer file.Abort()
+		w, commit = file, file.Commit
 	}
 	buf := bufio.NewWriter(w)
 	fmt.Fprintf(stderr, "device %q: %d cases, %d record(s) of %d samples each; %s\n",
 		opt.Device, len(todo), opt.Count, opt.Samples, timingNote(opt))
 	start := time.Now()
 	failed, err := bench.Run(todo, opt, record.NewBenchWriter(buf), buf.Flush, stderr)
-	if cerr := closeOut(); err == nil {
-		err = cerr
+	if err == nil {
+		err = commit()
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ropbench run: %v\n", err)

@@ -5,8 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/ropgen/ropgen/internal/output"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
@@ -38,6 +38,14 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	if *asJSON && *asCSV {
 		fmt.Fprintln(stderr, "ropgen report: -json and -csv are exclusive")
 		return 2
+	}
+	if *svgFile != "" {
+		// Refused before anything is read or printed: the chart must never replace a record
+		// file it was drawn from.
+		if err := output.Check(*svgFile, fl.Args()...); err != nil {
+			fmt.Fprintln(stderr, "ropgen report: -svg:", err)
+			return 2
+		}
 	}
 	b, err := profiles.ParseBasis(*basis)
 	if err != nil {
@@ -95,7 +103,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	}
 
 	if *svgFile != "" {
-		if err := writeChart(*svgFile, pricer, rows); err != nil {
+		if err := writeChart(*svgFile, fl.Args(), pricer, rows); err != nil {
 			fmt.Fprintln(stderr, "ropgen report:", err)
 			exit = 1
 		}
@@ -110,8 +118,9 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	return exit
 }
 
-// writeChart draws the chart of the one profile that priced the rows.
-func writeChart(file string, pricer *report.Pricer, rows []report.Row) error {
+// writeChart draws the chart of the one profile that priced the rows into file, atomically
+// and never over one of the inputs.
+func writeChart(file string, inputs []string, pricer *report.Pricer, rows []report.Row) error {
 	var prof *profiles.Profile
 	for _, m := range pricer.Devices() {
 		if m.Profile == nil {
@@ -129,5 +138,5 @@ func writeChart(file string, pricer *report.Pricer, rows []report.Row) error {
 	if _, err := report.WriteSVG(&buf, prof, pricer.Basis(), rows); err != nil {
 		return err
 	}
-	return os.WriteFile(file, buf.Bytes(), 0o666)
+	return output.WriteFile(file, buf.Bytes(), inputs...)
 }

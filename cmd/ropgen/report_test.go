@@ -106,6 +106,17 @@ func TestReportCommand(t *testing.T) {
 			t.Errorf("chart: %v\n%.300s", err, data)
 		}
 	})
+	// -svg naming one of the record files (by any name) is refused, and the records stay.
+	t.Run("svg over an input", func(t *testing.T) {
+		before, _ := os.ReadFile(good)
+		for _, svg := range []string{good, dir + "/./good.txt"} {
+			code, out, errs := runReportCmd(t, "-profile", prof, "-svg", svg, good)
+			after, _ := os.ReadFile(good)
+			if code != 2 || !strings.Contains(errs, "refusing to write") || out != "" || !bytes.Equal(before, after) {
+				t.Errorf("-svg %s: exit %d, stderr %q, records changed: %v", svg, code, errs, !bytes.Equal(before, after))
+			}
+		}
+	})
 	t.Run("what-if profile is noted", func(t *testing.T) {
 		code, _, errs := runReportCmd(t, "-profile", "h200", good)
 		if code != 0 || !strings.Contains(errs, `device "Lab Device" does not match profile h200`) {

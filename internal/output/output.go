@@ -1,0 +1,180 @@
+// Package output writes the files a command produces, by one rule for the whole module: an
+// output is written to a temporary file beside its destination and renamed over it only
+// when complete (fsync first), so a reader, a crash or an interrupted run never sees half a
+// file and an old file survives a run that does not finish; and no output may be one of
+// the command's inputs, so `report -svg r.txt r.txt` cannot replace the records it read.
+//
+// The destination must be absent or a writable regular file: a directory, a device node, a
+// FIFO, a symbolic link or a read-only file is refused before anything is written, since
+// renaming over it would replace it with a regular file. An existing file keeps its mode.
+// A temporary file is removed when the write fails, when it is aborted, and when the
+// process receives SIGINT, SIGTERM or SIGHUP before it is committed.
+package output
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"syscall"
+)
+
+// File is an output being written: a temporary file that Commit renames over the
+// destination. It is an io.Writer.
+type File struct {
+	dest string
+	mode fs.FileMode
+	tmp  *os.File
+	done bool
+}
+
+// Check reports why dest cannot be an output of a command that reads inputs: it is one of
+// them (the same file, by any name), or it exists and is not a writable regular file.
+func Check(dest string, inputs ...string) error {
+	_, err := check(dest, inputs)
+	return err
+}
+
+// check returns the mode the output gets: the existing file's, or 0644.
+func check(dest string, inputs []string) (fs.FileMode, error) {
+	st, err := os.Lstat(dest)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return 0o644, nil
+	case err != nil:
+		return 0, err
+	case st.Mode()&fs.ModeSymlink != 0:
+		return 0, fmt.Errorf("refusing to write %s: it is a symbolic link (give the file it points to)", dest)
+	case st.IsDir():
+		return 0, fmt.Errorf("refusing to write %s: it is a directory", dest)
+	case !st.Mode().IsRegular():
+		return 0, fmt.Errorf("refusing to write %s: it is not a regular file (%s)", dest, st.Mode().Type())
+	case st.Mode().Perm()&0o200 == 0:
+		return 0, fmt.Errorf("refusing to write %s: it is read-only", dest)
+	}
+	for _, in := range inputs {
+		if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
+			if in == dest {
+				return 0, fmt.Errorf("refusing to write %s: it is also an input of this command", dest)
+			}
+			return 0, fmt.Errorf("refusing to write %s: it is the input %s", dest, in)
+		}
+	}
+	return st.Mode().Perm(), nil
+}
+
+// Create checks dest against inputs (see Check) and starts writing it. Nothing exists at
+// dest until Commit; call Abort (or defer it: it is a no-op after Commit) when giving up.
+func Create(dest string, inputs ...string) (*File, error) {
+	mode, err := check(dest, inputs)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp*")
+	if err != nil {
+		return nil, err
+	}
+	pending.add(tmp.Name())
+	return &File{dest: dest, mode: mode, tmp: tmp}, nil
+}
+
+// Name is the destination.
+func (f *File) Name() string { return f.dest }
+
+// Write writes to the temporary file.
+func (f *File) Write(p []byte) (int, error) { return f.tmp.Write(p) }
+
+// Commit makes the output whole and puts it in place: mode, fsync, close, rename. On an
+// error the temporary file is removed and the destination is as it was.
+func (f *File) Commit() error {
+	if f.done {
+		return errors.New("output: " + f.dest + " committed or aborted already")
+	}
+	f.done = true
+	name := f.tmp.Name()
+	defer pending.remove(name)
+	err := f.tmp.Chmod(f.mode)
+	if err == nil {
+		err = f.tmp.Sync()
+	}
+	if cerr := f.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(name, f.dest)
+	}
+	if err != nil {
+		os.Remove(name)
+	}
+	return err
+}
+
+// Abort removes the temporary file, leaving the destination as it was. It does nothing
+// after Commit.
+func (f *File) Abort() {
+	if f.done {
+		return
+	}
+	f.done = true
+	f.tmp.Close()
+	os.Remove(f.tmp.Name())
+	pending.remove(f.tmp.Name())
+}
+
+// WriteFile writes data to dest atomically, refusing a dest that is one of inputs.
+func WriteFile(dest string, data []byte, inputs ...string) error {
+	f, err := Create(dest, inputs...)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// pending are the temporary files not yet committed or aborted: a signal that ends the
+// process removes them first, so an interrupted command leaves no litter.
+var pending = &tempFiles{names: map[string]bool{}}
+
+type tempFiles struct {
+	mu    sync.Mutex
+	names map[string]bool
+	once  sync.Once
+}
+
+func (t *tempFiles) add(name string) {
+	t.once.Do(t.watch)
+	t.mu.Lock()
+	t.names[name] = true
+	t.mu.Unlock()
+}
+
+func (t *tempFiles) remove(name string) {
+	t.mu.Lock()
+	delete(t.names, name)
+	t.mu.Unlock()
+}
+
+// watch removes the pending files on SIGINT, SIGTERM or SIGHUP, then lets the signal take
+// its default course (the process ends with the status that signal gives).
+func (t *tempFiles) watch() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		sig := <-ch
+		t.mu.Lock()
+		for name := range t.names {
+			os.Remove(name)
+		}
+		signal.Reset(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+		if self, err := os.FindProcess(os.Getpid()); err == nil {
+			self.Signal(sig)
+		}
+		// Held: no new temporary file may appear while the signal is delivered.
+	}()
+}
