@@ -5,14 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/ropgen/ropgen/perf/bench"
 	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 func runPredict(args []string, stdout, stderr io.Writer) int {
@@ -88,68 +87,27 @@ func writePredictions(w io.Writer, prof *profiles.Profile, basis profiles.Basis,
 		case !ok:
 			fmt.Fprintf(w, "  %-12s none: %s\n", key, prof.Why(key, basis))
 		case key == profiles.HBMKey:
-			fmt.Fprintf(w, "  %-12s %s\n", key, rate(v, "B/s"))
+			fmt.Fprintf(w, "  %-12s %s\n", key, report.Rate(v, "B/s"))
 		case okBW:
-			fmt.Fprintf(w, "  %-12s %s, ridge %.2f FLOP/B\n", key, rate(v, "FLOP/s"), v/bw)
+			fmt.Fprintf(w, "  %-12s %s, ridge %.2f FLOP/B\n", key, report.Rate(v, "FLOP/s"), v/bw)
 		default:
-			fmt.Fprintf(w, "  %-12s %s\n", key, rate(v, "FLOP/s"))
+			fmt.Fprintf(w, "  %-12s %s\n", key, report.Rate(v, "FLOP/s"))
 		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "op\tworkload\tdtype\troof\tflops\tbytes\tintensity\tbound\tsol\tattainable\tpeak\tnote")
 	for _, p := range preds {
-		cells := []string{p.Case.Case.Op, p.Case.Case.Label, p.DType, p.Roof, count(p.Flops), count(p.Bytes) + "B",
-			fixed(p.Intensity, "%.2f"), string(p.Bound), blankOr(p.SOLTime, bench.Seconds), blankOr(p.Attainable, flopRate),
+		cells := []string{p.Case.Case.Op, p.Case.Case.Label, p.DType, p.Roof, report.SI(float64(p.Flops), ""), report.SI(float64(p.Bytes), "B"),
+			fixed(p.Intensity, "%.2f"), string(p.Bound), report.SI(p.SOLTime, "s"), report.Rate(p.Attainable, "FLOP/s"),
 			fixed(p.PeakShare*100, "%.1f%%"), p.Note}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	return tw.Flush()
 }
 
-func blankOr(v float64, format func(float64) string) string {
-	if math.IsNaN(v) {
+func fixed(v float64, format string) string {
+	if report.Blank(v) {
 		return ""
 	}
-	return format(v)
-}
-
-func fixed(v float64, format string) string {
-	return blankOr(v, func(v float64) string { return fmt.Sprintf(format, v) })
-}
-
-func flopRate(v float64) string { return rate(v, "FLOP/s") }
-
-var prefixes = []struct {
-	scale  float64
-	prefix string
-}{{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}}
-
-// rate formats a rate with an SI prefix and two decimals, as the roofline lesson prints its
-// table ("245.64 TFLOP/s").
-func rate(v float64, unit string) string {
-	for _, p := range prefixes {
-		if v >= p.scale {
-			return fmt.Sprintf("%.2f %s%s", v/p.scale, p.prefix, unit)
-		}
-	}
-	return fmt.Sprintf("%.2f %s", v, unit)
-}
-
-// count formats a count with an SI prefix and about three significant digits ("34.4G");
-// below a thousand it is exact.
-func count(n int64) string {
-	v := float64(n)
-	for _, p := range prefixes {
-		if v >= p.scale {
-			x := v / p.scale
-			prec := 2
-			if x >= 100 {
-				prec = 0
-			} else if x >= 10 {
-				prec = 1
-			}
-			return strconv.FormatFloat(x, 'f', prec, 64) + p.prefix
-		}
-	}
-	return strconv.FormatInt(n, 10)
+	return fmt.Sprintf(format, v)
 }

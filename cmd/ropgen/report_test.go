@@ -63,7 +63,7 @@ func TestReportCommand(t *testing.T) {
 		if code != 0 || errs != "" {
 			t.Fatalf("exit %d, stderr %q", code, errs)
 		}
-		if !strings.Contains(out, "80.0%  memory  at ceiling\n") || !strings.Contains(out, "latency-bound") {
+		if !strings.Contains(out, "80.0%  memory-bound  at ceiling\n") || !strings.Contains(out, "latency-bound") {
 			t.Errorf("table:\n%s", out)
 		}
 	})

@@ -3,7 +3,6 @@ package audit
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/perf/record"
@@ -20,17 +19,9 @@ import (
 // record's form: a dtype name, which is the first input's dtype, or name=dtype pairs
 // separated by commas, each naming a tensor's dtype; it must select exactly one case.
 func FindCase(op *manifest.Op, cases []manifest.Case, workload, dtype string) (manifest.Case, error) {
-	want := map[string]string{}
-	if !strings.Contains(dtype, "=") {
-		want[op.Inputs[0].Name] = dtype
-	} else {
-		for _, pair := range strings.Split(dtype, ",") {
-			name, dt, ok := strings.Cut(pair, "=")
-			if !ok || name == "" || dt == "" {
-				return manifest.Case{}, fmt.Errorf("dtype %q: %q is not name=dtype", dtype, pair)
-			}
-			want[name] = dt
-		}
+	want, err := record.ParseDType(dtype, op.Inputs[0].Name)
+	if err != nil {
+		return manifest.Case{}, err
 	}
 	var found []manifest.Case
 	for _, c := range cases {
@@ -54,21 +45,20 @@ func FindCase(op *manifest.Op, cases []manifest.Case, workload, dtype string) (m
 	return manifest.Case{}, fmt.Errorf("%s workload %q: dtype %q selects %d dtype sets; name each input's dtype", op.Name, workload, dtype, len(found))
 }
 
-// DTypeLabel returns the dtype of case c in a record's form: the first input's dtype when
-// that selects c among its row's cases, else name=dtype for every input in signature order.
-// FindCase reads it back.
+// DTypeLabel returns the dtype of case c in a record's form (record.DTypeLabel) among the
+// cases of its row; FindCase reads it back.
 func DTypeLabel(op *manifest.Op, cases []manifest.Case, c manifest.Case) string {
-	label := c.DTypes[op.Inputs[0].Name]
-	if _, err := FindCase(op, cases, c.Label, label); err == nil {
-		return label
+	inputs := make([]string, len(op.Inputs))
+	for i, in := range op.Inputs {
+		inputs[i] = in.Name
 	}
-	var pairs []string
-	for _, in := range op.Inputs {
-		if dt, ok := c.DTypes[in.Name]; ok {
-			pairs = append(pairs, in.Name+"="+dt)
+	var row []map[string]string
+	for _, o := range cases {
+		if o.Label == c.Label {
+			row = append(row, o.DTypes)
 		}
 	}
-	return strings.Join(pairs, ",")
+	return record.DTypeLabel(inputs, c.DTypes, row)
 }
 
 // OutputBytes returns the bytes of c's outputs from their declared shapes and dtypes.

@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/ropgen/ropgen/manifest"
-	"github.com/ropgen/ropgen/perf/audit"
+	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/schema"
 )
 
@@ -68,11 +68,19 @@ func FindOp(ops []*manifest.Op, name string) (*manifest.Op, error) {
 	return nil, fmt.Errorf("no implemented op %q in the catalog (have: %s)", name, strings.Join(names, ", "))
 }
 
-// label wraps the cases of op with their record dtype labels.
+// label wraps the cases of op with their record dtype labels (record.DTypeLabel).
 func label(op *manifest.Op, cases []manifest.Case) []Case {
+	inputs := make([]string, len(op.Inputs))
+	for i, in := range op.Inputs {
+		inputs[i] = in.Name
+	}
+	rows := map[string][]map[string]string{}
+	for _, c := range cases {
+		rows[c.Label] = append(rows[c.Label], c.DTypes)
+	}
 	out := make([]Case, len(cases))
 	for i, c := range cases {
-		out[i] = Case{Op: op, Case: c, DType: audit.DTypeLabel(op, cases, c)}
+		out[i] = Case{Op: op, Case: c, DType: record.DTypeLabel(inputs, c.DTypes, rows[c.Label])}
 	}
 	return out
 }

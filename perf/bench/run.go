@@ -10,6 +10,7 @@ import (
 
 	"github.com/ropgen/ropgen/ops"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 // build is ops.Build; a test replaces it to plant a kernel that disagrees with its reference.
@@ -179,14 +180,4 @@ func (res Result) progress() string {
 }
 
 // Seconds formats a time in seconds with three significant digits and a unit ("12.3µs").
-func Seconds(s float64) string {
-	switch {
-	case s >= 1:
-		return fmt.Sprintf("%.3gs", s)
-	case s >= 1e-3:
-		return fmt.Sprintf("%.3gms", s*1e3)
-	case s >= 1e-6:
-		return fmt.Sprintf("%.3gµs", s*1e6)
-	}
-	return fmt.Sprintf("%.3gns", s*1e9)
-}
+func Seconds(s float64) string { return report.SI(s, "s") }

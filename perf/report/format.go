@@ -181,8 +181,8 @@ func WriteTable(w io.Writer, p *Pricer, rows []Row) error {
 		counts[r.Verdict]++
 		cells = append(cells, []string{
 			r.Rec.Op, r.Rec.Workload, r.Rec.DType, r.Rec.Roof,
-			si(float64(r.Rec.Flops), ""), si(float64(r.Rec.Bytes), "B"),
-			si(measured(r.Rec.Seconds), "s"), si(r.MemoryTime, "s"), si(r.ComputeTime, "s"), si(r.SOLTime, "s"),
+			SI(float64(r.Rec.Flops), ""), SI(float64(r.Rec.Bytes), "B"),
+			SI(measured(r.Rec.Seconds), "s"), SI(r.MemoryTime, "s"), SI(r.ComputeTime, "s"), SI(r.SOLTime, "s"),
 			percent(r.Efficiency), string(r.Bound), string(r.Verdict), r.Note,
 		})
 	}
@@ -225,9 +225,9 @@ var prefixes = []struct {
 	prefix string
 }{{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}, {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}, {1e-12, "p"}}
 
-// si formats v with three significant digits and an SI prefix ("12.3µs", "4.30TB"); blank
+// SI formats v with three significant digits and an SI prefix ("12.3µs", "4.30TB"); blank
 // for NaN.
-func si(v float64, unit string) string {
+func SI(v float64, unit string) string {
 	if Blank(v) {
 		return ""
 	}
@@ -255,9 +255,13 @@ func si(v float64, unit string) string {
 	return strconv.FormatFloat(x, 'f', prec, 64) + p.prefix + unit
 }
 
-// siRate formats a rate with a space before the prefixed unit, for prose: "4.30 TB/s".
-func siRate(v float64, unit string) string {
-	s := si(v, "")
+// Rate formats a rate with a space before the prefixed unit, for prose: "4.30 TB/s". SI and
+// Rate are the one number formatter of the report, the predictions and the benchmark progress.
+func Rate(v float64, unit string) string {
+	if Blank(v) {
+		return ""
+	}
+	s := SI(v, "")
 	i := strings.LastIndexAny(s, "0123456789") + 1
 	return s[:i] + " " + s[i:] + unit
 }

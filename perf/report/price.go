@@ -11,6 +11,7 @@ import (
 
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/roofline"
 )
 
 // Verdict thresholds on efficiency (spec §4.3). They are rendering lines, not gates: the HBM
@@ -26,14 +27,16 @@ const (
 // below it in binary, and must still read as on it.
 const lineTolerance = 1e-12
 
-// Bound is the term that dominates a row's SOL time.
-type Bound string
+// Bound is the term that dominates a row's SOL time: roofline.MemoryBound or
+// roofline.ComputeBound, or "" when the row has no SOL time. There is one bound type, the
+// roofline package's, for the report and for predictions alike.
+type Bound = roofline.Bound
 
 // The bounds; Unknown when the row has no SOL time.
 const (
 	Unknown Bound = ""
-	Memory  Bound = "memory"
-	Compute Bound = "compute"
+	Memory        = roofline.MemoryBound
+	Compute       = roofline.ComputeBound
 )
 
 // Verdict is how a row reads against its ceiling.
@@ -62,22 +65,41 @@ const (
 	NoteNoTime    = "no measured time: efficiency blank"
 )
 
-// Row is one priced record. Times are in seconds, rates per second; a blank cell is NaN
-// (see Blank), never a guess.
+// Price is what the roofline model says about one piece of work (flops and bytes on a roof
+// key) against one profile's ceilings, before anything is measured: the one pricing core that
+// the report's rows and the predictions (perf/bench.Predict) are both built on. Times are in
+// seconds, rates per second; a blank cell is NaN (see Blank), never a guess.
+type Price struct {
+	Bandwidth   float64 // the memory ceiling that priced the work; NaN when none
+	Peak        float64 // the compute ceiling of the roof key; NaN when none
+	Intensity   float64 // flops / bytes
+	Ridge       float64 // Peak / Bandwidth: the intensity where the two roofs meet
+	MemoryTime  float64 // bytes / Bandwidth
+	ComputeTime float64 // flops / Peak (0 for no flops, on any ceiling)
+	SOLTime     float64 // max(MemoryTime, ComputeTime)
+	Attainable  float64 // FLOP/s the roofline allows at Intensity: min(Peak, Bandwidth × Intensity)
+	PeakShare   float64 // Attainable / Peak, in [0, 1]
+	Bound       Bound
+	// Note says why cells are blank ("" when none are).
+	Note string
+}
+
+// blankPrice is a Price with every cell blank.
+func blankPrice() Price {
+	return Price{Bandwidth: blank, Peak: blank, Intensity: blank, Ridge: blank, MemoryTime: blank,
+		ComputeTime: blank, SOLTime: blank, Attainable: blank, PeakShare: blank}
+}
+
+// Row is one priced record: its Price and what the measured time says against it.
 type Row struct {
 	Rec     *record.Record
 	Profile *profiles.Profile // nil when no profile prices the record's device
 
-	MemoryTime  float64 // bytes / HBM ceiling
-	ComputeTime float64 // flops / compute roof ceiling
-	SOLTime     float64 // max(MemoryTime, ComputeTime)
-	Efficiency  float64 // SOLTime / measured time
-	Intensity   float64 // flops / bytes
-	ByteRate    float64 // implied bytes / measured time
-	FlopRate    float64 // implied flops / measured time
-	Bound       Bound
-	Verdict     Verdict
-	Note        string // why cells are blank, or the physics breach
+	Price
+	Efficiency float64 // SOLTime / measured time
+	ByteRate   float64 // implied bytes / measured time
+	FlopRate   float64 // implied flops / measured time
+	Verdict    Verdict
 	// ByteBreach and FlopBreach mark implied rates above the theoretical HBM and roof ceilings.
 	ByteBreach, FlopBreach bool
 }
@@ -183,10 +205,70 @@ func (d *device) roof(key string, basis profiles.Basis) *roof {
 	return r
 }
 
+// PriceWork prices flops and bytes on the roof key roof against prof on basis: the core
+// behind Pricer.Price and perf/bench.Predict, for work that was never run.
+func PriceWork(prof *profiles.Profile, basis profiles.Basis, roof string, flops, bytes int64) Price {
+	return NewPricer(prof, nil, basis).Work(prof.Device, roof, flops, bytes)
+}
+
+// Work prices flops and bytes on roof key roof against the profile that prices device.
+func (p *Pricer) Work(device, roof string, flops, bytes int64) Price {
+	d := p.device(device)
+	if d.prof == nil {
+		pr := blankPrice()
+		pr.Note = d.note
+		return pr
+	}
+	return d.price(d.roof(roof, p.basis), flops, bytes)
+}
+
+// price is the pricing core: the roofline of flops and bytes on one device's resolved
+// ceilings.
+func (d *device) price(r *roof, flops, bytes int64) Price {
+	pr := blankPrice()
+	f, b := float64(flops), float64(bytes)
+	if bytes == 0 {
+		pr.Note = NoteZeroBytes
+		return pr
+	}
+	pr.Intensity = f / b
+	if d.hbm == 0 {
+		pr.Note = d.hbmNo
+		return pr
+	}
+	pr.Bandwidth = d.hbm
+	if r.peak > 0 {
+		pr.Peak = r.peak
+		pr.Ridge = roofline.Ridge(r.peak, d.hbm)
+	}
+	switch {
+	case flops == 0:
+		// No work to price: zero time on any ceiling, known or not.
+		pr.ComputeTime, pr.MemoryTime = 0, b/d.hbm
+	case r.peak > 0:
+		pr.ComputeTime, pr.MemoryTime = roofline.TimeFloors(f, b, r.peak, d.hbm)
+	default:
+		// Without the compute time the SOL time is only bounded below by the memory time, so
+		// neither it nor the bound can be stated: work whose compute ceiling is unknown
+		// cannot claim to be memory-bound.
+		pr.MemoryTime = b / d.hbm
+		pr.Note = r.why
+		return pr
+	}
+	pr.SOLTime, pr.Bound = pr.MemoryTime, Memory
+	if pr.ComputeTime >= pr.MemoryTime {
+		pr.SOLTime, pr.Bound = pr.ComputeTime, Compute
+	}
+	if r.peak > 0 {
+		pr.Attainable = roofline.Attainable(pr.Intensity, r.peak, d.hbm)
+		pr.PeakShare = pr.Attainable / r.peak
+	}
+	return pr
+}
+
 // Price prices one record. The returned row points at rec.
 func (p *Pricer) Price(rec *record.Record) Row {
-	row := Row{Rec: rec, MemoryTime: blank, ComputeTime: blank, SOLTime: blank, Efficiency: blank,
-		Intensity: blank, ByteRate: blank, FlopRate: blank}
+	row := Row{Rec: rec, Price: blankPrice(), Efficiency: blank, ByteRate: blank, FlopRate: blank}
 	d := p.device(rec.Device)
 	if d.prof == nil {
 		row.Note = d.note
@@ -194,12 +276,13 @@ func (p *Pricer) Price(rec *record.Record) Row {
 	}
 	row.Profile = d.prof
 	r := d.roof(rec.Roof, p.basis)
-	flops, bytes, secs := float64(rec.Flops), float64(rec.Bytes), rec.Seconds
+	row.Price = d.price(r, rec.Flops, rec.Bytes)
+	secs := rec.Seconds
 
 	// The physics check needs only a time and the theoretical ceilings, so it runs even on
 	// rows the model cannot otherwise price.
 	if secs > 0 {
-		row.ByteRate, row.FlopRate = bytes/secs, flops/secs
+		row.ByteRate, row.FlopRate = float64(rec.Bytes)/secs, float64(rec.Flops)/secs
 		row.ByteBreach = row.ByteRate > d.prof.HBM.Theoretical
 		row.FlopBreach = r.theoretical > 0 && row.FlopRate > r.theoretical
 	}
@@ -207,33 +290,8 @@ func (p *Pricer) Price(rec *record.Record) Row {
 		row.Verdict = FormulaError
 		row.Note = breachNote(&row, d.prof, r)
 	}
-
-	if rec.Bytes == 0 {
-		row.setNote(NoteZeroBytes)
+	if Blank(row.SOLTime) {
 		return row
-	}
-	row.Intensity = flops / bytes
-	if d.hbm == 0 {
-		row.setNote(d.hbmNo)
-		return row
-	}
-	row.MemoryTime = bytes / d.hbm
-	switch {
-	case rec.Flops == 0:
-		// No work to price: zero time on any ceiling, known or not.
-		row.ComputeTime = 0
-	case r.peak > 0:
-		row.ComputeTime = flops / r.peak
-	default:
-		// Without the compute time the SOL time is only bounded below by the memory time, so
-		// neither it nor the bound can be stated: a row whose compute ceiling is unknown
-		// cannot claim to be memory-bound.
-		row.setNote(r.why)
-		return row
-	}
-	row.SOLTime, row.Bound = row.MemoryTime, Memory
-	if row.ComputeTime >= row.MemoryTime {
-		row.SOLTime, row.Bound = row.ComputeTime, Compute
 	}
 	if secs == 0 {
 		row.setNote(NoteNoTime)
@@ -267,11 +325,11 @@ func breachNote(row *Row, prof *profiles.Profile, r *roof) string {
 	var parts []string
 	if row.ByteBreach {
 		parts = append(parts, fmt.Sprintf("implied %s is %.1f%% of the %s theoretical HBM ceiling (%s)",
-			siRate(row.ByteRate, "B/s"), 100*row.ByteRate/prof.HBM.Theoretical, prof.Name, siRate(prof.HBM.Theoretical, "B/s")))
+			Rate(row.ByteRate, "B/s"), 100*row.ByteRate/prof.HBM.Theoretical, prof.Name, Rate(prof.HBM.Theoretical, "B/s")))
 	}
 	if row.FlopBreach {
 		parts = append(parts, fmt.Sprintf("implied %s is %.1f%% of the %s theoretical %s ceiling (%s)",
-			siRate(row.FlopRate, "FLOP/s"), 100*row.FlopRate/r.theoretical, prof.Name, row.Rec.Roof, siRate(r.theoretical, "FLOP/s")))
+			Rate(row.FlopRate, "FLOP/s"), 100*row.FlopRate/r.theoretical, prof.Name, row.Rec.Roof, Rate(r.theoretical, "FLOP/s")))
 	}
 	return "formula error: " + strings.Join(parts, "; ")
 }

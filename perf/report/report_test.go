@@ -293,7 +293,7 @@ func TestCSV(t *testing.T) {
 		col[h] = i
 	}
 	first := all[1]
-	if first[col["efficiency"]] != "0.5" || first[col["bound"]] != "memory" || first[col["memory_time"]] != "0.001953125" {
+	if first[col["efficiency"]] != "0.5" || first[col["bound"]] != "memory-bound" || first[col["memory_time"]] != "0.001953125" {
 		t.Errorf("first row %v", first)
 	}
 	if all[2][col["workload"]] != "prefill, \"big\"" || all[2][col["compute_time"]] != "" || all[2][col["sol_time"]] != "" {
@@ -328,7 +328,7 @@ func TestJSON(t *testing.T) {
 			t.Errorf("row %d has %d keys, want %d", i, len(r), len(columns))
 		}
 	}
-	for key, want := range map[string]string{"efficiency": "0.5", "bound": `"memory"`, "op": `"Op"`} {
+	for key, want := range map[string]string{"efficiency": "0.5", "bound": `"memory-bound"`, "op": `"Op"`} {
 		if got := string(doc.Rows[0][key]); got != want {
 			t.Errorf("row 0 %s = %s, want %s", key, got, want)
 		}
@@ -365,11 +365,11 @@ func TestSI(t *testing.T) {
 	for v, want := range map[float64]string{
 		0: "0s", 1.2345e-5: "12.3µs", 999.96: "1.00ks", 4.3e12: "4.30Ts", 0.5: "500ms", 1: "1s", 1.5: "1.50s", 64: "64s", math.NaN(): "",
 	} {
-		if got := si(v, "s"); got != want {
-			t.Errorf("si(%v) = %q, want %q", v, got, want)
+		if got := SI(v, "s"); got != want {
+			t.Errorf("SI(%v) = %q, want %q", v, got, want)
 		}
 	}
-	if got := siRate(4.3e12, "B/s"); got != "4.30 TB/s" {
+	if got := Rate(4.3e12, "B/s"); got != "4.30 TB/s" {
 		t.Errorf("siRate = %q", got)
 	}
 }

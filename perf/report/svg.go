@@ -67,7 +67,7 @@ type chartRoof struct {
 }
 
 func (rf *chartRoof) label() string {
-	s := strings.Join(rf.keys, " = ") + " " + siRate(rf.peak, "FLOP/s")
+	s := strings.Join(rf.keys, " = ") + " " + Rate(rf.peak, "FLOP/s")
 	if rf.dashed {
 		s += " (theoretical)"
 	}
@@ -97,7 +97,7 @@ func chartRoofs(prof *profiles.Profile, basis profiles.Basis, used map[string]bo
 		// Equal within the label's rounding is equal on the chart too: at three significant
 		// digits the lines are less than a pixel apart.
 		i := slices.IndexFunc(roofs, func(rf chartRoof) bool {
-			return rf.dashed == !ok && siRate(rf.peak, "") == siRate(peak, "")
+			return rf.dashed == !ok && Rate(rf.peak, "") == Rate(peak, "")
 		})
 		if i < 0 {
 			roofs = append(roofs, chartRoof{peak: peak, dashed: !ok})
@@ -228,7 +228,7 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 		// The slope's label runs along it, rotated to its on-screen angle, a third of the way
 		// up unless that spot is taken. It is placed before the slope joins the marks: it
 		// sits beside the slope by construction.
-		label := "HBM " + siRate(hbm, "B/s")
+		label := "HBM " + Rate(hbm, "B/s")
 		ang := math.Atan2(py(hbm*x1)-py(hbm*x0), px(x1)-px(x0)) * 180 / math.Pi
 		fracs := []float64{1.0 / 3, 1.0 / 4, 1.0 / 2, 1.0 / 6, 2.0 / 3}
 		for i, f := range fracs {
@@ -651,7 +651,7 @@ func tooltip(r *Row) string {
 		eff = "blank (" + r.Note + ")"
 	}
 	return fmt.Sprintf("%s/%s/%s on %s: %s, %s, intensity %.3g FLOP/B, efficiency %s %s",
-		r.Rec.Op, r.Rec.Workload, r.Rec.DType, r.Rec.Roof, siRate(r.FlopRate, "FLOP/s"), siRate(r.ByteRate, "B/s"),
+		r.Rec.Op, r.Rec.Workload, r.Rec.DType, r.Rec.Roof, Rate(r.FlopRate, "FLOP/s"), Rate(r.ByteRate, "B/s"),
 		r.Intensity, eff, r.Verdict)
 }
 
@@ -661,7 +661,7 @@ func decade(e float64, prefixed bool) string {
 	if !prefixed {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
-	s := si(v, "")
+	s := SI(v, "")
 	return strings.Replace(strings.Replace(s, ".00", "", 1), ".0", "", 1)
 }
 
