@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ropgen/ropgen/schema"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // The catalog's directories, from this package's directory.
@@ -18,7 +18,7 @@ const (
 
 func generateCatalog(tb testing.TB) *Output {
 	tb.Helper()
-	cat, fs := schema.Config{FormulasDir: catalogFormulas}.Validate(catalogManifests)
+	cat, fs := manifest.Config{FormulasDir: catalogFormulas}.Load(catalogManifests)
 	if len(fs) > 0 {
 		tb.Fatalf("catalog does not validate:\n%v", fs)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ropgen/ropgen/schema"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -48,7 +48,7 @@ func runGoldenCase(t *testing.T, dir string) {
 		formulasDir = ""
 	}
 	// Every golden manifest is valid: what a case tests is the generator's gate.
-	cat, fs := schema.Config{FormulasDir: formulasDir}.Validate(filepath.Join(dir, "manifest.yaml"))
+	cat, fs := manifest.Config{FormulasDir: formulasDir}.Load(filepath.Join(dir, "manifest.yaml"))
 	if len(fs) > 0 {
 		t.Fatalf("manifest does not validate:\n%v", fs)
 	}

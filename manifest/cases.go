@@ -18,8 +18,24 @@ import (
 // each row against the signature on the way: every needed key present, no unknown key,
 // values of the right kind, dtypes within the declared unions, shape_rules true. Findings
 // also cover the signature itself (dtype and param type syntax, shapes, rules); a row with
-// findings yields no case.
+// findings yields no case. On an op of a catalog from Load (which is read-only) they were
+// resolved once, during validation, and are returned as they were found; a copy of the op,
+// changed or not, resolves its own.
 func (op *Op) Cases() ([]Case, diag.Findings) {
+	if r := op.resolved; r != nil && r.op == op {
+		return r.cases, r.fs
+	}
+	return op.resolveCases()
+}
+
+// resolved is an op's cases as Load resolved them.
+type resolved struct {
+	op    *Op // the op they are of
+	cases []Case
+	fs    diag.Findings
+}
+
+func (op *Op) resolveCases() ([]Case, diag.Findings) {
 	s := op.compile()
 	if !s.shapesOK {
 		// Without the dims the workload keys are unknown: checking rows would only add noise.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ropgen/ropgen/diag"
+	"github.com/ropgen/ropgen/schema"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -66,7 +67,7 @@ func (d *decoder) str(n *yaml.Node) Str {
 // unknown keys, missing required keys and non-mapping nodes.
 func (d *decoder) fields(n *yaml.Node, field string, required []string, handlers map[string]func(k, v *yaml.Node)) bool {
 	if n.Kind != yaml.MappingNode {
-		d.errorf(n, field, "must be a mapping, not %s", KindName(n))
+		d.errorf(n, field, "must be a mapping, not %s", schema.KindName(n))
 		return false
 	}
 	seen := map[string]bool{}
@@ -91,7 +92,7 @@ func (d *decoder) fields(n *yaml.Node, field string, required []string, handlers
 // text decodes a non-empty string scalar.
 func (d *decoder) text(n *yaml.Node, field string) (Str, bool) {
 	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
-		d.errorf(n, field, "must be a string, not %s", KindName(n))
+		d.errorf(n, field, "must be a string, not %s", schema.KindName(n))
 		return Str{}, false
 	}
 	if strings.TrimSpace(n.Value) == "" {
@@ -162,7 +163,7 @@ func (d *decoder) signature(op *Op, n *yaml.Node) {
 		},
 		"shape_rules": func(_, v *yaml.Node) {
 			if v.Kind != yaml.SequenceNode {
-				d.errorf(v, "signature.shape_rules", "must be a list of expressions, not %s", KindName(v))
+				d.errorf(v, "signature.shape_rules", "must be a list of expressions, not %s", schema.KindName(v))
 				return
 			}
 			for _, r := range v.Content {
@@ -176,7 +177,7 @@ func (d *decoder) signature(op *Op, n *yaml.Node) {
 
 func (d *decoder) eachPair(n *yaml.Node, field string, fn func(k, v *yaml.Node)) {
 	if n.Kind != yaml.MappingNode {
-		d.errorf(n, field, "must be a mapping, not %s", KindName(n))
+		d.errorf(n, field, "must be a mapping, not %s", schema.KindName(n))
 		return
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -208,7 +209,7 @@ func (d *decoder) tensors(n *yaml.Node, field string, inputs bool) []*Tensor {
 		if inputs {
 			h["optional"] = func(_, v *yaml.Node) {
 				if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-					d.errorf(v, tf+".optional", "must be true or false, not %s", KindName(v))
+					d.errorf(v, tf+".optional", "must be true or false, not %s", schema.KindName(v))
 					return
 				}
 				t.Optional = v.Value == "true"
@@ -225,13 +226,13 @@ func (d *decoder) tensors(n *yaml.Node, field string, inputs bool) []*Tensor {
 
 func (d *decoder) workloads(op *Op, n *yaml.Node) {
 	if n.Kind != yaml.SequenceNode {
-		d.errorf(n, "workloads", "must be a list of rows, not %s", KindName(n))
+		d.errorf(n, "workloads", "must be a list of rows, not %s", schema.KindName(n))
 		return
 	}
 	for i, row := range n.Content {
 		field := fmt.Sprintf("workloads[%d]", i)
 		if row.Kind != yaml.MappingNode {
-			d.errorf(row, field, "must be a mapping, not %s", KindName(row))
+			d.errorf(row, field, "must be a mapping, not %s", schema.KindName(row))
 			continue
 		}
 		w := &Workload{Pos: d.pos(row)}
@@ -273,7 +274,7 @@ func (d *decoder) dtypeSets(n *yaml.Node, field string) []DTypeSet {
 				}
 			})
 		default:
-			d.errorf(e, field, "each element must be a dtype name or a mapping from input names to dtypes, not %s", KindName(e))
+			d.errorf(e, field, "each element must be a dtype name or a mapping from input names to dtypes, not %s", schema.KindName(e))
 		}
 		sets = append(sets, set)
 	}

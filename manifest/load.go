@@ -1,18 +1,14 @@
 package manifest
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/ropgen/ropgen/diag"
+	"github.com/ropgen/ropgen/schema"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -30,17 +26,7 @@ type File struct {
 	Root *yaml.Node
 }
 
-// Load parses and decodes the manifest files at paths (files, or directories whose *.yaml
-// files are read in name order) into a catalog. It reports every finding it can: a file that
-// does not parse contributes its syntax error and nothing else, an op whose entry is malformed
-// contributes its errors and is left out of the catalog.
-func Load(paths ...string) (*Catalog, diag.Findings) {
-	files, fs := ParseFiles(paths...)
-	cat, dfs := Decode(files)
-	return cat, append(fs, dfs...).Sort()
-}
-
-// ParseFiles reads and parses the manifest files at paths; see Load.
+// ParseFiles reads and parses the manifest files at paths, the first step of Load.
 func ParseFiles(paths ...string) ([]*File, diag.Findings) {
 	var fs diag.Findings
 	var files []*File
@@ -82,72 +68,22 @@ func ExpandPaths(paths []string, fs *diag.Findings) []string {
 	return out
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
 // Parse parses one manifest file. It returns nil and findings when the file is not a
 // well-formed manifest document: not YAML, empty, not a mapping, too large, too deep, or
 // using anchors, aliases, tags other than the plain ones, or duplicate keys.
 func Parse(name string, data []byte) (*File, diag.Findings) {
-	root, fs := ParseDocument(name, data, MaxFileBytes, "manifest")
+	root, fs := schema.ParseDocument(name, data, MaxFileBytes, "manifest")
 	if len(fs) > 0 {
 		return nil, fs
 	}
 	if root.Kind != yaml.MappingNode {
 		return nil, diag.Findings{{Pos: diag.Pos{File: name, Line: root.Line, Col: root.Column},
-			Msg: "a manifest file must be a mapping from op names to entries, not " + KindName(root)}}
+			Msg: "a manifest file must be a mapping from op names to entries, not " + schema.KindName(root)}}
 	}
 	if fs := checkTree(name, root); len(fs) > 0 {
 		return nil, fs
 	}
 	return &File{Path: name, Root: root}, nil
-}
-
-// ParseDocument parses a YAML file that must hold exactly one non-empty document of at most
-// limit bytes, and returns the document's root node. kind names the file in findings
-// ("manifest", "profile"). Manifests and device profiles share it.
-func ParseDocument(name string, data []byte, limit int, kind string) (*yaml.Node, diag.Findings) {
-	emptyMsg := "file is empty: a " + kind + " file holds a YAML mapping"
-	at := func(line, col int, format string, args ...any) diag.Findings {
-		return diag.Findings{{Pos: diag.Pos{File: name, Line: line, Col: col}, Msg: fmt.Sprintf(format, args...)}}
-	}
-	if len(data) > limit {
-		return nil, at(1, 1, "file is %.1f MiB; a %s file may be at most %d MiB", float64(len(data))/(1<<20), kind, limit>>20)
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, at(1, 1, "%s", emptyMsg)
-	}
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err == io.EOF { // only comments
-		return nil, at(1, 1, "%s", emptyMsg)
-	} else if err != nil {
-		return nil, yamlError(name, err)
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		return nil, at(extra.Line, extra.Column, "a %s file holds one YAML document; found a second one", kind)
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		return nil, at(1, 1, "%s", emptyMsg)
-	}
-	root := doc.Content[0]
-	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
-		return nil, at(root.Line, root.Column, "%s", emptyMsg)
-	}
-	return root, nil
-}
-
-func yamlError(name string, err error) diag.Findings {
-	var te *yaml.TypeError
-	msg := err.Error()
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msg = te.Errors[0]
-	}
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return diag.Findings{{Pos: diag.Pos{File: name, Line: line}, Msg: "YAML syntax: " + m[2]}}
-	}
-	return diag.Findings{{Pos: diag.Pos{File: name}, Msg: "YAML syntax: " + strings.TrimPrefix(msg, "yaml: ")}}
 }
 
 // treeChecker rejects what a manifest never needs and a hostile file uses: anchors and
@@ -205,31 +141,6 @@ func (c *treeChecker) walk(n *yaml.Node, depth int) {
 	for _, child := range n.Content {
 		c.walk(child, depth+1)
 	}
-}
-
-// KindName names a node's kind for error messages.
-func KindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch n.Tag {
-		case "!!null":
-			return "null"
-		case "!!str":
-			return "a string"
-		case "!!int":
-			return "an integer"
-		case "!!float":
-			return "a number"
-		case "!!bool":
-			return "a boolean"
-		}
-		return "a scalar"
-	}
-	return "an alias"
 }
 
 // ModuleRoot is the nearest directory holding go.mod, from the working directory up: where

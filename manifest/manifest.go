@@ -81,6 +81,8 @@ type Op struct {
 
 	// Node is the entry's YAML mapping, kept for position lookups.
 	Node *yaml.Node
+
+	resolved *resolved // set by Load: the op's cases, resolved once
 }
 
 // Implemented reports whether the generator emits code for the op.

@@ -22,6 +22,7 @@ import (
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 	"github.com/ropgen/ropgen/diag"
+	"github.com/ropgen/ropgen/schema"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -715,51 +716,17 @@ func (t paramType) goType() reflect.Type {
 
 // intValue decodes an integer scalar, in any YAML integer syntax, that fits in an int.
 func intValue(n *yaml.Node) (int, bool) {
-	v, ok := Int64(n)
+	v, ok := schema.Int64(n)
 	if !ok || int64(int(v)) != v {
 		return 0, false
 	}
 	return int(v), true
 }
 
-// Int64 decodes an integer scalar (tag !!int), in any YAML integer syntax, as
-// yaml.Node.Decode into an int64 does. A plain decimal, nearly every integer in a manifest,
-// skips Decode, which builds a decoder on each call; YAML reads it as strconv does in base 10.
-func Int64(n *yaml.Node) (int64, bool) {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
-		return 0, false
-	}
-	if plainDecimal(n.Value) {
-		if v, err := strconv.ParseInt(n.Value, 10, 64); err == nil {
-			return v, true
-		}
-	}
-	var v int64
-	return v, n.Decode(&v) == nil
-}
-
-// plainDecimal reports whether s is 0 or a decimal without leading zeros, signed or not:
-// text on which YAML's base-prefixed reading (0x1F, 0o17, 017, 1_000) agrees with base 10.
-func plainDecimal(s string) bool {
-	s = strings.TrimPrefix(s, "-")
-	if s == "0" {
-		return true
-	}
-	if s == "" || s[0] < '1' || s[0] > '9' {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // describe names a value for a message: its kind, and a scalar's text.
 func describe(n *yaml.Node) string {
 	if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
-		return fmt.Sprintf("%s (%s)", KindName(n), n.Value)
+		return fmt.Sprintf("%s (%s)", schema.KindName(n), n.Value)
 	}
-	return KindName(n)
+	return schema.KindName(n)
 }

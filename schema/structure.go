@@ -16,19 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ropgen/ropgen/diag"
-	"github.com/ropgen/ropgen/manifest"
 )
-
-// checkFile validates every op entry of f against the manifest schema. It returns the
-// findings and the names of the entries that have any.
-func checkFile(f *manifest.File) (diag.Findings, map[string]bool) {
-	_, fs := loadSchema().Check(f.Path, f.Root)
-	bad := map[string]bool{}
-	for _, x := range fs {
-		bad[x.Op] = true
-	}
-	return fs, bad
-}
 
 // Compiled is a JSON Schema ready to check YAML files: the manifest schema, or any other
 // (device profiles use it). It keeps the schema's JSON to look up the keywords (type,
@@ -267,7 +255,7 @@ func (c *converter) mapping(n *yaml.Node, entries bool) map[string]any {
 func (c *converter) key(k *yaml.Node) (string, bool) {
 	switch {
 	case k.Kind != yaml.ScalarNode:
-		c.errorf(k, "a key must be a name, not %s", manifest.KindName(k))
+		c.errorf(k, "a key must be a name, not %s", KindName(k))
 	case k.Tag == "!!merge":
 		c.errorf(k, "YAML merge keys (<<) are not allowed; write the keys out")
 	default:
@@ -288,7 +276,7 @@ func (c *converter) scalar(n *yaml.Node) any {
 			return b
 		}
 	case "!!int":
-		if i, ok := manifest.Int64(n); ok {
+		if i, ok := Int64(n); ok {
 			return i
 		}
 		var u uint64
@@ -355,7 +343,7 @@ func (s *Compiled) leaf(c *converter, at location, e *jsonschema.ValidationError
 	}
 	switch kw {
 	case "type":
-		got := manifest.KindName(at.node)
+		got := KindName(at.node)
 		if at.node.Kind == yaml.ScalarNode && at.node.Tag != "!!null" {
 			got += fmt.Sprintf(" (%s)", at.node.Value)
 		}

@@ -14,7 +14,6 @@ import (
 	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/gen"
 	"github.com/ropgen/ropgen/manifest"
-	"github.com/ropgen/ropgen/schema"
 )
 
 func runGenerate(args []string, stdout, stderr io.Writer) int {
@@ -53,7 +52,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	def(opsDir, "ops")
 	def(formulasDir, "perf/formulas")
 
-	cat, fs := schema.Config{FormulasDir: *formulasDir}.Validate(*manifests)
+	cat, fs := manifest.Config{FormulasDir: *formulasDir}.Load(*manifests)
 	if len(fs) > 0 {
 		printFindings(stderr, fs)
 		return 1

@@ -10,7 +10,6 @@ import (
 
 	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/manifest"
-	"github.com/ropgen/ropgen/schema"
 )
 
 // runValidate is `ropgen validate [-json] [-v] [-formulas dir] [paths...]`.
@@ -24,7 +23,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(fl.Output(), `usage: ropgen validate [-json] [-v] [-formulas dir] [paths...]
 
 Validate checks op manifests: YAML well-formedness, each entry against the manifest JSON
-schema (schema/manifest.schema.json), then dtypes, param types, shapes, func-mode functions
+schema (manifest/manifest.schema.json), then dtypes, param types, shapes, func-mode functions
 and every workload row against its op's signature and shape_rules. Paths are manifest files
 or directories of *.yaml files; the default is manifest/. Every finding is printed, sorted,
 as file:line:col: Op: field: message. Exit status: 0 clean, 1 findings, 2 bad usage.
@@ -43,7 +42,7 @@ flags:
 	if len(paths) == 0 {
 		paths = []string{"manifest"}
 	}
-	cat, fs := schema.Config{FormulasDir: *formulas}.Validate(paths...)
+	cat, fs := manifest.Config{FormulasDir: *formulas}.Load(paths...)
 	if *asJSON {
 		if fs == nil {
 			fs = diag.Findings{}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/perf/record"
-	"github.com/ropgen/ropgen/schema"
 )
 
 // Case is one op × workload × dtype of the catalog.
@@ -36,7 +35,7 @@ func (c Case) Name() string { return c.Case.Op + "/" + c.Case.Label + "/" + c.DT
 // on. An implemented op that package ops has no builder for is kept: Plan skips its cases
 // and says so.
 func Load(paths ...string) ([]*manifest.Op, []Case, error) {
-	cat, fs := schema.Validate(paths...)
+	cat, fs := manifest.Load(paths...)
 	if len(fs) > 0 {
 		return nil, nil, fs
 	}

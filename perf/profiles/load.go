@@ -16,7 +16,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ropgen/ropgen/diag"
-	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/schema"
 )
 
@@ -99,7 +98,7 @@ func Parse(name string, data []byte) (*Profile, error) {
 }
 
 func parse(source, name string, data []byte) (*Profile, error) {
-	root, fs := manifest.ParseDocument(name, data, MaxFileBytes, "profile")
+	root, fs := schema.ParseDocument(name, data, MaxFileBytes, "profile")
 	if len(fs) > 0 {
 		return nil, fs
 	}

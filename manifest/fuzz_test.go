@@ -1,4 +1,4 @@
-package schema
+package manifest
 
 import (
 	"bytes"
@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/ropgen/ropgen/manifest"
 )
 
 // FuzzLoad feeds any bytes to the validator as a manifest file. It must never panic, every
@@ -32,9 +30,9 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("X: {family: f, status: implemented, signature: {inputs: {x: {dtype: float32, shape: '[N, N // 2]'}}, outputs: {}}, workloads: [{N: 1e3, dtypes: [float32]}], roofline: {flops: '0', bytes: '0'}}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const name = "fuzz.yaml"
-		file, fs := manifest.Parse(name, data)
+		file, fs := Parse(name, data)
 		if file != nil {
-			_, cfs := testConfig.check([]*manifest.File{file})
+			_, cfs := testConfig.check([]*File{file})
 			fs = append(fs, cfs...)
 			agreeWithDecoder(t, file)
 		}
@@ -124,20 +122,20 @@ func synthetic(dir string, n int) error {
 	return nil
 }
 
-// BenchmarkValidateCatalog measures Validate, the whole of `ropgen validate` but printing,
+// BenchmarkValidateCatalog measures Load, the whole of `ropgen validate` but printing,
 // on the repository's catalog and on a synthetic catalog of 5,000 ops. Targets: the catalog
 // in under 50 ms, 5,000 ops in under 1 s. The Python anchor's schema-level validation of its
 // 178-op catalog took 0.87 s. ms/manifest-op is the time per op entry.
 func BenchmarkValidateCatalog(b *testing.B) {
 	bench := func(b *testing.B, c Config, dir string) {
-		cat, fs := c.Validate(dir)
+		cat, fs := c.Load(dir)
 		if len(fs) > 0 {
 			b.Fatalf("findings:\n%v", fs)
 		}
 		b.ResetTimer()
 		start := time.Now()
 		for range b.N {
-			c.Validate(dir)
+			c.Load(dir)
 		}
 		per := time.Since(start).Seconds() * 1e3 / float64(b.N)
 		b.ReportMetric(per, "ms/catalog")

@@ -1,4 +1,4 @@
-package schema
+package manifest
 
 import (
 	"os"
@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/ropgen/ropgen/manifest"
 )
 
 const formulasDir = "../testdata/validate/_formulas"
@@ -17,13 +15,13 @@ const formulasDir = "../testdata/validate/_formulas"
 var testConfig = Config{FormulasDir: formulasDir}
 
 // validateText validates one manifest given as text, written to a temporary file named m.yaml.
-func validateText(t *testing.T, text string) (*manifest.Catalog, []string) {
+func validateText(t *testing.T, text string) (*Catalog, []string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "m.yaml")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cat, fs := testConfig.Validate(path)
+	cat, fs := testConfig.Load(path)
 	var lines []string
 	for _, f := range fs {
 		lines = append(lines, strings.TrimPrefix(f.String(), path))
@@ -32,16 +30,16 @@ func validateText(t *testing.T, text string) (*manifest.Catalog, []string) {
 }
 
 func TestSchemaCompiles(t *testing.T) {
-	if loadSchema().schema == nil {
+	if loadSchema() == nil {
 		t.Fatal("no schema")
 	}
 	// The path editors are told about must be the file that is embedded.
-	disk, err := os.ReadFile(filepath.Join("..", ManifestSchemaPath))
+	disk, err := os.ReadFile(filepath.Join("..", SchemaPath))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(disk) != string(ManifestSchema()) {
-		t.Errorf("%s differs from the embedded schema", ManifestSchemaPath)
+	if string(disk) != string(schemaJSON) {
+		t.Errorf("%s differs from the embedded schema", SchemaPath)
 	}
 }
 
@@ -49,14 +47,14 @@ func TestSchemaCompiles(t *testing.T) {
 // it: dims, declared shapes evaluated with params, defaults, nullable params, optional
 // inputs, same_as and mapping dtypes.
 func TestGoodCatalog(t *testing.T) {
-	cat, fs := testConfig.Validate("../testdata/validate/_good")
+	cat, fs := testConfig.Load("../testdata/validate/_good")
 	if len(fs) > 0 {
 		t.Fatalf("findings on the good catalog:\n%v", fs)
 	}
 	if len(cat.Ops) != 5 || len(cat.Files) != 2 {
 		t.Fatalf("%d ops in %d files, want 5 in 2", len(cat.Ops), len(cat.Files))
 	}
-	cases := map[string][]manifest.Case{}
+	cases := map[string][]Case{}
 	for _, op := range cat.Ops {
 		cs, fs := op.Cases()
 		if len(fs) > 0 {
@@ -215,21 +213,21 @@ func TestSchemaStricterThanDecoder(t *testing.T) {
 		t.Fatalf("only %d manifests found", len(paths))
 	}
 	for _, p := range paths {
-		files, _ := manifest.ParseFiles(p)
+		files, _ := ParseFiles(p)
 		for _, f := range files {
 			agreeWithDecoder(t, f)
 		}
 	}
 }
 
-func agreeWithDecoder(t *testing.T, f *manifest.File) {
+func agreeWithDecoder(t *testing.T, f *File) {
 	t.Helper()
 	_, bad := checkFile(f)
-	manifest.EachEntry(f, func(key, val *yaml.Node) {
+	EachEntry(f, func(key, val *yaml.Node) {
 		if bad[key.Value] {
 			return
 		}
-		if _, dfs := manifest.DecodeOp(f, key, val); len(dfs) > 0 {
+		if _, dfs := DecodeOp(f, key, val); len(dfs) > 0 {
 			t.Errorf("%s: %s passes the schema, but the decoder reports:\n%v", f.Path, key.Value, dfs)
 		}
 	})
@@ -237,10 +235,31 @@ func agreeWithDecoder(t *testing.T, f *manifest.File) {
 
 func TestModuleRootFormulas(t *testing.T) {
 	// With no FormulasDir, the functions are looked up in perf/formulas of this module.
-	op := &manifest.Op{Name: "X"}
+	op := &Op{Name: "X"}
 	x := &formulaIndex{}
-	fs := x.check(op, manifest.Str{Value: "formulas.NoSuchFormulaAnywhere"})
+	fs := x.check(op, Str{Value: "formulas.NoSuchFormulaAnywhere"})
 	if len(fs) != 1 || !strings.Contains(fs[0].Msg, "in perf/formulas (") {
 		t.Errorf("got %v, want one finding naming perf/formulas", fs)
+	}
+}
+
+// TestLoadResolvesCasesOnce checks that Load resolves each op's cases during validation and
+// Cases returns those, while a copy of the op with other workloads resolves its own.
+func TestLoadResolvesCasesOnce(t *testing.T) {
+	cat, fs := testConfig.Load("../testdata/validate/_good")
+	if len(fs) > 0 {
+		t.Fatalf("findings on the good catalog:\n%v", fs)
+	}
+	op := cat.Ops[0]
+	a, _ := op.Cases()
+	b, _ := op.Cases()
+	if len(a) == 0 || &a[0] != &b[0] {
+		t.Fatalf("%s: Cases resolved again (or found none) on a loaded op", op.Name)
+	}
+	cp := *op
+	cp.Workloads = cp.Workloads[:1]
+	c, _ := cp.Cases()
+	if len(c) == 0 || &c[0] == &a[0] || len(c) > len(a) {
+		t.Fatalf("%s: a copy with one workload got the loaded op's %d cases (%d)", op.Name, len(a), len(c))
 	}
 }

@@ -1,4 +1,4 @@
-package schema
+package manifest
 
 import (
 	"fmt"
@@ -16,7 +16,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ropgen/ropgen/diag"
-	"github.com/ropgen/ropgen/manifest"
 )
 
 // FormulasPackage is the import path, relative to the module root, of the package that holds
@@ -31,30 +30,31 @@ type Config struct {
 	FormulasDir string
 }
 
-// Validate is Config{}.Validate.
-func Validate(paths ...string) (*manifest.Catalog, diag.Findings) {
-	return Config{}.Validate(paths...)
+// Load is Config{}.Load.
+func Load(paths ...string) (*Catalog, diag.Findings) {
+	return Config{}.Load(paths...)
 }
 
-// Validate loads the manifest files at paths (files, or directories whose *.yaml files are
-// read) and checks them: YAML well-formedness (manifest.ParseFiles), each entry's structure
-// against the manifest schema, strict decoding of the entries the schema accepts (a second,
-// defensive layer: it reports nothing the schema did not), then what no schema can express:
-// func-mode functions exist, dtypes, param types, shapes, and every workload row against its
-// signature and shape_rules. It returns every finding, sorted by file and position, and the
-// catalog of the entries that decoded; the catalog is only fit for generation when there are
-// no findings.
+// Load is the one way into a catalog: it reads the manifest files at paths (files, or
+// directories whose *.yaml files are read in name order) and checks them end to end: YAML
+// well-formedness (ParseFiles), each entry's structure against the manifest schema
+// (manifest.schema.json, embedded), strict decoding of the entries the schema accepts (a
+// second, defensive layer: it reports nothing the schema did not), then what no schema can
+// express: func-mode functions exist, dtypes, param types, shapes, and every workload row
+// against its signature and shape_rules. It returns every finding, sorted by file and
+// position, and the catalog of the entries that decoded, with each op's cases resolved once
+// (Op.Cases returns them); the catalog is only fit for use when there are no findings.
 //
 // An entry with schema findings is left out of decoding, so a problem is not reported twice;
 // the price is that an op defined in two files is reported as such only once both
 // definitions pass the schema.
-func (c Config) Validate(paths ...string) (*manifest.Catalog, diag.Findings) {
+func (c Config) Load(paths ...string) (*Catalog, diag.Findings) {
 	var fs diag.Findings
-	names := manifest.ExpandPaths(paths, &fs)
+	names := ExpandPaths(paths, &fs)
 	// Files parse independently: one at a time on each CPU, kept in path order.
-	parsed := make([][]*manifest.File, len(names))
+	parsed := make([][]*File, len(names))
 	pfs := make([]diag.Findings, len(names))
-	parallel(len(names), func(i int) { parsed[i], pfs[i] = manifest.ParseFiles(names[i]) })
+	parallel(len(names), func(i int) { parsed[i], pfs[i] = ParseFiles(names[i]) })
 	files := slices.Concat(parsed...)
 	cat, cfs := c.check(files)
 	return cat, slices.Concat(append(pfs, fs, cfs)...).Sort()
@@ -75,37 +75,37 @@ func parallel(n int, fn func(i int)) {
 }
 
 // check validates parsed files; see Validate.
-func (c Config) check(files []*manifest.File) (*manifest.Catalog, diag.Findings) {
+func (c Config) check(files []*File) (*Catalog, diag.Findings) {
 	sfs := make([]diag.Findings, len(files))
-	passed := make([]*manifest.File, len(files))
+	passed := make([]*File, len(files))
 	parallel(len(files), func(i int) {
 		var bad map[string]bool
 		sfs[i], bad = checkFile(files[i])
 		passed[i] = withoutEntries(files[i], bad)
 	})
-	cat, dfs := manifest.Decode(passed)
+	cat, dfs := Decode(passed)
 	cat.Files = files
 	return cat, slices.Concat(append(sfs, dfs, c.checkOps(cat))...)
 }
 
 // withoutEntries returns f without the entries named in drop.
-func withoutEntries(f *manifest.File, drop map[string]bool) *manifest.File {
+func withoutEntries(f *File, drop map[string]bool) *File {
 	if len(drop) == 0 {
 		return f
 	}
 	root := *f.Root
 	root.Content = nil
-	manifest.EachEntry(f, func(key, val *yaml.Node) {
+	EachEntry(f, func(key, val *yaml.Node) {
 		if !drop[key.Value] {
 			root.Content = append(root.Content, key, val)
 		}
 	})
-	return &manifest.File{Path: f.Path, Root: &root}
+	return &File{Path: f.Path, Root: &root}
 }
 
 // checkOps runs the checks on decoded entries that need more than one value at a time.
 // Ops are checked independently, in parallel.
-func (c Config) checkOps(cat *manifest.Catalog) diag.Findings {
+func (c Config) checkOps(cat *Catalog) diag.Findings {
 	funcs := &formulaIndex{dir: c.FormulasDir}
 	fs := make([]diag.Findings, len(cat.Ops))
 	parallel(len(cat.Ops), func(i int) {
@@ -117,7 +117,8 @@ func (c Config) checkOps(cat *manifest.Catalog) diag.Findings {
 			fs[i] = append(fs[i], diag.Finding{Pos: op.Pos, Op: op.Name, Field: "workloads",
 				Msg: "an implemented op needs at least one workload: benchmarks and tests run its rows"})
 		}
-		cases, cfs := op.Cases()
+		cases, cfs := op.resolveCases()
+		op.resolved = &resolved{op, cases, cfs}
 		fs[i] = append(fs[i], cfs...)
 		if len(cfs) == 0 {
 			fs[i] = append(fs[i], optionalCoverage(op, cases)...)
@@ -128,7 +129,7 @@ func (c Config) checkOps(cat *manifest.Catalog) diag.Findings {
 
 // optionalCoverage requires, for each optional input, a row that passes it and a row that
 // omits it: the generated roofline branches on its presence, and both branches need a run.
-func optionalCoverage(op *manifest.Op, cases []manifest.Case) diag.Findings {
+func optionalCoverage(op *Op, cases []Case) diag.Findings {
 	if len(cases) == 0 {
 		return nil
 	}
@@ -173,7 +174,7 @@ type formulaIndex struct {
 func (x *formulaIndex) load() {
 	dir := x.dir
 	if dir == "" {
-		root, err := manifest.ModuleRoot()
+		root, err := ModuleRoot()
 		if err != nil {
 			x.err = err
 			return
@@ -209,7 +210,7 @@ func (x *formulaIndex) load() {
 }
 
 // check reports a func-mode function that is malformed, unexported or missing.
-func (x *formulaIndex) check(op *manifest.Op, fn manifest.Str) diag.Findings {
+func (x *formulaIndex) check(op *Op, fn Str) diag.Findings {
 	at := func(off int, format string, args ...any) diag.Findings {
 		return diag.Findings{{Pos: fn.At(off), Op: op.Name, Field: "roofline.func", Msg: fmt.Sprintf(format, args...)}}
 	}
