@@ -186,7 +186,7 @@ func floatSource(f *formula) string {
 			return true
 		}
 		if id, ok := call.Fun.(*ast.Ident); ok {
-			if h, _ := lookupHelper(id.Name); strings.Contains(h.Decl, "[T ") {
+			if h, _ := lookupHelper(id.Name); h.Generic {
 				call.Fun = &ast.IndexExpr{X: id, Index: ast.NewIdent("float64")}
 			}
 		}
@@ -294,8 +294,10 @@ func (m *opModel) arithArgs() []arithArg {
 	return args
 }
 
-// emitHelpers writes zz_roofline_helpers.go: the types and runtime checks the methods use,
-// and the helpers of the binding table that some formula calls.
+// emitHelpers writes zz_roofline_helpers.go: the runtime of package roofrt (the types and
+// checks the methods use, the cache when an op caches), and the helpers of the binding table
+// that some formula calls, with the helpers they need. Imports are those the emitted
+// declarations use.
 func emitHelpers(pkg string, used map[string]bool, cache bool) ([]byte, error) {
 	need := map[string]bool{}
 	var add func(string)
@@ -312,139 +314,33 @@ func emitHelpers(pkg string, used map[string]bool, cache bool) ([]byte, error) {
 	for name := range used {
 		add(name)
 	}
+	rs := loadRuntime()
+	files := []string{"runtime.go"}
+	if cache {
+		files = append(files, "cache.go")
+	}
+	files = append(files, "core.go")
+	imports := map[string]bool{}
+	var body source
+	for _, name := range files {
+		rs.imports(name, rs.files[name].file.Decls, imports)
+		body.p(string(rs.body(name)))
+	}
+	for _, h := range Helpers {
+		if need[h.Name] && !h.Builtin {
+			rs.imports("helpers.go", []ast.Decl{rs.helpers[h.Name]}, imports)
+			body.p()
+			body.p(string(rs.helperDecl(h.Name)))
+		}
+	}
 	var g source
 	g.p(Header)
 	g.p("package ", pkg)
 	g.p()
-	imports := []string{`"fmt"`, `"math"`}
-	if cache {
-		imports = append(imports, `"slices"`)
-	}
-	if need["product"] || need["log2"] || need["clog2"] {
-		imports = append(imports, `"math/bits"`)
-	}
-	g.p("import (\n", strings.Join(imports, "\n"), "\n)")
-	g.p(runtimeSrc)
-	if cache {
-		g.p(cacheSrc)
-	}
-	g.p(coreTypes)
-	for _, h := range Helpers {
-		if need[h.Name] && h.Decl != "" {
-			g.p(h.Decl)
-		}
-	}
+	g.p(sortedImports(imports))
+	g.Write(body.Bytes())
 	return formatSource(HelpersFile, g.Bytes())
 }
-
-// cacheSrc is the cache of ops whose formulas read a bound shape; emitted when one does.
-const cacheSrc = `
-// rooflineCache holds an op's last roofline and the bound values it was computed from, so
-// that EvalRoofline after an identical Forward costs a comparison (spec §4.4.5: cache by
-// input). An op whose formulas read a bound shape declares it: roofline rooflineCache. The
-// key is the bound shapes and []int params (nil, an absent input, differs from empty) and
-// the int and bool values the formulas read.
-type rooflineCache struct {
-	shapes       [][]int
-	ints         []int
-	flops, bytes int64
-	err          error
-	valid        bool
-}
-
-// rooflineSameShape reports whether a cached shape is the bound one: equal dims, and nil
-// (an absent input) only for nil.
-func rooflineSameShape(cached, bound []int) bool {
-	return (cached == nil) == (bound == nil) && slices.Equal(cached, bound)
-}
-
-// store keeps the result and a copy of its key, reusing the cache's storage.
-func (c *rooflineCache) store(shapes [][]int, ints []int, flops, bytes int64, err error) {
-	c.shapes = slices.Grow(c.shapes[:0], len(shapes))[:len(shapes)]
-	for i, s := range shapes {
-		if s == nil {
-			c.shapes[i] = nil
-		} else {
-			c.shapes[i] = append(c.shapes[i][:0:0], s...)
-		}
-	}
-	c.ints = append(c.ints[:0], ints...)
-	c.flops, c.bytes, c.err, c.valid = flops, bytes, err, true
-}
-
-func rooflineFlag(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}`
-
-// runtimeSrc is the part of the helpers file that formulas never see.
-const runtimeSrc = `
-// Formulas compute in int, which must be 64 bits wide. A compile error here means a 32-bit
-// target, where roofline numbers would overflow: build for a 64-bit one.
-const _ int = math.MaxInt64
-
-// rooflineOp is the interface every generated op satisfies.
-type rooflineOp interface {
-	EvalRoofline() (flops, bytes int64, err error)
-	ComputeRoof() string
-}
-
-// rooflinePair is one evaluation of an arithmetic layer: in int, or in float64 (the shadow).
-type rooflinePair[T rooflineNumber] struct{ flops, bytes T }
-
-// rooflineError is a failure inside a formula (a helper's refusal), raised as a panic and
-// turned into EvalRoofline's error by rooflineRecover.
-type rooflineError string
-
-func (e rooflineError) Error() string { return string(e) }
-
-func rooflineOverflow(helper string) rooflineError {
-	return rooflineError(helper + ": result overflows int64")
-}
-
-// rooflineRecover turns a panic in a formula (a helper's refusal, an index out of range)
-// into an error naming the op: EvalRoofline never panics.
-func rooflineRecover(op string, err *error) {
-	if r := recover(); r != nil {
-		*err = fmt.Errorf("%s: roofline: %v", op, r)
-	}
-}
-
-// rooflineUnbound is the error of EvalRoofline on an op whose input shape is not bound yet.
-func rooflineUnbound(op, input string) error {
-	return fmt.Errorf("%s: EvalRoofline before Forward: input %s is not bound", op, input)
-}
-
-// rooflineCheck returns the int evaluation v after comparing it with its float64 shadow:
-// int arithmetic wraps silently on overflow, float64 does not, so a wrapped result shows
-// as a disagreement. Negative results are refused too.
-func rooflineCheck(op string, v rooflinePair[int], shadow rooflinePair[float64]) (flops, bytes int64, err error) {
-	if rooflineExact(v.flops, shadow.flops) && rooflineExact(v.bytes, shadow.bytes) {
-		return int64(v.flops), int64(v.bytes), nil
-	}
-	for _, c := range []struct {
-		what   string
-		v      int
-		shadow float64
-	}{{"flops", v.flops, shadow.flops}, {"bytes", v.bytes, shadow.bytes}} {
-		switch {
-		case rooflineExact(c.v, c.shadow):
-		case c.v < 0 && rooflineExact(-c.v, -c.shadow):
-			return 0, 0, fmt.Errorf("%s: roofline %s is negative (%d)", op, c.what, c.v)
-		default:
-			return 0, 0, fmt.Errorf("%s: roofline %s overflows int64 (it is about %.4g)", op, c.what, c.shadow)
-		}
-	}
-	panic("unreachable: one of the two failed rooflineExact")
-}
-
-// rooflineExact is the fast path of rooflineCheck, small enough to inline: v is not
-// negative, and its shadow agrees with it inside the int64 range.
-func rooflineExact(v int, shadow float64) bool {
-	return v >= 0 && shadow < 0x1p63 && math.Abs(float64(v)-shadow) <= 1e-9*shadow+1
-}`
 
 // stablePos renders a manifest position by file base name and line: the generated file must
 // not depend on the directory the generator ran from.

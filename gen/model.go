@@ -148,7 +148,7 @@ func names(e ast.Expr) map[string]bool {
 // deferred recover that turns a panic into its error.
 func (m *opModel) mayPanic() bool {
 	for name := range m.helpers {
-		if h, _ := lookupHelper(name); strings.Contains(h.Decl, "panic(") {
+		if h, _ := lookupHelper(name); h.Fails {
 			return true
 		}
 	}

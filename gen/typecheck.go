@@ -16,40 +16,25 @@ import (
 )
 
 // preludeSrc declares, for the type check, exactly what the generated code declares for
-// formulas: the number constraint, the tensor view, and every helper's signature, with a
-// body that only panics (the real bodies import packages; the check never runs code).
+// formulas: the number constraint and the tensor view (roofrt/core.go), and every helper's
+// signature, with a body that only panics (the real bodies import packages; the check never
+// runs code).
 var preludeSrc = sync.OnceValue(func() string {
+	rs := loadRuntime()
 	var b strings.Builder
 	b.WriteString("package roofcheck\n\n")
-	b.WriteString(coreTypes)
-	fset := token.NewFileSet()
+	b.Write(rs.body("core.go"))
 	for _, h := range Helpers {
-		if h.Decl == "" {
+		if h.Builtin {
 			continue
 		}
-		f, err := parser.ParseFile(fset, "", "package p\n"+h.Decl, 0)
-		if err != nil {
-			panic(fmt.Sprintf("helper %s: %v", h.Name, err)) // the table is ours: a bug, not input
-		}
-		fd := f.Decls[0].(*ast.FuncDecl)
+		fd := *rs.helpers[h.Name]
 		fd.Body, fd.Doc = nil, nil
-		printer.Fprint(&b, fset, fd)
+		printer.Fprint(&b, rs.fset, &fd)
 		b.WriteString(" { panic(0) }\n")
 	}
 	return b.String()
 })
-
-// coreTypes are the types formulas see, shared by the type check and the emitted helpers.
-const coreTypes = `// rooflineNumber is the element type of the arithmetic layer: int for the result, float64
-// for the overflow shadow.
-type rooflineNumber interface{ int | float64 }
-
-// rooflineTensor is what a vars-layer formula sees of an input: x.shape and x.ndim.
-type rooflineTensor struct {
-	shape []int
-	ndim  int
-}
-`
 
 // paramGoType checks a param's declared Go type and returns it, or "" if it is not one a
 // formula can be given.

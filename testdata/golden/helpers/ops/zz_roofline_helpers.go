@@ -93,14 +93,19 @@ func rooflineSameShape(cached, bound []int) bool {
 	return (cached == nil) == (bound == nil) && slices.Equal(cached, bound)
 }
 
-// store keeps the result and a copy of its key, reusing the cache's storage.
+// store keeps the result and a copy of its key, reusing the cache's storage: once the cache
+// has held keys of a size, a miss allocates nothing. An absent input (nil) is kept as nil,
+// an empty shape as a non-nil empty slice ([]int{} does not allocate).
 func (c *rooflineCache) store(shapes [][]int, ints []int, flops, bytes int64, err error) {
 	c.shapes = slices.Grow(c.shapes[:0], len(shapes))[:len(shapes)]
 	for i, s := range shapes {
-		if s == nil {
+		switch {
+		case s == nil:
 			c.shapes[i] = nil
-		} else {
-			c.shapes[i] = append(c.shapes[i][:0:0], s...)
+		case c.shapes[i] == nil:
+			c.shapes[i] = append([]int{}, s...)
+		default:
+			c.shapes[i] = append(c.shapes[i][:0], s...)
 		}
 	}
 	c.ints = append(c.ints[:0], ints...)

@@ -1,0 +1,114 @@
+package gen
+
+import (
+	"go/ast"
+	"slices"
+	"testing"
+
+	"github.com/ropgen/ropgen/manifest"
+)
+
+// TestHelperFacts keeps the binding table's facts true of the helpers' Go source
+// (roofrt/helpers.go): the generator reads only the table, so a fact that drifted from the
+// code would emit an op without its recover, or a shadow that infers the wrong type.
+func TestHelperFacts(t *testing.T) {
+	rs := loadRuntime()
+	declared := map[string]bool{}
+	for name := range rs.helpers {
+		declared[name] = true
+	}
+	panics := map[string]bool{}
+	calls := map[string][]string{}
+	for name, fd := range rs.helpers {
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := call.Fun.(*ast.Ident); ok {
+				switch {
+				case id.Name == "panic":
+					panics[name] = true
+				case declared[id.Name] && !slices.Contains(calls[name], id.Name):
+					calls[name] = append(calls[name], id.Name)
+				}
+			}
+			return true
+		})
+	}
+	var fails func(string) bool
+	fails = func(name string) bool {
+		return panics[name] || slices.ContainsFunc(calls[name], fails)
+	}
+	for _, h := range Helpers {
+		delete(declared, h.Name)
+		if h.Builtin {
+			if rs.helpers[h.Name] != nil {
+				t.Errorf("%s is marked Builtin but roofrt/helpers.go declares it", h.Name)
+			}
+			continue
+		}
+		fd := rs.helpers[h.Name]
+		if fd == nil {
+			t.Errorf("%s: no declaration in roofrt/helpers.go", h.Name)
+			continue
+		}
+		if got := fd.Type.TypeParams != nil; got != h.Generic {
+			t.Errorf("%s: table says Generic=%v, the source says %v", h.Name, h.Generic, got)
+		}
+		if got := fails(h.Name); got != h.Fails {
+			t.Errorf("%s: table says Fails=%v, the source says %v", h.Name, h.Fails, got)
+		}
+		needs := slices.Clone(h.Needs)
+		got := slices.Clone(calls[h.Name])
+		slices.Sort(needs)
+		slices.Sort(got)
+		if !slices.Equal(needs, got) {
+			t.Errorf("%s: table says Needs=%v, the source calls %v", h.Name, needs, got)
+		}
+	}
+	for name := range declared {
+		t.Errorf("roofrt/helpers.go declares %s, which the binding table lacks", name)
+	}
+}
+
+// opFromYAML decodes a one-op manifest for a test.
+func opFromYAML(t *testing.T, src string) *manifest.Op {
+	t.Helper()
+	file, fs := manifest.Parse("t.yaml", []byte(src))
+	if len(fs) > 0 {
+		t.Fatal(fs)
+	}
+	cat, fs := manifest.Decode([]*manifest.File{file})
+	if len(fs) > 0 || len(cat.Ops) != 1 {
+		t.Fatal(fs)
+	}
+	return cat.Ops[0]
+}
+
+// TestMayPanicThroughNeeds: cdiv refuses a zero divisor through floordiv, which it needs. The
+// source-text guess this table replaced saw no panic( in cdiv's own body, so an op calling
+// only cdiv got no recover and EvalRoofline panicked on cdiv(M, 0).
+func TestMayPanicThroughNeeds(t *testing.T) {
+	op := opFromYAML(t, `Op:
+  family: test
+  status: implemented
+  signature:
+    inputs:
+      a: {dtype: "float32", shape: "[M, K]"}
+    outputs:
+      y: {dtype: "float32", shape: "[M]"}
+  workloads:
+    - {M: 2, K: 8, dtypes: [float32]}
+  roofline:
+    flops: "cdiv(M, K)"
+    bytes: "M * elem_bytes"
+`)
+	m, fs := checkOp(op)
+	if len(fs) > 0 {
+		t.Fatal(fs)
+	}
+	if !m.mayPanic() {
+		t.Error("an op calling cdiv may panic (division by zero), so it needs the deferred recover")
+	}
+}
