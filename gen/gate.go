@@ -34,7 +34,7 @@ func (g *gate) errorf(pos diag.Pos, field, format string, args ...any) {
 
 // checkOp runs the gate over one implemented op.
 func checkOp(op *manifest.Op) (*opModel, diag.Findings) {
-	m := &opModel{op: op, dims: opDims(op), used: map[string]nameKind{}, helpers: map[string]bool{}}
+	m := &opModel{op: op, dims: op.Dims(), used: map[string]nameKind{}, helpers: map[string]bool{}}
 	g := &gate{m: m}
 	g.checkDeclaredNames()
 	r := op.Roofline
@@ -43,9 +43,9 @@ func checkOp(op *manifest.Op) (*opModel, diag.Findings) {
 		return m, g.fs
 	}
 	if r.Func != nil {
-		name, ok := strings.CutPrefix(r.Func.Value, "formulas.")
-		if !ok || !token.IsIdentifier(name) {
-			g.errorf(r.Func.At(0), "roofline.func", "func must name a function of package formulas, as \"formulas.Name\"; got %q", r.Func.Value)
+		name, off, msg := manifest.FuncName(r.Func.Value)
+		if msg != "" {
+			g.errorf(r.Func.At(off), "roofline.func", "%s", msg)
 		}
 		m.fn, m.fnFile = name, r.Func.Pos
 		return m, g.fs

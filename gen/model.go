@@ -2,10 +2,8 @@ package gen
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"slices"
-	"strings"
 
 	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/manifest"
@@ -15,7 +13,7 @@ import (
 type opModel struct {
 	op *manifest.Op
 
-	dims   []string // dims of fixed-rank shapes, inputs then outputs, first appearance order
+	dims   []string // the op's dims, as the manifest model defines them (manifest.Op.Dims)
 	vars   []*formula
 	flops  *formula
 	bytes  *formula
@@ -83,43 +81,6 @@ func (m *opModel) kindOf(name string) nameKind {
 		return kindHelper
 	}
 	return kindNone
-}
-
-// shapeDims parses a fixed-rank shape such as "[M, 2 * N]" and returns its identifiers in
-// order. A malformed shape is the validator's finding; here it just yields no dims.
-func shapeDims(shape string) []string {
-	s := strings.TrimSpace(shape)
-	if !strings.HasPrefix(s, "[") {
-		return nil
-	}
-	e, err := parser.ParseExpr("[]int{" + strings.TrimSuffix(strings.TrimPrefix(s, "["), "]") + "}")
-	if err != nil {
-		return nil
-	}
-	var names []string
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && id.Name != "int" && !slices.Contains(names, id.Name) {
-			names = append(names, id.Name)
-		}
-		return true
-	})
-	return names
-}
-
-// opDims returns the dims of op: identifiers of its fixed-rank shapes that are not params.
-func opDims(op *manifest.Op) []string {
-	var dims []string
-	for _, t := range slices.Concat(op.Inputs, op.Outputs) {
-		if t.Shape == nil {
-			continue
-		}
-		for _, d := range shapeDims(t.Shape.Value) {
-			if op.Param(d) == nil && !slices.Contains(dims, d) {
-				dims = append(dims, d)
-			}
-		}
-	}
-	return dims
 }
 
 // names returns the identifiers e reads (not selector fields).

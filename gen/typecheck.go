@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/ropgen/ropgen/diag"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // preludeSrc declares, for the type check, exactly what the generated code declares for
@@ -35,17 +36,6 @@ var preludeSrc = sync.OnceValue(func() string {
 	}
 	return b.String()
 })
-
-// paramGoType checks a param's declared Go type and returns it, or "" if it is not one a
-// formula can be given.
-func paramGoType(t string) string {
-	base := strings.TrimPrefix(strings.TrimPrefix(t, "[]"), "*")
-	switch base {
-	case "int", "bool", "float64", "string":
-		return t
-	}
-	return ""
-}
 
 // typeCheck checks every formula of models with go/types, in scopes that declare exactly the
 // names the gate allows with their real types, and records each var's type. All ops go into
@@ -133,10 +123,10 @@ func checkParams(m *opModel) ([]string, diag.Findings) {
 		params = append(params, d+" int")
 	}
 	for _, p := range op.Params {
-		t := paramGoType(p.Type.Value)
-		if t == "" {
+		t := p.Type.Value
+		if !manifest.ValidParamType(t) {
 			fs = append(fs, diag.Finding{Pos: p.Type.Pos, Op: op.Name, Field: "signature.params." + p.Name + ".type",
-				Msg: fmt.Sprintf("param type %q is not supported; use int, bool, float64, string, a slice or a pointer of one", p.Type.Value)})
+				Msg: fmt.Sprintf("unknown param type %q (known: %s)", p.Type.Value, strings.Join(manifest.ParamTypes, ", "))})
 			continue
 		}
 		params = append(params, p.Name+" "+t)

@@ -197,6 +197,17 @@ func (s *sig) collectDims() {
 	}
 }
 
+// Dims returns the dims of op: every identifier of its declared (fixed-rank) shapes that is
+// not a param and not a builtin called there, inputs then outputs, in order of first use.
+// `[M, max(K, 2)]` has the dims M and K. This is the one definition of a dim: workload rows
+// give them, and the generator binds them as fields of the op. A shape that does not parse
+// contributes no dims (validation reports it).
+func (op *Op) Dims() []string {
+	s := &sig{op: op, dimOf: map[string][]*Tensor{}, shapes: map[string][]dimExpr{}}
+	s.collectDims()
+	return s.dims
+}
+
 // parsedDim is what collectDims needs of a parsed dim expression.
 type parsedDim struct {
 	names []string // the names it reads, in order of first use; shared, read-only
@@ -618,6 +629,13 @@ func quote(s string) string { return fmt.Sprintf("%q", s) }
 type paramType struct {
 	base     string // int, bool, float64, string or []int
 	nullable bool   // a pointer type: null is a value
+}
+
+// ValidParamType reports whether s is one of ParamTypes, the Go types a param may declare.
+// Validation and the generator both read it.
+func ValidParamType(s string) bool {
+	_, ok := parseParamType(s)
+	return ok
 }
 
 func parseParamType(s string) (paramType, bool) {

@@ -118,7 +118,7 @@ func (c Config) checkOps(cat *Catalog) diag.Findings {
 				Msg: "an implemented op needs at least one workload: benchmarks and tests run its rows"})
 		}
 		cases, cfs := op.resolveCases()
-		op.resolved = &resolved{op, cases, cfs}
+		op.resolved = &resolved{op: op, cases: cases, fs: cfs}
 		fs[i] = append(fs[i], cfs...)
 		if len(cfs) == 0 {
 			fs[i] = append(fs[i], optionalCoverage(op, cases)...)
@@ -209,25 +209,39 @@ func (x *formulaIndex) load() {
 	}
 }
 
+// funcPrefix is how a func-mode roofline names its function: formulas.<Name>.
+const funcPrefix = "formulas."
+
+// FuncName returns the function of package perf/formulas that a func-mode roofline's func
+// value names ("formulas.Attention" -> "Attention"). When the value is malformed or names an
+// unexported function it returns a message and the byte offset in the value it is about.
+// This is the one statement of the rule: validation and the generator both read it.
+func FuncName(value string) (name string, off int, msg string) {
+	name, ok := strings.CutPrefix(value, funcPrefix)
+	if !ok || !token.IsIdentifier(name) {
+		return "", 0, fmt.Sprintf("must be %q: a function of package %s, not %q", funcPrefix+"<Name>", FormulasPackage, value)
+	}
+	if !token.IsExported(name) {
+		return "", len(funcPrefix), fmt.Sprintf("%s is not exported: the generated method in package ops calls it", value)
+	}
+	return name, 0, ""
+}
+
 // check reports a func-mode function that is malformed, unexported or missing.
 func (x *formulaIndex) check(op *Op, fn Str) diag.Findings {
 	at := func(off int, format string, args ...any) diag.Findings {
 		return diag.Findings{{Pos: fn.At(off), Op: op.Name, Field: "roofline.func", Msg: fmt.Sprintf(format, args...)}}
 	}
-	const prefix = "formulas."
-	name, ok := strings.CutPrefix(fn.Value, prefix)
-	if !ok || !token.IsIdentifier(name) {
-		return at(0, "must be %q: a function of package %s, not %q", prefix+"<Name>", FormulasPackage, fn.Value)
-	}
-	if !token.IsExported(name) {
-		return at(len(prefix), "%s is not exported: the generated method in package ops calls it", fn.Value)
+	name, off, msg := FuncName(fn.Value)
+	if msg != "" {
+		return at(off, "%s", msg)
 	}
 	x.once.Do(x.load)
 	if x.err != nil {
-		return at(len(prefix), "cannot check %s: %v", fn.Value, x.err)
+		return at(len(funcPrefix), "cannot check %s: %v", fn.Value, x.err)
 	}
 	if !x.funcs[name] {
-		return at(len(prefix), "no function %s in %s (exported functions there: %s)", name, x.shown, exported(x.funcs))
+		return at(len(funcPrefix), "no function %s in %s (exported functions there: %s)", name, x.shown, exported(x.funcs))
 	}
 	return nil
 }

@@ -263,3 +263,27 @@ func TestLoadResolvesCasesOnce(t *testing.T) {
 		t.Fatalf("%s: a copy with one workload got the loaded op's %d cases (%d)", op.Name, len(a), len(c))
 	}
 }
+
+// TestDims checks the one definition of a dim: identifiers of declared shapes, inputs then
+// outputs in order of first use, without params or the builtins a shape calls.
+func TestDims(t *testing.T) {
+	cat, lines := validateText(t, `X:
+  family: f
+  status: spec-only
+  signature:
+    inputs:
+      a: {dtype: float32, shape: "[B, max(K, groups), int(K / groups)]"}
+      b: {dtype: float32}
+    outputs:
+      c: {dtype: float32, shape: "[N, B]"}
+    params:
+      groups: {type: int, default: 1}
+  roofline: {flops: "0", bytes: "0"}
+`)
+	if len(lines) > 0 {
+		t.Fatalf("findings: %v", lines)
+	}
+	if got := cat.Ops[0].Dims(); !slices.Equal(got, []string{"B", "K", "N"}) {
+		t.Errorf("Dims() = %v, want [B K N]", got)
+	}
+}
