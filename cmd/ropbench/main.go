@@ -14,7 +14,7 @@ import (
 	"os"
 	"regexp"
 
-	"github.com/ropgen/ropgen/cmd/internal/cli"
+	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/perf/bench"
 )
 

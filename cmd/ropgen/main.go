@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/ropgen/ropgen/cmd/internal/cli"
+	"github.com/ropgen/ropgen/internal/cli"
 )
 
 var commands = map[string]cli.Command{

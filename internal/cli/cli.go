@@ -1,0 +1,167 @@
+// Package cli is the command-line plumbing every command of this module shares: dispatch to
+// subcommands (`tool <command> [flags]`, `tool help [command]`), one flag-set and usage
+// helper (a synopsis, a description and the flags; -h prints them to stdout and exits 0, a
+// bad flag or argument prints the synopsis to stderr and exits 2), and finding the module's
+// configuration from any subdirectory.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Command is one subcommand: Run parses its own flags from args (with NewFlags) and returns
+// the exit code: 0 clean, 1 findings or failures, 2 bad usage.
+type Command struct {
+	Summary string
+	Run     func(args []string, stdout, stderr io.Writer) int
+}
+
+// Dispatch runs the subcommand args[0] of tool. With no arguments it prints the usage and
+// returns 2; "help", "-h" and "--help" print it to stdout (or, followed by a command, that
+// command's usage) and return 0.
+func Dispatch(tool string, commands map[string]Command, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				return c.Run([]string{"-h"}, stdout, stderr)
+			}
+			fmt.Fprintf(stderr, "%s help: unknown command %q\n", tool, args[1])
+			usage(stderr, tool, commands)
+			return 2
+		}
+		if len(args) == 0 {
+			usage(stderr, tool, commands)
+			return 2
+		}
+		usage(stdout, tool, commands)
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "%s: unknown command %q\n", tool, args[0])
+		usage(stderr, tool, commands)
+		return 2
+	}
+	return c.Run(args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer, tool string, commands map[string]Command) {
+	fmt.Fprintf(w, "usage: %s <command> [flags] [args]\n\ncommands:\n", tool)
+	names := make([]string, 0, len(commands))
+	width := 0
+	for name := range commands {
+		names = append(names, name)
+		width = max(width, len(name))
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, name, commands[name].Summary)
+	}
+	fmt.Fprintf(w, "\nRun '%s <command> -h' for a command's flags.\n", tool)
+}
+
+// Flags is the flag set of one command or subcommand, with what its usage says.
+type Flags struct {
+	*flag.FlagSet
+	name     string
+	synopses []string
+	doc      string
+	stdout   io.Writer
+	stderr   io.Writer
+}
+
+// NewFlags returns the flag set of the command name ("ropgen validate"). synopsis is the
+// usage line after the name ("[-json] [-v] [paths...]"); several lines are several forms.
+// doc is the description printed by -h between the synopsis and the flags.
+func NewFlags(name, synopsis, doc string, stdout, stderr io.Writer) *Flags {
+	fl := flag.NewFlagSet(name, flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	f := &Flags{FlagSet: fl, name: name, synopses: strings.Split(synopsis, "\n"), doc: strings.TrimSpace(doc), stdout: stdout, stderr: stderr}
+	// The flag package prints a parse error, then calls Usage; Parse prints the rest.
+	fl.Usage = func() {}
+	return f
+}
+
+// Name is the command's name, as its messages start.
+func (f *Flags) Name() string { return f.FlagSet.Name() }
+
+// Parse parses args. When ok is false the command returns code at once: 0 after -h (the
+// full usage is on stdout), 2 after a bad flag (the error and the synopsis are on stderr).
+func (f *Flags) Parse(args []string) (code int, ok bool) {
+	err := f.FlagSet.Parse(args)
+	switch {
+	case err == nil:
+		return 0, true
+	case errors.Is(err, flag.ErrHelp):
+		f.PrintUsage(f.stdout)
+		return 0, false
+	}
+	f.shortUsage()
+	return 2, false
+}
+
+// PrintUsage writes the synopsis, the description and the flags to w.
+func (f *Flags) PrintUsage(w io.Writer) {
+	f.printSynopsis(w)
+	if f.doc != "" {
+		fmt.Fprintf(w, "\n%s\n", f.doc)
+	}
+	n := 0
+	f.VisitAll(func(*flag.Flag) { n++ })
+	if n > 0 {
+		fmt.Fprintln(w, "\nflags:")
+		out := f.Output()
+		f.SetOutput(w)
+		f.PrintDefaults()
+		f.SetOutput(out)
+	}
+}
+
+func (f *Flags) printSynopsis(w io.Writer) {
+	for i, s := range f.synopses {
+		lead := "usage: "
+		if i > 0 {
+			lead = "       "
+		}
+		fmt.Fprintf(w, "%s%s %s\n", lead, f.name, s)
+	}
+}
+
+func (f *Flags) shortUsage() {
+	f.printSynopsis(f.stderr)
+	fmt.Fprintf(f.stderr, "Run '%s -h' for details.\n", f.name)
+}
+
+// Fail reports bad usage: "name: message" and the synopsis on stderr. It returns 2, the
+// exit code of bad usage.
+func (f *Flags) Fail(format string, args ...any) int {
+	fmt.Fprintf(f.stderr, "%s: %s\n", f.name, fmt.Sprintf(format, args...))
+	f.shortUsage()
+	return 2
+}
+
+// Errorf reports a failure that is not bad usage: "name: message" on stderr. It returns 1.
+func (f *Flags) Errorf(format string, args ...any) int {
+	fmt.Fprintf(f.stderr, "%s: %s\n", f.name, fmt.Sprintf(format, args...))
+	return 1
+}
+
+// NoArgs fails (returning 2, ok false) when arguments follow the flags.
+func (f *Flags) NoArgs() (code int, ok bool) {
+	if f.NArg() > 0 {
+		return f.Fail("unexpected arguments %q", f.Args()), false
+	}
+	return 0, true
+}
+
+// IsSet reports whether the flag named name was given on the command line.
+func (f *Flags) IsSet(name string) bool {
+	set := false
+	f.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
+	return set
+}
