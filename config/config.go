@@ -22,6 +22,7 @@ import (
 
 	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/schema"
 )
 
 // FileName is the configuration file's name.
@@ -96,10 +97,17 @@ func FindRoot(dir string) (string, error) {
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", fmt.Errorf("no %s or go.mod in %s or any directory above it", FileName, abs)
+			return "", &NoRootError{Dir: abs}
 		}
 		d = parent
 	}
+}
+
+// NoRootError is FindRoot's error when no directory from Dir up holds ropgen.yaml or go.mod.
+type NoRootError struct{ Dir string }
+
+func (e *NoRootError) Error() string {
+	return fmt.Sprintf("no %s or go.mod in %s or any directory above it", FileName, e.Dir)
 }
 
 // Find finds the root from dir up (FindRoot) and reads its ropgen.yaml, or returns the
@@ -134,7 +142,7 @@ func Parse(file string, data []byte) (*Config, diag.Findings) {
 	if err != nil {
 		return nil, diag.Findings{{Pos: diag.Pos{File: file}, Msg: err.Error()}}
 	}
-	root, fs := manifest.ParseDocument(file, data, MaxFileBytes, "ropgen.yaml")
+	root, fs := schema.ParseDocument(file, data, MaxFileBytes, "ropgen.yaml")
 	if len(fs) > 0 {
 		return nil, fs
 	}
@@ -164,7 +172,7 @@ func (d *decoder) errorf(n *yaml.Node, field, format string, args ...any) {
 // duplicates, and reports the required keys that are missing.
 func (d *decoder) mapping(n *yaml.Node, field string, keys, required []string, fn func(key string, k, v *yaml.Node)) {
 	if n.Kind != yaml.MappingNode {
-		d.errorf(n, field, "must be a mapping, not %s", manifest.KindName(n))
+		d.errorf(n, field, "must be a mapping, not %s", schema.KindName(n))
 		return
 	}
 	seen := map[string]int{}
@@ -173,7 +181,7 @@ func (d *decoder) mapping(n *yaml.Node, field string, keys, required []string, f
 		f := join(field, k.Value)
 		switch {
 		case k.Kind != yaml.ScalarNode:
-			d.errorf(k, field, "a key must be a string, not %s", manifest.KindName(k))
+			d.errorf(k, field, "a key must be a string, not %s", schema.KindName(k))
 		case !slices.Contains(keys, k.Value):
 			d.errorf(k, field, "unknown key %q (known: %s)", k.Value, strings.Join(keys, ", "))
 		case seen[k.Value] > 0:
@@ -240,7 +248,7 @@ func (d *decoder) top(n *yaml.Node) {
 // path decodes one path, relative to the root, that must exist (a directory when dir).
 func (d *decoder) path(n *yaml.Node, field string, dir bool) string {
 	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" || n.Value == "" {
-		d.errorf(n, field, "must be a path (a non-empty string), not %s", manifest.KindName(n))
+		d.errorf(n, field, "must be a path (a non-empty string), not %s", schema.KindName(n))
 		return ""
 	}
 	p := filepath.FromSlash(n.Value)
@@ -272,7 +280,7 @@ func (d *decoder) paths(n *yaml.Node, field string, dir bool) []string {
 		return []string{d.path(n, field, dir)}
 	}
 	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
-		d.errorf(n, field, "must be a path or a non-empty list of paths, not %s", manifest.KindName(n))
+		d.errorf(n, field, "must be a path or a non-empty list of paths, not %s", schema.KindName(n))
 		return nil
 	}
 	var out []string
@@ -288,7 +296,7 @@ func (d *decoder) paths(n *yaml.Node, field string, dir bool) []string {
 
 func (d *decoder) packages(n *yaml.Node) {
 	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
-		d.errorf(n, "packages", "must be a non-empty list of {dir: PATH, manifests: PATHS}, not %s", manifest.KindName(n))
+		d.errorf(n, "packages", "must be a non-empty list of {dir: PATH, manifests: PATHS}, not %s", schema.KindName(n))
 		return
 	}
 	seen := map[string]int{}
@@ -315,7 +323,7 @@ var dtypeName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
 func (d *decoder) dtypes(n *yaml.Node) {
 	if n.Kind != yaml.MappingNode {
-		d.errorf(n, "dtypes", "must be a mapping from dtype names to sizes in bytes, not %s", manifest.KindName(n))
+		d.errorf(n, "dtypes", "must be a mapping from dtype names to sizes in bytes, not %s", schema.KindName(n))
 		return
 	}
 	seen := map[string]int{}
@@ -351,7 +359,7 @@ func describe(n *yaml.Node) string {
 	if n.Kind == yaml.ScalarNode {
 		return strconv.Quote(n.Value)
 	}
-	return manifest.KindName(n)
+	return schema.KindName(n)
 }
 
 // Rel returns path relative to the working directory when that is shorter, as messages

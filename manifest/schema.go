@@ -3,6 +3,7 @@ package manifest
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/ropgen/ropgen/diag"
@@ -17,6 +18,10 @@ const SchemaPath = "manifest/manifest.schema.json"
 
 //go:embed manifest.schema.json
 var schemaJSON []byte
+
+// SchemaJSON returns the text of the manifest JSON Schema (`ropgen schema` prints it, so an
+// editor's modeline can point at a copy in any tree).
+func SchemaJSON() []byte { return slices.Clone(schemaJSON) }
 
 // loadSchema compiles the embedded schema once. It panics on failure: the schema is part of
 // the binary, and TestSchemaCompiles keeps it valid.

@@ -2,13 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"text/tabwriter"
 
 	"github.com/ropgen/ropgen/diag"
+	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/perf/audit"
 	"github.com/ropgen/ropgen/perf/record"
@@ -18,41 +18,30 @@ import (
 // of measured traffic. It only reads files; measuring is done by ncu on a GPU machine or by
 // roprun -cachegrind under valgrind.
 func runAudit(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("ropgen audit", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := cli.NewFlags("ropgen audit", "-records FILE (-ncu FILE | -cachegrind DIR) [-eps E] [-reads] [-json]", `
+Audit compares each record's formula bytes with measured traffic (spec §4.5):
+FAIL measured < formula×(1−ε), WARN measured > formula×1.5, ERROR no usable measurement.
+Exits 1 on any FAIL or ERROR. See docs/audit.md.`, stdout, stderr)
 	records := fl.String("records", "", "benchmark records `FILE` (Go benchmark format or JSON lines): the formula bytes")
 	ncu := fl.String("ncu", "", "Nsight Compute CSV `FILE` (ncu --csv, page details or raw): measured DRAM bytes")
 	sim := fl.String("cachegrind", "", "cache simulation `DIR` written by roprun -cachegrind: measured LL-miss bytes")
 	eps := fl.Float64("eps", audit.DefaultEps, "tolerance ε: FAIL when measured < formula × (1 − ε)")
 	reads := fl.Bool("reads", false, "audit the read side only: measured reads against formula bytes minus output bytes")
-	manifests := fl.String("manifest", "manifest", "manifest `PATH` (file or directory) giving the output sizes for -reads")
+	manifests := fl.ManifestsFlag()
 	asJSON := fl.Bool("json", false, "print the rows as JSON")
-	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ropgen audit -records FILE (-ncu FILE | -cachegrind DIR) [-eps E] [-reads] [-json]")
-		fmt.Fprintln(stderr, "\nCompares each record's formula bytes with measured traffic (spec §4.5):")
-		fmt.Fprintln(stderr, "FAIL measured < formula×(1−ε), WARN measured > formula×1.5, ERROR no usable measurement.")
-		fmt.Fprintln(stderr, "Exits 1 on any FAIL or ERROR. See docs/audit.md.\n\nflags:")
-		fl.PrintDefaults()
+	if code, ok := fl.Parse(args); !ok {
+		return code
 	}
-	if err := fl.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	if code, ok := fl.NoArgs(); !ok {
+		return code
 	}
 	switch {
-	case fl.NArg() > 0:
-		fmt.Fprintf(stderr, "ropgen audit: unexpected arguments %q\n", fl.Args())
-		return 2
 	case *records == "":
-		fmt.Fprintln(stderr, "ropgen audit: -records is required")
-		return 2
+		return fl.Fail("-records is required")
 	case (*ncu == "") == (*sim == ""):
-		fmt.Fprintln(stderr, "ropgen audit: give exactly one of -ncu and -cachegrind")
-		return 2
+		return fl.Fail("give exactly one of -ncu and -cachegrind")
 	case !(*eps >= 0 && *eps < 1):
-		fmt.Fprintf(stderr, "ropgen audit: -eps %v is not in [0, 1)\n", *eps)
-		return 2
+		return fl.Fail("-eps %v is not in [0, 1)", *eps)
 	}
 
 	recs, findings := record.ReadFiles(*records)
@@ -72,7 +61,11 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	findings = append(findings, fs...)
 	opt := audit.Options{Eps: *eps, Reads: *reads}
 	if *reads {
-		cat, mfs := manifest.Load(*manifests)
+		cfg, code, ok := fl.Config(*manifests == "")
+		if !ok {
+			return code
+		}
+		cat, mfs := manifest.Load(cli.Manifests(*manifests, cfg)...)
 		findings = append(findings, mfs...)
 		opt.OutputBytes = audit.ManifestOutputBytes(cat)
 	}

@@ -106,7 +106,7 @@ func TestAuditCommandReads(t *testing.T) {
 	if code, out, _ := runCmd("audit", "-records", recs, "-ncu", raw); code != 1 || !strings.Contains(out, "ERROR") {
 		t.Errorf("total side without a write column: exit %d, want 1 with ERROR:\n%s", code, out)
 	}
-	code, out, errs := runCmd("audit", "-records", recs, "-ncu", raw, "-reads", "-manifest", "../../manifest")
+	code, out, errs := runCmd("audit", "-records", recs, "-ncu", raw, "-reads", "-manifests", "../../manifest")
 	if code != 0 {
 		t.Fatalf("read side: exit %d, want 0\n%s%s", code, out, errs)
 	}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ropgen/ropgen/config"
 	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/gen"
 	"github.com/ropgen/ropgen/manifest"
@@ -21,9 +22,9 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	check := fl.Bool("check", false, "write nothing; print a unified diff of what would change and exit 1 when stale")
 	verbose := fl.Bool("v", false, "list the ops generated and the entries skipped, with the reason")
-	manifests := fl.String("manifests", "", "manifest directory or file (default: manifest/ at the module root)")
-	opsDir := fl.String("ops", "", "op package directory to generate into (default: ops/ at the module root)")
-	formulasDir := fl.String("formulas", "", "func-mode formulas package directory (default: perf/formulas/ at the module root)")
+	manifests := fl.String("manifests", "", "manifest `PATHS`, comma-separated files or directories (default: each ropgen.yaml package's manifests, or manifest/ at the module root)")
+	opsDir := fl.String("ops", "", "op package `DIR` to generate into (default: ropgen.yaml's packages, or ops/ at the module root)")
+	formulasDir := fl.String("formulas", "", "func-mode formulas package `DIR` (default: ropgen.yaml's formulas, or perf/formulas/ at the module root)")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ropgen generate [-check] [-v] [-manifests DIR] [-ops DIR] [-formulas DIR]")
 		fmt.Fprintln(stderr, "\nValidates the manifests, checks every inline formula (names, layers, types) and the op")
@@ -38,26 +39,56 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ropgen generate: unexpected argument %q\n", fl.Arg(0))
 		return 2
 	}
-	root, err := manifest.ModuleRoot()
+	// The packages to generate: ropgen.yaml's (or today's defaults: ops/ from manifest/),
+	// so that `ropgen generate -check` with no flags does what go generate does. -manifests
+	// and -ops override: one package.
+	cfg, err := config.Load()
 	if err != nil {
 		fmt.Fprintln(stderr, "ropgen generate:", err)
 		return 2
 	}
-	def := func(v *string, rel string) {
-		if *v == "" {
-			*v = relPath(filepath.Join(root, rel))
+	pkgs := cfg.Packages
+	if *manifests != "" || *opsDir != "" {
+		p := cfg.Packages[0]
+		if *opsDir != "" {
+			p.Dir = *opsDir
 		}
+		if *manifests != "" {
+			p.Manifests = strings.Split(*manifests, ",")
+		}
+		pkgs = []config.Package{p}
 	}
-	def(manifests, "manifest")
-	def(opsDir, "ops")
-	def(formulasDir, "perf/formulas")
+	if *formulasDir == "" && cfg.Formulas != "" {
+		*formulasDir = config.Rel(cfg.Formulas)
+	}
+	exit := 0
+	for _, p := range pkgs {
+		exit = max(exit, generatePackage(p, *formulasDir, *check, *verbose, stdout, stderr))
+	}
+	return exit
+}
 
-	cat, fs := manifest.Config{FormulasDir: *formulasDir}.Load(*manifests)
+// generatePackage generates one op package from its manifests.
+func generatePackage(p config.Package, formulasDir string, check, verbose bool, stdout, stderr io.Writer) int {
+	opsDir := config.Rel(p.Dir)
+	manifests := config.RelAll(p.Manifests)
+	cat, fs := manifest.Config{FormulasDir: formulasDir}.Load(manifests...)
 	if len(fs) > 0 {
 		printFindings(stderr, fs)
 		return 1
 	}
-	binding, err := gen.LoadBinding(*opsDir, *formulasDir)
+	// Absolute directories: LoadBinding resolves the formulas package relative to the op
+	// package, which two relative paths from a subdirectory do not allow.
+	absOps, err := filepath.Abs(opsDir)
+	absFormulas := formulasDir
+	if err == nil && formulasDir != "" {
+		absFormulas, err = filepath.Abs(formulasDir)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "ropgen generate:", err)
+		return 1
+	}
+	binding, err := gen.LoadBinding(absOps, absFormulas)
 	if err != nil {
 		fmt.Fprintln(stderr, "ropgen generate: loading the op packages:", err)
 		return 1
@@ -67,7 +98,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		printFindings(stderr, fs)
 		return 1
 	}
-	if *verbose {
+	if verbose {
 		for _, name := range out.Generated {
 			fmt.Fprintln(stdout, "generated", name)
 		}
@@ -75,12 +106,12 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, "skipped", s)
 		}
 	}
-	changed, err := syncFiles(*opsDir, out.Files, *check, stdout)
+	changed, err := syncFiles(opsDir, out.Files, check, stdout)
 	if err != nil {
 		fmt.Fprintln(stderr, "ropgen generate:", err)
 		return 1
 	}
-	if *check && changed {
+	if check && changed {
 		fmt.Fprintln(stderr, "ropgen generate: generated files are stale; run go generate ./...")
 		return 1
 	}
@@ -142,18 +173,6 @@ func writeAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
-}
-
-// relPath returns path relative to the working directory when it can.
-func relPath(path string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return path
-	}
-	if rel, err := filepath.Rel(wd, path); err == nil {
-		return rel
-	}
-	return path
 }
 
 func printFindings(w io.Writer, fs diag.Findings) {

@@ -16,6 +16,9 @@ var commands = map[string]cli.Command{
 	"report":    {Summary: "price benchmark records against a device profile: SOL table, JSON, CSV, chart", Run: runReport},
 	"audit":     {Summary: "compare formula bytes with measured traffic (Nsight Compute CSV or cache simulation)", Run: runAudit},
 	"roofline":  {Summary: "roofline calculators for a device profile: ridge points, tile and batch sizes, decode ceiling", Run: runRoofline},
+	"init":      {Summary: "write a starting ropgen.yaml at the module root", Run: runInit},
+	"version":   {Summary: "print the ropgen version this binary was built from", Run: runVersion},
+	"schema":    {Summary: "print the manifest JSON Schema (for an editor's modeline)", Run: runSchema},
 	"calibrate": {Summary: "measure this machine's memory bandwidth, FMA rate and latency floor into a device profile", Run: runCalibrate},
 }
 

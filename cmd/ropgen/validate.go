@@ -2,45 +2,44 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"text/tabwriter"
 
+	"github.com/ropgen/ropgen/config"
 	"github.com/ropgen/ropgen/diag"
+	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/manifest"
 )
 
 // runValidate is `ropgen validate [-json] [-v] [-formulas dir] [paths...]`.
 func runValidate(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := cli.NewFlags("ropgen validate", "[-json] [-v] [-formulas DIR] [paths...]", `
+Validate checks op manifests: YAML well-formedness, each entry against the manifest JSON
+schema (manifest/manifest.schema.json; ropgen schema prints it), then dtypes, param types,
+shapes, func-mode functions and every workload row against its op's signature and
+shape_rules. Paths are manifest files or directories of *.yaml files; the default is the
+manifests of ropgen.yaml, or manifest/ at the module root (the nearest directory above the
+working directory holding ropgen.yaml or go.mod). Every finding is printed, sorted, as
+file:line:col: Op: field: message. Exit status: 0 clean, 1 findings, 2 bad usage.`, stdout, stderr)
 	asJSON := fl.Bool("json", false, "print the findings to stdout as a JSON array (empty when clean) instead of lines on stderr")
 	verbose := fl.Bool("v", false, "when clean, also print the ops by family and roofline mode")
-	formulas := fl.String("formulas", "", "directory of package perf/formulas, where func-mode functions must exist\n(default: perf/formulas under the module root, found from the working directory up to go.mod)")
-	fl.Usage = func() {
-		fmt.Fprint(fl.Output(), `usage: ropgen validate [-json] [-v] [-formulas dir] [paths...]
-
-Validate checks op manifests: YAML well-formedness, each entry against the manifest JSON
-schema (manifest/manifest.schema.json), then dtypes, param types, shapes, func-mode functions
-and every workload row against its op's signature and shape_rules. Paths are manifest files
-or directories of *.yaml files; the default is manifest/. Every finding is printed, sorted,
-as file:line:col: Op: field: message. Exit status: 0 clean, 1 findings, 2 bad usage.
-
-flags:
-`)
-		fl.PrintDefaults()
-	}
-	if err := fl.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	formulas := fl.String("formulas", "", "`DIR` of the formulas package, where func-mode functions must exist (default: ropgen.yaml's formulas, or perf/formulas at the module root)")
+	if code, ok := fl.Parse(args); !ok {
+		return code
 	}
 	paths := fl.Args()
+	cfg, code, ok := fl.Config(len(paths) == 0)
+	if !ok {
+		return code
+	}
 	if len(paths) == 0 {
-		paths = []string{"manifest"}
+		paths = cli.Manifests("", cfg)
+	}
+	if *formulas == "" && cfg != nil {
+		*formulas = formulasDir(cfg)
 	}
 	cat, fs := manifest.Config{FormulasDir: *formulas}.Load(paths...)
 	if *asJSON {
@@ -106,4 +105,13 @@ func summary(w io.Writer, cat *manifest.Catalog, verbose bool) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\n", f, c.ops, c.implemented, c.ops-c.implemented, c.inline, c.fn)
 	}
 	tw.Flush()
+}
+
+// formulasDir is the formulas package the configuration names, or where the default one
+// would be: a func-mode entry then fails with the path it looked in.
+func formulasDir(cfg *config.Config) string {
+	if cfg.Formulas != "" {
+		return config.Rel(cfg.Formulas)
+	}
+	return config.Rel(filepath.Join(cfg.Root, config.DefaultFormulas))
 }

@@ -12,6 +12,9 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/ropgen/ropgen/config"
+	"github.com/ropgen/ropgen/diag"
 )
 
 // Command is one subcommand: Run parses its own flags from args (with NewFlags) and returns
@@ -164,4 +167,54 @@ func (f *Flags) IsSet(name string) bool {
 	set := false
 	f.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
 	return set
+}
+
+// Config finds the module's configuration from the working directory up (config.Load).
+// When ok is false the command returns code: 1 for a ropgen.yaml with findings (printed one
+// a line), 2 when there is no module root above the working directory. A command given all
+// its paths passes required false: then no root is no error, and cfg is nil.
+func (f *Flags) Config(required bool) (cfg *config.Config, code int, ok bool) {
+	cfg, err := config.Load()
+	var fs diag.Findings
+	var none *config.NoRootError
+	switch {
+	case err == nil:
+		return cfg, 0, true
+	case !required && errors.As(err, &none):
+		return nil, 0, true
+	case errors.As(err, &fs):
+		for _, x := range fs {
+			fmt.Fprintln(f.stderr, x)
+		}
+		return nil, 1, false
+	}
+	fmt.Fprintf(f.stderr, "%s: %v\n", f.name, err)
+	return nil, 2, false
+}
+
+// ManifestsFlag defines the one manifest flag of every command: -manifests PATH[,PATH...],
+// files or directories of *.yaml. Its default is the configuration's (ropgen.yaml
+// manifests, or manifest/ at the module root).
+func (f *Flags) ManifestsFlag() *string {
+	return f.String("manifests", "", "manifest `PATHS`: comma-separated files or directories of *.yaml (default: ropgen.yaml's manifests, or manifest/ at the module root)")
+}
+
+// Manifests returns the paths of a -manifests value, or the configuration's, relative to
+// the working directory where that is shorter so that findings name files as a user does.
+func Manifests(flag string, cfg *config.Config) []string {
+	if flag != "" {
+		return SplitList(flag)
+	}
+	return config.RelAll(cfg.Manifests)
+}
+
+// SplitList splits a comma-separated flag value, dropping empty items.
+func SplitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }

@@ -21,10 +21,11 @@ func TestDispatch(t *testing.T) {
 		out, err string
 		passed   []string
 	}{
-		{args: nil, code: 2, out: "usage: tool <command>"},
+		{args: nil, code: 2, err: "usage: tool <command>"},
 		{args: []string{"help"}, code: 0, out: "  run  run it"},
 		{args: []string{"-h"}, code: 0, out: "Run 'tool <command> -h'"},
 		{args: []string{"help", "run"}, code: 7, passed: []string{"-h"}},
+		{args: []string{"help", "nope"}, code: 2, err: `tool help: unknown command "nope"`},
 		{args: []string{"run", "-x", "y"}, code: 7, passed: []string{"-x", "y"}},
 		{args: []string{"nope"}, code: 2, err: `tool: unknown command "nope"`},
 	} {
@@ -35,5 +36,33 @@ func TestDispatch(t *testing.T) {
 			strings.Join(got, " ") != strings.Join(tc.passed, " ") {
 			t.Errorf("Dispatch(%q) = %d, stdout %q, stderr %q, passed %q", tc.args, code, stdout.String(), stderr.String(), got)
 		}
+	}
+}
+
+// TestFlags: -h prints synopsis, description and flags to stdout with exit 0; a bad flag
+// prints the error and the synopsis to stderr with exit 2; Fail and NoArgs are bad usage.
+func TestFlags(t *testing.T) {
+	newFlags := func() (*Flags, *bytes.Buffer, *bytes.Buffer) {
+		var stdout, stderr bytes.Buffer
+		f := NewFlags("tool cmd", "[-v] FILE\n-list", "Cmd does a thing.", &stdout, &stderr)
+		f.Bool("v", false, "be verbose")
+		return f, &stdout, &stderr
+	}
+	f, stdout, stderr := newFlags()
+	if code, ok := f.Parse([]string{"-h"}); ok || code != 0 || stderr.Len() != 0 ||
+		stdout.String() != "usage: tool cmd [-v] FILE\n       tool cmd -list\n\nCmd does a thing.\n\nflags:\n  -v\tbe verbose\n" {
+		t.Errorf("-h: %d %v, stdout %q, stderr %q", code, ok, stdout, stderr)
+	}
+	f, stdout, stderr = newFlags()
+	if code, ok := f.Parse([]string{"-x"}); ok || code != 2 || stdout.Len() != 0 ||
+		stderr.String() != "flag provided but not defined: -x\nusage: tool cmd [-v] FILE\n       tool cmd -list\nRun 'tool cmd -h' for details.\n" {
+		t.Errorf("-x: %d %v, stdout %q, stderr %q", code, ok, stdout, stderr)
+	}
+	f, _, stderr = newFlags()
+	if _, ok := f.Parse([]string{"-v", "a"}); !ok || !f.IsSet("v") || f.IsSet("h") {
+		t.Errorf("-v a: ok %v, IsSet(v) %v", ok, f.IsSet("v"))
+	}
+	if code, ok := f.NoArgs(); ok || code != 2 || !strings.HasPrefix(stderr.String(), "tool cmd: unexpected arguments [\"a\"]\nusage: tool cmd") {
+		t.Errorf("NoArgs: %d %v, stderr %q", code, ok, stderr)
 	}
 }

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+// TestConfiguredModule: in a module with a ropgen.yaml, validate and generate with no flags
+// work from a subdirectory, and generate -check then agrees that nothing is stale.
+func TestConfiguredModule(t *testing.T) {
+	dir := generateModule(t)
+	cfg := "manifests: manifest\npackages:\n  - dir: ops\nformulas: formulas\n"
+	if err := os.WriteFile(filepath.Join(dir, "ropgen.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join(dir, "ops"))
+	if code, stdout, stderr := runCmd("validate"); code != 0 || !strings.Contains(stdout, "in 1 files") {
+		t.Fatalf("validate from ops/: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if code, _, stderr := runCmd("generate", "-check"); code != 1 || !strings.Contains(stderr, "stale") {
+		t.Fatalf("generate -check before generating: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := runCmd("generate"); code != 0 {
+		t.Fatalf("generate from ops/: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ops", "zz_roofline.go")); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runCmd("generate", "-check"); code != 0 {
+		t.Fatalf("generate -check after generating: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// A broken config is reported at its position by every command that reads it.
+	if err := os.WriteFile(filepath.Join(dir, "ropgen.yaml"), []byte("manifests: manifest\nformula: formulas\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"validate", "generate"} {
+		code, _, stderr := runCmd(cmd)
+		if code == 0 || !strings.Contains(stderr, `ropgen.yaml:2:1: unknown key "formula"`) {
+			t.Errorf("%s with a broken config: exit %d, stderr %q", cmd, code, stderr)
+		}
+	}
+}
+
+// TestValidateFromSubdirectory: ropgen's own catalog validates with no argument from the
+// module root and from a directory below it.
+func TestValidateFromSubdirectory(t *testing.T) {
+	for _, dir := range []string{repoRoot(t), filepath.Join(repoRoot(t), "perf", "bench")} {
+		t.Chdir(dir)
+		if code, stdout, stderr := runCmd("validate"); code != 0 || !strings.Contains(stdout, " ops (") {
+			t.Errorf("validate in %s: exit %d\n%s%s", dir, code, stdout, stderr)
+		}
+	}
+}
+
+func TestInit(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{"go.mod": "module example.com/k\n", "manifest/a.yaml": "", "kernels/gen.go": "package kernels\n\n//go:generate go tool ropgen generate\n"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644)
+	}
+	t.Chdir(filepath.Join(dir, "kernels"))
+	if code, stdout, stderr := runCmd("init"); code != 0 || !strings.Contains(stdout, "wrote ../ropgen.yaml") || stderr != "" {
+		t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "ropgen.yaml"))
+	if err != nil || !strings.Contains(string(data), "  - dir: kernels\n") {
+		t.Fatalf("ropgen.yaml: %v\n%s", err, data)
+	}
+	if code, _, stderr := runCmd("init"); code != 1 || !strings.Contains(stderr, "exists already") {
+		t.Errorf("second init: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestSchemaAndVersion(t *testing.T) {
+	code, stdout, _ := runCmd("schema")
+	disk, err := os.ReadFile(filepath.Join(repoRoot(t), "manifest", "manifest.schema.json"))
+	if code != 0 || err != nil || stdout != string(disk) {
+		t.Errorf("schema: exit %d, %v; output differs from manifest/manifest.schema.json", code, err)
+	}
+	if code, stdout, _ := runCmd("version"); code != 0 || !strings.HasPrefix(stdout, "ropgen ") {
+		t.Errorf("version: exit %d, %q", code, stdout)
+	}
+	asTool := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "example.com/k"},
+		Deps: []*debug.Module{{Path: modulePath, Version: "v0.3.0", Replace: &debug.Module{Path: "../ropgen"}}}}
+	if got := versionLine(asTool); got != "ropgen v0.3.0 => ../ropgen go1.26.0" {
+		t.Errorf("as a tool: %q", got)
+	}
+	installed := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: modulePath, Version: "v0.3.1"},
+		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc123"}}}
+	if got := versionLine(installed); got != "ropgen v0.3.1 rev abc123 go1.26.0" {
+		t.Errorf("installed: %q", got)
+	}
+}
