@@ -1,38 +1,130 @@
 package ops
 
-import "sync"
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/klauspost/cpuid/v2"
+)
 
 // The GEMM kernel every matrix op in the catalog runs on (gemm, batched gemm, linear,
 // conv2d through im2col, attention): c = a·b with a m×k, b k×n, c m×n row-major.
 //
-// It is the tiling of ../shared/reference/roofline-lesson.py made into a cache hierarchy
-// (the Goto/BLIS loop nest): a kc×nc block of b is packed once and reused by every row of
-// a; an mc×kc block of a is packed once and reused by every column panel of that b block;
-// the innermost micro-kernel keeps a gemmMR×gemmNR tile of c in registers while it walks
-// kc steps of k. Packing makes both operands contiguous in the order the micro-kernel reads
-// them, whatever their layout (a strided view also serves a transposed matrix).
+// It is the Goto/BLIS loop nest: a kc×nc block of b is packed once and reused by every row
+// of a; an mc×kc block of a is packed once and reused by every column panel of that b
+// block; the innermost micro-kernel keeps an mr×nr tile of c in registers while it walks kc
+// steps of k. Packing makes both operands contiguous in the order the micro-kernel reads
+// them, whatever their layout (a strided view also serves a transposed matrix). The block
+// sizes come from the CPU's reported cache sizes (gemmBlocking): the kc×nr micro-panel of b
+// fills half of L1, the mc×kc block of a half of L2, the kc×nc block of b a core's share of
+// half of L3.
 //
-// Every element of c is summed in the reference's order, p = 0, 1, ..., k-1, starting from
-// zero: the k blocks are walked in order and each continues the running sum left in c by
-// the previous one. Without fused multiply-adds (amd64 before GOAMD64=v3) the kernel
-// therefore matches gemmRef bit for bit; elsewhere the compiler may fuse differently in
-// the two, and gemmTol bounds the difference.
+// The micro-kernel is chosen at run time from the CPU's features (gemm_amd64.go): AVX-512F
+// 12×32, AVX2+FMA 6×16, else the pure-Go 2×4 kernel (the fallback, and what ran before the
+// vector kernels). Every element of c is summed in the reference's order, p = 0, 1, ...,
+// k-1, starting from zero: the k blocks are walked in order and each continues the running
+// sum left in c by the previous one. The vector kernels fuse each step's multiply and add
+// (one rounding instead of two); gemmTol bounds the difference from gemmRef, and the tests
+// bound every kernel against a float64 reference (gemmErrorBound).
 const (
-	gemmMR = 2    // micro-tile rows: 2×4 accumulators, 4 b values and an a value fit the 15 usable float registers of amd64
-	gemmNR = 4    // micro-tile columns
-	gemmKC = 256  // k block: an a panel (2 KiB) and a b panel (4 KiB) stay in L1 across a micro-kernel call
-	gemmMC = 128  // m block: a packed a block (128 KiB) stays in L2 across the column panels
-	gemmNC = 1024 // n block: a packed b block (1 MiB) stays in L2/L3 across the row blocks
+	gemmMR = 2 // the pure-Go micro-tile: 2×4 accumulators, 4 b values and an a value fit the 15 usable float registers of amd64
+	gemmNR = 4
 
 	// gemmSmallM: below this many rows, packing b would move more bytes than the product
 	// needs (each b element is used fewer than gemmSmallM times), so the kernel streams b
 	// directly: the decode shapes (m = 1..3) are matrix-vector products bound by reading b.
 	gemmSmallM = 4
 
-	// gemmGrainFlops is the least work handed to one goroutine: about 100 µs at the
-	// kernel's rate, a hundred times the cost of starting and joining a goroutine.
+	// gemmGrainFlops is the least work handed to one goroutine of attention's split over
+	// heads: about 100 µs at the scalar kernel's rate.
 	gemmGrainFlops = 1 << 18
+
+	// gemmParFlops is the least work of the packed kernel worth a second core: about 10 µs
+	// at the vector kernels' rate, ten times the cost of starting and joining a goroutine.
+	gemmParFlops = 1 << 20
 )
+
+// microKernel is one register-blocked GEMM micro-kernel and the blocking it runs under.
+type microKernel struct {
+	name   string
+	mr, nr int
+	// tile computes the mr×nr tile of c at c[0] (ldc between rows) from packed panels a
+	// (kc·mr values) and b (kc·nr), continuing the running sum in c when load, from zero
+	// otherwise. The whole tile must lie in c.
+	tile func(kc int, a, b, c []float32, ldc int, load bool)
+	// vec: the few-row products use the vector gemv kernels (gemvRows, dotRows).
+	vec bool
+	// Block sizes (gemmBlocking): kc steps of k, mc rows of a, nc columns of b.
+	kc, mc, nc int
+}
+
+// gemmGo is the pure-Go micro-kernel, the fallback on CPUs without the vector units of
+// gemm_amd64.s. Its blocking is the fixed one it was tuned with.
+var gemmGo = &microKernel{name: "go", mr: gemmMR, nr: gemmNR, tile: goTile, kc: 256, mc: 128, nc: 1024}
+
+// gemmKernels lists the kernels this CPU can run, the fallback first and the fastest last;
+// gemmActive is the one gemm runs (the fastest unless UseGemmKernel chose another).
+var (
+	gemmKernels = append([]*microKernel{gemmGo}, archKernels()...)
+	gemmActive  = gemmKernels[len(gemmKernels)-1]
+)
+
+// GemmKernels returns the names of the GEMM micro-kernels this CPU can run, the pure-Go
+// fallback first and the default (the fastest) last.
+func GemmKernels() []string {
+	names := make([]string, len(gemmKernels))
+	for i, k := range gemmKernels {
+		names[i] = k.name
+	}
+	return names
+}
+
+// UseGemmKernel makes every matrix op run the named micro-kernel (one of GemmKernels) and
+// returns the function that restores the previous one. It is for A/B measurements and
+// tests; it must not be called while a matrix op runs.
+func UseGemmKernel(name string) (restore func(), err error) {
+	for _, k := range gemmKernels {
+		if k.name == name {
+			prev := gemmActive
+			gemmActive = k
+			return func() { gemmActive = prev }, nil
+		}
+	}
+	return nil, fmt.Errorf("GEMM kernel %q: this CPU runs %v", name, GemmKernels())
+}
+
+// cacheSizes returns the per-core L1 data and L2 sizes and the L3 size the CPU reports
+// (CPUID through klauspost/cpuid, on any OS), with common sizes where it reports none.
+func cacheSizes() (l1, l2, l3 int) {
+	c := cpuid.CPU.Cache
+	pick := func(v, def int) int {
+		if v <= 0 {
+			return def
+		}
+		return v
+	}
+	return pick(c.L1D, 32<<10), pick(c.L2, 1<<20), pick(c.L3, 8<<20)
+}
+
+// gemmBlocking returns the block sizes of an mr×nr micro-kernel on caches of l1, l2 and
+// l3 bytes shared by cores cores: the kc×nr micro-panel of b, which every micro-tile of a
+// column panel reuses, fills half of L1 (the a micro-panel streams through the other
+// half); the mc×kc block of a, which every column panel reuses, half of L2; the kc×nc
+// block of b a core's share of half of L3.
+func gemmBlocking(mr, nr, l1, l2, l3, cores int) (kc, mc, nc int) {
+	kc = min(max(l1/2/(4*nr), 64), 512) &^ 7
+	mc = min(max(l2/2/(4*kc), mr), 4096) / mr * mr
+	nc = min(max(l3/2/max(cores, 1)/(4*kc), nr), 8192) / nr * nr
+	return kc, mc, nc
+}
+
+// vecKernel returns a vector micro-kernel with the blocking of this CPU's caches.
+func vecKernel(name string, mr, nr int, tile func(kc int, a, b, c []float32, ldc int, load bool)) *microKernel {
+	l1, l2, l3 := cacheSizes()
+	kc, mc, nc := gemmBlocking(mr, nr, l1, l2, l3, runtime.NumCPU())
+	return &microKernel{name: name, mr: mr, nr: nr, tile: tile, vec: true, kc: kc, mc: mc, nc: nc}
+}
 
 // mat is a strided read-only view of a float32 matrix: element (i, j) is at
 // data[i*rs + j*cs]. A row-major r×c matrix is {data, c, 1}; its transpose is {data, 1, c}.
@@ -70,43 +162,56 @@ func gemmRef(m, n, k int, a, b mat, c []float32) {
 // gemm computes c = a·b on both cores when the product is large enough: c is row-major m×n
 // and is overwritten; a is m×k and b is k×n.
 func gemm(m, n, k int, a, b mat, c []float32) {
-	// Split the larger side of c among the workers, in whole micro-tiles, so each worker
-	// packs only its own share of the larger operand. The few-row products split columns.
-	if n >= m || m < gemmSmallM {
-		panels := (n + gemmNR - 1) / gemmNR
-		grain := max(1, gemmGrainFlops/(2*m*max(k, 1)*gemmNR))
-		parallelFor(panels, grain, func(lo, hi int) {
-			j0, j1 := lo*gemmNR, min(hi*gemmNR, n)
-			gemmSerial(m, j1-j0, k, a, b.sub(0, j0), c[j0:], n)
+	kern := gemmActive
+	if m < gemmSmallM || k == 0 {
+		// A few rows: split the columns (gemvRows, dotRows stream b once).
+		grain := max(32, gemmParFlops/(2*m*max(k, 1)))
+		parallelFor(n, grain, func(j0, j1 int) {
+			gemmSerialWith(kern, m, j1-j0, k, a, b.sub(0, j0), c[j0:], n)
 		})
 		return
 	}
-	panels := (m + gemmMR - 1) / gemmMR
-	grain := max(1, gemmGrainFlops/(2*n*max(k, 1)*gemmMR))
+	// Split the larger side of c among the workers, in whole micro-tiles, so each worker
+	// packs only its own share of the larger operand.
+	if n >= m {
+		panels := (n + kern.nr - 1) / kern.nr
+		grain := max(1, gemmParFlops/(2*m*k*kern.nr))
+		parallelFor(panels, grain, func(lo, hi int) {
+			j0, j1 := lo*kern.nr, min(hi*kern.nr, n)
+			gemmPacked(kern, m, j1-j0, k, a, b.sub(0, j0), c[j0:], n)
+		})
+		return
+	}
+	panels := (m + kern.mr - 1) / kern.mr
+	grain := max(1, gemmParFlops/(2*n*k*kern.mr))
 	parallelFor(panels, grain, func(lo, hi int) {
-		i0, i1 := lo*gemmMR, min(hi*gemmMR, m)
-		gemmSerial(i1-i0, n, k, a.sub(i0, 0), b, c[i0*n:], n)
+		i0, i1 := lo*kern.mr, min(hi*kern.mr, m)
+		gemmPacked(kern, i1-i0, n, k, a.sub(i0, 0), b, c[i0*n:], n)
 	})
 }
 
 // gemmSerial computes c = a·b on the calling goroutine: c[i*ldc+j] for i < m, j < n. Ops
 // that parallelize over independent products themselves (attention's heads) call it.
 func gemmSerial(m, n, k int, a, b mat, c []float32, ldc int) {
+	gemmSerialWith(gemmActive, m, n, k, a, b, c, ldc)
+}
+
+func gemmSerialWith(kern *microKernel, m, n, k int, a, b mat, c []float32, ldc int) {
 	switch {
 	case k == 0:
 		for i := range m {
 			clear(c[i*ldc : i*ldc+n])
 		}
 	case m < gemmSmallM:
-		gemmSmall(m, n, k, a, b, c, ldc)
+		gemmSmall(kern.vec, m, n, k, a, b, c, ldc)
 	default:
-		gemmPacked(m, n, k, a, b, c, ldc)
+		gemmPacked(kern, m, n, k, a, b, c, ldc)
 	}
 }
 
 // gemmSmall computes c = a·b for a few rows without packing: c[i*ldc+j] for i < m, j < n.
-// Each element is one running sum over p in order, as in the reference.
-func gemmSmall(m, n, k int, a, b mat, c []float32, ldc int) {
+// With vec, the vector kernels stream b (gemvRows, dotRows).
+func gemmSmall(vec bool, m, n, k int, a, b mat, c []float32, ldc int) {
 	var xbuf []float32
 	for i := range m {
 		row := c[i*ldc : i*ldc+n]
@@ -125,9 +230,13 @@ func gemmSmall(m, n, k int, a, b mat, c []float32, ldc int) {
 		case b.cs == 1:
 			// b's rows are contiguous: add x[p]·b[p,:] to the row of c for p in order.
 			clear(row)
+			j0 := 0
+			if vec {
+				j0 = gemvRows(x, b, row)
+			}
 			for p, s := range x {
-				br := b.data[p*b.rs : p*b.rs+n]
-				out := row[:len(br)] // same length: lets the compiler drop the bounds check
+				br := b.data[p*b.rs+j0 : p*b.rs+n]
+				out := row[j0 : j0+len(br)] // same length: lets the compiler drop the bounds check
 				for j, v := range br {
 					out[j] += s * v
 				}
@@ -138,6 +247,9 @@ func gemmSmall(m, n, k int, a, b mat, c []float32, ldc int) {
 			// independent running sums.
 			col := func(j int) []float32 { return b.data[j*b.cs:][:len(x)] }
 			j := 0
+			if vec {
+				j = dotRows(x, b, row)
+			}
 			for ; j+4 <= n; j += 4 {
 				w0, w1, w2, w3 := col(j), col(j+1), col(j+2), col(j+3)
 				var s0, s1, s2, s3 float32
@@ -171,7 +283,7 @@ func gemmSmall(m, n, k int, a, b mat, c []float32, ldc int) {
 
 // packBuf is a reusable packing buffer; gemmBufs keeps them between calls so a kernel in a
 // timing loop does not allocate and zero a megabyte per call.
-type packBuf struct{ a, b []float32 }
+type packBuf struct{ a, b, tile []float32 }
 
 var gemmBufs = sync.Pool{New: func() any { return new(packBuf) }}
 
@@ -183,33 +295,54 @@ func grow(s []float32, n int) []float32 {
 	return s[:n]
 }
 
-// gemmPacked computes c = a·b by blocks on packed operands, serially: c[i*ldc+j] for
-// i < m, j < n.
-func gemmPacked(m, n, k int, a, b mat, c []float32, ldc int) {
+// evenBlock returns the block size that splits n into the fewest blocks of at most max,
+// all about equal and rounded up to a multiple of q: k = 600 with max 512 gives two
+// blocks of 304 rather than 512 and 88.
+func evenBlock(n, max, q int) int {
+	blocks := (n + max - 1) / max
+	return min(roundUp((n+blocks-1)/blocks, q), max)
+}
+
+// gemmPacked computes c = a·b by blocks on packed operands with kern, serially:
+// c[i*ldc+j] for i < m, j < n.
+func gemmPacked(kern *microKernel, m, n, k int, a, b mat, c []float32, ldc int) {
+	mr, nr := kern.mr, kern.nr
+	kcB := evenBlock(k, kern.kc, 8)
+	mcB := evenBlock(m, kern.mc, mr)
+	ncB := evenBlock(n, kern.nc, nr)
 	buf := gemmBufs.Get().(*packBuf)
 	defer gemmBufs.Put(buf)
-	kcMax := min(gemmKC, k)
-	buf.a = grow(buf.a, kcMax*roundUp(min(gemmMC, m), gemmMR))
-	buf.b = grow(buf.b, kcMax*roundUp(min(gemmNC, n), gemmNR))
-	var tile [gemmMR * gemmNR]float32
-	for jc := 0; jc < n; jc += gemmNC {
-		nc := min(gemmNC, n-jc)
-		for pc := 0; pc < k; pc += gemmKC {
-			kc := min(gemmKC, k-pc)
-			packB(kc, nc, b.sub(pc, jc), buf.b)
-			for ic := 0; ic < m; ic += gemmMC {
-				mc := min(gemmMC, m-ic)
-				packA(mc, kc, a.sub(ic, pc), buf.a)
-				for jr := 0; jr < nc; jr += gemmNR {
-					nr := min(gemmNR, nc-jr)
-					bp := buf.b[jr*kc : (jr+gemmNR)*kc]
-					for ir := 0; ir < mc; ir += gemmMR {
-						mr := min(gemmMR, mc-ir)
-						ap := buf.a[ir*kc : (ir+gemmMR)*kc]
+	buf.a = grow(buf.a, kcB*roundUp(min(mcB, m), mr))
+	buf.b = grow(buf.b, kcB*roundUp(min(ncB, n), nr))
+	buf.tile = grow(buf.tile, mr*nr)
+	for jc := 0; jc < n; jc += ncB {
+		nc := min(ncB, n-jc)
+		for pc := 0; pc < k; pc += kcB {
+			kc := min(kcB, k-pc)
+			packB(kc, nc, nr, b.sub(pc, jc), buf.b)
+			for ic := 0; ic < m; ic += mcB {
+				mc := min(mcB, m-ic)
+				packA(mc, kc, mr, a.sub(ic, pc), buf.a)
+				for jr := 0; jr < nc; jr += nr {
+					bp := buf.b[jr*kc : (jr+nr)*kc]
+					for ir := 0; ir < mc; ir += mr {
+						ap := buf.a[ir*kc : (ir+mr)*kc]
 						ct := c[(ic+ir)*ldc+jc+jr:]
-						loadTile(&tile, ct, ldc, mr, nr, pc > 0)
-						microKernel(kc, ap, bp, &tile)
-						storeTile(&tile, ct, ldc, mr, nr)
+						if ir+mr <= mc && jr+nr <= nc {
+							kern.tile(kc, ap, bp, ct, ldc, pc > 0)
+							continue
+						}
+						// An edge tile: computed whole in the buffer, its valid corner copied.
+						rows, cols := min(mr, mc-ir), min(nr, nc-jr)
+						if pc > 0 {
+							for i := range rows {
+								copy(buf.tile[i*nr:i*nr+cols], ct[i*ldc:i*ldc+cols])
+							}
+						}
+						kern.tile(kc, ap, bp, buf.tile, nr, pc > 0)
+						for i := range rows {
+							copy(ct[i*ldc:i*ldc+cols], buf.tile[i*nr:i*nr+cols])
+						}
 					}
 				}
 			}
@@ -219,66 +352,78 @@ func gemmPacked(m, n, k int, a, b mat, c []float32, ldc int) {
 
 func roundUp(x, m int) int { return (x + m - 1) / m * m }
 
-// packA copies a's mc×kc block into panels of gemmMR rows: panel r holds, for each p, the
-// gemmMR values a[r*gemmMR+ii, p], rows past mc zero.
-func packA(mc, kc int, a mat, dst []float32) {
-	for ir := 0; ir < mc; ir += gemmMR {
-		panel := dst[ir*kc : (ir+gemmMR)*kc]
-		for ii := range gemmMR {
+// packA copies a's mc×kc block into panels of mr rows: panel r holds, for each p, the mr
+// values a[r*mr+ii, p], rows past mc zero.
+func packA(mc, kc, mr int, a mat, dst []float32) {
+	for ir := 0; ir < mc; ir += mr {
+		panel := dst[ir*kc : (ir+mr)*kc]
+		if ir+mr <= mc && a.cs == 1 && packAFast(kc, mr, a.sub(ir, 0), panel) {
+			continue
+		}
+		for ii := range mr {
 			if ir+ii >= mc {
 				for p := range kc {
-					panel[p*gemmMR+ii] = 0
+					panel[p*mr+ii] = 0
 				}
 				continue
 			}
 			row := a.sub(ir+ii, 0)
+			if row.cs == 1 {
+				src := row.data[:kc]
+				for p, v := range src {
+					panel[p*mr+ii] = v
+				}
+				continue
+			}
 			for p := range kc {
-				panel[p*gemmMR+ii] = row.data[p*row.cs]
+				panel[p*mr+ii] = row.data[p*row.cs]
 			}
 		}
 	}
 }
 
-// packB copies b's kc×nc block into panels of gemmNR columns: panel r holds, for each p,
-// the gemmNR values b[p, r*gemmNR+jj], columns past nc zero.
-func packB(kc, nc int, b mat, dst []float32) {
-	for jr := 0; jr < nc; jr += gemmNR {
-		panel := dst[jr*kc : (jr+gemmNR)*kc]
-		nr := min(gemmNR, nc-jr)
+// packB copies b's kc×nc block into panels of nr columns: panel r holds, for each p, the
+// nr values b[p, r*nr+jj], columns past nc zero.
+func packB(kc, nc, nr int, b mat, dst []float32) {
+	for jr := 0; jr < nc; jr += nr {
+		panel := dst[jr*kc : (jr+nr)*kc]
+		w := min(nr, nc-jr)
+		if w == nr && b.cs == 1 && packBFast(kc, nr, b.sub(0, jr), panel) {
+			continue
+		}
 		for p := range kc {
 			src := b.sub(p, jr)
-			out := panel[p*gemmNR : p*gemmNR+gemmNR]
-			for jj := range nr {
-				out[jj] = src.data[jj*src.cs]
+			out := panel[p*nr : p*nr+nr]
+			if src.cs == 1 {
+				copy(out, src.data[:w])
+			} else {
+				for jj := range w {
+					out[jj] = src.data[jj*src.cs]
+				}
 			}
-			clear(out[nr:])
+			clear(out[w:])
 		}
 	}
 }
 
-// loadTile fills the micro-tile with c's mr×nr corner when c already holds a running sum
-// (k blocks after the first), with zeros otherwise.
-func loadTile(t *[gemmMR * gemmNR]float32, c []float32, ldc, mr, nr int, running bool) {
-	*t = [gemmMR * gemmNR]float32{}
-	if !running {
-		return
+// goTile is the pure-Go micro-kernel's tile function (gemmMR×gemmNR).
+func goTile(kc int, a, b, c []float32, ldc int, load bool) {
+	var t [gemmMR * gemmNR]float32
+	if load {
+		for i := range gemmMR {
+			copy(t[i*gemmNR:i*gemmNR+gemmNR], c[i*ldc:i*ldc+gemmNR])
+		}
 	}
-	for i := range mr {
-		copy(t[i*gemmNR:i*gemmNR+nr], c[i*ldc:i*ldc+nr])
-	}
-}
-
-// storeTile writes the micro-tile's valid mr×nr corner to c.
-func storeTile(t *[gemmMR * gemmNR]float32, c []float32, ldc, mr, nr int) {
-	for i := range mr {
-		copy(c[i*ldc:i*ldc+nr], t[i*gemmNR:i*gemmNR+nr])
+	goMicroKernel(kc, a, b, &t)
+	for i := range gemmMR {
+		copy(c[i*ldc:i*ldc+gemmNR], t[i*gemmNR:i*gemmNR+gemmNR])
 	}
 }
 
-// microKernel adds the product of a packed a panel (kc×gemmMR) and b panel (kc×gemmNR) to
-// the tile, one p at a time. The tile lives in eight locals, which the compiler keeps in
+// goMicroKernel adds the product of a packed a panel (kc×gemmMR) and b panel (kc×gemmNR)
+// to the tile, one p at a time. The tile lives in eight locals, which the compiler keeps in
 // registers; slicing both panels to their exact length lets it drop the bounds checks.
-func microKernel(kc int, a, b []float32, t *[gemmMR * gemmNR]float32) {
+func goMicroKernel(kc int, a, b []float32, t *[gemmMR * gemmNR]float32) {
 	c00, c01, c02, c03 := t[0], t[1], t[2], t[3]
 	c10, c11, c12, c13 := t[4], t[5], t[6], t[7]
 	a = a[:kc*gemmMR]

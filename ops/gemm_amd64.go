@@ -1,0 +1,148 @@
+//go:build amd64
+
+package ops
+
+import "github.com/klauspost/cpuid/v2"
+
+// The vector kernels of gemm_amd64.s, chosen at run time from the CPU's features (CPUID
+// and the OS's saved register state, through klauspost/cpuid): the AVX-512F 12×32
+// micro-kernel where the CPU has AVX-512F, the AVX2+FMA 6×16 one where it has AVX2 and FMA,
+// and the gemv kernels (AVX2+FMA) with either.
+
+//go:noescape
+func gemmMicro12x32(kc int, a, b, c *float32, ldc, load int)
+
+//go:noescape
+func gemmMicro6x16(kc int, a, b, c *float32, ldc, load int)
+
+//go:noescape
+func gemvAcc4(n int, x, b *float32, ldb int, c *float32)
+
+//go:noescape
+func gemvAcc1(n int, x, b, c *float32)
+
+//go:noescape
+func dot4(k int, x, w *float32, ldw int, out *float32)
+
+var (
+	hasAVX2FMA = cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2, cpuid.FMA3)
+	hasAVX512  = hasAVX2FMA && cpuid.CPU.Supports(cpuid.AVX512F)
+)
+
+// archKernels returns the vector micro-kernels this CPU can run, slower first.
+func archKernels() []*microKernel {
+	var ks []*microKernel
+	if hasAVX2FMA {
+		ks = append(ks, vecKernel("avx2", 6, 16, tile6x16))
+	}
+	if hasAVX512 {
+		ks = append(ks, vecKernel("avx512", 12, 32, tile12x32))
+	}
+	return ks
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func tile12x32(kc int, a, b, c []float32, ldc int, load bool) {
+	_, _, _ = a[kc*12-1], b[kc*32-1], c[11*ldc+31] // the whole tile and both panels
+	gemmMicro12x32(kc, &a[0], &b[0], &c[0], ldc, b2i(load))
+}
+
+func tile6x16(kc int, a, b, c []float32, ldc int, load bool) {
+	_, _, _ = a[kc*6-1], b[kc*16-1], c[5*ldc+15]
+	gemmMicro6x16(kc, &a[0], &b[0], &c[0], ldc, b2i(load))
+}
+
+// gemvRows computes c[j] = Σ_p x[p]·b[p, j] for j below the returned count (len(c)
+// rounded down to 32), p in order as the reference sums, reading each row of b once; b's
+// rows are contiguous (b.cs == 1) and c is zero on entry. It returns 0 without the vector
+// units.
+func gemvRows(x []float32, b mat, c []float32) int {
+	n, k := len(c)&^31, len(x)
+	if !hasAVX2FMA || n == 0 || k == 0 {
+		return 0
+	}
+	_ = b.data[(k-1)*b.rs+n-1] // the last row's last element: every row read is below it
+	p := 0
+	for ; p+4 <= k; p += 4 {
+		gemvAcc4(n, &x[p], &b.data[p*b.rs], b.rs, &c[0])
+	}
+	for ; p < k; p++ {
+		gemvAcc1(n, &x[p], &b.data[p*b.rs], &c[0])
+	}
+	return n
+}
+
+// dotRows computes c[j] = Σ_p x[p]·b[p, j] for j below the returned count (len(c) rounded
+// down to 4) where b's columns are contiguous (b.rs == 1: a transposed row-major matrix,
+// linear's weight), four columns at a time, reading each once. The first len(x) rounded
+// down to 16 terms are summed in 16 partial sums per column, the rest after them in order.
+// It returns 0 without the vector units.
+func dotRows(x []float32, b mat, c []float32) int {
+	n, k := len(c)&^3, len(x)
+	k16 := k &^ 15
+	if !hasAVX2FMA || n == 0 || k16 == 0 {
+		return 0
+	}
+	_ = b.data[(n-1)*b.cs+k-1]
+	var out [4]float32
+	for j := 0; j < n; j += 4 {
+		dot4(k16, &x[0], &b.data[j*b.cs], b.cs, &out[0])
+		for r := range 4 {
+			s := out[r]
+			w := b.data[(j+r)*b.cs : (j+r)*b.cs+k]
+			for p := k16; p < k; p++ {
+				s += x[p] * w[p]
+			}
+			c[j+r] = s
+		}
+	}
+	return n
+}
+
+//go:noescape
+func packA12(kc int, a *float32, lda int, dst *float32)
+
+//go:noescape
+func packA6(kc int, a *float32, lda int, dst *float32)
+
+//go:noescape
+func packB32(kc int, b *float32, ldb int, dst *float32)
+
+//go:noescape
+func packB16(kc int, b *float32, ldb int, dst *float32)
+
+// packAFast packs one whole panel of mr contiguous rows of a (a.cs == 1) with the assembly
+// loop of that width, reporting false where there is none.
+func packAFast(kc, mr int, a mat, panel []float32) bool {
+	if kc == 0 || (mr != 12 && mr != 6) {
+		return false
+	}
+	_, _ = a.data[(mr-1)*a.rs+kc-1], panel[mr*kc-1]
+	if mr == 12 {
+		packA12(kc, &a.data[0], a.rs, &panel[0])
+	} else {
+		packA6(kc, &a.data[0], a.rs, &panel[0])
+	}
+	return true
+}
+
+// packBFast packs one whole panel of nr columns of row-major b (b.cs == 1) with the
+// assembly loop of that width, reporting false where there is none.
+func packBFast(kc, nr int, b mat, panel []float32) bool {
+	if kc == 0 || !hasAVX2FMA || (nr != 32 && nr != 16) {
+		return false
+	}
+	_, _ = b.data[(kc-1)*b.rs+nr-1], panel[nr*kc-1]
+	if nr == 32 {
+		packB32(kc, &b.data[0], b.rs, &panel[0])
+	} else {
+		packB16(kc, &b.data[0], b.rs, &panel[0])
+	}
+	return true
+}

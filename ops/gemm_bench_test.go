@@ -1,0 +1,30 @@
+package ops
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkGemmKernels times the GEMM of every micro-kernel this CPU runs on the shapes of
+// the targets (square 256 and 1024, and the 1×4096×4096 gemv), reporting GFLOP/s.
+func BenchmarkGemmKernels(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, s := range [][3]int{{256, 256, 256}, {1024, 1024, 1024}, {1, 4096, 4096}} {
+		m, n, k := s[0], s[1], s[2]
+		a, bm, c := randMat(rng, m*k, false), randMat(rng, k*n, false), make([]float32, m*n)
+		for _, name := range GemmKernels() {
+			b.Run(fmt.Sprintf("%s/%dx%dx%d", name, m, n, k), func(b *testing.B) {
+				restore, err := UseGemmKernel(name)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer restore()
+				for b.Loop() {
+					gemm(m, n, k, rowMajor(a, k), rowMajor(bm, n), c)
+				}
+				b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
