@@ -49,11 +49,12 @@ func checkData(op string, names []string, ts ...*Tensor) error {
 	return nil
 }
 
-// gemmTol is the kernel-vs-reference tolerance of a contraction over k terms. The kernels
-// sum in the reference's order, so without fused multiply-adds they agree exactly; where
-// the compiler fuses (GOAMD64=v3, arm64) each of the k steps may round differently by half
-// an ulp of the running sum, which stays below k for inputs in [-1, 1). k·2^-20 allows for
-// that drift and still catches a wrong index, whose error is the size of the values.
+// gemmTol is the kernel-vs-reference tolerance of a contraction over k terms. The vector
+// kernels fuse each step's multiply and add (gemm_kernel.go) and the few-row dot products
+// keep sixteen partial sums, so each of the k steps may round differently from gemmRef's
+// by half an ulp of the running sum, which stays below k for inputs in [-1, 1). k·2^-20
+// allows for that drift and still catches a wrong index, whose error is the size of the
+// values. The kernels' bound against the exact sum is gemmErrorBound (gemm_kernels_test.go).
 func gemmTol(k int) Tol { return Tol{Abs: float64(k) * 0x1p-20} }
 
 // GemmFwd is torch.matmul on two matrices: c = a·b with a [M, K], b [K, N], c [M, N].
