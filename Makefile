@@ -41,7 +41,7 @@ bench:
 # A short fuzzing session per fuzz target.
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzGate -fuzztime 30s ./gen
-	$(GO) test -run '^$$' -fuzz FuzzLoad -fuzztime 30s ./schema
+	$(GO) test -run '^$$' -fuzz FuzzLoad -fuzztime 30s ./manifest
 
 clean:
 	rm -rf $(OUT)

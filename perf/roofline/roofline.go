@@ -9,7 +9,6 @@
 package roofline
 
 import (
-	"errors"
 	"math"
 )
 
@@ -24,9 +23,6 @@ const (
 
 // MatmulFlops is the FLOP count of C[m,n] = A[m,k] · B[k,n]: m·n·k multiply-adds.
 func MatmulFlops(m, n, k int64) int64 { return 2 * m * n * k }
-
-// MatmulMinBytes is the least traffic of that multiply: A and B read once, C written once.
-func MatmulMinBytes(m, n, k, elemBytes int64) int64 { return (m*k + k*n + m*n) * elemBytes }
 
 // GemmIntensity is the best-case intensity of the multiply, every element moving once. It
 // works in float64 so that a large batch (BatchToReachRidge probes some) cannot overflow.
@@ -74,56 +70,11 @@ func (t Traffic) Intensity(elemBytes int64) float64 {
 	return float64(t.Flops) / float64(t.Bytes(elemBytes))
 }
 
-// Matrix is a dense row-major matrix.
-type Matrix struct {
-	Rows, Cols int
-	Data       []float64
-}
-
-// At returns element (i, j).
-func (a Matrix) At(i, j int) float64 { return a.Data[i*a.Cols+j] }
-
-// TiledMatmul multiplies a·b with b×b tiles of side tile and counts the traffic. Each output
-// tile stays in fast memory while the walk along k loads one A tile and one B tile per step,
-// and is stored once at the end. Edge tiles are smaller where a size is not a multiple of the
-// tile.
-func TiledMatmul(a, b Matrix, tile int) (Matrix, Traffic, error) {
-	if a.Cols != b.Rows || tile < 1 {
-		return Matrix{}, Traffic{}, errors.New("roofline: shapes must agree and the tile must be at least 1")
-	}
-	m, k, n := a.Rows, a.Cols, b.Cols
-	c := Matrix{Rows: m, Cols: n, Data: make([]float64, m*n)}
-	var t Traffic
-	for i0 := 0; i0 < m; i0 += tile {
-		bm := min(tile, m-i0)
-		for j0 := 0; j0 < n; j0 += tile {
-			bn := min(tile, n-j0)
-			acc := make([]float64, bm*bn) // the C tile held in fast memory
-			for p0 := 0; p0 < k; p0 += tile {
-				bk := min(tile, k-p0)
-				t.Loads += int64(bm*bk + bk*bn)
-				t.Flops += int64(2 * bm * bk * bn)
-				for i := range bm {
-					for p := range bk {
-						av := a.At(i0+i, p0+p)
-						for j := range bn {
-							acc[i*bn+j] += av * b.At(p0+p, j0+j)
-						}
-					}
-				}
-			}
-			for i := range bm {
-				copy(c.Data[(i0+i)*n+j0:(i0+i)*n+j0+bn], acc[i*bn:(i+1)*bn])
-			}
-			t.Stores += int64(bm * bn)
-		}
-	}
-	return c, t, nil
-}
-
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 
-// TiledTraffic is the closed form of what TiledMatmul counts: every A element is loaded once
+// TiledTraffic is the traffic of the tiled schedule, each output tile held in fast memory
+// while the walk along k loads one A tile and one B tile per step (the tests count it with a
+// tiled multiply): every A element is loaded once
 // per column of output tiles, ceil(n/b) times, every B element once per row, ceil(m/b) times.
 func TiledTraffic(m, n, k, b int64) Traffic {
 	return Traffic{
@@ -131,37 +82,6 @@ func TiledTraffic(m, n, k, b int64) Traffic {
 		Stores: m * n,
 		Flops:  MatmulFlops(m, n, k),
 	}
-}
-
-// MinTraffic is the best case: A and B loaded once, C stored once.
-func MinTraffic(m, n, k int64) Traffic {
-	return Traffic{Loads: m*k + k*n, Stores: m * n, Flops: MatmulFlops(m, n, k)}
-}
-
-// NaiveTraffic is the no-reuse case: each multiply-add fetches both operands.
-func NaiveTraffic(m, n, k int64) Traffic {
-	return Traffic{Loads: 2 * m * n * k, Stores: m * n, Flops: MatmulFlops(m, n, k)}
-}
-
-// TileStep is one step of the tiled schedule: the output tile (I, J), the k tile P, and the
-// elements loaded.
-type TileStep struct {
-	I, J, P int64
-	Loads   int64
-}
-
-// TileSteps lists the steps of the tiled schedule in loop order.
-func TileSteps(m, n, k, b int64) []TileStep {
-	var steps []TileStep
-	for i := int64(0); i < m; i += b {
-		for j := int64(0); j < n; j += b {
-			for p := int64(0); p < k; p += b {
-				bm, bn, bk := min(b, m-i), min(b, n-j), min(b, k-p)
-				steps = append(steps, TileStep{I: i / b, J: j / b, P: p / b, Loads: bm*bk + bk*bn})
-			}
-		}
-	}
-	return steps
 }
 
 // FastBytesNeeded is the fast memory one step needs: an A, a B and a C tile together.

@@ -1,6 +1,7 @@
 package roofline
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -14,6 +15,87 @@ const (
 	fp16     = 2
 )
 
+// The counted schedule and the two extreme traffics are the lesson's, kept here as oracles
+// for the closed forms the package exports.
+
+// matrix is a dense row-major matrix.
+type matrix struct {
+	Rows, Cols int
+	Data       []float64
+}
+
+// At returns element (i, j).
+func (a matrix) At(i, j int) float64 { return a.Data[i*a.Cols+j] }
+
+// tiledMatmul multiplies a·b with b×b tiles of side tile and counts the traffic. Each output
+// tile stays in fast memory while the walk along k loads one A tile and one B tile per step,
+// and is stored once at the end. Edge tiles are smaller where a size is not a multiple of the
+// tile.
+func tiledMatmul(a, b matrix, tile int) (matrix, Traffic, error) {
+	if a.Cols != b.Rows || tile < 1 {
+		return matrix{}, Traffic{}, errors.New("roofline: shapes must agree and the tile must be at least 1")
+	}
+	m, k, n := a.Rows, a.Cols, b.Cols
+	c := matrix{Rows: m, Cols: n, Data: make([]float64, m*n)}
+	var t Traffic
+	for i0 := 0; i0 < m; i0 += tile {
+		bm := min(tile, m-i0)
+		for j0 := 0; j0 < n; j0 += tile {
+			bn := min(tile, n-j0)
+			acc := make([]float64, bm*bn) // the C tile held in fast memory
+			for p0 := 0; p0 < k; p0 += tile {
+				bk := min(tile, k-p0)
+				t.Loads += int64(bm*bk + bk*bn)
+				t.Flops += int64(2 * bm * bk * bn)
+				for i := range bm {
+					for p := range bk {
+						av := a.At(i0+i, p0+p)
+						for j := range bn {
+							acc[i*bn+j] += av * b.At(p0+p, j0+j)
+						}
+					}
+				}
+			}
+			for i := range bm {
+				copy(c.Data[(i0+i)*n+j0:(i0+i)*n+j0+bn], acc[i*bn:(i+1)*bn])
+			}
+			t.Stores += int64(bm * bn)
+		}
+	}
+	return c, t, nil
+}
+
+// minTraffic is the best case: A and B loaded once, C stored once.
+func minTraffic(m, n, k int64) Traffic {
+	return Traffic{Loads: m*k + k*n, Stores: m * n, Flops: MatmulFlops(m, n, k)}
+}
+
+// naiveTraffic is the no-reuse case: each multiply-add fetches both operands.
+func naiveTraffic(m, n, k int64) Traffic {
+	return Traffic{Loads: 2 * m * n * k, Stores: m * n, Flops: MatmulFlops(m, n, k)}
+}
+
+// tileStep is one step of the tiled schedule: the output tile (I, J), the k tile P, and the
+// elements loaded.
+type tileStep struct {
+	I, J, P int64
+	Loads   int64
+}
+
+// tileSteps lists the steps of the tiled schedule in loop order.
+func tileSteps(m, n, k, b int64) []tileStep {
+	var steps []tileStep
+	for i := int64(0); i < m; i += b {
+		for j := int64(0); j < n; j += b {
+			for p := int64(0); p < k; p += b {
+				bm, bn, bk := min(b, m-i), min(b, n-j), min(b, k-p)
+				steps = append(steps, tileStep{I: i / b, J: j / b, P: p / b, Loads: bm*bk + bk*bn})
+			}
+		}
+	}
+	return steps
+}
+
 func near(t *testing.T, what string, got, want, tol float64) {
 	t.Helper()
 	if math.Abs(got-want) > tol {
@@ -21,17 +103,17 @@ func near(t *testing.T, what string, got, want, tol float64) {
 	}
 }
 
-func randMatrix(r *rand.Rand, rows, cols int) Matrix {
-	a := Matrix{Rows: rows, Cols: cols, Data: make([]float64, rows*cols)}
+func randMatrix(r *rand.Rand, rows, cols int) matrix {
+	a := matrix{Rows: rows, Cols: cols, Data: make([]float64, rows*cols)}
 	for i := range a.Data {
 		a.Data[i] = r.NormFloat64()
 	}
 	return a
 }
 
-// naiveMatmul is three plain loops, the reference TiledMatmul must agree with.
-func naiveMatmul(a, b Matrix) Matrix {
-	c := Matrix{Rows: a.Rows, Cols: b.Cols, Data: make([]float64, a.Rows*b.Cols)}
+// naiveMatmul is three plain loops, the reference tiledMatmul must agree with.
+func naiveMatmul(a, b matrix) matrix {
+	c := matrix{Rows: a.Rows, Cols: b.Cols, Data: make([]float64, a.Rows*b.Cols)}
 	for i := range a.Rows {
 		for j := range b.Cols {
 			s := 0.0
@@ -49,7 +131,7 @@ func TestTiledMatmulIsCorrectWhenSizesDoNotDivide(t *testing.T) {
 	r := rand.New(rand.NewPCG(0, 0))
 	for _, tc := range []struct{ m, k, n, b int }{{8, 8, 8, 2}, {37, 23, 41, 8}, {1, 33, 17, 8}, {7, 5, 3, 1}, {9, 11, 13, 64}} {
 		a, b := randMatrix(r, tc.m, tc.k), randMatrix(r, tc.k, tc.n)
-		c, _, err := TiledMatmul(a, b, tc.b)
+		c, _, err := tiledMatmul(a, b, tc.b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,12 +146,12 @@ func TestTiledMatmulIsCorrectWhenSizesDoNotDivide(t *testing.T) {
 }
 
 func TestTiledMatmulRefusesBadInput(t *testing.T) {
-	a := Matrix{Rows: 2, Cols: 3, Data: make([]float64, 6)}
-	if _, _, err := TiledMatmul(a, a, 1); err == nil {
+	a := matrix{Rows: 2, Cols: 3, Data: make([]float64, 6)}
+	if _, _, err := tiledMatmul(a, a, 1); err == nil {
 		t.Errorf("2x3 · 2x3 accepted")
 	}
-	b := Matrix{Rows: 3, Cols: 2, Data: make([]float64, 6)}
-	if _, _, err := TiledMatmul(a, b, 0); err == nil {
+	b := matrix{Rows: 3, Cols: 2, Data: make([]float64, 6)}
+	if _, _, err := tiledMatmul(a, b, 0); err == nil {
 		t.Errorf("tile 0 accepted")
 	}
 }
@@ -78,14 +160,14 @@ func TestTiledMatmulRefusesBadInput(t *testing.T) {
 // form that drifts from the loop it claims to describe.
 func TestCountedLoopMatchesClosedForm(t *testing.T) {
 	for _, tc := range []struct{ m, k, n, b int }{{64, 64, 64, 8}, {37, 23, 41, 8}, {1, 33, 17, 8}, {9, 11, 13, 64}, {5, 3, 7, 1}} {
-		ones := func(r, c int) Matrix {
-			a := Matrix{Rows: r, Cols: c, Data: make([]float64, r*c)}
+		ones := func(r, c int) matrix {
+			a := matrix{Rows: r, Cols: c, Data: make([]float64, r*c)}
 			for i := range a.Data {
 				a.Data[i] = 1
 			}
 			return a
 		}
-		_, counted, err := TiledMatmul(ones(tc.m, tc.k), ones(tc.k, tc.n), tc.b)
+		_, counted, err := tiledMatmul(ones(tc.m, tc.k), ones(tc.k, tc.n), tc.b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,22 +188,22 @@ func TestSquareFormulaAndTileOneIsTheNaiveCount(t *testing.T) {
 	if got := TiledTraffic(n, n, n, b).Loads; got != 2*n*n*n/b {
 		t.Errorf("loads = %d, want %d", got, 2*n*n*n/b)
 	}
-	if got, want := TiledTraffic(n, n, n, 1), NaiveTraffic(n, n, n); got != want {
+	if got, want := TiledTraffic(n, n, n, 1), naiveTraffic(n, n, n); got != want {
 		t.Errorf("tile 1 = %+v, naive %+v", got, want)
 	}
-	if got, want := TiledTraffic(n, n, n, n), MinTraffic(n, n, n); got != want {
+	if got, want := TiledTraffic(n, n, n, n), minTraffic(n, n, n); got != want {
 		t.Errorf("tile n = %+v, min %+v", got, want)
 	}
 }
 
 var (
-	exampleA = Matrix{4, 4, []float64{1, 2, 0, 1, 3, 1, 2, 0, 0, 1, 1, 2, 2, 0, 1, 1}}
-	exampleB = Matrix{4, 4, []float64{1, 2, 2, 1, 0, 1, 1, 0, 2, 1, 0, 1, 1, 2, 1, 0}}
+	exampleA = matrix{4, 4, []float64{1, 2, 0, 1, 3, 1, 2, 0, 0, 1, 1, 2, 2, 0, 1, 1}}
+	exampleB = matrix{4, 4, []float64{1, 2, 2, 1, 0, 1, 1, 0, 2, 1, 0, 1, 1, 2, 1, 0}}
 )
 
 // The numbers the lesson works by hand: 8 steps of 8 loads, 16 stores, 128 FLOPs.
 func TestWorkedExampleFourByFourWithTwoByTwoTiles(t *testing.T) {
-	c, tr, err := TiledMatmul(exampleA, exampleB, 2)
+	c, tr, err := tiledMatmul(exampleA, exampleB, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +211,7 @@ func TestWorkedExampleFourByFourWithTwoByTwoTiles(t *testing.T) {
 	if !slices.Equal(c.Data, want) {
 		t.Errorf("C = %v, want %v", c.Data, want)
 	}
-	steps := TileSteps(4, 4, 4, 2)
+	steps := tileSteps(4, 4, 4, 2)
 	if len(steps) != 8 {
 		t.Errorf("%d steps, want 8", len(steps))
 	}
@@ -140,7 +222,7 @@ func TestWorkedExampleFourByFourWithTwoByTwoTiles(t *testing.T) {
 	}
 	// Ragged edges: guards a wrong edge-tile size in the per-step loads.
 	var sum int64
-	for _, s := range TileSteps(5, 3, 7, 2) {
+	for _, s := range tileSteps(5, 3, 7, 2) {
 		sum += s.Loads
 	}
 	if want := TiledTraffic(5, 3, 7, 2).Loads; sum != want {
@@ -149,10 +231,10 @@ func TestWorkedExampleFourByFourWithTwoByTwoTiles(t *testing.T) {
 	if tr != (Traffic{Loads: 64, Stores: 16, Flops: 128}) {
 		t.Errorf("traffic = %+v", tr)
 	}
-	if NaiveTraffic(4, 4, 4).Loads != 128 {
-		t.Errorf("naive loads = %d", NaiveTraffic(4, 4, 4).Loads)
+	if naiveTraffic(4, 4, 4).Loads != 128 {
+		t.Errorf("naive loads = %d", naiveTraffic(4, 4, 4).Loads)
 	}
-	near(t, "naive intensity per number moved", NaiveTraffic(4, 4, 4).Intensity(1), 0.89, 0.005) // 128 / 144
+	near(t, "naive intensity per number moved", naiveTraffic(4, 4, 4).Intensity(1), 0.89, 0.005) // 128 / 144
 	near(t, "tiled intensity per number moved", tr.Intensity(1), 1.6, 1e-12)                     // 128 / 80
 }
 
@@ -351,7 +433,7 @@ func TestDecodeCeilingForASevenBillionParameterModel(t *testing.T) {
 // times), 0.0494 ms at the minimum traffic. Guards TimeFloors and the bytes-per-element slip.
 func TestNaiveMultiplyFloorsOnTheA100(t *testing.T) {
 	const n = 4096
-	naive, best := NaiveTraffic(n, n, n), MinTraffic(n, n, n)
+	naive, best := naiveTraffic(n, n, n), minTraffic(n, n, n)
 	att := Attainable(naive.Intensity(fp16), a100Peak, a100BW)
 	near(t, "naive attainable", att, 1.019e12, 5e8)
 	near(t, "naive % of peak", att/a100Peak*100, 0.327, 0.0005)
