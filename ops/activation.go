@@ -36,13 +36,7 @@ func (op *GeluErfFwd) Bind(x *Tensor) ([]int, error) {
 // Forward computes out = gelu(x). |x| < sqrt(2), where most activations lie, takes erf's
 // polynomial; beyond it erfc (see erf1p), a branch taken rarely enough to predict.
 func (op *GeluErfFwd) Forward(out, x *Tensor) error {
-	return unaryForward(op, "GeluErfFwd", out, x, func(y, x []float32) {
-		i := vecGeluErf(y, x)
-		y, x = y[i:len(x)], x[i:]
-		for i, v := range x {
-			y[i] = geluErf(v)
-		}
-	})
+	return unaryForward(op, "GeluErfFwd", out, x, unaryStreamed(uGeluErf, x))
 }
 
 func (op *GeluErfFwd) reference(out, x *Tensor) {
@@ -73,13 +67,7 @@ func (op *SoftplusFwd) Bind(x *Tensor) ([]int, error) {
 
 // Forward computes out = softplus(x).
 func (op *SoftplusFwd) Forward(out, x *Tensor) error {
-	return unaryForward(op, "SoftplusFwd", out, x, func(y, x []float32) {
-		i := vecSoftplus(y, x)
-		y, x = y[i:len(x)], x[i:]
-		for i, v := range x {
-			y[i] = softplus(v)
-		}
-	})
+	return unaryForward(op, "SoftplusFwd", out, x, unaryStreamed(uSoftplus, x))
 }
 
 func (op *SoftplusFwd) reference(out, x *Tensor) {
@@ -115,13 +103,7 @@ func (op *MishFwd) Bind(x *Tensor) ([]int, error) {
 // Forward computes out = mish(x) with one exp instead of exp, log1p and tanh (see mish).
 // The manifest counts the definition's 4 FLOPs all the same (spec §1.2).
 func (op *MishFwd) Forward(out, x *Tensor) error {
-	return unaryForward(op, "MishFwd", out, x, func(y, x []float32) {
-		i := vecMish(y, x)
-		y, x = y[i:len(x)], x[i:]
-		for i, v := range x {
-			y[i] = mish(v)
-		}
-	})
+	return unaryForward(op, "MishFwd", out, x, unaryStreamed(uMish, x))
 }
 
 func (op *MishFwd) reference(out, x *Tensor) {
@@ -198,13 +180,7 @@ func (op *HardswishFwd) Bind(x *Tensor) ([]int, error) {
 
 // Forward computes out = hardswish(x).
 func (op *HardswishFwd) Forward(out, x *Tensor) error {
-	return unaryForward(op, "HardswishFwd", out, x, func(y, x []float32) {
-		i := vecHardswish(y, x)
-		y, x = y[i:len(x)], x[i:]
-		for i, v := range x {
-			y[i] = hardswish(v)
-		}
-	})
+	return unaryForward(op, "HardswishFwd", out, x, unaryStreamed(uHardswish, x))
 }
 
 func (op *HardswishFwd) reference(out, x *Tensor) {

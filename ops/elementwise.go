@@ -260,13 +260,7 @@ func (op *ExpFwd) Bind(x *Tensor) ([]int, error) {
 
 // Forward computes out = exp(x).
 func (op *ExpFwd) Forward(out, x *Tensor) error {
-	return unaryForward(op, "ExpFwd", out, x, func(y, x []float32) {
-		i := vecExp(y, x)
-		y, x = y[i:len(x)], x[i:]
-		for i, v := range x {
-			y[i] = expf(v)
-		}
-	})
+	return unaryForward(op, "ExpFwd", out, x, unaryStreamed(uExp, x))
 }
 
 func (op *ExpFwd) reference(out, x *Tensor) { unaryReference(out, x, math.Exp) }
@@ -294,13 +288,7 @@ func (op *TanhFwd) Bind(x *Tensor) ([]int, error) {
 
 // Forward computes out = tanh(x).
 func (op *TanhFwd) Forward(out, x *Tensor) error {
-	return unaryForward(op, "TanhFwd", out, x, func(y, x []float32) {
-		i := vecTanh(y, x)
-		y, x = y[i:len(x)], x[i:]
-		for i, v := range x {
-			y[i] = tanhf(v)
-		}
-	})
+	return unaryForward(op, "TanhFwd", out, x, unaryStreamed(uTanh, x))
 }
 
 func (op *TanhFwd) reference(out, x *Tensor) { unaryReference(out, x, math.Tanh) }
@@ -328,13 +316,7 @@ func (op *SigmoidFwd) Bind(x *Tensor) ([]int, error) {
 
 // Forward computes out = sigmoid(x).
 func (op *SigmoidFwd) Forward(out, x *Tensor) error {
-	return unaryForward(op, "SigmoidFwd", out, x, func(y, x []float32) {
-		i := vecSigmoid(y, x)
-		y, x = y[i:len(x)], x[i:]
-		for i, v := range x {
-			y[i] = sigmoidf(v)
-		}
-	})
+	return unaryForward(op, "SigmoidFwd", out, x, unaryStreamed(uSigmoid, x))
 }
 
 func (op *SigmoidFwd) reference(out, x *Tensor) {
@@ -364,13 +346,7 @@ func (op *SiluFwd) Bind(x *Tensor) ([]int, error) {
 
 // Forward computes out = silu(x).
 func (op *SiluFwd) Forward(out, x *Tensor) error {
-	return unaryForward(op, "SiluFwd", out, x, func(y, x []float32) {
-		i := vecSilu(y, x)
-		y, x = y[i:len(x)], x[i:]
-		for i, v := range x {
-			y[i] = siluf(v)
-		}
-	})
+	return unaryForward(op, "SiluFwd", out, x, unaryStreamed(uSilu, x))
 }
 
 func (op *SiluFwd) reference(out, x *Tensor) {
@@ -402,13 +378,7 @@ func (op *GeluFwd) Bind(x *Tensor) ([]int, error) {
 
 // Forward computes out = gelu_tanh(x).
 func (op *GeluFwd) Forward(out, x *Tensor) error {
-	return unaryForward(op, "GeluFwd", out, x, func(y, x []float32) {
-		i := vecGelu(y, x)
-		y, x = y[i:len(x)], x[i:]
-		for i, v := range x {
-			y[i] = geluf(v)
-		}
-	})
+	return unaryForward(op, "GeluFwd", out, x, unaryStreamed(uGelu, x))
 }
 
 func (op *GeluFwd) reference(out, x *Tensor) {

@@ -166,7 +166,7 @@ func (op *RMSNormFwd) Forward(out, x, weight *Tensor) error {
 			s0 += float64(xs[i]) * float64(xs[i])
 		}
 		r := float32(1 / math.Sqrt((s0+s1)/float64(n)+eps))
-		k := vecScale(ys, xs, w, r)
+		k := vecScale(ys, xs, w, r, false)
 		if w == nil {
 			for i, e := range xs[k:] {
 				ys[k+i] = e * r
@@ -265,7 +265,7 @@ func (op *LayerNormFwd) Forward(out, x, weight, bias *Tensor) error {
 		}
 		r := float32(1 / math.Sqrt(ss/float64(n)+op.Eps))
 		m := float32(mean)
-		k = vecNormalize(ys, xs, w, bs, m, r)
+		k = vecNormalize(ys, xs, w, bs, m, r, false)
 		xs, ys = xs[k:], ys[k:]
 		w, bs := w, bs // the rest of this row's weight and bias; w and bs are shared by all rows
 		if w != nil {

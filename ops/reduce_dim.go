@@ -147,7 +147,7 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 				s += float64(p)
 			}
 			inv := float32(1 / s)
-			for i := vecScale(ys, ys, nil, inv); i < len(ys); i++ {
+			for i := vecScale(ys, ys, nil, inv, false); i < len(ys); i++ {
 				ys[i] *= inv
 			}
 		})

@@ -39,6 +39,10 @@ var knobs = map[string]knob{
 			return func() { runtime.GOMAXPROCS(prev) }
 		},
 	},
+	"simd": {
+		doc: "the kernels' SIMD level (1: Go loops, 2: AVX2+FMA, 3: AVX-512; capped at the CPU's)",
+		set: ops.SetSIMD,
+	},
 }
 
 // parseArm parses an arm's settings, "procs=1" (comma-separated knob=value pairs).

@@ -1,0 +1,563 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// at is element i of the float32 slice at base p (or of float64 with scale 8).
+func at(p, i Register) Mem   { return Mem{Base: p, Index: i, Scale: 4} }
+func at64(p, i Register) Mem { return Mem{Base: p, Index: i, Scale: 8} }
+
+// cvtHalves converts the float32 vector at m to float64: the low and the high half.
+func cvtHalves(m Mem) (lo, hi VecVirtual) {
+	lo, hi = vec(), vec()
+	VCVTPS2PD(m, lo)
+	VCVTPS2PD(m.Offset(cur.lanes*2), hi)
+	return lo, hi
+}
+
+// cvtReg is cvtHalves for a register.
+func cvtReg(v VecVirtual) (lo, hi VecVirtual) {
+	lo, hi = vec(), vec()
+	h := half()
+	if cur.wide {
+		VCVTPS2PD(v.AsY(), lo)
+		VEXTRACTF64X4(U8(1), v, h)
+	} else {
+		VCVTPS2PD(v.AsX(), lo)
+		VEXTRACTF128(U8(1), v, h)
+	}
+	VCVTPS2PD(h, hi)
+	return lo, hi
+}
+
+func zero() VecVirtual {
+	z := vec()
+	if cur.wide {
+		VPXORD(z, z, z)
+	} else {
+		VXORPS(z, z, z)
+	}
+	return z
+}
+
+// hsum64 adds the float64 lanes of a into an XMM register's low lane.
+func hsum64(a VecVirtual) VecVirtual {
+	x := XMM()
+	if cur.wide {
+		y := YMM()
+		VEXTRACTF64X4(U8(1), a, y)
+		VADDPD(y, a.AsY(), y)
+		VEXTRACTF128(U8(1), y, x)
+		VADDPD(x, y.AsX(), x)
+	} else {
+		VEXTRACTF128(U8(1), a, x)
+		VADDPD(x, a.AsX(), x)
+	}
+	h := XMM()
+	VUNPCKHPD(x, x, h)
+	VADDSD(h, x, x)
+	return x
+}
+
+// maxExact is Go's max of two vectors without NaN: VMAXPS returns its second source for
+// equal lanes, so the two operand orders differ only for zeros of opposite sign, where
+// their AND is +0 as Go's max returns.
+func maxExact(a, b Register) VecVirtual {
+	r1, r2 := vec(), vec()
+	VMAXPS(a, b, r1)
+	VMAXPS(b, a, r2)
+	return and(r1, r2)
+}
+
+func maxExact64(a, b Register) VecVirtual {
+	r1, r2 := vec(), vec()
+	VMAXPD(a, b, r1)
+	VMAXPD(b, a, r2)
+	return and(r1, r2)
+}
+
+// loopTo emits `for ; i < n; i += lanes { body }` and returns after it; exit is the label
+// the body jumps to to stop early.
+func loopTo(name string, i, n Register, body func()) {
+	Label(name + "_loop")
+	CMPQ(i, n)
+	JAE(LabelRef(name + "_done"))
+	body()
+	ADDQ(U8(cur.lanes), i)
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
+}
+
+func frame(name, sig, doc string) string {
+	name += cur.name
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s %s (%d lanes; see asmgen).", name, doc, cur.lanes))
+	return name
+}
+
+// fullN loads the length of slice param and rounds it down to whole vectors.
+func fullN(param string) Register {
+	n := Load(Param(param).Len(), GP64())
+	ANDQ(I32(^(cur.lanes - 1)), n)
+	return n
+}
+
+func counter() Register {
+	i := GP64()
+	XORQ(i, i)
+	return i
+}
+
+func reductions() {
+	// sum and sumSq: float64 accumulation, as the scalar kernels.
+	{
+		name := frame("sum", "func(x []float32) (int, float64)", "returns how many elements of x it summed and their sum in float64")
+		x := Load(Param("x").Base(), GP64())
+		n, i := fullN("x"), counter()
+		a, b := zero(), zero()
+		loopTo(name, i, n, func() {
+			lo, hi := cvtHalves(at(x, i))
+			VADDPD(lo, a, a)
+			VADDPD(hi, b, b)
+		})
+		VADDPD(b, a, a)
+		Store(i, ReturnIndex(0))
+		Store(hsum64(a), ReturnIndex(1))
+		VZEROUPPER()
+		RET()
+	}
+	{
+		name := frame("sumSq", "func(x []float32, m float64) (int, float64)", "returns how many elements of x it did and the sum of (x - m)² in float64")
+		x := Load(Param("x").Base(), GP64())
+		vm := vec()
+		VBROADCASTSD(Load(Param("m"), XMM()), vm)
+		n, i := fullN("x"), counter()
+		a, b := zero(), zero()
+		loopTo(name, i, n, func() {
+			lo, hi := cvtHalves(at(x, i))
+			VSUBPD(vm, lo, lo)
+			VSUBPD(vm, hi, hi)
+			VFMADD231PD(lo, lo, a)
+			VFMADD231PD(hi, hi, b)
+		})
+		VADDPD(b, a, a)
+		Store(i, ReturnIndex(0))
+		Store(hsum64(a), ReturnIndex(1))
+		VZEROUPPER()
+		RET()
+	}
+	{
+		// max: stops (ok = false) at a vector holding a NaN, which VMAXPS would drop.
+		name := frame("max", "func(x []float32) (int, float32, bool)", "returns how many elements of x it did and their maximum; false if it met a NaN")
+		x := Load(Param("x").Base(), GP64())
+		n, i := fullN("x"), counter()
+		acc := ld(cbits(0xff800000)) // -Inf
+		ok := GP8()
+		MOVB(U8(1), ok)
+		loopTo(name, i, n, func() {
+			v := ld(at(x, i))
+			allOr(noNaN(v), name+"_nan")
+			VMOVUPS(maxExact(acc, v), acc)
+		})
+		// fold the lanes to one
+		// fold the lanes to one with the same exact max on narrower registers
+		var a8 VecVirtual = acc.AsY().(VecVirtual)
+		if cur.wide {
+			h := YMM()
+			VEXTRACTF64X4(U8(1), acc, h)
+			a8 = maxNarrow(YMM, h, acc.AsY())
+		}
+		h := XMM()
+		VEXTRACTF128(U8(1), a8, h)
+		m := maxNarrow(XMM, h, a8.AsX())
+		s := XMM()
+		VMOVHLPS(m, m, s)
+		m = maxNarrow(XMM, s, m)
+		VPSHUFD(U8(1), m, s)
+		m = maxNarrow(XMM, s, m)
+		Store(i, ReturnIndex(0))
+		Store(m, ReturnIndex(1))
+		Store(ok, ReturnIndex(2))
+		VZEROUPPER()
+		RET()
+		Label(name + "_nan")
+		XORQ(i, i)
+		MOVB(U8(0), ok)
+		Store(i, ReturnIndex(0))
+		Store(ok, ReturnIndex(2))
+		VZEROUPPER()
+		RET()
+	}
+	{
+		name := frame("sumCols", "func(acc []float64, x []float32) int", "adds x into acc (float64) elementwise over the full vectors of x")
+		acc := Load(Param("acc").Base(), GP64())
+		x := Load(Param("x").Base(), GP64())
+		n, i := fullN("x"), counter()
+		loopTo(name, i, n, func() {
+			lo, hi := cvtHalves(at(x, i))
+			VADDPD(at64(acc, i), lo, lo)
+			VADDPD(at64(acc, i).Offset(cur.lanes*4), hi, hi)
+			VMOVUPD(lo, at64(acc, i))
+			VMOVUPD(hi, at64(acc, i).Offset(cur.lanes*4))
+		})
+		Store(i, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+	}
+	{
+		// maxCols: stops at a vector of x holding a NaN; a NaN already in acc stays.
+		name := frame("maxCols", "func(acc []float64, x []float32) int", "folds x into acc (float64) with max over the full vectors of x, stopping at one with a NaN")
+		acc := Load(Param("acc").Base(), GP64())
+		x := Load(Param("x").Base(), GP64())
+		n, i := fullN("x"), counter()
+		loopTo(name, i, n, func() {
+			v := ld(at(x, i))
+			allOr(noNaN(v), name+"_done")
+			lo, hi := cvtHalves(at(x, i))
+			for k, h := range []VecVirtual{lo, hi} {
+				m := at64(acc, i).Offset(k * cur.lanes * 4)
+				a := ld(m)
+				r := maxExact64(a, h)
+				keep := cmp64(cmpEQ, a, a)
+				VMOVUPD(blend64(keep, a, r), m) // a NaN lane of acc keeps its NaN
+			}
+		})
+		Store(i, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+	}
+	{
+		name := frame("maxInto", "func(m, row []float32) int", "folds row into m with max over the full vectors of row, stopping at one with a NaN in either")
+		mp := Load(Param("m").Base(), GP64())
+		x := Load(Param("row").Base(), GP64())
+		n, i := fullN("row"), counter()
+		loopTo(name, i, n, func() {
+			v, a := ld(at(x, i)), ld(at(mp, i))
+			allOr(mand(noNaN(v), noNaN(a)), name+"_done")
+			VMOVUPS(maxExact(a, v), at(mp, i))
+		})
+		Store(i, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+	}
+	{
+		// expSum: e = exp(x - m), stored into y when store != 0, summed in float64.
+		name := frame("expSum", "func(y, x []float32, m float32, store int) (int, float64)", "computes exp(x - m) over the full vectors of x (into y when store != 0) and returns how many and their sum in float64, stopping at a vector outside exp's fast range")
+		y := Load(Param("y").Base(), GP64())
+		x := Load(Param("x").Base(), GP64())
+		vm := bc(Load(Param("m"), XMM()))
+		st := Load(Param("store"), GP64())
+		n, i := fullN("x"), counter()
+		a, b := zero(), zero()
+		loopTo(name, i, n, func() {
+			d := sub(ld(at(x, i)), vm)
+			allOr(within(d, -87, 88), name+"_done")
+			e := exp(d)
+			TESTQ(st, st)
+			JZ(LabelRef(name + "_nostore"))
+			VMOVUPS(e, at(y, i))
+			Label(name + "_nostore")
+			lo, hi := cvtReg(e)
+			VADDPD(lo, a, a)
+			VADDPD(hi, b, b)
+		})
+		VADDPD(b, a, a)
+		Store(i, ReturnIndex(0))
+		Store(hsum64(a), ReturnIndex(1))
+		VZEROUPPER()
+		RET()
+	}
+	{
+		// expScale: softmax's output pass, y = exp(x - m) * s, streamed when nt != 0.
+		name := frame("expScale", "func(y, x []float32, m, s float32, nt int) int", "computes y = exp(x - m) * s over the full vectors of x, stopping at a vector outside exp's fast range")
+		y := Load(Param("y").Base(), GP64())
+		x := Load(Param("x").Base(), GP64())
+		vm := bc(Load(Param("m"), XMM()))
+		vs := bc(Load(Param("s"), XMM()))
+		nt := Load(Param("nt"), GP64())
+		n, i := fullN("x"), counter()
+		TESTQ(nt, nt)
+		JNZ(LabelRef(name + "_nt_loop"))
+		for _, stream := range []bool{false, true} {
+			lbl := name
+			if stream {
+				lbl += "_nt"
+			}
+			loopTo(lbl, i, n, func() {
+				d := sub(ld(at(x, i)), vm)
+				allOr(within(d, -87, 88), lbl+"_done")
+				e := mul(vs, exp(d))
+				if stream {
+					VMOVNTPS(e, at(y, i))
+				} else {
+					VMOVUPS(e, at(y, i))
+				}
+			})
+			if !stream {
+				JMP(LabelRef(name + "_ret"))
+			}
+		}
+		SFENCE()
+		Label(name + "_ret")
+		Store(i, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+	}
+	{
+		name := frame("expSumCols", "func(s []float64, sh, row []float32) int", "adds exp(row - sh) into s (float64) over the full vectors of row, stopping at a vector outside exp's fast range")
+		s := Load(Param("s").Base(), GP64())
+		sh := Load(Param("sh").Base(), GP64())
+		x := Load(Param("row").Base(), GP64())
+		n, i := fullN("row"), counter()
+		loopTo(name, i, n, func() {
+			d := sub(ld(at(x, i)), at(sh, i))
+			allOr(within(d, -87, 88), name+"_done")
+			lo, hi := cvtReg(exp(d))
+			VADDPD(at64(s, i), lo, lo)
+			VADDPD(at64(s, i).Offset(cur.lanes*4), hi, hi)
+			VMOVUPD(lo, at64(s, i))
+			VMOVUPD(hi, at64(s, i).Offset(cur.lanes*4))
+		})
+		Store(i, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+	}
+	{
+		name := frame("varCols", "func(s1, s2, x0 []float64, row []float32) int", "adds d = row - x0 into s1 and d² into s2 (float64) over the full vectors of row")
+		s1 := Load(Param("s1").Base(), GP64())
+		s2 := Load(Param("s2").Base(), GP64())
+		x0 := Load(Param("x0").Base(), GP64())
+		x := Load(Param("row").Base(), GP64())
+		n, i := fullN("row"), counter()
+		loopTo(name, i, n, func() {
+			lo, hi := cvtHalves(at(x, i))
+			for k, d := range []VecVirtual{lo, hi} {
+				off := k * cur.lanes * 4
+				VSUBPD(at64(x0, i).Offset(off), d, d)
+				a := vec()
+				VADDPD(at64(s1, i).Offset(off), d, a)
+				VMOVUPD(a, at64(s1, i).Offset(off))
+				b := ld(at64(s2, i).Offset(off))
+				VFMADD231PD(d, d, b)
+				VMOVUPD(b, at64(s2, i).Offset(off))
+			}
+		})
+		Store(i, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+	}
+	{
+		name := frame("varRow", "func(x []float32, x0 float64) (int, float64, float64)", "returns how many elements of x it did and Σ(x - x0), Σ(x - x0)² in float64")
+		x := Load(Param("x").Base(), GP64())
+		v0 := vec()
+		VBROADCASTSD(Load(Param("x0"), XMM()), v0)
+		n, i := fullN("x"), counter()
+		a, b, c, d := zero(), zero(), zero(), zero()
+		loopTo(name, i, n, func() {
+			lo, hi := cvtHalves(at(x, i))
+			VSUBPD(v0, lo, lo)
+			VSUBPD(v0, hi, hi)
+			VADDPD(lo, a, a)
+			VADDPD(hi, b, b)
+			VFMADD231PD(lo, lo, c)
+			VFMADD231PD(hi, hi, d)
+		})
+		VADDPD(b, a, a)
+		VADDPD(d, c, c)
+		Store(i, ReturnIndex(0))
+		Store(hsum64(a), ReturnIndex(1))
+		Store(hsum64(c), ReturnIndex(2))
+		VZEROUPPER()
+		RET()
+	}
+}
+
+// maxNarrow is maxExact on registers of a narrower width (VEX encoded).
+func maxNarrow(alloc func() VecVirtual, a, b Register) VecVirtual {
+	r1, r2 := alloc(), alloc()
+	VMAXPS(a, b, r1)
+	VMAXPS(b, a, r2)
+	VANDPS(r1, r2, r1)
+	return r1
+}
+
+// blend64 is blend for float64 lanes.
+func blend64(m mask, f, t Register) VecVirtual {
+	d := vec()
+	if cur.wide {
+		VBLENDMPD(t, f, m.r, d)
+	} else {
+		VBLENDVPD(m.r, t, f, d)
+	}
+	return d
+}
+
+// minExact is Go's min of two vectors without NaN: the OR of both operand orders, -0 for
+// zeros of opposite sign (see maxExact).
+func minExact(a, b Register) VecVirtual {
+	r1, r2 := vec(), vec()
+	VMINPS(a, b, r1)
+	VMINPS(b, a, r2)
+	return or(r1, r2)
+}
+
+// cmp64 is cmp for float64 lanes.
+func cmp64(pred int, a Register, b Op) mask {
+	if cur.wide {
+		k := K()
+		VCMPPD(U8(pred), b, a, k)
+		return mask{k}
+	}
+	d := vec()
+	VCMPPD(U8(pred), b, a, d)
+	return mask{d}
+}
+
+func binaries() {
+	// y = a ∘ b; mode 0: both full, 1: a is one broadcast element, 2: b is.
+	for _, op := range []struct {
+		name string
+		emit func(a Op, b, d Register) // d = b ∘ a in Go assembly operand order
+	}{
+		{"add", func(a Op, b, d Register) { VADDPS(a, b, d) }},
+		{"sub", func(a Op, b, d Register) { VSUBPS(a, b, d) }},
+		{"mul", func(a Op, b, d Register) { VMULPS(a, b, d) }},
+		{"div", func(a Op, b, d Register) { VDIVPS(a, b, d) }},
+	} {
+		name := frame(op.name, "func(y, a, b []float32, mode int) int", "computes y = a "+op.name+" b over the full vectors of y (mode 1: a is one element, 2: b is)")
+		y := Load(Param("y").Base(), GP64())
+		a := Load(Param("a").Base(), GP64())
+		b := Load(Param("b").Base(), GP64())
+		mode := Load(Param("mode"), GP64())
+		n, i := fullN("y"), counter()
+		va, vb := bc(Mem{Base: a}), bc(Mem{Base: b}) // the caller guarantees one vector of y
+		CMPQ(mode, U8(1))
+		JE(LabelRef(name + "_sa_loop"))
+		CMPQ(mode, U8(2))
+		JE(LabelRef(name + "_sb_loop"))
+		loopTo(name, i, n, func() {
+			u, r := ld(at(a, i)), vec()
+			op.emit(at(b, i), u, r)
+			VMOVUPS(r, at(y, i))
+		})
+		JMP(LabelRef(name + "_ret"))
+		loopTo(name+"_sa", i, n, func() {
+			r := vec()
+			op.emit(at(b, i), va, r)
+			VMOVUPS(r, at(y, i))
+		})
+		JMP(LabelRef(name + "_ret"))
+		loopTo(name+"_sb", i, n, func() {
+			u, r := ld(at(a, i)), vec()
+			op.emit(vb, u, r)
+			VMOVUPS(r, at(y, i))
+		})
+		Label(name + "_ret")
+		Store(i, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+	}
+	{
+		// scale: y = x * s (* w when hasW), streamed when nt != 0: rms_norm's output pass
+		// and softmax's in-cache rescale.
+		name := frame("scale", "func(y, x, w []float32, s float32, hasW, nt int) int", "computes y = x * s, times w when hasW != 0, over the full vectors of x")
+		y := Load(Param("y").Base(), GP64())
+		x := Load(Param("x").Base(), GP64())
+		w := Load(Param("w").Base(), GP64())
+		vs := bc(Load(Param("s"), XMM()))
+		hw := Load(Param("hasW"), GP64())
+		nt := Load(Param("nt"), GP64())
+		n, i := fullN("x"), counter()
+		SHLQ(U8(1), nt)
+		ORQ(hw, nt) // mode = nt<<1 | hasW
+		for mode := 0; mode < 4; mode++ {
+			lbl := fmt.Sprintf("%s_m%d", name, mode)
+			CMPQ(nt, U8(mode))
+			JE(LabelRef(lbl + "_loop"))
+		}
+		JMP(LabelRef(name + "_ret"))
+		for mode := 0; mode < 4; mode++ {
+			lbl := fmt.Sprintf("%s_m%d", name, mode)
+			loopTo(lbl, i, n, func() {
+				v := mul(at(x, i), vs)
+				if mode&1 != 0 {
+					v = mul(at(w, i), v)
+				}
+				if mode&2 != 0 {
+					VMOVNTPS(v, at(y, i))
+				} else {
+					VMOVUPS(v, at(y, i))
+				}
+			})
+			JMP(LabelRef(name + "_ret"))
+		}
+		Label(name + "_ret")
+		SFENCE()
+		Store(i, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+	}
+	{
+		// normalize: layer norm's output pass y = (x - m) * r (* w) (+ b), in the scalar
+		// kernel's order of operations.
+		name := frame("normalize", "func(y, x, w, b []float32, m, r float32, mode int) int", "computes y = (x - m) * r, times w (mode&1), plus b (mode&2), streamed (mode&4), over the full vectors of x")
+		y := Load(Param("y").Base(), GP64())
+		x := Load(Param("x").Base(), GP64())
+		w := Load(Param("w").Base(), GP64())
+		b := Load(Param("b").Base(), GP64())
+		vm := bc(Load(Param("m"), XMM()))
+		vr := bc(Load(Param("r"), XMM()))
+		mode := Load(Param("mode"), GP64())
+		n, i := fullN("x"), counter()
+		for md := 0; md < 8; md++ {
+			CMPQ(mode, U8(md))
+			JE(LabelRef(fmt.Sprintf("%s_m%d_loop", name, md)))
+		}
+		JMP(LabelRef(name + "_ret"))
+		for md := 0; md < 8; md++ {
+			lbl := fmt.Sprintf("%s_m%d", name, md)
+			loopTo(lbl, i, n, func() {
+				v := mul(vr, sub(ld(at(x, i)), vm))
+				if md&1 != 0 {
+					v = mul(at(w, i), v)
+				}
+				if md&2 != 0 {
+					v = add(at(b, i), v)
+				}
+				if md&4 != 0 {
+					VMOVNTPS(v, at(y, i))
+				} else {
+					VMOVUPS(v, at(y, i))
+				}
+			})
+			JMP(LabelRef(name + "_ret"))
+		}
+		Label(name + "_ret")
+		SFENCE()
+		Store(i, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+	}
+	{
+		name := frame("rope", "func(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int", "computes one rotate-half row, y1 = x1*c1 - x2*s1 and y2 = x2*c2 + x1*s2, over the full vectors of x1")
+		p := map[string]Register{}
+		for _, s := range []string{"y1", "y2", "x1", "x2", "c1", "c2", "s1", "s2"} {
+			p[s] = Load(Param(s).Base(), GP64())
+		}
+		n, i := fullN("x1"), counter()
+		loopTo(name, i, n, func() {
+			a, b := ld(at(p["x1"], i)), ld(at(p["x2"], i))
+			VMOVUPS(sub(mul(at(p["c1"], i), a), mul(at(p["s1"], i), b)), at(p["y1"], i))
+			VMOVUPS(add(mul(at(p["s2"], i), a), mul(at(p["c2"], i), b)), at(p["y2"], i))
+		})
+		Store(i, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+	}
+}

@@ -1,0 +1,92 @@
+package ops
+
+import "os"
+
+//go:generate sh -c "cd internal/asmgen && go run . -out ../../simd_amd64.s -stubs ../../simd_amd64_decl.go -pkg ops"
+
+// The SIMD kernels of the default build are Go assembly (simd_amd64.s), generated with avo by
+// ops/internal/asmgen in both widths from one description per kernel, and chosen at run
+// time from the CPU's features. Each vecXxx function does the full vectors of its input and
+// returns how many elements it did; its caller's Go loop does the rest, and the same Go loop
+// over everything is the fallback where no SIMD level is available and the reference the
+// kernels are tested against (simd_test.go).
+
+// SIMD levels: which kernels vecXxx run (SetSIMD).
+const (
+	// SIMDGo runs the Go loops only (and the SSE streaming kernels, which are the amd64
+	// baseline: the default build before the generated kernels).
+	SIMDGo = 1
+	// SIMDAVX2 runs the 8-lane AVX2+FMA kernels.
+	SIMDAVX2 = 2
+	// SIMDAVX512 runs the 16-lane AVX-512 kernels.
+	SIMDAVX512 = 3
+)
+
+// simdLevel is the level in use: the CPU's best, unless the environment variable
+// ROPGEN_SIMD (go, avx2 or avx512) or SetSIMD lowered it.
+var simdLevel = envSIMD(os.Getenv("ROPGEN_SIMD"))
+
+// envSIMD returns the level ROPGEN_SIMD asks for, capped at the CPU's; the CPU's best when
+// it is empty or not a level's name.
+func envSIMD(v string) int {
+	l, ok := map[string]int{"go": SIMDGo, "avx2": SIMDAVX2, "avx512": SIMDAVX512}[v]
+	if !ok {
+		return cpuSIMD
+	}
+	return min(l, cpuSIMD)
+}
+
+// SIMD returns the SIMD level the kernels use now and the CPU's best.
+func SIMD() (now, best int) { return simdLevel, cpuSIMD }
+
+// SetSIMD makes the kernels use SIMD level at most level (SIMDGo..SIMDAVX512; a level
+// above the CPU's best means the best) and returns the function that restores the previous
+// one: for A/B comparisons (ropbench ab -a simd=1 -b simd=2) and tests. It is not safe to
+// call while kernels run.
+func SetSIMD(level int) (restore func()) {
+	prev := simdLevel
+	simdLevel = max(SIMDGo, min(level, cpuSIMD))
+	return func() { simdLevel = prev }
+}
+
+// The one-input kernels without parameters, by index, for vecUnary and ntUnary.
+const (
+	uExp = iota
+	uSigmoid
+	uSilu
+	uTanh
+	uGelu
+	uGeluErf
+	uSoftplus
+	uMish
+	uHardswish
+	uRelu
+	nUnary
+)
+
+// unaryScalar are their Go element functions: the loops' and the fallback of a vector
+// the kernel leaves out.
+var unaryScalar = [nUnary]func(float32) float32{
+	uExp: expf, uSigmoid: sigmoidf, uSilu: siluf, uTanh: tanhf, uGelu: geluf,
+	uGeluErf: geluErf, uSoftplus: softplus, uMish: mish, uHardswish: hardswish,
+	uRelu: func(v float32) float32 { return max(v, 0) },
+}
+
+// unaryLoop returns the in-cache kernel of unary k: the vector kernel over the full vectors,
+// the Go function over the rest.
+func unaryLoop(k int) func(y, x []float32) {
+	f := unaryScalar[k]
+	return func(y, x []float32) {
+		i := vecUnary(k, y, x)
+		y, x = y[i:len(x)], x[i:]
+		for i, v := range x {
+			y[i] = f(v)
+		}
+	}
+}
+
+// unaryStreamed returns the kernel of unary k for x (nil: Forward reports it): unaryLoop,
+// and for a large output one whose aligned lines are streamed (ntUnary).
+func unaryStreamed(k int, x *Tensor) func(y, x []float32) {
+	return streamed(x, func(y, x []float32) (int, int) { return ntUnary(k, y, x) }, unaryLoop(k))
+}

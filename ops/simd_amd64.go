@@ -1,0 +1,321 @@
+//go:build amd64
+
+package ops
+
+import "golang.org/x/sys/cpu"
+
+// The Go side of the generated kernels (simd_amd64.s; conventions in ops/internal/asmgen):
+// the CPU's level, and the wrappers that pick the width and finish each vector a kernel
+// leaves out (a lane outside its fast range) with the Go element function.
+
+var cpuSIMD = func() int {
+	switch {
+	case cpu.X86.HasAVX512F && cpu.X86.HasAVX2 && cpu.X86.HasFMA:
+		return SIMDAVX512
+	case cpu.X86.HasAVX2 && cpu.X86.HasFMA:
+		return SIMDAVX2
+	}
+	return SIMDGo
+}()
+
+// lanes returns the vector width of the level in use, 0 for SIMDGo.
+func lanes() int {
+	switch simdLevel {
+	case SIMDAVX512:
+		return 16
+	case SIMDAVX2:
+		return 8
+	}
+	return 0
+}
+
+// pick returns the kernel of the level in use and its width (nil, 0 for SIMDGo).
+func pick[F any](avx2, avx512 F) (F, int) {
+	switch simdLevel {
+	case SIMDAVX512:
+		return avx512, 16
+	case SIMDAVX2:
+		return avx2, 8
+	}
+	var none F
+	return none, 0
+}
+
+type unaryKernel = func(y, x []float32, nt int) int
+
+var unaryKernels = [nUnary][2]unaryKernel{
+	uExp: {expAVX2, expAVX512}, uSigmoid: {sigmoidAVX2, sigmoidAVX512}, uSilu: {siluAVX2, siluAVX512},
+	uTanh: {tanhAVX2, tanhAVX512}, uGelu: {geluAVX2, geluAVX512}, uGeluErf: {geluErfAVX2, geluErfAVX512},
+	uSoftplus: {softplusAVX2, softplusAVX512}, uMish: {mishAVX2, mishAVX512},
+	uHardswish: {hardswishAVX2, hardswishAVX512}, uRelu: {reluAVX2, reluAVX512},
+}
+
+// blocks runs kern over the full vectors of m elements (width l) and returns how many
+// elements that is. kern(i, n) does elements [i, n) and returns how many it did; each time
+// it stops early, the next vector is computed with f, element by element, and kern resumes.
+func blocks(m, l int, kern func(i, n int) int, f func(i int)) int {
+	n := m &^ (l - 1)
+	for i := 0; i < n; {
+		i += kern(i, n)
+		if i < n {
+			for j := i; j < i+l; j++ {
+				f(j)
+			}
+			i += l
+		}
+	}
+	return n
+}
+
+// vecUnary computes unary k over the full vectors of x into y.
+func vecUnary(k int, y, x []float32) int { return unaryNT(k, y, x, 0) }
+
+func unaryNT(k int, y, x []float32, nt int) int {
+	kern, l := pick(unaryKernels[k][0], unaryKernels[k][1])
+	if l == 0 {
+		return 0
+	}
+	f := unaryScalar[k]
+	return blocks(len(x), l, func(i, n int) int { return kern(y[i:n], x[i:n], nt) }, func(i int) { y[i] = f(x[i]) })
+}
+
+// ntUnary streams unary k into the aligned span of y (ntSpan) and returns it; nothing at
+// SIMDGo.
+func ntUnary(k int, y, x []float32) (s, e int) {
+	if simdLevel < SIMDAVX2 {
+		return 0, 0
+	}
+	s, e = ntSpan(y)
+	if e > s {
+		unaryNT(k, y[s:e], x[s:e], 1)
+	}
+	return s, e
+}
+
+func vecExp(y, x []float32) int     { return vecUnary(uExp, y, x) }
+func vecSigmoid(y, x []float32) int { return vecUnary(uSigmoid, y, x) }
+func vecSilu(y, x []float32) int    { return vecUnary(uSilu, y, x) }
+func vecTanh(y, x []float32) int    { return vecUnary(uTanh, y, x) }
+func vecGelu(y, x []float32) int    { return vecUnary(uGelu, y, x) }
+func vecRelu(y, x []float32) int    { return vecUnary(uRelu, y, x) }
+
+func vecElu(y, x []float32, alpha float32) int {
+	kern, l := pick(eluAVX2, eluAVX512)
+	if l == 0 {
+		return 0
+	}
+	return blocks(len(x), l, func(i, n int) int { return kern(y[i:n], x[i:n], 0, alpha) }, func(i int) { y[i] = elu(x[i], alpha) })
+}
+
+func vecLeakyRelu(y, x []float32, s float32) int {
+	kern, l := pick(leakyReluAVX2, leakyReluAVX512)
+	if l == 0 {
+		return 0
+	}
+	return kern(y, x, 0, s) // exact for every lane: it never stops early
+}
+
+func vecClamp(y, x []float32, lo, hi float32) int {
+	kern, l := pick(clampAVX2, clampAVX512)
+	if l == 0 {
+		return 0
+	}
+	return blocks(len(x), l, func(i, n int) int { return kern(y[i:n], x[i:n], 0, lo, hi) }, func(i int) { y[i] = min(max(x[i], lo), hi) })
+}
+
+// vecExpSum writes exp(x - m) into y (y may be nil: only sum) for the full vectors of x and
+// returns how many elements it did and their sum, accumulated in float64.
+func vecExpSum(y, x []float32, m float32) (int, float64) {
+	kern, l := pick(expSumAVX2, expSumAVX512)
+	if l == 0 {
+		return 0, 0
+	}
+	store, out := 1, y
+	if y == nil {
+		store, out = 0, x // the kernel never writes through it
+	}
+	var s float64
+	n := blocks(len(x), l, func(i, n int) int {
+		k, p := kern(out[i:n], x[i:n], m, store)
+		s += p
+		return k
+	}, func(i int) {
+		e := expf(x[i] - m)
+		if store != 0 {
+			y[i] = e
+		}
+		s += float64(e)
+	})
+	return n, s
+}
+
+// vecExpScale computes y = exp(x - m) * s over the full vectors of x, streaming y when nt
+// (y then 64-byte aligned): softmax's output pass.
+func vecExpScale(y, x []float32, m, s float32, nt bool) int {
+	kern, l := pick(expScaleAVX2, expScaleAVX512)
+	if l == 0 {
+		return 0
+	}
+	return blocks(len(x), l, func(i, n int) int { return kern(y[i:n], x[i:n], m, s, b2i(nt)) }, func(i int) { y[i] = expf(x[i]-m) * s })
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// vecArith computes y = a ∘ b over the full vectors of y, where a and b are each either as
+// long as y or a single broadcast element; bit-identical to the Go loops.
+func vecArith(op int, y, a, b []float32) int {
+	var kern func(y, a, b []float32, mode int) int
+	var l int
+	switch op {
+	case opAdd:
+		kern, l = pick(addAVX2, addAVX512)
+	case opSub:
+		kern, l = pick(subAVX2, subAVX512)
+	case opMul:
+		kern, l = pick(mulAVX2, mulAVX512)
+	default:
+		kern, l = pick(divAVX2, divAVX512)
+	}
+	if l == 0 || len(y) < l { // the kernel reads a[0] and b[0]
+		return 0
+	}
+	mode := 0
+	switch {
+	case len(a) == 1 && len(y) > 1:
+		mode = 1
+	case len(b) == 1 && len(y) > 1:
+		mode = 2
+	}
+	return kern(y, a, b, mode)
+}
+
+// vecScale computes y = x * s, and y = x * s * w when w is not nil, streaming y when nt.
+func vecScale(y, x, w []float32, s float32, nt bool) int {
+	kern, l := pick(scaleAVX2, scaleAVX512)
+	if l == 0 {
+		return 0
+	}
+	hw := b2i(w != nil)
+	if w == nil {
+		w = x // never read
+	}
+	return kern(y, x, w, s, hw, b2i(nt))
+}
+
+// vecNormalize computes y = (x - m) * r, times w and plus b where they are not nil: the
+// layer-norm output pass, in the Go loop's order of operations; streaming y when nt.
+func vecNormalize(y, x, w, b []float32, m, r float32, nt bool) int {
+	kern, l := pick(normalizeAVX2, normalizeAVX512)
+	if l == 0 {
+		return 0
+	}
+	mode := b2i(w != nil) | b2i(b != nil)<<1 | b2i(nt)<<2
+	if w == nil {
+		w = x
+	}
+	if b == nil {
+		b = x
+	}
+	return kern(y, x, w, b, m, r, mode)
+}
+
+// vecRope computes one rotate-half row: y1 = x1*c1 - x2*s1 and y2 = x2*c2 + x1*s2, all
+// slices of the half length.
+func vecRope(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int {
+	kern, l := pick(ropeAVX2, ropeAVX512)
+	if l == 0 {
+		return 0
+	}
+	return kern(y1, y2, x1, x2, c1, c2, s1, s2)
+}
+
+// vecSum returns how many elements of x it summed (the full vectors) and their sum.
+func vecSum(x []float32) (int, float64) {
+	kern, l := pick(sumAVX2, sumAVX512)
+	if l == 0 {
+		return 0, 0
+	}
+	return kern(x)
+}
+
+// vecSumSq returns how many elements of x it did and the sum of (x - m)² in float64.
+func vecSumSq(x []float32, m float64) (int, float64) {
+	kern, l := pick(sumSqAVX2, sumSqAVX512)
+	if l == 0 {
+		return 0, 0
+	}
+	return kern(x, m)
+}
+
+// vecMax returns how many elements of x it did and their maximum; ok is false when a
+// vector holds a NaN (the caller then takes the Go loop, which keeps it as torch.amax does).
+func vecMax(x []float32) (n int, m float32, ok bool) {
+	kern, l := pick(maxAVX2, maxAVX512)
+	if l == 0 || len(x) < l {
+		return 0, 0, true
+	}
+	return kern(x)
+}
+
+// vecSumCols adds x into acc elementwise (acc[i] += x[i] in float64) over the full vectors.
+func vecSumCols(acc []float64, x []float32) int {
+	kern, l := pick(sumColsAVX2, sumColsAVX512)
+	if l == 0 {
+		return 0
+	}
+	return kern(acc, x)
+}
+
+// vecMaxCols folds x into acc elementwise with Go's max over the full vectors; a vector of
+// x holding a NaN is folded by the Go max.
+func vecMaxCols(acc []float64, x []float32) int {
+	kern, l := pick(maxColsAVX2, maxColsAVX512)
+	if l == 0 {
+		return 0
+	}
+	return blocks(len(x), l, func(i, n int) int { return kern(acc[i:n], x[i:n]) }, func(i int) { acc[i] = max(acc[i], float64(x[i])) })
+}
+
+// vecMaxInto folds row into m elementwise with max over the full vectors; a vector holding
+// a NaN is folded by the Go max, which keeps it.
+func vecMaxInto(m, row []float32) int {
+	kern, l := pick(maxIntoAVX2, maxIntoAVX512)
+	if l == 0 {
+		return 0
+	}
+	return blocks(len(row), l, func(i, n int) int { return kern(m[i:n], row[i:n]) }, func(i int) { m[i] = max(m[i], row[i]) })
+}
+
+// vecExpSumCols adds exp(row[i] - sh[i]) into s[i] (float64) over the full vectors.
+func vecExpSumCols(s []float64, sh, row []float32) int {
+	kern, l := pick(expSumColsAVX2, expSumColsAVX512)
+	if l == 0 {
+		return 0
+	}
+	return blocks(len(row), l, func(i, n int) int { return kern(s[i:n], sh[i:n], row[i:n]) }, func(i int) { s[i] += float64(expf(row[i] - sh[i])) })
+}
+
+// vecVarCols adds d = row[i] - x0[i] into s1[i] and d² into s2[i] (float64) over the full
+// vectors.
+func vecVarCols(s1, s2, x0 []float64, row []float32) int {
+	kern, l := pick(varColsAVX2, varColsAVX512)
+	if l == 0 {
+		return 0
+	}
+	return kern(s1, s2, x0, row)
+}
+
+// vecVarRow returns how many elements of x it did (the full vectors) and their shifted sums
+// Σ(x - x0) and Σ(x - x0)² in float64, in one pass.
+func vecVarRow(x []float32, x0 float64) (int, float64, float64) {
+	kern, l := pick(varRowAVX2, varRowAVX512)
+	if l == 0 {
+		return 0, 0, 0
+	}
+	return kern(x, x0)
+}

@@ -1,0 +1,439 @@
+package ops
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestVecKernels checks the 8-lane kernels against float64 math over sweeps, with the edge
+// values (NaN, infinities, the subnormal range of exp) mixed into the blocks so that the
+// scalar fallback of a block is exercised too.
+func TestVecKernels(t *testing.T) {
+	eachSIMD(t, func(t *testing.T) { testVecKernels(t) })
+}
+
+func testVecKernels(t *testing.T) {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	cases := []struct {
+		name    string
+		vec     func(y, x []float32) int
+		ref     func(float64) float64
+		lo, hi  float64
+		maxUlps float64
+		// absTol also passes an element: where the float32 formula cancels (gelu's 1 + tanh
+		// near -1 for x < -3, as in torch's float32 gelu) only an absolute bound holds.
+		absTol float64
+	}{
+		{"exp", vecExp, math.Exp, -87, 88, 3, 0},
+		{"tanh", vecTanh, math.Tanh, -10, 10, 3, 0},
+		{"sigmoid", vecSigmoid, func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }, -80, 80, 4, 0},
+		{"silu", vecSilu, func(x float64) float64 { return x / (1 + math.Exp(-x)) }, -80, 80, 4, 0},
+		{"gelu", vecGelu, func(x float64) float64 {
+			return 0.5 * x * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(x+0.044715*x*x*x)))
+		}, -5, 5, 4, 4e-7},
+	}
+	for _, c := range cases {
+		var xs []float32
+		sweep(c.lo, c.hi, 100000, func(x float32) { xs = append(xs, x) })
+		xs = append(xs, 3, nan, 5, -inf, 7, inf, -100, 100, 1e-30, -1e-30)
+		ys := make([]float32, len(xs))
+		n := c.vec(ys, xs)
+		if n != len(xs)&^(lanes()-1) {
+			t.Fatalf("%s: did %d of %d elements, want every full vector", c.name, n, len(xs))
+		}
+		for i, x := range xs[:n] {
+			want := c.ref(float64(x))
+			switch {
+			case math.IsNaN(want):
+				if ys[i] == ys[i] {
+					t.Errorf("%s(%v) = %v, want NaN", c.name, x, ys[i])
+				}
+			case math.Abs(want) < 0x1p-126: // a subnormal result may flush to zero, as expf's
+				if d := math.Abs(float64(ys[i]) - want); d > 0x1p-126 {
+					t.Errorf("%s(%v) = %v, want %v", c.name, x, ys[i], want)
+				}
+			case ulpErr(ys[i], want) > c.maxUlps && math.Abs(float64(ys[i])-want) > c.absTol:
+				t.Errorf("%s(%v) = %v, want %v (%.1f ulp)", c.name, x, ys[i], want, ulpErr(ys[i], want))
+			}
+		}
+	}
+}
+
+func TestVecExpSum(t *testing.T) {
+	eachSIMD(t, func(t *testing.T) { testVecExpSum(t) })
+}
+
+func testVecExpSum(t *testing.T) {
+	xs := make([]float32, 1003)
+	for i := range xs {
+		xs[i] = float32(i%97)/10 - 9
+	}
+	xs[17] = -200 // exp underflows: the block takes the scalar path
+	ys := make([]float32, len(xs))
+	n, s := vecExpSum(ys, xs, 0.5)
+	if n != len(xs)&^(lanes()-1) {
+		t.Fatalf("did %d elements, want every full vector", n)
+	}
+	want := 0.0
+	for i, x := range xs[:n] {
+		e := math.Exp(float64(x - 0.5)) // the kernel's argument: x - m rounded to float32
+		want += e
+		if ulpErr(ys[i], e) > 3 && e > 1e-30 {
+			t.Errorf("exp(%v - 0.5) = %v, want %v", x, ys[i], e)
+		}
+	}
+	if math.Abs(s-want) > 1e-6*want {
+		t.Errorf("sum = %v, want %v", s, want)
+	}
+	if _, s2 := vecExpSum(nil, xs, 0.5); s2 != s {
+		t.Errorf("sum without y = %v, with y %v", s2, s)
+	}
+}
+
+// eachSIMD runs f under every SIMD level above SIMDGo that the CPU has, as a subtest.
+func eachSIMD(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	_, best := SIMD()
+	if best == SIMDGo {
+		t.Skip("no SIMD level on this CPU: only the Go loops run")
+	}
+	for _, l := range []int{SIMDAVX2, SIMDAVX512} {
+		if l > best {
+			continue
+		}
+		t.Run(map[int]string{SIMDAVX2: "avx2", SIMDAVX512: "avx512"}[l], func(t *testing.T) {
+			defer SetSIMD(l)()
+			f(t)
+		})
+	}
+}
+
+// simdData returns n values for the kernel comparisons: one in four a special value
+// (streamSpecials), the others uniform in [-span, span), with span large enough to cross
+// every kernel's fast range so that the Go fallback of a vector is exercised.
+func simdData(r *rand.Rand, n int, span float32) []float32 {
+	x := streamData(r, n)
+	for i := range x {
+		if math.Abs(float64(x[i])) < 2 && x[i] != 0 && r.IntN(3) != 0 {
+			x[i] *= span / 2
+		}
+	}
+	return x
+}
+
+// simdLengths are the row lengths tested: every tail length of both widths, and longer.
+var simdLengths = func() []int {
+	var ns []int
+	for n := 0; n <= 40; n++ {
+		ns = append(ns, n)
+	}
+	return append(ns, 63, 64, 65, 100, 257, 1000, 4099)
+}()
+
+// closeTo reports whether got is want within ulps float32 ulps (of want) or abs, NaN
+// matching any NaN and infinities and zeros exactly (with their sign).
+func closeTo(got, want float32, ulps, abs float64) bool {
+	switch {
+	case sameBits(got, want), got != got && want != want:
+		return true
+	case got != got || want != want, math.IsInf(float64(want), 0), want == 0 && ulps == 0:
+		return false
+	}
+	return ulpErr(got, float64(want)) <= ulps || math.Abs(float64(got-want)) <= abs
+}
+
+// TestSIMDMatchesGo checks every SIMD kernel, with its Go tail, against the Go loop it
+// replaces (the same function at SIMDGo): bit for bit where the kernel computes the same
+// IEEE operations, within the stated ulp bound where it uses FMA in the polynomials. Every
+// row length 0..40 and longer, every start within a cache line for the streamed forms, and
+// NaN (with payloads), infinities, signed zeros and subnormals mixed in.
+func TestSIMDMatchesGo(t *testing.T) {
+	nan := float32(math.NaN())
+	type kernel struct {
+		name      string
+		ulps, abs float64
+		run       func(y, x []float32)
+	}
+	// The transcendental kernels differ from the Go loops by FMA's rounding in the range
+	// reduction and polynomial: exp at most 1 ulp; sigmoid, silu, tanh 2; gelu's 1 + tanh
+	// cancels for x < -3 (only an absolute bound holds there, as in torch's float32 gelu).
+	bounds := [nUnary][2]float64{
+		uExp: {1, 0}, uSigmoid: {2, 0}, uSilu: {2, 0}, uTanh: {2, 0}, uGelu: {2, 2e-7},
+		uGeluErf: {3, 2e-7}, uSoftplus: {2, 0}, uMish: {2, 0}, uHardswish: {0, 0}, uRelu: {0, 0},
+	}
+	names := [nUnary]string{"exp", "sigmoid", "silu", "tanh", "gelu", "gelu_erf", "softplus", "mish", "hardswish", "relu"}
+	var ks []kernel
+	for k := range nUnary {
+		ks = append(ks, kernel{names[k], bounds[k][0], bounds[k][1], unaryLoop(k)})
+		ks = append(ks, kernel{names[k] + "/streamed", bounds[k][0], bounds[k][1], func(y, x []float32) {
+			s, e := ntUnary(k, y, x)
+			unaryLoop(k)(y[:s], x[:s])
+			unaryLoop(k)(y[e:], x[e:])
+		}})
+	}
+	tail := func(vec func(y, x []float32) int, f func(float32) float32) func(y, x []float32) {
+		return func(y, x []float32) {
+			for i := vec(y, x); i < len(x); i++ {
+				y[i] = f(x[i])
+			}
+		}
+	}
+	for _, a := range []float32{1, 0.5, -1.5} {
+		ks = append(ks, kernel{"elu", 2, 1e-7, tail(func(y, x []float32) int { return vecElu(y, x, a) }, func(v float32) float32 { return elu(v, a) })})
+	}
+	for _, s := range streamSlopes {
+		ks = append(ks, kernel{"leaky_relu", 0, 0, tail(func(y, x []float32) int { return vecLeakyRelu(y, x, s) }, func(v float32) float32 {
+			if math.Signbit(float64(v)) {
+				return v * s
+			}
+			return v
+		})})
+	}
+	for _, b := range streamBounds {
+		ks = append(ks, kernel{"clamp", 0, 0, tail(func(y, x []float32) int { return vecClamp(y, x, b[0], b[1]) }, func(v float32) float32 { return min(max(v, b[0]), b[1]) })})
+	}
+	for _, m := range []float32{0, 3, -50, 90} {
+		ks = append(ks, kernel{"exp_sum", 1, 0, func(y, x []float32) {
+			k, _ := vecExpSum(y, x, m)
+			for i := k; i < len(x); i++ {
+				y[i] = expf(x[i] - m)
+			}
+		}})
+		ks = append(ks, kernel{"exp_scale", 2, 0, func(y, x []float32) {
+			for i := vecExpScale(y, x, m, 0.37, false); i < len(x); i++ {
+				y[i] = expf(x[i]-m) * 0.37
+			}
+		}})
+	}
+	for op := opAdd; op <= opDiv; op++ {
+		for form := range 3 {
+			ks = append(ks, kernel{"arith", 0, 0, func(y, x []float32) {
+				a, b := x, make([]float32, len(x))
+				for i := range b {
+					b[i] = x[len(x)-1-i]
+				}
+				switch {
+				case form == 1 && len(x) > 0:
+					a = []float32{1.5}
+				case form == 2 && len(x) > 0:
+					b = []float32{nan}
+				}
+				for i := vecArith(op, y, a, b); i < len(y); i++ {
+					u, v := a[min(i, len(a)-1)], b[min(i, len(b)-1)]
+					y[i] = [...]func(u, v float32) float32{opAdd: func(u, v float32) float32 { return u + v }, opSub: func(u, v float32) float32 { return u - v },
+						opMul: func(u, v float32) float32 { return u * v }, opDiv: func(u, v float32) float32 { return u / v }}[op](u, v)
+				}
+			}})
+		}
+	}
+	weights := func(n int) []float32 {
+		w := make([]float32, n)
+		for i := range w {
+			w[i] = float32(i%7) - 2.5
+		}
+		return w
+	}
+	for _, withW := range []bool{false, true} {
+		ks = append(ks, kernel{"scale", 0, 0, func(y, x []float32) {
+			var w []float32
+			if withW {
+				w = weights(len(x))
+			}
+			for i := vecScale(y, x, w, 0.3, false); i < len(x); i++ {
+				y[i] = x[i] * 0.3
+				if w != nil {
+					y[i] *= w[i]
+				}
+			}
+		}})
+		for _, withB := range []bool{false, true} {
+			ks = append(ks, kernel{"normalize", 0, 0, func(y, x []float32) {
+				var w, b []float32
+				if withW {
+					w = weights(len(x))
+				}
+				if withB {
+					b = weights(len(x) + 1)[1:]
+				}
+				for i := vecNormalize(y, x, w, b, 0.25, 1.5, false); i < len(x); i++ {
+					v := (x[i] - 0.25) * 1.5
+					if w != nil {
+						v *= w[i]
+					}
+					if b != nil {
+						v += b[i]
+					}
+					y[i] = v
+				}
+			}})
+		}
+	}
+	ks = append(ks, kernel{"max_into", 0, 0, func(y, x []float32) {
+		for i := range y {
+			y[i] = x[len(x)-1-i]
+		}
+		for i := vecMaxInto(y, x); i < len(x); i++ {
+			y[i] = max(y[i], x[i])
+		}
+	}})
+	r := rand.New(rand.NewPCG(1, 2))
+	eachSIMD(t, func(t *testing.T) {
+		for _, k := range ks {
+			for _, n := range simdLengths {
+				for mis := range 16 {
+					if mis > 0 && n > 100 {
+						break
+					}
+					x := simdData(r, n, 200)
+					got, want := aligned64(n, mis), aligned64(n, mis)
+					k.run(got, x)
+					restore := SetSIMD(SIMDGo)
+					k.run(want, x)
+					restore()
+					for i := range got {
+						if !closeTo(got[i], want[i], k.ulps, k.abs) {
+							t.Fatalf("%s n=%d mis=%d: [%d] f(%v) = %v (%#x), Go loop %v (%#x)", k.name, n, mis, i, x[i], got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestSIMDReductions checks the reduction kernels against the Go loops: sums to float64
+// rounding (only the order of the float64 additions differs), max and the column folds bit
+// for bit (signed zeros included), and a NaN anywhere kept.
+func TestSIMDReductions(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	near := func(a, b float64) bool {
+		return a == b || math.IsNaN(a) && math.IsNaN(b) || math.Abs(a-b) <= 1e-12*(math.Abs(a)+math.Abs(b)+1)
+	}
+	eachSIMD(t, func(t *testing.T) {
+		for _, n := range simdLengths {
+			for _, specials := range []bool{false, true} {
+				x := simdData(r, n, 200)
+				if !specials {
+					for i := range x {
+						if x[i] != x[i] || math.IsInf(float64(x[i]), 0) || abs32(x[i]) > 1e6 {
+							x[i] = float32(i%5) - 2
+						}
+					}
+				}
+				k, s := vecSum(x)
+				k2, ss := vecSumSq(x, 0.5)
+				var ws, wss float64
+				for _, v := range x[:k] {
+					ws += float64(v)
+				}
+				for _, v := range x[:k2] {
+					wss += (float64(v) - 0.5) * (float64(v) - 0.5)
+				}
+				if k != n&^(lanes()-1) || k2 != k || !near(s, ws) || !near(ss, wss) {
+					t.Fatalf("n=%d: sum %d %v (want %v), sumSq %d %v (want %v)", n, k, s, ws, k2, ss, wss)
+				}
+				k, a, b := vecVarRow(x, 0.5)
+				var wa float64
+				for _, v := range x[:k] {
+					wa += float64(v) - 0.5
+				}
+				if !near(a, wa) || !near(b, wss) {
+					t.Fatalf("n=%d: varRow %v %v, want %v %v", n, a, b, wa, wss)
+				}
+				km, m, ok := vecMax(x)
+				hasNaN := false
+				wm := float32(math.Inf(-1))
+				for _, v := range x[:km] {
+					wm = max(wm, v)
+					hasNaN = hasNaN || v != v
+				}
+				if ok && (hasNaN || !sameBits(m, wm) && km > 0) {
+					t.Fatalf("n=%d: max %v (%d, ok %v), want %v", n, m, km, ok, wm)
+				}
+				for _, v := range x {
+					hasNaN = hasNaN || v != v
+				}
+				if !ok && !hasNaN {
+					t.Fatalf("n=%d: max reports a NaN where there is none", n)
+				}
+				// the column folds, on an accumulator holding NaNs and zeros of both signs
+				acc := make([]float64, n)
+				for i := range acc {
+					acc[i] = []float64{math.NaN(), math.Copysign(0, -1), 0, 1.5, -3, math.Inf(-1)}[i%6]
+				}
+				x0 := make([]float64, n)
+				for i := range x0 {
+					x0[i] = float64(i%3) - 1
+				}
+				got := map[string][]float64{}
+				for _, level := range []int{simdLevel, SIMDGo} {
+					restore := SetSIMD(level)
+					sum, mx, es := slices.Clone(acc), slices.Clone(acc), slices.Clone(acc)
+					s1, s2 := slices.Clone(acc), slices.Clone(acc)
+					for i := vecSumCols(sum, x); i < n; i++ {
+						sum[i] += float64(x[i])
+					}
+					for i := vecMaxCols(mx, x); i < n; i++ {
+						mx[i] = max(mx[i], float64(x[i]))
+					}
+					sh := make([]float32, n)
+					for i := range sh {
+						sh[i] = float32(i%4) * 20
+					}
+					for i := vecExpSumCols(es, sh, x); i < n; i++ {
+						es[i] += float64(expf(x[i] - sh[i]))
+					}
+					for i := vecVarCols(s1, s2, x0, x); i < n; i++ {
+						d := float64(x[i]) - x0[i]
+						s1[i] += d
+						s2[i] += d * d
+					}
+					restore()
+					for name, v := range map[string][]float64{"sumCols": sum, "maxCols": mx, "expSumCols": es, "varCols1": s1, "varCols2": s2} {
+						got[name+fmt.Sprint(level == SIMDGo)] = v
+					}
+				}
+				for _, name := range []string{"sumCols", "maxCols", "expSumCols", "varCols1", "varCols2"} {
+					g, w := got[name+"false"], got[name+"true"]
+					for i := range g {
+						exact := name == "maxCols" || name == "sumCols"
+						if exact && math.Float64bits(g[i]) != math.Float64bits(w[i]) && !(math.IsNaN(g[i]) && math.IsNaN(w[i])) ||
+							!exact && !near(g[i], w[i]) && math.Abs(g[i]-w[i]) > 4e-7*math.Abs(w[i]) {
+							t.Fatalf("n=%d: %s[%d] = %v, Go loop %v (x %v, acc %v)", n, name, i, g[i], w[i], x[i], acc[i])
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestSIMDLevels(t *testing.T) {
+	now, best := SIMD()
+	if now > best || now < SIMDGo {
+		t.Fatalf("SIMD() = %d, %d: the level in use must be within SIMDGo..best", now, best)
+	}
+	restore := SetSIMD(SIMDAVX512 + 5)
+	if l, _ := SIMD(); l != best {
+		t.Errorf("SetSIMD above the CPU's best: level %d, want the best %d", l, best)
+	}
+	SetSIMD(0)
+	if l, _ := SIMD(); l != SIMDGo {
+		t.Errorf("SetSIMD(0): level %d, want SIMDGo", l)
+	}
+	if k := vecExp(make([]float32, 64), make([]float32, 64)); k != 0 {
+		t.Errorf("at SIMDGo vecExp did %d elements, want 0 (the Go loop does all)", k)
+	}
+	restore()
+	if l, _ := SIMD(); l != now {
+		t.Errorf("restore: level %d, want %d", l, now)
+	}
+	for v, want := range map[string]int{"go": SIMDGo, "avx2": min(SIMDAVX2, best), "avx512": best, "": best, "sse9": best} {
+		if got := envSIMD(v); got != want {
+			t.Errorf("ROPGEN_SIMD=%q: level %d, want %d", v, got, want)
+		}
+	}
+}
