@@ -2,17 +2,17 @@
 
 package ops
 
-import "golang.org/x/sys/cpu"
-
 // The Go side of the generated kernels (simd_amd64.s; conventions in ops/internal/asmgen):
 // the CPU's level, and the wrappers that pick the width and finish each vector a kernel
 // leaves out (a lane outside its fast range) with the Go element function.
 
+// cpuSIMD is the CPU's best level, from the features the GEMM kernels are chosen by
+// (gemm_amd64.go: CPUID and the OS's saved register state).
 var cpuSIMD = func() int {
 	switch {
-	case cpu.X86.HasAVX512F && cpu.X86.HasAVX2 && cpu.X86.HasFMA:
+	case hasAVX512:
 		return SIMDAVX512
-	case cpu.X86.HasAVX2 && cpu.X86.HasFMA:
+	case hasAVX2FMA:
 		return SIMDAVX2
 	}
 	return SIMDGo
@@ -157,13 +157,6 @@ func vecExpScale(y, x []float32, m, s float32, nt bool) int {
 		return 0
 	}
 	return blocks(len(x), l, func(i, n int) int { return kern(y[i:n], x[i:n], m, s, b2i(nt)) }, func(i int) { y[i] = expf(x[i]-m) * s })
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // vecArith computes y = a ∘ b over the full vectors of y, where a and b are each either as
