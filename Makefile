@@ -6,7 +6,7 @@ OUT ?= out
 # cache, so they stream from DRAM and can earn a verdict) and GEMM on a compute-bound shape.
 CHART_OPS ?= CopyFwd|ReluFwd|SiluFwd|AddFwd|SoftmaxFwd|RMSNormFwd|SumFwd|TransposeFwd|GemmFwd
 
-.PHONY: run test generate check asm-check bench fuzz clean
+.PHONY: run test generate check asm-check bench compare fuzz clean
 
 # The main job on this machine: regenerate, validate, calibrate the host (cached after the
 # first run), benchmark a quick subset of the catalog, then print the SOL report and write
@@ -50,6 +50,12 @@ generate:
 # Benchmarks named in the issues; compare runs with benchstat.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The kernels against their peers, measured side by side in interleaved rounds: the C
+# limits (FMA loop, read, copy) and numpy/OpenBLAS on the same shapes (cmd/ropcompare, rows
+# in cmd/ropcompare/cases.go). Optional peers: skipped with a message without numpy or cc.
+compare:
+	$(GO) run ./cmd/ropcompare $(COMPARE_FLAGS)
 
 # A short fuzzing session per fuzz target.
 fuzz:

@@ -1,0 +1,451 @@
+// Command ropcompare is `make compare`: the catalog's kernels against their peers on this
+// machine, measured side by side. Each row of cases.go runs three ways in interleaved
+// rounds (the order rotating each round): our kernel through the catalog (ops.Build and
+// Instance.Run, in this process), numpy on the same shapes (compare/numpy_worker.py under
+// the system python3, whose matmul is its BLAS: OpenBLAS on Debian), and the C limit the op
+// is bound by (compare/limits.c: an FMA loop, a read or a copy of the row's bytes, on all
+// threads). It prints, per row, our rate and the ratios ours/numpy and ours/limit as the
+// median and range over the rounds: the machine is shared, so only ratios measured in one
+// run mean anything.
+//
+// numpy and the C compiler are optional: without one its columns are skipped with a
+// message, without both the command says so and exits 0.
+//
+//	ropcompare [-rounds 7] [-sample 50ms] [-case REGEX] [-python /usr/bin/python3] [-cc cc] [-dir compare]
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/klauspost/cpuid/v2"
+
+	"github.com/ropgen/ropgen/ops"
+	"github.com/ropgen/ropgen/perf/bench"
+)
+
+// compareCase is one row of the comparison (cases.go).
+type compareCase struct {
+	Name, Op, Set, DType string
+	Numpy                string // numpy expression over the op's argument names; "" none
+	Limit                string // limitFMA, limitRead or limitCopy
+}
+
+// The C limits (compare/limits.c requests).
+const (
+	limitFMA  = "fma"
+	limitRead = "read"
+	limitCopy = "copy"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("ropcompare", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	rounds := fl.Int("rounds", 7, "interleaved `N` rounds; each gives one ratio per row")
+	sample := fl.Duration("sample", 50*time.Millisecond, "each side's timed batch lasts at least this `long`")
+	only := fl.String("case", "", "only rows whose name or op contains a match of `REGEX`")
+	python := fl.String("python", "/usr/bin/python3", "the `python3` with numpy (numpy column skipped without it)")
+	cc := fl.String("cc", envOr("CC", "cc"), "the C `compiler` of the limits (limit column skipped without it)")
+	dir := fl.String("dir", "compare", "the `directory` of numpy_worker.py and limits.c")
+	manifestDir := fl.String("manifest", "manifest", "the catalog `PATH`")
+	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	if *rounds < 1 || *sample <= 0 {
+		fmt.Fprintln(stderr, "ropcompare: -rounds and -sample must be positive")
+		return 2
+	}
+	var re *regexp.Regexp
+	if *only != "" {
+		var err error
+		if re, err = regexp.Compile(*only); err != nil {
+			fmt.Fprintf(stderr, "ropcompare: -case: %v\n", err)
+			return 2
+		}
+	}
+	if err := compare(stdout, stderr, config{*rounds, *sample, re, *python, *cc, *dir, *manifestDir}); err != nil {
+		fmt.Fprintf(stderr, "ropcompare: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+type config struct {
+	rounds         int
+	sample         time.Duration
+	only           *regexp.Regexp
+	python, cc     string
+	dir, manifests string
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+// row is a case made ready: our instance, its work, and the peers' handles.
+type row struct {
+	compareCase
+	run         func() error
+	calls       int              // calls per timed batch of ours
+	work        float64          // FLOPs (limitFMA) or bytes of one call
+	numpyID     string           // "" when numpy does not run this row
+	limitReq    string           // the limits worker request; "" when none
+	numpyArrays map[string][]int // the shapes of the op's arguments, by name
+	ours        []float64
+	numpy       []float64 // seconds per call, per round
+	limit       []float64 // rate of the C limit (work per second), per round
+}
+
+func compare(stdout, stderr io.Writer, cfg config) error {
+	np, npErr := startNumpy(cfg)
+	lim, limErr := startLimits(cfg)
+	if npErr != nil && limErr != nil {
+		fmt.Fprintf(stdout, "make compare: skipped: no peer to compare with (numpy: %v; C limits: %v)\n", npErr, limErr)
+		return nil
+	}
+	if npErr != nil {
+		fmt.Fprintf(stderr, "ropcompare: numpy column skipped: %v\n", npErr)
+	} else {
+		defer np.close()
+	}
+	if limErr != nil {
+		fmt.Fprintf(stderr, "ropcompare: C limit column skipped: %v\n", limErr)
+	} else {
+		defer lim.close()
+	}
+	rows, err := buildRows(cfg)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if np != nil && r.Numpy != "" {
+			if err := np.setup(r); err != nil {
+				fmt.Fprintf(stderr, "ropcompare: %s: numpy skipped: %v\n", r.Name, err)
+				r.numpyID = ""
+			}
+		} else {
+			r.numpyID = ""
+		}
+		if lim == nil {
+			r.limitReq = ""
+		}
+		if r.calls, err = bench.Calibrate(r.run, cfg.sample); err != nil {
+			return fmt.Errorf("%s: %v", r.Name, err)
+		}
+	}
+	for round := range cfg.rounds {
+		fmt.Fprintf(stderr, "ropcompare: round %d of %d\n", round+1, cfg.rounds)
+		for _, r := range rows {
+			sides := []func() error{
+				func() error {
+					s, err := bench.Sample(r.run, r.calls)
+					r.ours = append(r.ours, s)
+					return err
+				},
+				func() error {
+					if r.numpyID == "" {
+						return nil
+					}
+					s, err := np.time(r.numpyID)
+					r.numpy = append(r.numpy, s)
+					return err
+				},
+				func() error {
+					if r.limitReq == "" {
+						return nil
+					}
+					s, work, err := lim.time(r.limitReq)
+					r.limit = append(r.limit, work/s)
+					return err
+				},
+			}
+			for i := range sides {
+				if err := sides[(i+round)%len(sides)](); err != nil {
+					return fmt.Errorf("%s: %v", r.Name, err)
+				}
+			}
+		}
+	}
+	printTable(stdout, rows, cfg, np, lim)
+	return nil
+}
+
+// buildRows builds every selected case of cases.go with data, through the catalog.
+func buildRows(cfg config) ([]*row, error) {
+	opsList, _, err := bench.Load(cfg.manifests)
+	if err != nil {
+		return nil, err
+	}
+	var rows []*row
+	for i, c := range cases {
+		if cfg.only != nil && !cfg.only.MatchString(c.Name) && !cfg.only.MatchString(c.Op) {
+			continue
+		}
+		op, err := bench.FindOp(opsList, c.Op)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", c.Name, err)
+		}
+		bc, err := bench.SetCases(op, c.Set, c.DType)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", c.Name, err)
+		}
+		plans, err := bench.Plan(bc[:1], bench.Limits{})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", c.Name, err)
+		}
+		if plans[0].Skip != "" {
+			return nil, fmt.Errorf("%s: %s", c.Name, plans[0].Skip)
+		}
+		in, err := ops.Build(bc[0].Case, ops.BuildOptions{Seed: 1})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", c.Name, err)
+		}
+		r := &row{compareCase: c, run: in.Run, numpyID: strconv.Itoa(i)}
+		switch c.Limit {
+		case limitFMA:
+			r.work = float64(plans[0].Flops)
+			r.limitReq = limitFMA
+		case limitRead, limitCopy:
+			r.work = float64(plans[0].Bytes)
+			r.limitReq = fmt.Sprintf("%s %d", c.Limit, plans[0].Bytes)
+		default:
+			return nil, fmt.Errorf("%s: limit %q is none of %s, %s, %s", c.Name, c.Limit, limitFMA, limitRead, limitCopy)
+		}
+		r.numpyArrays = map[string][]int{}
+		for _, a := range append(slices.Clone(in.Inputs), in.Outputs...) {
+			r.numpyArrays[a.Name] = a.T.Shape
+		}
+		rows = append(rows, r)
+	}
+	if len(rows) == 0 {
+		return nil, errors.New("no row selected")
+	}
+	return rows, nil
+}
+
+// worker is a peer process answering one line per request line.
+type worker struct {
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	what string
+}
+
+func startWorker(what string, cmd *exec.Cmd) (*worker, error) {
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return &worker{cmd: cmd, in: in, out: bufio.NewReader(out), what: what}, nil
+}
+
+func (w *worker) ask(req string) (string, error) {
+	if _, err := io.WriteString(w.in, req+"\n"); err != nil {
+		return "", fmt.Errorf("%s: %v", w.what, err)
+	}
+	line, err := w.out.ReadString('\n')
+	if err != nil {
+		return "", fmt.Errorf("%s: no answer to %q: %v", w.what, req, err)
+	}
+	line = strings.TrimSpace(line)
+	if msg, ok := strings.CutPrefix(line, "error: "); ok {
+		return "", fmt.Errorf("%s: %s", w.what, msg)
+	}
+	return line, nil
+}
+
+func (w *worker) close() {
+	w.in.Close()
+	_ = w.cmd.Wait()
+}
+
+// peerEnv is the environment of the peers: this one without OPENBLAS_CORETYPE and
+// OPENBLAS_L2_SIZE, which some hosts set and which would pin OpenBLAS to another kernel.
+func peerEnv() []string {
+	return slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "OPENBLAS_CORETYPE=") || strings.HasPrefix(kv, "OPENBLAS_L2_SIZE=")
+	})
+}
+
+type numpyWorker struct {
+	*worker
+	version string
+}
+
+func startNumpy(cfg config) (*numpyWorker, error) {
+	if _, err := exec.LookPath(cfg.python); err != nil {
+		return nil, err
+	}
+	ver := exec.Command(cfg.python, "-c", "import numpy; print(numpy.__version__)")
+	ver.Env = peerEnv()
+	v, err := ver.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s has no numpy (%v)", cfg.python, err)
+	}
+	cmd := exec.Command(cfg.python, filepath.Join(cfg.dir, "numpy_worker.py"))
+	cmd.Env = peerEnv()
+	w, err := startWorker("numpy", cmd)
+	if err != nil {
+		return nil, err
+	}
+	return &numpyWorker{w, strings.TrimSpace(string(v))}, nil
+}
+
+func (w *numpyWorker) setup(r *row) error {
+	req, err := json.Marshal(map[string]any{"setup": r.numpyID, "arrays": r.numpyArrays, "expr": r.Numpy})
+	if err != nil {
+		return err
+	}
+	_, err = w.ask(string(req))
+	return err
+}
+
+func (w *numpyWorker) time(id string) (float64, error) {
+	req, _ := json.Marshal(map[string]string{"time": id})
+	line, err := w.ask(string(req))
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseFloat(line, 64)
+}
+
+type limitsWorker struct {
+	*worker
+	tmp string
+}
+
+func startLimits(cfg config) (*limitsWorker, error) {
+	if _, err := exec.LookPath(cfg.cc); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "ropcompare")
+	if err != nil {
+		return nil, err
+	}
+	bin := filepath.Join(tmp, "limits")
+	build := exec.Command(cfg.cc, "-O2", "-march=native", "-pthread", "-o", bin, filepath.Join(cfg.dir, "limits.c"))
+	if out, err := build.CombinedOutput(); err != nil {
+		os.RemoveAll(tmp)
+		return nil, fmt.Errorf("%s: %v\n%s", strings.Join(build.Args, " "), err, out)
+	}
+	cmd := exec.Command(bin)
+	cmd.Env = peerEnv()
+	w, err := startWorker("C limits", cmd)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	return &limitsWorker{w, tmp}, nil
+}
+
+func (w *limitsWorker) time(req string) (seconds, work float64, err error) {
+	line, err := w.ask(req)
+	if err != nil {
+		return 0, 0, err
+	}
+	if _, err := fmt.Sscan(line, &seconds, &work); err != nil {
+		return 0, 0, fmt.Errorf("C limits: answer %q: %v", line, err)
+	}
+	return seconds, work, nil
+}
+
+func (w *limitsWorker) close() {
+	w.worker.close()
+	os.RemoveAll(w.tmp)
+}
+
+// printTable writes the Markdown table of the rounds.
+func printTable(w io.Writer, rows []*row, cfg config, np *numpyWorker, lim *limitsWorker) {
+	kernels := ops.GemmKernels()
+	fmt.Fprintf(w, "`make compare` on %s (%d CPUs, GOMAXPROCS %d), %s, load average %s; GEMM kernel %s;",
+		strings.TrimSpace(cpuid.CPU.BrandName), runtime.NumCPU(), runtime.GOMAXPROCS(0),
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), loadAvg(), kernels[len(kernels)-1])
+	if np != nil {
+		fmt.Fprintf(w, " numpy %s;", np.version)
+	}
+	fmt.Fprintf(w, " %d interleaved rounds, ratios as median [min–max] of the rounds.\n\n", cfg.rounds)
+	fmt.Fprintln(w, "| case | ours | numpy | ours/numpy | C limit | limit | ours/limit |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	for _, r := range rows {
+		unit, scale := "GB/s", 1e-9
+		if r.Limit == limitFMA {
+			unit = "GFLOP/s"
+		}
+		rate := func(s float64) float64 { return r.work / s * scale }
+		ours := mapf(r.ours, rate)
+		cells := []string{r.Name, fmt.Sprintf("%.1f %s", median(ours), unit), "—", "—", r.Limit, "—", "—"}
+		if len(r.numpy) > 0 {
+			cells[2] = fmt.Sprintf("%.1f %s", median(mapf(r.numpy, rate)), unit)
+			cells[3] = spread(ratios(r.numpy, r.ours)) // time ratio numpy/ours = rate ratio ours/numpy
+		}
+		if len(r.limit) > 0 {
+			lims := mapf(r.limit, func(v float64) float64 { return v * scale })
+			cells[5] = fmt.Sprintf("%.1f %s", median(lims), unit)
+			cells[6] = spread(ratios(ours, lims))
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	}
+}
+
+func mapf(xs []float64, f func(float64) float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
+// ratios returns a[i]/b[i], round by round.
+func ratios(a, b []float64) []float64 {
+	out := make([]float64, min(len(a), len(b)))
+	for i := range out {
+		out[i] = a[i] / b[i]
+	}
+	return out
+}
+
+func median(xs []float64) float64 { return bench.Median(xs) }
+
+func spread(xs []float64) string {
+	return fmt.Sprintf("%.2f× [%.2f–%.2f]", median(xs), slices.Min(xs), slices.Max(xs))
+}
+
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return "unknown"
+	}
+	return f[0]
+}

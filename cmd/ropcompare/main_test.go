@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// Without numpy and without a C compiler the command skips with a message and exits 0, as
+// `make compare` must on a machine with only Go.
+func TestSkipsWithoutPeers(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"-python", "/nonexistent/python3", "-cc", "/nonexistent/cc", "-manifest", "../../manifest", "-dir", "../../compare"}, &out, &errb)
+	if code != 0 || !strings.Contains(out.String(), "make compare: skipped") {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want 0 and a skip message", code, out.String(), errb.String())
+	}
+}
+
+// With the peers present, one short round of one row prints the table with both ratios.
+func TestOneRow(t *testing.T) {
+	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
+		t.Skip("no /usr/bin/python3: the numpy column is optional")
+	}
+	if exec.Command("/usr/bin/python3", "-c", "import numpy").Run() != nil {
+		t.Skip("/usr/bin/python3 has no numpy: the numpy column is optional")
+	}
+	if _, err := exec.LookPath("cc"); err != nil {
+		t.Skip("no C compiler: the limit column is optional")
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"-rounds", "1", "-sample", "2ms", "-case", "GEMM 256", "-manifest", "../../manifest", "-dir", "../../compare"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errb.String())
+	}
+	var line string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(l, "| GEMM 256³ |") {
+			line = l
+		}
+	}
+	if cells := strings.Split(line, "|"); len(cells) != 9 || !strings.Contains(cells[4], "×") || !strings.Contains(cells[7], "×") {
+		t.Errorf("row %q: want both ratios; output:\n%s", line, out.String())
+	}
+}
+
+// A row naming an op the catalog lacks is an error naming the row.
+func TestBadRow(t *testing.T) {
+	saved := cases
+	defer func() { cases = saved }()
+	cases = []compareCase{{Name: "nope", Op: "NoSuchFwd", Set: "M=1", DType: "float32", Limit: limitFMA}}
+	_, err := buildRows(config{manifests: "../../manifest"})
+	if err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("err = %v, want one naming the row", err)
+	}
+}

@@ -1,0 +1,175 @@
+// The C limits of `make compare` (cmd/ropcompare): the fastest this machine multiplies,
+// reads and copies, on all its threads, timed the way the Go and numpy sides are timed.
+// A worker over stdin/stdout, one request per line:
+//
+//   fma                 -> "SECONDS FLOPS": one call of the FMA loop and the FLOPs it did
+//   read BYTES          -> "SECONDS BYTES": one pass summing a BYTES buffer
+//   copy BYTES          -> "SECONDS BYTES": one copy of BYTES/2 into BYTES/2 (BYTES moved)
+//
+// SECONDS is per call, from a batch of calls lasting at least TARGET_S. Buffers of a size
+// are made (and touched) once and kept. Built by cmd/ropcompare with cc -O2 -march=native
+// -pthread: GCC vector extensions become the widest vectors the CPU has (zmm with AVX-512)
+// and a*b+c a fused multiply-add (-ffp-contract=fast, GCC's default).
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TARGET_S 0.05
+#define LANES 16
+typedef float vf __attribute__((vector_size(4 * LANES)));
+
+static int nthreads;
+static pthread_barrier_t start_bar, done_bar;
+static volatile int job_kind; // 0 fma, 1 read, 2 copy, 3 quit
+static char *buf_a, *buf_b;
+static size_t buf_bytes;
+static volatile float sink[64];
+
+static double now(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+#define FMA_ITERS 200000L
+#define FMA_ACCS 12
+// One thread's share of the FMA loop: FMA_ACCS independent chains in registers, enough to
+// cover the latency of two FMA ports.
+static void fma_loop(int t) {
+	vf x, y;
+	for (int i = 0; i < LANES; i++) {
+		x[i] = 0.999999f;
+		y[i] = 1e-7f;
+	}
+	vf a0 = x, a1 = x * 2, a2 = x * 3, a3 = x * 4, a4 = x * 5, a5 = x * 6;
+	vf a6 = x * 7, a7 = x * 8, a8 = x * 9, a9 = x * 10, a10 = x * 11, a11 = x * 12;
+	for (long i = 0; i < FMA_ITERS; i++) {
+		a0 = a0 * x + y; a1 = a1 * x + y; a2 = a2 * x + y; a3 = a3 * x + y;
+		a4 = a4 * x + y; a5 = a5 * x + y; a6 = a6 * x + y; a7 = a7 * x + y;
+		a8 = a8 * x + y; a9 = a9 * x + y; a10 = a10 * x + y; a11 = a11 * x + y;
+	}
+	vf s = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11;
+	sink[t] = s[0];
+}
+
+static void span(int t, size_t n, size_t *lo, size_t *hi) {
+	size_t chunk = (n / nthreads) & ~(size_t)255;
+	*lo = t * chunk;
+	*hi = t == nthreads - 1 ? n : (t + 1) * chunk;
+}
+
+static void read_loop(int t) {
+	size_t lo, hi;
+	span(t, buf_bytes, &lo, &hi);
+	const vf *p = (const vf *)(buf_a + lo), *e = (const vf *)(buf_a + hi);
+	vf s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
+	for (; p + 4 <= e; p += 4) {
+		s0 += p[0];
+		s1 += p[1];
+		s2 += p[2];
+		s3 += p[3];
+	}
+	vf s = s0 + s1 + s2 + s3;
+	sink[t] = s[0];
+}
+
+static void copy_loop(int t) {
+	size_t half = buf_bytes / 2, lo, hi;
+	span(t, half, &lo, &hi);
+	memcpy(buf_b + lo, buf_a + lo, hi - lo);
+}
+
+static void run_job(int t) {
+	switch (job_kind) {
+	case 0: fma_loop(t); break;
+	case 1: read_loop(t); break;
+	case 2: copy_loop(t); break;
+	}
+}
+
+static void *worker(void *arg) {
+	int t = (int)(long)arg;
+	for (;;) {
+		pthread_barrier_wait(&start_bar);
+		if (job_kind == 3)
+			return NULL;
+		run_job(t);
+		pthread_barrier_wait(&done_bar);
+	}
+}
+
+static void call(int kind) {
+	job_kind = kind;
+	pthread_barrier_wait(&start_bar);
+	run_job(0);
+	pthread_barrier_wait(&done_bar);
+}
+
+static void ensure(size_t bytes) {
+	if (bytes == buf_bytes)
+		return;
+	free(buf_a);
+	free(buf_b);
+	bytes = (bytes + 1023) & ~(size_t)1023;
+	if (posix_memalign((void **)&buf_a, 64, bytes) || posix_memalign((void **)&buf_b, 64, bytes)) {
+		fprintf(stderr, "limits: cannot allocate %zu bytes\n", bytes);
+		exit(1);
+	}
+	for (size_t i = 0; i < bytes; i++) {
+		buf_a[i] = (char)i;
+		buf_b[i] = 0;
+	}
+	buf_bytes = bytes;
+}
+
+// per_call times kind in batches until one lasts TARGET_S and returns seconds per call.
+static double per_call(int kind) {
+	long n = 1;
+	for (;;) {
+		double t0 = now();
+		for (long i = 0; i < n; i++)
+			call(kind);
+		double d = now() - t0;
+		if (d >= TARGET_S)
+			return d / n;
+		long next = d > 0 ? (long)(n * 1.2 * TARGET_S / d) + 1 : n * 100;
+		n = next > n * 100 ? n * 100 : (next > n ? next : n + 1);
+	}
+}
+
+int main(void) {
+	nthreads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (nthreads < 1)
+		nthreads = 1;
+	pthread_barrier_init(&start_bar, NULL, nthreads);
+	pthread_barrier_init(&done_bar, NULL, nthreads);
+	pthread_t th[256];
+	for (int t = 1; t < nthreads && t < 256; t++)
+		pthread_create(&th[t], NULL, worker, (void *)(long)t);
+	char line[256];
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while (fgets(line, sizeof line, stdin)) {
+		char kind[32];
+		long long bytes = 0;
+		if (sscanf(line, "%31s %lld", kind, &bytes) < 1)
+			continue;
+		if (strcmp(kind, "fma") == 0) {
+			double s = per_call(0);
+			printf("%.9g %.9g\n", s, 2.0 * FMA_ITERS * FMA_ACCS * LANES * nthreads);
+		} else if ((strcmp(kind, "read") == 0 || strcmp(kind, "copy") == 0) && bytes > 0) {
+			int k = kind[0] == 'r' ? 1 : 2;
+			ensure((size_t)bytes);
+			double s = per_call(k);
+			printf("%.9g %.9g\n", s, (double)buf_bytes);
+		} else {
+			printf("error: unknown request %s", line);
+		}
+	}
+	job_kind = 3;
+	pthread_barrier_wait(&start_bar);
+	return 0;
+}
