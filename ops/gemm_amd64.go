@@ -29,14 +29,14 @@ var (
 	hasAVX512  = hasAVX2FMA && cpuid.CPU.Supports(cpuid.AVX512F)
 )
 
-// archKernels returns the vector micro-kernels this CPU can run, slower first.
-func archKernels() []*microKernel {
-	var ks []*microKernel
+// archKernels returns the vector micro-kernels this CPU can run, by SIMD level.
+func archKernels() map[int]*microKernel {
+	ks := map[int]*microKernel{}
 	if hasAVX2FMA {
-		ks = append(ks, vecKernel("avx2", 6, 16, tile6x16))
+		ks[SIMDAVX2] = vecKernel("avx2", 6, 16, tile6x16)
 	}
 	if hasAVX512 {
-		ks = append(ks, vecKernel("avx512", 12, 32, tile12x32))
+		ks[SIMDAVX512] = vecKernel("avx512", 12, 32, tile12x32)
 	}
 	return ks
 }

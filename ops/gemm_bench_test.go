@@ -2,7 +2,9 @@ package ops
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -13,13 +15,9 @@ func BenchmarkGemmKernels(b *testing.B) {
 	for _, s := range [][3]int{{256, 256, 256}, {1024, 1024, 1024}, {1, 4096, 4096}} {
 		m, n, k := s[0], s[1], s[2]
 		a, bm, c := randMat(rng, m*k, false), randMat(rng, k*n, false), make([]float32, m*n)
-		for _, name := range GemmKernels() {
-			b.Run(fmt.Sprintf("%s/%dx%dx%d", name, m, n, k), func(b *testing.B) {
-				restore, err := UseGemmKernel(name)
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer restore()
+		for _, level := range slices.Sorted(maps.Keys(gemmKernels)) {
+			b.Run(fmt.Sprintf("%s/%dx%dx%d", gemmKernels[level].name, m, n, k), func(b *testing.B) {
+				defer SetSIMD(level)()
 				for b.Loop() {
 					gemm(m, n, k, rowMajor(a, k), rowMajor(bm, n), c)
 				}

@@ -1,7 +1,6 @@
 package ops
 
 import (
-	"fmt"
 	"runtime"
 	"sync"
 
@@ -20,9 +19,9 @@ import (
 // fills half of L1, the mc×kc block of a half of L2, the kc×nc block of b a core's share of
 // half of L3.
 //
-// The micro-kernel is chosen at run time from the CPU's features (gemm_amd64.go): AVX-512F
-// 12×32, AVX2+FMA 6×16, else the pure-Go 2×4 kernel (the fallback, and what ran before the
-// vector kernels). Every element of c is summed in the reference's order, p = 0, 1, ...,
+// The micro-kernel is chosen at run time from the CPU's features (gemm_amd64.go) through the
+// SIMD level (simd.go): AVX-512F 12×32, AVX2+FMA 6×16, else the pure-Go 2×4 kernel (the
+// fallback, and what ran before the vector kernels). Every element of c is summed in the reference's order, p = 0, 1, ...,
 // k-1, starting from zero: the k blocks are walked in order and each continues the running
 // sum left in c by the previous one. The vector kernels fuse each step's multiply and add
 // (one rounding instead of two); gemmTol bounds the difference from gemmRef, and the tests
@@ -63,36 +62,32 @@ type microKernel struct {
 // gemm_amd64.s. Its blocking is the fixed one it was tuned with.
 var gemmGo = &microKernel{name: "go", mr: gemmMR, nr: gemmNR, tile: goTile, kc: 256, mc: 128, nc: 1024}
 
-// gemmKernels lists the kernels this CPU can run, the fallback first and the fastest last;
-// gemmActive is the one gemm runs (the fastest unless UseGemmKernel chose another).
-var (
-	gemmKernels = append([]*microKernel{gemmGo}, archKernels()...)
-	gemmActive  = gemmKernels[len(gemmKernels)-1]
-)
-
-// GemmKernels returns the names of the GEMM micro-kernels this CPU can run, the pure-Go
-// fallback first and the default (the fastest) last.
-func GemmKernels() []string {
-	names := make([]string, len(gemmKernels))
-	for i, k := range gemmKernels {
-		names[i] = k.name
+// gemmKernels are the micro-kernels by SIMD level (simd.go): the pure-Go one at SIMDGo,
+// the vector ones of this CPU (archKernels) above it. Every matrix op runs the kernel of
+// the level in use (gemmActive), so ROPGEN_SIMD and SetSIMD (ropbench ab's simd knob)
+// choose the GEMM kernel as they choose the other SIMD kernels.
+var gemmKernels = func() map[int]*microKernel {
+	ks := map[int]*microKernel{SIMDGo: gemmGo}
+	for level, k := range archKernels() {
+		ks[level] = k
 	}
-	return names
-}
+	return ks
+}()
 
-// UseGemmKernel makes every matrix op run the named micro-kernel (one of GemmKernels) and
-// returns the function that restores the previous one. It is for A/B measurements and
-// tests; it must not be called while a matrix op runs.
-func UseGemmKernel(name string) (restore func(), err error) {
-	for _, k := range gemmKernels {
-		if k.name == name {
-			prev := gemmActive
-			gemmActive = k
-			return func() { gemmActive = prev }, nil
+// gemmActive returns the kernel of the SIMD level in use: the highest level at or below it
+// that has one.
+func gemmActive() *microKernel {
+	for level := simdLevel; level >= SIMDGo; level-- {
+		if k, ok := gemmKernels[level]; ok {
+			return k
 		}
 	}
-	return nil, fmt.Errorf("GEMM kernel %q: this CPU runs %v", name, GemmKernels())
+	return gemmGo
 }
+
+// GemmKernel returns the name of the GEMM micro-kernel the matrix ops run now: "go",
+// "avx2" (6×16) or "avx512" (12×32).
+func GemmKernel() string { return gemmActive().name }
 
 // cacheSizes returns the per-core L1 data and L2 sizes and the L3 size the CPU reports
 // (CPUID through klauspost/cpuid, on any OS), with common sizes where it reports none.
@@ -162,7 +157,7 @@ func gemmRef(m, n, k int, a, b mat, c []float32) {
 // gemm computes c = a·b on both cores when the product is large enough: c is row-major m×n
 // and is overwritten; a is m×k and b is k×n.
 func gemm(m, n, k int, a, b mat, c []float32) {
-	kern := gemmActive
+	kern := gemmActive()
 	if m < gemmSmallM || k == 0 {
 		// A few rows: split the columns (gemvRows, dotRows stream b once).
 		grain := max(32, gemmParFlops/(2*m*max(k, 1)))
@@ -193,7 +188,7 @@ func gemm(m, n, k int, a, b mat, c []float32) {
 // gemmSerial computes c = a·b on the calling goroutine: c[i*ldc+j] for i < m, j < n. Ops
 // that parallelize over independent products themselves (attention's heads) call it.
 func gemmSerial(m, n, k int, a, b mat, c []float32, ldc int) {
-	gemmSerialWith(gemmActive, m, n, k, a, b, c, ldc)
+	gemmSerialWith(gemmActive(), m, n, k, a, b, c, ldc)
 }
 
 func gemmSerialWith(kern *microKernel, m, n, k int, a, b mat, c []float32, ldc int) {

@@ -1,8 +1,10 @@
 package ops
 
 import (
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -17,19 +19,24 @@ func gemmErrorBound(k int, absSum float64) float64 {
 	return ku / (1 - ku) * absSum
 }
 
-// withEachKernel runs f under every GEMM kernel this CPU runs, and under each again with
-// small blocks (kc 16, mc 2 tiles, nc 2 panels) so that small products walk every loop
-// of the block nest: several k blocks continuing a running sum, several m and n blocks.
+// withEachKernel runs f under every GEMM kernel this CPU runs (by SIMD level), and under
+// each again with small blocks (kc 16, mc 2 tiles, nc 2 panels) so that small products walk
+// every loop of the block nest: several k blocks continuing a running sum, several m and n
+// blocks.
 func withEachKernel(t *testing.T, f func(t *testing.T)) {
-	for _, k := range gemmKernels {
+	for _, level := range slices.Sorted(maps.Keys(gemmKernels)) {
+		k := gemmKernels[level]
 		small := *k
 		small.name += "-smallblocks"
 		small.kc, small.mc, small.nc = 16, 2*k.mr, 2*k.nr
 		for _, kern := range []*microKernel{k, &small} {
 			t.Run(kern.name, func(t *testing.T) {
-				prev := gemmActive
-				gemmActive = kern
-				defer func() { gemmActive = prev }()
+				defer SetSIMD(level)()
+				gemmKernels[level] = kern
+				defer func() { gemmKernels[level] = k }()
+				if got := gemmActive(); got != kern {
+					t.Fatalf("SIMD level %d runs GEMM kernel %s, want %s", level, got.name, kern.name)
+				}
 				f(t)
 			})
 		}
@@ -186,22 +193,18 @@ func TestGemmBlocking(t *testing.T) {
 	}
 }
 
-// TestUseGemmKernel checks the kernel switch refuses an unknown name and restores.
-func TestUseGemmKernel(t *testing.T) {
-	names := GemmKernels()
-	if names[0] != "go" {
-		t.Fatalf("GemmKernels() = %v, want the pure-Go fallback first", names)
-	}
-	before := gemmActive
-	restore, err := UseGemmKernel("go")
-	if err != nil || gemmActive != gemmGo {
-		t.Fatalf("UseGemmKernel(go): err %v, active %s", err, gemmActive.name)
-	}
+// TestGemmKernelFollowsSIMD checks the SIMD level chooses the GEMM kernel: the Go loops'
+// level the pure-Go kernel, the CPU's best level its best kernel.
+func TestGemmKernelFollowsSIMD(t *testing.T) {
+	restore := SetSIMD(SIMDGo)
+	got := GemmKernel()
 	restore()
-	if gemmActive != before {
-		t.Errorf("restore left %s active, want %s", gemmActive.name, before.name)
+	if got != "go" {
+		t.Errorf("at SIMDGo the GEMM kernel is %s, want go", got)
 	}
-	if _, err := UseGemmKernel("vax"); err == nil {
-		t.Errorf("UseGemmKernel(vax) succeeded")
+	want := map[int]string{SIMDGo: "go", SIMDAVX2: "avx2", SIMDAVX512: "avx512"}[cpuSIMD]
+	defer SetSIMD(cpuSIMD)()
+	if got := GemmKernel(); got != want {
+		t.Errorf("at the CPU's level %d the GEMM kernel is %s, want %s", cpuSIMD, got, want)
 	}
 }

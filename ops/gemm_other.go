@@ -5,7 +5,7 @@ package ops
 // Other architectures have no vector GEMM kernels yet (gemm_amd64.s): the pure-Go
 // micro-kernel and few-row loops compute every product.
 
-func archKernels() []*microKernel { return nil }
+func archKernels() map[int]*microKernel { return nil }
 
 func gemvRows(x []float32, b mat, c []float32) int { return 0 }
 

@@ -384,10 +384,9 @@ func (w *limitsWorker) close() {
 
 // printTable writes the Markdown table of the rounds.
 func printTable(w io.Writer, rows []*row, cfg config, np *numpyWorker, lim *limitsWorker) {
-	kernels := ops.GemmKernels()
 	fmt.Fprintf(w, "`make compare` on %s (%d CPUs, GOMAXPROCS %d), %s, load average %s; GEMM kernel %s;",
 		strings.TrimSpace(cpuid.CPU.BrandName), runtime.NumCPU(), runtime.GOMAXPROCS(0),
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), loadAvg(), kernels[len(kernels)-1])
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), loadAvg(), ops.GemmKernel())
 	if np != nil {
 		fmt.Fprintf(w, " numpy %s;", np.version)
 	}
