@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -21,10 +22,24 @@ type CPU struct {
 	// MaxMHz is cpufreq's cpuinfo_max_freq of cpu0; 0 when the kernel does not expose it
 	// (common in virtual machines).
 	MaxMHz float64
+	// NominalMHz is /proc/cpuinfo's "cpu MHz" of the first CPU: the current clock on bare
+	// metal, the nominal (TSC) clock in most virtual machines; 0 when absent.
+	NominalMHz float64
 	// LLCBytes is the size of cpu0's last-level cache and LLCShared the number of CPUs that
 	// share it; 0 when /sys does not say.
 	LLCBytes  int64
 	LLCShared int
+	// Caches are cpu0's data and unified caches by level, from /sys; empty when /sys does not
+	// say.
+	Caches []Cache
+}
+
+// Cache is one data or unified cache of cpu0: its level (1, 2, 3), size, and the number of
+// CPUs that share it.
+type Cache struct {
+	Level  int
+	Bytes  int64
+	Shared int
 }
 
 // HostCPU reads /proc/cpuinfo and /sys. Model falls back to the GOARCH so the host always
@@ -44,6 +59,8 @@ func HostCPU() CPU {
 			switch {
 			case k == "model name" && c.Model == "":
 				c.Model = strings.Join(strings.Fields(v), " ")
+			case k == "cpu MHz" && c.NominalMHz == 0:
+				c.NominalMHz, _ = strconv.ParseFloat(v, 64)
 			case (k == "flags" || k == "Features") && len(c.Flags) == 0:
 				for _, fl := range strings.Fields(v) {
 					c.Flags[fl] = true
@@ -72,21 +89,25 @@ func HostCPU() CPU {
 		}
 		c.Physical = len(cores)
 	}
-	c.LLCBytes, c.LLCShared = lastLevelCache(sys + "/cpu0/cache")
+	c.Caches = dataCaches(sys + "/cpu0/cache")
+	if n := len(c.Caches); n > 0 {
+		c.LLCBytes, c.LLCShared = c.Caches[n-1].Bytes, c.Caches[n-1].Shared
+	}
 	return c
 }
 
-// lastLevelCache returns the size and sharing of the highest-level data or unified cache.
-func lastLevelCache(dir string) (size int64, shared int) {
+// dataCaches returns the data and unified caches under dir (a /sys cpuN/cache directory),
+// one per level, in level order.
+func dataCaches(dir string) []Cache {
 	entries, _ := filepath.Glob(filepath.Join(dir, "index*"))
-	best := 0
+	var cs []Cache
 	for _, e := range entries {
 		read := func(name string) string {
 			b, _ := os.ReadFile(filepath.Join(e, name))
 			return strings.TrimSpace(string(b))
 		}
 		level, err := strconv.Atoi(read("level"))
-		if err != nil || level <= best || read("type") == "Instruction" {
+		if err != nil || read("type") == "Instruction" {
 			continue
 		}
 		sz, err := ParseCacheSize(read("size"))
@@ -97,9 +118,12 @@ func lastLevelCache(dir string) (size int64, shared int) {
 		if err != nil {
 			continue
 		}
-		best, size, shared = level, sz, len(cpus)
+		if !slices.ContainsFunc(cs, func(c Cache) bool { return c.Level == level }) {
+			cs = append(cs, Cache{Level: level, Bytes: sz, Shared: len(cpus)})
+		}
 	}
-	return size, shared
+	slices.SortFunc(cs, func(a, b Cache) int { return a.Level - b.Level })
+	return cs
 }
 
 // ParseCacheSize parses a /sys cache size such as "32768K" or "1M".

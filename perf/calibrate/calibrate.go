@@ -1,0 +1,262 @@
+// Package calibrate measures the host the way the roofline model needs it (spec §5.1): the
+// ceilings of the hardware, not of the code that happens to run on it. It measures
+//
+//   - the SIMD multiply-add peak per dtype (fp32, fp64) with assembly kernels that reach it
+//     (AVX2+FMA and AVX-512 on amd64, NEON on arm64, chosen at run time from the CPU's
+//     features), and the scalar-Go rate as a second, labelled roof;
+//   - a main-memory envelope over access mixes that include the non-temporal-store copy and
+//     the streaming patterns of the catalog's kernels, so no legitimate kernel exceeds it;
+//   - the L1, L2 and L3 bandwidth from a working-set sweep with plateau detection;
+//   - the latency floor of a parallel dispatch;
+//
+// each repeated in interleaved rounds and kept with its spread (min, median, max), and
+// writes the host profile with the provenance of every number. Run is the measurement;
+// Render turns its Result into profile YAML.
+package calibrate
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ropgen/ropgen/perf/profiles"
+)
+
+// WideSpread is the relative spread, (max-min)/median, above which a measurement is flagged
+// as noisy. The report's "at ceiling" band is 80-105% of the ceiling: a ceiling that moves
+// by more than a tenth between repetitions can carry a row across one of those lines on its
+// own noise, so its verdicts would not hold from run to run.
+const WideSpread = 0.10
+
+// Config holds the knobs of one calibration.
+type Config struct {
+	Workers  int           // goroutines, one per CPU (GOMAXPROCS)
+	ArrayMiB int           // size of each DRAM array; 0: DefaultArrayMiB
+	Repeats  int           // interleaved rounds of every measurement
+	FMATime  time.Duration // duration of one multiply-add run
+	// SweepBytes is the traffic of one cache-sweep measurement per worker; 0 skips the sweep.
+	SweepBytes int64
+	// SweepMax is the largest per-worker working set of the sweep; 0: from the caches.
+	SweepMax int64
+	Log      io.Writer // progress and warnings; nil: discarded
+}
+
+// Default returns the configuration `ropgen calibrate` uses without flags: about half a
+// minute on a 2-core machine.
+func Default() Config {
+	return Config{Workers: runtime.GOMAXPROCS(0), Repeats: 7, FMATime: 200 * time.Millisecond, SweepBytes: 256 << 20}
+}
+
+// Result is what a calibration found. Rates are bytes/s and FLOP/s.
+type Result struct {
+	CPU    profiles.CPU
+	Config Config
+	When   profiles.Conditions
+	// Mixes are the memory mixes measured, in profiles.Mixes order, with their spreads.
+	Mixes []MixResult
+	// Compute holds every multiply-add kernel measured, SIMD and scalar.
+	Compute []ComputeResult
+	// Sweep is the working-set sweep; Caches the levels found in it.
+	Sweep  []SweepPoint
+	Caches []CacheLevel
+	// Latency is the median empty parallel dispatch in seconds, over Dispatches trials.
+	Latency    float64
+	Dispatches int
+	Warnings   []string
+}
+
+// MixResult is one memory mix's measurement.
+type MixResult struct {
+	Name, How     string
+	Reads, Writes int // arrays read and written per element index
+	Rate          profiles.Spread
+}
+
+// ComputeResult is one multiply-add kernel's measurement.
+type ComputeResult struct {
+	Kernel      string // "avx512", "avx2", "neon", "scalar"
+	DType       string // "fp32", "fp64"
+	Lanes, Accs int
+	Rate        profiles.Spread
+}
+
+// Envelope returns the mix with the highest best rate: the memory ceiling.
+func (r *Result) Envelope() MixResult {
+	var best MixResult
+	for _, m := range r.Mixes {
+		if m.Rate.Max > best.Rate.Max {
+			best = m
+		}
+	}
+	return best
+}
+
+// Best returns the fastest kernel of dtype among the SIMD kernels (simd true) or the scalar
+// one, and whether there is one.
+func (r *Result) Best(dtype string, simd bool) (ComputeResult, bool) {
+	var best ComputeResult
+	ok := false
+	for _, c := range r.Compute {
+		if c.DType == dtype && (c.Kernel != "scalar") == simd && c.Rate.Max > best.Rate.Max {
+			best, ok = c, true
+		}
+	}
+	return best, ok
+}
+
+func (c Config) logf(format string, args ...any) {
+	if c.Log != nil {
+		fmt.Fprintf(c.Log, format, args...)
+	}
+}
+
+// Run measures the host with cfg.
+func Run(cfg Config) *Result {
+	cpu := profiles.HostCPU()
+	if cfg.ArrayMiB == 0 {
+		cfg.ArrayMiB = DefaultArrayMiB(cpu, MemAvailable())
+	}
+	cfg.Workers = max(1, cfg.Workers)
+	cfg.Repeats = max(1, cfg.Repeats)
+	r := &Result{CPU: cpu, Config: cfg, When: Now(cfg.Workers)}
+	cfg.logf("calibrate: %s, %d workers, arrays of %d MiB, %d interleaved rounds, load %.2f\n",
+		cpu.Model, cfg.Workers, cfg.ArrayMiB, cfg.Repeats, r.When.LoadAvg)
+	r.Mixes = measureMixes(cfg)
+	runtime.GC() // give the arrays back before the sweep
+	if cfg.SweepBytes > 0 {
+		r.Sweep = sweep(cfg, cpu)
+		r.Caches = plateaus(r.Sweep, cpu, cfg.Workers, r.sweepDRAM())
+		runtime.GC()
+	}
+	r.Compute = measureCompute(cfg)
+	r.Latency, r.Dispatches = latencyFloor(cfg.Workers)
+	r.Warnings = r.spreadWarnings()
+	for _, w := range r.Warnings {
+		cfg.logf("warning: %s\n", w)
+	}
+	return r
+}
+
+// sweepDRAM is the DRAM rate of the sweep's own kernels: the better median of the read and
+// copy mixes on the DRAM arrays.
+func (r *Result) sweepDRAM() float64 {
+	v := 0.0
+	for _, m := range r.Mixes {
+		if m.Name == "read" || m.Name == "copy" {
+			v = max(v, m.Rate.Median)
+		}
+	}
+	return v
+}
+
+// spreadWarnings names every figure whose spread exceeds WideSpread.
+func (r *Result) spreadWarnings() []string {
+	var ws []string
+	check := func(what string, s profiles.Spread) {
+		if s.Rel() > WideSpread {
+			ws = append(ws, fmt.Sprintf("%s varied by %.0f%% between rounds (min %.4g, median %.4g, max %.4g; more than %.0f%%: the machine was busy or its clock moved)",
+				what, 100*s.Rel(), s.Min, s.Median, s.Max, 100*WideSpread))
+		}
+	}
+	env := r.Envelope()
+	check("the memory envelope ("+env.Name+")", env.Rate)
+	for _, dt := range []string{"fp32", "fp64"} {
+		if c, ok := r.Best(dt, true); ok {
+			check("vector."+dt+" ("+c.Kernel+")", c.Rate)
+		}
+	}
+	for _, c := range r.Caches {
+		check(c.Key+" bandwidth", c.Rate)
+	}
+	return ws
+}
+
+// parallel runs body(w) on workers goroutines, each locked to its own OS thread, released
+// together, and returns the time from release until the last one finishes.
+func parallel(workers int, body func(w int)) time.Duration {
+	var ready, done sync.WaitGroup
+	start := make(chan struct{})
+	ready.Add(workers)
+	done.Add(workers)
+	for w := range workers {
+		go func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			ready.Done()
+			<-start
+			body(w)
+			done.Done()
+		}()
+	}
+	ready.Wait()
+	t0 := time.Now()
+	close(start)
+	done.Wait()
+	return time.Since(t0)
+}
+
+// part is worker w's contiguous share of n elements, a multiple of 64 elements (512 bytes)
+// but for the last, so each worker's share starts on a cache line: each worker keeps the
+// same partition in every run, and it first touched those pages.
+func part(w, workers, n int) (lo, hi int) {
+	lo, hi = w*n/workers&^63, (w+1)*n/workers&^63
+	if w == workers-1 {
+		hi = n
+	}
+	return lo, hi
+}
+
+// DefaultArrayMiB sizes each DRAM array at twice the total last-level cache of the CPUs we
+// run on (at least 64 MiB), so a mix streams at least four times the cache through it and
+// almost every access goes to DRAM. cpu0's LLC is shared by LLCShared CPUs; a CPU with
+// several LLC instances (chiplets) has one per group. The three arrays of the triad take at
+// most 3/8 of the available memory (avail bytes; 0 when unknown).
+func DefaultArrayMiB(cpu profiles.CPU, avail int64) int {
+	total := cpu.LLCBytes
+	if cpu.LLCShared > 0 {
+		total *= int64((cpu.Logical + cpu.LLCShared - 1) / cpu.LLCShared)
+	}
+	mib := max(64, 2*total>>20)
+	if avail > 0 {
+		mib = min(mib, avail/8>>20)
+	}
+	return int(max(1, mib))
+}
+
+// MemAvailable is the kernel's estimate of memory available without swapping, in bytes; 0
+// when /proc/meminfo does not say.
+func MemAvailable() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+			kib, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err == nil {
+				return kib << 10
+			}
+		}
+	}
+	return 0
+}
+
+// Now returns the conditions of a measurement starting now on workers cores: the time, the
+// boot id and the 1-minute load average (empty and 0 where /proc does not say).
+func Now(workers int) profiles.Conditions {
+	c := profiles.Conditions{At: time.Now().UTC().Truncate(time.Second), Cores: workers}
+	if b, err := os.ReadFile("/proc/sys/kernel/random/boot_id"); err == nil {
+		c.BootID = strings.TrimSpace(string(b))
+	}
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			c.LoadAvg, _ = strconv.ParseFloat(f[0], 64)
+		}
+	}
+	return c
+}

@@ -1,0 +1,151 @@
+package calibrate
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/ropgen/ropgen/perf/profiles"
+)
+
+// fmaKernel is one multiply-add throughput kernel: run(iters) does iters iterations of accs
+// independent multiply-adds on vectors of lanes elements of dtype (2 FLOPs per lane each) and
+// returns the sum of its accumulators, so a test can check the work was done.
+type fmaKernel struct {
+	name, dtype string
+	lanes, accs int
+	run         func(iters int) float64
+}
+
+// flopsPerIter is the FLOP count of one iteration.
+func (k fmaKernel) flopsPerIter() float64 { return 2 * float64(k.lanes*k.accs) }
+
+// The scalar kernels: fmaChains independent chains, each x = x*mul + add, so several
+// multiply-adds are in flight at once and the rate measures throughput, not latency. Go
+// does not vectorize: this is the rate scalar Go code reaches, one lane of the SIMD unit (the
+// compiler fuses x*mul + add into one FMA instruction only where the target guarantees FMA,
+// e.g. GOAMD64=v3 or arm64).
+const fmaChains = 12
+
+// fmaMul and fmaAdd keep every chain finite: x converges to fmaAdd/(1-fmaMul).
+const fmaMul, fmaAdd = 0.999999, 1e-6
+
+var scalarKernels = []fmaKernel{
+	{name: "scalar", dtype: "fp32", lanes: 1, accs: fmaChains, run: fma32Chains},
+	{name: "scalar", dtype: "fp64", lanes: 1, accs: fmaChains, run: fma64Chains},
+}
+
+func fma32Chains(iters int) float64 {
+	var x [fmaChains]float32
+	for i := range x {
+		x[i] = float32(i)
+	}
+	x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11 := x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[9], x[10], x[11]
+	const mul, add float32 = fmaMul, fmaAdd
+	for range iters {
+		x0, x1, x2, x3 = x0*mul+add, x1*mul+add, x2*mul+add, x3*mul+add
+		x4, x5, x6, x7 = x4*mul+add, x5*mul+add, x6*mul+add, x7*mul+add
+		x8, x9, x10, x11 = x8*mul+add, x9*mul+add, x10*mul+add, x11*mul+add
+	}
+	return float64(x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9 + x10 + x11)
+}
+
+func fma64Chains(iters int) float64 {
+	var x [fmaChains]float64
+	for i := range x {
+		x[i] = float64(i)
+	}
+	x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11 := x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[9], x[10], x[11]
+	const mul, add = fmaMul, fmaAdd
+	for range iters {
+		x0, x1, x2, x3 = x0*mul+add, x1*mul+add, x2*mul+add, x3*mul+add
+		x4, x5, x6, x7 = x4*mul+add, x5*mul+add, x6*mul+add, x7*mul+add
+		x8, x9, x10, x11 = x8*mul+add, x9*mul+add, x10*mul+add, x11*mul+add
+	}
+	return x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9 + x10 + x11
+}
+
+func sum32(v []float32) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += float64(x)
+	}
+	return s
+}
+
+func sum64(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
+
+// kernels are every multiply-add kernel this host can run: its SIMD ones, then the scalar.
+func kernels() []fmaKernel { return append(simdKernels(), scalarKernels...) }
+
+// itersFor is the iteration count that makes one run of k take about target, from short
+// single-thread probes.
+func itersFor(k fmaKernel, target time.Duration) int {
+	iters := 1 << 12
+	for {
+		t0 := time.Now()
+		keep(k.run(iters))
+		if d := time.Since(t0); d >= target/20 || iters >= 1<<40 {
+			return max(1, int(float64(iters)*float64(target)/float64(max(d, time.Microsecond))))
+		}
+		iters *= 4
+	}
+}
+
+// fmaRate runs k for iters iterations on every worker at once and returns the FLOP/s.
+func fmaRate(workers int, k fmaKernel, iters int) float64 {
+	sums := make([]float64, workers)
+	d := parallel(workers, func(w int) { sums[w] = k.run(iters) })
+	keep(sums[0])
+	return float64(workers) * float64(iters) * k.flopsPerIter() / max(d, time.Nanosecond).Seconds()
+}
+
+// measureCompute times every kernel cfg.Repeats times in interleaved rounds.
+func measureCompute(cfg Config) []ComputeResult {
+	ks := kernels()
+	iters := make([]int, len(ks))
+	for i, k := range ks {
+		iters[i] = itersFor(k, cfg.FMATime)
+	}
+	samples := make([][]float64, len(ks))
+	for range cfg.Repeats {
+		for i, k := range ks {
+			samples[i] = append(samples[i], fmaRate(cfg.Workers, k, iters[i]))
+		}
+	}
+	out := make([]ComputeResult, len(ks))
+	for i, k := range ks {
+		out[i] = ComputeResult{Kernel: k.name, DType: k.dtype, Lanes: k.lanes, Accs: k.accs, Rate: profiles.SpreadOf(samples[i])}
+		cfg.logf("  %-6s %s %8.2f GFLOP/s  (min %.2f, max %.2f)\n", k.name, k.dtype, out[i].Rate.Median/1e9, out[i].Rate.Min/1e9, out[i].Rate.Max/1e9)
+	}
+	return out
+}
+
+// latencyFloor is the median cost in seconds of an empty parallel dispatch to every worker,
+// done the way the CPU kernels dispatch (ops.parallelFor): start workers-1 goroutines, do the
+// caller's share, join. A kernel call cannot finish sooner; the median, not the minimum,
+// because a dispatch on a busy machine pays the typical wake-up, not the luckiest one.
+func latencyFloor(workers int) (seconds float64, trials int) {
+	const n = 2000
+	d := make([]time.Duration, n)
+	for i := range d {
+		t0 := time.Now()
+		var wg sync.WaitGroup
+		for range workers - 1 {
+			wg.Go(func() {})
+		}
+		wg.Wait()
+		d[i] = time.Since(t0)
+	}
+	slices.Sort(d)
+	return max(d[n/2], time.Nanosecond).Seconds(), n
+}
+
+func runtimeWorkers() int { return runtime.GOMAXPROCS(0) }

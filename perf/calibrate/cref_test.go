@@ -1,0 +1,128 @@
+package calibrate
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ropgen/ropgen/perf/profiles"
+)
+
+var (
+	crefRounds = flag.Int("cref", 0, "TestCReference: run `N` interleaved rounds of the C reference (testdata/roofref.c) against the calibration's kernels")
+	crefMiB    = flag.Int("cref-mib", 0, "TestCReference: array size in MiB (default: calibrate's DRAM array size)")
+)
+
+// TestCReference is the optional side-by-side comparison of issue 10: a C loop of AVX2 FMAs
+// (gcc -O2 -march=native -fopenmp, 12 independent ymm accumulators on all cores), memcpy and
+// an _mm256_stream_ps copy, against the calibration's own kernels, in interleaved rounds in
+// one run (the machine is shared: only ratios measured side by side mean anything). It
+// prints each ratio's median and range, and the ratio of the bests (the calibration keeps
+// its best round as the ceiling). It is skipped unless -cref N is given, and when there is
+// no C compiler:
+//
+//	go test ./perf/calibrate -run CReference -v -cref 5
+func TestCReference(t *testing.T) {
+	if *crefRounds <= 0 {
+		t.Skip("the C reference comparison runs only on request: go test ./perf/calibrate -run CReference -v -cref 5")
+	}
+	cc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skip("no gcc on PATH: the C reference comparison needs a C compiler with OpenMP")
+	}
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the C reference uses AVX2 intrinsics: amd64 only")
+	}
+	bin := filepath.Join(t.TempDir(), "roofref")
+	if out, err := exec.Command(cc, "-O2", "-march=native", "-fopenmp", "-o", bin, "testdata/roofref.c").CombinedOutput(); err != nil {
+		t.Skipf("gcc cannot build the C reference (%v): %s", err, out)
+	}
+	workers := runtime.GOMAXPROCS(0)
+	mib := *crefMiB
+	if mib == 0 {
+		mib = DefaultArrayMiB(profiles.HostCPU(), MemAvailable())
+	}
+	c := func(args ...string) float64 {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), fmt.Sprintf("OMP_NUM_THREADS=%d", workers), "OMP_PROC_BIND=false")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("roofref %v: %v", args, err)
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+		if err != nil {
+			t.Fatalf("roofref %v printed %q", args, out)
+		}
+		return v
+	}
+	const fmaMS = 200
+	fk := map[string]fmaKernel{}
+	for _, k := range kernels() {
+		if best, ok := fk[k.dtype]; k.name != "scalar" && (!ok || k.lanes > best.lanes) {
+			fk[k.dtype] = k
+		}
+	}
+	iters := map[string]int{}
+	for dt, k := range fk {
+		iters[dt] = itersFor(k, fmaMS*time.Millisecond)
+	}
+	n := mib << 20 / 8
+	a, b, cc3 := arrays(workers, n)
+	ms := mixes()
+	series := map[string][]float64{}
+	t.Logf("%d workers, arrays of %d MiB, FMA runs of %d ms; each round runs every kernel once, C and Go alternating", workers, mib, fmaMS)
+	for round := range *crefRounds {
+		get := func(name string, v float64) { series[name] = append(series[name], v) }
+		get("C fma32", c("fma32", strconv.Itoa(fmaMS)))
+		get("Go vector.fp32 ("+fk["fp32"].name+")", fmaRate(workers, fk["fp32"], iters["fp32"]))
+		get("C fma64", c("fma64", strconv.Itoa(fmaMS)))
+		get("Go vector.fp64 ("+fk["fp64"].name+")", fmaRate(workers, fk["fp64"], iters["fp64"]))
+		get("C memcpy", c("memcpy", strconv.Itoa(mib)))
+		get("C stream", c("stream", strconv.Itoa(mib)))
+		env, envMix := 0.0, ""
+		for _, mx := range ms {
+			// As calibrate does: a warm pass is not needed, the arrays stay touched.
+			if r := timeMix(workers, mx, a, b, cc3); r > env {
+				env, envMix = r, mx.name
+			}
+		}
+		get("Go DRAM envelope", env)
+		t.Logf("round %d: envelope mix %s", round+1, envMix)
+	}
+	ratio := func(x, y []float64) []float64 {
+		var r []float64
+		for i := range x {
+			r = append(r, x[i]/y[i])
+		}
+		return r
+	}
+	var cBestCopy []float64
+	for i := range series["C memcpy"] {
+		cBestCopy = append(cBestCopy, max(series["C memcpy"][i], series["C stream"][i]))
+	}
+	show := func(name string, v []float64) {
+		s := profiles.SpreadOf(append([]float64(nil), v...))
+		t.Logf("%-34s median %.4g  range %.4g-%.4g  (n %d)", name, s.Median, s.Min, s.Max, s.N)
+	}
+	for _, name := range []string{"C fma32", "Go vector.fp32 (" + fk["fp32"].name + ")", "C fma64", "Go vector.fp64 (" + fk["fp64"].name + ")", "C memcpy", "C stream", "Go DRAM envelope"} {
+		show(name, series[name])
+	}
+	best := func(v []float64) float64 { return profiles.SpreadOf(append([]float64(nil), v...)).Max }
+	r32 := ratio(series["Go vector.fp32 ("+fk["fp32"].name+")"], series["C fma32"])
+	r64 := ratio(series["Go vector.fp64 ("+fk["fp64"].name+")"], series["C fma64"])
+	rm := ratio(series["Go DRAM envelope"], cBestCopy)
+	show("ratio vector.fp32 / C fma32", r32)
+	show("ratio vector.fp64 / C fma64", r64)
+	show("ratio envelope / max(memcpy, stream)", rm)
+	t.Logf("ratio of bests: vector.fp32 %.3f (target >= 0.8), vector.fp64 %.3f, DRAM envelope %.3f (target >= 0.9)",
+		best(series["Go vector.fp32 ("+fk["fp32"].name+")"])/best(series["C fma32"]),
+		best(series["Go vector.fp64 ("+fk["fp64"].name+")"])/best(series["C fma64"]),
+		best(series["Go DRAM envelope"])/best(cBestCopy))
+}

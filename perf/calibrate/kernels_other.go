@@ -1,0 +1,7 @@
+//go:build !amd64 && !arm64
+
+package calibrate
+
+func simdKernels() []fmaKernel { return nil }
+
+func simdMixes() []memMix { return nil }

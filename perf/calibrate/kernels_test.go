@@ -1,0 +1,159 @@
+package calibrate
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+// TestFMAKernelsDoTheirIterations checks every multiply-add kernel this host runs against
+// the work it claims: the SIMD kernels add exactly 2^-20 per lane per iteration (exact in
+// both dtypes at these counts), so their accumulator sum is iters x lanes x accs x 2^-20; a
+// kernel that skipped accumulators, lanes or iterations would be counted at FLOPs it never
+// did. The scalar chains converge, so they are checked against a Go model of the chain.
+func TestFMAKernelsDoTheirIterations(t *testing.T) {
+	ks := kernels()
+	if len(ks) < 2 {
+		t.Fatalf("%d kernels", len(ks))
+	}
+	for _, k := range ks {
+		for _, iters := range []int{0, 1, 1000} {
+			got := k.run(iters)
+			var want float64
+			if k.name == "scalar" {
+				for i := range fmaChains {
+					x := float64(i)
+					if k.dtype == "fp32" {
+						x32 := float32(i)
+						for range iters {
+							x32 = x32*float32(fmaMul) + float32(fmaAdd)
+						}
+						x = float64(x32)
+					} else {
+						for range iters {
+							x = x*fmaMul + fmaAdd
+						}
+					}
+					want += x
+				}
+				if math.Abs(got-want) > 1e-4*max(1, math.Abs(want)) {
+					t.Errorf("%s %s: %d iterations sum to %g, want %g", k.name, k.dtype, iters, got, want)
+				}
+				continue
+			}
+			want = float64(iters*k.lanes*k.accs) * math.Ldexp(1, -20)
+			if got != want {
+				t.Errorf("%s %s: %d iterations sum to %g, want %g (%d lanes x %d accumulators)", k.name, k.dtype, iters, got, want, k.lanes, k.accs)
+			}
+		}
+	}
+}
+
+// TestMemMixBytesFollowTheKernels checks each mix's byte count against what its kernel
+// actually does: an array counts as written when the kernel changes it, and as read when
+// poisoning it with NaN changes a result. A kernel edited without its counts (or the
+// reverse) would price every CPU row against the wrong DRAM ceiling. The lengths cover the
+// assembly kernels' unaligned head, bulk and tail.
+func TestMemMixBytesFollowTheKernels(t *testing.T) {
+	for _, n := range []int{37, 203} {
+		for _, off := range []int{0, 1, 3} {
+			checkMixBytes(t, n, off)
+		}
+	}
+}
+
+func checkMixBytes(t *testing.T, n, off int) {
+	fresh := func() [3][]float64 {
+		var arrs [3][]float64
+		for k := range arrs {
+			arrs[k] = make([]float64, n+off)[off:]
+			for i := range arrs[k] {
+				arrs[k][i] = float64(k*1000 + i + 1)
+			}
+		}
+		return arrs
+	}
+	same := func(x, y []float64) bool {
+		return slices.EqualFunc(x, y, func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) })
+	}
+	for _, mx := range mixes() {
+		before := fresh()
+		after := fresh()
+		sum := mx.kernel(after[0], after[1], after[2])
+		writes := 0
+		for k := range after {
+			if !same(before[k], after[k]) {
+				writes++
+			}
+		}
+		reads := 0
+		for k := range 3 {
+			// Poison one element at a time positions: first, middle, last, so a kernel that
+			// skipped its head, bulk or tail is caught.
+			for _, at := range []int{0, n / 2, n - 1} {
+				poisoned := fresh()
+				poisoned[k][at] = math.NaN()
+				psum := mx.kernel(poisoned[0], poisoned[1], poisoned[2])
+				changed := !same([]float64{sum}, []float64{psum})
+				for j := range poisoned {
+					if j != k && !same(after[j], poisoned[j]) {
+						changed = true
+					}
+				}
+				if !changed {
+					if at == 0 {
+						break // not read at all
+					}
+					t.Errorf("%s (n %d, offset %d): array %d element %d does not reach the result", mx.name, n, off, k, at)
+				}
+				if at == n-1 {
+					reads++
+				}
+			}
+		}
+		if reads != mx.reads || writes != mx.writes {
+			t.Errorf("%s (n %d): kernel reads %d and writes %d arrays; the mix counts %d and %d", mx.name, n, reads, writes, mx.reads, mx.writes)
+		}
+		if got, want := mx.bytes(n), int64((reads+writes)*8*n); got != want {
+			t.Errorf("%s: %d bytes over %d elements, want %d", mx.name, got, n, want)
+		}
+	}
+}
+
+func TestMemMixKernelsComputeTheirFormulas(t *testing.T) {
+	const n = 203
+	for _, mx := range mixes() {
+		a, b, c := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range n {
+			a[i], b[i], c[i] = float64(i), float64(2*i+1), float64(3*i+2)
+		}
+		var want []float64
+		switch mx.name {
+		case "copy", "copy_nt":
+			want = slices.Clone(a)
+			mx.kernel(a, b, c)
+			if !slices.Equal(b, want) {
+				t.Errorf("%s: b = %v, want a", mx.name, b)
+			}
+		case "triad", "triad_nt":
+			for i := range n {
+				want = append(want, b[i]+3*c[i])
+			}
+			mx.kernel(a, b, c)
+			if !slices.Equal(a, want) {
+				t.Errorf("%s: a = %v, want b + 3c", mx.name, a)
+			}
+		case "read":
+			if s := mx.kernel(a, b, c); s != n*(n-1)/2 {
+				t.Errorf("read: sum %g, want %d", s, n*(n-1)/2)
+			}
+		case "write", "write_nt":
+			mx.kernel(a, b, c)
+			if slices.ContainsFunc(a, func(x float64) bool { return x != triadScalar }) {
+				t.Errorf("%s: a = %v", mx.name, a)
+			}
+		default:
+			t.Errorf("mix %s untested", mx.name)
+		}
+	}
+}

@@ -1,0 +1,162 @@
+package calibrate
+
+import (
+	"math"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/ropgen/ropgen/perf/profiles"
+)
+
+// memMix is one memory access pattern on float64 arrays. Bytes are counted as STREAM counts
+// them: each element read once, each written once, 8 bytes each. A store that misses also
+// reads its line first on most CPUs (write-allocate), but that traffic is not in any
+// formula's minimum bytes, so counting it here would raise the ceiling above what a formula
+// can ever be priced against. The non-temporal mixes avoid that read, which is why they move
+// more counted bytes, and why the envelope needs them: the catalog's streaming kernels
+// (ops/stream_amd64.s) store the same way.
+type memMix struct {
+	name          string
+	reads, writes int // arrays read and written per element index
+	how           string
+	kernel        func(a, b, c []float64) float64
+}
+
+// bytes is the traffic the mix moves over n elements.
+func (mx memMix) bytes(n int) int64 { return int64(mx.reads+mx.writes) * int64(n) * 8 }
+
+// sink keeps the kernels' results (sums, accumulators) alive, so the compiler can never
+// drop the work that produced them.
+var sink atomic.Uint64
+
+func keep(v float64) { sink.Add(math.Float64bits(v)) }
+
+const triadScalar = 3.0
+
+// goMixes are the portable mixes: what Go code reaches without assembly.
+var goMixes = []memMix{
+	{"copy", 1, 1, "b[i] = a[i], Go copy (memmove)", func(a, b, _ []float64) float64 { copy(b, a); return 0 }},
+	{"triad", 2, 1, "a[i] = b[i] + s*c[i], Go loop", func(a, b, c []float64) float64 { triadGo(a, b, c); return 0 }},
+	{"read", 1, 0, "s += a[i], Go loop, 8 sums", func(a, _, _ []float64) float64 { return sum8(a) }},
+	{"write", 0, 1, "a[i] = s, Go loop", func(a, _, _ []float64) float64 { writeGo(a); return 0 }},
+}
+
+// mixes are the mixes this host measures, in profiles.Mixes order: the assembly ones where
+// the CPU has them, the Go ones for the rest.
+func mixes() []memMix {
+	ms := simdMixes()
+	for _, g := range goMixes {
+		if !slices.ContainsFunc(ms, func(m memMix) bool { return m.name == g.name }) {
+			ms = append(ms, g)
+		}
+	}
+	slices.SortFunc(ms, func(a, b memMix) int {
+		return slices.Index(profiles.Mixes, a.name) - slices.Index(profiles.Mixes, b.name)
+	})
+	return ms
+}
+
+func triadGo(a, b, c []float64) {
+	b, c = b[:len(a)], c[:len(a)]
+	for i := range a {
+		a[i] = b[i] + triadScalar*c[i]
+	}
+}
+
+func writeGo(a []float64) {
+	for i := range a {
+		a[i] = triadScalar // non-zero, so the loop is not turned into a memclr
+	}
+}
+
+// sum8 adds with eight independent chains, so that floating-point add latency, not memory,
+// never limits the read rate.
+func sum8(a []float64) float64 {
+	var s [8]float64
+	i := 0
+	for ; i+8 <= len(a); i += 8 {
+		v := a[i : i+8 : i+8]
+		s[0] += v[0]
+		s[1] += v[1]
+		s[2] += v[2]
+		s[3] += v[3]
+		s[4] += v[4]
+		s[5] += v[5]
+		s[6] += v[6]
+		s[7] += v[7]
+	}
+	for ; i < len(a); i++ {
+		s[0] += a[i]
+	}
+	return s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7]
+}
+
+// arrays are three float64 arrays of n elements, each worker's partition first touched by
+// that worker, so its pages sit on its memory node.
+func arrays(workers, n int) (a, b, c []float64) {
+	a, b, c = make([]float64, n), make([]float64, n), make([]float64, n)
+	parallel(workers, func(w int) {
+		lo, hi := part(w, workers, n)
+		for i := lo; i < hi; i++ {
+			a[i], b[i], c[i] = 1, 2, 0.5
+		}
+	})
+	return a, b, c
+}
+
+// timeMix runs mx once over the arrays on every worker and returns its rate in bytes/s.
+func timeMix(workers int, mx memMix, a, b, c []float64) float64 {
+	n := len(a)
+	sums := make([]float64, workers)
+	d := parallel(workers, func(w int) {
+		lo, hi := part(w, workers, n)
+		sums[w] = mx.kernel(a[lo:hi], b[lo:hi], c[lo:hi])
+	})
+	keep(sums[0])
+	return float64(mx.bytes(n)) / max(d, time.Nanosecond).Seconds()
+}
+
+// measureMixes times every mix cfg.Repeats times in interleaved rounds (round 1 of every
+// mix, then round 2, ...), so a change of machine load affects all mixes alike instead of
+// the ones measured last.
+func measureMixes(cfg Config) []MixResult {
+	n := cfg.ArrayMiB << 20 / 8
+	a, b, c := arrays(cfg.Workers, n)
+	ms := mixes()
+	samples := make([][]float64, len(ms))
+	for range cfg.Repeats {
+		for i, mx := range ms {
+			samples[i] = append(samples[i], timeMix(cfg.Workers, mx, a, b, c))
+		}
+	}
+	out := make([]MixResult, len(ms))
+	for i, mx := range ms {
+		out[i] = MixResult{Name: mx.name, How: mx.how, Reads: mx.reads, Writes: mx.writes, Rate: profiles.SpreadOf(samples[i])}
+		cfg.logf("  %-8s %8.2f GB/s  (min %.2f, max %.2f)\n", mx.name, out[i].Rate.Median/1e9, out[i].Rate.Min/1e9, out[i].Rate.Max/1e9)
+	}
+	return out
+}
+
+// CopyReference measures the calibration's "copy" mix (the same kernel) on all CPUs
+// (GOMAXPROCS) reps times over two arrays of size bytes each, and returns its rate in bytes/s
+// (bytes read plus bytes written), counted as the profile's mixes are. Compare it with the
+// profile's MixSpreads["copy"]: a reference off that spread says the machine is not the one
+// the profile measured (a busier machine, another clock). It allocates the arrays on every
+// call; size is rounded down to whole float64s, at least 1 MiB.
+func CopyReference(size int64, reps int) profiles.Spread {
+	workers := max(1, runtimeWorkers())
+	n := int(max(size, 1<<20) / 8)
+	a, b, c := arrays(workers, n)
+	var mx memMix
+	for _, m := range mixes() {
+		if m.name == "copy" {
+			mx = m
+		}
+	}
+	var s []float64
+	for range max(1, reps) {
+		s = append(s, timeMix(workers, mx, a, b, c))
+	}
+	return profiles.SpreadOf(s)
+}

@@ -1,0 +1,238 @@
+package calibrate
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/ropgen/ropgen/perf/profiles"
+)
+
+// SweepPoint is one working-set size of the cache sweep: Bytes is each worker's working set
+// (every worker has its own), Kernel the mix that moved the most bytes at that size (the
+// envelope of read and copy, as the DRAM envelope is of all mixes), Rate its spread over all
+// workers together, and Samples the rates behind it.
+type SweepPoint struct {
+	Bytes   int64
+	Kernel  string
+	Rate    profiles.Spread
+	Samples []float64
+}
+
+// CacheLevel is a cache level found in the sweep: Key "l1", "l2", "l3"; Bytes the largest
+// working set of its plateau (all workers together for a level they share); From and To
+// the range of per-worker working sets on the plateau; Rate the spread of every sample on it.
+type CacheLevel struct {
+	Key      string
+	Bytes    int64
+	From, To int64
+	Points   int
+	Rate     profiles.Spread
+}
+
+// sweepSizes are the per-worker working sets of the sweep: from 16 KiB up to max by factors
+// of √2, each a multiple of 512 bytes.
+func sweepSizes(max int64) []int64 {
+	var s []int64
+	for k := 0; ; k++ {
+		w := int64(16<<10*math.Pow(2, float64(k)/2)) &^ 511
+		if w > max {
+			return s
+		}
+		s = append(s, w)
+	}
+}
+
+// sweepMax is the largest per-worker working set: four times each worker's share of the
+// last-level cache, so the sweep runs off its end, at least 64 MiB and at most 256 MiB
+// (beyond that the DRAM mixes measure the rest).
+func sweepMax(cpu profiles.CPU, workers int) int64 {
+	share := cpu.LLCBytes
+	if cpu.LLCShared > 1 {
+		share /= int64(min(cpu.LLCShared, workers))
+	}
+	return min(256<<20, max(64<<20, 4*share))
+}
+
+// sweep measures the read and copy mixes on every working-set size, in interleaved rounds.
+func sweep(cfg Config, cpu profiles.CPU) []SweepPoint {
+	maxW := cfg.SweepMax
+	if maxW == 0 {
+		maxW = sweepMax(cpu, cfg.Workers)
+	}
+	sizes := sweepSizes(maxW)
+	var kern []memMix
+	for _, m := range mixes() {
+		if m.name == "read" || m.name == "copy" {
+			kern = append(kern, m)
+		}
+	}
+	// Each worker's own buffer, first touched by that worker.
+	bufs := make([][]float64, cfg.Workers)
+	parallel(cfg.Workers, func(w int) {
+		bufs[w] = make([]float64, maxW/8)
+		for i := range bufs[w] {
+			bufs[w][i] = 1
+		}
+	})
+	rounds := min(cfg.Repeats, 5)
+	samples := make([][][]float64, len(sizes)) // [size][kernel][round]
+	for i := range samples {
+		samples[i] = make([][]float64, len(kern))
+	}
+	for range rounds {
+		for i, w := range sizes {
+			for j, mx := range kern {
+				samples[i][j] = append(samples[i][j], sweepRate(cfg, mx, bufs, w))
+			}
+		}
+	}
+	pts := make([]SweepPoint, len(sizes))
+	for i, w := range sizes {
+		best := -1
+		var bs profiles.Spread
+		for j := range kern {
+			s := profiles.SpreadOf(slices.Clone(samples[i][j]))
+			if best < 0 || s.Median > bs.Median {
+				best, bs = j, s
+			}
+		}
+		pts[i] = SweepPoint{Bytes: w, Kernel: kern[best].name, Rate: bs, Samples: samples[i][best]}
+	}
+	return pts
+}
+
+// sweepRate runs mx over a working set of w bytes per worker, enough passes to move
+// cfg.SweepBytes per worker, and returns the rate of all workers together. The copy mix
+// reads the first half of the working set and writes the second.
+func sweepRate(cfg Config, mx memMix, bufs [][]float64, w int64) float64 {
+	n := int(w / 8)
+	passes := int(max(1, cfg.SweepBytes/w))
+	body := func(k int) func(int) {
+		return func(wk int) {
+			b := bufs[wk][:n]
+			s := 0.0
+			for range k {
+				if mx.reads+mx.writes == 2 {
+					s += mx.kernel(b[:n/2], b[n/2:], nil)
+				} else {
+					s += mx.kernel(b, nil, nil)
+				}
+			}
+			keep(s)
+		}
+	}
+	if passes < 8 {
+		parallel(cfg.Workers, body(1)) // warm: the level under test holds the data
+	}
+	d := parallel(cfg.Workers, body(passes))
+	moved := float64(cfg.Workers) * float64(passes) * float64(n/2*2*8)
+	if mx.reads+mx.writes == 1 {
+		moved = float64(cfg.Workers) * float64(passes) * float64(n*8)
+	}
+	return moved / max(d.Seconds(), 1e-9)
+}
+
+// plateauTol is how far (relative) a sweep point may sit from its plateau's median and
+// still belong to it: cache levels differ by a factor 1.5 or more in bandwidth, while
+// repeated medians on a shared machine move by up to about 10%.
+const plateauTol = 0.15
+
+// plateaus finds the flat stretches of the sweep, the way the Empirical Roofline Toolkit and
+// likwid-bench read a bandwidth-versus-working-set curve: consecutive points within
+// plateauTol of their segment's median form a segment; a lone point between segments (a
+// transition, or noise) is dropped and neighbours with equal medians merge; segments of two
+// or more points are plateaus. Each plateau is named by the smallest cache level (from /sys,
+// as a worker sees it: a shared level divided among the workers sharing it) that holds its
+// median working set, or, without /sys, by its order. A plateau beyond every cache is DRAM
+// and left out (the DRAM mixes measure it).
+//
+// dram is the sweep kernels' median rate on the DRAM arrays: a plateau no faster than DRAM (within plateauTol) is
+// DRAM whatever /sys says (a virtual machine may report the host's last-level cache, of
+// which the guest sees little).
+func plateaus(pts []SweepPoint, cpu profiles.CPU, workers int, dram float64) []CacheLevel {
+	type seg struct{ lo, hi int } // pts[lo:hi]
+	median := func(s seg) float64 {
+		v := make([]float64, 0, s.hi-s.lo)
+		for _, p := range pts[s.lo:s.hi] {
+			v = append(v, p.Rate.Median)
+		}
+		return profiles.SpreadOf(v).Median
+	}
+	near := func(x, m float64) bool { return math.Abs(x-m) <= plateauTol*m }
+	var segs []seg
+	for i := range pts {
+		if n := len(segs); n > 0 && near(pts[i].Rate.Median, median(segs[n-1])) {
+			segs[n-1].hi = i + 1
+			continue
+		}
+		segs = append(segs, seg{i, i + 1})
+	}
+	for changed := true; changed; {
+		changed = false
+		segs = slices.DeleteFunc(segs, func(s seg) bool {
+			if s.hi-s.lo == 1 && len(segs) > 1 {
+				changed = true
+				return true
+			}
+			return false
+		})
+		for i := 0; i+1 < len(segs); i++ {
+			if near(median(segs[i+1]), median(segs[i])) {
+				segs[i].hi = segs[i+1].hi
+				segs = slices.Delete(segs, i+1, i+2)
+				changed = true
+				i--
+			}
+		}
+	}
+	// What each worker sees of each level.
+	type level struct {
+		n      int
+		per    int64 // bytes per worker
+		shared int   // workers sharing it
+	}
+	var lv []level
+	for _, c := range cpu.Caches {
+		if c.Level < 1 || c.Level > len(profiles.CacheKeys) {
+			continue
+		}
+		sh := max(1, min(c.Shared, workers))
+		lv = append(lv, level{c.Level, c.Bytes / int64(sh), sh})
+	}
+	var out []CacheLevel
+	for i, s := range segs {
+		if s.hi-s.lo < 2 || median(s) <= dram*(1+plateauTol) {
+			continue
+		}
+		mid := pts[(s.lo+s.hi-1)/2].Bytes
+		n, shared := i+1, 1
+		if len(lv) > 0 {
+			n = 0
+			for _, l := range lv {
+				if mid <= l.per {
+					n, shared = l.n, l.shared
+					break
+				}
+			}
+		}
+		if n == 0 || n > len(profiles.CacheKeys) {
+			continue // beyond every cache: DRAM
+		}
+		key := profiles.CacheKeys[n-1]
+		if slices.ContainsFunc(out, func(c CacheLevel) bool { return c.Key == key }) {
+			continue // a second plateau in one level: the first, faster one stands
+		}
+		var all []float64
+		for _, p := range pts[s.lo:s.hi] {
+			all = append(all, p.Samples...)
+		}
+		out = append(out, CacheLevel{Key: key, Bytes: pts[s.hi-1].Bytes * int64(shared), From: pts[s.lo].Bytes, To: pts[s.hi-1].Bytes,
+			Points: s.hi - s.lo, Rate: profiles.SpreadOf(all)})
+	}
+	return out
+}
+
+func (c CacheLevel) String() string {
+	return fmt.Sprintf("%s: %d-%d bytes per worker, %d points, median %.4g B/s", c.Key, c.From, c.To, c.Points, c.Rate.Median)
+}
