@@ -107,7 +107,12 @@ func (op *Conv2dFwd) Forward(y, x, weight, bias *Tensor) error {
 	direct := op.KH == 1 && op.KW == 1 && op.Stride == 1 && op.Padding == 0
 	var cols []float32
 	if !direct {
-		cols = make([]float32, taps*hw)
+		// The column matrix comes from the GEMM's buffer pool: a convolution in a timing
+		// loop does not allocate and zero it per call (im2col writes every element).
+		buf := gemmBufs.Get().(*packBuf)
+		defer gemmBufs.Put(buf)
+		buf.cols = grow(buf.cols, taps*hw)
+		cols = buf.cols
 	}
 	w := rowMajor(weight.Data, taps)
 	for n := range op.N {
@@ -142,6 +147,15 @@ func (op *Conv2dFwd) im2col(img, cols []float32) {
 					continue
 				}
 				src := plane[ih*op.W : (ih+1)*op.W]
+				if op.Stride == 1 {
+					// ow reads iw = ow - padding + kw: one contiguous run between zeros.
+					lo := min(max(op.Padding-kw, 0), len(dst))
+					hi := max(min(op.W+op.Padding-kw, len(dst)), lo)
+					clear(dst[:lo])
+					copy(dst[lo:hi], src[lo-op.Padding+kw:])
+					clear(dst[hi:])
+					continue
+				}
 				for ow := range dst {
 					iw := ow*op.Stride - op.Padding + kw
 					if iw < 0 || iw >= op.W {

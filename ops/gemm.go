@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 )
 
@@ -140,7 +141,8 @@ func (op *BatchedGemmFwd) Bind(a, b *Tensor) ([]int, error) {
 	return []int{op.Batch, op.M, op.N}, nil
 }
 
-// Forward computes c = a·b batch by batch; each product runs on both cores.
+// Forward computes c = a·b batch by batch: whole products per core when there are at least
+// as many as cores, else each product on both cores.
 func (op *BatchedGemmFwd) Forward(c, a, b *Tensor) error {
 	shape, err := op.Bind(a, b)
 	if err != nil {
@@ -152,7 +154,17 @@ func (op *BatchedGemmFwd) Forward(c, a, b *Tensor) error {
 	if err := checkOutput("BatchedGemmFwd", c, op.DType, shape); err != nil {
 		return err
 	}
-	op.each(c, a, b, gemm)
+	if op.Batch < runtime.GOMAXPROCS(0) {
+		op.each(c, a, b, gemm) // each product on both cores
+		return nil
+	}
+	// As many products as cores or more: each core runs whole products, serially.
+	sa, sb, sc := op.M*op.K, op.K*op.N, op.M*op.N
+	parallelFor(op.Batch, 1, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			gemmSerial(op.M, op.N, op.K, rowMajor(a.Data[i*sa:(i+1)*sa], op.K), rowMajor(b.Data[i*sb:(i+1)*sb], op.N), c.Data[i*sc:(i+1)*sc], op.N)
+		}
+	})
 	return nil
 }
 

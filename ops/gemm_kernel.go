@@ -276,9 +276,9 @@ func gemmSmall(vec bool, m, n, k int, a, b mat, c []float32, ldc int) {
 	}
 }
 
-// packBuf is a reusable packing buffer; gemmBufs keeps them between calls so a kernel in a
-// timing loop does not allocate and zero a megabyte per call.
-type packBuf struct{ a, b, tile []float32 }
+// packBuf is a reusable packing buffer (and conv2d's im2col matrix); gemmBufs keeps them
+// between calls so a kernel in a timing loop does not allocate and zero a megabyte per call.
+type packBuf struct{ a, b, tile, cols []float32 }
 
 var gemmBufs = sync.Pool{New: func() any { return new(packBuf) }}
 
