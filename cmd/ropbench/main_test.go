@@ -9,10 +9,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/perf/bench"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
@@ -28,7 +30,7 @@ func runCmd(args ...string) (code int, stdout, stderr string) {
 
 func TestRunWritesRecords(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "bench.txt")
-	code, _, stderr := runCmd("run", "-manifest", manifests, "-op", "ReluFwd", "-workload", "^cpu-small$", "-max-time", "20ms", "-o", out)
+	code, _, stderr := runCmd("run", "-manifests", manifests, "-op", "ReluFwd", "-workload", "^cpu-small$", "-max-time", "20ms", "-o", out)
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}
@@ -53,7 +55,7 @@ func TestRunWritesRecords(t *testing.T) {
 
 // TestRunQuickSkips: -quick runs only the small cpu-* rows and counts the rest in one line.
 func TestRunQuickSkips(t *testing.T) {
-	_, cases, err := bench.Load(manifests)
+	_, cases, err := bench.Load(manifest.Config{}, manifests)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +69,7 @@ func TestRunQuickSkips(t *testing.T) {
 			small++
 		}
 	}
-	code, stdout, stderr := runCmd("run", "-manifest", manifests, "-quick", "-op", "GemmFwd", "-max-time", "10ms")
+	code, stdout, stderr := runCmd("run", "-manifests", manifests, "-quick", "-op", "GemmFwd", "-max-time", "10ms")
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}
@@ -90,17 +92,17 @@ func TestUsage(t *testing.T) {
 		{[]string{"nope"}, 2, `unknown command "nope"`},
 		{[]string{"run", "-op", "("}, 2, "-op:"},
 		{[]string{"run", "extra"}, 2, "unexpected arguments"},
-		{[]string{"run", "-manifest", manifests, "-op", "NoSuchOp"}, 1, "no case selected"},
+		{[]string{"run", "-manifests", manifests, "-op", "NoSuchOp"}, 1, "no case selected"},
 		{[]string{"predict", "-op", "GemmFwd"}, 2, "usage: ropbench predict"},
 		{[]string{"predict", "-profile", "nosuch"}, 2, `no builtin profile "nosuch"`},
-		{[]string{"predict", "-manifest", manifests, "-profile", "h200", "-set", "M=1"}, 2, "give -op NAME"},
-		{[]string{"predict", "-manifest", manifests, "-profile", "h200", "-op", "Gemm", "-set", "M=1", "-dtype", "float16"}, 2, `no implemented op "Gemm"`},
-		{[]string{"predict", "-manifest", manifests, "-profile", "h200", "-op", "GemmFwd", "-set", "M=1,N=2", "-dtype", "float16"}, 1, "-set: GemmFwd: -set: missing dim K"},
+		{[]string{"predict", "-manifests", manifests, "-profile", "h200", "-set", "M=1"}, 2, "give -op NAME"},
+		{[]string{"predict", "-manifests", manifests, "-profile", "h200", "-op", "Gemm", "-set", "M=1", "-dtype", "float16"}, 2, `no implemented op "Gemm"`},
+		{[]string{"predict", "-manifests", manifests, "-profile", "h200", "-op", "GemmFwd", "-set", "M=1,N=2", "-dtype", "float16"}, 1, "-set: GemmFwd: -set: missing dim K"},
 		{[]string{"ab", "-op", "ReluFwd", "-a", "procs=1"}, 2, "usage: ropbench ab"},
 		{[]string{"ab", "-op", "ReluFwd", "-a", "threads=1", "-b", "procs=2"}, 2, `-a: "threads=1" is not knob=value with a known knob`},
 		{[]string{"ab", "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=0"}, 2, `-b: procs: "0" is not a positive integer`},
-		{[]string{"ab", "-manifest", manifests, "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=2"}, 2, "want exactly one: ReluFwd/cpu-small/float32, ReluFwd/cpu-small/bfloat16, "},
-		{[]string{"ab", "-manifest", manifests, "-op", "ReluFwd", "-workload", "cpu-small", "-dtype", "float32", "-a", "procs=1", "-b", "procs=2", "-rounds", "5"}, 2, "use at least 8"},
+		{[]string{"ab", "-manifests", manifests, "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=2"}, 2, "want exactly one: ReluFwd/cpu-small/float32, ReluFwd/cpu-small/bfloat16, "},
+		{[]string{"ab", "-manifests", manifests, "-op", "ReluFwd", "-workload", "cpu-small", "-dtype", "float32", "-a", "procs=1", "-b", "procs=2", "-rounds", "5"}, 2, "use at least 8"},
 		{[]string{"ab", "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=1000000"}, 2, "-b: procs: 1000000 is above the most this machine takes"},
 		{[]string{"ab", "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=2", "-alpha", "0"}, 2, "-alpha 0 is not in (0, 1)"},
 		{[]string{"ab", "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=2", "-sample-time", "-1s"}, 2, "-sample-time -1s must be positive"},
@@ -116,7 +118,7 @@ func TestUsage(t *testing.T) {
 // prefill table (120.47 FLOP/B, memory-bound, 246 TFLOP/s to three digits, 78.7% of peak) and the A100's
 // fp16 ridge (312e12 / 2039e9 = 153.02 FLOP/B).
 func TestPredictLessonRow(t *testing.T) {
-	code, stdout, stderr := runCmd("predict", "-manifest", manifests, "-profile", "a100-sxm-80gb", "-theoretical",
+	code, stdout, stderr := runCmd("predict", "-manifests", manifests, "-profile", "a100-sxm-80gb", "-theoretical",
 		"-op", "GemmFwd", "-set", "M=128,N=4096,K=4096", "-dtype", "float16")
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, stderr)
@@ -130,7 +132,7 @@ func TestPredictLessonRow(t *testing.T) {
 // TestPredictCatalog: without -set every selected catalog row is priced, and a roof the
 // profile lacks leaves its cells blank with the reason.
 func TestPredictCatalog(t *testing.T) {
-	code, stdout, stderr := runCmd("predict", "-manifest", manifests, "-profile", "h200", "-op", "GemmFwd", "-workload", "llama3-8b-decode-oproj")
+	code, stdout, stderr := runCmd("predict", "-manifests", manifests, "-profile", "h200", "-op", "GemmFwd", "-workload", "llama3-8b-decode-oproj")
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}
@@ -151,7 +153,7 @@ func TestPredictCatalog(t *testing.T) {
 
 // TestAB runs a short trial end to end: equality first, then the signs and a verdict.
 func TestAB(t *testing.T) {
-	code, stdout, stderr := runCmd("ab", "-manifest", manifests, "-op", "ReluFwd", "-set", "x_shape=[64,64]", "-dtype", "float32",
+	code, stdout, stderr := runCmd("ab", "-manifests", manifests, "-op", "ReluFwd", "-set", "x_shape=[64,64]", "-dtype", "float32",
 		"-a", "procs=1", "-b", "procs=2", "-rounds", "8", "-sample-time", "1ms")
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s%s", code, stdout, stderr)
@@ -175,7 +177,7 @@ func TestRunInterruptedKeepsOld(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestRunInterruptedKeepsOld$")
-	cmd.Env = append(os.Environ(), "ROPBENCH_TEST_ARGS=run -manifest "+manifests+" -op ReluFwd -workload ^cpu-small$ -warm -max-time 5s -o "+out)
+	cmd.Env = append(os.Environ(), "ROPBENCH_TEST_ARGS=run -manifests "+manifests+" -op ReluFwd -workload ^cpu-small$ -warm -max-time 5s -o "+out)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -200,5 +202,31 @@ func TestRunInterruptedKeepsOld(t *testing.T) {
 	}
 	if es, _ := os.ReadDir(dir); len(es) != 1 {
 		t.Errorf("%d entries in the directory, want only %s", len(es), out)
+	}
+}
+
+// TestEvalCatalog: every workload of the catalog goes through its generated EvalRoofline,
+// found from a subdirectory through ropgen.yaml (no -manifests).
+func TestEvalCatalog(t *testing.T) {
+	t.Chdir("../../perf/bench")
+	code, stdout, stderr := runCmd("eval")
+	m := regexp.MustCompile(`^(\d+) cases evaluated: (\d+) clean, 0 failed\n$`).FindStringSubmatch(stdout)
+	if code != 0 || m == nil || m[1] != m[2] {
+		t.Fatalf("exit %d:\n%s%s", code, stdout, stderr)
+	}
+	if n, _ := strconv.Atoi(m[1]); n < 200 {
+		t.Errorf("%d cases evaluated; the catalog has more", n)
+	}
+}
+
+// TestRunJSON: -json writes JSON lines the record reader reads back.
+func TestRunJSON(t *testing.T) {
+	code, stdout, stderr := runCmd("run", "-manifests", manifests, "-json", "-op", "ReluFwd", "-workload", "^cpu-small$", "-dtype", "float32", "-max-time", "20ms")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	recs, fs := record.ReadJSON(strings.NewReader(stdout), "stdout")
+	if len(fs) > 0 || len(recs) != 1 || recs[0].Op != "ReluFwd" || recs[0].Bytes == 0 {
+		t.Errorf("records %+v, findings %v:\n%s", recs, fs, stdout)
 	}
 }

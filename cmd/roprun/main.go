@@ -30,7 +30,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -40,22 +39,32 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
+	"github.com/ropgen/ropgen/internal/cli"
+	"github.com/ropgen/ropgen/internal/opsbench"
 	"github.com/ropgen/ropgen/manifest"
-	"github.com/ropgen/ropgen/ops"
 	"github.com/ropgen/ropgen/perf/audit"
+	"github.com/ropgen/ropgen/perf/bench"
 	"github.com/ropgen/ropgen/perf/record"
 )
+
+// registry is ropgen's op catalog, which roprun benchmarks.
+var registry = opsbench.Registry
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("roprun", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	manifests := fl.String("manifest", "manifest", "manifest `PATH` (file or directory)")
+	fl := cli.NewFlags("roprun", "-op OP -workload LABEL -dtype DTYPE [-baseline]   (one call)\n-cachegrind DIR [-ops LIST] [-workloads LIST] [flags]   (the CPU bytes audit run)", `
+Roprun runs single calls of catalog ops for the CPU side of the bytes audit (spec §4.5):
+one call builds a case with random inputs, runs Forward once (the warm-up), evicts the
+caches and runs it once more (the measured call); the audit run runs every selected case
+under valgrind's cache simulator, with and without the measured call, and writes what
+ropgen audit -cachegrind DIR reads.`, stdout, stderr)
+	manifests := fl.ManifestsFlag()
 	opName := fl.String("op", "", "one call: the op")
 	workload := fl.String("workload", "", "one call: the workload label")
 	dtype := fl.String("dtype", "", "one call: the dtype, as in a record (float32, or a=float32,b=int32)")
@@ -70,77 +79,88 @@ func run(args []string, stdout, stderr io.Writer) int {
 	d1 := fl.String("D1", "32768,8,64", "audit run: simulated L1 data cache `size,assoc,line`")
 	timeout := fl.Duration("timeout", 5*time.Minute, "audit run: limit for one case under valgrind")
 	valgrind := fl.String("valgrind", "valgrind", "audit run: the valgrind `program`")
-	if err := fl.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	if code, ok := fl.Parse(args); !ok {
+		return code
 	}
-	if fl.NArg() > 0 {
-		fmt.Fprintf(stderr, "roprun: unexpected arguments %q\n", fl.Args())
-		return 2
+	if code, ok := fl.NoArgs(); !ok {
+		return code
 	}
-	switch {
-	case *dir != "":
-		cfg := simConfig{dir: *dir, manifests: *manifests, ops: splitList(*opsList), workloads: splitList(*workloads),
-			minBytes: *minBytes, maxBytes: *maxBytes, timeout: *timeout, valgrind: *valgrind}
-		var err error
-		if cfg.ll, err = parseCache(*ll); err != nil {
-			fmt.Fprintf(stderr, "roprun: -LL: %v\n", err)
-			return 2
+	oneCall := *opName != "" && *workload != "" && *dtype != ""
+	if *dir == "" && !oneCall {
+		return fl.Fail("give -op, -workload and -dtype (one call), or -cachegrind DIR (the audit run)")
+	}
+	var ll1, d11 cache
+	var err error
+	if *dir != "" {
+		if ll1, err = parseCache(*ll); err != nil {
+			return fl.Fail("-LL: %v", err)
 		}
-		if cfg.d1, err = parseCache(*d1); err != nil {
-			fmt.Fprintf(stderr, "roprun: -D1: %v\n", err)
-			return 2
+		if d11, err = parseCache(*d1); err != nil {
+			return fl.Fail("-D1: %v", err)
 		}
-		return simulate(cfg, stdout, stderr)
-	case *opName != "" && *workload != "" && *dtype != "":
-		if err := runOnce(*manifests, *opName, *workload, *dtype, *evict, *baseline); err != nil {
-			fmt.Fprintf(stderr, "roprun: %v\n", err)
-			return 1
+	}
+	if oneCall {
+		// No collection may run in either run of a case: the audit subtracts the baseline
+		// run's counts from the measured run's, and a collection lands at a different point
+		// of each. Off before the catalog loads, which allocates the most.
+		defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	}
+	cfg, code, ok := fl.Config(*manifests == "")
+	if !ok {
+		return code
+	}
+	paths := cli.Manifests(*manifests, cfg)
+	mc := manifest.Config{}
+	if cfg != nil && cfg.Formulas != "" {
+		mc.FormulasDir = cfg.Formulas
+	}
+	ops, cases, err := bench.Load(mc, paths...)
+	if err != nil {
+		return fl.Errorf("%v", err)
+	}
+	cat := catalog{paths: paths, ops: ops, cases: cases}
+	if oneCall {
+		if err := runOnce(cat, *opName, *workload, *dtype, *evict, *baseline); err != nil {
+			return fl.Errorf("%v", err)
 		}
 		return 0
 	}
-	fmt.Fprintln(stderr, "usage: roprun -op OP -workload LABEL -dtype DTYPE   (one call)\n       roprun -cachegrind DIR [flags]         (the CPU bytes audit run)\n\nflags:")
-	fl.PrintDefaults()
-	return 2
+	sc := simConfig{dir: *dir, ops: cli.SplitList(*opsList), workloads: cli.SplitList(*workloads),
+		minBytes: *minBytes, maxBytes: *maxBytes, ll: ll1, d1: d11, timeout: *timeout, valgrind: *valgrind}
+	return simulate(cat, sc, stdout, stderr)
 }
 
-func splitList(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, ",")
-}
-
-// loadCases loads the manifest and resolves the cases of the op named name.
-func loadCases(manifests, name string) (*manifest.Op, []manifest.Case, error) {
-	cat, fs := manifest.Load(manifests)
-	if len(fs) > 0 {
-		return nil, nil, fs
-	}
-	op := cat.Op(name)
-	if op == nil {
-		return nil, nil, fmt.Errorf("op %s is not in the manifest %s", name, manifests)
-	}
-	cases, fs := op.Cases()
-	return op, cases, fs.Err()
+// catalog is the validated catalog roprun works on, with the manifest paths it came from
+// (the audit run passes them on to the one-call runs it starts).
+type catalog struct {
+	paths []string
+	ops   []*manifest.Op
+	cases []bench.Case
 }
 
 // runOnce is the program valgrind runs: one measured Forward of one case, or everything
 // but that call when baseline is set.
-func runOnce(manifests, opName, workload, dtype string, evictBytes int64, baseline bool) error {
+func runOnce(cat catalog, opName, workload, dtype string, evictBytes int64, baseline bool) error {
 	// No collection may run inside the measured call: its traffic is not the op's.
-	debug.SetGCPercent(-1)
-	op, cases, err := loadCases(manifests, opName)
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	op, err := bench.FindOp(cat.ops, opName)
 	if err != nil {
 		return err
+	}
+	var cases []manifest.Case
+	for _, c := range cat.cases {
+		if c.Op == op {
+			cases = append(cases, c.Case)
+		}
 	}
 	c, err := audit.FindCase(op, cases, workload, dtype)
 	if err != nil {
 		return err
 	}
-	in, err := ops.Build(c, ops.BuildOptions{Seed: 1})
+	if !registry.Has(c.Op) {
+		return fmt.Errorf("%s: %s", c.Op, bench.SkipNoBuilder)
+	}
+	in, err := registry.Build(c, bench.BuildOptions{Seed: 1})
 	if err != nil {
 		return err
 	}
@@ -155,7 +175,7 @@ func runOnce(manifests, opName, workload, dtype string, evictBytes int64, baseli
 }
 
 // sink keeps the eviction reads from being optimized away.
-var sink byte
+var sink atomic.Uint32
 
 // evict reads n bytes of a fresh buffer, one read per 64-byte line, so that with n at least
 // twice the simulated last-level cache every line the warm-up left in a cache is evicted and
@@ -166,7 +186,7 @@ func evict(n int64) {
 	for i := 0; i < len(buf); i += 64 {
 		s += buf[i]
 	}
-	sink = s
+	sink.Store(uint32(s))
 }
 
 // cache is a simulated cache geometry.
@@ -196,7 +216,7 @@ func parseCache(s string) (cache, error) {
 
 // simConfig is an audit run's configuration.
 type simConfig struct {
-	dir, manifests     string
+	dir                string
 	ops, workloads     []string
 	minBytes, maxBytes int64
 	ll, d1             cache
@@ -206,14 +226,13 @@ type simConfig struct {
 
 // simCase is one case selected for simulation.
 type simCase struct {
-	op     *manifest.Op
 	c      manifest.Case
 	dtype  string // record form
 	record record.Record
 }
 
 // simulate is the audit run: select the cases, run each under valgrind, write the directory.
-func simulate(cfg simConfig, stdout, stderr io.Writer) int {
+func simulate(cat catalog, cfg simConfig, stdout, stderr io.Writer) int {
 	vg, err := exec.LookPath(cfg.valgrind)
 	if err != nil {
 		fmt.Fprintf(stderr, "roprun: %s not found: the CPU cache simulation needs valgrind (Debian: apt-get install valgrind); nothing measured\n", cfg.valgrind)
@@ -224,7 +243,7 @@ func simulate(cfg simConfig, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "roprun: %v\n", err)
 		return 1
 	}
-	selected, err := selectCases(cfg, stderr)
+	selected, err := selectCases(cat, cfg, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "roprun: %v\n", err)
 		return 1
@@ -251,9 +270,9 @@ func simulate(cfg simConfig, stdout, stderr io.Writer) int {
 		entry := audit.IndexEntry{Op: sc.c.Op, Workload: sc.c.Label, DType: sc.dtype,
 			File: fmt.Sprintf("%03d.cachegrind.out", i), Baseline: fmt.Sprintf("%03d.baseline.cachegrind.out", i)}
 		start := time.Now()
-		err := runValgrind(cfg, vg, self, sc, filepath.Join(cfg.dir, entry.File), false)
+		err := runValgrind(cat, cfg, vg, self, sc, filepath.Join(cfg.dir, entry.File), false)
 		if err == nil {
-			err = runValgrind(cfg, vg, self, sc, filepath.Join(cfg.dir, entry.Baseline), true)
+			err = runValgrind(cat, cfg, vg, self, sc, filepath.Join(cfg.dir, entry.Baseline), true)
 		}
 		name := audit.RangeName(sc.c.Op, sc.c.Label, sc.dtype)
 		if err != nil {
@@ -281,52 +300,46 @@ func simulate(cfg simConfig, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// selectCases picks the manifest's cases that the simulation audits honestly and quickly:
-// implemented, registered ops; every tensor of a 4-byte dtype, since CPU tensors store
-// float32 whatever their dtype and only then does the formula's elem_bytes match the bytes
-// the kernel moves; formula bytes within [minBytes, maxBytes]. Workloads are the manifest's
-// own, never scaled.
-func selectCases(cfg simConfig, stderr io.Writer) ([]simCase, error) {
-	cat, fs := manifest.Load(cfg.manifests)
-	if len(fs) > 0 {
-		return nil, fs
-	}
-	registered := ops.Registered()
+// selectCases picks the catalog's cases that the simulation audits honestly and quickly:
+// implemented ops the registry builds; every tensor of a 4-byte dtype, since CPU tensors
+// store float32 whatever their dtype and only then does the formula's elem_bytes match the
+// bytes the kernel moves; formula bytes (EvalRoofline of a meta build, bench.Plan) within
+// [minBytes, maxBytes]. Workloads are the manifest's own, never scaled.
+func selectCases(cat catalog, cfg simConfig, stderr io.Writer) ([]simCase, error) {
 	for _, name := range cfg.ops {
-		if cat.Op(name) == nil || !slices.Contains(registered, name) {
+		if _, err := bench.FindOp(cat.ops, name); err != nil || !registry.Has(name) {
 			return nil, fmt.Errorf("-ops: %s is not an op of both the manifest and package ops", name)
 		}
 	}
-	var out []simCase
+	var picked []bench.Case
 	skipped := map[string]int{}
-	for _, op := range cat.Ops {
-		if !op.Implemented() || !slices.Contains(registered, op.Name) || (cfg.ops != nil && !slices.Contains(cfg.ops, op.Name)) {
+	for _, c := range cat.cases {
+		switch {
+		case !registry.Has(c.Case.Op) || cfg.ops != nil && !slices.Contains(cfg.ops, c.Case.Op):
+		case cfg.workloads != nil && !slices.Contains(cfg.workloads, c.Case.Label):
+		case !allFourBytes(c.Case):
+			skipped["a dtype other than 4 bytes"]++
+		default:
+			picked = append(picked, c)
+		}
+	}
+	plans, err := bench.Plan(registry, picked, bench.Limits{})
+	if err != nil {
+		return nil, err
+	}
+	device := fmt.Sprintf("valgrind cache simulation (LL %s, D1 %s)", cfg.ll, cfg.d1)
+	var out []simCase
+	for _, p := range plans {
+		switch {
+		case p.Skip != "":
+			return nil, fmt.Errorf("%s: %s", p.Name(), p.Skip)
+		case p.Bytes < cfg.minBytes || p.Bytes > cfg.maxBytes:
+			skipped["formula bytes out of range"]++
 			continue
 		}
-		cases, fs := op.Cases()
-		if len(fs) > 0 {
-			return nil, fs
-		}
-		for _, c := range cases {
-			if cfg.workloads != nil && !slices.Contains(cfg.workloads, c.Label) {
-				continue
-			}
-			if !allFourBytes(c) {
-				skipped["a dtype other than 4 bytes"]++
-				continue
-			}
-			rec, err := formulaRecord(c, cfg)
-			if err != nil {
-				return nil, err
-			}
-			if rec.Bytes < cfg.minBytes || rec.Bytes > cfg.maxBytes {
-				skipped["formula bytes out of range"]++
-				continue
-			}
-			dt := audit.DTypeLabel(op, cases, c)
-			rec.DType = dt
-			out = append(out, simCase{op: op, c: c, dtype: dt, record: rec})
-		}
+		rec := record.Record{Device: device, Op: p.Case.Case.Op, Workload: p.Case.Case.Label, DType: p.DType,
+			Roof: p.Roof, Flops: p.Flops, Bytes: p.Bytes, Iters: 1}
+		out = append(out, simCase{c: p.Case.Case, dtype: p.DType, record: rec})
 	}
 	for why, n := range skipped {
 		fmt.Fprintf(stderr, "roprun: skipped %d cases: %s\n", n, why)
@@ -343,40 +356,18 @@ func allFourBytes(c manifest.Case) bool {
 	return true
 }
 
-// formulaRecord builds the case without data and records its EvalRoofline, as the benchmark
-// layer does (spec §4.2); the DType field is set by the caller.
-func formulaRecord(c manifest.Case, cfg simConfig) (record.Record, error) {
-	in, err := ops.Build(c, ops.BuildOptions{Meta: true})
-	if err != nil {
-		return record.Record{}, err
-	}
-	op, ok := in.Op.(ops.Op)
-	if !ok {
-		return record.Record{}, fmt.Errorf("%s has no EvalRoofline: run go generate ./...", c.Op)
-	}
-	flops, bytes, err := op.EvalRoofline()
-	if err != nil {
-		return record.Record{}, err
-	}
-	return record.Record{
-		Device: fmt.Sprintf("valgrind cache simulation (LL %s, D1 %s)", cfg.ll, cfg.d1),
-		Op:     c.Op, Workload: c.Label, Roof: op.ComputeRoof(),
-		Flops: flops, Bytes: bytes, Iters: 1,
-	}, nil
-}
-
 // runValgrind runs one call of sc (or its baseline) under cachegrind. The whole program is
 // counted, every thread included, and the audit subtracts the baseline run; nothing depends
 // on following Go's call stacks. The child runs with one P (GOMAXPROCS=1: kernels run
 // serially, so the two runs schedule alike) and without asynchronous preemption signals, so
 // that the runs differ only in the measured call.
-func runValgrind(cfg simConfig, vg, self string, sc simCase, out string, baseline bool) error {
+func runValgrind(cat catalog, cfg simConfig, vg, self string, sc simCase, out string, baseline bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
 	defer cancel()
 	args := []string{"--tool=cachegrind", "--cache-sim=yes",
 		"--I1=" + cfg.d1.String(), "--D1=" + cfg.d1.String(), "--LL=" + cfg.ll.String(),
 		"--cachegrind-out-file=" + out,
-		self, "-manifest", cfg.manifests, "-op", sc.c.Op, "-workload", sc.c.Label, "-dtype", sc.dtype,
+		self, "-manifests", strings.Join(cat.paths, ","), "-op", sc.c.Op, "-workload", sc.c.Label, "-dtype", sc.dtype,
 		"-evict", strconv.FormatInt(2*(cfg.ll.size+cfg.d1.size), 10)}
 	if baseline {
 		args = append(args, "-baseline")

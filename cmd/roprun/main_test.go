@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/perf/bench"
 	"github.com/ropgen/ropgen/perf/record"
 )
 
@@ -36,7 +38,7 @@ func TestCacheSimAudit(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	dir := filepath.Join(t.TempDir(), "sim")
-	sim := exec.Command(filepath.Join(bin, "roprun"), "-manifest", manifestDir, "-cachegrind", dir,
+	sim := exec.Command(filepath.Join(bin, "roprun"), "-manifests", manifestDir, "-cachegrind", dir,
 		"-ops", "SubFwd", "-workloads", "llama3-decode-b8-logits-center", "-LL", "65536,8,64")
 	if out, err := sim.CombinedOutput(); err != nil {
 		t.Fatalf("roprun -cachegrind: %v\n%s", err, out)
@@ -68,14 +70,41 @@ func TestCacheSimAudit(t *testing.T) {
 	}
 }
 
-// One call runs in-process too; a case that is not in the manifest is refused by name.
-func TestRunOnce(t *testing.T) {
-	if err := runOnce(manifestDir, "SubFwd", "cpu-small", "float32", 1<<16, false); err != nil {
+// testCatalog loads the checked-in catalog as roprun does.
+func testCatalog(t *testing.T) catalog {
+	t.Helper()
+	ops, cases, err := bench.Load(manifest.Config{}, manifestDir)
+	if err != nil {
 		t.Fatal(err)
 	}
-	err := runOnce(manifestDir, "SubFwd", "no-such-row", "float32", 1<<16, true)
+	return catalog{paths: []string{manifestDir}, ops: ops, cases: cases}
+}
+
+// One call runs in-process too; a case that is not in the manifest is refused by name.
+func TestRunOnce(t *testing.T) {
+	cat := testCatalog(t)
+	if err := runOnce(cat, "SubFwd", "cpu-small", "float32", 1<<16, false); err != nil {
+		t.Fatal(err)
+	}
+	err := runOnce(cat, "SubFwd", "no-such-row", "float32", 1<<16, true)
 	if err == nil || !strings.Contains(err.Error(), `SubFwd has no workload "no-such-row" with dtype "float32"`) {
 		t.Errorf("unknown workload: %v", err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-manifests", manifestDir, "-op", "SubFwd", "-workload", "cpu-small", "-dtype", "float32", "-evict", "65536"}, &stdout, &stderr); code != 0 {
+		t.Errorf("roprun one call: exit %d\n%s", code, stderr.String())
+	}
+	for args, want := range map[string]string{
+		"-op SubFwd":          "give -op, -workload and -dtype",
+		"-cachegrind d -LL 1": "-LL:",
+		"-h":                  "usage: roprun -op OP",
+	} {
+		stdout.Reset()
+		stderr.Reset()
+		code := run(strings.Fields(args), &stdout, &stderr)
+		if wantCode := map[bool]int{true: 0, false: 2}[args == "-h"]; code != wantCode || !strings.Contains(stdout.String()+stderr.String(), want) {
+			t.Errorf("roprun %s: exit %d, want %d with %q:\n%s%s", args, code, wantCode, want, stdout.String(), stderr.String())
+		}
 	}
 }
 
@@ -83,9 +112,10 @@ func TestRunOnce(t *testing.T) {
 // fit the range; the records carry the formula of the case.
 func TestSelectCases(t *testing.T) {
 	var log bytes.Buffer
-	cfg := simConfig{manifests: manifestDir, ops: []string{"SubFwd"}, minBytes: 1, maxBytes: 16 << 20,
+	cat := testCatalog(t)
+	cfg := simConfig{ops: []string{"SubFwd"}, minBytes: 1, maxBytes: 16 << 20,
 		ll: cache{262144, 8, 64}, d1: cache{32768, 8, 64}}
-	sel, err := selectCases(cfg, &log)
+	sel, err := selectCases(cat, cfg, &log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +140,7 @@ func TestSelectCases(t *testing.T) {
 		}
 	}
 
-	if _, err := selectCases(simConfig{manifests: manifestDir, ops: []string{"NoSuchFwd"}}, &log); err == nil {
+	if _, err := selectCases(cat, simConfig{ops: []string{"NoSuchFwd"}}, &log); err == nil {
 		t.Error("an unknown -ops name is accepted")
 	}
 }

@@ -1,4 +1,4 @@
-package bench
+package bench_test
 
 import (
 	"bytes"
@@ -8,19 +8,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ropgen/ropgen/internal/opsbench"
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/ops"
+	"github.com/ropgen/ropgen/perf/bench"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 )
 
-var loadOnce = sync.OnceValues(func() ([]Case, error) {
-	_, cases, err := Load("../../manifest")
+// reg is ropgen's own catalog: these tests run the library on it.
+var reg = opsbench.Registry
+
+var loadOnce = sync.OnceValues(func() ([]bench.Case, error) {
+	_, cases, err := bench.Load(manifest.Config{}, "../../manifest")
 	return cases, err
 })
 
 // catalog returns every case of the checked-in catalog.
-func catalog(t *testing.T) []Case {
+func catalog(t *testing.T) []bench.Case {
 	t.Helper()
 	cases, err := loadOnce()
 	if err != nil {
@@ -30,7 +35,7 @@ func catalog(t *testing.T) []Case {
 }
 
 // find returns the catalog case op/workload/dtype.
-func find(t *testing.T, name string) Case {
+func find(t *testing.T, name string) bench.Case {
 	t.Helper()
 	for _, c := range catalog(t) {
 		if c.Name() == name {
@@ -38,12 +43,12 @@ func find(t *testing.T, name string) Case {
 		}
 	}
 	t.Fatalf("no case %s in the catalog", name)
-	return Case{}
+	return bench.Case{}
 }
 
-func planOne(t *testing.T, c Case) Planned {
+func planOne(t *testing.T, c bench.Case) bench.Planned {
 	t.Helper()
-	ps, err := Plan([]Case{c}, Limits{})
+	ps, err := bench.Plan(reg, []bench.Case{c}, bench.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,11 +56,11 @@ func planOne(t *testing.T, c Case) Planned {
 }
 
 func TestFullMatchSelectsOneOp(t *testing.T) {
-	re, err := FullMatch("GemmFwd")
+	re, err := bench.FullMatch("GemmFwd")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := Filter{Op: re}.Select(catalog(t))
+	got := bench.Filter{Op: re}.Select(catalog(t))
 	if len(got) == 0 {
 		t.Fatal("-op GemmFwd selects nothing")
 	}
@@ -64,27 +69,27 @@ func TestFullMatchSelectsOneOp(t *testing.T) {
 			t.Errorf("-op GemmFwd selects %s", c.Name())
 		}
 	}
-	if re, _ := FullMatch(".*Gemm.*"); !re.MatchString("BatchedGemmFwd") {
+	if re, _ := bench.FullMatch(".*Gemm.*"); !re.MatchString("BatchedGemmFwd") {
 		t.Error(".*Gemm.* must select BatchedGemmFwd")
 	}
 }
 
 func TestQuickSubset(t *testing.T) {
-	plans, err := Plan(catalog(t), Limits{Quick: true})
+	plans, err := bench.Plan(reg, catalog(t), bench.Limits{Quick: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	run := map[string]bool{}
 	for _, p := range plans {
 		if p.Skip != "" {
-			if !IsCPUWorkload(p.Case) && p.Skip != SkipNotCPU && p.Skip != SkipNoBuilder && p.Skip != SkipNotGenerated ||
-				IsCPUWorkload(p.Case) && p.Skip != SkipQuickLarge && p.Skip != SkipNoBuilder && p.Skip != SkipNotGenerated {
-				t.Errorf("%s: skipped for %q, want %q", p.Name(), p.Skip, SkipNotCPU)
+			if !bench.IsCPUWorkload(p.Case) && p.Skip != bench.SkipNotCPU && p.Skip != bench.SkipNoBuilder && p.Skip != bench.SkipNotGenerated ||
+				bench.IsCPUWorkload(p.Case) && p.Skip != bench.SkipQuickLarge && p.Skip != bench.SkipNoBuilder && p.Skip != bench.SkipNotGenerated {
+				t.Errorf("%s: skipped for %q, want %q", p.Name(), p.Skip, bench.SkipNotCPU)
 			}
 			continue
 		}
 		run[p.Name()] = true
-		if !IsCPUWorkload(p.Case) || p.Storage > QuickMaxStorage {
+		if !bench.IsCPUWorkload(p.Case) || p.Storage > bench.QuickMaxStorage {
 			t.Errorf("%s (%d bytes of tensors) is in the quick subset", p.Name(), p.Storage)
 		}
 	}
@@ -110,34 +115,44 @@ func TestLimits(t *testing.T) {
 		t.Fatalf("storage of ReluFwd cpu-large = %d, want one 4096x4096 float32 tensor each way", big.Storage)
 	}
 	for _, tc := range []struct {
-		lim  Limits
+		lim  bench.Limits
 		want string
 	}{
-		{Limits{MaxStorage: big.Storage}, ""},
-		{Limits{MaxStorage: big.Storage - 1}, "above -max-bytes"},
-		{Limits{FlopLimit: big.Flops}, ""},
-		{Limits{FlopLimit: big.Flops - 1}, "above -max-flops"},
-		{Limits{Quick: true}, SkipQuickLarge},
+		{bench.Limits{MaxStorage: big.Storage}, ""},
+		{bench.Limits{MaxStorage: big.Storage - 1}, "above -max-bytes"},
+		{bench.Limits{FlopLimit: big.Flops}, ""},
+		{bench.Limits{FlopLimit: big.Flops - 1}, "above -max-flops"},
+		{bench.Limits{Quick: true}, bench.SkipQuickLarge},
 	} {
-		got := tc.lim.skip(big)
+		got := skip(t, big, tc.lim)
 		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
 			t.Errorf("%+v: skip reason %q, want one containing %q", tc.lim, got, tc.want)
 		}
 	}
-	if got := (Limits{Quick: true}).skip(planOne(t, find(t, "GemmFwd/llama3-8b-decode-oproj/bfloat16"))); got != SkipNotCPU {
-		t.Errorf("quick skips a real decode row for %q, want %q", got, SkipNotCPU)
+	if got := skip(t, planOne(t, find(t, "GemmFwd/llama3-8b-decode-oproj/bfloat16")), bench.Limits{Quick: true}); got != bench.SkipNotCPU {
+		t.Errorf("quick skips a real decode row for %q, want %q", got, bench.SkipNotCPU)
 	}
 }
 
+// skip is the reason Plan gives under lim for not running p's case.
+func skip(t *testing.T, p bench.Planned, lim bench.Limits) string {
+	t.Helper()
+	ps, err := bench.Plan(reg, []bench.Case{p.Case}, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps[0].Skip
+}
+
 // quickOptions keep the measuring tests short.
-var quickOptions = Options{Count: 2, Samples: 3, MaxTime: 20 * time.Millisecond, Device: "cpu: test", Seed: 1}
+var quickOptions = bench.Options{Count: 2, Samples: 3, MaxTime: 20 * time.Millisecond, Device: "cpu: test", Seed: 1}
 
 // TestRecordFieldsFromTheOp: a record's counts and roof are the op's own EvalRoofline and
 // ComputeRoof, on an op built independently here, and agree with the meta build's.
 func TestRecordFieldsFromTheOp(t *testing.T) {
 	for _, name := range []string{"GemmFwd/cpu-ragged/bfloat16", "SoftmaxFwd/cpu-small-mid-dim/float32", "AttentionFwd/cpu-decode/q=bfloat16,k=float8_e4m3,v=float8_e4m3"} {
 		p := planOne(t, find(t, name))
-		res := Measure(p, quickOptions)
+		res := bench.Measure(reg, p, quickOptions)
 		if res.Err != nil {
 			t.Fatalf("%s: %v", name, res.Err)
 		}
@@ -166,7 +181,7 @@ func TestRecordFieldsFromTheOp(t *testing.T) {
 				t.Errorf("%s: seconds %v, iters %d: want a positive time over a whole number of calls per sample", name, r.Seconds, r.Iters)
 			}
 		}
-		if got := Median(res.Seconds[:quickOptions.Samples]); got != res.Records[0].Seconds {
+		if got := bench.Median(res.Seconds[:quickOptions.Samples]); got != res.Records[0].Seconds {
 			t.Errorf("%s: first record %v s, want the median of its samples %v s", name, res.Records[0].Seconds, got)
 		}
 	}
@@ -177,12 +192,12 @@ func TestRecordFieldsFromTheOp(t *testing.T) {
 func TestColdAndWarm(t *testing.T) {
 	small, larger := planOne(t, find(t, "ReluFwd/cpu-small/float32")), planOne(t, find(t, "GemmFwd/cpu-64/float32"))
 	opt := quickOptions
-	opt.Evictor = NewEvictor(small.Storage + 1)
+	opt.Evictor = bench.NewEvictor(small.Storage + 1)
 	if larger.Storage < opt.Evictor.Size() {
 		t.Fatalf("GemmFwd cpu-64 has %d bytes of tensors, not more than ReluFwd cpu-small's %d", larger.Storage, small.Storage)
 	}
-	cold := Measure(small, opt)
-	warm := Measure(larger, opt)
+	cold := bench.Measure(reg, small, opt)
+	warm := bench.Measure(reg, larger, opt)
 	if cold.Err != nil || warm.Err != nil {
 		t.Fatal(cold.Err, warm.Err)
 	}
@@ -193,46 +208,49 @@ func TestColdAndWarm(t *testing.T) {
 		t.Error("a case larger than the eviction buffer was timed cold")
 	}
 	var order []string
-	_, err := ColdSample(func() error { order = append(order, "call"); return nil }, func() { order = append(order, "evict") })
+	_, err := bench.ColdSample(func() error { order = append(order, "call"); return nil }, func() { order = append(order, "evict") })
 	if err != nil || strings.Join(order, " ") != "evict call" {
 		t.Errorf("ColdSample: %v, err %v; want one eviction, then the call", order, err)
 	}
 }
 
-// wrongReference makes the named op's reference disagree with its kernel by one unit in the
-// first output element, for the duration of the test.
-func wrongReference(t *testing.T, opName string) {
-	t.Cleanup(func() { build = ops.Build })
-	build = func(c manifest.Case, opt ops.BuildOptions) (*ops.Instance, error) {
-		in, err := ops.Build(c, opt)
-		if err != nil || c.Op != opName {
-			return in, err
-		}
-		ref := in.Reference
-		in.Reference = func(outs []*ops.Tensor) error {
-			err := ref(outs)
-			outs[0].Data[0]++
-			return err
-		}
-		return in, nil
+// wrongReference is reg with the named op's reference disagreeing with its kernel by one
+// unit in the first output element.
+type wrongReference struct {
+	bench.Registry
+	op string
+}
+
+func (w wrongReference) Build(c manifest.Case, opt bench.BuildOptions) (bench.Instance, error) {
+	in, err := w.Registry.Build(c, opt)
+	if err != nil || c.Op != w.op {
+		return in, err
 	}
+	oi := in.(opsbench.Instance).In
+	ref := oi.Reference
+	oi.Reference = func(outs []*ops.Tensor) error {
+		err := ref(outs)
+		outs[0].Data[0]++
+		return err
+	}
+	return in, nil
 }
 
 // TestMismatchFailsTheRun: a kernel that disagrees with its reference is an error row with
 // no record, and the run reports it as failed, while the other cases are still recorded.
 func TestMismatchFailsTheRun(t *testing.T) {
-	wrongReference(t, "ReluFwd")
+	reg := wrongReference{reg, "ReluFwd"}
 	good, bad := planOne(t, find(t, "AddFwd/cpu-small/float32")), planOne(t, find(t, "ReluFwd/cpu-small/float32"))
-	res := Measure(bad, quickOptions)
-	if !errors.Is(res.Err, ErrMismatch) || res.Records != nil {
-		t.Fatalf("Measure of a mismatching kernel: err %v, %d records; want ErrMismatch and none", res.Err, len(res.Records))
+	res := bench.Measure(reg, bad, quickOptions)
+	if !errors.Is(res.Err, bench.ErrMismatch) || res.Records != nil {
+		t.Fatalf("Measure of a mismatching kernel: err %v, %d records; want bench.ErrMismatch and none", res.Err, len(res.Records))
 	}
 	var out, progress bytes.Buffer
-	failed, err := Run([]Planned{bad, good}, quickOptions, record.NewBenchWriter(&out), func() error { return nil }, &progress)
+	failed, err := bench.Run(reg, []bench.Planned{bad, good}, quickOptions, record.NewBenchWriter(&out), &progress)
 	if err != nil || failed != 1 {
 		t.Fatalf("Run: failed %d, err %v; want 1 failure", failed, err)
 	}
-	if !strings.Contains(progress.String(), "ERROR ReluFwd/cpu-small/float32: "+ErrMismatch.Error()) {
+	if !strings.Contains(progress.String(), "ERROR ReluFwd/cpu-small/float32: "+bench.ErrMismatch.Error()) {
 		t.Errorf("progress does not show the error row:\n%s", progress.String())
 	}
 	recs, fs := record.ReadBench(&out, "out.txt")
@@ -246,13 +264,13 @@ func TestMismatchFailsTheRun(t *testing.T) {
 
 func TestBadOptions(t *testing.T) {
 	p := planOne(t, find(t, "ReluFwd/cpu-small/float32"))
-	for _, opt := range []Options{
+	for _, opt := range []bench.Options{
 		{Count: 0, Samples: 1, MaxTime: time.Millisecond, Device: "d"},
 		{Count: 1, Samples: 0, MaxTime: time.Millisecond, Device: "d"},
 		{Count: 1, Samples: 1, MaxTime: 0, Device: "d"},
 		{Count: 1, Samples: 1, MaxTime: time.Millisecond},
 	} {
-		if res := Measure(p, opt); res.Err == nil {
+		if res := bench.Measure(reg, p, opt); res.Err == nil {
 			t.Errorf("Measure with %+v: no error", opt)
 		}
 	}
@@ -267,7 +285,7 @@ func TestCalibrateReachesTheTarget(t *testing.T) {
 		return nil
 	}
 	const target = 2 * time.Millisecond
-	n, err := Calibrate(spin, target)
+	n, err := bench.Calibrate(spin, target)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,15 +294,15 @@ func TestCalibrateReachesTheTarget(t *testing.T) {
 	if n > int(target/(20*time.Microsecond))*2 || n < 1 {
 		t.Errorf("Calibrate: %d calls a batch for a %v target at 20µs a call", n, target)
 	}
-	s, err := Sample(spin, n)
+	s, err := bench.Sample(spin, n)
 	if err != nil || s < 20e-6 {
 		t.Errorf("Sample: %v s per call (err %v), want at least 20µs", s, err)
 	}
 	boom := errors.New("boom")
-	if _, err := Calibrate(func() error { return boom }, target); !errors.Is(err, boom) {
+	if _, err := bench.Calibrate(func() error { return boom }, target); !errors.Is(err, boom) {
 		t.Errorf("Calibrate stops at the call's error: got %v", err)
 	}
-	if _, err := Calibrate(spin, 0); err == nil {
+	if _, err := bench.Calibrate(spin, 0); err == nil {
 		t.Error("Calibrate accepts a zero target")
 	}
 }
@@ -295,7 +313,7 @@ func TestMedian(t *testing.T) {
 		want float64
 	}{{[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2.5}, {[]float64{7}, 7}, {[]float64{5, 5, 1, 9, 100}, 5}} {
 		in := append([]float64(nil), tc.in...)
-		if got := Median(in); got != tc.want {
+		if got := bench.Median(in); got != tc.want {
 			t.Errorf("Median(%v) = %v, want %v", tc.in, got, tc.want)
 		}
 		for i := range in {
@@ -322,7 +340,7 @@ func TestPredictLessonTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	op, err := FindOp(mustOps(t), "GemmFwd")
+	op, err := bench.FindOp(mustOps(t), "GemmFwd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,11 +350,11 @@ func TestPredictLessonTable(t *testing.T) {
 		{"166", 153.55, 312.00, 100.0, "compute-bound"},
 		{"4096", 1365.33, 312.00, 100.0, "compute-bound"}, // printed by the lesson's main
 	} {
-		cases, err := SetCases(op, "M="+row.m+",N=4096,K=4096", "float16")
+		cases, err := bench.SetCases(op, "M="+row.m+",N=4096,K=4096", "float16")
 		if err != nil {
 			t.Fatal(err)
 		}
-		pr := Predict(planOne(t, cases[0]), prof, profiles.Theoretical)
+		pr := bench.Predict(planOne(t, cases[0]), prof, profiles.Theoretical)
 		if !near(pr.Intensity, row.intensity, 0.005) || !near(pr.Attainable/1e12, row.tflops, 0.005) ||
 			!near(pr.PeakShare*100, row.share, 0.05) || string(pr.Bound) != row.bound {
 			t.Errorf("m=%s: intensity %.4f, %.4f TFLOP/s, %.3f%% of peak, %s; lesson: %.2f, %.2f, %.1f%%, %s",
@@ -352,7 +370,7 @@ func near(got, want, tol float64) bool { return got >= want-tol && got <= want+t
 
 func mustOps(t *testing.T) []*manifest.Op {
 	t.Helper()
-	opList, _, err := Load("../../manifest")
+	opList, _, err := bench.Load(manifest.Config{}, "../../manifest")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +384,7 @@ func TestPredictBlanks(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := planOne(t, find(t, "GemmFwd/llama3-8b-decode-oproj/float16"))
-	pr := Predict(p, a100, profiles.Effective) // the A100 profile has no measurement
+	pr := bench.Predict(p, a100, profiles.Effective) // the A100 profile has no measurement
 	if !isNaN(pr.MemoryTime, pr.SOLTime, pr.Attainable, pr.PeakShare) || isNaN(pr.Intensity) || !strings.Contains(pr.Note, "never measured") {
 		t.Errorf("A100 effective: %+v; want every cell blank but the intensity, which needs no ceiling, and a note that nothing was measured", pr)
 	}
@@ -374,7 +392,7 @@ func TestPredictBlanks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr = Predict(planOne(t, find(t, "GemmFwd/cpu-gemv/float32")), h200, profiles.Effective) // no cube.fp32 roof
+	pr = bench.Predict(planOne(t, find(t, "GemmFwd/cpu-gemv/float32")), h200, profiles.Effective) // no cube.fp32 roof
 	if isNaN(pr.MemoryTime, pr.Intensity) || !isNaN(pr.ComputeTime, pr.SOLTime, pr.Attainable) || pr.Bound != "" || !strings.Contains(pr.Note, "cube.fp32") {
 		t.Errorf("H200 without cube.fp32: %+v; want the memory time alone and a note naming the roof", pr)
 	}
@@ -392,20 +410,20 @@ func isNaN(vs ...float64) bool {
 func TestSetCases(t *testing.T) {
 	opList := mustOps(t)
 	op := func(name string) *manifest.Op {
-		o, err := FindOp(opList, name)
+		o, err := bench.FindOp(opList, name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return o
 	}
-	cases, err := SetCases(op("ReluFwd"), "x_shape=[128, 1024]", "float32")
+	cases, err := bench.SetCases(op("ReluFwd"), "x_shape=[128, 1024]", "float32")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(cases) != 1 || cases[0].Name() != "ReluFwd/x_shape=[128,1024]/float32" || cases[0].Case.Shapes["x"][1] != 1024 {
 		t.Errorf("cases %+v", cases)
 	}
-	cases, err = SetCases(op("AttentionFwd"), "batch=1,heads=4,kv_heads=2,seq_q=1,seq_kv=16,head_dim=8,causal=true", "q=bfloat16,k=float8_e4m3")
+	cases, err = bench.SetCases(op("AttentionFwd"), "batch=1,heads=4,kv_heads=2,seq_q=1,seq_kv=16,head_dim=8,causal=true", "q=bfloat16,k=float8_e4m3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -421,7 +439,7 @@ func TestSetCases(t *testing.T) {
 		{"GemmFwd", "M=1,,K=1", "float16", "is not key=value"},
 		{"ReluFwd", "x_shape=[1,2", "float32", "unbalanced"},
 	} {
-		_, err := SetCases(op(tc.op), tc.set, tc.dtype)
+		_, err := bench.SetCases(op(tc.op), tc.set, tc.dtype)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("SetCases(%s, %q, %q): %v; want an error containing %q", tc.op, tc.set, tc.dtype, err, tc.want)
 		}

@@ -1,11 +1,16 @@
-// Package bench is the benchmark layer (spec §4.2): it builds each op of the catalog on each
-// manifest workload × dtype, checks the kernel against its plain reference, times Forward,
-// and records the time with the op's own EvalRoofline (flops, bytes) and ComputeRoof, so that
-// the report prices records without re-instantiating an op. It also prices the catalog's
-// workloads against a device profile without running anything (Predict).
+// Package bench is the benchmark layer (spec §4.2), as a library any module that uses ropgen
+// can build on: it builds each op of a catalog on each manifest workload × dtype through the
+// module's Registry, checks the kernel against its plain reference, times Forward, and
+// records the time with the op's own EvalRoofline (flops, bytes) and ComputeRoof, so that the
+// report prices records without re-instantiating an op. It also prices the catalog's
+// workloads against a device profile without running anything (Predict), A/B-tests two
+// settings of one op, and runs every workload through the generated EvalRoofline (Eval).
+// Package benchcmd is all of that as a command: ropbench is benchcmd.Main over ropgen's own
+// catalog, and a module's own benchmark command is one line of main.
 //
 // Nothing in this package counts FLOPs or bytes: every count comes from an op's generated
-// EvalRoofline (a test scans the sources for local counting).
+// EvalRoofline (a test scans the sources for local counting). It never imports ropgen's op
+// catalog (package ops): the import-rule test keeps it so.
 package bench
 
 import (
@@ -29,13 +34,13 @@ type Case struct {
 // Name is op/workload/dtype, the row's identity in records and messages.
 func (c Case) Name() string { return c.Case.Op + "/" + c.Case.Label + "/" + c.DType }
 
-// Load validates the manifests at paths (files or directories) with the manifest schema and
-// returns the implemented ops and every case of theirs, in catalog order. Any finding is an
-// error: a benchmark of a catalog that does not validate would time workloads nobody agreed
-// on. An implemented op that package ops has no builder for is kept: Plan skips its cases
-// and says so.
-func Load(paths ...string) ([]*manifest.Op, []Case, error) {
-	cat, fs := manifest.Load(paths...)
+// Load validates the manifests at paths (files or directories) as mc says (manifest.Load)
+// and returns the implemented ops and every case of theirs, in catalog order. Any finding is
+// an error: a benchmark of a catalog that does not validate would time workloads nobody
+// agreed on. An implemented op that the registry has no builder for is kept: Plan skips its
+// cases and says so.
+func Load(mc manifest.Config, paths ...string) ([]*manifest.Op, []Case, error) {
+	cat, fs := mc.Load(paths...)
 	if len(fs) > 0 {
 		return nil, nil, fs
 	}

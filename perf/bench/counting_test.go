@@ -15,7 +15,7 @@ import (
 // for code that counts instead.
 
 // benchmarkSources are the directories of the benchmark layer, from this package's.
-var benchmarkSources = []string{".", "../../cmd/ropbench"}
+var benchmarkSources = []string{".", "benchcmd", "../../cmd/ropbench", "../../internal/opsbench"}
 
 // countingName reports whether a name stands for a FLOP or byte count: flops, Bytes,
 // totalFlops, nbytes.

@@ -2,17 +2,14 @@ package bench
 
 import (
 	"fmt"
-	"slices"
-
-	"github.com/ropgen/ropgen/ops"
 )
 
-// Limits bound what a run takes on: the CPU kernels store every tensor as float32, and the
-// reference check runs plain loops, so the catalog's real workloads (a 70B prefill GEMM,
+// Limits bound what a run takes on: ropgen's CPU kernels store every tensor as float32, and
+// the reference check runs plain loops, so the catalog's real workloads (a 70B prefill GEMM,
 // a 128256 × 8192 embedding table) are for Predict, not for this machine.
 type Limits struct {
-	// MaxStorage bounds the CPU memory of a case's tensors (inputs and outputs, 4 bytes per
-	// element whatever the dtype). 0: no bound.
+	// MaxStorage bounds the memory of a case's tensors (inputs and outputs, as the
+	// instance's Storage reports it). 0: no bound.
 	MaxStorage int64
 	// FlopLimit bounds a case's FLOPs (its EvalRoofline count): the plain reference that
 	// checks the kernel runs at about a GFLOP/s, so 2e9 FLOPs is about 2 s of checking.
@@ -36,25 +33,20 @@ type Planned struct {
 	Case
 	Flops, Bytes int64  // EvalRoofline of the meta build
 	Roof         string // ComputeRoof of the meta build
-	Storage      int64  // CPU memory of its tensors: elements × 4
+	Storage      int64  // memory of its tensors (Instance.Storage)
 	// Skip says why the case is not run, or is "" when it is.
 	Skip string
 }
 
-// Plan builds every case as meta tensors, reads its roofline, and decides against lim
-// whether to run it. A case of an op that package ops has no builder for, or whose type has
-// no generated EvalRoofline yet, is skipped with that reason (a new op on its way in; the
-// ops and generator tests fail on it already); one that does not build or whose roofline
-// fails is an error: the catalog is broken, and skipping it would hide that.
-func Plan(cases []Case, lim Limits) ([]Planned, error) {
-	registered := ops.Registered()
+// Plan builds every case with reg as meta tensors, reads its roofline, and decides against
+// lim whether to run it. A case of an op that reg has no builder for, or whose type has no
+// generated EvalRoofline yet, is skipped with that reason (a new op on its way in; the ops
+// and generator tests fail on it already); one that does not build or whose roofline fails
+// is an error: the catalog is broken, and skipping it would hide that.
+func Plan(reg Registry, cases []Case, lim Limits) ([]Planned, error) {
 	out := make([]Planned, 0, len(cases))
 	for _, c := range cases {
-		if !slices.Contains(registered, c.Case.Op) {
-			out = append(out, Planned{Case: c, Skip: SkipNoBuilder})
-			continue
-		}
-		p, err := plan(c)
+		p, err := plan(reg, c)
 		if err != nil {
 			return nil, err
 		}
@@ -66,13 +58,18 @@ func Plan(cases []Case, lim Limits) ([]Planned, error) {
 	return out, nil
 }
 
-func plan(c Case) (Planned, error) {
-	in, err := ops.Build(c.Case, ops.BuildOptions{Meta: true})
-	if err != nil {
-		return Planned{}, err
-	}
+// plan is Plan of one case, skipping only for a missing builder or generated roofline.
+func plan(reg Registry, c Case) (Planned, error) {
 	p := Planned{Case: c}
-	op, ok := in.Op.(ops.Op)
+	if !reg.Has(c.Case.Op) {
+		p.Skip = SkipNoBuilder
+		return p, nil
+	}
+	in, err := reg.Build(c.Case, BuildOptions{Meta: true})
+	if err != nil {
+		return Planned{}, fmt.Errorf("%s: %w", c.Name(), err)
+	}
+	op, ok := in.Op().(Op)
 	if !ok {
 		p.Skip = SkipNotGenerated
 		return p, nil
@@ -81,15 +78,13 @@ func plan(c Case) (Planned, error) {
 		return Planned{}, fmt.Errorf("%s: EvalRoofline: %w", c.Name(), err)
 	}
 	p.Roof = op.ComputeRoof()
-	for _, a := range append(in.Inputs, in.Outputs...) {
-		p.Storage += int64(a.T.Numel()) * 4 // float32 on the CPU, whatever the dtype
-	}
+	p.Storage = in.Storage()
 	return p, nil
 }
 
 // SkipNoBuilder is the skip reason of a case whose op is implemented in the manifest but
-// has no builder in package ops yet: nothing can build it, not even its roofline.
-const SkipNoBuilder = "implemented in the manifest, but package ops registers no builder for it"
+// has no builder in the registry yet: nothing can build it, not even its roofline.
+const SkipNoBuilder = "implemented in the manifest, but the registry has no builder for it"
 
 // SkipNotGenerated is the skip reason of a case whose op type has no generated
 // EvalRoofline yet (a new op before `go generate ./...`): there are no counts to record.

@@ -8,13 +8,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/ropgen/ropgen/ops"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
 )
-
-// build is ops.Build; a test replaces it to plant a kernel that disagrees with its reference.
-var build = ops.Build
 
 // Options say how a case is timed and recorded.
 type Options struct {
@@ -29,7 +25,7 @@ type Options struct {
 	MaxTime time.Duration
 	// Device is the recorded device name (profiles.HostDeviceName on this machine).
 	Device string
-	// Seed seeds the inputs (ops.BuildOptions.Seed).
+	// Seed seeds the inputs (BuildOptions.Seed).
 	Seed uint64
 	// Evictor, when set, times every case with less data than its buffer cold: each sample
 	// is one call made after evicting the caches (see evict.go). Nil: every case is timed in
@@ -55,7 +51,8 @@ type Result struct {
 	Err  error
 }
 
-func (o Options) check() error {
+// Check reports options that cannot time anything: no record, no sample, no time, no device.
+func (o Options) Check() error {
 	switch {
 	case o.Count < 1:
 		return fmt.Errorf("count %d: need at least one record per case", o.Count)
@@ -69,36 +66,36 @@ func (o Options) check() error {
 	return nil
 }
 
-// Measure builds the case with data, checks the kernel against the reference first (a fast
+// Measure builds the case with data with reg, checks the kernel against the reference first (a fast
 // wrong kernel is not a result), then times Forward, cold or in warm batches
 // (Options.Evictor), and returns its records. Flops, bytes and roof come from the very op
 // value that ran: its EvalRoofline and ComputeRoof. A case Plan skipped is an error.
-func Measure(p Planned, opt Options) Result {
+func Measure(reg Registry, p Planned, opt Options) Result {
 	res := Result{Planned: p}
-	if res.Err = opt.check(); res.Err != nil {
+	if res.Err = opt.Check(); res.Err != nil {
 		return res
 	}
 	if p.Skip != "" {
 		res.Err = fmt.Errorf("not runnable: %s", p.Skip)
 		return res
 	}
-	in, err := build(p.Case.Case, ops.BuildOptions{Seed: opt.Seed})
+	in, err := reg.Build(p.Case.Case, BuildOptions{Seed: opt.Seed})
 	if err != nil {
 		res.Err = err
 		return res
 	}
 	// A kernel that fails outright is an error of its own, not a mismatch.
 	if err := in.Run(); err != nil {
-		res.Err = fmt.Errorf("Forward: %w", err)
+		res.Err = fmt.Errorf("kernel: %w", err)
 		return res
 	}
 	if err := in.Check(); err != nil {
 		res.Err = fmt.Errorf("%w: %w", ErrMismatch, err)
 		return res
 	}
-	op, ok := in.Op.(ops.Op)
+	op, ok := in.Op().(Op)
 	if !ok {
-		res.Err = errors.New(SkipNotGenerated)
+		res.Err = fmt.Errorf("%s", SkipNotGenerated)
 		return res
 	}
 	flops, bytes, err := op.EvalRoofline()
@@ -140,15 +137,23 @@ func Measure(p Planned, opt Options) Result {
 	return res
 }
 
-// Run measures each planned case in order and writes its records to w as soon as it is
-// done, so an interrupted run keeps what it measured. It prints one line per case to
-// progress: the median time per call, the spread of the samples, and the rates the op's own
-// counts imply; or the error of a case that failed (a kernel that disagrees with its
-// reference among them), which writes no record. It returns the number of failed cases;
-// err is a failure to write.
-func Run(plans []Planned, opt Options, w *record.BenchWriter, flush func() error, progress io.Writer) (failed int, err error) {
+// RecordWriter writes records: record.BenchWriter (Go benchmark format) and
+// record.JSONWriter (JSON lines) are two.
+type RecordWriter interface {
+	Write(record.Record) error
+}
+
+// Run measures each planned case in order with reg and writes its records to w as soon as
+// it is done (flushing w after each case when it has a Flush method), so a run that stops
+// part way has written what it measured. It prints one line per case to progress: the
+// median time per call, the spread of the samples, and the rates the op's own counts imply;
+// or the error of a case that failed (a kernel that disagrees with its reference among
+// them), which writes no record. It returns the number of failed cases; err is a failure to
+// write.
+func Run(reg Registry, plans []Planned, opt Options, w RecordWriter, progress io.Writer) (failed int, err error) {
+	flusher, _ := w.(interface{ Flush() error })
 	for _, p := range plans {
-		res := Measure(p, opt)
+		res := Measure(reg, p, opt)
 		if res.Err != nil {
 			failed++
 			fmt.Fprintf(progress, "ERROR %s: %v\n", p.Name(), res.Err)
@@ -159,8 +164,10 @@ func Run(plans []Planned, opt Options, w *record.BenchWriter, flush func() error
 				return failed, err
 			}
 		}
-		if err := flush(); err != nil {
-			return failed, err
+		if flusher != nil {
+			if err := flusher.Flush(); err != nil {
+				return failed, err
+			}
 		}
 		fmt.Fprintln(progress, res.progress())
 	}

@@ -1,14 +1,12 @@
-package main
+package benchcmd
 
 import (
-	"bufio"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
 	"time"
 
+	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/internal/output"
 	"github.com/ropgen/ropgen/perf/bench"
 	"github.com/ropgen/ropgen/perf/profiles"
@@ -19,85 +17,94 @@ import (
 // quick subset has some sixty cases and must finish well under a minute on two cores.
 const quickMaxTime = 150 * time.Millisecond
 
-func runBench(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("ropbench run", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	manifests := fl.String("manifest", "manifest", "manifest `PATH` (file or directory)")
+// run is `NAME run`: measure the selected cases and write their records.
+func (e *env) run(args []string, stdout, stderr io.Writer) int {
+	fl := cli.NewFlags(e.name+" run", "[-manifests PATHS] [-op REGEX] [-workload REGEX] [-dtype REGEX] [-quick] [-json] [-o FILE] [flags]", `
+bench.Run builds every selected op × workload × dtype with random inputs, checks the kernel
+against its reference (a mismatch is an error row and no record), times Forward and writes
+one record per case: Go benchmark format (benchstat reads it), or JSON lines with -json,
+with the op's own EvalRoofline counts and ComputeRoof. Progress and skipped cases go to
+stderr. -o FILE is replaced only when the run completes: an interrupted run leaves it as it
+was. Exit 1 when any case fails.`, stdout, stderr)
+	manifests := fl.ManifestsFlag()
 	out := fl.String("o", "", "write the records to `FILE` (default: standard output)")
+	asJSON := fl.Bool("json", false, "write JSON lines (record.JSONWriter) instead of Go benchmark format")
 	ff := addFilterFlags(fl)
 	quick := fl.Bool("quick", false, "only the small cpu-* rows (32 MiB of tensors at most), with a short timing budget")
 	count := fl.Int("count", bench.DefaultOptions.Count, "records per case (benchstat needs several for a p-value)")
 	samples := fl.Int("samples", bench.DefaultOptions.Samples, "timed batches per record; the record is their median")
 	maxTime := fl.Duration("max-time", bench.DefaultOptions.MaxTime, "timing budget per case, calibration included; -quick lowers the default to 150ms")
-	maxStorage := fl.Int64("max-bytes", bench.DefaultLimits.MaxStorage, "skip cases whose CPU tensors (4 bytes an element) exceed `N` bytes")
-	maxFlops := fl.Int64("max-flops", bench.DefaultLimits.FlopLimit, "skip cases above `N` FLOPs (the plain reference runs at about 1 GFLOP/s)")
+	maxStorage := fl.Int64("max-bytes", bench.DefaultLimits.MaxStorage, "skip cases whose tensors take more than `N` bytes")
+	maxFlops := fl.Int64("max-flops", bench.DefaultLimits.FlopLimit, "skip cases above `N` FLOPs (a plain reference runs at about 1 GFLOP/s)")
 	warm := fl.Bool("warm", false, "time every case in warm batches; by default a case that fits in twice the last-level cache is timed cold, one call after evicting the caches")
 	verbose := fl.Bool("v", false, "list every skipped case")
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := fl.Parse(args); !ok {
+		return code
 	}
-	if fl.NArg() > 0 {
-		fmt.Fprintf(stderr, "ropbench run: unexpected arguments %q\n", fl.Args())
-		return 2
+	if code, ok := fl.NoArgs(); !ok {
+		return code
 	}
 	f, err := ff.filter()
 	if err != nil {
-		fmt.Fprintf(stderr, "ropbench run: %v\n", err)
-		return 2
+		return fl.Fail("%v", err)
 	}
 	opt := bench.DefaultOptions
 	opt.Count, opt.Samples, opt.MaxTime = *count, *samples, *maxTime
-	if *quick && !flagSet(fl, "max-time") {
+	if *quick && !fl.IsSet("max-time") {
 		opt.MaxTime = quickMaxTime
 	}
 	opt.Device = profiles.HostDeviceName()
+	if err := opt.Check(); err != nil {
+		return fl.Fail("%v", err)
+	}
 	if !*warm {
 		opt.Evictor = bench.NewEvictor(bench.DefaultEvictSize())
 	}
 	lim := bench.Limits{MaxStorage: *maxStorage, FlopLimit: *maxFlops, Quick: *quick}
-
-	_, cases, err := bench.Load(*manifests)
-	if err != nil {
-		fmt.Fprintf(stderr, "ropbench run: %v\n", err)
-		return 1
+	if *out != "" {
+		// Refused before anything is measured (the manifests are the inputs).
+		if err := output.Check(*out, cli.SplitList(*manifests)...); err != nil {
+			return fl.Errorf("%v", err)
+		}
 	}
-	plans, err := bench.Plan(f.Select(cases), lim)
+
+	cat, code, ok := e.load(fl, *manifests)
+	if !ok {
+		return code
+	}
+	plans, err := bench.Plan(e.reg, f.Select(cat.cases), lim)
 	if err != nil {
-		fmt.Fprintf(stderr, "ropbench run: %v\n", err)
-		return 1
+		return fl.Errorf("%v", err)
 	}
 	todo := reportSkips(plans, *verbose, stderr)
 	if len(todo) == 0 {
-		fmt.Fprintln(stderr, "ropbench run: no case selected")
-		return 1
+		return fl.Errorf("no case selected")
 	}
 
 	// -o FILE is written to a temporary file renamed over FILE when the run completes: an
 	// interrupted run leaves the old records as they were.
 	w, commit := stdout, func() error { return nil }
 	if *out != "" {
-		file, err := output.Create(*out, *manifests)
+		file, err := output.Create(*out, cli.SplitList(*manifests)...)
 		if err != nil {
-			fmt.Fprintf(stderr, "ropbench run: %v\n", err)
-			return 1
+			return fl.Errorf("%v", err)
 		}
 		defer file.Abort()
 		w, commit = file, file.Commit
 	}
-	buf := bufio.NewWriter(w)
+	var rw bench.RecordWriter = record.NewBenchWriter(w)
+	if *asJSON {
+		rw = record.NewJSONWriter(w)
+	}
 	fmt.Fprintf(stderr, "device %q: %d cases, %d record(s) of %d samples each; %s\n",
 		opt.Device, len(todo), opt.Count, opt.Samples, timingNote(opt))
 	start := time.Now()
-	failed, err := bench.Run(todo, opt, record.NewBenchWriter(buf), buf.Flush, stderr)
+	failed, err := bench.Run(e.reg, todo, opt, rw, stderr)
 	if err == nil {
 		err = commit()
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ropbench run: %v\n", err)
-		return 1
+		return fl.Errorf("%v", err)
 	}
 	fmt.Fprintf(stderr, "%d cases in %.1fs, %d failed\n", len(todo), time.Since(start).Seconds(), failed)
 	if failed > 0 {
@@ -113,13 +120,6 @@ func timingNote(opt bench.Options) string {
 		return "every case in " + warm
 	}
 	return fmt.Sprintf("cases under %d MiB cold (one call after evicting the caches), larger ones in %s", opt.Evictor.Size()>>20, warm)
-}
-
-// flagSet reports whether the flag named name was given on the command line.
-func flagSet(fl *flag.FlagSet, name string) bool {
-	set := false
-	fl.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
 
 // reportSkips says which planned cases are skipped and why, and returns the others. The

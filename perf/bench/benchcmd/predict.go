@@ -1,59 +1,63 @@
-package main
+package benchcmd
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/perf/bench"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/report"
 )
 
-func runPredict(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("ropbench predict", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	manifests := fl.String("manifest", "manifest", "manifest `PATH` (file or directory)")
+// predict is `NAME predict`: price the selected cases against a profile without running them.
+func (e *env) predict(args []string, stdout, stderr io.Writer) int {
+	fl := cli.NewFlags(e.name+" predict", "-profile NAME|FILE [-theoretical] [-op REGEX] [-workload REGEX] [-dtype REGEX]\n-profile NAME|FILE [-theoretical] -op NAME -set KEY=VALUE,... -dtype DTYPE", `
+bench.Predict prices catalog workloads (or one given with -set) against a device profile without
+running them: each case is built as meta tensors, its generated EvalRoofline gives the FLOPs
+and bytes, and the profile's ceilings give the bound, the speed-of-light time and the rate
+the roofline allows (the report's pricing). Blank cells are what the profile cannot price.`, stdout, stderr)
+	manifests := fl.ManifestsFlag()
 	profile := fl.String("profile", "", "device profile: a builtin `NAME` (h200, a100-sxm-80gb, ascend910b1) or a .yaml FILE")
 	theoretical := fl.Bool("theoretical", false, "price against the theoretical (datasheet) ceilings instead of the effective ones")
 	set := fl.String("set", "", "price one workload given here instead of the catalog's: `KEY=VALUE,...` as in a manifest row (needs -op NAME and -dtype DTYPE)")
 	ff := addFilterFlags(fl)
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := fl.Parse(args); !ok {
+		return code
 	}
-	if fl.NArg() > 0 || *profile == "" {
-		fmt.Fprintln(stderr, "usage: ropbench predict -profile NAME|FILE [-theoretical] [-op REGEX] [-workload REGEX] [-dtype REGEX]\n       ropbench predict -profile NAME|FILE [-theoretical] -op NAME -set KEY=VALUE,... -dtype DTYPE")
-		return 2
+	if code, ok := fl.NoArgs(); !ok {
+		return code
+	}
+	if *profile == "" {
+		return fl.Fail("-profile is required")
 	}
 	prof, err := profiles.Open(*profile)
 	if err != nil {
-		fmt.Fprintf(stderr, "ropbench predict: -profile: %v\n", err)
-		return 2
+		return fl.Fail("-profile: %v", err)
 	}
 	basis := profiles.Effective
 	if *theoretical {
 		basis = profiles.Theoretical
 	}
-	cases, code, err := selectCases(*manifests, ff, *set)
-	if err != nil {
-		fmt.Fprintf(stderr, "ropbench predict: %v\n", err)
+	cat, code, ok := e.load(fl, *manifests)
+	if !ok {
 		return code
 	}
-	if len(cases) == 0 {
-		fmt.Fprintln(stderr, "ropbench predict: no case selected")
-		return 1
+	cases, code, err := selectCases(cat, ff, *set)
+	switch {
+	case err != nil && code == 2:
+		return fl.Fail("%v", err)
+	case err != nil:
+		return fl.Errorf("%v", err)
+	case len(cases) == 0:
+		return fl.Errorf("no case selected")
 	}
-	plans, err := bench.Plan(cases, bench.Limits{})
+	plans, err := bench.Plan(e.reg, cases, bench.Limits{})
 	if err != nil {
-		fmt.Fprintf(stderr, "ropbench predict: %v\n", err)
-		return 1
+		return fl.Errorf("%v", err)
 	}
 	var preds []bench.Prediction
 	for _, p := range plans {
@@ -64,8 +68,7 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		preds = append(preds, bench.Predict(p, prof, basis))
 	}
 	if err := writePredictions(stdout, prof, basis, preds); err != nil {
-		fmt.Fprintf(stderr, "ropbench predict: %v\n", err)
-		return 1
+		return fl.Errorf("%v", err)
 	}
 	return 0
 }

@@ -1,8 +1,6 @@
-package main
+package benchcmd
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"runtime"
@@ -11,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ropgen/ropgen/ops"
+	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/perf/abtest"
 	"github.com/ropgen/ropgen/perf/bench"
 )
@@ -25,9 +23,9 @@ type knob struct {
 	set func(value int) (restore func())
 }
 
-// knobs are the settings an arm can change, by name. procs is GOMAXPROCS: the kernels split
-// work with parallelFor, which runs serially under one P, so procs=1 against procs=2 prices
-// the kernels' serial-or-parallel choice (the grain sizes) on one workload.
+// knobs are the settings an arm can change, by name. procs is GOMAXPROCS: kernels that split
+// work over goroutines run serially under one P, so procs=1 against procs=2 prices a kernel's
+// serial-or-parallel choice on one workload.
 var knobs = map[string]knob{
 	"procs": {
 		doc: "GOMAXPROCS during the arm (1: every kernel runs serially; at most 4 × the CPUs)",
@@ -89,10 +87,14 @@ func knobList() string {
 	return strings.Join(list, "; ")
 }
 
-func runAB(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("ropbench ab", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	manifests := fl.String("manifest", "manifest", "manifest `PATH` (file or directory)")
+// ab is `NAME ab`: an A/B trial of two settings on one case.
+func (e *env) ab(args []string, stdout, stderr io.Writer) int {
+	fl := cli.NewFlags(e.name+" ab", "-op NAME (-workload REGEX [-dtype REGEX] | -set KEY=VALUE,... -dtype DTYPE) -a KNOB=VALUE -b KNOB=VALUE [-rounds N]", `
+Ab compares two settings (arms) of one op on one case. Equality first: each arm's kernel
+must match the reference, and the two arms each other; then paired rounds in alternating
+order, and a two-sided sign test on the rounds B won and lost. The verdict rests on the
+signs alone ("not stable" rather than an average).`, stdout, stderr)
+	manifests := fl.ManifestsFlag()
 	aSpec := fl.String("a", "", "arm A: `KNOB=VALUE,...` (knobs: "+knobList()+")")
 	bSpec := fl.String("b", "", "arm B, the candidate judged against A: `KNOB=VALUE,...`")
 	set := fl.String("set", "", "run one workload given here instead of a catalog row: `KEY=VALUE,...` (needs -dtype DTYPE)")
@@ -100,86 +102,72 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 	target := fl.Duration("sample-time", 20*time.Millisecond, "each timed batch lasts at least this long")
 	alpha := fl.Float64("alpha", 0.01, "sign test level: a verdict other than \"not stable\" needs p <= alpha")
 	ff := addFilterFlags(fl)
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fl.NArg() > 0 || *ff.op == "" || *aSpec == "" || *bSpec == "" {
-		fmt.Fprintln(stderr, "usage: ropbench ab -op NAME (-workload REGEX [-dtype REGEX] | -set KEY=VALUE,... -dtype DTYPE) -a KNOB=VALUE -b KNOB=VALUE [-rounds N]")
-		return 2
-	}
-	switch {
-	case !(*alpha > 0 && *alpha < 1):
-		fmt.Fprintf(stderr, "ropbench ab: -alpha %v is not in (0, 1)\n", *alpha)
-		return 2
-	case *rounds < abtest.MinRounds(*alpha):
-		fmt.Fprintf(stderr, "ropbench ab: -rounds %d can never reach p <= %v: use at least %d\n", *rounds, *alpha, abtest.MinRounds(*alpha))
-		return 2
-	case *target <= 0:
-		fmt.Fprintf(stderr, "ropbench ab: -sample-time %v must be positive\n", *target)
-		return 2
-	}
-	a, err := parseArm(*aSpec)
-	if err == nil {
-		b, errB := parseArm(*bSpec)
-		if errB != nil {
-			err = fmt.Errorf("-b: %w", errB)
-		}
-		if err == nil {
-			return ab(*manifests, ff, *set, a, b, *rounds, *target, *alpha, stdout, stderr)
-		}
-	} else {
-		err = fmt.Errorf("-a: %w", err)
-	}
-	fmt.Fprintf(stderr, "ropbench ab: %v\n", err)
-	return 2
-}
-
-func ab(manifests string, ff filterFlags, set string, a, b abtest.Arm, rounds int, target time.Duration, alpha float64, stdout, stderr io.Writer) int {
-	c, code, err := oneCase(manifests, ff, set)
-	if err != nil {
-		fmt.Fprintf(stderr, "ropbench ab: %v\n", err)
+	if code, ok := fl.Parse(args); !ok {
 		return code
 	}
-	in, err := ops.Build(c.Case, ops.BuildOptions{Seed: bench.DefaultOptions.Seed})
+	if code, ok := fl.NoArgs(); !ok {
+		return code
+	}
+	switch {
+	case *ff.op == "" || *aSpec == "" || *bSpec == "":
+		return fl.Fail("give -op, -a and -b")
+	case !(*alpha > 0 && *alpha < 1):
+		return fl.Fail("-alpha %v is not in (0, 1)", *alpha)
+	case *rounds < abtest.MinRounds(*alpha):
+		return fl.Fail("-rounds %d can never reach p <= %v: use at least %d", *rounds, *alpha, abtest.MinRounds(*alpha))
+	case *target <= 0:
+		return fl.Fail("-sample-time %v must be positive", *target)
+	}
+	a, err := parseArm(*aSpec)
 	if err != nil {
-		fmt.Fprintf(stderr, "ropbench ab: %v\n", err)
-		return 1
+		return fl.Fail("-a: %v", err)
+	}
+	b, err := parseArm(*bSpec)
+	if err != nil {
+		return fl.Fail("-b: %v", err)
+	}
+
+	cat, code, ok := e.load(fl, *manifests)
+	if !ok {
+		return code
+	}
+	cases, code, err := selectCases(cat, ff, *set)
+	if err == nil && len(cases) != 1 {
+		names := make([]string, len(cases))
+		for i, c := range cases {
+			names[i] = c.Name()
+		}
+		code, err = 2, fmt.Errorf("the flags select %d cases, want exactly one: %s", len(cases), strings.Join(names, ", "))
+	}
+	switch {
+	case err != nil && code == 2:
+		return fl.Fail("%v", err)
+	case err != nil:
+		return fl.Errorf("%v", err)
+	}
+	c := cases[0]
+	if !e.reg.Has(c.Case.Op) {
+		return fl.Errorf("%s: %s", c.Name(), bench.SkipNoBuilder)
+	}
+	in, err := e.reg.Build(c.Case, bench.BuildOptions{Seed: bench.DefaultOptions.Seed})
+	if err != nil {
+		return fl.Errorf("%v", err)
 	}
 	a.Call, b.Call = in.Run, in.Run
 	trial := abtest.Trial{A: a, B: b, Equal: func() error { return sameOutputs(in, a, b) },
-		Rounds: rounds, Target: target, Alpha: alpha}
-	fmt.Fprintf(stdout, "%s: A %s, B %s; %d rounds, batches of at least %v, alternating order\n", c.Name(), a.Name, b.Name, rounds, target)
+		Rounds: *rounds, Target: *target, Alpha: *alpha}
+	fmt.Fprintf(stdout, "%s: A %s, B %s; %d rounds, batches of at least %v, alternating order\n", c.Name(), a.Name, b.Name, *rounds, *target)
 	res, err := abtest.Run(trial)
 	if err != nil {
-		fmt.Fprintf(stderr, "ropbench ab: %v\n", err)
-		return 1
+		return fl.Errorf("%v", err)
 	}
-	writeAB(stdout, res)
+	writeAB(stdout, res, in)
 	return 0
 }
 
-// oneCase resolves the flags to exactly one case.
-func oneCase(manifests string, ff filterFlags, set string) (bench.Case, int, error) {
-	cases, code, err := selectCases(manifests, ff, set)
-	if err != nil {
-		return bench.Case{}, code, err
-	}
-	if len(cases) != 1 {
-		var names []string
-		for _, c := range cases {
-			names = append(names, c.Name())
-		}
-		return bench.Case{}, 2, fmt.Errorf("the flags select %d cases, want exactly one: %s", len(cases), strings.Join(names, ", "))
-	}
-	return cases[0], 0, nil
-}
-
-// sameOutputs checks each arm's kernel against the reference, then the two arms' outputs
-// against each other within the op's tolerance.
-func sameOutputs(in *ops.Instance, a, b abtest.Arm) error {
+// sameOutputs checks each arm's kernel against the reference, then, when the instance can
+// take a snapshot of its outputs, the two arms' outputs against each other.
+func sameOutputs(in bench.Instance, a, b abtest.Arm) error {
 	check := func(arm abtest.Arm) error {
 		leave := arm.Enter()
 		defer leave()
@@ -191,16 +179,17 @@ func sameOutputs(in *ops.Instance, a, b abtest.Arm) error {
 	if err := check(a); err != nil {
 		return err
 	}
-	want := make([]*ops.Tensor, len(in.Outputs))
-	for i, o := range in.Outputs {
-		want[i] = &ops.Tensor{Shape: o.T.Shape, DType: o.T.DType, Data: slices.Clone(o.T.Data)}
+	snap, ok := in.(bench.Snapshotter)
+	var same func() error
+	if ok {
+		same = snap.Snapshot()
 	}
 	if err := check(b); err != nil {
 		return err
 	}
-	for i, o := range in.Outputs {
-		if err := ops.Compare(o.T, want[i], in.Tol); err != nil {
-			return fmt.Errorf("output %s: %s vs %s: %w", o.Name, b.Name, a.Name, err)
+	if same != nil {
+		if err := same(); err != nil {
+			return fmt.Errorf("%s vs %s: %w", b.Name, a.Name, err)
 		}
 	}
 	return nil
@@ -208,8 +197,12 @@ func sameOutputs(in *ops.Instance, a, b abtest.Arm) error {
 
 // writeAB prints the trial: each arm's median time per call and the median per-round ratio
 // for orientation, then the signs and the verdict, which rest on the signs alone.
-func writeAB(w io.Writer, r *abtest.Result) {
-	fmt.Fprintf(w, "equal: both arms match the reference and each other\n")
+func writeAB(w io.Writer, r *abtest.Result, in bench.Instance) {
+	if _, ok := in.(bench.Snapshotter); ok {
+		fmt.Fprintf(w, "equal: both arms match the reference and each other\n")
+	} else {
+		fmt.Fprintf(w, "equal: both arms match the reference\n")
+	}
 	fmt.Fprintf(w, "A %-12s median %s per call (%d calls a batch)\n", r.A, bench.Seconds(bench.Median(r.SecondsA)), r.CallsA)
 	fmt.Fprintf(w, "B %-12s median %s per call (%d calls a batch)\n", r.B, bench.Seconds(bench.Median(r.SecondsB)), r.CallsB)
 	ratios := make([]float64, len(r.SecondsA))

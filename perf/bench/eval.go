@@ -1,0 +1,90 @@
+package bench
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/ropgen/ropgen/diag"
+)
+
+// Eval runs every case through its op's generated EvalRoofline and ComputeRoof, on a meta
+// build from reg, as a run or a prediction would: a formula that fails on a real workload
+// (a division by a zero dim, an index into an empty shape, an overflow) is found here, not
+// by a harness the module writes. It returns the number of cases evaluated cleanly and a
+// finding for each that is not, at its workload row's position: no builder, no generated
+// methods, a build or EvalRoofline error, a panic (with the frame that raised it), negative
+// counts.
+func Eval(reg Registry, cases []Case) (clean int, fs diag.Findings) {
+	for _, c := range cases {
+		if err := evalOne(reg, c); err != nil {
+			fs = append(fs, diag.Finding{Pos: rowPos(c), Op: c.Case.Op, Field: fmt.Sprintf("workloads[%d]", c.Case.Row),
+				Msg: fmt.Sprintf("%s %s: %v", c.Case.Label, c.DType, err)})
+			continue
+		}
+		clean++
+	}
+	return clean, fs.Sort()
+}
+
+// rowPos is the position of c's workload row, or of its op when the row has none (a -set row).
+func rowPos(c Case) diag.Pos {
+	if c.Op != nil && c.Case.Row < len(c.Op.Workloads) && c.Op.Workloads[c.Case.Row].Pos.File != "" {
+		return c.Op.Workloads[c.Case.Row].Pos
+	}
+	if c.Op != nil {
+		return c.Op.Pos
+	}
+	return diag.Pos{}
+}
+
+func evalOne(reg Registry, c Case) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v (%s)", r, panicFrame(debug.Stack()))
+		}
+	}()
+	if !reg.Has(c.Case.Op) {
+		return fmt.Errorf("%s", SkipNoBuilder)
+	}
+	in, err := reg.Build(c.Case, BuildOptions{Meta: true})
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	op, ok := in.Op().(Op)
+	if !ok {
+		return fmt.Errorf("%s", SkipNotGenerated)
+	}
+	flops, bytes, err := op.EvalRoofline()
+	switch {
+	case err != nil:
+		return fmt.Errorf("EvalRoofline: %w", err)
+	case flops < 0 || bytes < 0:
+		return fmt.Errorf("EvalRoofline: negative counts (flops %d, bytes %d)", flops, bytes)
+	case op.ComputeRoof() == "":
+		return fmt.Errorf("ComputeRoof is empty")
+	}
+	return nil
+}
+
+// panicFrame picks from a panicking goroutine's stack the first frame outside the runtime
+// and this file: the generated or hand-written line that raised it.
+func panicFrame(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	for i := 0; i+1 < len(lines); i++ {
+		fn := strings.TrimSpace(lines[i])
+		if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "runtime/") || strings.HasPrefix(fn, "panic(") || strings.HasPrefix(fn, "goroutine ") ||
+			strings.Contains(fn, "perf/bench.") || strings.HasPrefix(fn, "/") || fn == "" {
+			continue
+		}
+		loc := strings.TrimSpace(lines[i+1])
+		if j := strings.LastIndex(loc, " +0x"); j > 0 {
+			loc = loc[:j]
+		}
+		if j := strings.LastIndexByte(fn, '('); j > 0 && strings.HasSuffix(fn, ")") {
+			fn = fn[:j] // the arguments
+		}
+		return fn + " at " + loc
+	}
+	return "no frame"
+}

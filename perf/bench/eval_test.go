@@ -1,0 +1,89 @@
+package bench_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/perf/bench"
+)
+
+// fakeRegistry is a registry of a module's own: it builds ops of the testdata/eval manifest
+// that each fail in a way Eval must report at its workload row.
+type fakeRegistry struct{}
+
+func (fakeRegistry) Has(name string) bool { return name != "MissingFwd" }
+
+func (fakeRegistry) Build(c manifest.Case, _ bench.BuildOptions) (bench.Instance, error) {
+	shape := c.Shapes["x"]
+	switch c.Op {
+	case "GoodFwd":
+		return fakeInstance{&goodOp{}}, nil
+	case "BoomFwd":
+		return fakeInstance{&boomOp{shape: shape[:0]}}, nil
+	case "FailsFwd":
+		if len(shape) == 1 {
+			return nil, errors.New("rank 1 is not supported")
+		}
+		return fakeInstance{&failsOp{}}, nil
+	}
+	return fakeInstance{struct{}{}}, nil // BareFwd: no generated methods
+}
+
+type fakeInstance struct{ op any }
+
+func (f fakeInstance) Op() any        { return f.op }
+func (f fakeInstance) Run() error     { return nil }
+func (f fakeInstance) Check() error   { return nil }
+func (f fakeInstance) Storage() int64 { return 0 }
+
+type goodOp struct{}
+
+func (*goodOp) EvalRoofline() (int64, int64, error) { return 0, 0, nil }
+func (*goodOp) ComputeRoof() string                 { return "vector.fp32" }
+
+// boomOp indexes an empty shape, as an eager cond of generated code once did.
+type boomOp struct{ shape []int }
+
+func (o *boomOp) EvalRoofline() (int64, int64, error) { return int64(o.shape[0]), 0, nil }
+func (*boomOp) ComputeRoof() string                   { return "vector.fp32" }
+
+type failsOp struct{}
+
+func (*failsOp) EvalRoofline() (int64, int64, error) { return 0, 0, errors.New("overflow in M * N") }
+func (*failsOp) ComputeRoof() string                 { return "vector.fp32" }
+
+// TestEval: every workload of every op runs through the generated roofline; each failure is
+// reported at its own row, panics included, and the clean cases are counted.
+func TestEval(t *testing.T) {
+	const file = "testdata/eval/ops.yaml"
+	_, cases, err := bench.Load(manifest.Config{}, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean, fs := bench.Eval(fakeRegistry{}, cases)
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.String())
+	}
+	if clean != 2 || len(fs) != 8 {
+		t.Errorf("%d clean, %d findings, want 2 and 8:\n%s", clean, len(fs), strings.Join(got, "\n"))
+	}
+	for _, w := range []string{
+		file + ":25:7: BoomFwd: workloads[0]: small float32: panic: runtime error: index out of range [0] with length 0 (github.com/ropgen/ropgen/perf/bench_test.(*boomOp).EvalRoofline at ",
+		file + ":26:7: BoomFwd: workloads[1]: flat float32: panic: ",
+		file + ":40:7: FailsFwd: workloads[0]: small float32: EvalRoofline: overflow in M * N",
+		file + ":41:7: FailsFwd: workloads[1]: flat float32: build: rank 1 is not supported",
+		file + ":55:7: BareFwd: workloads[0]: small float32: " + bench.SkipNotGenerated,
+		file + ":71:7: MissingFwd: workloads[1]: flat float32: " + bench.SkipNoBuilder,
+	} {
+		found := false
+		for _, g := range got {
+			found = found || strings.HasPrefix(g, w)
+		}
+		if !found {
+			t.Errorf("no finding %q in:\n%s", w, strings.Join(got, "\n"))
+		}
+	}
+}
