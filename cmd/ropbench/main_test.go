@@ -105,6 +105,8 @@ func TestUsage(t *testing.T) {
 		{[]string{"ab", "-manifests", manifests, "-op", "ReluFwd", "-workload", "cpu-small", "-dtype", "float32", "-a", "procs=1", "-b", "procs=2", "-rounds", "5"}, 2, "use at least 8"},
 		{[]string{"ab", "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=1000000"}, 2, "-b: procs: 1000000 is above the most this machine takes"},
 		{[]string{"ab", "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=2", "-alpha", "0"}, 2, "-alpha 0 is not in (0, 1)"},
+		{[]string{"ab", "-op", "ReluFwd", "-a", "simd=1", "-b", "simd=9"}, 2, "-b: simd: 9 is above the most this machine takes (3)"},
+		{[]string{"ab", "-h"}, 0, "simd: the kernels' SIMD level"},
 		{[]string{"ab", "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=2", "-sample-time", "-1s"}, 2, "-sample-time -1s must be positive"},
 	} {
 		code, stdout, stderr := runCmd(tc.args...)

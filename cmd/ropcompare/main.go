@@ -33,6 +33,8 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
+	"github.com/ropgen/ropgen/internal/opsbench"
+	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/ops"
 	"github.com/ropgen/ropgen/perf/bench"
 )
@@ -192,7 +194,7 @@ func compare(stdout, stderr io.Writer, cfg config) error {
 
 // buildRows builds every selected case of cases.go with data, through the catalog.
 func buildRows(cfg config) ([]*row, error) {
-	opsList, _, err := bench.Load(cfg.manifests)
+	opsList, _, err := bench.Load(manifest.Config{}, cfg.manifests)
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +211,7 @@ func buildRows(cfg config) ([]*row, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", c.Name, err)
 		}
-		plans, err := bench.Plan(bc[:1], bench.Limits{})
+		plans, err := bench.Plan(opsbench.Registry, bc[:1], bench.Limits{})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", c.Name, err)
 		}

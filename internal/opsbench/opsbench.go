@@ -17,6 +17,17 @@ var Registry bench.Registry = registry{}
 
 type registry struct{}
 
+// Knobs are the settings of package ops an ab arm may change beside procs.
+func (registry) Knobs() map[string]bench.Knob {
+	return map[string]bench.Knob{
+		"simd": {
+			Doc: "the kernels' SIMD level (1: Go loops, 2: AVX2+FMA, 3: AVX-512; capped at the CPU's)",
+			Max: func() int { return ops.SIMDAVX512 },
+			Set: ops.SetSIMD,
+		},
+	}
+}
+
 func (registry) Has(name string) bool { return slices.Contains(ops.Registered(), name) }
 
 func (registry) Build(c manifest.Case, opt bench.BuildOptions) (bench.Instance, error) {

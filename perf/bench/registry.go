@@ -56,3 +56,18 @@ type Registry interface {
 	// (random from opt.Seed, or meta), binds its shapes and allocates its outputs.
 	Build(c manifest.Case, opt BuildOptions) (Instance, error)
 }
+
+// Knob is a setting an `ab` arm changes while it runs ("procs=1", "simd=2").
+type Knob struct {
+	Doc string
+	// Max is the largest value the knob takes on this machine; nil: no bound but 1 at least.
+	Max func() int
+	// Set applies value and returns the function that restores the previous setting.
+	Set func(value int) (restore func())
+}
+
+// Knobber is a Registry with settings of its own that `ab` arms may change, by name, beside
+// the builtin procs (GOMAXPROCS): ropgen's ops have simd, the kernels' SIMD level.
+type Knobber interface {
+	Knobs() map[string]Knob
+}

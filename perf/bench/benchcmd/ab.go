@@ -3,6 +3,7 @@ package benchcmd
 import (
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"slices"
 	"strconv"
@@ -14,39 +15,35 @@ import (
 	"github.com/ropgen/ropgen/perf/bench"
 )
 
-// knob is a setting an arm changes while it runs.
-type knob struct {
-	doc string
-	// max is the largest value the knob takes on this machine.
-	max func() int
-	// set applies value and returns the function that restores the previous setting.
-	set func(value int) (restore func())
-}
-
-// knobs are the settings an arm can change, by name. procs is GOMAXPROCS: kernels that split
-// work over goroutines run serially under one P, so procs=1 against procs=2 prices a kernel's
-// serial-or-parallel choice on one workload.
-var knobs = map[string]knob{
+// builtinKnobs are the settings every registry's arms can change. procs is GOMAXPROCS:
+// kernels that split work over goroutines run serially under one P, so procs=1 against
+// procs=2 prices a kernel's serial-or-parallel choice on one workload.
+var builtinKnobs = map[string]bench.Knob{
 	"procs": {
-		doc: "GOMAXPROCS during the arm (1: every kernel runs serially; at most 4 × the CPUs)",
+		Doc: "GOMAXPROCS during the arm (1: every kernel runs serially; at most 4 × the CPUs)",
 		// More Ps than a few per CPU only add scheduling, and a million make every parallel
 		// kernel start a million goroutines: the trial would never finish.
-		max: func() int { return 4 * runtime.NumCPU() },
-		set: func(v int) func() {
+		Max: func() int { return 4 * runtime.NumCPU() },
+		Set: func(v int) func() {
 			prev := runtime.GOMAXPROCS(v)
 			return func() { runtime.GOMAXPROCS(prev) }
 		},
 	},
-	"simd": {
-		doc: "the kernels' SIMD level (1: Go loops, 2: AVX2+FMA, 3: AVX-512; capped at the CPU's)",
-		set: ops.SetSIMD,
-	},
+}
+
+// knobs are the builtin knobs and the registry's own (bench.Knobber).
+func knobs(reg bench.Registry) map[string]bench.Knob {
+	all := maps.Clone(builtinKnobs)
+	if k, ok := reg.(bench.Knobber); ok {
+		maps.Copy(all, k.Knobs())
+	}
+	return all
 }
 
 // parseArm parses an arm's settings, "procs=1" (comma-separated knob=value pairs).
-func parseArm(spec string) (abtest.Arm, error) {
+func parseArm(knobs map[string]bench.Knob, spec string) (abtest.Arm, error) {
 	type setting struct {
-		k knob
+		k bench.Knob
 		v int
 	}
 	var settings []setting
@@ -54,13 +51,17 @@ func parseArm(spec string) (abtest.Arm, error) {
 		name, val, ok := strings.Cut(pair, "=")
 		k, known := knobs[name]
 		if !ok || !known {
-			return abtest.Arm{}, fmt.Errorf("%q is not knob=value with a known knob (%s)", pair, knobList())
+			return abtest.Arm{}, fmt.Errorf("%q is not knob=value with a known knob (%s)", pair, knobList(knobs))
 		}
 		v, err := strconv.Atoi(val)
 		if err != nil || v < 1 {
 			return abtest.Arm{}, fmt.Errorf("%s: %q is not a positive integer", name, val)
 		}
-		if hi := k.max(); v > hi {
+		if k.Max == nil {
+			settings = append(settings, setting{k, v})
+			continue
+		}
+		if hi := k.Max(); v > hi {
 			return abtest.Arm{}, fmt.Errorf("%s: %d is above the most this machine takes (%d)", name, v, hi)
 		}
 		settings = append(settings, setting{k, v})
@@ -68,7 +69,7 @@ func parseArm(spec string) (abtest.Arm, error) {
 	return abtest.Arm{Name: spec, Enter: func() func() {
 		restore := make([]func(), len(settings))
 		for i, s := range settings {
-			restore[i] = s.k.set(s.v)
+			restore[i] = s.k.Set(s.v)
 		}
 		return func() {
 			for _, r := range slices.Backward(restore) {
@@ -78,10 +79,10 @@ func parseArm(spec string) (abtest.Arm, error) {
 	}}, nil
 }
 
-func knobList() string {
+func knobList(knobs map[string]bench.Knob) string {
 	var list []string
 	for name, k := range knobs {
-		list = append(list, name+": "+k.doc)
+		list = append(list, name+": "+k.Doc)
 	}
 	slices.Sort(list)
 	return strings.Join(list, "; ")
@@ -95,7 +96,8 @@ must match the reference, and the two arms each other; then paired rounds in alt
 order, and a two-sided sign test on the rounds B won and lost. The verdict rests on the
 signs alone ("not stable" rather than an average).`, stdout, stderr)
 	manifests := fl.ManifestsFlag()
-	aSpec := fl.String("a", "", "arm A: `KNOB=VALUE,...` (knobs: "+knobList()+")")
+	knobs := knobs(e.reg)
+	aSpec := fl.String("a", "", "arm A: `KNOB=VALUE,...` (knobs: "+knobList(knobs)+")")
 	bSpec := fl.String("b", "", "arm B, the candidate judged against A: `KNOB=VALUE,...`")
 	set := fl.String("set", "", "run one workload given here instead of a catalog row: `KEY=VALUE,...` (needs -dtype DTYPE)")
 	rounds := fl.Int("rounds", 20, "paired rounds")
@@ -118,11 +120,11 @@ signs alone ("not stable" rather than an average).`, stdout, stderr)
 	case *target <= 0:
 		return fl.Fail("-sample-time %v must be positive", *target)
 	}
-	a, err := parseArm(*aSpec)
+	a, err := parseArm(knobs, *aSpec)
 	if err != nil {
 		return fl.Fail("-a: %v", err)
 	}
-	b, err := parseArm(*bSpec)
+	b, err := parseArm(knobs, *bSpec)
 	if err != nil {
 		return fl.Fail("-b: %v", err)
 	}
