@@ -5,15 +5,10 @@ import (
 	"fmt"
 	"go/ast"
 	"go/format"
-	"go/parser"
-	goprinter "go/printer"
-	"go/token"
 	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
-
-	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/ropgen/ropgen/diag"
 )
@@ -82,7 +77,7 @@ func emitFunc(g *source, m *opModel) {
 }
 
 func emitInline(g *source, m *opModel) {
-	name, arith := m.op.Name, lowerFirst(m.op.Name)+"Roofline"
+	name := m.op.Name
 	g.p()
 	g.p("// EvalRoofline returns the minimum FLOPs and bytes of one ", name, " call (", stablePos(m.op.Pos), ").")
 	g.p("func (op *", name, ") EvalRoofline() (flops, bytes int64, err error) {")
@@ -126,77 +121,40 @@ func emitInline(g *source, m *opModel) {
 		g.p("// rooflineEval is ", name, "'s roofline, computed from the bound values; EvalRoofline caches it.")
 		g.p("func (op *", name, ") rooflineEval() (flops, bytes int64, err error) {")
 	}
-	if m.mayPanic() {
-		g.p("defer rooflineRecover(", fmt.Sprintf("%q", name), ", &err)")
+	type step struct{ local, src, label string }
+	var steps []step
+	fails := false
+	for _, f := range slices.Concat(m.vars, []*formula{m.flops, m.bytes}) {
+		local := f.name
+		switch f {
+		case m.flops:
+			local = "rooflineFlops"
+		case m.bytes:
+			local = "rooflineBytes"
+		}
+		src, ff := f.exactSource()
+		label := ""
+		if ff {
+			label = f.label()
+		}
+		fails = fails || ff
+		steps = append(steps, step{local, src, label})
+	}
+	if fails {
+		g.p("rooflineAt := \"roofline\"")
+		g.p("defer rooflineRecover(", fmt.Sprintf("%q", name), ", &rooflineAt, &err)")
 	}
 	for _, b := range bs {
 		g.p(b.local, " := ", b.value)
 	}
-	for _, v := range m.vars {
-		g.p(v.name, " := ", v.src.Value)
-	}
-	args := m.arithArgs()
-	var ints, floats, intParams, floatParams []string
-	for _, a := range args {
-		ints = append(ints, a.name)
-		intParams = append(intParams, a.name+" "+a.typ)
-		if a.typ == "int" {
-			floats = append(floats, "float64("+a.name+")")
-			floatParams = append(floatParams, a.name+" float64")
-		} else {
-			floats = append(floats, a.name)
-			floatParams = append(floatParams, a.name+" "+a.typ)
+	for _, s := range steps {
+		if s.label != "" {
+			g.p("rooflineAt = `", s.label, "`")
 		}
+		g.p(s.local, " := ", s.src)
 	}
-	shadow := lowerFirst(name) + "Shadow"
-	g.p("return rooflineCheck(", fmt.Sprintf("%q", name), ",")
-	g.p(arith, "(", strings.Join(ints, ", "), "),")
-	g.p(shadow, "(", strings.Join(floats, ", "), "))")
+	g.p("return rooflineResult(", fmt.Sprintf("%q", name), ", rooflineFlops, rooflineBytes)")
 	g.p("}")
-	g.p()
-	g.p("// ", arith, " is ", name, "'s arithmetic layer, verbatim from the manifest.")
-	g.p("func ", arith, "(", strings.Join(intParams, ", "), ") rooflinePair[int] {")
-	g.p("return rooflinePair[int]{")
-	g.p("flops: ", m.flops.src.Value, ",")
-	g.p("bytes: ", m.bytes.src.Value, ",")
-	g.p("}")
-	g.p("}")
-	g.p()
-	g.p("// ", shadow, " is ", arith, " in float64, which cannot wrap around: rooflineCheck")
-	g.p("// compares the two to catch an overflow. Generic helpers are instantiated explicitly.")
-	g.p("func ", shadow, "(", strings.Join(floatParams, ", "), ") rooflinePair[float64] {")
-	g.p("return rooflinePair[float64]{")
-	g.p("flops: ", floatSource(m.flops), ",")
-	g.p("bytes: ", floatSource(m.bytes), ",")
-	g.p("}")
-	g.p("}")
-}
-
-// floatSource prints f with every call of a generic helper instantiated for float64:
-// cond(c, 1, 0) would otherwise infer int from its untyped constants.
-func floatSource(f *formula) string {
-	fset := token.NewFileSet()
-	parsed, err := parser.ParseExprFrom(fset, "", f.src.Value, 0)
-	if err != nil {
-		panic(err) // the gate parsed this very source
-	}
-	expr := astutil.Apply(parsed, func(c *astutil.Cursor) bool {
-		call, ok := c.Node().(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		if id, ok := call.Fun.(*ast.Ident); ok {
-			if h, _ := lookupHelper(id.Name); h.Generic {
-				call.Fun = &ast.IndexExpr{X: id, Index: ast.NewIdent("float64")}
-			}
-		}
-		return true
-	}, nil)
-	var b strings.Builder
-	if err := goprinter.Fprint(&b, fset, expr); err != nil {
-		panic(err) // printing an expression we parsed cannot fail
-	}
-	return b.String()
 }
 
 // binding is one vars-layer local bound from an op field (docs/binding.md).
@@ -215,9 +173,9 @@ func (m *opModel) bindings() []binding {
 		f := "op." + fieldName(t.Name) + "Shape"
 		switch m.used[t.Name] {
 		case kindInput:
-			out = append(out, binding{t.Name, f, fmt.Sprintf("rooflineTensor{%s, len(%s)}", f, f), "[]int"})
+			out = append(out, binding{t.Name, f, fmt.Sprintf("rooflineTensor{%s, len(%s)}", clip(f), f), "[]int"})
 		case kindOptional:
-			out = append(out, binding{t.Name, f, f, "[]int"})
+			out = append(out, binding{t.Name, f, clip(f), "[]int"})
 		}
 	}
 	for _, d := range m.dims {
@@ -229,7 +187,11 @@ func (m *opModel) bindings() []binding {
 	for _, p := range m.op.Params {
 		if m.used[p.Name] == kindParam {
 			f := "op." + fieldName(p.Name)
-			out = append(out, binding{p.Name, f, f, p.Type.Value})
+			v := f
+			if p.Type.Value == "[]int" {
+				v = clip(f)
+			}
+			out = append(out, binding{p.Name, f, v, p.Type.Value})
 		}
 	}
 	if m.used[elemBytes] == kindElemBytes {
@@ -237,6 +199,10 @@ func (m *opModel) bindings() []binding {
 	}
 	return out
 }
+
+// clip limits a bound slice's capacity to its length: x.shape[:n] past the shape's end is
+// then an error, never a read of whatever lies beyond it in the caller's array.
+func clip(f string) string { return f + "[:len(" + f + "):len(" + f + ")]" }
 
 // cached reports whether m's EvalRoofline caches its result: ops whose formulas read an
 // arbitrary-rank input's shape (bound only by Forward) do, keyed by every value the formulas
@@ -256,42 +222,6 @@ func (m *opModel) cached() bool {
 		}
 	}
 	return true
-}
-
-type arithArg struct{ name, typ string }
-
-// arithArgs are the names flops and bytes read, with their Go types: vars in declaration
-// order, then dims, params, optional inputs and elem_bytes.
-func (m *opModel) arithArgs() []arithArg {
-	reads := names(m.flops.expr)
-	for n := range names(m.bytes.expr) {
-		reads[n] = true
-	}
-	var args []arithArg
-	for _, v := range m.vars {
-		if reads[v.name] {
-			args = append(args, arithArg{v.name, m.varTypes[v.name]})
-		}
-	}
-	for _, d := range m.dims {
-		if reads[d] {
-			args = append(args, arithArg{d, "int"})
-		}
-	}
-	for _, p := range m.op.Params {
-		if reads[p.Name] {
-			args = append(args, arithArg{p.Name, p.Type.Value})
-		}
-	}
-	for _, t := range m.op.Inputs {
-		if t.Optional && reads[t.Name] {
-			args = append(args, arithArg{t.Name, "[]int"})
-		}
-	}
-	if reads[elemBytes] {
-		args = append(args, arithArg{elemBytes, "int"})
-	}
-	return args
 }
 
 // emitHelpers writes zz_roofline_helpers.go: the runtime of package roofrt (the types and
@@ -369,21 +299,4 @@ func fieldName(name string) string {
 		b.WriteString(string(r))
 	}
 	return b.String()
-}
-
-// lowerFirst lower-cases a type name's leading capitals for an unexported function name:
-// GemmFwd -> gemmFwd, RMSNormFwd -> rmsNormFwd.
-func lowerFirst(name string) string {
-	r := []rune(name)
-	n := 0
-	for n < len(r) && unicode.IsUpper(r[n]) {
-		n++
-	}
-	if n > 1 && n < len(r) && unicode.IsLower(r[n]) {
-		n--
-	}
-	for i := range n {
-		r[i] = unicode.ToLower(r[i])
-	}
-	return string(r)
 }

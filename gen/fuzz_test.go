@@ -97,34 +97,34 @@ func checkEmitted(t *testing.T, formula string, out *Output) {
 	if _, err := conf.Check("p", fset, files, nil); err != nil {
 		t.Fatalf("formula %q was accepted but the emitted code does not type-check: %v\n%s", formula, err, out.Files[MethodsFile])
 	}
-	allowed := map[string]bool{"true": true, "false": true, "nil": true, "float64": true}
+	// The arithmetic layer is the right-hand side of rooflineFlops and rooflineBytes: it may
+	// read the vars, the dims, the params, the optional input (bias != nil) and elem_bytes,
+	// call helpers and the checked operations, and nothing else (not x, not op).
+	allowed := map[string]bool{"true": true, "false": true, "nil": true, "N": true, "M": true, "K": true,
+		"dim": true, "causal": true, "bias": true, "elem_bytes": true,
+		"rooflineAdd": true, "rooflineSub": true, "rooflineMul": true, "rooflineNeg": true}
 	for _, h := range Helpers {
 		allowed[h.Name] = true
 	}
-	for _, d := range files[0].Decls {
-		fn, ok := d.(*ast.FuncDecl)
-		if !ok || fn.Recv != nil {
-			continue
+	found := 0
+	ast.Inspect(files[0], func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != 1 {
+			return true
 		}
-		params := map[string]bool{}
-		for _, p := range fn.Type.Params.List {
-			for _, n := range p.Names {
-				params[n.Name] = true
-			}
+		if id, ok := as.Lhs[0].(*ast.Ident); !ok || id.Name != "rooflineFlops" && id.Name != "rooflineBytes" {
+			return true
 		}
-		// The formulas are the values of the returned rooflinePair literal.
-		ast.Inspect(fn.Body, func(n ast.Node) bool {
-			kv, ok := n.(*ast.KeyValueExpr)
-			if !ok {
-				return true
+		found++
+		ast.Inspect(as.Rhs[0], func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && !allowed[id.Name] {
+				t.Errorf("formula %q: the arithmetic layer reads %s, which the gate should not allow", formula, id.Name)
 			}
-			ast.Inspect(kv.Value, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok && !params[id.Name] && !allowed[id.Name] {
-					t.Errorf("formula %q: arithmetic layer %s reads %s, which the gate should not allow", formula, fn.Name.Name, id.Name)
-				}
-				return true
-			})
-			return false
+			return true
 		})
+		return false
+	})
+	if found != 2 {
+		t.Errorf("formula %q: found %d arithmetic-layer assignments, want 2 (flops and bytes)", formula, found)
 	}
 }

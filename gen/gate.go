@@ -272,12 +272,7 @@ func (w *walker) binary(n *ast.BinaryExpr) {
 		}
 	}
 	switch n.Op {
-	case token.ADD, token.SUB, token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ, token.LAND, token.LOR:
-	case token.MUL:
-		if w.vars() {
-			w.errorf(n, "`*` is not allowed in the vars layer (it would not be overflow-checked); multiply in flops/bytes or use product(...)")
-			return
-		}
+	case token.ADD, token.SUB, token.MUL, token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ, token.LAND, token.LOR:
 	case token.QUO:
 		w.errorf(n, "`/` truncates in Go and is true division in Python; write floordiv(a, b) or cdiv(a, b)")
 		return

@@ -30,34 +30,30 @@ type Helper struct {
 	Meaning string
 	// Builtin marks a Go builtin: no declaration is emitted.
 	Builtin bool
-	// Fails reports that the helper can refuse its arguments, itself or through a helper it
-	// needs: it panics with a rooflineError, so an op calling it needs the deferred recover
-	// that turns the panic into EvalRoofline's error.
+	// Fails reports that the helper can refuse its arguments, itself or through what it
+	// calls: it panics (rooflineError, rooflineOverflow), so an op calling it needs the
+	// deferred recover that turns the panic into EvalRoofline's error.
 	Fails bool
-	// Generic reports a generic helper (over rooflineNumber, or any): the float64 shadow
-	// instantiates it explicitly (cond(c, 1, 0) would otherwise infer int from its untyped constants).
-	Generic bool
 	// Needs lists the other helpers the declaration calls; they are emitted with it.
 	Needs []string
 }
 
-// Helpers is the binding table. The arithmetic-layer helpers are generic over int and
-// float64: the generated code evaluates flops and bytes once in int (the result) and once in
-// float64 (an overflow shadow), and both must agree.
+// Helpers is the binding table. Formulas compute in int, exactly: every helper returns the
+// true result when it fits int64 and refuses anything else (roofrt/helpers.go).
 var Helpers = []Helper{
 	{Name: "len", Layers: VarsLayer, Meaning: "length of a shape or a []int param (Go builtin)", Builtin: true},
 	{Name: "min", Layers: VarsLayer | ArithLayer, Meaning: "smallest argument (Go builtin)", Builtin: true},
 	{Name: "max", Layers: VarsLayer | ArithLayer, Meaning: "largest argument (Go builtin)", Builtin: true},
-	{Name: "product", Layers: VarsLayer, Meaning: "product of a []int (1 for an empty one); overflow is an error", Fails: true, Needs: []string{"abs"}},
-	{Name: "sum", Layers: VarsLayer, Meaning: "sum of a []int; overflow is an error", Fails: true},
-	{Name: "abs", Layers: VarsLayer | ArithLayer, Meaning: "absolute value", Generic: true},
-	{Name: "floordiv", Layers: VarsLayer | ArithLayer, Meaning: "a // b in Python: division rounded toward minus infinity", Fails: true, Generic: true},
-	{Name: "cdiv", Layers: VarsLayer | ArithLayer, Meaning: "ceil(a / b) in Python: division rounded toward plus infinity", Fails: true, Generic: true, Needs: []string{"floordiv"}},
-	{Name: "floormod", Layers: VarsLayer | ArithLayer, Meaning: "a % b in Python: the remainder takes the sign of b", Fails: true, Generic: true, Needs: []string{"floordiv"}},
+	{Name: "product", Layers: VarsLayer, Meaning: "product of a []int (1 for an empty one), left to right; overflow is an error", Fails: true},
+	{Name: "sum", Layers: VarsLayer, Meaning: "sum of a []int, left to right; overflow is an error", Fails: true},
+	{Name: "abs", Layers: VarsLayer | ArithLayer, Meaning: "absolute value; abs(math.MinInt64) is an overflow error", Fails: true},
+	{Name: "floordiv", Layers: VarsLayer | ArithLayer, Meaning: "a // b in Python: division rounded toward minus infinity; b = 0 is an error", Fails: true},
+	{Name: "cdiv", Layers: VarsLayer | ArithLayer, Meaning: "ceil(a / b) in Python: division rounded toward plus infinity; b = 0 is an error", Fails: true},
+	{Name: "floormod", Layers: VarsLayer | ArithLayer, Meaning: "a % b in Python: the remainder takes the sign of b; b = 0 is an error", Fails: true},
 	{Name: "normdim", Layers: VarsLayer, Meaning: "validates dim against ndim and normalizes a negative axis (dim + ndim); out of range is an error", Fails: true},
-	{Name: "cond", Layers: VarsLayer | ArithLayer, Meaning: "a if c else b; eager: both a and b are evaluated", Generic: true},
-	{Name: "log2", Layers: VarsLayer | ArithLayer, Meaning: "floor(log2(a)) for a >= 1; otherwise an error", Fails: true, Generic: true},
-	{Name: "clog2", Layers: VarsLayer | ArithLayer, Meaning: "ceil(log2(a)) for a >= 1; otherwise an error", Fails: true, Generic: true},
+	{Name: "cond", Layers: VarsLayer | ArithLayer, Meaning: "a if c else b; eager: both a and b are evaluated"},
+	{Name: "log2", Layers: VarsLayer | ArithLayer, Meaning: "floor(log2(a)) for a >= 1; otherwise an error", Fails: true},
+	{Name: "clog2", Layers: VarsLayer | ArithLayer, Meaning: "ceil(log2(a)) for a >= 1; otherwise an error", Fails: true},
 }
 
 // lookupHelper returns the helper named name.

@@ -3,6 +3,7 @@ package gen
 import (
 	"go/ast"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ropgen/ropgen/manifest"
@@ -10,16 +11,26 @@ import (
 
 // TestHelperFacts keeps the binding table's facts true of the helpers' Go source
 // (roofrt/helpers.go): the generator reads only the table, so a fact that drifted from the
-// code would emit an op without its recover, or a shadow that infers the wrong type.
+// code would emit an op without its recover, or a helper without one it calls.
 func TestHelperFacts(t *testing.T) {
 	rs := loadRuntime()
 	declared := map[string]bool{}
 	for name := range rs.helpers {
 		declared[name] = true
 	}
+	// Every function of the runtime may be called by a helper: rooflineMul panics, so
+	// product fails.
+	funcs := map[string]*ast.FuncDecl{}
+	for _, rf := range rs.files {
+		for _, d := range rf.file.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+				funcs[fd.Name.Name] = fd
+			}
+		}
+	}
 	panics := map[string]bool{}
 	calls := map[string][]string{}
-	for name, fd := range rs.helpers {
+	for name, fd := range funcs {
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
@@ -29,7 +40,7 @@ func TestHelperFacts(t *testing.T) {
 				switch {
 				case id.Name == "panic":
 					panics[name] = true
-				case declared[id.Name] && !slices.Contains(calls[name], id.Name):
+				case funcs[id.Name] != nil && !slices.Contains(calls[name], id.Name):
 					calls[name] = append(calls[name], id.Name)
 				}
 			}
@@ -53,14 +64,11 @@ func TestHelperFacts(t *testing.T) {
 			t.Errorf("%s: no declaration in roofrt/helpers.go", h.Name)
 			continue
 		}
-		if got := fd.Type.TypeParams != nil; got != h.Generic {
-			t.Errorf("%s: table says Generic=%v, the source says %v", h.Name, h.Generic, got)
-		}
 		if got := fails(h.Name); got != h.Fails {
 			t.Errorf("%s: table says Fails=%v, the source says %v", h.Name, h.Fails, got)
 		}
 		needs := slices.Clone(h.Needs)
-		got := slices.Clone(calls[h.Name])
+		got := slices.DeleteFunc(slices.Clone(calls[h.Name]), func(n string) bool { return rs.helpers[n] == nil })
 		slices.Sort(needs)
 		slices.Sort(got)
 		if !slices.Equal(needs, got) {
@@ -86,10 +94,10 @@ func opFromYAML(t *testing.T, src string) *manifest.Op {
 	return cat.Ops[0]
 }
 
-// TestMayPanicThroughNeeds: cdiv refuses a zero divisor through floordiv, which it needs. The
-// source-text guess this table replaced saw no panic( in cdiv's own body, so an op calling
-// only cdiv got no recover and EvalRoofline panicked on cdiv(M, 0).
-func TestMayPanicThroughNeeds(t *testing.T) {
+// TestRecoverThroughNeeds: cdiv refuses a zero divisor. The source-text guess the table
+// replaced saw no panic( in cdiv's own body (it called floordiv), so an op calling only
+// cdiv got no recover and EvalRoofline panicked on cdiv(M, 0).
+func TestRecoverThroughNeeds(t *testing.T) {
 	op := opFromYAML(t, `Op:
   family: test
   status: implemented
@@ -102,13 +110,13 @@ func TestMayPanicThroughNeeds(t *testing.T) {
     - {M: 2, K: 8, dtypes: [float32]}
   roofline:
     flops: "cdiv(M, K)"
-    bytes: "M * elem_bytes"
+    bytes: "M"
 `)
-	m, fs := checkOp(op)
+	out, fs := Generate(Config{Catalog: &manifest.Catalog{Ops: []*manifest.Op{op}}, Package: "p"})
 	if len(fs) > 0 {
 		t.Fatal(fs)
 	}
-	if !m.mayPanic() {
-		t.Error("an op calling cdiv may panic (division by zero), so it needs the deferred recover")
+	if src := string(out.Files[MethodsFile]); !strings.Contains(src, "defer rooflineRecover(") {
+		t.Errorf("an op calling cdiv may panic (division by zero), so it needs the deferred recover:\n%s", src)
 	}
 }

@@ -24,8 +24,6 @@ type opModel struct {
 	used map[string]nameKind
 	// helpers is every helper some formula calls.
 	helpers map[string]bool
-	// varTypes is each var's Go type as the type check inferred it ("int", "[]int", ...).
-	varTypes map[string]string
 }
 
 // formula is one expression of an op's roofline.
@@ -36,6 +34,8 @@ type formula struct {
 	layer Layer
 	expr  ast.Expr
 	fset  *token.FileSet
+	// typed is the formula as the type check saw it, set when the check passes.
+	typed *typedFormula
 }
 
 // nameKind is what a name in a formula stands for.
@@ -81,50 +81,4 @@ func (m *opModel) kindOf(name string) nameKind {
 		return kindHelper
 	}
 	return kindNone
-}
-
-// names returns the identifiers e reads (not selector fields).
-func names(e ast.Expr) map[string]bool {
-	out := map[string]bool{}
-	ast.Inspect(e, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.SelectorExpr:
-			ast.Inspect(n.X, func(x ast.Node) bool {
-				if id, ok := x.(*ast.Ident); ok {
-					out[id.Name] = true
-				}
-				return true
-			})
-			return false
-		case *ast.Ident:
-			out[n.Name] = true
-		}
-		return true
-	})
-	return out
-}
-
-// mayPanic reports whether evaluating m's formulas can panic: a helper that refuses its
-// arguments, or indexing and slicing of a shape. Only then does EvalRoofline need the
-// deferred recover that turns a panic into its error.
-func (m *opModel) mayPanic() bool {
-	for name := range m.helpers {
-		if h, _ := lookupHelper(name); h.Fails {
-			return true
-		}
-	}
-	for _, v := range m.vars {
-		found := false
-		ast.Inspect(v.expr, func(n ast.Node) bool {
-			switch n.(type) {
-			case *ast.IndexExpr, *ast.SliceExpr:
-				found = true
-			}
-			return !found
-		})
-		if found {
-			return true
-		}
-	}
-	return false
 }

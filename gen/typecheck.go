@@ -84,7 +84,7 @@ func typeCheck(models []*opModel) diag.Findings {
 		// The gate parsed each formula alone; this is a generator bug, not an input error.
 		return append(fs, diag.Finding{Msg: "type check source does not parse (a generator bug): " + err.Error()})
 	}
-	info := &types.Info{Defs: map[*ast.Ident]types.Object{}}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
 	conf := types.Config{Error: func(err error) {
 		var te types.Error
 		if !errors.As(err, &te) {
@@ -99,17 +99,79 @@ func typeCheck(models []*opModel) diag.Findings {
 		fs = append(fs, diag.Finding{Pos: pl.f.src.At(p.Column - 1 - pl.prefix), Op: pl.m.op.Name, Field: pl.f.field, Msg: te.Msg})
 	}}
 	conf.Check("roofcheck", fset, []*ast.File{file}, info)
-	for _, m := range models {
-		m.varTypes = map[string]string{}
-	}
-	for id, obj := range info.Defs {
-		if _, isVar := obj.(*types.Var); !isVar {
-			continue
+	// Hand each formula its typed expression: the right-hand side on the formula's line.
+	ast.Inspect(file, func(n ast.Node) bool {
+		var rhs ast.Expr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			rhs = n.Rhs[0]
+		case *ast.ValueSpec:
+			rhs = n.Values[0]
+		default:
+			return true
 		}
-		if pl, ok := lines[fset.Position(id.Pos()).Line]; ok && pl.f.name == id.Name && pl.f.layer == VarsLayer {
-			pl.m.varTypes[id.Name] = types.TypeString(obj.Type(), func(*types.Package) string { return "" })
+		if pl, ok := lines[fset.Position(rhs.Pos()).Line]; ok {
+			pl.f.typed = &typedFormula{expr: rhs, info: info, fset: fset, src: src.Bytes()}
+		}
+		return false
+	})
+	if len(fs) == 0 {
+		for _, pl := range lines {
+			fs = append(fs, refuseConstants(pl.m, pl.f, func(p token.Pos) diag.Pos {
+				return pl.f.src.At(fset.Position(p).Column - 1 - pl.prefix)
+			})...)
 		}
 	}
+	return fs
+}
+
+// refuseConstants reports what the type check lets through but must always fail: a
+// division helper by a constant zero, log2 or clog2 of a constant below 1, and flops or
+// bytes that are a negative constant.
+func refuseConstants(m *opModel, f *formula, at func(token.Pos) diag.Pos) diag.Findings {
+	var fs diag.Findings
+	info := f.typed.info
+	constant := func(e ast.Expr) (int64, bool) {
+		tv := info.Types[e]
+		if tv.Value == nil {
+			return 0, false
+		}
+		v, exact := constantInt64(tv)
+		return v, exact
+	}
+	add := func(p token.Pos, format string, args ...any) {
+		fs = append(fs, diag.Finding{Pos: at(p), Op: m.op.Name, Field: f.field, Msg: fmt.Sprintf(format, args...)})
+	}
+	if f.layer == ArithLayer {
+		if v, ok := constant(f.typed.expr); ok && v < 0 {
+			add(f.typed.expr.Pos(), "%s is the constant %d; FLOPs and bytes cannot be negative", f.name, v)
+		}
+	}
+	ast.Inspect(f.typed.expr, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		id, _ := call.Fun.(*ast.Ident)
+		if id == nil {
+			return true
+		}
+		switch id.Name {
+		case "floordiv", "cdiv", "floormod":
+			if len(call.Args) == 2 {
+				if v, ok := constant(call.Args[1]); ok && v == 0 {
+					add(call.Args[1].Pos(), "%s by the constant 0 always fails (division by zero)", id.Name)
+				}
+			}
+		case "log2", "clog2":
+			if len(call.Args) == 1 {
+				if v, ok := constant(call.Args[0]); ok && v < 1 {
+					add(call.Args[0].Pos(), "%s of the constant %d always fails; it needs a value >= 1", id.Name, v)
+				}
+			}
+		}
+		return true
+	})
 	return fs
 }
 

@@ -32,6 +32,8 @@ func (op *AttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AvgPool2dFwd call (conv.yaml:53).
 func (op *AvgPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
+	rooflineAt := "roofline"
+	defer rooflineRecover("AvgPool2dFwd", &rooflineAt, &err)
 	N := op.N
 	C := op.C
 	H := op.H
@@ -40,26 +42,11 @@ func (op *AvgPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	W_out := op.WOut
 	kernel_size := op.KernelSize
 	elem_bytes := op.DType.Size()
-	return rooflineCheck("AvgPool2dFwd",
-		avgPool2dFwdRoofline(N, C, H, W, H_out, W_out, kernel_size, elem_bytes),
-		avgPool2dFwdShadow(float64(N), float64(C), float64(H), float64(W), float64(H_out), float64(W_out), float64(kernel_size), float64(elem_bytes)))
-}
-
-// avgPool2dFwdRoofline is AvgPool2dFwd's arithmetic layer, verbatim from the manifest.
-func avgPool2dFwdRoofline(N int, C int, H int, W int, H_out int, W_out int, kernel_size int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: N * C * H_out * W_out * kernel_size * kernel_size,
-		bytes: (N*C*H*W + N*C*H_out*W_out) * elem_bytes,
-	}
-}
-
-// avgPool2dFwdShadow is avgPool2dFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func avgPool2dFwdShadow(N float64, C float64, H float64, W float64, H_out float64, W_out float64, kernel_size float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: N * C * H_out * W_out * kernel_size * kernel_size,
-		bytes: (N*C*H*W + N*C*H_out*W_out) * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "N * C * H_out * W_out * kernel_size * kernel_size"`
+	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(N, C), H_out), W_out), kernel_size), kernel_size)
+	rooflineAt = `roofline.bytes "(N * C * H * W + N * C * H_out * W_out) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineMul(rooflineMul(rooflineMul(N, C), H), W), rooflineMul(rooflineMul(rooflineMul(N, C), H_out), W_out))), elem_bytes)
+	return rooflineResult("AvgPool2dFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices AvgPool2dFwd's FLOPs: the
@@ -68,31 +55,18 @@ func (op *AvgPool2dFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one BatchedGemmFwd call (gemm.yaml:36).
 func (op *BatchedGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
+	rooflineAt := "roofline"
+	defer rooflineRecover("BatchedGemmFwd", &rooflineAt, &err)
 	batch := op.Batch
 	M := op.M
 	K := op.K
 	N := op.N
 	elem_bytes := op.DType.Size()
-	return rooflineCheck("BatchedGemmFwd",
-		batchedGemmFwdRoofline(batch, M, K, N, elem_bytes),
-		batchedGemmFwdShadow(float64(batch), float64(M), float64(K), float64(N), float64(elem_bytes)))
-}
-
-// batchedGemmFwdRoofline is BatchedGemmFwd's arithmetic layer, verbatim from the manifest.
-func batchedGemmFwdRoofline(batch int, M int, K int, N int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 2 * batch * M * N * K,
-		bytes: batch * (M*K + K*N + M*N) * elem_bytes,
-	}
-}
-
-// batchedGemmFwdShadow is batchedGemmFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func batchedGemmFwdShadow(batch float64, M float64, K float64, N float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 2 * batch * M * N * K,
-		bytes: batch * (M*K + K*N + M*N) * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "2 * batch * M * N * K"`
+	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(rooflineMul(2, batch), M), N), K)
+	rooflineAt = `roofline.bytes "batch * (M * K + K * N + M * N) * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(batch, (rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(K, N)), rooflineMul(M, N)))), elem_bytes)
+	return rooflineResult("BatchedGemmFwd", rooflineFlops, rooflineBytes)
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one ClampFwd call (elementwise.yaml:58).
@@ -110,30 +84,16 @@ func (op *ClampFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is ClampFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *ClampFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("ClampFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("ClampFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("ClampFwd",
-		clampFwdRoofline(T, elem_bytes),
-		clampFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// clampFwdRoofline is ClampFwd's arithmetic layer, verbatim from the manifest.
-func clampFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: T,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// clampFwdShadow is clampFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func clampFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: T,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineFlops := T
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("ClampFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices ClampFwd's FLOPs: the
@@ -158,32 +118,19 @@ func (op *ConcatFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is ConcatFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *ConcatFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("ConcatFwd", &err)
-	a := rooflineTensor{op.AShape, len(op.AShape)}
-	b := rooflineTensor{op.BShape, len(op.BShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("ConcatFwd", &rooflineAt, &err)
+	a := rooflineTensor{op.AShape[:len(op.AShape):len(op.AShape)], len(op.AShape)}
+	b := rooflineTensor{op.BShape[:len(op.BShape):len(op.BShape)], len(op.BShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.Ta "product(a.shape)"`
 	Ta := product(a.shape)
+	rooflineAt = `roofline.vars.Tb "product(b.shape)"`
 	Tb := product(b.shape)
-	return rooflineCheck("ConcatFwd",
-		concatFwdRoofline(Ta, Tb, elem_bytes),
-		concatFwdShadow(float64(Ta), float64(Tb), float64(elem_bytes)))
-}
-
-// concatFwdRoofline is ConcatFwd's arithmetic layer, verbatim from the manifest.
-func concatFwdRoofline(Ta int, Tb int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 0,
-		bytes: 2 * (Ta + Tb) * elem_bytes,
-	}
-}
-
-// concatFwdShadow is concatFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func concatFwdShadow(Ta float64, Tb float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 0,
-		bytes: 2 * (Ta + Tb) * elem_bytes,
-	}
+	rooflineFlops := 0
+	rooflineAt = `roofline.bytes "2 * (Ta + Tb) * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, (rooflineAdd(Ta, Tb))), elem_bytes)
+	return rooflineResult("ConcatFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices ConcatFwd's FLOPs: the
@@ -192,7 +139,9 @@ func (op *ConcatFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one Conv2dFwd call (conv.yaml:14).
 func (op *Conv2dFwd) EvalRoofline() (flops, bytes int64, err error) {
-	bias := op.BiasShape
+	rooflineAt := "roofline"
+	defer rooflineRecover("Conv2dFwd", &rooflineAt, &err)
+	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
 	N := op.N
 	C_in := op.CIn
 	H := op.H
@@ -203,26 +152,11 @@ func (op *Conv2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	H_out := op.HOut
 	W_out := op.WOut
 	elem_bytes := op.DType.Size()
-	return rooflineCheck("Conv2dFwd",
-		conv2dFwdRoofline(N, C_in, H, W, C_out, KH, KW, H_out, W_out, bias, elem_bytes),
-		conv2dFwdShadow(float64(N), float64(C_in), float64(H), float64(W), float64(C_out), float64(KH), float64(KW), float64(H_out), float64(W_out), bias, float64(elem_bytes)))
-}
-
-// conv2dFwdRoofline is Conv2dFwd's arithmetic layer, verbatim from the manifest.
-func conv2dFwdRoofline(N int, C_in int, H int, W int, C_out int, KH int, KW int, H_out int, W_out int, bias []int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 2*N*C_out*H_out*W_out*C_in*KH*KW + cond(bias != nil, N*C_out*H_out*W_out, 0),
-		bytes: (N*C_in*H*W + C_out*C_in*KH*KW + N*C_out*H_out*W_out + cond(bias != nil, C_out, 0)) * elem_bytes,
-	}
-}
-
-// conv2dFwdShadow is conv2dFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func conv2dFwdShadow(N float64, C_in float64, H float64, W float64, C_out float64, KH float64, KW float64, H_out float64, W_out float64, bias []int, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 2*N*C_out*H_out*W_out*C_in*KH*KW + cond[float64](bias != nil, N*C_out*H_out*W_out, 0),
-		bytes: (N*C_in*H*W + C_out*C_in*KH*KW + N*C_out*H_out*W_out + cond[float64](bias != nil, C_out, 0)) * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "2 * N * C_out * H_out * W_out * C_in * KH * KW + cond(bias != nil, N * C_out * H_out * W_out, 0)"`
+	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(2, N), C_out), H_out), W_out), C_in), KH), KW), cond(bias != nil, rooflineMul(rooflineMul(rooflineMul(N, C_out), H_out), W_out), 0))
+	rooflineAt = `roofline.bytes "(N * C_in * H * W + C_out * C_in * KH * KW + N * C_out * H_out * W_out + cond(bias != nil, C_out, 0)) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(rooflineMul(rooflineMul(N, C_in), H), W), rooflineMul(rooflineMul(rooflineMul(C_out, C_in), KH), KW)), rooflineMul(rooflineMul(rooflineMul(N, C_out), H_out), W_out)), cond(bias != nil, C_out, 0))), elem_bytes)
+	return rooflineResult("Conv2dFwd", rooflineFlops, rooflineBytes)
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one CopyFwd call (layout.yaml:13).
@@ -240,30 +174,16 @@ func (op *CopyFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is CopyFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *CopyFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("CopyFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("CopyFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("CopyFwd",
-		copyFwdRoofline(T, elem_bytes),
-		copyFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// copyFwdRoofline is CopyFwd's arithmetic layer, verbatim from the manifest.
-func copyFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 0,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// copyFwdShadow is copyFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func copyFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 0,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineFlops := 0
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("CopyFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices CopyFwd's FLOPs: the
@@ -285,34 +205,24 @@ func (op *CumsumFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is CumsumFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *CumsumFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("CumsumFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("CumsumFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	dim := op.Dim
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
 	d := normdim(dim, x.ndim)
+	rooflineAt = `roofline.vars.N "x.shape[d]"`
 	N := x.shape[d]
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
+	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
 	R := floordiv(T, N)
-	return rooflineCheck("CumsumFwd",
-		cumsumFwdRoofline(T, R, elem_bytes),
-		cumsumFwdShadow(float64(T), float64(R), float64(elem_bytes)))
-}
-
-// cumsumFwdRoofline is CumsumFwd's arithmetic layer, verbatim from the manifest.
-func cumsumFwdRoofline(T int, R int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: T - R,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// cumsumFwdShadow is cumsumFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func cumsumFwdShadow(T float64, R float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: T - R,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "T - R"`
+	rooflineFlops := rooflineSub(T, R)
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("CumsumFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices CumsumFwd's FLOPs: the
@@ -344,30 +254,17 @@ func (op *EluFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is EluFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *EluFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("EluFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("EluFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("EluFwd",
-		eluFwdRoofline(T, elem_bytes),
-		eluFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// eluFwdRoofline is EluFwd's arithmetic layer, verbatim from the manifest.
-func eluFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 4 * T,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// eluFwdShadow is eluFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func eluFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 4 * T,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "4 * T"`
+	rooflineFlops := rooflineMul(4, T)
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("EluFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices EluFwd's FLOPs: the
@@ -399,30 +296,16 @@ func (op *ExpFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is ExpFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *ExpFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("ExpFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("ExpFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("ExpFwd",
-		expFwdRoofline(T, elem_bytes),
-		expFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// expFwdRoofline is ExpFwd's arithmetic layer, verbatim from the manifest.
-func expFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: T,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// expFwdShadow is expFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func expFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: T,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineFlops := T
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("ExpFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices ExpFwd's FLOPs: the
@@ -444,30 +327,17 @@ func (op *GeluErfFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is GeluErfFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *GeluErfFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("GeluErfFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("GeluErfFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("GeluErfFwd",
-		geluErfFwdRoofline(T, elem_bytes),
-		geluErfFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// geluErfFwdRoofline is GeluErfFwd's arithmetic layer, verbatim from the manifest.
-func geluErfFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 5 * T,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// geluErfFwdShadow is geluErfFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func geluErfFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 5 * T,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "5 * T"`
+	rooflineFlops := rooflineMul(5, T)
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("GeluErfFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices GeluErfFwd's FLOPs: the
@@ -489,30 +359,17 @@ func (op *GeluFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is GeluFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *GeluFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("GeluFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("GeluFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("GeluFwd",
-		geluFwdRoofline(T, elem_bytes),
-		geluFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// geluFwdRoofline is GeluFwd's arithmetic layer, verbatim from the manifest.
-func geluFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 8 * T,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// geluFwdShadow is geluFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func geluFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 8 * T,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "8 * T"`
+	rooflineFlops := rooflineMul(8, T)
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("GeluFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices GeluFwd's FLOPs: the
@@ -521,30 +378,17 @@ func (op *GeluFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GemmFwd call (gemm.yaml:11).
 func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
+	rooflineAt := "roofline"
+	defer rooflineRecover("GemmFwd", &rooflineAt, &err)
 	M := op.M
 	K := op.K
 	N := op.N
 	elem_bytes := op.DType.Size()
-	return rooflineCheck("GemmFwd",
-		gemmFwdRoofline(M, K, N, elem_bytes),
-		gemmFwdShadow(float64(M), float64(K), float64(N), float64(elem_bytes)))
-}
-
-// gemmFwdRoofline is GemmFwd's arithmetic layer, verbatim from the manifest.
-func gemmFwdRoofline(M int, K int, N int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 2 * M * N * K,
-		bytes: (M*K + K*N + M*N) * elem_bytes,
-	}
-}
-
-// gemmFwdShadow is gemmFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func gemmFwdShadow(M float64, K float64, N float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 2 * M * N * K,
-		bytes: (M*K + K*N + M*N) * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "2 * M * N * K"`
+	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(2, M), N), K)
+	rooflineAt = `roofline.bytes "(M * K + K * N + M * N) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(K, N)), rooflineMul(M, N))), elem_bytes)
+	return rooflineResult("GemmFwd", rooflineFlops, rooflineBytes)
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one HardswishFwd call (activation.yaml:111).
@@ -562,30 +406,17 @@ func (op *HardswishFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is HardswishFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *HardswishFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("HardswishFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("HardswishFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("HardswishFwd",
-		hardswishFwdRoofline(T, elem_bytes),
-		hardswishFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// hardswishFwdRoofline is HardswishFwd's arithmetic layer, verbatim from the manifest.
-func hardswishFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 4 * T,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// hardswishFwdShadow is hardswishFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func hardswishFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 4 * T,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "4 * T"`
+	rooflineFlops := rooflineMul(4, T)
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("HardswishFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices HardswishFwd's FLOPs: the
@@ -607,35 +438,24 @@ func (op *LayerNormFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is LayerNormFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *LayerNormFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("LayerNormFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
-	weight := op.WeightShape
-	bias := op.BiasShape
-	normalized_shape := op.NormalizedShape
+	rooflineAt := "roofline"
+	defer rooflineRecover("LayerNormFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
+	weight := op.WeightShape[:len(op.WeightShape):len(op.WeightShape)]
+	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
+	normalized_shape := op.NormalizedShape[:len(op.NormalizedShape):len(op.NormalizedShape)]
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.N "product(normalized_shape)"`
 	N := product(normalized_shape)
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
+	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
 	R := floordiv(T, N)
-	return rooflineCheck("LayerNormFwd",
-		layerNormFwdRoofline(N, T, R, weight, bias, elem_bytes),
-		layerNormFwdShadow(float64(N), float64(T), float64(R), weight, bias, float64(elem_bytes)))
-}
-
-// layerNormFwdRoofline is LayerNormFwd's arithmetic layer, verbatim from the manifest.
-func layerNormFwdRoofline(N int, T int, R int, weight []int, bias []int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 5*T + 2*R + cond(weight != nil, T, 0) + cond(bias != nil, T, 0),
-		bytes: (2*T + cond(weight != nil, N, 0) + cond(bias != nil, N, 0)) * elem_bytes,
-	}
-}
-
-// layerNormFwdShadow is layerNormFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func layerNormFwdShadow(N float64, T float64, R float64, weight []int, bias []int, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 5*T + 2*R + cond[float64](weight != nil, T, 0) + cond[float64](bias != nil, T, 0),
-		bytes: (2*T + cond[float64](weight != nil, N, 0) + cond[float64](bias != nil, N, 0)) * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "5 * T + 2 * R + cond(weight != nil, T, 0) + cond(bias != nil, T, 0)"`
+	rooflineFlops := rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(5, T), rooflineMul(2, R)), cond(weight != nil, T, 0)), cond(bias != nil, T, 0))
+	rooflineAt = `roofline.bytes "(2 * T + cond(weight != nil, N, 0) + cond(bias != nil, N, 0)) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineMul(2, T), cond(weight != nil, N, 0)), cond(bias != nil, N, 0))), elem_bytes)
+	return rooflineResult("LayerNormFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices LayerNormFwd's FLOPs: the
@@ -657,30 +477,17 @@ func (op *LeakyReluFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is LeakyReluFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *LeakyReluFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("LeakyReluFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("LeakyReluFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("LeakyReluFwd",
-		leakyReluFwdRoofline(T, elem_bytes),
-		leakyReluFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// leakyReluFwdRoofline is LeakyReluFwd's arithmetic layer, verbatim from the manifest.
-func leakyReluFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 2 * T,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// leakyReluFwdShadow is leakyReluFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func leakyReluFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 2 * T,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "2 * T"`
+	rooflineFlops := rooflineMul(2, T)
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("LeakyReluFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices LeakyReluFwd's FLOPs: the
@@ -689,31 +496,18 @@ func (op *LeakyReluFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LinearFwd call (gemm.yaml:59).
 func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
-	bias := op.BiasShape
+	rooflineAt := "roofline"
+	defer rooflineRecover("LinearFwd", &rooflineAt, &err)
+	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
 	M := op.M
 	K := op.K
 	N := op.N
 	elem_bytes := op.DType.Size()
-	return rooflineCheck("LinearFwd",
-		linearFwdRoofline(M, K, N, bias, elem_bytes),
-		linearFwdShadow(float64(M), float64(K), float64(N), bias, float64(elem_bytes)))
-}
-
-// linearFwdRoofline is LinearFwd's arithmetic layer, verbatim from the manifest.
-func linearFwdRoofline(M int, K int, N int, bias []int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 2*M*N*K + cond(bias != nil, M*N, 0),
-		bytes: (M*K + N*K + M*N + cond(bias != nil, N, 0)) * elem_bytes,
-	}
-}
-
-// linearFwdShadow is linearFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func linearFwdShadow(M float64, K float64, N float64, bias []int, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 2*M*N*K + cond[float64](bias != nil, M*N, 0),
-		bytes: (M*K + N*K + M*N + cond[float64](bias != nil, N, 0)) * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "2 * M * N * K + cond(bias != nil, M * N, 0)"`
+	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(rooflineMul(2, M), N), K), cond(bias != nil, rooflineMul(M, N), 0))
+	rooflineAt = `roofline.bytes "(M * K + N * K + M * N + cond(bias != nil, N, 0)) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(N, K)), rooflineMul(M, N)), cond(bias != nil, N, 0))), elem_bytes)
+	return rooflineResult("LinearFwd", rooflineFlops, rooflineBytes)
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LogSoftmaxFwd call (reduction.yaml:121).
@@ -731,30 +525,17 @@ func (op *LogSoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is LogSoftmaxFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *LogSoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("LogSoftmaxFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("LogSoftmaxFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("LogSoftmaxFwd",
-		logSoftmaxFwdRoofline(T, elem_bytes),
-		logSoftmaxFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// logSoftmaxFwdRoofline is LogSoftmaxFwd's arithmetic layer, verbatim from the manifest.
-func logSoftmaxFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 5 * T,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// logSoftmaxFwdShadow is logSoftmaxFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func logSoftmaxFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 5 * T,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "5 * T"`
+	rooflineFlops := rooflineMul(5, T)
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("LogSoftmaxFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices LogSoftmaxFwd's FLOPs: the
@@ -776,34 +557,24 @@ func (op *LogsumexpFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is LogsumexpFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *LogsumexpFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("LogsumexpFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("LogsumexpFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	dim := op.Dim
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
 	d := normdim(dim, x.ndim)
+	rooflineAt = `roofline.vars.N "x.shape[d]"`
 	N := x.shape[d]
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
+	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
 	R := floordiv(T, N)
-	return rooflineCheck("LogsumexpFwd",
-		logsumexpFwdRoofline(T, R, elem_bytes),
-		logsumexpFwdShadow(float64(T), float64(R), float64(elem_bytes)))
-}
-
-// logsumexpFwdRoofline is LogsumexpFwd's arithmetic layer, verbatim from the manifest.
-func logsumexpFwdRoofline(T int, R int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 4 * T,
-		bytes: (T + R) * elem_bytes,
-	}
-}
-
-// logsumexpFwdShadow is logsumexpFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func logsumexpFwdShadow(T float64, R float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 4 * T,
-		bytes: (T + R) * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "4 * T"`
+	rooflineFlops := rooflineMul(4, T)
+	rooflineAt = `roofline.bytes "(T + R) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(T, R)), elem_bytes)
+	return rooflineResult("LogsumexpFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices LogsumexpFwd's FLOPs: the
@@ -812,6 +583,8 @@ func (op *LogsumexpFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MaxPool2dFwd call (conv.yaml:80).
 func (op *MaxPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
+	rooflineAt := "roofline"
+	defer rooflineRecover("MaxPool2dFwd", &rooflineAt, &err)
 	N := op.N
 	C := op.C
 	H := op.H
@@ -820,26 +593,11 @@ func (op *MaxPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	W_out := op.WOut
 	kernel_size := op.KernelSize
 	elem_bytes := op.DType.Size()
-	return rooflineCheck("MaxPool2dFwd",
-		maxPool2dFwdRoofline(N, C, H, W, H_out, W_out, kernel_size, elem_bytes),
-		maxPool2dFwdShadow(float64(N), float64(C), float64(H), float64(W), float64(H_out), float64(W_out), float64(kernel_size), float64(elem_bytes)))
-}
-
-// maxPool2dFwdRoofline is MaxPool2dFwd's arithmetic layer, verbatim from the manifest.
-func maxPool2dFwdRoofline(N int, C int, H int, W int, H_out int, W_out int, kernel_size int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: N * C * H_out * W_out * (kernel_size*kernel_size - 1),
-		bytes: (N*C*H*W + N*C*H_out*W_out) * elem_bytes,
-	}
-}
-
-// maxPool2dFwdShadow is maxPool2dFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func maxPool2dFwdShadow(N float64, C float64, H float64, W float64, H_out float64, W_out float64, kernel_size float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: N * C * H_out * W_out * (kernel_size*kernel_size - 1),
-		bytes: (N*C*H*W + N*C*H_out*W_out) * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "N * C * H_out * W_out * (kernel_size * kernel_size - 1)"`
+	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(rooflineMul(N, C), H_out), W_out), (rooflineSub(rooflineMul(kernel_size, kernel_size), 1)))
+	rooflineAt = `roofline.bytes "(N * C * H * W + N * C * H_out * W_out) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineMul(rooflineMul(rooflineMul(N, C), H), W), rooflineMul(rooflineMul(rooflineMul(N, C), H_out), W_out))), elem_bytes)
+	return rooflineResult("MaxPool2dFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices MaxPool2dFwd's FLOPs: the
@@ -871,30 +629,17 @@ func (op *MishFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is MishFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *MishFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("MishFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("MishFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("MishFwd",
-		mishFwdRoofline(T, elem_bytes),
-		mishFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// mishFwdRoofline is MishFwd's arithmetic layer, verbatim from the manifest.
-func mishFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 4 * T,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// mishFwdShadow is mishFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func mishFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 4 * T,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "4 * T"`
+	rooflineFlops := rooflineMul(4, T)
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("MishFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices MishFwd's FLOPs: the
@@ -926,34 +671,22 @@ func (op *PadFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is PadFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *PadFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("PadFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("PadFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	pad_left := op.PadLeft
 	pad_right := op.PadRight
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	N := x.shape[x.ndim-1]
+	rooflineAt = `roofline.vars.N "x.shape[x.ndim-1]"`
+	N := x.shape[rooflineSub(x.ndim, 1)]
+	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
 	R := floordiv(T, N)
-	return rooflineCheck("PadFwd",
-		padFwdRoofline(T, R, pad_left, pad_right, elem_bytes),
-		padFwdShadow(float64(T), float64(R), float64(pad_left), float64(pad_right), float64(elem_bytes)))
-}
-
-// padFwdRoofline is PadFwd's arithmetic layer, verbatim from the manifest.
-func padFwdRoofline(T int, R int, pad_left int, pad_right int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 0,
-		bytes: (2*T + R*(pad_left+pad_right)) * elem_bytes,
-	}
-}
-
-// padFwdShadow is padFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func padFwdShadow(T float64, R float64, pad_left float64, pad_right float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 0,
-		bytes: (2*T + R*(pad_left+pad_right)) * elem_bytes,
-	}
+	rooflineFlops := 0
+	rooflineAt = `roofline.bytes "(2 * T + R * (pad_left + pad_right)) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineMul(2, T), rooflineMul(R, (rooflineAdd(pad_left, pad_right))))), elem_bytes)
+	return rooflineResult("PadFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices PadFwd's FLOPs: the
@@ -975,34 +708,23 @@ func (op *RMSNormFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is RMSNormFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *RMSNormFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("RMSNormFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
-	weight := op.WeightShape
-	normalized_shape := op.NormalizedShape
+	rooflineAt := "roofline"
+	defer rooflineRecover("RMSNormFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
+	weight := op.WeightShape[:len(op.WeightShape):len(op.WeightShape)]
+	normalized_shape := op.NormalizedShape[:len(op.NormalizedShape):len(op.NormalizedShape)]
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.N "product(normalized_shape)"`
 	N := product(normalized_shape)
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
+	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
 	R := floordiv(T, N)
-	return rooflineCheck("RMSNormFwd",
-		rmsNormFwdRoofline(N, T, R, weight, elem_bytes),
-		rmsNormFwdShadow(float64(N), float64(T), float64(R), weight, float64(elem_bytes)))
-}
-
-// rmsNormFwdRoofline is RMSNormFwd's arithmetic layer, verbatim from the manifest.
-func rmsNormFwdRoofline(N int, T int, R int, weight []int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 3*T + 2*R + cond(weight != nil, T, 0),
-		bytes: (2*T + cond(weight != nil, N, 0)) * elem_bytes,
-	}
-}
-
-// rmsNormFwdShadow is rmsNormFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func rmsNormFwdShadow(N float64, T float64, R float64, weight []int, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 3*T + 2*R + cond[float64](weight != nil, T, 0),
-		bytes: (2*T + cond[float64](weight != nil, N, 0)) * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "3 * T + 2 * R + cond(weight != nil, T, 0)"`
+	rooflineFlops := rooflineAdd(rooflineAdd(rooflineMul(3, T), rooflineMul(2, R)), cond(weight != nil, T, 0))
+	rooflineAt = `roofline.bytes "(2 * T + cond(weight != nil, N, 0)) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineMul(2, T), cond(weight != nil, N, 0))), elem_bytes)
+	return rooflineResult("RMSNormFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices RMSNormFwd's FLOPs: the
@@ -1024,30 +746,16 @@ func (op *ReluFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is ReluFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *ReluFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("ReluFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("ReluFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("ReluFwd",
-		reluFwdRoofline(T, elem_bytes),
-		reluFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// reluFwdRoofline is ReluFwd's arithmetic layer, verbatim from the manifest.
-func reluFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: T,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// reluFwdShadow is reluFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func reluFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: T,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineFlops := T
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("ReluFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices ReluFwd's FLOPs: the
@@ -1056,31 +764,18 @@ func (op *ReluFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one RopeFwd call (embedding.yaml:10).
 func (op *RopeFwd) EvalRoofline() (flops, bytes int64, err error) {
+	rooflineAt := "roofline"
+	defer rooflineRecover("RopeFwd", &rooflineAt, &err)
 	B := op.B
 	S := op.S
 	H := op.H
 	D := op.D
 	elem_bytes := op.DType.Size()
-	return rooflineCheck("RopeFwd",
-		ropeFwdRoofline(B, S, H, D, elem_bytes),
-		ropeFwdShadow(float64(B), float64(S), float64(H), float64(D), float64(elem_bytes)))
-}
-
-// ropeFwdRoofline is RopeFwd's arithmetic layer, verbatim from the manifest.
-func ropeFwdRoofline(B int, S int, H int, D int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 3 * B * S * H * D,
-		bytes: (2*B*S*H*D + 2*S*D) * elem_bytes,
-	}
-}
-
-// ropeFwdShadow is ropeFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func ropeFwdShadow(B float64, S float64, H float64, D float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 3 * B * S * H * D,
-		bytes: (2*B*S*H*D + 2*S*D) * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "3 * B * S * H * D"`
+	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(rooflineMul(3, B), S), H), D)
+	rooflineAt = `roofline.bytes "(2 * B * S * H * D + 2 * S * D) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineMul(rooflineMul(rooflineMul(rooflineMul(2, B), S), H), D), rooflineMul(rooflineMul(2, S), D))), elem_bytes)
+	return rooflineResult("RopeFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices RopeFwd's FLOPs: the
@@ -1102,30 +797,17 @@ func (op *SigmoidFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is SigmoidFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *SigmoidFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("SigmoidFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("SigmoidFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("SigmoidFwd",
-		sigmoidFwdRoofline(T, elem_bytes),
-		sigmoidFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// sigmoidFwdRoofline is SigmoidFwd's arithmetic layer, verbatim from the manifest.
-func sigmoidFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 4 * T,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// sigmoidFwdShadow is sigmoidFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func sigmoidFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 4 * T,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "4 * T"`
+	rooflineFlops := rooflineMul(4, T)
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("SigmoidFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices SigmoidFwd's FLOPs: the
@@ -1147,30 +829,17 @@ func (op *SiluFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is SiluFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *SiluFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("SiluFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("SiluFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("SiluFwd",
-		siluFwdRoofline(T, elem_bytes),
-		siluFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// siluFwdRoofline is SiluFwd's arithmetic layer, verbatim from the manifest.
-func siluFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 5 * T,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// siluFwdShadow is siluFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func siluFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 5 * T,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "5 * T"`
+	rooflineFlops := rooflineMul(5, T)
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("SiluFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices SiluFwd's FLOPs: the
@@ -1192,34 +861,24 @@ func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is SoftmaxFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *SoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("SoftmaxFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("SoftmaxFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	dim := op.Dim
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
 	d := normdim(dim, x.ndim)
+	rooflineAt = `roofline.vars.N "x.shape[d]"`
 	N := x.shape[d]
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
+	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
 	R := floordiv(T, N)
-	return rooflineCheck("SoftmaxFwd",
-		softmaxFwdRoofline(T, R, elem_bytes),
-		softmaxFwdShadow(float64(T), float64(R), float64(elem_bytes)))
-}
-
-// softmaxFwdRoofline is SoftmaxFwd's arithmetic layer, verbatim from the manifest.
-func softmaxFwdRoofline(T int, R int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 5*T - 2*R,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// softmaxFwdShadow is softmaxFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func softmaxFwdShadow(T float64, R float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 5*T - 2*R,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "5 * T - 2 * R"`
+	rooflineFlops := rooflineSub(rooflineMul(5, T), rooflineMul(2, R))
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("SoftmaxFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices SoftmaxFwd's FLOPs: the
@@ -1241,30 +900,17 @@ func (op *SoftplusFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is SoftplusFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *SoftplusFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("SoftplusFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("SoftplusFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("SoftplusFwd",
-		softplusFwdRoofline(T, elem_bytes),
-		softplusFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// softplusFwdRoofline is SoftplusFwd's arithmetic layer, verbatim from the manifest.
-func softplusFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 3 * T,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// softplusFwdShadow is softplusFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func softplusFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 3 * T,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "3 * T"`
+	rooflineFlops := rooflineMul(3, T)
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("SoftplusFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices SoftplusFwd's FLOPs: the
@@ -1306,30 +952,16 @@ func (op *TanhFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is TanhFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *TanhFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("TanhFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("TanhFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("TanhFwd",
-		tanhFwdRoofline(T, elem_bytes),
-		tanhFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// tanhFwdRoofline is TanhFwd's arithmetic layer, verbatim from the manifest.
-func tanhFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: T,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// tanhFwdShadow is tanhFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func tanhFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: T,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineFlops := T
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("TanhFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices TanhFwd's FLOPs: the
@@ -1351,30 +983,16 @@ func (op *TransposeFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is TransposeFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *TransposeFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("TransposeFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("TransposeFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("TransposeFwd",
-		transposeFwdRoofline(T, elem_bytes),
-		transposeFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// transposeFwdRoofline is TransposeFwd's arithmetic layer, verbatim from the manifest.
-func transposeFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 0,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// transposeFwdShadow is transposeFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func transposeFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 0,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineFlops := 0
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("TransposeFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices TransposeFwd's FLOPs: the
@@ -1396,34 +1014,24 @@ func (op *VarFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is VarFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *VarFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("VarFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("VarFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	dim := op.Dim
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
 	d := normdim(dim, x.ndim)
+	rooflineAt = `roofline.vars.N "x.shape[d]"`
 	N := x.shape[d]
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
+	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
 	R := floordiv(T, N)
-	return rooflineCheck("VarFwd",
-		varFwdRoofline(T, R, elem_bytes),
-		varFwdShadow(float64(T), float64(R), float64(elem_bytes)))
-}
-
-// varFwdRoofline is VarFwd's arithmetic layer, verbatim from the manifest.
-func varFwdRoofline(T int, R int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 4 * T,
-		bytes: (T + R) * elem_bytes,
-	}
-}
-
-// varFwdShadow is varFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func varFwdShadow(T float64, R float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 4 * T,
-		bytes: (T + R) * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "4 * T"`
+	rooflineFlops := rooflineMul(4, T)
+	rooflineAt = `roofline.bytes "(T + R) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(T, R)), elem_bytes)
+	return rooflineResult("VarFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices VarFwd's FLOPs: the

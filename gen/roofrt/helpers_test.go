@@ -1,7 +1,9 @@
 package roofrt
 
 import (
+	"fmt"
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 )
@@ -11,9 +13,14 @@ func refusal(t *testing.T, f func()) (msg string) {
 	t.Helper()
 	defer func() {
 		if r := recover(); r != nil {
-			e, ok := r.(rooflineError)
-			if !ok {
-				t.Fatalf("panicked with %T %v, not a rooflineError", r, r)
+			var e error
+			switch r := r.(type) {
+			case rooflineError:
+				e = r
+			case rooflineOverflow:
+				e = r
+			default:
+				t.Fatalf("panicked with %T %v, not a rooflineError or rooflineOverflow", r, r)
 			}
 			msg = e.Error()
 		}
@@ -30,6 +37,16 @@ func TestHelpers(t *testing.T) {
 		{"product", product([]int{3, 4, 5}), 60},
 		{"product empty", product(nil), 1},
 		{"product negative", product([]int{-2, 3}), -6},
+		{"product min", product([]int{-(1 << 62), 2}), math.MinInt64},
+		{"product near max", product([]int{153092023, 60247241209}), math.MaxInt64},
+		{"floormod large", floormod(1<<60+3, 1<<56), 3},
+		{"floormod min", floormod(math.MinInt64, -1), 0},
+		{"floormod min positive", floormod(math.MinInt64, 3), 1},
+		{"floordiv min", floordiv(math.MinInt64, 1), math.MinInt64},
+		{"cdiv max", cdiv(math.MaxInt64, 2), 1 << 62},
+		{"cdiv negative divisor", cdiv(7, -2), -3},
+		{"log2 max", log2(math.MaxInt64), 62},
+		{"clog2 max", clog2(math.MaxInt64), 63},
 		{"sum", sum([]int{3, -4, 5}), 4},
 		{"abs", abs(-7), 7},
 		{"floordiv", floordiv(7, 2), 3},
@@ -58,8 +75,12 @@ func TestHelpers(t *testing.T) {
 		name, want string
 		f          func()
 	}{
-		{"product overflow", "product: result overflows int64", func() { product([]int{math.MaxInt32 * 4, math.MaxInt32 * 4}) }},
-		{"sum overflow", "sum: result overflows int64", func() { sum([]int{math.MaxInt64, 1}) }},
+		{"product overflow", "8589934588 * 8589934588 overflows int64", func() { product([]int{math.MaxInt32 * 4, math.MaxInt32 * 4}) }},
+		{"product overflows at a step", "4611686018427387904 * 2 overflows", func() { product([]int{1 << 62, 2, 0}) }},
+		{"sum overflow", "9223372036854775807 + 1 overflows int64", func() { sum([]int{math.MaxInt64, 1}) }},
+		{"abs", "-(-9223372036854775808) overflows int64", func() { abs(math.MinInt64) }},
+		{"floordiv overflow", "-9223372036854775808 // -1 overflows int64", func() { floordiv(math.MinInt64, -1) }},
+		{"cdiv overflow", "overflows int64", func() { cdiv(math.MinInt64, -1) }},
 		{"floordiv by zero", "division by zero", func() { floordiv(1, 0) }},
 		{"cdiv by zero", "division by zero", func() { cdiv(1, 0) }},
 		{"floormod by zero", "division by zero", func() { floormod(1, 0) }},
@@ -77,11 +98,13 @@ func TestHelpers(t *testing.T) {
 func TestRuntime(t *testing.T) {
 	var err error
 	func() {
-		defer rooflineRecover("Op", &err)
-		panic(rooflineError("no"))
+		at := "roofline"
+		defer rooflineRecover("Op", &at, &err)
+		at = `roofline.flops "M * N"`
+		rooflineMul(math.MaxInt64, 2)
 	}()
-	if err == nil || err.Error() != "Op: roofline: no" {
-		t.Errorf("rooflineRecover made %v", err)
+	if want := `Op: roofline.flops "M * N": 9223372036854775807 * 2 overflows int64`; err == nil || err.Error() != want {
+		t.Errorf("rooflineRecover made %v, want %s", err, want)
 	}
 	if e := rooflineUnbound("Op", "x"); e.Error() != "Op: EvalRoofline before Forward: input x is not bound" {
 		t.Errorf("rooflineUnbound: %v", e)
@@ -90,13 +113,48 @@ func TestRuntime(t *testing.T) {
 		t.Error("rooflineTensor")
 	}
 	var _ rooflineOp = nil
-	if f, b, err := rooflineCheck("Op", rooflinePair[int]{6, 8}, rooflinePair[float64]{6, 8}); f != 6 || b != 8 || err != nil {
-		t.Errorf("rooflineCheck = %d, %d, %v", f, b, err)
+	if f, b, err := rooflineResult("Op", 6, 8); f != 6 || b != 8 || err != nil {
+		t.Errorf("rooflineResult = %d, %d, %v", f, b, err)
 	}
-	if _, _, err := rooflineCheck("Op", rooflinePair[int]{-6, 8}, rooflinePair[float64]{-6, 8}); err == nil || !strings.Contains(err.Error(), "negative") {
+	if _, _, err := rooflineResult("Op", -6, 8); err == nil || err.Error() != "Op: roofline flops is negative (-6)" {
 		t.Errorf("a negative flops gave %v", err)
 	}
-	if _, _, err := rooflineCheck("Op", rooflinePair[int]{6, 8}, rooflinePair[float64]{6, 0x1p64}); err == nil || !strings.Contains(err.Error(), "overflows") {
-		t.Errorf("a wrapped bytes gave %v", err)
+	if _, _, err := rooflineResult("Op", 6, -1); err == nil || err.Error() != "Op: roofline bytes is negative (-1)" {
+		t.Errorf("a negative bytes gave %v", err)
+	}
+}
+
+// TestCheckedOps compares the checked operations with math/big on the edges of int64.
+func TestCheckedOps(t *testing.T) {
+	edges := []int{0, 1, -1, 2, -2, 3, math.MaxInt32, math.MinInt32, 1 << 31, 1 << 32, -(1 << 32), 3037000499, 3037000500,
+		-3037000500, 1 << 62, -(1 << 62), math.MaxInt64, math.MaxInt64 - 1, math.MinInt64, math.MinInt64 + 1, 153092023, 60247241209}
+	for _, a := range edges {
+		for _, b := range edges {
+			for _, op := range []struct {
+				name string
+				f    func(a, b int) int
+				ref  func(x, y *big.Int) *big.Int
+			}{
+				{"+", rooflineAdd, new(big.Int).Add},
+				{"-", rooflineSub, new(big.Int).Sub},
+				{"*", rooflineMul, new(big.Int).Mul},
+			} {
+				want := op.ref(big.NewInt(int64(a)), big.NewInt(int64(b)))
+				got, msg := 0, refusal(t, func() { _ = op.f(a, b) })
+				if msg == "" {
+					got = op.f(a, b)
+				}
+				switch {
+				case want.IsInt64() && (msg != "" || int64(got) != want.Int64()):
+					t.Errorf("%d %s %d = %d (%s), want %v", a, op.name, b, got, msg, want)
+				case !want.IsInt64() && msg != fmt.Sprintf("%d %s %d overflows int64", a, op.name, b):
+					t.Errorf("%d %s %d: refusal %q, want an overflow (true value %v)", a, op.name, b, msg, want)
+				}
+			}
+		}
+		want := new(big.Int).Neg(big.NewInt(int64(a)))
+		if msg := refusal(t, func() { rooflineNeg(a) }); want.IsInt64() != (msg == "") || msg == "" && rooflineNeg(a) != int(want.Int64()) {
+			t.Errorf("-(%d): %q, want %v", a, msg, want)
+		}
 	}
 }

@@ -16,59 +16,33 @@ func (op *AttentionFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GemmFwd call (manifest.yaml:1).
 func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
+	rooflineAt := "roofline"
+	defer rooflineRecover("GemmFwd", &rooflineAt, &err)
 	M := op.M
 	K := op.K
 	N := op.N
 	elem_bytes := op.DType.Size()
-	return rooflineCheck("GemmFwd",
-		gemmFwdRoofline(M, K, N, elem_bytes),
-		gemmFwdShadow(float64(M), float64(K), float64(N), float64(elem_bytes)))
-}
-
-// gemmFwdRoofline is GemmFwd's arithmetic layer, verbatim from the manifest.
-func gemmFwdRoofline(M int, K int, N int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 2 * M * N * K,
-		bytes: (M*K + K*N + M*N) * elem_bytes,
-	}
-}
-
-// gemmFwdShadow is gemmFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func gemmFwdShadow(M float64, K float64, N float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 2 * M * N * K,
-		bytes: (M*K + K*N + M*N) * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "2 * M * N * K"`
+	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(2, M), N), K)
+	rooflineAt = `roofline.bytes "(M * K + K * N + M * N) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(K, N)), rooflineMul(M, N))), elem_bytes)
+	return rooflineResult("GemmFwd", rooflineFlops, rooflineBytes)
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LinearFwd call (manifest.yaml:34).
 func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
-	bias := op.BiasShape
+	rooflineAt := "roofline"
+	defer rooflineRecover("LinearFwd", &rooflineAt, &err)
+	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
 	M := op.M
 	K := op.K
 	N := op.N
 	elem_bytes := op.DType.Size()
-	return rooflineCheck("LinearFwd",
-		linearFwdRoofline(M, K, N, bias, elem_bytes),
-		linearFwdShadow(float64(M), float64(K), float64(N), bias, float64(elem_bytes)))
-}
-
-// linearFwdRoofline is LinearFwd's arithmetic layer, verbatim from the manifest.
-func linearFwdRoofline(M int, K int, N int, bias []int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 2*M*N*K + cond(bias != nil, M*N, 0),
-		bytes: (M*K + N*K + M*N + cond(bias != nil, N, 0)) * elem_bytes,
-	}
-}
-
-// linearFwdShadow is linearFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func linearFwdShadow(M float64, K float64, N float64, bias []int, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 2*M*N*K + cond[float64](bias != nil, M*N, 0),
-		bytes: (M*K + N*K + M*N + cond[float64](bias != nil, N, 0)) * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "2 * M * N * K + cond(bias != nil, M * N, 0)"`
+	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(rooflineMul(2, M), N), K), cond(bias != nil, rooflineMul(M, N), 0))
+	rooflineAt = `roofline.bytes "(M * K + N * K + M * N + cond(bias != nil, N, 0)) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(N, K)), rooflineMul(M, N)), cond(bias != nil, N, 0))), elem_bytes)
+	return rooflineResult("LinearFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices LinearFwd's FLOPs: the
@@ -90,33 +64,22 @@ func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is SoftmaxFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *SoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("SoftmaxFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("SoftmaxFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	dim := op.Dim
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
 	d := normdim(dim, x.ndim)
+	rooflineAt = `roofline.vars.N "x.shape[d]"`
 	N := x.shape[d]
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("SoftmaxFwd",
-		softmaxFwdRoofline(N, T, elem_bytes),
-		softmaxFwdShadow(float64(N), float64(T), float64(elem_bytes)))
-}
-
-// softmaxFwdRoofline is SoftmaxFwd's arithmetic layer, verbatim from the manifest.
-func softmaxFwdRoofline(N int, T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 4*T + cdiv(T, N),
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// softmaxFwdShadow is softmaxFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func softmaxFwdShadow(N float64, T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 4*T + cdiv[float64](T, N),
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "4 * T + cdiv(T, N)"`
+	rooflineFlops := rooflineAdd(rooflineMul(4, T), cdiv(T, N))
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("SoftmaxFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices SoftmaxFwd's FLOPs: the

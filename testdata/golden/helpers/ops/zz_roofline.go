@@ -17,46 +17,42 @@ func (op *HelpersFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is HelpersFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *HelpersFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("HelpersFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("HelpersFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	dim := op.Dim
-	dims := op.Dims
+	dims := op.Dims[:len(op.Dims):len(op.Dims)]
 	block := op.Block
 	causal := op.Causal
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
 	d := normdim(dim, x.ndim)
+	rooflineAt = `roofline.vars.N "x.shape[d]"`
 	N := x.shape[d]
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
+	rooflineAt = `roofline.vars.S "sum(dims)"`
 	S := sum(dims)
 	R := len(dims)
+	rooflineAt = `roofline.vars.L "log2(N)"`
 	L := log2(N)
+	rooflineAt = `roofline.vars.C "clog2(N)"`
 	C := clog2(N)
 	Lo := min(N, block)
 	Hi := max(N, block)
-	Fd := floordiv(0-N, block)
-	Fm := floormod(0-N, block)
+	rooflineAt = `roofline.vars.Fd "floordiv(0 - N, block)"`
+	Fd := floordiv(rooflineSub(0, N), block)
+	rooflineAt = `roofline.vars.Fm "floormod(0 - N, block)"`
+	Fm := floormod(rooflineSub(0, N), block)
+	rooflineAt = `roofline.vars.Cd "cdiv(N, block)"`
 	Cd := cdiv(N, block)
-	A := abs(0 - N)
-	return rooflineCheck("HelpersFwd",
-		helpersFwdRoofline(N, T, S, R, L, C, Lo, Hi, Fd, Fm, Cd, A, block, causal, elem_bytes),
-		helpersFwdShadow(float64(N), float64(T), float64(S), float64(R), float64(L), float64(C), float64(Lo), float64(Hi), float64(Fd), float64(Fm), float64(Cd), float64(A), float64(block), causal, float64(elem_bytes)))
-}
-
-// helpersFwdRoofline is HelpersFwd's arithmetic layer, verbatim from the manifest.
-func helpersFwdRoofline(N int, T int, S int, R int, L int, C int, Lo int, Hi int, Fd int, Fm int, Cd int, A int, block int, causal bool, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: T + S + R + L + C + Lo + Hi + Fd + Fm + Cd + A + cond(causal, 1, 0),
-		bytes: floordiv(T, block)*elem_bytes + cdiv(N, block) + floormod(N, block) + log2(N) + clog2(N) + min(T, N) + max(T, N) + abs(N-T),
-	}
-}
-
-// helpersFwdShadow is helpersFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func helpersFwdShadow(N float64, T float64, S float64, R float64, L float64, C float64, Lo float64, Hi float64, Fd float64, Fm float64, Cd float64, A float64, block float64, causal bool, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: T + S + R + L + C + Lo + Hi + Fd + Fm + Cd + A + cond[float64](causal, 1, 0),
-		bytes: floordiv[float64](T, block)*elem_bytes + cdiv[float64](N, block) + floormod[float64](N, block) + log2[float64](N) + clog2[float64](N) + min(T, N) + max(T, N) + abs[float64](N-T),
-	}
+	rooflineAt = `roofline.vars.A "abs(0 - N)"`
+	A := abs(rooflineSub(0, N))
+	rooflineAt = `roofline.flops "T + S + R + L + C + Lo + Hi + Fd + Fm + Cd + A + cond(causal, 1, 0)"`
+	rooflineFlops := rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(T, S), R), L), C), Lo), Hi), Fd), Fm), Cd), A), cond(causal, 1, 0))
+	rooflineAt = `roofline.bytes "floordiv(T, block) * elem_bytes + cdiv(N, block) + floormod(N, block) + log2(N) + clog2(N) + min(T, N) + max(T, N) + abs(N - T)"`
+	rooflineBytes := rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(floordiv(T, block), elem_bytes), cdiv(N, block)), floormod(N, block)), log2(N)), clog2(N)), min(T, N)), max(T, N)), abs(rooflineSub(N, T)))
+	return rooflineResult("HelpersFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices HelpersFwd's FLOPs: the

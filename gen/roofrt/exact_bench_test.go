@@ -1,0 +1,70 @@
+package roofrt
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+// The cost of exact arithmetic, against the float64 shadow it replaced, on GemmFwd's
+// formulas as the generator emits them. Rounds interleave the two in one process:
+// go test -run '^$' -bench Exactness -benchmem ./gen/roofrt
+
+type shadowPair[T int | float64] struct{ flops, bytes T }
+
+// shadowCheck and shadowExact are the old rooflineCheck and rooflineExact.
+func shadowCheck(op string, v shadowPair[int], shadow shadowPair[float64]) (flops, bytes int64, err error) {
+	if shadowExact(v.flops, shadow.flops) && shadowExact(v.bytes, shadow.bytes) {
+		return int64(v.flops), int64(v.bytes), nil
+	}
+	return 0, 0, fmt.Errorf("%s: roofline overflows int64", op)
+}
+
+func shadowExact(v int, shadow float64) bool {
+	return v >= 0 && shadow < 0x1p63 && math.Abs(float64(v)-shadow) <= 1e-9*shadow+1
+}
+
+type gemm struct{ M, K, N, size int }
+
+//go:noinline
+func (op *gemm) shadowEval() (flops, bytes int64, err error) {
+	M, K, N, elem_bytes := op.M, op.K, op.N, op.size
+	return shadowCheck("GemmFwd",
+		shadowPair[int]{flops: 2 * M * N * K, bytes: (M*K + K*N + M*N) * elem_bytes},
+		shadowPair[float64]{flops: 2 * float64(M) * float64(N) * float64(K), bytes: (float64(M)*float64(K) + float64(K)*float64(N) + float64(M)*float64(N)) * float64(elem_bytes)})
+}
+
+//go:noinline
+func (op *gemm) exactEval() (flops, bytes int64, err error) {
+	rooflineAt := "roofline"
+	defer rooflineRecover("GemmFwd", &rooflineAt, &err)
+	M, K, N, elem_bytes := op.M, op.K, op.N, op.size
+	rooflineAt = `roofline.flops "2 * M * N * K"`
+	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(2, M), N), K)
+	rooflineAt = `roofline.bytes "(M * K + K * N + M * N) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(K, N)), rooflineMul(M, N))), elem_bytes)
+	return rooflineResult("GemmFwd", rooflineFlops, rooflineBytes)
+}
+
+func BenchmarkExactness(b *testing.B) {
+	op := &gemm{M: 128, K: 4096, N: 4096, size: 2}
+	f1, b1, _ := op.shadowEval()
+	f2, b2, _ := op.exactEval()
+	if f1 != f2 || b1 != b2 {
+		b.Fatalf("shadow %d, %d; exact %d, %d", f1, b1, f2, b2)
+	}
+	run := func(eval func() (int64, int64, error)) func(*testing.B) {
+		return func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := eval(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	for range 3 {
+		b.Run("shadow", run(op.shadowEval))
+		b.Run("exact", run(op.exactEval))
+	}
+}
