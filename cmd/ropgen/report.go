@@ -1,10 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/ropgen/ropgen/internal/output"
 	"github.com/ropgen/ropgen/perf/profiles"
@@ -20,12 +27,19 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	asJSON := fl.Bool("json", false, "write the rows as one JSON document instead of a table")
 	asCSV := fl.Bool("csv", false, "write the rows as CSV instead of a table")
 	svgFile := fl.String("svg", "", "also write a log-log roofline chart to `FILE`")
+	htmlFile := fl.String("html", "", "also write a self-contained HTML report (table, chart, bandwidth view, run metadata) to `FILE`")
+	mdFile := fl.String("md", "", "also write a short markdown summary for a pull-request comment to `FILE`")
+	baseFiles := fl.String("base", "", "compare against the records in `FILE[,FILE]`: per row the time change, its Mann-Whitney U p-value and the efficiency change")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ropgen report [-profile NAME|FILE] [-basis effective|theoretical] [-json|-csv] [-svg FILE] records...")
+		fmt.Fprintln(stderr, "usage: ropgen report [-profile NAME|FILE] [-basis effective|theoretical] [-json|-csv] [-svg FILE] [-html FILE] [-md FILE] [-base OLD[,OLD]] records...")
 		fmt.Fprintln(stderr, "\nPrices benchmark records (Go benchmark format or JSON lines) against a device profile:")
 		fmt.Fprintln(stderr, "memory, compute and SOL time, efficiency, bound and verdict per row (spec §4.3).")
 		fmt.Fprintln(stderr, "Exit 1 when a row implies a rate above a theoretical ceiling (a formula error), when a")
-		fmt.Fprintln(stderr, "record cannot be read, or when no profile matches a device (its SOL cells are blank).\n\nflags:")
+		fmt.Fprintln(stderr, "record cannot be read, or when no profile matches a device (its SOL cells are blank).")
+		fmt.Fprintln(stderr, "Repeated records of one row (ropbench run -count N) are one row: the median time, with the spread.")
+		fmt.Fprintln(stderr, "With -base, the table compares each row against the base run: a row is faster or slower when the")
+		fmt.Fprintf(stderr, "Mann-Whitney U test gives p < %g and the medians differ by %.0f%% or more (docs/report.md).\n\nflags:\n",
+			report.DefaultCompare.Alpha, 100*report.DefaultCompare.MinEffect)
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -39,11 +53,23 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ropgen report: -json and -csv are exclusive")
 		return 2
 	}
-	if *svgFile != "" {
-		// Refused before anything is read or printed: the chart must never replace a record
-		// file it was drawn from.
-		if err := output.Check(*svgFile, fl.Args()...); err != nil {
-			fmt.Fprintln(stderr, "ropgen report: -svg:", err)
+	var base []string
+	if *baseFiles != "" {
+		base = strings.Split(*baseFiles, ",")
+		if *asJSON || *asCSV {
+			fmt.Fprintln(stderr, "ropgen report: -base writes a comparison table; -json and -csv write one run's rows (run them without -base)")
+			return 2
+		}
+	}
+	inputs := append(slices.Clone(fl.Args()), base...)
+	for _, o := range []struct{ flag, file string }{{"svg", *svgFile}, {"html", *htmlFile}, {"md", *mdFile}} {
+		// Refused before anything is read or printed: an output must never replace a record
+		// file it was made from.
+		if o.file == "" {
+			continue
+		}
+		if err := output.Check(o.file, inputs...); err != nil {
+			fmt.Fprintf(stderr, "ropgen report: -%s: %v\n", o.flag, err)
 			return 2
 		}
 	}
@@ -75,8 +101,25 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
+	// Repeated records of one row are one row: its median time and its samples.
+	sampled := report.Group(recs)
 	pricer := report.NewPricer(fixed, candidates, b)
-	rows := pricer.PriceAll(recs)
+	rows := pricer.PriceAll(report.Records(sampled))
+	var deltas []report.Delta
+	if base != nil {
+		old, fs := record.ReadFiles(base...)
+		if len(fs) > 0 {
+			printFindings(stderr, fs)
+			exit = 1
+		}
+		if len(old) == 0 {
+			fmt.Fprintln(stderr, "ropgen report: -base: no records to compare against")
+			return 1
+		}
+		oldSampled := report.Group(old)
+		oldRows := pricer.PriceAll(report.Records(oldSampled))
+		deltas = report.Compare(oldSampled, sampled, oldRows, rows, report.DefaultCompare)
+	}
 	for _, m := range pricer.Devices() {
 		switch {
 		case m.Err != nil:
@@ -90,6 +133,8 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	}
 
 	switch {
+	case deltas != nil:
+		err = report.WriteCompare(stdout, deltas, report.DefaultCompare)
 	case *asJSON:
 		err = report.WriteJSON(stdout, pricer, rows)
 	case *asCSV:
@@ -103,9 +148,45 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	}
 
 	if *svgFile != "" {
-		if err := writeChart(*svgFile, fl.Args(), pricer, rows); err != nil {
+		if err := writeChart(*svgFile, inputs, pricer, rows); err != nil {
 			fmt.Fprintln(stderr, "ropgen report:", err)
 			exit = 1
+		}
+	}
+	if *htmlFile != "" || *mdFile != "" {
+		doc := &report.Document{
+			Meta:   report.Meta{Command: commandLine(args), Commit: commitOf(fl.Args()), Date: time.Now(), Files: fl.Args(), BaseFiles: base},
+			Pricer: pricer, Rows: rows, Sampled: sampled, Deltas: deltas, Compare: report.DefaultCompare,
+		}
+		if *htmlFile != "" {
+			var svg bytes.Buffer
+			if prof, err := chartProfile(pricer); err != nil {
+				doc.ChartNote = err.Error()
+			} else if _, err := report.WriteSVG(&svg, prof, pricer.Basis(), rows); err != nil {
+				doc.ChartNote = err.Error()
+			} else {
+				doc.Chart = svg.Bytes()
+			}
+			var page bytes.Buffer
+			err := report.WriteHTML(&page, doc)
+			if err == nil {
+				err = output.WriteFile(*htmlFile, page.Bytes(), inputs...)
+			}
+			if err != nil {
+				fmt.Fprintln(stderr, "ropgen report: -html:", err)
+				exit = 1
+			}
+		}
+		if *mdFile != "" {
+			var md bytes.Buffer
+			err := report.WriteMarkdown(&md, doc)
+			if err == nil {
+				err = output.WriteFile(*mdFile, md.Bytes(), inputs...)
+			}
+			if err != nil {
+				fmt.Fprintln(stderr, "ropgen report: -md:", err)
+				exit = 1
+			}
 		}
 	}
 
@@ -121,22 +202,92 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 // writeChart draws the chart of the one profile that priced the rows into file, atomically
 // and never over one of the inputs.
 func writeChart(file string, inputs []string, pricer *report.Pricer, rows []report.Row) error {
-	var prof *profiles.Profile
-	for _, m := range pricer.Devices() {
-		if m.Profile == nil {
-			continue
-		}
-		if prof != nil && prof != m.Profile {
-			return fmt.Errorf("-svg: records are priced against profiles %s and %s; one chart draws one profile (pass -profile, or report each device's records separately)", prof.Name, m.Profile.Name)
-		}
-		prof = m.Profile
-	}
-	if prof == nil {
-		return fmt.Errorf("-svg: no profile priced any record, so there are no roofs to draw")
+	prof, err := chartProfile(pricer)
+	if err != nil {
+		return fmt.Errorf("-svg: %v", err)
 	}
 	var buf bytes.Buffer
 	if _, err := report.WriteSVG(&buf, prof, pricer.Basis(), rows); err != nil {
 		return err
 	}
 	return output.WriteFile(file, buf.Bytes(), inputs...)
+}
+
+// chartProfile returns the one profile that priced the rows: a chart draws one set of roofs.
+func chartProfile(pricer *report.Pricer) (*profiles.Profile, error) {
+	var prof *profiles.Profile
+	for _, m := range pricer.Devices() {
+		if m.Profile == nil {
+			continue
+		}
+		if prof != nil && prof != m.Profile {
+			return nil, fmt.Errorf("records are priced against profiles %s and %s; one chart draws one profile (pass -profile, or report each device's records separately)", prof.Name, m.Profile.Name)
+		}
+		prof = m.Profile
+	}
+	if prof == nil {
+		return nil, fmt.Errorf("no profile priced any record, so there are no roofs to draw")
+	}
+	return prof, nil
+}
+
+// commandLine is the report's command line as a reader would type it again.
+func commandLine(args []string) string {
+	parts := []string{"ropgen", "report"}
+	for _, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t'\"$\\*?|&;<>()") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
+}
+
+// commitOf returns the source revision the records name (a "commit: REV" configuration
+// line, as the Go benchmark format allows), else the revision this binary was built from
+// (go build stamps it), else the working tree's HEAD, else "".
+func commitOf(files []string) string {
+	for _, f := range files {
+		if c := recordsConfig(f, "commit"); c != "" {
+			return c
+		}
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		var rev, dirty string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					dirty = " (modified)"
+				}
+			}
+		}
+		if rev != "" {
+			return rev + dirty
+		}
+	}
+	// go run stamps no revision: say which the working tree is at, and that it is that.
+	if out, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output(); err == nil {
+		return strings.TrimSpace(string(out)) + " (the working tree at report time)"
+	}
+	return ""
+}
+
+// recordsConfig returns the value of the first "key: value" configuration line of a
+// benchmark format file, or "".
+func recordsConfig(file, key string) string {
+	f, err := os.Open(file)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && k == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ropgen/ropgen/perf/record"
+)
+
+// TestReportHTMLAndCompare: -html, -md and -base end to end. The base run has six records of
+// two rows; the new run slows "big" by half and leaves "small" as it was.
+func TestReportHTMLAndCompare(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "lab.yaml")
+	os.WriteFile(prof, []byte(reportProfile), 0o666)
+	var old, new []record.Record
+	for i := range 6 {
+		jitter := 1 + (float64(i)-2.5)/100 // median 1
+		old = append(old, labRecord("big", 1_200_000_000, 1.5e-3*jitter), labRecord("small", 1_200_000_000, 3e-3*jitter))
+		new = append(new, labRecord("big", 1_200_000_000, 2.25e-3*jitter), labRecord("small", 1_200_000_000, 3e-3*jitter*1.005))
+	}
+	oldFile := writeBenchRecords(t, dir, "old.txt", old...)
+	newFile := writeBenchRecords(t, dir, "new.txt", new...)
+	page, md := filepath.Join(dir, "r.html"), filepath.Join(dir, "r.md")
+
+	code, out, errs := runReportCmd(t, "-profile", prof, "-base", oldFile, "-html", page, "-md", md, newFile)
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "row ") || !strings.Contains(lines[1], "AddFwd/big/float32") ||
+		!strings.Contains(lines[1], "+50.0%") || !strings.Contains(lines[1], "at ceiling → -") || !strings.Contains(lines[2], "~ (+0.5%)") ||
+		!strings.HasPrefix(lines[3], "2 rows: 0 faster, 1 slower, 1 unchanged") {
+		t.Errorf("comparison: six records a row are one row, big is slower, small unchanged:\n%s", out)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<!DOCTYPE html>", `id="deltas"`, `<svg xmlns="http://www.w3.org/2000/svg"`, "AddFwd", oldFile, newFile,
+		"ropgen report -profile " + prof} {
+		if !bytes.Contains(html, []byte(want)) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+	summary, _ := os.ReadFile(md)
+	if !bytes.Contains(summary, []byte("Changed verdict (1 row)")) || !bytes.Contains(summary, []byte("| AddFwd/big/float32 |")) {
+		t.Errorf("markdown:\n%s", summary)
+	}
+
+	// One run alone: the table has one row per row, not per record.
+	code, out, _ = runReportCmd(t, "-profile", prof, newFile)
+	if code != 0 || strings.Count(out, "AddFwd") != 2 {
+		t.Errorf("exit %d; twelve records of two rows should be two rows:\n%s", code, out)
+	}
+
+	// No output over an input, base files included; no -json with -base.
+	for _, args := range [][]string{
+		{"-profile", prof, "-base", oldFile, "-html", oldFile, newFile},
+		{"-profile", prof, "-md", newFile, newFile},
+		{"-profile", prof, "-base", oldFile, "-json", newFile},
+	} {
+		before, _ := os.ReadFile(oldFile)
+		if code, _, errs := runReportCmd(t, args...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, stderr %q; want 2", args, code, errs)
+		}
+		if after, _ := os.ReadFile(oldFile); !bytes.Equal(before, after) {
+			t.Errorf("%v changed a records file", args)
+		}
+	}
+}
+
+func TestCommandLineQuotes(t *testing.T) {
+	if got := commandLine([]string{"-html", "a b.html", "it's.txt", "x"}); got != `ropgen report -html 'a b.html' 'it'\''s.txt' x` {
+		t.Errorf("commandLine: %s", got)
+	}
+}

@@ -1,0 +1,355 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/perf/benchmath"
+
+	"github.com/ropgen/ropgen/perf/record"
+)
+
+// Sampled is one row of a run: the records of one op × workload × dtype on one device and
+// roof with the same counts (ropbench run -count N writes N of them), as one record whose
+// Seconds is the median of theirs, and each record's time as a sample.
+type Sampled struct {
+	// Record is the first record of the row, but for Seconds: the median of Samples.
+	record.Record
+	// Samples are the records' times in the order read.
+	Samples []float64
+}
+
+// Range returns the fastest and slowest sample.
+func (s *Sampled) Range() (lo, hi float64) {
+	return slices.Min(s.Samples), slices.Max(s.Samples)
+}
+
+// RelSpread is (slowest - fastest) / median of the samples: 0 for one sample, NaN when the
+// median is zero.
+func (s *Sampled) RelSpread() float64 {
+	if s.Seconds == 0 {
+		return blank
+	}
+	lo, hi := s.Range()
+	return (hi - lo) / s.Seconds
+}
+
+// rowKey identifies a row across runs: the benchmark name.
+type rowKey struct{ op, workload, dtype string }
+
+func keyOf(r *record.Record) rowKey { return rowKey{r.Op, r.Workload, r.DType} }
+
+// Name is the row's name, op/workload/dtype.
+func (s *Sampled) Name() string { return s.Op + "/" + s.Workload + "/" + s.DType }
+
+// Group folds the records of each row into one Sampled, in the order rows are first met. Two
+// records are one row when device, op, workload, dtype, roof, flops and bytes all agree; a
+// row whose counts changed between records is two rows, never averaged.
+func Group(recs []record.Record) []Sampled {
+	type full struct {
+		rowKey
+		device, roof string
+		flops, bytes int64
+	}
+	index := map[full]int{}
+	var out []Sampled
+	for i := range recs {
+		r := &recs[i]
+		k := full{keyOf(r), r.Device, r.Roof, r.Flops, r.Bytes}
+		j, ok := index[k]
+		if !ok {
+			j = len(out)
+			index[k] = j
+			out = append(out, Sampled{Record: *r})
+		}
+		out[j].Samples = append(out[j].Samples, r.Seconds)
+	}
+	for i := range out {
+		out[i].Seconds = median(out[i].Samples)
+	}
+	return out
+}
+
+// Records returns the grouped rows' records, for a Pricer: row i prices rows[i].Record.
+func Records(rows []Sampled) []record.Record {
+	recs := make([]record.Record, len(rows))
+	for i := range rows {
+		recs[i] = rows[i].Record
+	}
+	return recs
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// Change is how a row's time moved from the base run to the new one.
+type Change string
+
+// The changes. Faster and Slower need both the U test and the effect size; a row in one run
+// only is Added or Removed.
+const (
+	Faster    Change = "faster"
+	Slower    Change = "slower"
+	Unchanged Change = "~"
+	Added     Change = "added"
+	Removed   Change = "removed"
+)
+
+// CompareOptions set when a difference counts.
+type CompareOptions struct {
+	// Alpha is the U test's significance level (benchstat's default 0.05).
+	Alpha float64
+	// MinEffect is the smallest relative change in median time that counts, however small p
+	// is: runs that are not interleaved differ by the machine's drift between them, which no
+	// number of samples within a run removes (see docs/report.md).
+	MinEffect float64
+}
+
+// DefaultCompare is what `ropgen report -base` uses.
+var DefaultCompare = CompareOptions{Alpha: 0.05, MinEffect: 0.10}
+
+// Delta is one row compared across two runs. Old or New is nil when the row is in one run
+// only.
+type Delta struct {
+	Old, New       *Sampled
+	OldRow, NewRow *Row
+	// Ratio is the new median time over the old; NaN when either is missing or zero.
+	Ratio float64
+	// P is the Mann-Whitney U test's p-value that the two samples come from one distribution;
+	// NaN when not tested.
+	P float64
+	// EffDelta is the new efficiency minus the old (a fraction: 0.05 is 5 points); NaN when
+	// either is blank.
+	EffDelta float64
+	Change   Change
+	// Why says why a row is unchanged or untested when that is not plain ("needs 4+4
+	// samples", "p=0.002 but -3% is below the 10% minimum effect").
+	Why string
+}
+
+// Name is the row's op/workload/dtype.
+func (d *Delta) Name() string {
+	if d.New != nil {
+		return d.New.Name()
+	}
+	return d.Old.Name()
+}
+
+// VerdictChanged reports whether the row is in both runs and its verdict differs.
+func (d *Delta) VerdictChanged() bool {
+	return d.OldRow != nil && d.NewRow != nil && d.OldRow.Verdict != d.NewRow.Verdict
+}
+
+// Compare matches the rows of a new run against a base run by op/workload/dtype (benchstat's
+// pairing by benchmark name) and tests each pair's times with the Mann-Whitney U test, as
+// benchstat does (benchmath.AssumeNothing): it assumes no distribution, which suits timing
+// noise on a shared machine (one-sided, heavy-tailed), and it uses every sample, where a sign
+// test needs paired, interleaved rounds (ropbench ab). A pair is Faster or Slower only when p
+// < Alpha and the medians differ by MinEffect or more. oldRows and newRows are the priced rows
+// of old and new, index by index. The result lists the new run's rows in order, then the rows
+// only the base has.
+func Compare(old, new []Sampled, oldRows, newRows []Row, opt CompareOptions) []Delta {
+	byKey := map[rowKey]int{}
+	for i := range old {
+		if _, dup := byKey[keyOf(&old[i].Record)]; !dup {
+			byKey[keyOf(&old[i].Record)] = i
+		}
+	}
+	th := &benchmath.Thresholds{CompareAlpha: opt.Alpha}
+	used := make([]bool, len(old))
+	var ds []Delta
+	for i := range new {
+		d := Delta{New: &new[i], NewRow: &newRows[i], Ratio: blank, P: blank, EffDelta: blank, Change: Added}
+		if j, ok := byKey[keyOf(&new[i].Record)]; ok && !used[j] {
+			used[j] = true
+			d.Old, d.OldRow = &old[j], &oldRows[j]
+			d.test(th, opt)
+		}
+		ds = append(ds, d)
+	}
+	for j := range old {
+		if !used[j] {
+			ds = append(ds, Delta{Old: &old[j], OldRow: &oldRows[j], Ratio: blank, P: blank, EffDelta: blank, Change: Removed})
+		}
+	}
+	return ds
+}
+
+func (d *Delta) test(th *benchmath.Thresholds, opt CompareOptions) {
+	d.Change = Unchanged
+	if !Blank(d.OldRow.Efficiency) && !Blank(d.NewRow.Efficiency) {
+		d.EffDelta = d.NewRow.Efficiency - d.OldRow.Efficiency
+	}
+	if d.Old.Seconds == 0 || d.New.Seconds == 0 {
+		d.Why = "no measured time"
+		return
+	}
+	d.Ratio = d.New.Seconds / d.Old.Seconds
+	// NewSample sorts its values: give it copies, the samples keep the file order.
+	c := benchmath.AssumeNothing.Compare(
+		benchmath.NewSample(slices.Clone(d.Old.Samples), th),
+		benchmath.NewSample(slices.Clone(d.New.Samples), th))
+	d.P = c.P
+	effect := math.Abs(d.Ratio - 1)
+	switch {
+	case c.P >= opt.Alpha:
+		if len(c.Warnings) > 0 {
+			d.Why = fmt.Sprintf("%d+%d samples cannot reach p < %g: run with -count 6 or more", c.N1, c.N2, opt.Alpha)
+		}
+	case effect < opt.MinEffect:
+		d.Why = fmt.Sprintf("p=%.3f but %+.1f%% is below the %.0f%% minimum effect", c.P, 100*(d.Ratio-1), 100*opt.MinEffect)
+	case d.Ratio < 1:
+		d.Change = Faster
+	default:
+		d.Change = Slower
+	}
+}
+
+// Tally counts the deltas by change.
+func Tally(ds []Delta) map[Change]int {
+	n := map[Change]int{}
+	for i := range ds {
+		n[ds[i].Change]++
+	}
+	return n
+}
+
+// Summary is the one line that sums a comparison up.
+func Summary(ds []Delta, opt CompareOptions) string {
+	n := Tally(ds)
+	s := fmt.Sprintf("%d rows: %d faster, %d slower, %d unchanged", len(ds), n[Faster], n[Slower], n[Unchanged])
+	if n[Added]+n[Removed] > 0 {
+		s += fmt.Sprintf(", %d only in the new run, %d only in the base", n[Added], n[Removed])
+	}
+	return s + fmt.Sprintf(" (Mann-Whitney U, p < %g and |Δ| ≥ %.0f%%)", opt.Alpha, 100*opt.MinEffect)
+}
+
+// WriteCompare writes a comparison as an aligned table: per row the base and new median time
+// with their spread, the time change and its p-value, the efficiency before and after, the
+// verdict (old → new when it changed), then the Summary line.
+func WriteCompare(w io.Writer, ds []Delta, opt CompareOptions) error {
+	bw := bufio.NewWriter(w)
+	head := []string{"row", "base", "±", "new", "±", "Δ time", "p", "eff", "verdict", "why"}
+	right := []bool{false, true, true, true, true, true, true, false, false, false}
+	cells := [][]string{head}
+	for i := range ds {
+		d := &ds[i]
+		cells = append(cells, []string{
+			ShortName(d.Name()), sampledTime(d.Old), spreadText(d.Old), sampledTime(d.New), spreadText(d.New),
+			deltaText(d), pText(d.P), effText(d), verdictText(d), d.Why,
+		})
+	}
+	writeAligned(bw, cells, right)
+	fmt.Fprintln(bw, Summary(ds, opt))
+	return bw.Flush()
+}
+
+// writeAligned writes cells as columns two spaces apart, right-aligning where right says.
+func writeAligned(bw *bufio.Writer, cells [][]string, right []bool) {
+	width := make([]int, len(cells[0]))
+	for _, row := range cells {
+		for j, c := range row {
+			width[j] = max(width[j], utf8.RuneCountInString(c))
+		}
+	}
+	for _, row := range cells {
+		var line strings.Builder
+		for j, c := range row {
+			pad := strings.Repeat(" ", width[j]-utf8.RuneCountInString(c))
+			if j > 0 {
+				line.WriteString("  ")
+			}
+			if right[j] {
+				line.WriteString(pad + c)
+			} else {
+				line.WriteString(c + pad)
+			}
+		}
+		bw.WriteString(strings.TrimRight(line.String(), " "))
+		bw.WriteByte('\n')
+	}
+}
+
+func sampledTime(s *Sampled) string {
+	if s == nil {
+		return "-"
+	}
+	return SI(measured(s.Seconds), "s")
+}
+
+// spreadText is a row's spread as ±half its range over the median, the way benchstat prints
+// it; blank for one sample.
+func spreadText(s *Sampled) string {
+	if s == nil || len(s.Samples) < 2 {
+		return ""
+	}
+	if r := s.RelSpread(); !Blank(r) {
+		return fmt.Sprintf("%.0f%%", 100*r/2)
+	}
+	return ""
+}
+
+func deltaText(d *Delta) string {
+	switch {
+	case d.Change == Added || d.Change == Removed:
+		return string(d.Change)
+	case Blank(d.Ratio):
+		return ""
+	case d.Change == Unchanged:
+		return fmt.Sprintf("~ (%+.1f%%)", 100*(d.Ratio-1))
+	}
+	return fmt.Sprintf("%+.1f%%", 100*(d.Ratio-1))
+}
+
+func pText(p float64) string {
+	if Blank(p) {
+		return ""
+	}
+	return fmt.Sprintf("%.3f", p)
+}
+
+func effText(d *Delta) string {
+	o, n := "", ""
+	if d.OldRow != nil {
+		o = percent(d.OldRow.Efficiency)
+	}
+	if d.NewRow != nil {
+		n = percent(d.NewRow.Efficiency)
+	}
+	if o == "" && n == "" {
+		return ""
+	}
+	return orDash(o) + " → " + orDash(n)
+}
+
+func verdictText(d *Delta) string {
+	switch {
+	case d.VerdictChanged():
+		return orDash(string(d.OldRow.Verdict)) + " → " + orDash(string(d.NewRow.Verdict))
+	case d.NewRow != nil:
+		return string(d.NewRow.Verdict)
+	}
+	return string(d.OldRow.Verdict)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

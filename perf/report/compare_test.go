@@ -1,0 +1,170 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/record"
+)
+
+// run returns count records per op, each op's times drawn around base[op] × factor[op] with
+// the relative noise given (uniform in ±noise), shuffled by rng.
+func run(rng *rand.Rand, ops []string, count int, noise float64, factor map[string]float64) []record.Record {
+	var recs []record.Record
+	for c := 0; c < count; c++ {
+		for i, op := range ops {
+			r := rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)*(1+float64(i)/10))
+			r.Op = op
+			f := factor[op]
+			if f == 0 {
+				f = 1
+			}
+			r.Seconds *= f * (1 + noise*(2*rng.Float64()-1))
+			recs = append(recs, r)
+		}
+	}
+	return recs
+}
+
+func compareRuns(t *testing.T, old, new []record.Record) []Delta {
+	t.Helper()
+	p := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	o, n := Group(old), Group(new)
+	return Compare(o, n, p.PriceAll(Records(o)), p.PriceAll(Records(n)), DefaultCompare)
+}
+
+func TestGroup(t *testing.T) {
+	a := rec("vector.fp32", 1, 64, 3e-6)
+	b, c := a, a
+	b.Seconds, c.Seconds = 1e-6, 2e-6
+	other := a
+	other.Bytes = 128 // changed counts: another row, never averaged in
+	gs := Group([]record.Record{a, other, b, c})
+	if len(gs) != 2 {
+		t.Fatalf("%d rows, want 2", len(gs))
+	}
+	g := gs[0]
+	if g.Seconds != 2e-6 || len(g.Samples) != 3 || g.Samples[0] != 3e-6 || gs[1].Bytes != 128 {
+		t.Errorf("row: median %v samples %v; second row bytes %d", g.Seconds, g.Samples, gs[1].Bytes)
+	}
+	if lo, hi := g.Range(); lo != 1e-6 || hi != 3e-6 || math.Abs(g.RelSpread()-1) > 1e-12 {
+		t.Errorf("range %v..%v rel %v", lo, hi, g.RelSpread())
+	}
+	even := Group([]record.Record{a, b})[0]
+	if even.Seconds != 2e-6 {
+		t.Errorf("median of two %v, want their mean", even.Seconds)
+	}
+}
+
+func TestCompareSlowedKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ops := []string{"A", "B", "C", "D", "E", "F", "G", "H"}
+	old := run(rng, ops, 6, 0.05, nil)
+	new := run(rng, ops, 6, 0.05, map[string]float64{"C": 1.5, "F": 0.7})
+	ds := compareRuns(t, old, new)
+	if len(ds) != len(ops) {
+		t.Fatalf("%d deltas, want %d", len(ds), len(ops))
+	}
+	for _, d := range ds {
+		want := Unchanged
+		switch d.New.Op {
+		case "C":
+			want = Slower
+		case "F":
+			want = Faster
+		}
+		if d.Change != want {
+			t.Errorf("%s: %s (ratio %.3f p %.4f %s), want %s", d.Name(), d.Change, d.Ratio, d.P, d.Why, want)
+		}
+		if d.New.Op == "C" && (math.Abs(d.Ratio-1.5) > 0.1 || d.P > 0.01 || math.Abs(d.EffDelta-(1/1.5-1)*d.OldRow.Efficiency) > 0.05) {
+			t.Errorf("C: ratio %v p %v efficiency change %v", d.Ratio, d.P, d.EffDelta)
+		}
+	}
+	n := Tally(ds)
+	if n[Slower] != 1 || n[Faster] != 1 || n[Unchanged] != 6 {
+		t.Errorf("tally %v", n)
+	}
+	var buf bytes.Buffer
+	if err := WriteCompare(&buf, ds, DefaultCompare); err != nil {
+		t.Fatal(err)
+	}
+	if out := buf.String(); !strings.Contains(out, "8 rows: 1 faster, 1 slower, 6 unchanged") || !strings.Contains(out, "C/w/float32") {
+		t.Errorf("comparison table:\n%s", out)
+	}
+}
+
+// TestCompareAA: two runs of the same distribution mark at most 5% of rows, with room to
+// spare: the minimum effect absorbs what the U test alone would flag at its 5% rate.
+func TestCompareAA(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var ops []string
+	for i := range 200 {
+		ops = append(ops, "Op"+string(rune('A'+i%26))+string(rune('a'+i/26)))
+	}
+	ds := compareRuns(t, run(rng, ops, 6, 0.15, nil), run(rng, ops, 6, 0.15, nil))
+	n := Tally(ds)
+	if marked := n[Faster] + n[Slower]; marked > len(ops)/20 {
+		t.Errorf("A/A: %d of %d rows marked", marked, len(ops))
+	}
+	// The U test alone flags some: the effect size is what spares them.
+	why := 0
+	for _, d := range ds {
+		if strings.Contains(d.Why, "minimum effect") {
+			why++
+		}
+	}
+	if why == 0 {
+		t.Errorf("no A/A row had p < 0.05: the test would not show the minimum effect at work")
+	}
+}
+
+func TestCompareEdges(t *testing.T) {
+	a := rec("vector.fp32", 1<<20, 1<<30, 1e-3)
+	slow := a
+	slow.Seconds = 2e-3
+	gone, added := a, a
+	gone.Op, added.Op = "Gone", "New"
+	// Two samples a side cannot reach p < 0.05, however far apart.
+	ds := compareRuns(t, []record.Record{a, a, gone}, []record.Record{slow, slow, added})
+	if len(ds) != 3 {
+		t.Fatalf("%d deltas", len(ds))
+	}
+	if ds[0].Change != Unchanged || !strings.Contains(ds[0].Why, "-count 6") || ds[0].Ratio != 2 {
+		t.Errorf("2+2 samples: %s %q ratio %v", ds[0].Change, ds[0].Why, ds[0].Ratio)
+	}
+	if ds[1].Change != Added || ds[2].Change != Removed || ds[2].Name() != "Gone/w/float32" {
+		t.Errorf("added/removed: %s %s %s", ds[1].Change, ds[2].Change, ds[2].Name())
+	}
+	if !strings.Contains(Summary(ds, DefaultCompare), "1 only in the new run, 1 only in the base") {
+		t.Errorf("summary %q", Summary(ds, DefaultCompare))
+	}
+	// A verdict change is one.
+	p := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	fast := rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)/0.9)
+	half := rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)/0.5)
+	o := Group([]record.Record{half})
+	n := Group([]record.Record{fast})
+	d := Compare(o, n, p.PriceAll(Records(o)), p.PriceAll(Records(n)), DefaultCompare)
+	if !d[0].VerdictChanged() || verdictText(&d[0]) != "- → at ceiling" {
+		t.Errorf("verdict change %v %q", d[0].VerdictChanged(), verdictText(&d[0]))
+	}
+}
+
+func TestShortDType(t *testing.T) {
+	for in, want := range map[string]string{
+		"bfloat16":                               "bfloat16",
+		"q=bfloat16,k=float8_e4m3,v=float8_e4m3": "q=bf16,k=f8e4m3,v=f8e4m3",
+		"point=int32,x=float32":                  "point=i32,x=f32",
+	} {
+		if got := ShortDType(in); got != want {
+			t.Errorf("ShortDType(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := ShortName("AttnFwd/decode/q=float16,k=float8_e5m2"); got != "AttnFwd/decode/q=f16,k=f8e5m2" {
+		t.Errorf("ShortName: %q", got)
+	}
+}

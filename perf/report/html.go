@@ -1,0 +1,278 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ropgen/ropgen/perf/profiles"
+)
+
+// Meta is the context of a report: what a reader needs to know where its numbers came from.
+type Meta struct {
+	Command   string    // the command line that made the report
+	Commit    string    // the source revision of the records ("" when unknown)
+	Date      time.Time // when the report was made
+	Files     []string  // the records files of the run
+	BaseFiles []string  // the records files of the base run, when comparing
+}
+
+// Document is everything a report shows: the priced rows of a run, optionally their samples
+// and a comparison against a base run, a chart, and where it all came from. WriteHTML and
+// WriteMarkdown render it.
+type Document struct {
+	Meta
+	Pricer *Pricer
+	Rows   []Row
+	// Sampled holds the grouped rows behind Rows, index by index (Rows[i] prices
+	// Sampled[i].Record), for the spread column; nil when each row is one record.
+	Sampled []Sampled
+	// Deltas compares Rows against a base run; nil when there is none.
+	Deltas  []Delta
+	Compare CompareOptions
+	// Chart is an SVG roofline chart (WriteSVG) to inline; ChartNote says why there is none.
+	Chart     []byte
+	ChartNote string
+}
+
+//go:embed html.tmpl
+var htmlTemplate string
+
+var htmlPage = template.Must(template.New("report").Parse(htmlTemplate))
+
+// htmlRow is one table row as the page shows it: display text and a sort key per cell (the
+// key is empty for a blank cell, which sorts last).
+type htmlRow struct {
+	Op, Workload, DType, DTypeFull, Roof string
+	Flops, Bytes, Time, Spread, N        cell
+	SOL, Eff                             cell
+	Bound, Verdict, Note, Pos            string
+	Class                                string
+}
+
+type cell struct{ Text, Key string }
+
+func numCell(text string, v float64) cell {
+	if Blank(v) {
+		return cell{}
+	}
+	return cell{text, strconv.FormatFloat(v, 'g', 6, 64)}
+}
+
+// htmlBar is one zero-FLOP row in the bandwidth view.
+type htmlBar struct {
+	Name, Rate, Share, Verdict string
+	Width                      float64 // bar length in percent of the view's scale
+	Class                      string
+}
+
+type htmlDevice struct {
+	Device, Profile, Source, Measured, HBM, Spread, Error string
+}
+
+type htmlDelta struct {
+	Name, Old, OldSpread, New, NewSpread, Delta, P, Eff, Verdict, Why string
+	DeltaKey                                                          string
+	Class                                                             string
+	VerdictChanged                                                    bool
+}
+
+type htmlView struct {
+	Title, Basis    string
+	Meta            Meta
+	Date            string
+	Devices         []htmlDevice
+	Counts          string
+	Rows            []htmlRow
+	Abbreviated     bool
+	DTypeLegend     string
+	Chart           template.HTML
+	ChartNote       string
+	Bars            []htmlBar
+	BarScale        float64 // the percent of the ceiling at the right edge of the view
+	BarCeiling      float64 // where 100% of the ceiling sits, in percent of the view
+	Unplotted       []string
+	Deltas          []htmlDelta
+	CompareSummary  string
+	VerdictsChanged int
+	Verdicts        []string
+	VerdictHelp     string
+}
+
+// verdictClass is a CSS class per verdict, matching the chart's colours.
+func verdictClass(v Verdict, eff float64) string {
+	switch v {
+	case AtCeiling:
+		return "v-ceiling"
+	case Anomaly:
+		return "v-anomaly"
+	case FormulaError:
+		return "v-error"
+	case LatencyBound:
+		return "v-latency"
+	}
+	if Blank(eff) {
+		return "v-unpriced"
+	}
+	return "v-below"
+}
+
+// VerdictCounts is the one-line verdict tally of a report.
+func VerdictCounts(rows []Row) string {
+	n := map[Verdict]int{}
+	for i := range rows {
+		n[rows[i].Verdict]++
+	}
+	return fmt.Sprintf("%d rows: %d at ceiling (>= %.0f%%), %d anomaly (> %.0f%%), %d latency-bound, %d formula error",
+		len(rows), n[AtCeiling], AtCeilingMin*100, n[Anomaly], AnomalyAbove*100, n[LatencyBound], n[FormulaError])
+}
+
+func (d *Document) view() (*htmlView, error) {
+	v := &htmlView{Meta: d.Meta, Basis: string(d.Pricer.Basis()), Counts: VerdictCounts(d.Rows), DTypeLegend: DTypeLegend,
+		ChartNote: d.ChartNote, Verdicts: []string{string(AtCeiling), string(Anomaly), string(FormulaError), string(LatencyBound)},
+		VerdictHelp: fmt.Sprintf("Verdicts: at ceiling is an efficiency of %.0f%% or more of the SOL time; anomaly is above %.0f%% "+
+			"(the formula or the calibration is wrong); latency-bound rows are below the profile's latency floor; "+
+			"a formula error implies a rate above a theoretical ceiling.", 100*AtCeilingMin, 100*AnomalyAbove)}
+	if d.Sampled != nil && len(d.Sampled) != len(d.Rows) {
+		return nil, fmt.Errorf("report: %d sampled rows for %d priced rows", len(d.Sampled), len(d.Rows))
+	}
+	if !d.Date.IsZero() {
+		v.Date = d.Date.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	var names []string
+	for _, m := range d.Pricer.Devices() {
+		hd := htmlDevice{Device: m.Device}
+		if m.Err != nil {
+			hd.Error = m.Err.Error()
+		}
+		if p := m.Profile; p != nil {
+			hd.Profile, hd.Source = p.Name, p.Source
+			hd.Measured = "not measured (datasheet values)"
+			if !p.Measured.At.IsZero() {
+				hd.Measured = p.Measured.At.UTC().Format("2006-01-02 15:04 UTC")
+				if p.Measured.LoadAvg > 0 {
+					hd.Measured += fmt.Sprintf(", load average %.2f", p.Measured.LoadAvg)
+				}
+			}
+			if hbm, ok := p.Resolve(profiles.HBMKey, d.Pricer.Basis()); ok {
+				hd.HBM = Rate(hbm, "B/s")
+			}
+			if s := p.HBM.Spread; s.Measured() {
+				hd.Spread = fmt.Sprintf("%s .. %s (±%.1f%%, n=%d)", Rate(s.Min, "B/s"), Rate(s.Max, "B/s"), 50*s.Rel(), s.N)
+			}
+			names = append(names, p.Name)
+		}
+		v.Devices = append(v.Devices, hd)
+	}
+	v.Title = "ropgen report"
+	if len(names) > 0 {
+		v.Title += ": " + strings.Join(names, ", ")
+	}
+	maxShare := 1.0
+	for i := range d.Rows {
+		r := &d.Rows[i]
+		if r.Rec.Flops == 0 && r.Rec.Bytes > 0 && r.Rec.Seconds > 0 && !Blank(r.Bandwidth) {
+			maxShare = max(maxShare, r.ByteRate/r.Bandwidth)
+		}
+	}
+	v.BarScale = math.Ceil(maxShare*10) * 10 // percent, to the next 10% above the fastest
+	v.BarCeiling = 100 * 100 / v.BarScale
+	for i := range d.Rows {
+		r := &d.Rows[i]
+		hr := htmlRow{Op: r.Rec.Op, Workload: r.Rec.Workload, DType: ShortDType(r.Rec.DType), DTypeFull: r.Rec.DType,
+			Roof: r.Rec.Roof, Bound: string(r.Bound), Verdict: string(r.Verdict), Note: r.Note, Pos: r.Rec.Pos.String(),
+			Class: verdictClass(r.Verdict, r.Efficiency)}
+		if hr.DType != hr.DTypeFull {
+			v.Abbreviated = true
+		}
+		hr.Flops = numCell(SI(float64(r.Rec.Flops), ""), float64(r.Rec.Flops))
+		hr.Bytes = numCell(SI(float64(r.Rec.Bytes), "B"), float64(r.Rec.Bytes))
+		hr.Time = numCell(SI(measured(r.Rec.Seconds), "s"), measured(r.Rec.Seconds))
+		hr.SOL = numCell(SI(r.SOLTime, "s"), r.SOLTime)
+		hr.Eff = numCell(percent(r.Efficiency), r.Efficiency)
+		hr.N = numCell("1", 1)
+		if d.Sampled != nil {
+			s := &d.Sampled[i]
+			hr.N = numCell(strconv.Itoa(len(s.Samples)), float64(len(s.Samples)))
+			if len(s.Samples) > 1 {
+				lo, hi := s.Range()
+				hr.Spread = numCell(fmt.Sprintf("±%.0f%% (%s .. %s)", 50*s.RelSpread(), SI(lo, "s"), SI(hi, "s")), s.RelSpread())
+			}
+		}
+		v.Rows = append(v.Rows, hr)
+
+		if r.Rec.Flops == 0 && r.Rec.Bytes > 0 && r.Rec.Seconds > 0 && !Blank(r.Bandwidth) {
+			share := r.ByteRate / r.Bandwidth
+			v.Bars = append(v.Bars, htmlBar{Name: r.Rec.Op + "/" + r.Rec.Workload + "/" + ShortDType(r.Rec.DType),
+				Rate: Rate(r.ByteRate, "B/s"), Share: fmt.Sprintf("%.1f%%", 100*share), Verdict: string(r.Verdict),
+				Width: 100 * 100 * share / v.BarScale, Class: hr.Class})
+		} else if !Plottable(r) {
+			why := r.Note
+			if why == "" && r.Rec.Flops == 0 {
+				why = "zero FLOPs: in the bandwidth view"
+				if Blank(r.Bandwidth) || r.Rec.Seconds == 0 {
+					why = "zero FLOPs"
+				}
+			}
+			v.Unplotted = append(v.Unplotted, fmt.Sprintf("%s/%s/%s: %s", r.Rec.Op, r.Rec.Workload, ShortDType(r.Rec.DType), why))
+		}
+	}
+	if d.Chart != nil {
+		v.Chart = template.HTML(stripXMLProlog(d.Chart))
+	}
+	if d.Deltas != nil {
+		v.CompareSummary = Summary(d.Deltas, d.Compare)
+		for i := range d.Deltas {
+			dl := &d.Deltas[i]
+			hd := htmlDelta{Name: ShortName(dl.Name()), Old: sampledTime(dl.Old), OldSpread: spreadText(dl.Old),
+				New: sampledTime(dl.New), NewSpread: spreadText(dl.New), Delta: deltaText(dl), P: pText(dl.P),
+				Eff: effText(dl), Verdict: verdictText(dl), Why: dl.Why, VerdictChanged: dl.VerdictChanged()}
+			if !Blank(dl.Ratio) {
+				hd.DeltaKey = strconv.FormatFloat(dl.Ratio-1, 'g', 6, 64)
+			}
+			switch dl.Change {
+			case Faster:
+				hd.Class = "c-faster"
+			case Slower:
+				hd.Class = "c-slower"
+			}
+			if hd.VerdictChanged {
+				v.VerdictsChanged++
+			}
+			v.Deltas = append(v.Deltas, hd)
+		}
+	}
+	return v, nil
+}
+
+// stripXMLProlog drops an XML declaration, which has no place inside an HTML document.
+func stripXMLProlog(b []byte) string {
+	s := string(bytes.TrimSpace(b))
+	if strings.HasPrefix(s, "<?xml") {
+		if i := strings.Index(s, "?>"); i >= 0 {
+			s = strings.TrimSpace(s[i+2:])
+		}
+	}
+	return s
+}
+
+// WriteHTML writes the report as one self-contained HTML page: no script, style or image
+// from anywhere else, so it opens offline and can be attached to a ticket. It holds the run's
+// metadata (devices, profiles with their calibration date and spread, records files, commit,
+// date, command), the verdict counts, the comparison against a base run when there is one, the
+// roofline chart with a tooltip per point, a bandwidth view of the zero-FLOP rows the chart
+// cannot place, and every row in a table that sorts by any column and filters by text or
+// verdict.
+func WriteHTML(w io.Writer, d *Document) error {
+	v, err := d.view()
+	if err != nil {
+		return err
+	}
+	return htmlPage.Execute(w, v)
+}

@@ -1,0 +1,111 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// MarkdownRows bounds each list of rows in the markdown summary: a PR comment is read at a
+// glance, and the HTML report has every row.
+const MarkdownRows = 15
+
+// WriteMarkdown writes a short summary for a pull-request comment: the verdict counts, the
+// comparison's counts and the rows that changed verdict or got slower against the base run
+// (or, without one, the rows that need a look: formula errors and anomalies), and where the
+// numbers came from. Each list stops after MarkdownRows rows and says how many it left out.
+func WriteMarkdown(w io.Writer, d *Document) error {
+	bw := bufio.NewWriter(w)
+	var profs []string
+	for _, m := range d.Pricer.Devices() {
+		if m.Profile == nil {
+			profs = append(profs, fmt.Sprintf("`%s`: no profile", m.Device))
+			continue
+		}
+		cal := "datasheet values"
+		if at := m.Profile.Measured.At; !at.IsZero() {
+			cal = "calibrated " + at.UTC().Format("2006-01-02")
+		}
+		profs = append(profs, fmt.Sprintf("`%s`: profile %s (%s, %s ceilings)", m.Device, m.Profile.Name, cal, d.Pricer.Basis()))
+	}
+	fmt.Fprintf(bw, "### ropgen report\n\n**%s**\n\n", VerdictCounts(d.Rows))
+	if d.Deltas != nil {
+		fmt.Fprintf(bw, "**Against the base: %s.**\n\n", Summary(d.Deltas, d.Compare))
+		var changed, slower []*Delta
+		for i := range d.Deltas {
+			dl := &d.Deltas[i]
+			if dl.VerdictChanged() {
+				changed = append(changed, dl)
+			} else if dl.Change == Slower {
+				slower = append(slower, dl)
+			}
+		}
+		if len(changed) > 0 {
+			fmt.Fprintf(bw, "Changed verdict (%s):\n\n", rowsN(len(changed)))
+			mdDeltas(bw, changed)
+		} else {
+			fmt.Fprintf(bw, "No row changed verdict.\n\n")
+		}
+		if len(slower) > 0 {
+			fmt.Fprintf(bw, "Slower, same verdict (%s):\n\n", rowsN(len(slower)))
+			mdDeltas(bw, slower)
+		}
+	} else {
+		var look []*Row
+		for i := range d.Rows {
+			if v := d.Rows[i].Verdict; v == FormulaError || v == Anomaly {
+				look = append(look, &d.Rows[i])
+			}
+		}
+		if len(look) > 0 {
+			fmt.Fprintf(bw, "To look at (%s):\n\n| row | eff | verdict | note |\n|---|--:|---|---|\n", rowsN(len(look)))
+			for i, r := range look {
+				if i == MarkdownRows {
+					fmt.Fprintf(bw, "\n… and %d more (see the HTML report).\n", len(look)-i)
+					break
+				}
+				fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", mdCell(ShortName(r.Rec.Op+"/"+r.Rec.Workload+"/"+r.Rec.DType)),
+					percent(r.Efficiency), r.Verdict, mdCell(r.Note))
+			}
+			bw.WriteString("\n")
+		}
+	}
+	fmt.Fprintf(bw, "<sub>%s; records %s", strings.Join(profs, "; "), strings.Join(d.Files, ", "))
+	if len(d.BaseFiles) > 0 {
+		fmt.Fprintf(bw, " against %s", strings.Join(d.BaseFiles, ", "))
+	}
+	if d.Commit != "" {
+		fmt.Fprintf(bw, "; commit %s", d.Commit)
+	}
+	if !d.Date.IsZero() {
+		fmt.Fprintf(bw, "; %s", d.Date.UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	bw.WriteString(".</sub>\n")
+	return bw.Flush()
+}
+
+func mdDeltas(bw *bufio.Writer, ds []*Delta) {
+	bw.WriteString("| row | base | new | Δ time | p | eff | verdict |\n|---|--:|--:|--:|--:|--:|---|\n")
+	for i, d := range ds {
+		if i == MarkdownRows {
+			fmt.Fprintf(bw, "\n… and %d more (see the HTML report).\n", len(ds)-i)
+			break
+		}
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s |\n", mdCell(ShortName(d.Name())), sampledTime(d.Old), sampledTime(d.New),
+			deltaText(d), pText(d.P), effText(d), mdCell(verdictText(d)))
+	}
+	bw.WriteString("\n")
+}
+
+// mdCell makes s safe inside a markdown table cell.
+func mdCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+func rowsN(n int) string {
+	if n == 1 {
+		return "1 row"
+	}
+	return fmt.Sprintf("%d rows", n)
+}
