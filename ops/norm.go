@@ -154,6 +154,7 @@ func (op *RMSNormFwd) Forward(out, x, weight *Tensor) error {
 	}
 	n, eps, w := shapeNumel(op.NormalizedShape), op.eps(), dataOf(weight)
 	v := alongDim{outer: len(x.Data) / n, n: n, inner: 1}
+	stream := streams(len(out.Data)) // the output pass streams (see streamRow)
 	v.eachRow(func(lo, hi int) {
 		xs, ys := x.Data[lo:hi], out.Data[lo:hi]
 		i, s0 := vecSumSq(xs, 0)
@@ -166,17 +167,7 @@ func (op *RMSNormFwd) Forward(out, x, weight *Tensor) error {
 			s0 += float64(xs[i]) * float64(xs[i])
 		}
 		r := float32(1 / math.Sqrt((s0+s1)/float64(n)+eps))
-		k := vecScale(ys, xs, w, r, false)
-		if w == nil {
-			for i, e := range xs[k:] {
-				ys[k+i] = e * r
-			}
-			return
-		}
-		w := w[:len(xs)]
-		for i := k; i < len(xs); i++ {
-			ys[i] = xs[i] * r * w[i]
-		}
+		scaleRow(ys, xs, w, r, stream)
 	})
 	return nil
 }
@@ -254,6 +245,7 @@ func (op *LayerNormFwd) Forward(out, x, weight, bias *Tensor) error {
 	n := shapeNumel(op.NormalizedShape)
 	w, bs := dataOf(weight), dataOf(bias)
 	v := alongDim{outer: len(x.Data) / n, n: n, inner: 1}
+	stream := streams(len(out.Data))
 	v.eachRow(func(lo, hi int) {
 		xs, ys := x.Data[lo:hi], out.Data[lo:hi]
 		mean := sumRow(xs) / float64(n)
@@ -265,36 +257,7 @@ func (op *LayerNormFwd) Forward(out, x, weight, bias *Tensor) error {
 		}
 		r := float32(1 / math.Sqrt(ss/float64(n)+op.Eps))
 		m := float32(mean)
-		k = vecNormalize(ys, xs, w, bs, m, r, false)
-		xs, ys = xs[k:], ys[k:]
-		w, bs := w, bs // the rest of this row's weight and bias; w and bs are shared by all rows
-		if w != nil {
-			w = w[k:]
-		}
-		if bs != nil {
-			bs = bs[k:]
-		}
-		switch {
-		case w != nil && bs != nil:
-			w, bs := w[:len(xs)], bs[:len(xs)]
-			for i, e := range xs {
-				ys[i] = (e-m)*r*w[i] + bs[i]
-			}
-		case w != nil:
-			w := w[:len(xs)]
-			for i, e := range xs {
-				ys[i] = (e - m) * r * w[i]
-			}
-		case bs != nil:
-			bs := bs[:len(xs)]
-			for i, e := range xs {
-				ys[i] = (e-m)*r + bs[i]
-			}
-		default:
-			for i, e := range xs {
-				ys[i] = (e - m) * r
-			}
-		}
+		normalizeRow(ys, xs, w, bs, m, r, stream)
 	})
 	return nil
 }
@@ -395,4 +358,82 @@ func presentArgs(args ...Arg) []Arg {
 func init() {
 	register("RMSNormFwd", buildRMSNorm)
 	register("LayerNormFwd", buildLayerNorm)
+}
+
+// streamRow computes one output row y (of input x, and of the per-element w and b where
+// the piece function reads them) with piece(y, x, w, b, nt): when stream is set, the
+// row's 64-byte-aligned whole lines (ntSpan) with non-temporal stores, which skip the
+// read-for-ownership of lines the row pass would otherwise fetch only to overwrite, and
+// the at most 15 elements either side with ordinary stores. The row itself is in cache
+// from the statistics pass; only its output goes to memory.
+func streamRow(y, x, w, b []float32, stream bool, piece func(y, x, w, b []float32, nt bool)) {
+	s, e := 0, 0
+	if stream && simdLevel >= SIMDAVX2 {
+		s, e = ntSpan(y)
+	}
+	if e == s {
+		piece(y, x, w, b, false)
+		return
+	}
+	sub := func(v []float32, i, j int) []float32 {
+		if v == nil {
+			return nil
+		}
+		return v[i:j]
+	}
+	piece(y[:s], x[:s], sub(w, 0, s), sub(b, 0, s), false)
+	piece(y[s:e], x[s:e], sub(w, s, e), sub(b, s, e), true)
+	piece(y[e:], x[e:len(y)], sub(w, e, len(y)), sub(b, e, len(y)), false)
+}
+
+// scaleRow computes y = x * r (* w where w is not nil), streaming y when stream.
+func scaleRow(y, x, w []float32, r float32, stream bool) {
+	streamRow(y, x, w, nil, stream, func(y, x, w, _ []float32, nt bool) {
+		k := vecScale(y, x, w, r, nt)
+		if w == nil {
+			for i, e := range x[k:len(y)] {
+				y[k+i] = e * r
+			}
+			return
+		}
+		w = w[:len(y)]
+		for i := k; i < len(y); i++ {
+			y[i] = x[i] * r * w[i]
+		}
+	})
+}
+
+// normalizeRow computes y = (x - m) * r (* w) (+ b), streaming y when stream.
+func normalizeRow(y, x, w, b []float32, m, r float32, stream bool) {
+	streamRow(y, x, w, b, stream, func(ys, xs, w, bs []float32, nt bool) {
+		k := vecNormalize(ys, xs, w, bs, m, r, nt)
+		xs, ys = xs[k:len(ys)], ys[k:]
+		if w != nil {
+			w = w[k:]
+		}
+		if bs != nil {
+			bs = bs[k:]
+		}
+		switch {
+		case w != nil && bs != nil:
+			w, bs := w[:len(xs)], bs[:len(xs)]
+			for i, e := range xs {
+				ys[i] = (e-m)*r*w[i] + bs[i]
+			}
+		case w != nil:
+			w := w[:len(xs)]
+			for i, e := range xs {
+				ys[i] = (e - m) * r * w[i]
+			}
+		case bs != nil:
+			bs := bs[:len(xs)]
+			for i, e := range xs {
+				ys[i] = (e-m)*r + bs[i]
+			}
+		default:
+			for i, e := range xs {
+				ys[i] = (e - m) * r
+			}
+		}
+	})
 }

@@ -32,6 +32,16 @@ func (v alongDim) eachRow(row func(lo, hi int)) {
 	})
 }
 
+// eachRowBuf is eachRow with a scratch row of v.n elements per worker.
+func (v alongDim) eachRowBuf(row func(lo, hi int, buf []float32)) {
+	parallelFor(v.outer, max(1, grainElems/v.n), func(lo, hi int) {
+		buf := make([]float32, v.n)
+		for r := lo; r < hi; r++ {
+			row(r*v.n, (r+1)*v.n, buf)
+		}
+	})
+}
+
 // eachBlock runs block over every (outer index, column range) unit in parallel: base is the
 // offset of the unit's first row, [c0, c1) its columns; row j of the unit starts at
 // base + j*inner.
@@ -136,6 +146,23 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 	if err != nil {
 		return err
 	}
+	if v.inner == 1 && streams(len(out.Data)) && simdLevel >= SIMDAVX2 {
+		// A large output: e**(x - m) goes to a scratch row that stays in L1, and the
+		// scaled row is streamed from it (scaleRow), so y's lines are written once and
+		// never read; the same operations as below, bit for bit.
+		v.eachRowBuf(func(lo, hi int, buf []float32) {
+			xs, ys := x.Data[lo:hi], out.Data[lo:hi]
+			m := float32(maxRow(xs))
+			k, s := vecExpSum(buf, xs, m)
+			for i := k; i < len(xs); i++ {
+				p := expf(xs[i] - m)
+				buf[i] = p
+				s += float64(p)
+			}
+			scaleRow(ys, buf, nil, float32(1/s), true)
+		})
+		return nil
+	}
 	if v.inner == 1 {
 		v.eachRow(func(lo, hi int) {
 			xs, ys := x.Data[lo:hi], out.Data[lo:hi]
@@ -235,6 +262,7 @@ func (op *LogSoftmaxFwd) Forward(out, x *Tensor) error {
 	if err != nil {
 		return err
 	}
+	stream := streams(len(out.Data)) && simdLevel >= SIMDAVX2
 	if v.inner == 1 {
 		v.eachRow(func(lo, hi int) {
 			xs, ys := x.Data[lo:hi], out.Data[lo:hi]
@@ -244,10 +272,19 @@ func (op *LogSoftmaxFwd) Forward(out, x *Tensor) error {
 				s += float64(expf(e - m))
 			}
 			c := m + logf(float32(s))
-			j := vecArith(opSub, ys, xs, []float32{c})
-			for i, e := range xs[j:] {
-				ys[j+i] = e - c
+			sub := func(ys, xs []float32) {
+				j := vecArith(opSub, ys, xs, []float32{c})
+				for i, e := range xs[j:len(ys)] {
+					ys[j+i] = e - c
+				}
 			}
+			if !stream {
+				sub(ys, xs)
+				return
+			}
+			s0, e0 := ntArith(opSub, ys, xs, []float32{c}) // a large output streams
+			sub(ys[:s0], xs[:s0])
+			sub(ys[e0:], xs[e0:])
 		})
 		return nil
 	}

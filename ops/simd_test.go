@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -436,4 +437,96 @@ func TestSIMDLevels(t *testing.T) {
 			t.Errorf("ROPGEN_SIMD=%q: level %d, want %d", v, got, want)
 		}
 	}
+}
+
+// BenchmarkSIMDUnary times each one-input kernel on an L1-resident row at every level: the
+// compute rate, which must stay well above a core's share of DRAM bandwidth.
+func BenchmarkSIMDUnary(b *testing.B) {
+	names := [nUnary]string{"exp", "sigmoid", "silu", "tanh", "gelu", "gelu_erf", "softplus", "mish", "hardswish", "relu"}
+	r := rand.New(rand.NewPCG(5, 6))
+	x := make([]float32, 4096)
+	for i := range x {
+		x[i] = r.Float32()*8 - 4
+	}
+	y := make([]float32, len(x))
+	_, best := SIMD()
+	for k := range nUnary {
+		for l := SIMDGo; l <= best; l++ {
+			b.Run(fmt.Sprintf("%s/level=%d", names[k], l), func(b *testing.B) {
+				defer SetSIMD(l)()
+				loop := unaryLoop(k)
+				b.SetBytes(int64(8 * len(x)))
+				for b.Loop() {
+					loop(y, x)
+				}
+			})
+		}
+	}
+}
+
+// TestSIMDStreamForward runs the ops whose large outputs stream with streaming forced
+// (streamMinBytes 0) on rows that are not a whole number of lines (so every row has its own
+// unaligned head and tail), and checks them bit for bit against the same op with streaming
+// off (streamMinBytes raised): the streamed and the cached paths compute the same values.
+func TestSIMDStreamForward(t *testing.T) {
+	for _, cols := range []int{4099, 1029, 16} {
+		testStreamForward(t, 48, cols)
+	}
+}
+
+func testStreamForward(t *testing.T, rows, cols int) {
+	r := rand.New(rand.NewPCG(7, uint64(cols)))
+	x, y, want := mustTensor(t, Float32, rows, cols), mustTensor(t, Float32, rows, cols), mustTensor(t, Float32, rows, cols)
+	x.Data = simdData(r, rows*cols, 40)
+	w, b := mustTensor(t, Float32, cols), mustTensor(t, Float32, cols)
+	w.Data, b.Data = simdData(r, cols, 3), simdData(r, cols, 3)
+	type fwd = func(out *Tensor) error
+	un := func(op interface{ Forward(out, x *Tensor) error }, err error) fwd {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func(out *Tensor) error { return op.Forward(out, x) }
+	}
+	eps := 1e-5
+	rms, _ := NewRMSNormFwd([]int{cols}, &eps, Float32)
+	ln, _ := NewLayerNormFwd([]int{cols}, 1e-5, Float32)
+	cases := map[string]fwd{
+		"exp": un(NewExpFwd(Float32)), "sigmoid": un(NewSigmoidFwd(Float32)), "silu": un(NewSiluFwd(Float32)),
+		"tanh": un(NewTanhFwd(Float32)), "gelu": un(NewGeluFwd(Float32)), "gelu_erf": un(NewGeluErfFwd(Float32)),
+		"softplus": un(NewSoftplusFwd(Float32)), "mish": un(NewMishFwd(Float32)), "hardswish": un(NewHardswishFwd(Float32)),
+		"softmax": un(NewSoftmaxFwd(-1, Float32)), "log_softmax": un(NewLogSoftmaxFwd(-1, Float32)),
+		"rms_norm":     func(out *Tensor) error { return rms.Forward(out, x, w) },
+		"rms_norm/nw":  func(out *Tensor) error { return rms.Forward(out, x, nil) },
+		"layer_norm":   func(out *Tensor) error { return ln.Forward(out, x, w, b) },
+		"layer_norm/w": func(out *Tensor) error { return ln.Forward(out, x, w, nil) },
+		"layer_norm/b": func(out *Tensor) error { return ln.Forward(out, x, nil, b) },
+		"layer_norm/-": func(out *Tensor) error { return ln.Forward(out, x, nil, nil) },
+	}
+	prev := streamMinBytes
+	defer func() { streamMinBytes = prev }()
+	eachSIMD(t, func(t *testing.T) {
+		for name, f := range cases {
+			clear(y.Data)
+			streamMinBytes = 0
+			if err := f(y); err != nil {
+				t.Fatal(err)
+			}
+			streamMinBytes = 1 << 62
+			if err := f(want); err != nil {
+				t.Fatal(err)
+			}
+			// A one-input op's vectors start elsewhere when streamed, so a vector the kernel
+			// leaves to the Go function holds other elements: the ulp bound of
+			// TestSIMDMatchesGo holds between the two. The row ops are bit for bit.
+			ulps, abs := 0.0, 0.0
+			if !strings.Contains("softmax log_softmax rms_norm layer_norm", strings.Split(name, "/")[0]) {
+				ulps, abs = 3, 2e-7
+			}
+			for i := range y.Data {
+				if !closeTo(y.Data[i], want.Data[i], ulps, abs) {
+					t.Fatalf("%s cols=%d: streamed y[%d] = %v, cached %v", name, cols, i, y.Data[i], want.Data[i])
+				}
+			}
+		}
+	})
 }
