@@ -134,7 +134,11 @@ func (v transposeView) run(y, x []float32) {
 	chunks = (v.a + perChunk - 1) / perChunk
 	// Position (i, j) of plane (p, m) is at x[xb + i*xs + j*post], y[yb + j*ys + i*post].
 	xs, ys := v.mid*v.b*v.post, v.mid*v.a*v.post
+	stream := streams(len(y))
 	parallelFor(cols*chunks, max(1, grainElems/(perChunk*bj*v.post)), func(lo, hi int) {
+		if stream {
+			defer fence()
+		}
 		for u := lo; u < hi; u++ {
 			col, chunk := u/chunks, u%chunks
 			pm, J0 := col/((v.b+bj-1)/bj), col%((v.b+bj-1)/bj)*bj
@@ -143,6 +147,9 @@ func (v transposeView) run(y, x []float32) {
 			J1 := min(J0+bj, v.b)
 			for I0 := chunk * perChunk; I0 < min((chunk+1)*perChunk, v.a); I0 += bi {
 				I1 := min(I0+bi, v.a)
+				if v.post == 1 && vecTranspose(y[yb:], x[xb:], ys, xs, I0, I1, J0, J1, stream) {
+					continue
+				}
 				for j0 := J0; j0 < J1; j0 += tj {
 					j1 := min(j0+tj, J1)
 					for i0 := I0; i0 < I1; i0 += trTileI {

@@ -2,6 +2,8 @@
 
 package ops
 
+import "unsafe"
+
 // The Go side of the generated kernels (simd_amd64.s; conventions in ops/internal/asmgen):
 // the CPU's level, and the wrappers that pick the width and finish each vector a kernel
 // leaves out (a lane outside its fast range) with the Go element function.
@@ -311,4 +313,46 @@ func vecVarRow(x []float32, x0 float64) (int, float64, float64) {
 		return 0, 0, 0
 	}
 	return kern(x, x0)
+}
+
+// vecTranspose moves the block [i0, i1) x [j0, j1) of single elements, y[j*ys + i] =
+// x[i*xs + j], with the 16x8 in-register kernel, and the block's ragged edges with
+// transposeTile; it reports false (nothing done) at SIMDGo. With stream, a tile whose y
+// rows start on a 64-byte boundary writes its lines with non-temporal stores: the kernel
+// writes 16 elements (one line) of each of 8 y rows, and a tile follows along the same
+// rows, so each line is written whole; the caller fences.
+func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool {
+	if simdLevel < SIMDAVX2 {
+		return false
+	}
+	iv, jv := i0+(i1-i0)&^15, j0+(j1-j0)&^7
+	if iv == i0 {
+		jv = j0 // no whole tile: transposeTile does the block
+	}
+	for j := j0; j < jv; j += 8 {
+		_ = y[(j+7)*ys+iv-1] // the last row of this strip of y, and x's last row below
+		_ = x[(iv-1)*xs+j+7]
+		for i := i0; i < iv; i += 16 {
+			yp := &y[j*ys+i]
+			nt := 0
+			if stream && ys%16 == 0 && uintptr(unsafe.Pointer(yp))%64 == 0 {
+				nt = 1
+			}
+			transpose16x8AVX2(yp, &x[i*xs+j], ys, xs, nt)
+		}
+	}
+	if iv < i1 {
+		transposeTile(y, x, ys, xs, iv, i1, j0, jv)
+	}
+	if jv < j1 {
+		transposeTile(y, x, ys, xs, i0, i1, jv, j1)
+	}
+	return true
+}
+
+// fence orders the streamed stores of a worker before its range is reported done.
+func fence() {
+	if simdLevel >= SIMDAVX2 {
+		sfence()
+	}
 }

@@ -2651,19 +2651,38 @@ TEXT ·sumAVX2(SB), NOSPLIT, $0-40
 	XORQ   DX, DX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	MOVQ   CX, BX
+	ANDQ   $-16, BX
 
-sumAVX2_loop:
+sumAVX2_loop2:
+	CMPQ      DX, BX
+	JAE       sumAVX2_tail
+	VCVTPS2PD (AX)(DX*4), Y4
+	VCVTPS2PD 16(AX)(DX*4), Y5
+	VADDPD    Y4, Y0, Y0
+	VADDPD    Y5, Y1, Y1
+	VCVTPS2PD 32(AX)(DX*4), Y4
+	VCVTPS2PD 48(AX)(DX*4), Y5
+	VADDPD    Y4, Y2, Y2
+	VADDPD    Y5, Y3, Y3
+	ADDQ      $0x10, DX
+	JMP       sumAVX2_loop2
+
+sumAVX2_tail:
 	CMPQ      DX, CX
 	JAE       sumAVX2_done
-	VCVTPS2PD (AX)(DX*4), Y2
-	VCVTPS2PD 16(AX)(DX*4), Y3
-	VADDPD    Y2, Y0, Y0
-	VADDPD    Y3, Y1, Y1
+	VCVTPS2PD (AX)(DX*4), Y4
+	VCVTPS2PD 16(AX)(DX*4), Y5
+	VADDPD    Y4, Y0, Y0
+	VADDPD    Y5, Y1, Y1
 	ADDQ      $0x08, DX
-	JMP       sumAVX2_loop
 
 sumAVX2_done:
 	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
 	MOVQ         DX, ret+24(FP)
 	VEXTRACTF128 $0x01, Y0, X1
 	VADDPD       X1, X0, X1
@@ -2684,21 +2703,44 @@ TEXT ·sumSqAVX2(SB), NOSPLIT, $0-48
 	XORQ         DX, DX
 	VXORPS       Y1, Y1, Y1
 	VXORPS       Y2, Y2, Y2
+	VXORPS       Y3, Y3, Y3
+	VXORPS       Y4, Y4, Y4
+	MOVQ         CX, BX
+	ANDQ         $-16, BX
 
-sumSqAVX2_loop:
+sumSqAVX2_loop2:
+	CMPQ        DX, BX
+	JAE         sumSqAVX2_tail
+	VCVTPS2PD   (AX)(DX*4), Y5
+	VCVTPS2PD   16(AX)(DX*4), Y6
+	VSUBPD      Y0, Y5, Y5
+	VSUBPD      Y0, Y6, Y6
+	VFMADD231PD Y5, Y5, Y1
+	VFMADD231PD Y6, Y6, Y2
+	VCVTPS2PD   32(AX)(DX*4), Y5
+	VCVTPS2PD   48(AX)(DX*4), Y6
+	VSUBPD      Y0, Y5, Y5
+	VSUBPD      Y0, Y6, Y6
+	VFMADD231PD Y5, Y5, Y3
+	VFMADD231PD Y6, Y6, Y4
+	ADDQ        $0x10, DX
+	JMP         sumSqAVX2_loop2
+
+sumSqAVX2_tail:
 	CMPQ        DX, CX
 	JAE         sumSqAVX2_done
-	VCVTPS2PD   (AX)(DX*4), Y3
-	VCVTPS2PD   16(AX)(DX*4), Y4
-	VSUBPD      Y0, Y3, Y3
-	VSUBPD      Y0, Y4, Y4
-	VFMADD231PD Y3, Y3, Y1
-	VFMADD231PD Y4, Y4, Y2
+	VCVTPS2PD   (AX)(DX*4), Y5
+	VCVTPS2PD   16(AX)(DX*4), Y6
+	VSUBPD      Y0, Y5, Y5
+	VSUBPD      Y0, Y6, Y6
+	VFMADD231PD Y5, Y5, Y1
+	VFMADD231PD Y6, Y6, Y2
 	ADDQ        $0x08, DX
-	JMP         sumSqAVX2_loop
 
 sumSqAVX2_done:
 	VADDPD       Y2, Y1, Y1
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y3, Y1, Y1
 	MOVQ         DX, ret+32(FP)
 	VEXTRACTF128 $0x01, Y1, X0
 	VADDPD       X0, X1, X0
@@ -2716,24 +2758,53 @@ TEXT ·maxAVX2(SB), NOSPLIT, $0-37
 	ANDQ    $-8, CX
 	XORQ    DX, DX
 	VMOVUPS k32_ff800000<>+0(SB), Y0
+	VMOVUPS k32_ff800000<>+0(SB), Y1
 	MOVB    $0x01, BL
+	MOVQ    CX, SI
+	ANDQ    $-16, SI
 
-maxAVX2_loop:
+maxAVX2_loop2:
+	CMPQ      DX, SI
+	JAE       maxAVX2_tail
+	VMOVUPS   (AX)(DX*4), Y2
+	VCMPPS    $0x00, Y2, Y2, Y3
+	VMOVMSKPS Y3, DI
+	CMPL      DI, $0xff
+	JNE       maxAVX2_nan
+	VMAXPS    Y0, Y2, Y3
+	VMAXPS    Y2, Y0, Y0
+	VPAND     Y3, Y0, Y0
+	VMOVUPS   Y0, Y0
+	VMOVUPS   32(AX)(DX*4), Y2
+	VCMPPS    $0x00, Y2, Y2, Y3
+	VMOVMSKPS Y3, DI
+	CMPL      DI, $0xff
+	JNE       maxAVX2_nan
+	VMAXPS    Y1, Y2, Y3
+	VMAXPS    Y2, Y1, Y1
+	VPAND     Y3, Y1, Y1
+	VMOVUPS   Y1, Y1
+	ADDQ      $0x10, DX
+	JMP       maxAVX2_loop2
+
+maxAVX2_tail:
 	CMPQ      DX, CX
 	JAE       maxAVX2_done
-	VMOVUPS   (AX)(DX*4), Y1
-	VCMPPS    $0x00, Y1, Y1, Y2
-	VMOVMSKPS Y2, SI
-	CMPL      SI, $0xff
+	VMOVUPS   (AX)(DX*4), Y2
+	VCMPPS    $0x00, Y2, Y2, Y3
+	VMOVMSKPS Y3, AX
+	CMPL      AX, $0xff
 	JNE       maxAVX2_nan
-	VMAXPS    Y0, Y1, Y2
-	VMAXPS    Y1, Y0, Y0
-	VPAND     Y2, Y0, Y0
+	VMAXPS    Y0, Y2, Y3
+	VMAXPS    Y2, Y0, Y0
+	VPAND     Y3, Y0, Y0
 	VMOVUPS   Y0, Y0
 	ADDQ      $0x08, DX
-	JMP       maxAVX2_loop
 
 maxAVX2_done:
+	VMAXPS       Y0, Y1, Y2
+	VMAXPS       Y1, Y0, Y0
+	VPAND        Y2, Y0, Y0
 	VEXTRACTF128 $0x01, Y0, X1
 	VMAXPS       X1, X0, X2
 	VMAXPS       X0, X1, X0
@@ -3146,24 +3217,55 @@ TEXT ·varRowAVX2(SB), NOSPLIT, $0-56
 	VXORPS       Y2, Y2, Y2
 	VXORPS       Y3, Y3, Y3
 	VXORPS       Y4, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	VXORPS       Y6, Y6, Y6
+	VXORPS       Y7, Y7, Y7
+	VXORPS       Y8, Y8, Y8
+	MOVQ         CX, BX
+	ANDQ         $-16, BX
 
-varRowAVX2_loop:
+varRowAVX2_loop2:
+	CMPQ        DX, BX
+	JAE         varRowAVX2_tail
+	VCVTPS2PD   (AX)(DX*4), Y9
+	VCVTPS2PD   16(AX)(DX*4), Y10
+	VSUBPD      Y0, Y9, Y9
+	VSUBPD      Y0, Y10, Y10
+	VADDPD      Y9, Y1, Y1
+	VADDPD      Y10, Y2, Y2
+	VFMADD231PD Y9, Y9, Y3
+	VFMADD231PD Y10, Y10, Y4
+	VCVTPS2PD   32(AX)(DX*4), Y9
+	VCVTPS2PD   48(AX)(DX*4), Y10
+	VSUBPD      Y0, Y9, Y9
+	VSUBPD      Y0, Y10, Y10
+	VADDPD      Y9, Y5, Y5
+	VADDPD      Y10, Y6, Y6
+	VFMADD231PD Y9, Y9, Y7
+	VFMADD231PD Y10, Y10, Y8
+	ADDQ        $0x10, DX
+	JMP         varRowAVX2_loop2
+
+varRowAVX2_tail:
 	CMPQ        DX, CX
 	JAE         varRowAVX2_done
-	VCVTPS2PD   (AX)(DX*4), Y5
-	VCVTPS2PD   16(AX)(DX*4), Y6
-	VSUBPD      Y0, Y5, Y5
-	VSUBPD      Y0, Y6, Y6
-	VADDPD      Y5, Y1, Y1
-	VADDPD      Y6, Y2, Y2
-	VFMADD231PD Y5, Y5, Y3
-	VFMADD231PD Y6, Y6, Y4
+	VCVTPS2PD   (AX)(DX*4), Y9
+	VCVTPS2PD   16(AX)(DX*4), Y10
+	VSUBPD      Y0, Y9, Y9
+	VSUBPD      Y0, Y10, Y10
+	VADDPD      Y9, Y1, Y1
+	VADDPD      Y10, Y2, Y2
+	VFMADD231PD Y9, Y9, Y3
+	VFMADD231PD Y10, Y10, Y4
 	ADDQ        $0x08, DX
-	JMP         varRowAVX2_loop
 
 varRowAVX2_done:
 	VADDPD       Y2, Y1, Y1
 	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y5, Y5
+	VADDPD       Y8, Y7, Y7
+	VADDPD       Y5, Y1, Y1
+	VADDPD       Y7, Y3, Y3
 	MOVQ         DX, ret+32(FP)
 	VEXTRACTF128 $0x01, Y1, X0
 	VADDPD       X0, X1, X0
@@ -3656,6 +3758,269 @@ ropeAVX2_loop:
 ropeAVX2_done:
 	MOVQ R11, ret+192(FP)
 	VZEROUPPER
+	RET
+
+// func transpose16x8AVX2(y *float32, x *float32, ys int, xs int, nt int)
+// Requires: AVX
+TEXT ·transpose16x8AVX2(SB), NOSPLIT, $0-40
+	MOVQ       y+0(FP), AX
+	MOVQ       x+8(FP), CX
+	MOVQ       ys+16(FP), DX
+	MOVQ       xs+24(FP), BX
+	MOVQ       nt+32(FP), SI
+	SHLQ       $0x02, DX
+	SHLQ       $0x02, BX
+	TESTQ      SI, SI
+	JNZ        transpose_nt
+	MOVQ       CX, SI
+	VMOVUPS    (SI), Y0
+	ADDQ       BX, SI
+	VMOVUPS    (SI), Y1
+	ADDQ       BX, SI
+	VMOVUPS    (SI), Y2
+	ADDQ       BX, SI
+	VMOVUPS    (SI), Y3
+	ADDQ       BX, SI
+	VMOVUPS    (SI), Y4
+	ADDQ       BX, SI
+	VMOVUPS    (SI), Y5
+	ADDQ       BX, SI
+	VMOVUPS    (SI), Y6
+	ADDQ       BX, SI
+	VMOVUPS    (SI), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	MOVQ       AX, SI
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VMOVUPS    Y6, (SI)
+	ADDQ       DX, SI
+	VPERM2F128 $0x20, Y3, Y1, Y6
+	VMOVUPS    Y6, (SI)
+	ADDQ       DX, SI
+	VPERM2F128 $0x20, Y5, Y8, Y6
+	VMOVUPS    Y6, (SI)
+	ADDQ       DX, SI
+	VPERM2F128 $0x20, Y4, Y0, Y6
+	VMOVUPS    Y6, (SI)
+	ADDQ       DX, SI
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VMOVUPS    Y2, (SI)
+	ADDQ       DX, SI
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VMOVUPS    Y1, (SI)
+	ADDQ       DX, SI
+	VPERM2F128 $0x31, Y5, Y8, Y1
+	VMOVUPS    Y1, (SI)
+	ADDQ       DX, SI
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y0, (SI)
+	ADDQ       BX, CX
+	ADDQ       BX, CX
+	ADDQ       BX, CX
+	ADDQ       BX, CX
+	ADDQ       BX, CX
+	ADDQ       BX, CX
+	ADDQ       BX, CX
+	ADDQ       BX, CX
+	VMOVUPS    (CX), Y0
+	ADDQ       BX, CX
+	VMOVUPS    (CX), Y1
+	ADDQ       BX, CX
+	VMOVUPS    (CX), Y2
+	ADDQ       BX, CX
+	VMOVUPS    (CX), Y3
+	ADDQ       BX, CX
+	VMOVUPS    (CX), Y4
+	ADDQ       BX, CX
+	VMOVUPS    (CX), Y5
+	ADDQ       BX, CX
+	VMOVUPS    (CX), Y6
+	ADDQ       BX, CX
+	VMOVUPS    (CX), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	ADDQ       $0x20, AX
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VMOVUPS    Y6, (AX)
+	ADDQ       DX, AX
+	VPERM2F128 $0x20, Y3, Y1, Y6
+	VMOVUPS    Y6, (AX)
+	ADDQ       DX, AX
+	VPERM2F128 $0x20, Y5, Y8, Y6
+	VMOVUPS    Y6, (AX)
+	ADDQ       DX, AX
+	VPERM2F128 $0x20, Y4, Y0, Y6
+	VMOVUPS    Y6, (AX)
+	ADDQ       DX, AX
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VMOVUPS    Y2, (AX)
+	ADDQ       DX, AX
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VMOVUPS    Y1, (AX)
+	ADDQ       DX, AX
+	VPERM2F128 $0x31, Y5, Y8, Y1
+	VMOVUPS    Y1, (AX)
+	ADDQ       DX, AX
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	VZEROUPPER
+	RET
+
+transpose_nt:
+	MOVQ       CX, SI
+	VMOVUPS    (SI), Y0
+	ADDQ       BX, SI
+	VMOVUPS    (SI), Y1
+	ADDQ       BX, SI
+	VMOVUPS    (SI), Y2
+	ADDQ       BX, SI
+	VMOVUPS    (SI), Y3
+	ADDQ       BX, SI
+	VMOVUPS    (SI), Y4
+	ADDQ       BX, SI
+	VMOVUPS    (SI), Y5
+	ADDQ       BX, SI
+	VMOVUPS    (SI), Y6
+	ADDQ       BX, SI
+	VMOVUPS    (SI), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	MOVQ       AX, SI
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VMOVNTPS   Y6, (SI)
+	ADDQ       DX, SI
+	VPERM2F128 $0x20, Y3, Y1, Y6
+	VMOVNTPS   Y6, (SI)
+	ADDQ       DX, SI
+	VPERM2F128 $0x20, Y5, Y8, Y6
+	VMOVNTPS   Y6, (SI)
+	ADDQ       DX, SI
+	VPERM2F128 $0x20, Y4, Y0, Y6
+	VMOVNTPS   Y6, (SI)
+	ADDQ       DX, SI
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VMOVNTPS   Y2, (SI)
+	ADDQ       DX, SI
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VMOVNTPS   Y1, (SI)
+	ADDQ       DX, SI
+	VPERM2F128 $0x31, Y5, Y8, Y1
+	VMOVNTPS   Y1, (SI)
+	ADDQ       DX, SI
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVNTPS   Y0, (SI)
+	ADDQ       BX, CX
+	ADDQ       BX, CX
+	ADDQ       BX, CX
+	ADDQ       BX, CX
+	ADDQ       BX, CX
+	ADDQ       BX, CX
+	ADDQ       BX, CX
+	ADDQ       BX, CX
+	VMOVUPS    (CX), Y0
+	ADDQ       BX, CX
+	VMOVUPS    (CX), Y1
+	ADDQ       BX, CX
+	VMOVUPS    (CX), Y2
+	ADDQ       BX, CX
+	VMOVUPS    (CX), Y3
+	ADDQ       BX, CX
+	VMOVUPS    (CX), Y4
+	ADDQ       BX, CX
+	VMOVUPS    (CX), Y5
+	ADDQ       BX, CX
+	VMOVUPS    (CX), Y6
+	ADDQ       BX, CX
+	VMOVUPS    (CX), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	ADDQ       $0x20, AX
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VMOVNTPS   Y6, (AX)
+	ADDQ       DX, AX
+	VPERM2F128 $0x20, Y3, Y1, Y6
+	VMOVNTPS   Y6, (AX)
+	ADDQ       DX, AX
+	VPERM2F128 $0x20, Y5, Y8, Y6
+	VMOVNTPS   Y6, (AX)
+	ADDQ       DX, AX
+	VPERM2F128 $0x20, Y4, Y0, Y6
+	VMOVNTPS   Y6, (AX)
+	ADDQ       DX, AX
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VMOVNTPS   Y2, (AX)
+	ADDQ       DX, AX
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VMOVNTPS   Y1, (AX)
+	ADDQ       DX, AX
+	VPERM2F128 $0x31, Y5, Y8, Y1
+	VMOVNTPS   Y1, (AX)
+	ADDQ       DX, AX
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVNTPS   Y0, (AX)
+	VZEROUPPER
+	RET
+
+// func sfence()
+// Requires: MMX+
+TEXT ·sfence(SB), NOSPLIT, $0
+	SFENCE
 	RET
 
 // func expAVX512(y []float32, x []float32, nt int) int
@@ -5005,19 +5370,38 @@ TEXT ·sumAVX512(SB), NOSPLIT, $0-40
 	XORQ   DX, DX
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	MOVQ   CX, BX
+	ANDQ   $-32, BX
 
-sumAVX512_loop:
+sumAVX512_loop2:
+	CMPQ      DX, BX
+	JAE       sumAVX512_tail
+	VCVTPS2PD (AX)(DX*4), Z4
+	VCVTPS2PD 32(AX)(DX*4), Z5
+	VADDPD    Z4, Z0, Z0
+	VADDPD    Z5, Z1, Z1
+	VCVTPS2PD 64(AX)(DX*4), Z4
+	VCVTPS2PD 96(AX)(DX*4), Z5
+	VADDPD    Z4, Z2, Z2
+	VADDPD    Z5, Z3, Z3
+	ADDQ      $0x20, DX
+	JMP       sumAVX512_loop2
+
+sumAVX512_tail:
 	CMPQ      DX, CX
 	JAE       sumAVX512_done
-	VCVTPS2PD (AX)(DX*4), Z2
-	VCVTPS2PD 32(AX)(DX*4), Z3
-	VADDPD    Z2, Z0, Z0
-	VADDPD    Z3, Z1, Z1
+	VCVTPS2PD (AX)(DX*4), Z4
+	VCVTPS2PD 32(AX)(DX*4), Z5
+	VADDPD    Z4, Z0, Z0
+	VADDPD    Z5, Z1, Z1
 	ADDQ      $0x10, DX
-	JMP       sumAVX512_loop
 
 sumAVX512_done:
 	VADDPD        Z1, Z0, Z0
+	VADDPD        Z3, Z2, Z2
+	VADDPD        Z2, Z0, Z0
 	MOVQ          DX, ret+24(FP)
 	VEXTRACTF64X4 $0x01, Z0, Y1
 	VADDPD        Y1, Y0, Y1
@@ -5040,21 +5424,44 @@ TEXT ·sumSqAVX512(SB), NOSPLIT, $0-48
 	XORQ         DX, DX
 	VPXORD       Z1, Z1, Z1
 	VPXORD       Z2, Z2, Z2
+	VPXORD       Z3, Z3, Z3
+	VPXORD       Z4, Z4, Z4
+	MOVQ         CX, BX
+	ANDQ         $-32, BX
 
-sumSqAVX512_loop:
+sumSqAVX512_loop2:
+	CMPQ        DX, BX
+	JAE         sumSqAVX512_tail
+	VCVTPS2PD   (AX)(DX*4), Z5
+	VCVTPS2PD   32(AX)(DX*4), Z6
+	VSUBPD      Z0, Z5, Z5
+	VSUBPD      Z0, Z6, Z6
+	VFMADD231PD Z5, Z5, Z1
+	VFMADD231PD Z6, Z6, Z2
+	VCVTPS2PD   64(AX)(DX*4), Z5
+	VCVTPS2PD   96(AX)(DX*4), Z6
+	VSUBPD      Z0, Z5, Z5
+	VSUBPD      Z0, Z6, Z6
+	VFMADD231PD Z5, Z5, Z3
+	VFMADD231PD Z6, Z6, Z4
+	ADDQ        $0x20, DX
+	JMP         sumSqAVX512_loop2
+
+sumSqAVX512_tail:
 	CMPQ        DX, CX
 	JAE         sumSqAVX512_done
-	VCVTPS2PD   (AX)(DX*4), Z3
-	VCVTPS2PD   32(AX)(DX*4), Z4
-	VSUBPD      Z0, Z3, Z3
-	VSUBPD      Z0, Z4, Z4
-	VFMADD231PD Z3, Z3, Z1
-	VFMADD231PD Z4, Z4, Z2
+	VCVTPS2PD   (AX)(DX*4), Z5
+	VCVTPS2PD   32(AX)(DX*4), Z6
+	VSUBPD      Z0, Z5, Z5
+	VSUBPD      Z0, Z6, Z6
+	VFMADD231PD Z5, Z5, Z1
+	VFMADD231PD Z6, Z6, Z2
 	ADDQ        $0x10, DX
-	JMP         sumSqAVX512_loop
 
 sumSqAVX512_done:
 	VADDPD        Z2, Z1, Z1
+	VADDPD        Z4, Z3, Z3
+	VADDPD        Z3, Z1, Z1
 	MOVQ          DX, ret+32(FP)
 	VEXTRACTF64X4 $0x01, Z1, Y0
 	VADDPD        Y0, Y1, Y0
@@ -5074,23 +5481,50 @@ TEXT ·maxAVX512(SB), NOSPLIT, $0-37
 	ANDQ    $-16, CX
 	XORQ    DX, DX
 	VMOVUPS k32_ff800000<>+0(SB), Z0
+	VMOVUPS k32_ff800000<>+0(SB), Z1
 	MOVB    $0x01, BL
+	MOVQ    CX, SI
+	ANDQ    $-32, SI
 
-maxAVX512_loop:
-	CMPQ     DX, CX
-	JAE      maxAVX512_done
-	VMOVUPS  (AX)(DX*4), Z1
-	VCMPPS   $0x00, Z1, Z1, K1
+maxAVX512_loop2:
+	CMPQ     DX, SI
+	JAE      maxAVX512_tail
+	VMOVUPS  (AX)(DX*4), Z2
+	VCMPPS   $0x00, Z2, Z2, K1
 	KORTESTW K1, K1
 	JCC      maxAVX512_nan
-	VMAXPS   Z0, Z1, Z2
-	VMAXPS   Z1, Z0, Z0
-	VPANDD   Z2, Z0, Z0
+	VMAXPS   Z0, Z2, Z3
+	VMAXPS   Z2, Z0, Z0
+	VPANDD   Z3, Z0, Z0
+	VMOVUPS  Z0, Z0
+	VMOVUPS  64(AX)(DX*4), Z2
+	VCMPPS   $0x00, Z2, Z2, K1
+	KORTESTW K1, K1
+	JCC      maxAVX512_nan
+	VMAXPS   Z1, Z2, Z3
+	VMAXPS   Z2, Z1, Z1
+	VPANDD   Z3, Z1, Z1
+	VMOVUPS  Z1, Z1
+	ADDQ     $0x20, DX
+	JMP      maxAVX512_loop2
+
+maxAVX512_tail:
+	CMPQ     DX, CX
+	JAE      maxAVX512_done
+	VMOVUPS  (AX)(DX*4), Z2
+	VCMPPS   $0x00, Z2, Z2, K1
+	KORTESTW K1, K1
+	JCC      maxAVX512_nan
+	VMAXPS   Z0, Z2, Z3
+	VMAXPS   Z2, Z0, Z0
+	VPANDD   Z3, Z0, Z0
 	VMOVUPS  Z0, Z0
 	ADDQ     $0x10, DX
-	JMP      maxAVX512_loop
 
 maxAVX512_done:
+	VMAXPS        Z0, Z1, Z2
+	VMAXPS        Z1, Z0, Z0
+	VPANDD        Z2, Z0, Z0
 	VEXTRACTF64X4 $0x01, Z0, Y1
 	VMAXPS        Y1, Y0, Y2
 	VMAXPS        Y0, Y1, Y0
@@ -5485,24 +5919,55 @@ TEXT ·varRowAVX512(SB), NOSPLIT, $0-56
 	VPXORD       Z2, Z2, Z2
 	VPXORD       Z3, Z3, Z3
 	VPXORD       Z4, Z4, Z4
+	VPXORD       Z5, Z5, Z5
+	VPXORD       Z6, Z6, Z6
+	VPXORD       Z7, Z7, Z7
+	VPXORD       Z8, Z8, Z8
+	MOVQ         CX, BX
+	ANDQ         $-32, BX
 
-varRowAVX512_loop:
+varRowAVX512_loop2:
+	CMPQ        DX, BX
+	JAE         varRowAVX512_tail
+	VCVTPS2PD   (AX)(DX*4), Z9
+	VCVTPS2PD   32(AX)(DX*4), Z10
+	VSUBPD      Z0, Z9, Z9
+	VSUBPD      Z0, Z10, Z10
+	VADDPD      Z9, Z1, Z1
+	VADDPD      Z10, Z2, Z2
+	VFMADD231PD Z9, Z9, Z3
+	VFMADD231PD Z10, Z10, Z4
+	VCVTPS2PD   64(AX)(DX*4), Z9
+	VCVTPS2PD   96(AX)(DX*4), Z10
+	VSUBPD      Z0, Z9, Z9
+	VSUBPD      Z0, Z10, Z10
+	VADDPD      Z9, Z5, Z5
+	VADDPD      Z10, Z6, Z6
+	VFMADD231PD Z9, Z9, Z7
+	VFMADD231PD Z10, Z10, Z8
+	ADDQ        $0x20, DX
+	JMP         varRowAVX512_loop2
+
+varRowAVX512_tail:
 	CMPQ        DX, CX
 	JAE         varRowAVX512_done
-	VCVTPS2PD   (AX)(DX*4), Z5
-	VCVTPS2PD   32(AX)(DX*4), Z6
-	VSUBPD      Z0, Z5, Z5
-	VSUBPD      Z0, Z6, Z6
-	VADDPD      Z5, Z1, Z1
-	VADDPD      Z6, Z2, Z2
-	VFMADD231PD Z5, Z5, Z3
-	VFMADD231PD Z6, Z6, Z4
+	VCVTPS2PD   (AX)(DX*4), Z9
+	VCVTPS2PD   32(AX)(DX*4), Z10
+	VSUBPD      Z0, Z9, Z9
+	VSUBPD      Z0, Z10, Z10
+	VADDPD      Z9, Z1, Z1
+	VADDPD      Z10, Z2, Z2
+	VFMADD231PD Z9, Z9, Z3
+	VFMADD231PD Z10, Z10, Z4
 	ADDQ        $0x10, DX
-	JMP         varRowAVX512_loop
 
 varRowAVX512_done:
 	VADDPD        Z2, Z1, Z1
 	VADDPD        Z4, Z3, Z3
+	VADDPD        Z6, Z5, Z5
+	VADDPD        Z8, Z7, Z7
+	VADDPD        Z5, Z1, Z1
+	VADDPD        Z7, Z3, Z3
 	MOVQ          DX, ret+32(FP)
 	VEXTRACTF64X4 $0x01, Z1, Y0
 	VADDPD        Y0, Y1, Y0

@@ -159,6 +159,16 @@ func normalizeAVX2(y []float32, x []float32, w []float32, b []float32, m float32
 //go:noescape
 func ropeAVX2(y1 []float32, y2 []float32, x1 []float32, x2 []float32, c1 []float32, c2 []float32, s1 []float32, s2 []float32) int
 
+// transpose16x8AVX2 writes the 8×16 tile y[c*ys + r] = x[r*xs + c] (r < 16, c < 8)
+// with two in-register 8×8 transposes; nt != 0 stores with VMOVNTPS (the rows of y
+// must then start 64-byte aligned; the caller fences with sfence).
+//
+//go:noescape
+func transpose16x8AVX2(y *float32, x *float32, ys int, xs int, nt int)
+
+// sfence orders the non-temporal stores before it before every later store.
+func sfence()
+
 // expAVX512 computes y = exp(x) over the full 16-lane vectors of x (see asmgen).
 //
 //go:noescape

@@ -45,6 +45,7 @@ func main() {
 		unaries()
 		reductions()
 		binaries()
+		layout()
 	}
 	Generate()
 }

@@ -93,6 +93,31 @@ func loopTo(name string, i, n Register, body func()) {
 	Label(name + "_done")
 }
 
+// loop2 is loopTo unrolled twice: body(k) handles the vector at offset k (0 or 1) of the
+// current pair, with its own accumulators so that the two chains overlap; a last odd
+// vector runs body(0) alone.
+func loop2(name string, i, n Register, body func(k int)) {
+	n2 := GP64()
+	MOVQ(n, n2)
+	ANDQ(I32(^(2*cur.lanes - 1)), n2)
+	Label(name + "_loop2")
+	CMPQ(i, n2)
+	JAE(LabelRef(name + "_tail"))
+	body(0)
+	body(1)
+	ADDQ(U8(2*cur.lanes), i)
+	JMP(LabelRef(name + "_loop2"))
+	Label(name + "_tail")
+	CMPQ(i, n)
+	JAE(LabelRef(name + "_done"))
+	body(0)
+	ADDQ(U8(cur.lanes), i)
+	Label(name + "_done")
+}
+
+// vat is the k-th vector from element i of the float32 slice at p.
+func vat(p, i Register, k int) Mem { return at(p, i).Offset(k * cur.lanes * 4) }
+
 func frame(name, sig, doc string) string {
 	name += cur.name
 	TEXT(name, NOSPLIT, sig)
@@ -120,15 +145,17 @@ func reductions() {
 		name := frame("sum", "func(x []float32) (int, float64)", "returns how many elements of x it summed and their sum in float64")
 		x := Load(Param("x").Base(), GP64())
 		n, i := fullN("x"), counter()
-		a, b := zero(), zero()
-		loopTo(name, i, n, func() {
-			lo, hi := cvtHalves(at(x, i))
-			VADDPD(lo, a, a)
-			VADDPD(hi, b, b)
+		acc := [4]VecVirtual{zero(), zero(), zero(), zero()}
+		loop2(name, i, n, func(k int) {
+			lo, hi := cvtHalves(vat(x, i, k))
+			VADDPD(lo, acc[2*k], acc[2*k])
+			VADDPD(hi, acc[2*k+1], acc[2*k+1])
 		})
-		VADDPD(b, a, a)
+		VADDPD(acc[1], acc[0], acc[0])
+		VADDPD(acc[3], acc[2], acc[2])
+		VADDPD(acc[2], acc[0], acc[0])
 		Store(i, ReturnIndex(0))
-		Store(hsum64(a), ReturnIndex(1))
+		Store(hsum64(acc[0]), ReturnIndex(1))
 		VZEROUPPER()
 		RET()
 	}
@@ -138,17 +165,19 @@ func reductions() {
 		vm := vec()
 		VBROADCASTSD(Load(Param("m"), XMM()), vm)
 		n, i := fullN("x"), counter()
-		a, b := zero(), zero()
-		loopTo(name, i, n, func() {
-			lo, hi := cvtHalves(at(x, i))
+		acc := [4]VecVirtual{zero(), zero(), zero(), zero()}
+		loop2(name, i, n, func(k int) {
+			lo, hi := cvtHalves(vat(x, i, k))
 			VSUBPD(vm, lo, lo)
 			VSUBPD(vm, hi, hi)
-			VFMADD231PD(lo, lo, a)
-			VFMADD231PD(hi, hi, b)
+			VFMADD231PD(lo, lo, acc[2*k])
+			VFMADD231PD(hi, hi, acc[2*k+1])
 		})
-		VADDPD(b, a, a)
+		VADDPD(acc[1], acc[0], acc[0])
+		VADDPD(acc[3], acc[2], acc[2])
+		VADDPD(acc[2], acc[0], acc[0])
 		Store(i, ReturnIndex(0))
-		Store(hsum64(a), ReturnIndex(1))
+		Store(hsum64(acc[0]), ReturnIndex(1))
 		VZEROUPPER()
 		RET()
 	}
@@ -157,14 +186,15 @@ func reductions() {
 		name := frame("max", "func(x []float32) (int, float32, bool)", "returns how many elements of x it did and their maximum; false if it met a NaN")
 		x := Load(Param("x").Base(), GP64())
 		n, i := fullN("x"), counter()
-		acc := ld(cbits(0xff800000)) // -Inf
+		accs := [2]VecVirtual{ld(cbits(0xff800000)), ld(cbits(0xff800000))} // -Inf
 		ok := GP8()
 		MOVB(U8(1), ok)
-		loopTo(name, i, n, func() {
-			v := ld(at(x, i))
+		loop2(name, i, n, func(k int) {
+			v := ld(vat(x, i, k))
 			allOr(noNaN(v), name+"_nan")
-			VMOVUPS(maxExact(acc, v), acc)
+			VMOVUPS(maxExact(accs[k], v), accs[k])
 		})
+		acc := maxExact(accs[0], accs[1])
 		// fold the lanes to one
 		// fold the lanes to one with the same exact max on narrower registers
 		var a8 VecVirtual = acc.AsY().(VecVirtual)
@@ -359,17 +389,26 @@ func reductions() {
 		VBROADCASTSD(Load(Param("x0"), XMM()), v0)
 		n, i := fullN("x"), counter()
 		a, b, c, d := zero(), zero(), zero(), zero()
-		loopTo(name, i, n, func() {
-			lo, hi := cvtHalves(at(x, i))
+		a2, b2, c2, d2 := zero(), zero(), zero(), zero()
+		loop2(name, i, n, func(k int) {
+			lo, hi := cvtHalves(vat(x, i, k))
 			VSUBPD(v0, lo, lo)
 			VSUBPD(v0, hi, hi)
-			VADDPD(lo, a, a)
-			VADDPD(hi, b, b)
-			VFMADD231PD(lo, lo, c)
-			VFMADD231PD(hi, hi, d)
+			s1, s2, q1, q2 := a, b, c, d
+			if k == 1 {
+				s1, s2, q1, q2 = a2, b2, c2, d2
+			}
+			VADDPD(lo, s1, s1)
+			VADDPD(hi, s2, s2)
+			VFMADD231PD(lo, lo, q1)
+			VFMADD231PD(hi, hi, q2)
 		})
 		VADDPD(b, a, a)
 		VADDPD(d, c, c)
+		VADDPD(b2, a2, a2)
+		VADDPD(d2, c2, c2)
+		VADDPD(a2, a, a)
+		VADDPD(c2, c, c)
 		Store(i, ReturnIndex(0))
 		Store(hsum64(a), ReturnIndex(1))
 		Store(hsum64(c), ReturnIndex(2))
@@ -558,6 +597,96 @@ func binaries() {
 		})
 		Store(i, ReturnIndex(0))
 		VZEROUPPER()
+		RET()
+	}
+}
+
+// layout emits the transpose kernel (AVX2 only: both levels use it) and SFENCE.
+func layout() {
+	if cur.wide {
+		return
+	}
+	{
+		TEXT("transpose16x8AVX2", NOSPLIT, "func(y, x *float32, ys, xs, nt int)")
+		Pragma("noescape")
+		Doc("transpose16x8AVX2 writes the 8×16 tile y[c*ys + r] = x[r*xs + c] (r < 16, c < 8)",
+			"with two in-register 8×8 transposes; nt != 0 stores with VMOVNTPS (the rows of y",
+			"must then start 64-byte aligned; the caller fences with sfence).")
+		y := Load(Param("y"), GP64())
+		x := Load(Param("x"), GP64())
+		ys := Load(Param("ys"), GP64())
+		xs := Load(Param("xs"), GP64())
+		nt := Load(Param("nt"), GP64())
+		SHLQ(U8(2), ys)
+		SHLQ(U8(2), xs)
+		for _, stream := range []bool{false, true} {
+			if !stream {
+				TESTQ(nt, nt)
+				JNZ(LabelRef("transpose_nt"))
+			} else {
+				Label("transpose_nt")
+			}
+			for h := 0; h < 2; h++ {
+				p := GP64()
+				MOVQ(x, p)
+				if h == 1 {
+					for r := 0; r < 8; r++ {
+						ADDQ(xs, p)
+					}
+				}
+				var r [8]VecVirtual
+				for k := range r {
+					r[k] = YMM()
+					VMOVUPS(Mem{Base: p}, r[k])
+					if k < 7 {
+						ADDQ(xs, p)
+					}
+				}
+				var t, s [8]VecVirtual
+				for k := 0; k < 4; k++ {
+					t[2*k], t[2*k+1] = YMM(), YMM()
+					VUNPCKLPS(r[2*k+1], r[2*k], t[2*k])
+					VUNPCKHPS(r[2*k+1], r[2*k], t[2*k+1])
+				}
+				// s0..s3 from rows 0-3, s4..s7 from rows 4-7
+				for g := 0; g < 2; g++ {
+					a, b, c, d := t[4*g], t[4*g+2], t[4*g+1], t[4*g+3]
+					s[4*g], s[4*g+1], s[4*g+2], s[4*g+3] = YMM(), YMM(), YMM(), YMM()
+					VSHUFPS(U8(0x44), b, a, s[4*g])
+					VSHUFPS(U8(0xee), b, a, s[4*g+1])
+					VSHUFPS(U8(0x44), d, c, s[4*g+2])
+					VSHUFPS(U8(0xee), d, c, s[4*g+3])
+				}
+				q := GP64()
+				MOVQ(y, q)
+				if h == 1 {
+					ADDQ(U8(32), q)
+				}
+				for col := 0; col < 8; col++ {
+					o := YMM()
+					imm := 0x20
+					if col >= 4 {
+						imm = 0x31
+					}
+					VPERM2F128(U8(imm), s[4+col%4], s[col%4], o)
+					if stream {
+						VMOVNTPS(o, Mem{Base: q})
+					} else {
+						VMOVUPS(o, Mem{Base: q})
+					}
+					if col < 7 {
+						ADDQ(ys, q)
+					}
+				}
+			}
+			VZEROUPPER()
+			RET()
+		}
+	}
+	{
+		TEXT("sfence", NOSPLIT, "func()")
+		Doc("sfence orders the non-temporal stores before it before every later store.")
+		SFENCE()
 		RET()
 	}
 }
