@@ -21,6 +21,7 @@ var oracleAudited = []string{
 	"SumFwd", "MeanFwd", "AmaxFwd", "SoftmaxFwd", "LogSoftmaxFwd", "CumsumFwd",
 	"RMSNormFwd", "LayerNormFwd", "RopeFwd",
 	"GemmFwd", "BatchedGemmFwd", "LinearFwd", "Conv2dFwd", "AvgPool2dFwd", "MaxPool2dFwd", "AttentionFwd",
+	"GroupedGemmFwd", "Fp8BlockScaledGemmFwd",
 	"CopyFwd", "TransposeFwd", "ConcatFwd", "PadFwd",
 	"GeluErfFwd", "SoftplusFwd", "MishFwd", "EluFwd", "HardswishFwd",
 	"LogsumexpFwd", "VarFwd",

@@ -60,11 +60,10 @@ func tile6x16(kc int, a, b, c []float32, ldc int, load bool) {
 
 // gemvRows computes c[j] = Σ_p x[p]·b[p, j] for j below the returned count (len(c)
 // rounded down to 32), p in order as the reference sums, reading each row of b once; b's
-// rows are contiguous (b.cs == 1) and c is zero on entry. It returns 0 without the vector
-// units.
+// rows are contiguous (b.cs == 1) and c is zero on entry. It returns 0 at SIMDGo (simd.go).
 func gemvRows(x []float32, b mat, c []float32) int {
 	n, k := len(c)&^31, len(x)
-	if !hasAVX2FMA || n == 0 || k == 0 {
+	if simdLevel < SIMDAVX2 || n == 0 || k == 0 {
 		return 0
 	}
 	_ = b.data[(k-1)*b.rs+n-1] // the last row's last element: every row read is below it
@@ -82,11 +81,11 @@ func gemvRows(x []float32, b mat, c []float32) int {
 // down to 4) where b's columns are contiguous (b.rs == 1: a transposed row-major matrix,
 // linear's weight), four columns at a time, reading each once. The first len(x) rounded
 // down to 16 terms are summed in 16 partial sums per column, the rest after them in order.
-// It returns 0 without the vector units.
+// It returns 0 at SIMDGo (simd.go).
 func dotRows(x []float32, b mat, c []float32) int {
 	n, k := len(c)&^3, len(x)
 	k16 := k &^ 15
-	if !hasAVX2FMA || n == 0 || k16 == 0 {
+	if simdLevel < SIMDAVX2 || n == 0 || k16 == 0 {
 		return 0
 	}
 	_ = b.data[(n-1)*b.cs+k-1]

@@ -21,8 +21,8 @@ import (
 //
 // The micro-kernel is chosen at run time from the CPU's features (gemm_amd64.go) through the
 // SIMD level (simd.go): AVX-512F 12×32, AVX2+FMA 6×16, else the pure-Go 2×4 kernel (the
-// fallback, and what ran before the vector kernels). Every element of c is summed in the reference's order, p = 0, 1, ...,
-// k-1, starting from zero: the k blocks are walked in order and each continues the running
+// fallback, and what ran before the vector kernels). Every element of c is summed in the
+// reference's order, p = 0, 1, ..., k-1, starting from zero: the k blocks are walked in order and each continues the running
 // sum left in c by the previous one. The vector kernels fuse each step's multiply and add
 // (one rounding instead of two); gemmTol bounds the difference from gemmRef, and the tests
 // bound every kernel against a float64 reference (gemmErrorBound).
@@ -52,8 +52,6 @@ type microKernel struct {
 	// (kc·mr values) and b (kc·nr), continuing the running sum in c when load, from zero
 	// otherwise. The whole tile must lie in c.
 	tile func(kc int, a, b, c []float32, ldc int, load bool)
-	// vec: the few-row products use the vector gemv kernels (gemvRows, dotRows).
-	vec bool
 	// Block sizes (gemmBlocking): kc steps of k, mc rows of a, nc columns of b.
 	kc, mc, nc int
 }
@@ -118,7 +116,7 @@ func gemmBlocking(mr, nr, l1, l2, l3, cores int) (kc, mc, nc int) {
 func vecKernel(name string, mr, nr int, tile func(kc int, a, b, c []float32, ldc int, load bool)) *microKernel {
 	l1, l2, l3 := cacheSizes()
 	kc, mc, nc := gemmBlocking(mr, nr, l1, l2, l3, runtime.NumCPU())
-	return &microKernel{name: name, mr: mr, nr: nr, tile: tile, vec: true, kc: kc, mc: mc, nc: nc}
+	return &microKernel{name: name, mr: mr, nr: nr, tile: tile, kc: kc, mc: mc, nc: nc}
 }
 
 // mat is a strided read-only view of a float32 matrix: element (i, j) is at
@@ -198,15 +196,15 @@ func gemmSerialWith(kern *microKernel, m, n, k int, a, b mat, c []float32, ldc i
 			clear(c[i*ldc : i*ldc+n])
 		}
 	case m < gemmSmallM:
-		gemmSmall(kern.vec, m, n, k, a, b, c, ldc)
+		gemmSmall(m, n, k, a, b, c, ldc)
 	default:
 		gemmPacked(kern, m, n, k, a, b, c, ldc)
 	}
 }
 
 // gemmSmall computes c = a·b for a few rows without packing: c[i*ldc+j] for i < m, j < n.
-// With vec, the vector kernels stream b (gemvRows, dotRows).
-func gemmSmall(vec bool, m, n, k int, a, b mat, c []float32, ldc int) {
+// At SIMD levels with vector units their kernels stream b (gemvRows, dotRows).
+func gemmSmall(m, n, k int, a, b mat, c []float32, ldc int) {
 	var xbuf []float32
 	for i := range m {
 		row := c[i*ldc : i*ldc+n]
@@ -225,10 +223,7 @@ func gemmSmall(vec bool, m, n, k int, a, b mat, c []float32, ldc int) {
 		case b.cs == 1:
 			// b's rows are contiguous: add x[p]·b[p,:] to the row of c for p in order.
 			clear(row)
-			j0 := 0
-			if vec {
-				j0 = gemvRows(x, b, row)
-			}
+			j0 := gemvRows(x, b, row)
 			for p, s := range x {
 				br := b.data[p*b.rs+j0 : p*b.rs+n]
 				out := row[j0 : j0+len(br)] // same length: lets the compiler drop the bounds check
@@ -241,10 +236,7 @@ func gemmSmall(vec bool, m, n, k int, a, b mat, c []float32, ldc int) {
 			// contiguous, so each output is a dot product; four at a time give four
 			// independent running sums.
 			col := func(j int) []float32 { return b.data[j*b.cs:][:len(x)] }
-			j := 0
-			if vec {
-				j = dotRows(x, b, row)
-			}
+			j := dotRows(x, b, row)
 			for ; j+4 <= n; j += 4 {
 				w0, w1, w2, w3 := col(j), col(j+1), col(j+2), col(j+3)
 				var s0, s1, s2, s3 float32
@@ -276,9 +268,9 @@ func gemmSmall(vec bool, m, n, k int, a, b mat, c []float32, ldc int) {
 	}
 }
 
-// packBuf is a reusable packing buffer (and conv2d's im2col matrix); gemmBufs keeps them
-// between calls so a kernel in a timing loop does not allocate and zero a megabyte per call.
-type packBuf struct{ a, b, tile, cols []float32 }
+// packBuf is a reusable packing buffer (and conv2d's im2col matrix, the FP8 GEMM's
+// dequantized operands); gemmBufs keeps them between calls so a kernel in a timing loop does not allocate and zero a megabyte per call.
+type packBuf struct{ a, b, tile, cols, deq []float32 }
 
 var gemmBufs = sync.Pool{New: func() any { return new(packBuf) }}
 
