@@ -166,7 +166,7 @@ func TestRenderedProfileLoadsWithTheMeasuredNumbers(t *testing.T) {
 			t.Errorf("%s = %g, want %g", what, got, want)
 		}
 	}
-	if p.Device != "cpu: Test CPU 9000" {
+	if p.Device != "cpu: Test CPU 9000" || p.MemoryLabel != "DRAM" {
 		t.Errorf("device = %q", p.Device)
 	}
 	rel("hbm effective (the copy_nt envelope's best)", p.HBM.Effective, 11e9*1.03)

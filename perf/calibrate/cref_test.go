@@ -63,15 +63,13 @@ func TestCReference(t *testing.T) {
 		return v
 	}
 	const fmaMS = 200
-	fk := map[string]fmaKernel{}
-	for _, k := range kernels() {
-		if best, ok := fk[k.dtype]; k.name != "scalar" && (!ok || k.lanes > best.lanes) {
-			fk[k.dtype] = k
-		}
-	}
+	var simd []fmaKernel
 	iters := map[string]int{}
-	for dt, k := range fk {
-		iters[dt] = itersFor(k, fmaMS*time.Millisecond)
+	for _, k := range kernels() {
+		if k.name != "scalar" {
+			simd = append(simd, k)
+			iters[k.name+k.dtype] = itersFor(k, fmaMS*time.Millisecond)
+		}
 	}
 	n := mib << 20 / 8
 	a, b, cc3 := arrays(workers, n)
@@ -80,10 +78,18 @@ func TestCReference(t *testing.T) {
 	t.Logf("%d workers, arrays of %d MiB, FMA runs of %d ms; each round runs every kernel once, C and Go alternating", workers, mib, fmaMS)
 	for round := range *crefRounds {
 		get := func(name string, v float64) { series[name] = append(series[name], v) }
-		get("C fma32", c("fma32", strconv.Itoa(fmaMS)))
-		get("Go vector.fp32 ("+fk["fp32"].name+")", fmaRate(workers, fk["fp32"], iters["fp32"]))
-		get("C fma64", c("fma64", strconv.Itoa(fmaMS)))
-		get("Go vector.fp64 ("+fk["fp64"].name+")", fmaRate(workers, fk["fp64"], iters["fp64"]))
+		best := map[string]float64{}
+		for _, dt := range []string{"fp32", "fp64"} {
+			get("C fma"+dt[2:], c("fma"+dt[2:], strconv.Itoa(fmaMS)))
+			for _, k := range simd {
+				if k.dtype == dt {
+					v := fmaRate(workers, k, iters[k.name+k.dtype])
+					get("Go "+k.name+" "+dt, v)
+					best[dt] = max(best[dt], v)
+				}
+			}
+			get("Go vector."+dt, best[dt])
+		}
 		get("C memcpy", c("memcpy", strconv.Itoa(mib)))
 		get("C stream", c("stream", strconv.Itoa(mib)))
 		env, envMix := 0.0, ""
@@ -111,18 +117,22 @@ func TestCReference(t *testing.T) {
 		s := profiles.SpreadOf(append([]float64(nil), v...))
 		t.Logf("%-34s median %.4g  range %.4g-%.4g  (n %d)", name, s.Median, s.Min, s.Max, s.N)
 	}
-	for _, name := range []string{"C fma32", "Go vector.fp32 (" + fk["fp32"].name + ")", "C fma64", "Go vector.fp64 (" + fk["fp64"].name + ")", "C memcpy", "C stream", "Go DRAM envelope"} {
+	names := []string{"C fma32", "C fma64"}
+	for _, k := range simd {
+		names = append(names, "Go "+k.name+" "+k.dtype)
+	}
+	names = append(names, "Go vector.fp32", "Go vector.fp64", "C memcpy", "C stream", "Go DRAM envelope")
+	for _, name := range names {
 		show(name, series[name])
 	}
 	best := func(v []float64) float64 { return profiles.SpreadOf(append([]float64(nil), v...)).Max }
-	r32 := ratio(series["Go vector.fp32 ("+fk["fp32"].name+")"], series["C fma32"])
-	r64 := ratio(series["Go vector.fp64 ("+fk["fp64"].name+")"], series["C fma64"])
-	rm := ratio(series["Go DRAM envelope"], cBestCopy)
-	show("ratio vector.fp32 / C fma32", r32)
-	show("ratio vector.fp64 / C fma64", r64)
-	show("ratio envelope / max(memcpy, stream)", rm)
-	t.Logf("ratio of bests: vector.fp32 %.3f (target >= 0.8), vector.fp64 %.3f, DRAM envelope %.3f (target >= 0.9)",
-		best(series["Go vector.fp32 ("+fk["fp32"].name+")"])/best(series["C fma32"]),
-		best(series["Go vector.fp64 ("+fk["fp64"].name+")"])/best(series["C fma64"]),
+	show("ratio vector.fp32 / C fma32", ratio(series["Go vector.fp32"], series["C fma32"]))
+	show("ratio vector.fp64 / C fma64", ratio(series["Go vector.fp64"], series["C fma64"]))
+	if _, ok := series["Go avx2 fp32"]; ok {
+		show("ratio avx2 fp32 / C fma32 (same ISA)", ratio(series["Go avx2 fp32"], series["C fma32"]))
+	}
+	show("ratio envelope / max(memcpy, stream)", ratio(series["Go DRAM envelope"], cBestCopy))
+	t.Logf("ratio of bests (the calibration keeps its best round): vector.fp32 %.3f (target >= 0.8), vector.fp64 %.3f, DRAM envelope %.3f (target >= 0.9)",
+		best(series["Go vector.fp32"])/best(series["C fma32"]), best(series["Go vector.fp64"])/best(series["C fma64"]),
 		best(series["Go DRAM envelope"])/best(cBestCopy))
 }

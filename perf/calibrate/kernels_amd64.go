@@ -5,12 +5,13 @@ package calibrate
 import (
 	"unsafe"
 
-	"golang.org/x/sys/cpu"
+	"github.com/klauspost/cpuid/v2"
 )
 
-// The assembly kernels (fma_amd64.s, mem_amd64.s). x/sys/cpu reports a feature only when
-// the OS also saves its registers (XGETBV: ymm state for AVX2, zmm for AVX-512), which the
-// /proc/cpuinfo flags do not promise.
+// The assembly kernels (fma_amd64.s, mem_amd64.s), chosen with the same CPUID detection as
+// the ops GEMM kernels (klauspost/cpuid): it reports a feature only when the OS also saves
+// its registers (XGETBV: ymm state for AVX2, zmm for AVX-512), which the /proc/cpuinfo
+// flags do not promise.
 
 //go:noescape
 func fmaAVX2PS(iters int, out *float32)
@@ -46,8 +47,8 @@ func writeAVX(a *float64, n int, s float64)
 func writeNT(a *float64, n int, s float64)
 
 var (
-	hasAVX2FMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
-	hasAVX512  = cpu.X86.HasAVX512F
+	hasAVX2FMA = cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2, cpuid.FMA3)
+	hasAVX512  = hasAVX2FMA && cpuid.CPU.Supports(cpuid.AVX512F)
 )
 
 // fmaAccs is the number of independent accumulators of each SIMD kernel.

@@ -132,6 +132,7 @@ func Render(r *Result) []byte {
 		p("# partly cache bandwidth, not DRAM. Recalibrate without -mib for a real profile.")
 	}
 	p("device: %q  # profiles.HostDeviceName(): the name the benchmark layer records", "cpu: "+cpu.Model)
+	p("memory: DRAM  # the hbm roof is main memory: the report and chart call it DRAM")
 	p("measured: {at: %q, boot_id: %q, loadavg: %.2f, cores: %d}  # loadavg: 1-minute, just before measuring",
 		r.When.At.Format(time.RFC3339), r.When.BootID, r.When.LoadAvg, r.When.Cores)
 

@@ -121,7 +121,10 @@ func parse(source, name string, data []byte) (*Profile, error) {
 
 // build turns a schema-valid instance into a Profile.
 func build(m map[string]any) *Profile {
-	p := &Profile{Device: m["device"].(string), Units: map[string]Ceiling{}}
+	p := &Profile{Device: m["device"].(string), Units: map[string]Ceiling{}, MemoryLabel: "HBM"}
+	if l, ok := m["memory"].(string); ok {
+		p.MemoryLabel = l
+	}
 	for _, s := range asSlice(m["match"]) {
 		p.Match = append(p.Match, s.(string))
 	}

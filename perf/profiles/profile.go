@@ -115,6 +115,9 @@ type Profile struct {
 	// patterns that select this profile.
 	Device string
 	Match  []string
+	// MemoryLabel names the main-memory roof (the "hbm" key) for people: "HBM", or "DRAM"
+	// on a CPU profile (the file's `memory:`; "HBM" when absent).
+	MemoryLabel string
 	// HBM is the main-memory ceiling; MixFractions holds each measured access mix's bandwidth
 	// as a fraction of HBM.Theoretical (calibration_mixes), kept as data for per-mix ceilings.
 	HBM          Ceiling

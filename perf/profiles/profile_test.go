@@ -180,11 +180,11 @@ func TestParseBasis(t *testing.T) {
 func TestBadProfiles(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"missing hbm", "device: x\n", `bad.yaml:1:1: missing required key "hbm"`},
-		{"unknown top key", "device: x\nhbm: {theoretical: 1e9}\nhbmm: 1\n", `bad.yaml:3:1: unknown key "hbmm" (known: caches, cube, device, hbm, latency_floor, match, measured, scalar, vector)`},
+		{"unknown top key", "device: x\nhbm: {theoretical: 1e9}\nhbmm: 1\n", `bad.yaml:3:1: unknown key "hbmm" (known: caches, cube, device, hbm, latency_floor, match, measured, memory, scalar, vector)`},
 		{"string rate", "device: x\nhbm:\n  theoretical: fast\n", `bad.yaml:3:16: hbm.theoretical: must be a number, not a string (fast)`},
 		{"negative rate", "device: x\nhbm: {theoretical: -1}\n", `bad.yaml:2:20: hbm.theoretical: must be >= 1000 but found -1`},
 		{"calibration above 1", "device: x\nhbm: {theoretical: 1e9, calibration: 1.2}\n", `bad.yaml:2:38: hbm.calibration: must be <= 1 but found 1.2`},
-		{"unknown unit", "device: x\nhbm: {theoretical: 1e9}\ntensor: {}\n", `bad.yaml:3:1: unknown key "tensor" (known: caches, cube, device, hbm, latency_floor, match, measured, scalar, vector)`},
+		{"unknown unit", "device: x\nhbm: {theoretical: 1e9}\ntensor: {}\n", `bad.yaml:3:1: unknown key "tensor" (known: caches, cube, device, hbm, latency_floor, match, measured, memory, scalar, vector)`},
 		{"unknown dtype", "device: x\nhbm: {theoretical: 1e9}\ncube:\n  bfp16: {theoretical: 1e9}\n", `bad.yaml:4:3: cube.bfp16: must be one of "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", not "bfp16"`},
 		{"ceiling without theoretical", "device: x\nhbm: {theoretical: 1e9}\ncube:\n  bf16: {calibration: 0.5}\n", `bad.yaml:4:3: cube.bf16: missing required key "theoretical"`},
 		{"unknown mix", "device: x\nhbm:\n  theoretical: 1e9\n  calibration: 0.5\n  calibration_mixes: {scale: 0.5}\n", `bad.yaml:5:23: hbm.calibration_mixes: unknown key "scale" (known: copy, copy_nt, read, triad, triad_nt, write, write_nt)`},
@@ -274,6 +274,7 @@ func TestHostDeviceName(t *testing.T) {
 // (whatever the file order), mix spreads and the measurement conditions.
 func TestMeasuredProfileFields(t *testing.T) {
 	src := `device: "cpu: Box"
+memory: DRAM
 measured: {at: "2026-12-01T08:00:00Z", boot_id: "b-1", loadavg: 0.75, cores: 2}
 hbm:
   theoretical: 1e11
@@ -321,6 +322,9 @@ scalar:
 	want := Conditions{At: time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC), BootID: "b-1", LoadAvg: 0.75, Cores: 2}
 	if p.Measured != want {
 		t.Errorf("measured = %+v, want %+v", p.Measured, want)
+	}
+	if p.MemoryLabel != "DRAM" || builtinByName(t, "h200").MemoryLabel != "HBM" {
+		t.Errorf("memory labels %q, h200 %q", p.MemoryLabel, builtinByName(t, "h200").MemoryLabel)
 	}
 	if got := strings.Join(p.Keys(), " "); got != "hbm scalar.fp32 vector.fp32" {
 		t.Errorf("keys = %s", got)
