@@ -170,9 +170,10 @@ func normAxes(op string, axes []int, ndim int) ([]int, error) {
 
 // bindShape records shape in *field for the generated EvalRoofline, copying only when it
 // changed, so that a Forward in a timing loop neither allocates nor aliases the caller's
-// slice.
+// slice. A bound shape is never nil: nil means unbound to the generated code, and a rank-0
+// input binds the empty shape.
 func bindShape(field *[]int, shape []int) {
-	if !slices.Equal(*field, shape) {
-		*field = slices.Clone(shape)
+	if *field == nil || !slices.Equal(*field, shape) {
+		*field = append(make([]int, 0, len(shape)), shape...)
 	}
 }
