@@ -115,10 +115,10 @@ func (r *row) values() {
 		}
 		switch k.kind {
 		case keyDim:
-			if v, ok := positive(kv.Value); ok {
+			if v, msg := dimValue(kv.Value); msg == "" {
 				r.dims[kv.Key.Value] = v
 			} else {
-				r.errorf(r.nodePos(kv.Value), field, "a dim must be a positive integer, not %s", describe(kv.Value))
+				r.errorf(r.nodePos(kv.Value), field, "%s", msg)
 			}
 		case keyShape:
 			r.present[k.tensor.Name] = true
@@ -178,9 +178,19 @@ func (r *row) missing() {
 	}
 }
 
-func positive(n *yaml.Node) (int, bool) {
+// dimValue decodes a dim given in a workload row, or says what is wrong with it: the value
+// itself when it is an integer but not positive, or too large for an int.
+func dimValue(n *yaml.Node) (int, string) {
 	v, ok := intValue(n)
-	return v, ok && v > 0
+	switch {
+	case ok && v > 0:
+		return v, ""
+	case ok:
+		return 0, fmt.Sprintf("a dim must be a positive integer, not %d", v)
+	case isInt(n):
+		return 0, fmt.Sprintf("a dim must be a positive integer, not %s: %s", n.Value, outOfRange)
+	}
+	return 0, "a dim must be a positive integer, not " + describe(n)
 }
 
 // shapeValue decodes an <input>_shape value: a list of positive integers.
@@ -192,9 +202,9 @@ func (r *row) shapeValue(n *yaml.Node, field string) ([]int, bool) {
 	shape := make([]int, len(n.Content))
 	ok := true
 	for i, e := range n.Content {
-		v, isPositive := positive(e)
-		if !isPositive {
-			r.errorf(r.nodePos(e), fmt.Sprintf("%s[%d]", field, i), "a dim must be a positive integer, not %s", describe(e))
+		v, msg := dimValue(e)
+		if msg != "" {
+			r.errorf(r.nodePos(e), fmt.Sprintf("%s[%d]", field, i), "%s", msg)
 			ok = false
 		}
 		shape[i] = v

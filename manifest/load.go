@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
+	"strings"
 
 	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/schema"
@@ -31,12 +31,7 @@ func ParseFiles(paths ...string) ([]*File, diag.Findings) {
 	var fs diag.Findings
 	var files []*File
 	for _, name := range ExpandPaths(paths, &fs) {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			fs = append(fs, diag.Finding{Pos: diag.Pos{File: name}, Msg: err.Error()})
-			continue
-		}
-		f, pfs := Parse(name, data)
+		f, pfs := parseFile(name)
 		fs = append(fs, pfs...)
 		if f != nil {
 			files = append(files, f)
@@ -45,25 +40,66 @@ func ParseFiles(paths ...string) ([]*File, diag.Findings) {
 	return files, fs
 }
 
-// ExpandPaths turns directories into their *.yaml files (sorted); plain files pass through.
+// parseFile reads (within MaxFileBytes, a regular file only) and parses one manifest file.
+func parseFile(name string) (*File, diag.Findings) {
+	data, fs := schema.ReadFile(name, MaxFileBytes, "manifest")
+	if len(fs) > 0 {
+		return nil, fs
+	}
+	return Parse(name, data)
+}
+
+// ExpandPaths turns directories into their *.yaml entries (in name order); plain files pass
+// through. A file named twice, by two spellings (a.yaml and ./a.yaml) or as a path and
+// through its directory, is listed once, as first named. A directory that cannot be read is
+// a finding with the reason (permission denied), not an empty directory. An entry that is
+// not a regular file (a directory named x.yaml, a FIFO) stays listed: reading it refuses it.
 func ExpandPaths(paths []string, fs *diag.Findings) []string {
 	var out []string
+	var seen []os.FileInfo
+	add := func(name string, st os.FileInfo) {
+		for _, prev := range seen {
+			if os.SameFile(prev, st) {
+				return
+			}
+		}
+		seen = append(seen, st)
+		out = append(out, name)
+	}
+	fail := func(name string, err error) {
+		*fs = append(*fs, diag.Finding{Pos: diag.Pos{File: name}, Msg: err.Error()})
+	}
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
-			*fs = append(*fs, diag.Finding{Pos: diag.Pos{File: p}, Msg: err.Error()})
+			fail(p, err)
 			continue
 		}
 		if !st.IsDir() {
-			out = append(out, p)
+			add(p, st)
 			continue
 		}
-		matches, _ := filepath.Glob(filepath.Join(p, "*.yaml"))
-		if len(matches) == 0 {
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			fail(p, err)
+			continue
+		}
+		n := 0
+		for _, e := range entries {
+			if !strings.HasSuffix(e.Name(), ".yaml") {
+				continue
+			}
+			name := filepath.Join(p, e.Name())
+			n++
+			if est, err := os.Stat(name); err != nil {
+				fail(name, err)
+			} else {
+				add(name, est)
+			}
+		}
+		if n == 0 {
 			*fs = append(*fs, diag.Finding{Pos: diag.Pos{File: p}, Msg: "no *.yaml manifest files in directory"})
 		}
-		slices.Sort(matches)
-		out = append(out, matches...)
 	}
 	return out
 }
@@ -123,7 +159,7 @@ func (c *treeChecker) walk(n *yaml.Node, depth int) {
 		return
 	case n.Anchor != "":
 		c.anchors = append(c.anchors, diag.Finding{Pos: pos, Msg: "YAML anchors (&" + n.Anchor + ") are not allowed in manifests"})
-	case n.Kind == yaml.ScalarNode && n.Style&yaml.TaggedStyle != 0:
+	case n.Style&yaml.TaggedStyle != 0: // on a scalar, a mapping or a list alike
 		c.fs = append(c.fs, diag.Finding{Pos: pos, Msg: "YAML tags (" + n.Tag + ") are not allowed in manifests"})
 	}
 	if n.Kind == yaml.MappingNode {

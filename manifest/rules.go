@@ -667,6 +667,9 @@ func (t paramType) value(n *yaml.Node) (any, string) {
 		if v, ok := intValue(n); ok {
 			return v, ""
 		}
+		if isInt(n) {
+			return nil, fmt.Sprintf("must be of type int, not %s: %s", n.Value, outOfRange)
+		}
 	case "bool":
 		var v bool
 		if n.Kind == yaml.ScalarNode && n.Tag == "!!bool" && n.Decode(&v) == nil {
@@ -731,6 +734,17 @@ func (t paramType) goType() reflect.Type {
 	}
 	return reflect.TypeFor[[]int]()
 }
+
+// outOfRange says why an integer scalar that intValue refuses is refused.
+const outOfRange = "it does not fit in an int (64 bits)"
+
+// isInt reports whether n is an integer scalar, whatever its size: tag !!int, or a decimal
+// too long for one, which YAML resolves to !!float.
+func isInt(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && (n.Tag == "!!int" || n.Tag == "!!float" && decimalDigits.MatchString(n.Value))
+}
+
+var decimalDigits = regexp.MustCompile(`^[-+]?[0-9]+$`)
 
 // intValue decodes an integer scalar, in any YAML integer syntax, that fits in an int.
 func intValue(n *yaml.Node) (int, bool) {

@@ -52,10 +52,15 @@ func (c Config) Load(paths ...string) (*Catalog, diag.Findings) {
 	var fs diag.Findings
 	names := ExpandPaths(paths, &fs)
 	// Files parse independently: one at a time on each CPU, kept in path order.
-	parsed := make([][]*File, len(names))
+	parsed := make([]*File, len(names))
 	pfs := make([]diag.Findings, len(names))
-	parallel(len(names), func(i int) { parsed[i], pfs[i] = ParseFiles(names[i]) })
-	files := slices.Concat(parsed...)
+	parallel(len(names), func(i int) { parsed[i], pfs[i] = parseFile(names[i]) })
+	var files []*File
+	for _, f := range parsed {
+		if f != nil {
+			files = append(files, f)
+		}
+	}
 	cat, cfs := c.check(files)
 	return cat, slices.Concat(append(pfs, fs, cfs)...).Sort()
 }

@@ -169,7 +169,7 @@ func TestFindings(t *testing.T) {
 			strings.Replace(gemm, `family: gemm`, `family: gemm
   owner: me`, 1) + strings.ReplaceAll(strings.Replace(gemm, "K: 4096", "K: 0", 1), "GemmFwd", "Gemm2Fwd"),
 			[]string{`:3:3: GemmFwd: unknown key "owner" (known: family, ref, roofline, signature, status, workloads)`,
-				`:26:26: Gemm2Fwd: workloads[0].K: a dim must be a positive integer, not an integer (0)`},
+				`:26:26: Gemm2Fwd: workloads[0].K: a dim must be a positive integer, not 0`},
 		},
 		{
 			// JSON has no infinities: a schema's minimum could not compare one.

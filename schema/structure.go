@@ -347,6 +347,10 @@ func (s *Compiled) leaf(c *converter, at location, e *jsonschema.ValidationError
 		if at.node.Kind == yaml.ScalarNode && at.node.Tag != "!!null" {
 			got += fmt.Sprintf(" (%s)", at.node.Value)
 		}
+		if outOfFloatRange(at.node) {
+			// YAML reads a number beyond float64 (1e309) as a string; say so.
+			got = fmt.Sprintf("%s, which is beyond the range of a number (about ±1.8e308)", at.node.Value)
+		}
 		return diag.Findings{finding(at.node, fmt.Sprintf("must be %s, not %s", typeNames(obj["type"]), got))}
 	case "required":
 		var fs diag.Findings
@@ -501,6 +505,16 @@ func (s *Compiled) locate(root *yaml.Node, ptr string) location {
 		}
 	}
 	return loc
+}
+
+// outOfFloatRange reports whether n is a plain scalar that is a number too large for a
+// float64: YAML resolves it to a string.
+func outOfFloatRange(n *yaml.Node) bool {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" || n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return false
+	}
+	_, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+	return errors.Is(err, strconv.ErrRange)
 }
 
 // typeNames names JSON Schema types as authors of YAML files know them.

@@ -50,6 +50,8 @@ func TestCheck(t *testing.T) {
 		{"clean", "n: 1\ntags: [x]\nunits: {a: 1}\n", nil},
 		{"nan under minimum", "n: .nan\n", []string{`t.yaml:1:4: n: ".nan" is not a finite number`}},
 		{"timestamp where a number belongs", "n: 2024-01-01\n", []string{`t.yaml:1:4: n: YAML reads "2024-01-01" as timestamp; quote it if it is a string`}},
+		{"beyond float64", "n: 1e309\n", []string{`t.yaml:1:4: n: must be a number, not 1e309, which is beyond the range of a number (about ±1.8e308)`}},
+		{"quoted big number is a string", "n: '1e309'\n", []string{`t.yaml:1:4: n: must be a number, not a string (1e309)`}},
 		{"minimum", "n: -1\n", []string{`t.yaml:1:4: n: must be >= 0 but found -1`}},
 		{"name not in enum", "n: 1\nunits: {a: 1, d: 2}\n", []string{`t.yaml:2:15: units.d: must be one of "a", "b", "c", not "d"`}},
 		{"duplicate key", "n: 1\nn: 2\n", []string{`t.yaml:2:1: duplicate key "n" (first defined at line 1)`}},

@@ -24,3 +24,26 @@ func TestInt64(t *testing.T) {
 		}
 	}
 }
+
+// TestSyntaxErrorPositions: a YAML syntax error is reported at the true line and column of
+// the problem (yaml.v3 alone gives a parser error's 0-based context line and no column), with
+// the line of the construct it is in when that is another line.
+func TestSyntaxErrorPositions(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		// The case: an unclosed [ opened on line 4, found wanting on line 5.
+		{"a:\n  b: 1\n  c: 2\n  d: [1, 2\n  e: 3\n", "m.yaml:5:3: YAML syntax: did not find expected ',' or ']' (in the [ list that starts at line 4)"},
+		{"a:\n  - 1\n  b: 2\n", "m.yaml:3:3: YAML syntax: did not find expected '-' indicator (in the list that starts at line 2)"},
+		{"a:\n  b: 1\n c: 2\n", "m.yaml:3:2: YAML syntax: did not find expected key"},
+		{"a: 1\nb: {x: 1\n", "m.yaml:2:4: YAML syntax: did not find expected ',' or '}'"},
+		{"a:\n\tb: 1\n", "m.yaml:2:1: YAML syntax: found character that cannot start any token"},
+		{"a:\n  b: @x\n", "m.yaml:2:6: YAML syntax: found character that cannot start any token"},
+		// A scanner error's line is yaml.v3's, exact; the column is added only where the
+		// two parsers agree on the line.
+		{"a:\n  b: 1\n   c: 2\n", "m.yaml:3: YAML syntax: mapping values are not allowed in this context"},
+	} {
+		_, fs := ParseDocument("m.yaml", []byte(tc.src), 1<<20, "manifest")
+		if got := fs.Error(); len(fs) != 1 || got != tc.want {
+			t.Errorf("%q:\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}

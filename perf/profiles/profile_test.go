@@ -210,7 +210,7 @@ func TestBadProfiles(t *testing.T) {
 		// Not also "must be a number": the schema does not report a value refused on conversion.
 		{"infinite", "device: x\nhbm: {theoretical: .inf}\n", `bad.yaml:2:20: hbm.theoretical: ".inf" is not a finite number`},
 		{"nan", "device: x\nhbm: {theoretical: 1e9, calibration: .nan}\n", `bad.yaml:2:38: hbm.calibration: ".nan" is not a finite number`},
-		{"syntax", "device: x\nhbm: {theoretical: 1\n", `bad.yaml:1: YAML syntax: did not find expected ',' or '}'`},
+		{"syntax", "device: x\nhbm: {theoretical: 1\n", `bad.yaml:2:6: YAML syntax: did not find expected ',' or '}'`},
 		{"not a mapping", "- 1\n", `bad.yaml:1:1: must be a mapping, not a list`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
