@@ -314,32 +314,19 @@ func (op *ExpFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one Fp8BlockScaledGemmFwd call (gemm.yaml:88).
 func (op *Fp8BlockScaledGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
+	rooflineAt := "roofline"
+	defer rooflineRecover("Fp8BlockScaledGemmFwd", &rooflineAt, &err)
 	M := op.M
 	K := op.K
 	N := op.N
 	K_blocks := op.KBlocks
 	N_blocks := op.NBlocks
 	elem_bytes := op.DType.Size()
-	return rooflineCheck("Fp8BlockScaledGemmFwd",
-		fp8BlockScaledGemmFwdRoofline(M, K, N, K_blocks, N_blocks, elem_bytes),
-		fp8BlockScaledGemmFwdShadow(float64(M), float64(K), float64(N), float64(K_blocks), float64(N_blocks), float64(elem_bytes)))
-}
-
-// fp8BlockScaledGemmFwdRoofline is Fp8BlockScaledGemmFwd's arithmetic layer, verbatim from the manifest.
-func fp8BlockScaledGemmFwdRoofline(M int, K int, N int, K_blocks int, N_blocks int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 2*M*N*K + 2*M*N*K_blocks,
-		bytes: (M*K+N*K)*elem_bytes + 4*(M*K_blocks+N_blocks*K_blocks) + 2*M*N,
-	}
-}
-
-// fp8BlockScaledGemmFwdShadow is fp8BlockScaledGemmFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func fp8BlockScaledGemmFwdShadow(M float64, K float64, N float64, K_blocks float64, N_blocks float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 2*M*N*K + 2*M*N*K_blocks,
-		bytes: (M*K+N*K)*elem_bytes + 4*(M*K_blocks+N_blocks*K_blocks) + 2*M*N,
-	}
+	rooflineAt = `roofline.flops "2 * M * N * K + 2 * M * N * K_blocks"`
+	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(rooflineMul(2, M), N), K), rooflineMul(rooflineMul(rooflineMul(2, M), N), K_blocks))
+	rooflineAt = `roofline.bytes "(M * K + N * K) * elem_bytes + 4 * (M * K_blocks + N_blocks * K_blocks) + 2 * M * N"`
+	rooflineBytes := rooflineAdd(rooflineAdd(rooflineMul((rooflineAdd(rooflineMul(M, K), rooflineMul(N, K))), elem_bytes), rooflineMul(4, (rooflineAdd(rooflineMul(M, K_blocks), rooflineMul(N_blocks, K_blocks))))), rooflineMul(rooflineMul(2, M), N))
+	return rooflineResult("Fp8BlockScaledGemmFwd", rooflineFlops, rooflineBytes)
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GeluErfFwd call (activation.yaml:16).
@@ -423,31 +410,18 @@ func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GroupedGemmFwd call (gemm.yaml:118).
 func (op *GroupedGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
+	rooflineAt := "roofline"
+	defer rooflineRecover("GroupedGemmFwd", &rooflineAt, &err)
 	M := op.M
 	K := op.K
 	G := op.G
 	N := op.N
 	elem_bytes := op.DType.Size()
-	return rooflineCheck("GroupedGemmFwd",
-		groupedGemmFwdRoofline(M, K, G, N, elem_bytes),
-		groupedGemmFwdShadow(float64(M), float64(K), float64(G), float64(N), float64(elem_bytes)))
-}
-
-// groupedGemmFwdRoofline is GroupedGemmFwd's arithmetic layer, verbatim from the manifest.
-func groupedGemmFwdRoofline(M int, K int, G int, N int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 2 * M * N * K,
-		bytes: (M*K + G*K*N + M*N) * elem_bytes,
-	}
-}
-
-// groupedGemmFwdShadow is groupedGemmFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func groupedGemmFwdShadow(M float64, K float64, G float64, N float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 2 * M * N * K,
-		bytes: (M*K + G*K*N + M*N) * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "2 * M * N * K"`
+	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(2, M), N), K)
+	rooflineAt = `roofline.bytes "(M * K + G * K * N + M * N) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(rooflineMul(G, K), N)), rooflineMul(M, N))), elem_bytes)
+	return rooflineResult("GroupedGemmFwd", rooflineFlops, rooflineBytes)
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one HardswishFwd call (activation.yaml:111).
