@@ -42,6 +42,44 @@ func (v alongDim) eachRowBuf(row func(lo, hi int, buf []float32)) {
 	})
 }
 
+// eachRowStreamed is eachRow whose workers fence their streamed stores when stream.
+func (v alongDim) eachRowStreamed(stream bool, row func(lo, hi int)) {
+	parallelFor(v.outer, max(1, grainElems/v.n), func(lo, hi int) {
+		if stream {
+			defer fence()
+		}
+		for r := lo; r < hi; r++ {
+			row(r*v.n, (r+1)*v.n)
+		}
+	})
+}
+
+// cumsumRow writes the running sum of x into y in float64 (rounded to float32 per element):
+// the vector steps where SIMD is on (their in-register prefix sums add in another order
+// than the Go loop, so an element may differ from it in the last float64 bits, which
+// float32 rounding hides but at a rounding boundary), streamed when stream.
+func cumsumRow(y, x []float32, stream bool) {
+	var s float64
+	i := 0
+	if simdLevel >= SIMDAVX2 && len(x) >= 8 {
+		nt, a := 0, 0
+		if stream {
+			nt, a = 1, ntAlign16(y)
+		}
+		for ; i < a && i < len(x); i++ {
+			s += float64(x[i])
+			y[i] = float32(s)
+		}
+		k := (len(x) - i) &^ 7
+		s = cumsumAVX2(y[i:i+k], x[i:i+k], s, nt)
+		i += k
+	}
+	for ; i < len(x); i++ {
+		s += float64(x[i])
+		y[i] = float32(s)
+	}
+}
+
 // eachBlock runs block over every (outer index, column range) unit in parallel: base is the
 // offset of the unit's first row, [c0, c1) its columns; row j of the unit starts at
 // base + j*inner.
@@ -370,14 +408,8 @@ func (op *CumsumFwd) Forward(out, x *Tensor) error {
 		return err
 	}
 	if v.inner == 1 {
-		v.eachRow(func(lo, hi int) {
-			var s float64
-			ys := out.Data[lo:hi]
-			for i, e := range x.Data[lo:hi] {
-				s += float64(e)
-				ys[i] = float32(s)
-			}
-		})
+		stream := streams(len(out.Data))
+		v.eachRowStreamed(stream, func(lo, hi int) { cumsumRow(out.Data[lo:hi], x.Data[lo:hi], stream) })
 		return nil
 	}
 	v.eachBlock(func(base, c0, c1 int) {

@@ -356,3 +356,8 @@ func fence() {
 		sfence()
 	}
 }
+
+// ntAlign16 returns how many elements of y come before its first 16-byte boundary.
+func ntAlign16(y []float32) int {
+	return int(-uintptr(unsafe.Pointer(unsafe.SliceData(y))) % 16 / 4)
+}

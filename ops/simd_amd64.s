@@ -4017,6 +4017,87 @@ transpose_nt:
 	VZEROUPPER
 	RET
 
+// func cumsumAVX2(y []float32, x []float32, carry float64, nt int) float64
+// Requires: AVX, AVX2, SSE2
+TEXT ·cumsumAVX2(SB), NOSPLIT, $0-72
+	MOVQ         y_base+0(FP), AX
+	MOVQ         x_base+24(FP), CX
+	MOVQ         x_len+32(FP), DX
+	ANDQ         $-8, DX
+	MOVSD        carry+48(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVQ         nt+56(FP), BX
+	VXORPD       Y1, Y1, Y1
+	XORQ         SI, SI
+	TESTQ        BX, BX
+	JNZ          cumsum_nt_start
+
+cumsum_loop:
+	CMPQ       SI, DX
+	JAE        cumsum_done
+	VCVTPS2PD  (CX)(SI*4), Y2
+	VCVTPS2PD  16(CX)(SI*4), Y3
+	VPERMPD    $0x90, Y2, Y4
+	VBLENDPD   $0x01, Y1, Y4, Y4
+	VADDPD     Y4, Y2, Y2
+	VPERM2F128 $0x08, Y2, Y2, Y4
+	VADDPD     Y4, Y2, Y2
+	VPERMPD    $0x90, Y3, Y4
+	VBLENDPD   $0x01, Y1, Y4, Y4
+	VADDPD     Y4, Y3, Y3
+	VPERM2F128 $0x08, Y3, Y3, Y4
+	VADDPD     Y4, Y3, Y3
+	VPERMPD    $0xff, Y2, Y4
+	VADDPD     Y4, Y3, Y3
+	VPERMPD    $0xff, Y3, Y4
+	VADDPD     Y0, Y2, Y2
+	VADDPD     Y0, Y3, Y3
+	VADDPD     Y4, Y0, Y0
+	VCVTPD2PSY Y2, X2
+	VMOVUPS    X2, (AX)(SI*4)
+	VCVTPD2PSY Y3, X2
+	VMOVUPS    X2, 16(AX)(SI*4)
+	ADDQ       $0x08, SI
+	JMP        cumsum_loop
+
+cumsum_done:
+	JMP cumsum_ret
+
+cumsum_nt_start:
+cumsum_nt_loop:
+	CMPQ       SI, DX
+	JAE        cumsum_nt_done
+	VCVTPS2PD  (CX)(SI*4), Y2
+	VCVTPS2PD  16(CX)(SI*4), Y3
+	VPERMPD    $0x90, Y2, Y4
+	VBLENDPD   $0x01, Y1, Y4, Y4
+	VADDPD     Y4, Y2, Y2
+	VPERM2F128 $0x08, Y2, Y2, Y4
+	VADDPD     Y4, Y2, Y2
+	VPERMPD    $0x90, Y3, Y4
+	VBLENDPD   $0x01, Y1, Y4, Y4
+	VADDPD     Y4, Y3, Y3
+	VPERM2F128 $0x08, Y3, Y3, Y4
+	VADDPD     Y4, Y3, Y3
+	VPERMPD    $0xff, Y2, Y4
+	VADDPD     Y4, Y3, Y3
+	VPERMPD    $0xff, Y3, Y4
+	VADDPD     Y0, Y2, Y2
+	VADDPD     Y0, Y3, Y3
+	VADDPD     Y4, Y0, Y0
+	VCVTPD2PSY Y2, X2
+	VMOVNTPS   X2, (AX)(SI*4)
+	VCVTPD2PSY Y3, X2
+	VMOVNTPS   X2, 16(AX)(SI*4)
+	ADDQ       $0x08, SI
+	JMP        cumsum_nt_loop
+
+cumsum_nt_done:
+cumsum_ret:
+	MOVSD X0, ret+64(FP)
+	VZEROUPPER
+	RET
+
 // func sfence()
 // Requires: MMX+
 TEXT ·sfence(SB), NOSPLIT, $0

@@ -39,3 +39,7 @@ func lanes() int                               { return 0 }
 func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool { return false }
 
 func fence() {}
+
+func ntAlign16(y []float32) int { return 0 }
+
+func cumsumAVX2(y, x []float32, carry float64, nt int) float64 { return carry }

@@ -684,6 +684,78 @@ func layout() {
 		}
 	}
 	{
+		// cumsum: the running sum in float64 lanes, 8 elements a step. Each half's prefix
+		// is formed in the register (two shifted adds), off the critical path; only the
+		// carry's add chains from step to step.
+		TEXT("cumsumAVX2", NOSPLIT, "func(y, x []float32, carry float64, nt int) float64")
+		Pragma("noescape")
+		Doc("cumsumAVX2 writes y[i] = carry + x[0] + ... + x[i] (float64 sums, rounded to float32) over",
+			"the whole 8-element steps of x and returns the carry after them; nt != 0 streams y (then",
+			"16-byte aligned), and the caller fences.")
+		y := Load(Param("y").Base(), GP64())
+		x := Load(Param("x").Base(), GP64())
+		n := Load(Param("x").Len(), GP64())
+		ANDQ(I32(^7), n)
+		c := YMM()
+		VBROADCASTSD(Load(Param("carry"), XMM()), c)
+		nt := Load(Param("nt"), GP64())
+		z := YMM()
+		VXORPD(z, z, z)
+		i := GP64()
+		XORQ(i, i)
+		prefix := func(v VecVirtual) {
+			t := YMM()
+			VPERMPD(U8(0x90), v, t)  // [v0 v0 v1 v2]
+			VBLENDPD(U8(1), z, t, t) // [0 v0 v1 v2]
+			VADDPD(t, v, v)
+			u := YMM()
+			VPERM2F128(U8(0x08), v, v, u) // [0 0 v0 v1]
+			VADDPD(u, v, v)
+		}
+		for _, stream := range []bool{false, true} {
+			lbl := "cumsum"
+			if stream {
+				lbl += "_nt"
+				Label("cumsum_nt_start")
+			} else {
+				TESTQ(nt, nt)
+				JNZ(LabelRef("cumsum_nt_start"))
+			}
+			loopTo(lbl, i, n, func() {
+				a, b := YMM(), YMM()
+				VCVTPS2PD(at(x, i), a)
+				VCVTPS2PD(at(x, i).Offset(16), b)
+				prefix(a)
+				prefix(b)
+				ta := YMM()
+				VPERMPD(U8(0xff), a, ta) // a's total in every lane
+				VADDPD(ta, b, b)
+				tb := YMM()
+				VPERMPD(U8(0xff), b, tb) // the step's total
+				VADDPD(c, a, a)
+				VADDPD(c, b, b)
+				VADDPD(tb, c, c) // the new carry: one add on the chain per step
+				for k, v := range []VecVirtual{a, b} {
+					o := XMM()
+					VCVTPD2PSY(v, o)
+					if stream {
+						VMOVNTPS(o, at(y, i).Offset(16*k))
+					} else {
+						VMOVUPS(o, at(y, i).Offset(16*k))
+					}
+				}
+				// loopTo advances by cur.lanes = 8
+			})
+			if !stream {
+				JMP(LabelRef("cumsum_ret"))
+			}
+		}
+		Label("cumsum_ret")
+		Store(c.AsX(), ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+	}
+	{
 		TEXT("sfence", NOSPLIT, "func()")
 		Doc("sfence orders the non-temporal stores before it before every later store.")
 		SFENCE()
