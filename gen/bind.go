@@ -31,7 +31,7 @@ type Binding struct {
 // are then findings.
 func LoadBinding(opsDir, formulasDir string) (*Binding, error) {
 	overlay := map[string][]byte{}
-	for _, name := range []string{MethodsFile, HelpersFile} {
+	for _, name := range []string{File, LegacyHelpersFile} {
 		path, err := filepath.Abs(filepath.Join(opsDir, name))
 		if err != nil {
 			return nil, err

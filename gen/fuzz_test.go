@@ -79,7 +79,7 @@ func FuzzGate(f *testing.F) {
 func checkEmitted(t *testing.T, formula string, out *Output) {
 	fset := token.NewFileSet()
 	var files []*ast.File
-	for _, name := range []string{MethodsFile, HelpersFile} {
+	for _, name := range []string{File} {
 		f, err := parser.ParseFile(fset, name, out.Files[name], 0)
 		if err != nil {
 			t.Fatalf("formula %q: %s does not parse: %v", formula, name, err)
@@ -95,7 +95,7 @@ func checkEmitted(t *testing.T, formula string, out *Output) {
 	files = append(files, typ)
 	conf := types.Config{Importer: sourceImporter()}
 	if _, err := conf.Check("p", fset, files, nil); err != nil {
-		t.Fatalf("formula %q was accepted but the emitted code does not type-check: %v\n%s", formula, err, out.Files[MethodsFile])
+		t.Fatalf("formula %q was accepted but the emitted code does not type-check: %v\n%s", formula, err, out.Files[File])
 	}
 	// The arithmetic layer is the right-hand side of rooflineFlops and rooflineBytes: it may
 	// read the vars, the dims, the params, the optional input (bias != nil) and elem_bytes,

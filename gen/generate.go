@@ -75,15 +75,10 @@ func Generate(cfg Config) (*Output, diag.Findings) {
 	slices.SortFunc(models, func(a, b *opModel) int { return strings.Compare(a.op.Name, b.op.Name) })
 	slices.Sort(out.Generated)
 	slices.Sort(out.Skipped)
-	methods, err := emitMethods(pkg, formulas, models, handRoof)
+	src, err := emitFile(pkg, formulas, models, handRoof, helpers)
 	if err != nil {
 		return nil, diag.Findings{{Msg: err.Error()}}
 	}
-	helperSrc, err := emitHelpers(pkg, helpers, slices.ContainsFunc(models, (*opModel).cached))
-	if err != nil {
-		return nil, diag.Findings{{Msg: err.Error()}}
-	}
-	out.Files[MethodsFile] = methods
-	out.Files[HelpersFile] = helperSrc
+	out.Files[File] = src
 	return out, nil
 }

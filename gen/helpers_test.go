@@ -116,7 +116,7 @@ func TestRecoverThroughNeeds(t *testing.T) {
 	if len(fs) > 0 {
 		t.Fatal(fs)
 	}
-	if src := string(out.Files[MethodsFile]); !strings.Contains(src, "defer rooflineRecover(") {
+	if src := string(out.Files[File]); !strings.Contains(src, "defer rooflineRecover(") {
 		t.Errorf("an op calling cdiv may panic (division by zero), so it needs the deferred recover:\n%s", src)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/ropgen/ropgen/config"
 	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/gen"
+	"github.com/ropgen/ropgen/internal/output"
 	"github.com/ropgen/ropgen/manifest"
 )
 
@@ -28,8 +29,9 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ropgen generate [-check] [-v] [-manifests DIR] [-ops DIR] [-formulas DIR]")
 		fmt.Fprintln(stderr, "\nValidates the manifests, checks every inline formula (names, layers, types) and the op")
-		fmt.Fprintln(stderr, "types' fields, and writes "+gen.MethodsFile+" and "+gen.HelpersFile+" into the op package.")
-		fmt.Fprintln(stderr, "Writes nothing when anything is wrong; leaves unchanged files untouched.\n\nflags:")
+		fmt.Fprintln(stderr, "types' fields, and writes "+gen.File+" into the op package (atomically: a temporary file,")
+		fmt.Fprintln(stderr, "fsync, rename; concurrent runs on one package are serialized). Writes nothing when anything")
+		fmt.Fprintln(stderr, "is wrong; leaves unchanged files untouched.\n\nflags:")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -68,10 +70,26 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	return exit
 }
 
-// generatePackage generates one op package from its manifests.
+// generatePackage generates one op package from its manifests. Unless it only checks, it
+// holds the package directory's lock from loading the package to writing its file, so two
+// runs on one package are serialized rather than interleaved.
 func generatePackage(p config.Package, formulasDir string, check, verbose bool, stdout, stderr io.Writer) int {
 	opsDir := config.Rel(p.Dir)
 	manifests := config.RelAll(p.Manifests)
+	if !check {
+		unlock, err := lockDir(opsDir)
+		if err != nil {
+			fmt.Fprintln(stderr, "ropgen generate:", err)
+			return 1
+		}
+		defer unlock()
+	}
+	// What the generated file holds before generation: a run that finds it changed when it
+	// is about to replace it knows another writer came in between.
+	before := map[string][]byte{}
+	if old, err := os.ReadFile(filepath.Join(opsDir, gen.File)); err == nil {
+		before[gen.File] = old
+	}
 	cat, fs := manifest.Config{FormulasDir: formulasDir}.Load(manifests...)
 	if len(fs) > 0 {
 		printFindings(stderr, fs)
@@ -106,7 +124,7 @@ func generatePackage(p config.Package, formulasDir string, check, verbose bool, 
 			fmt.Fprintln(stdout, "skipped", s)
 		}
 	}
-	changed, err := syncFiles(opsDir, out.Files, check, stdout)
+	changed, err := syncFiles(opsDir, out.Files, before, check, stdout)
 	if err != nil {
 		fmt.Fprintln(stderr, "ropgen generate:", err)
 		return 1
@@ -118,61 +136,96 @@ func generatePackage(p config.Package, formulasDir string, check, verbose bool, 
 	return 0
 }
 
+// beforeCommit runs between writing a generated file's temporary copy and renaming it into
+// place: a test hook (the signal tests stop the process there).
+var beforeCommit = func() {}
+
 // syncFiles brings the generated files in dir up to date. With check it writes nothing and
 // prints a unified diff of each stale file. It refuses to touch a file that lacks the
-// generated header, checks every file before writing any, and replaces each one atomically.
-func syncFiles(dir string, files map[string][]byte, check bool, stdout io.Writer) (changed bool, err error) {
-	var stale []string
-	for _, name := range sortedNames(files) {
-		path := filepath.Join(dir, name)
+// generated header, checks every file before writing any, and replaces each one atomically
+// (internal/output: temporary file, fsync, rename; the mode kept; a symbolic link, a
+// non-regular or read-only file refused; no temporary file left after SIGINT, SIGTERM or
+// SIGHUP). A file that is not as before (its content when generation began) is an error,
+// not overwritten: another writer that did not take the lock came in between. Last, the legacy helpers file of earlier versions
+// is removed (it would redeclare the runtime that the one file now holds).
+func syncFiles(dir string, files, before map[string][]byte, check bool, stdout io.Writer) (changed bool, err error) {
+	var todo []string
+	readGenerated := func(path string) ([]byte, bool, error) {
 		old, err := os.ReadFile(path)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
-			old = nil
+			return nil, false, nil
 		case err != nil:
-			return false, err
+			return nil, false, err
 		case !bytes.HasPrefix(old, []byte(gen.Header)):
-			return false, fmt.Errorf("refusing to overwrite %s: it does not start with %q", path, strings.TrimSpace(gen.Header))
+			return nil, true, fmt.Errorf("refusing to overwrite %s: it does not start with %q", path, strings.TrimSpace(gen.Header))
+		}
+		return old, true, nil
+	}
+	for _, name := range sortedNames(files) {
+		path := filepath.Join(dir, name)
+		old, _, err := readGenerated(path)
+		if err != nil {
+			return false, err
 		}
 		if bytes.Equal(old, files[name]) {
 			continue
 		}
-		stale = append(stale, name)
+		if !check {
+			if err := output.Check(path); err != nil {
+				return false, err
+			}
+		}
+		todo = append(todo, name)
 		if check {
 			fmt.Fprint(stdout, unifiedDiff(path, string(old), string(files[name])))
 		}
 	}
+	legacy := filepath.Join(dir, gen.LegacyHelpersFile)
+	legacyOld, legacyExists, legacyErr := readGenerated(legacy)
+	removeLegacy := legacyExists && legacyErr == nil && legacyOld != nil
 	if check {
-		return len(stale) > 0, nil
+		if removeLegacy {
+			fmt.Fprint(stdout, unifiedDiff(legacy, string(legacyOld), ""))
+		}
+		return len(todo) > 0 || removeLegacy, nil
 	}
-	for _, name := range stale {
-		if err := writeAtomic(filepath.Join(dir, name), files[name]); err != nil {
+	for _, name := range todo {
+		if err := commitGenerated(filepath.Join(dir, name), before[name], files[name]); err != nil {
 			return true, err
 		}
 	}
-	return len(stale) > 0, nil
+	if removeLegacy {
+		if err := os.Remove(legacy); err != nil {
+			return true, err
+		}
+	}
+	return len(todo) > 0 || removeLegacy, nil
 }
 
-// writeAtomic writes data to a temporary file in path's directory and renames it over path,
-// so a reader never sees a half-written file.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+// commitGenerated replaces path, whose content was old when generation began (nil: absent),
+// with data.
+func commitGenerated(path string, old, data []byte) error {
+	f, err := output.Create(path)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
+	defer f.Abort()
+	if _, err := f.Write(data); err != nil {
 		return err
 	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
+	beforeCommit()
+	now, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		now, err = nil, nil
+	}
+	if err != nil {
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return err
+	if !bytes.Equal(now, old) {
+		return fmt.Errorf("%s changed while it was generated (another ropgen generate?); rerun", path)
 	}
-	return os.Rename(tmp.Name(), path)
+	return f.Commit()
 }
 
 func printFindings(w io.Writer, fs diag.Findings) {

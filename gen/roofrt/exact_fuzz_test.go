@@ -140,16 +140,16 @@ func checkExact(t *testing.T, v, flops string, in exactInputs) {
 		return // the gate's structural refusals are FuzzGate's to check
 	}
 	if errors.Is(wantErr, errRefused) {
-		t.Fatalf("V = %q, flops = %q: generated, but the reference says Go refuses it (%v)\n%s", v, flops, wantErr, out.Files[gen.MethodsFile])
+		t.Fatalf("V = %q, flops = %q: generated, but the reference says Go refuses it (%v)\n%s", v, flops, wantErr, out.Files[gen.File])
 	}
-	got, _, gotErr := runGenerated(t, out.Files[gen.MethodsFile], in)
+	got, _, gotErr := runGenerated(t, out.Files[gen.File], in)
 	switch {
 	case wantErr != nil && gotErr == nil:
-		t.Fatalf("V = %q, flops = %q, %+v: generated code returns %d; the reference fails: %v\n%s", v, flops, in, got, wantErr, out.Files[gen.MethodsFile])
+		t.Fatalf("V = %q, flops = %q, %+v: generated code returns %d; the reference fails: %v\n%s", v, flops, in, got, wantErr, out.Files[gen.File])
 	case wantErr == nil && gotErr != nil:
-		t.Fatalf("V = %q, flops = %q, %+v: generated code fails (%v); the reference gives %d\n%s", v, flops, in, gotErr, want, out.Files[gen.MethodsFile])
+		t.Fatalf("V = %q, flops = %q, %+v: generated code fails (%v); the reference gives %d\n%s", v, flops, in, gotErr, want, out.Files[gen.File])
 	case wantErr == nil && got != want:
-		t.Fatalf("V = %q, flops = %q, %+v: generated code returns %d, the reference %d\n%s", v, flops, in, got, want, out.Files[gen.MethodsFile])
+		t.Fatalf("V = %q, flops = %q, %+v: generated code returns %d, the reference %d\n%s", v, flops, in, got, want, out.Files[gen.File])
 	case wantErr != nil && errors.Is(wantErr, errNegative) != strings.Contains(gotErr.Error(), "is negative"):
 		t.Fatalf("V = %q, flops = %q, %+v: generated code fails with %v; the reference with %v (a negative count is an error of its own)", v, flops, in, gotErr, wantErr)
 	}
