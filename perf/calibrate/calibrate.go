@@ -49,7 +49,7 @@ type Config struct {
 // Default returns the configuration `ropgen calibrate` uses without flags: about half a
 // minute on a 2-core machine.
 func Default() Config {
-	return Config{Workers: runtime.GOMAXPROCS(0), Repeats: 7, FMATime: 200 * time.Millisecond, SweepBytes: 256 << 20}
+	return Config{Workers: runtime.GOMAXPROCS(0), Repeats: 7, FMATime: 200 * time.Millisecond, SweepBytes: 128 << 20}
 }
 
 // Result is what a calibration found. Rates are bytes/s and FLOP/s.
@@ -126,13 +126,16 @@ func Run(cfg Config) *Result {
 	r := &Result{CPU: cpu, Config: cfg, When: Now(cfg.Workers)}
 	cfg.logf("calibrate: %s, %d workers, arrays of %d MiB, %d interleaved rounds, load %.2f\n",
 		cpu.Model, cfg.Workers, cfg.ArrayMiB, cfg.Repeats, r.When.LoadAvg)
+	cfg.logf("  memory mixes on DRAM-sized arrays\n")
 	r.Mixes = measureMixes(cfg)
 	runtime.GC() // give the arrays back before the sweep
 	if cfg.SweepBytes > 0 {
+		cfg.logf("  cache sweep\n")
 		r.Sweep = sweep(cfg, cpu)
 		r.Caches = plateaus(r.Sweep, cpu, cfg.Workers, r.sweepDRAM())
 		runtime.GC()
 	}
+	cfg.logf("  multiply-add kernels\n")
 	r.Compute = measureCompute(cfg)
 	r.Latency, r.Dispatches = latencyFloor(cfg.Workers)
 	r.Warnings = r.spreadWarnings()

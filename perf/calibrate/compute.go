@@ -123,7 +123,6 @@ func measureCompute(cfg Config) []ComputeResult {
 	out := make([]ComputeResult, len(ks))
 	for i, k := range ks {
 		out[i] = ComputeResult{Kernel: k.name, DType: k.dtype, Lanes: k.lanes, Accs: k.accs, Rate: profiles.SpreadOf(samples[i])}
-		cfg.logf("  %-6s %s %8.2f GFLOP/s  (min %.2f, max %.2f)\n", k.name, k.dtype, out[i].Rate.Median/1e9, out[i].Rate.Min/1e9, out[i].Rate.Max/1e9)
 	}
 	return out
 }

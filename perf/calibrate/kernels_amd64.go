@@ -41,6 +41,12 @@ func triadNT(a, b, c *float64, n int, s float64)
 func readAVX(a *float64, n int) float64
 
 //go:noescape
+func copyAVX512(dst, src *float64, n int)
+
+//go:noescape
+func readAVX512(a *float64, n int) float64
+
+//go:noescape
 func writeAVX(a *float64, n int, s float64)
 
 //go:noescape
@@ -162,6 +168,34 @@ func simdMixes() []memMix {
 				writeNT(&a[h], n, triadScalar)
 			}
 			writeGo(a[h+n:])
+			return 0
+		}},
+	}
+}
+
+// sweepMixes are the cache sweep's extra kernels: with AVX-512, zmm read and copy, which move
+// twice the bytes per instruction and can beat ymm in L1 and L2; a cache roof must bound
+// the AVX-512 kernels of the catalog too.
+func sweepMixes() []memMix {
+	if !hasAVX512 {
+		return nil
+	}
+	return []memMix{
+		{"read_zmm", 1, 0, "s += a[i], zmm loads, 8 sums", func(a, _, _ []float64) float64 {
+			n := len(a) &^ 63
+			s := 0.0
+			if n > 0 {
+				s = readAVX512(&a[0], n)
+			}
+			return s + sum8(a[n:])
+		}},
+		{"copy_zmm", 1, 1, "b[i] = a[i], zmm loads and stores", func(a, b, _ []float64) float64 {
+			b = b[:len(a)]
+			n := len(a) &^ 31
+			if n > 0 {
+				copyAVX512(&b[0], &a[0], n)
+			}
+			copy(b[n:], a[n:])
 			return 0
 		}},
 	}

@@ -31,3 +31,5 @@ func simdKernels() []fmaKernel {
 
 // simdMixes: on arm64 the Go mixes stand (copy is memmove, which uses LDP/STP pairs).
 func simdMixes() []memMix { return nil }
+
+func sweepMixes() []memMix { return nil }

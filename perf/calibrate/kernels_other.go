@@ -5,3 +5,5 @@ package calibrate
 func simdKernels() []fmaKernel { return nil }
 
 func simdMixes() []memMix { return nil }
+
+func sweepMixes() []memMix { return nil }

@@ -76,7 +76,7 @@ func checkMixBytes(t *testing.T, n, off int) {
 	same := func(x, y []float64) bool {
 		return slices.EqualFunc(x, y, func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) })
 	}
-	for _, mx := range mixes() {
+	for _, mx := range append(mixes(), sweepMixes()...) {
 		before := fresh()
 		after := fresh()
 		sum := mx.kernel(after[0], after[1], after[2])
@@ -122,14 +122,14 @@ func checkMixBytes(t *testing.T, n, off int) {
 
 func TestMemMixKernelsComputeTheirFormulas(t *testing.T) {
 	const n = 203
-	for _, mx := range mixes() {
+	for _, mx := range append(mixes(), sweepMixes()...) {
 		a, b, c := make([]float64, n), make([]float64, n), make([]float64, n)
 		for i := range n {
 			a[i], b[i], c[i] = float64(i), float64(2*i+1), float64(3*i+2)
 		}
 		var want []float64
 		switch mx.name {
-		case "copy", "copy_nt":
+		case "copy", "copy_nt", "copy_zmm":
 			want = slices.Clone(a)
 			mx.kernel(a, b, c)
 			if !slices.Equal(b, want) {
@@ -143,9 +143,9 @@ func TestMemMixKernelsComputeTheirFormulas(t *testing.T) {
 			if !slices.Equal(a, want) {
 				t.Errorf("%s: a = %v, want b + 3c", mx.name, a)
 			}
-		case "read":
+		case "read", "read_zmm":
 			if s := mx.kernel(a, b, c); s != n*(n-1)/2 {
-				t.Errorf("read: sum %g, want %d", s, n*(n-1)/2)
+				t.Errorf("%s: sum %g, want %d", mx.name, s, n*(n-1)/2)
 			}
 		case "write", "write_nt":
 			mx.kernel(a, b, c)

@@ -192,3 +192,75 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func copyAVX512(dst, src *float64, n int)
+//
+// The cache sweep's zmm copy: 256 bytes (32 elements) per iteration; n a multiple of 32.
+TEXT ·copyAVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z1
+	VMOVUPD 128(SI), Z2
+	VMOVUPD 192(SI), Z3
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	ADDQ $256, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func readAVX512(a *float64, n int) float64
+//
+// The cache sweep's zmm read: eight independent zmm sums, 512 bytes (64 elements) per
+// iteration; n a multiple of 64.
+TEXT ·readAVX512(SB), NOSPLIT, $0-24
+	MOVQ a+0(FP), SI
+	MOVQ n+8(FP), CX
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	SHRQ $6, CX
+	JZ   sum
+loop:
+	VADDPD 0(SI), Z0, Z0
+	VADDPD 64(SI), Z1, Z1
+	VADDPD 128(SI), Z2, Z2
+	VADDPD 192(SI), Z3, Z3
+	VADDPD 256(SI), Z4, Z4
+	VADDPD 320(SI), Z5, Z5
+	VADDPD 384(SI), Z6, Z6
+	VADDPD 448(SI), Z7, Z7
+	ADDQ $512, SI
+	DECQ CX
+	JNZ  loop
+sum:
+	VADDPD Z1, Z0, Z0
+	VADDPD Z3, Z2, Z2
+	VADDPD Z5, Z4, Z4
+	VADDPD Z7, Z6, Z6
+	VADDPD Z2, Z0, Z0
+	VADDPD Z6, Z4, Z4
+	VADDPD Z4, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VHADDPD X0, X0, X0
+	VZEROUPPER
+	MOVSD X0, ret+16(FP)
+	RET

@@ -133,7 +133,6 @@ func measureMixes(cfg Config) []MixResult {
 	out := make([]MixResult, len(ms))
 	for i, mx := range ms {
 		out[i] = MixResult{Name: mx.name, How: mx.how, Reads: mx.reads, Writes: mx.writes, Rate: profiles.SpreadOf(samples[i])}
-		cfg.logf("  %-8s %8.2f GB/s  (min %.2f, max %.2f)\n", mx.name, out[i].Rate.Median/1e9, out[i].Rate.Min/1e9, out[i].Rate.Max/1e9)
 	}
 	return out
 }

@@ -155,7 +155,7 @@ func Render(r *Result) []byte {
 
 	if len(r.Caches) > 0 {
 		p("# Cache bandwidth from a working-set sweep (%d sizes per worker, %d KiB to %d MiB, each", len(r.Sweep), r.Sweep[0].Bytes>>10, r.Sweep[len(r.Sweep)-1].Bytes>>20)
-		p("# worker its own buffer; the better of the read and copy mixes at each size), plateaus")
+		p("# worker its own buffer; the best of the read and copy mixes, ymm and zmm, at each size), plateaus")
 		p("# found within %.0f%% of their median and named by the /sys cache sizes. Bytes: the largest", 100*plateauTol)
 		p("# working set on the plateau (all workers together for a shared level).")
 		p("caches:")

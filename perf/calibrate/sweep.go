@@ -10,7 +10,8 @@ import (
 
 // SweepPoint is one working-set size of the cache sweep: Bytes is each worker's working set
 // (every worker has its own), Kernel the mix that moved the most bytes at that size (the
-// envelope of read and copy, as the DRAM envelope is of all mixes), Rate its spread over all
+// envelope of read and copy, in ymm and, with AVX-512, zmm, as the DRAM envelope is of all
+// mixes), Rate its spread over all
 // workers together, and Samples the rates behind it.
 type SweepPoint struct {
 	Bytes   int64
@@ -54,7 +55,7 @@ func sweepMax(cpu profiles.CPU, workers int) int64 {
 	return min(256<<20, max(64<<20, 4*share))
 }
 
-// sweep measures the read and copy mixes on every working-set size, in interleaved rounds.
+// sweep measures the read and copy mixes (and sweepMixes) on every working-set size, in interleaved rounds.
 func sweep(cfg Config, cpu profiles.CPU) []SweepPoint {
 	maxW := cfg.SweepMax
 	if maxW == 0 {
@@ -67,6 +68,7 @@ func sweep(cfg Config, cpu profiles.CPU) []SweepPoint {
 			kern = append(kern, m)
 		}
 	}
+	kern = append(kern, sweepMixes()...)
 	// Each worker's own buffer, first touched by that worker.
 	bufs := make([][]float64, cfg.Workers)
 	parallel(cfg.Workers, func(w int) {
