@@ -1,6 +1,10 @@
 package schema
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -44,6 +48,40 @@ func TestSyntaxErrorPositions(t *testing.T) {
 		_, fs := ParseDocument("m.yaml", []byte(tc.src), 1<<20, "manifest")
 		if got := fs.Error(); len(fs) != 1 || got != tc.want {
 			t.Errorf("%q:\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}
+
+// TestReadFile: only a regular file within the limit is read; anything else is refused
+// before it is opened (a FIFO would block) or read (a huge file would be loaded whole).
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	ok := filepath.Join(dir, "ok.yaml")
+	if err := os.WriteFile(ok, []byte("a: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, make([]byte, 2<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "p.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		fifo = ""
+	}
+	if data, fs := ReadFile(ok, 1<<20, "profile"); len(fs) > 0 || string(data) != "a: 1\n" {
+		t.Errorf("ok.yaml: %q, %v", data, fs)
+	}
+	for path, want := range map[string]string{
+		big:  "big.yaml:1:1: file is 2.0 MiB; a profile file may be at most 1 MiB",
+		dir:  ": not a regular file (a directory): a profile file is a plain file",
+		fifo: "p.yaml: not a regular file (a named pipe): a profile file is a plain file",
+	} {
+		if path == "" {
+			continue
+		}
+		_, fs := ReadFile(path, 1<<20, "profile")
+		if got := strings.ReplaceAll(fs.Error(), dir+string(filepath.Separator), ""); !strings.HasSuffix(got, want) {
+			t.Errorf("ReadFile(%s) = %q, want %q", path, got, want)
 		}
 	}
 }

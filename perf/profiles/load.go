@@ -4,7 +4,6 @@ import (
 	"embed"
 	"fmt"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -37,9 +36,9 @@ var compiled = sync.OnceValues(func() (*schema.Compiled, error) {
 // Load reads and checks the profile file at name. Errors are diag.Findings with the
 // file:line:col of each problem.
 func Load(name string) (*Profile, error) {
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, err
+	data, fs := schema.ReadFile(name, MaxFileBytes, "profile") // a regular file, read through the limit
+	if len(fs) > 0 {
+		return nil, fs
 	}
 	return Parse(name, data)
 }
