@@ -19,7 +19,7 @@ var oracleAudited = []string{
 	"ReluFwd", "LeakyReluFwd", "ClampFwd", "ExpFwd", "TanhFwd", "SigmoidFwd", "SiluFwd", "GeluFwd",
 	"AddFwd", "SubFwd", "MulFwd", "DivFwd",
 	"SumFwd", "MeanFwd", "AmaxFwd", "SoftmaxFwd", "LogSoftmaxFwd", "CumsumFwd",
-	"RMSNormFwd", "LayerNormFwd", "RopeFwd",
+	"RMSNormFwd", "LayerNormFwd", "RopeFwd", "FusedAddRMSNormFwd",
 	"GemmFwd", "BatchedGemmFwd", "LinearFwd", "Conv2dFwd", "AvgPool2dFwd", "MaxPool2dFwd", "AttentionFwd",
 	"GroupedGemmFwd", "Fp8BlockScaledGemmFwd",
 	"CopyFwd", "TransposeFwd", "ConcatFwd", "PadFwd",
@@ -200,17 +200,20 @@ var flopRules = map[string]flopRule{
 	"RMSNormFwd":    {basis: "in", perElem: 3, perRow: 2, rows: "normalized", optional: map[string]int64{"weight": 1}},
 	"LayerNormFwd":  {basis: "in", perElem: 5, perRow: 2, rows: "normalized", optional: map[string]int64{"weight": 1, "bias": 1}},
 	"RopeFwd":       {basis: "out", perElem: 3}, // 2 mul + 1 add
-	"CopyFwd":       {basis: "out", perElem: 0}, // moves data only
-	"TransposeFwd":  {basis: "out", perElem: 0},
-	"ConcatFwd":     {basis: "out", perElem: 0},
-	"PadFwd":        {basis: "out", perElem: 0}, // writing the pad value is no arithmetic
-	"GeluErfFwd":    {basis: "out", perElem: 5}, // x/sqrt2, erf, +1, 0.5*x, mul
-	"SoftplusFwd":   {basis: "out", perElem: 3}, // threshold select, exp, log1p
-	"MishFwd":       {basis: "out", perElem: 4}, // exp, log1p, tanh, mul
-	"EluFwd":        {basis: "out", perElem: 4}, // exp, -1, *alpha, select
-	"HardswishFwd":  {basis: "out", perElem: 4}, // +3, clamp, mul, /6
-	"LogsumexpFwd":  {basis: "in", perElem: 4},  // max, sub, exp, sum; log + add per line cancel the -2
-	"VarFwd":        {basis: "in", perElem: 4},  // mean (N-1 adds, 1 divide), center, square, sum, divide
+	// the add, then rms_norm with a weight: square, sum, scale, weight; mean, add eps,
+	// rsqrt per row less the sum's missing add
+	"FusedAddRMSNormFwd": {basis: "in", perElem: 5, perRow: 2, rows: "last"},
+	"CopyFwd":            {basis: "out", perElem: 0}, // moves data only
+	"TransposeFwd":       {basis: "out", perElem: 0},
+	"ConcatFwd":          {basis: "out", perElem: 0},
+	"PadFwd":             {basis: "out", perElem: 0}, // writing the pad value is no arithmetic
+	"GeluErfFwd":         {basis: "out", perElem: 5}, // x/sqrt2, erf, +1, 0.5*x, mul
+	"SoftplusFwd":        {basis: "out", perElem: 3}, // threshold select, exp, log1p
+	"MishFwd":            {basis: "out", perElem: 4}, // exp, log1p, tanh, mul
+	"EluFwd":             {basis: "out", perElem: 4}, // exp, -1, *alpha, select
+	"HardswishFwd":       {basis: "out", perElem: 4}, // +3, clamp, mul, /6
+	"LogsumexpFwd":       {basis: "in", perElem: 4},  // max, sub, exp, sum; log + add per line cancel the -2
+	"VarFwd":             {basis: "in", perElem: 4},  // mean (N-1 adds, 1 divide), center, square, sum, divide
 }
 
 // flopFamilies are the families whose every implemented op must have a flopRule.
@@ -241,6 +244,8 @@ func (r flopRule) expect(c manifest.Case, in *Instance) int64 {
 	case "normalized":
 		ns, _ := c.Params["normalized_shape"].([]int)
 		rows = e / int64(shapeNumel(ns))
+	case "last":
+		rows = e / int64(x.Shape[len(x.Shape)-1])
 	}
 	want := r.perElem*e + r.perRow*rows
 	for _, a := range in.Inputs {

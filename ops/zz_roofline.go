@@ -335,6 +335,24 @@ func (op *Fp8BlockScaledGemmFwd) EvalRoofline() (flops, bytes int64, err error) 
 	return rooflineResult("Fp8BlockScaledGemmFwd", rooflineFlops, rooflineBytes)
 }
 
+// EvalRoofline returns the minimum FLOPs and bytes of one FusedAddRMSNormFwd call (norm.yaml:84).
+func (op *FusedAddRMSNormFwd) EvalRoofline() (flops, bytes int64, err error) {
+	rooflineAt := "roofline"
+	defer rooflineRecover("FusedAddRMSNormFwd", &rooflineAt, &err)
+	T := op.T
+	N := op.N
+	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.flops "5 * T * N + 2 * T"`
+	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(5, T), N), rooflineMul(2, T))
+	rooflineAt = `roofline.bytes "(4 * T * N + N) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineMul(rooflineMul(4, T), N), N)), elem_bytes)
+	return rooflineResult("FusedAddRMSNormFwd", rooflineFlops, rooflineBytes)
+}
+
+// ComputeRoof returns the profile key of the unit that prices FusedAddRMSNormFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *FusedAddRMSNormFwd) ComputeRoof() string { return "vector.fp32" }
+
 // EvalRoofline returns the minimum FLOPs and bytes of one GeluErfFwd call (activation.yaml:16).
 func (op *GeluErfFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
@@ -1095,6 +1113,7 @@ var (
 	_ rooflineOp = (*EmbeddingFwd)(nil)
 	_ rooflineOp = (*ExpFwd)(nil)
 	_ rooflineOp = (*Fp8BlockScaledGemmFwd)(nil)
+	_ rooflineOp = (*FusedAddRMSNormFwd)(nil)
 	_ rooflineOp = (*GeluErfFwd)(nil)
 	_ rooflineOp = (*GeluFwd)(nil)
 	_ rooflineOp = (*GemmFwd)(nil)
