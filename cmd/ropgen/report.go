@@ -38,8 +38,9 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "record cannot be read, or when no profile matches a device (its SOL cells are blank).")
 		fmt.Fprintln(stderr, "Repeated records of one row (ropbench run -count N) are one row: the median time, with the spread.")
 		fmt.Fprintln(stderr, "With -base, the table compares each row against the base run: a row is faster or slower when the")
-		fmt.Fprintf(stderr, "Mann-Whitney U test gives p < %g and the medians differ by %.0f%% or more (docs/report.md).\n\nflags:\n",
-			report.DefaultCompare.Alpha, 100*report.DefaultCompare.MinEffect)
+		fmt.Fprintf(stderr, "Mann-Whitney U test gives p < %g and the medians differ by %.0f%% or more, and by more than %g times\n",
+			report.DefaultCompare.Alpha, 100*report.DefaultCompare.MinEffect, report.DefaultCompare.NoiseZ)
+		fmt.Fprintln(stderr, "the two runs' drift (how far rows scatter between them). For one kernel, ropbench ab is sharper.\n\nflags:")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -105,7 +106,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	sampled := report.Group(recs)
 	pricer := report.NewPricer(fixed, candidates, b)
 	rows := pricer.PriceAll(report.Records(sampled))
-	var deltas []report.Delta
+	var cmp *report.Comparison
 	if base != nil {
 		old, fs := record.ReadFiles(base...)
 		if len(fs) > 0 {
@@ -118,7 +119,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		}
 		oldSampled := report.Group(old)
 		oldRows := pricer.PriceAll(report.Records(oldSampled))
-		deltas = report.Compare(oldSampled, sampled, oldRows, rows, report.DefaultCompare)
+		cmp = report.Compare(oldSampled, sampled, oldRows, rows, report.DefaultCompare)
 	}
 	for _, m := range pricer.Devices() {
 		switch {
@@ -133,8 +134,8 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	}
 
 	switch {
-	case deltas != nil:
-		err = report.WriteCompare(stdout, deltas, report.DefaultCompare)
+	case cmp != nil:
+		err = report.WriteCompare(stdout, cmp)
 	case *asJSON:
 		err = report.WriteJSON(stdout, pricer, rows)
 	case *asCSV:
@@ -156,7 +157,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	if *htmlFile != "" || *mdFile != "" {
 		doc := &report.Document{
 			Meta:   report.Meta{Command: commandLine(args), Commit: commitOf(fl.Args()), Date: time.Now(), Files: fl.Args(), BaseFiles: base},
-			Pricer: pricer, Rows: rows, Sampled: sampled, Deltas: deltas, Compare: report.DefaultCompare,
+			Pricer: pricer, Rows: rows, Sampled: sampled, Comparison: cmp,
 		}
 		if *htmlFile != "" {
 			var svg bytes.Buffer

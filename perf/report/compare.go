@@ -115,13 +115,37 @@ type CompareOptions struct {
 	// Alpha is the U test's significance level (benchstat's default 0.05).
 	Alpha float64
 	// MinEffect is the smallest relative change in median time that counts, however small p
-	// is: runs that are not interleaved differ by the machine's drift between them, which no
-	// number of samples within a run removes (see docs/report.md).
+	// is.
 	MinEffect float64
+	// NoiseZ scales the runs' drift into the effect a row must also exceed: NoiseZ robust
+	// standard deviations of the rows' log time ratios (see Comparison.Noise). 0 turns the
+	// drift guard off.
+	NoiseZ float64
 }
 
 // DefaultCompare is what `ropgen report -base` uses.
-var DefaultCompare = CompareOptions{Alpha: 0.05, MinEffect: 0.10}
+var DefaultCompare = CompareOptions{Alpha: 0.05, MinEffect: 0.05, NoiseZ: 3}
+
+// minNoiseRows is the fewest rows in both runs from which Compare estimates the drift.
+const minNoiseRows = 8
+
+// Comparison is a new run compared row by row against a base run.
+type Comparison struct {
+	Deltas  []Delta
+	Options CompareOptions
+	// Shift is the median over rows of the new/old time ratio, minus 1: how far the typical
+	// row moved. Runs of the same code on an idle machine have it near 0.
+	Shift float64
+	// Noise is the robust standard deviation (1.4826 × the median absolute deviation) of the
+	// rows' log time ratios: how much rows move between these two runs whatever the code
+	// does. Samples within a run are taken seconds apart, so the U test sees only the noise
+	// of those seconds; two runs minutes apart on a shared machine differ by more. NaN when
+	// fewer than minNoiseRows rows are in both runs.
+	Noise float64
+	// Threshold is the relative change a row needs to count: the larger of MinEffect and
+	// exp(NoiseZ × Noise) - 1.
+	Threshold float64
+}
 
 // Delta is one row compared across two runs. Old or New is nil when the row is in one run
 // only.
@@ -163,7 +187,7 @@ func (d *Delta) VerdictChanged() bool {
 // < Alpha and the medians differ by MinEffect or more. oldRows and newRows are the priced rows
 // of old and new, index by index. The result lists the new run's rows in order, then the rows
 // only the base has.
-func Compare(old, new []Sampled, oldRows, newRows []Row, opt CompareOptions) []Delta {
+func Compare(old, new []Sampled, oldRows, newRows []Row, opt CompareOptions) *Comparison {
 	byKey := map[rowKey]int{}
 	for i := range old {
 		if _, dup := byKey[keyOf(&old[i].Record)]; !dup {
@@ -178,7 +202,6 @@ func Compare(old, new []Sampled, oldRows, newRows []Row, opt CompareOptions) []D
 		if j, ok := byKey[keyOf(&new[i].Record)]; ok && !used[j] {
 			used[j] = true
 			d.Old, d.OldRow = &old[j], &oldRows[j]
-			d.test(th, opt)
 		}
 		ds = append(ds, d)
 	}
@@ -187,10 +210,36 @@ func Compare(old, new []Sampled, oldRows, newRows []Row, opt CompareOptions) []D
 			ds = append(ds, Delta{Old: &old[j], OldRow: &oldRows[j], Ratio: blank, P: blank, EffDelta: blank, Change: Removed})
 		}
 	}
-	return ds
+	c := &Comparison{Deltas: ds, Options: opt, Shift: blank, Noise: blank, Threshold: opt.MinEffect}
+	var logs []float64
+	for i := range ds {
+		if d := &ds[i]; d.Old != nil && d.New != nil && d.Old.Seconds > 0 && d.New.Seconds > 0 {
+			logs = append(logs, math.Log(d.New.Seconds/d.Old.Seconds))
+		}
+	}
+	if len(logs) > 0 {
+		c.Shift = math.Exp(median(logs)) - 1
+	}
+	if len(logs) >= minNoiseRows {
+		m := median(logs)
+		dev := make([]float64, len(logs))
+		for i, l := range logs {
+			dev[i] = math.Abs(l - m)
+		}
+		c.Noise = 1.4826 * median(dev)
+		if opt.NoiseZ > 0 {
+			c.Threshold = max(opt.MinEffect, math.Exp(opt.NoiseZ*c.Noise)-1)
+		}
+	}
+	for i := range ds {
+		if ds[i].Old != nil && ds[i].New != nil {
+			ds[i].test(th, opt.Alpha, c.Threshold, opt.MinEffect)
+		}
+	}
+	return c
 }
 
-func (d *Delta) test(th *benchmath.Thresholds, opt CompareOptions) {
+func (d *Delta) test(th *benchmath.Thresholds, alpha, threshold, minEffect float64) {
 	d.Change = Unchanged
 	if !Blank(d.OldRow.Efficiency) && !Blank(d.NewRow.Efficiency) {
 		d.EffDelta = d.NewRow.Efficiency - d.OldRow.Efficiency
@@ -207,12 +256,14 @@ func (d *Delta) test(th *benchmath.Thresholds, opt CompareOptions) {
 	d.P = c.P
 	effect := math.Abs(d.Ratio - 1)
 	switch {
-	case c.P >= opt.Alpha:
+	case c.P >= alpha:
 		if len(c.Warnings) > 0 {
-			d.Why = fmt.Sprintf("%d+%d samples cannot reach p < %g: run with -count 6 or more", c.N1, c.N2, opt.Alpha)
+			d.Why = fmt.Sprintf("%d+%d samples cannot reach p < %g: run with -count 6 or more", c.N1, c.N2, alpha)
 		}
-	case effect < opt.MinEffect:
-		d.Why = fmt.Sprintf("p=%.3f but %+.1f%% is below the %.0f%% minimum effect", c.P, 100*(d.Ratio-1), 100*opt.MinEffect)
+	case effect < minEffect:
+		d.Why = fmt.Sprintf("p=%.3f but %+.1f%% is below the %.0f%% minimum effect", c.P, 100*(d.Ratio-1), 100*minEffect)
+	case effect < threshold:
+		d.Why = fmt.Sprintf("p=%.3f but %+.1f%% is within the runs' drift (±%.0f%%)", c.P, 100*(d.Ratio-1), 100*threshold)
 	case d.Ratio < 1:
 		d.Change = Faster
 	default:
@@ -229,21 +280,39 @@ func Tally(ds []Delta) map[Change]int {
 	return n
 }
 
-// Summary is the one line that sums a comparison up.
-func Summary(ds []Delta, opt CompareOptions) string {
-	n := Tally(ds)
-	s := fmt.Sprintf("%d rows: %d faster, %d slower, %d unchanged", len(ds), n[Faster], n[Slower], n[Unchanged])
+// Summary is the line that sums a comparison up: the counts, the test, and the drift.
+func (c *Comparison) Summary() string {
+	n := Tally(c.Deltas)
+	s := fmt.Sprintf("%d rows: %d faster, %d slower, %d unchanged", len(c.Deltas), n[Faster], n[Slower], n[Unchanged])
 	if n[Added]+n[Removed] > 0 {
 		s += fmt.Sprintf(", %d only in the new run, %d only in the base", n[Added], n[Removed])
 	}
-	return s + fmt.Sprintf(" (Mann-Whitney U, p < %g and |Δ| ≥ %.0f%%)", opt.Alpha, 100*opt.MinEffect)
+	s += fmt.Sprintf(" (Mann-Whitney U p < %g and |Δ| ≥ %.0f%%", c.Options.Alpha, 100*c.Threshold)
+	if !Blank(c.Noise) && c.Threshold > c.Options.MinEffect {
+		s += fmt.Sprintf(": %g× the runs' drift of ±%.0f%%", c.Options.NoiseZ, 100*(math.Exp(c.Noise)-1))
+	}
+	return s + ")"
+}
+
+// Warning says when the runs differ by more than code changes usually explain, or "".
+func (c *Comparison) Warning() string {
+	if Blank(c.Shift) || Blank(c.Noise) {
+		return ""
+	}
+	if math.Abs(c.Shift) < 0.05 && c.Noise < math.Log(1.05) {
+		return ""
+	}
+	return fmt.Sprintf("the typical row moved %+.0f%% and rows scatter by ±%.0f%% between these runs: the machine's load changed "+
+		"between them, and changes within ±%.0f%% cannot be told from that; compare one kernel with `ropbench ab`, which interleaves "+
+		"the two versions", 100*c.Shift, 100*(math.Exp(c.Noise)-1), 100*c.Threshold)
 }
 
 // WriteCompare writes a comparison as an aligned table: per row the base and new median time
 // with their spread, the time change and its p-value, the efficiency before and after, the
-// verdict (old → new when it changed), then the Summary line.
-func WriteCompare(w io.Writer, ds []Delta, opt CompareOptions) error {
+// verdict (old → new when it changed), then the Summary line and the drift Warning.
+func WriteCompare(w io.Writer, c *Comparison) error {
 	bw := bufio.NewWriter(w)
+	ds := c.Deltas
 	head := []string{"row", "base", "±", "new", "±", "Δ time", "p", "eff", "verdict", "why"}
 	right := []bool{false, true, true, true, true, true, true, false, false, false}
 	cells := [][]string{head}
@@ -255,7 +324,10 @@ func WriteCompare(w io.Writer, ds []Delta, opt CompareOptions) error {
 		})
 	}
 	writeAligned(bw, cells, right)
-	fmt.Fprintln(bw, Summary(ds, opt))
+	fmt.Fprintln(bw, c.Summary())
+	if w := c.Warning(); w != "" {
+		fmt.Fprintln(bw, "note:", w)
+	}
 	return bw.Flush()
 }
 

@@ -33,9 +33,8 @@ type Document struct {
 	// Sampled holds the grouped rows behind Rows, index by index (Rows[i] prices
 	// Sampled[i].Record), for the spread column; nil when each row is one record.
 	Sampled []Sampled
-	// Deltas compares Rows against a base run; nil when there is none.
-	Deltas  []Delta
-	Compare CompareOptions
+	// Comparison compares Rows against a base run; nil when there is none.
+	Comparison *Comparison
 	// Chart is an SVG roofline chart (WriteSVG) to inline; ChartNote says why there is none.
 	Chart     []byte
 	ChartNote string
@@ -100,6 +99,7 @@ type htmlView struct {
 	Unplotted       []string
 	Deltas          []htmlDelta
 	CompareSummary  string
+	CompareWarning  string
 	VerdictsChanged int
 	Verdicts        []string
 	VerdictHelp     string
@@ -226,10 +226,10 @@ func (d *Document) view() (*htmlView, error) {
 	if d.Chart != nil {
 		v.Chart = template.HTML(stripXMLProlog(d.Chart))
 	}
-	if d.Deltas != nil {
-		v.CompareSummary = Summary(d.Deltas, d.Compare)
-		for i := range d.Deltas {
-			dl := &d.Deltas[i]
+	if c := d.Comparison; c != nil {
+		v.CompareSummary, v.CompareWarning = c.Summary(), c.Warning()
+		for i := range c.Deltas {
+			dl := &c.Deltas[i]
 			hd := htmlDelta{Name: ShortName(dl.Name()), Old: sampledTime(dl.Old), OldSpread: spreadText(dl.Old),
 				New: sampledTime(dl.New), NewSpread: spreadText(dl.New), Delta: deltaText(dl), P: pText(dl.P),
 				Eff: effText(dl), Verdict: verdictText(dl), Why: dl.Why, VerdictChanged: dl.VerdictChanged()}

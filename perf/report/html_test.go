@@ -101,7 +101,7 @@ func testDocument(t *testing.T) *Document {
 	return &Document{
 		Meta: Meta{Command: "ropgen report -html out.html new.txt", Commit: "abc123", Date: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC),
 			Files: []string{"new.txt"}},
-		Pricer: p, Rows: rows, Sampled: sampled, Chart: svg.Bytes(), Compare: DefaultCompare,
+		Pricer: p, Rows: rows, Sampled: sampled, Chart: svg.Bytes(),
 	}
 }
 

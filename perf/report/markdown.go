@@ -30,11 +30,14 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		profs = append(profs, fmt.Sprintf("`%s`: profile %s (%s, %s ceilings)", m.Device, m.Profile.Name, cal, d.Pricer.Basis()))
 	}
 	fmt.Fprintf(bw, "### ropgen report\n\n**%s**\n\n", VerdictCounts(d.Rows))
-	if d.Deltas != nil {
-		fmt.Fprintf(bw, "**Against the base: %s.**\n\n", Summary(d.Deltas, d.Compare))
+	if c := d.Comparison; c != nil {
+		fmt.Fprintf(bw, "**Against the base: %s.**\n\n", c.Summary())
+		if w := c.Warning(); w != "" {
+			fmt.Fprintf(bw, "> Note: %s.\n\n", w)
+		}
 		var changed, slower []*Delta
-		for i := range d.Deltas {
-			dl := &d.Deltas[i]
+		for i := range c.Deltas {
+			dl := &c.Deltas[i]
 			if dl.VerdictChanged() {
 				changed = append(changed, dl)
 			} else if dl.Change == Slower {

@@ -53,8 +53,8 @@ func TestMarkdownComparison(t *testing.T) {
 	p := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
 	o, n := Group(old), Group(new)
 	rows := p.PriceAll(Records(n))
-	d := &Document{Pricer: p, Rows: rows, Sampled: n, Compare: DefaultCompare,
-		Deltas: Compare(o, n, p.PriceAll(Records(o)), rows, DefaultCompare), Meta: Meta{Files: []string{"new.txt"}, BaseFiles: []string{"old.txt"}}}
+	d := &Document{Pricer: p, Rows: rows, Sampled: n,
+		Comparison: Compare(o, n, p.PriceAll(Records(o)), rows, DefaultCompare), Meta: Meta{Files: []string{"new.txt"}, BaseFiles: []string{"old.txt"}}}
 	md := markdown(t, d)
 	for _, want := range []string{"Changed verdict (1 row)", "| Op03/w/float32 |", "- → at ceiling", "Slower, same verdict (30 rows)",
 		"… and 15 more", "against old.txt", "1 faster, 30 slower"} {
