@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -30,86 +31,109 @@ func (f *formula) exactSource() (src string, fails bool) {
 		return constant.ToInt(tv.Value).ExactString(), false
 	}
 	r := &rewriter{t: f.typed}
-	return r.expr(f.typed.expr), r.fails
+	r.expr(f.typed.expr)
+	return r.b.String(), r.fails
 }
 
+// rewriter writes an expression into b, in one pass (linear in the formula's length).
 type rewriter struct {
 	t     *typedFormula
+	b     strings.Builder
 	fails bool
 }
 
-func (r *rewriter) text(n ast.Node) string {
-	return string(r.t.src[r.t.fset.Position(n.Pos()).Offset:r.t.fset.Position(n.End()).Offset])
+func (r *rewriter) text(n ast.Node) {
+	r.b.Write(r.t.src[r.t.fset.Position(n.Pos()).Offset:r.t.fset.Position(n.End()).Offset])
 }
 
 func (r *rewriter) isInt(e ast.Expr) bool {
 	return types.Identical(r.t.info.TypeOf(e), types.Typ[types.Int])
 }
 
-func (r *rewriter) call(fn string, args ...ast.Expr) string {
-	r.fails = true
-	parts := make([]string, len(args))
+// call writes fn(args...).
+func (r *rewriter) call(fn string, args ...ast.Expr) {
+	r.b.WriteString(fn)
+	r.b.WriteByte('(')
 	for i, a := range args {
-		parts[i] = r.expr(a)
+		if i > 0 {
+			r.b.WriteString(", ")
+		}
+		r.expr(a)
 	}
-	return fn + "(" + strings.Join(parts, ", ") + ")"
+	r.b.WriteByte(')')
 }
 
 var checkedOps = map[token.Token]string{token.ADD: "rooflineAdd", token.SUB: "rooflineSub", token.MUL: "rooflineMul"}
 
-func (r *rewriter) expr(e ast.Expr) string {
+func (r *rewriter) expr(e ast.Expr) {
 	if tv, ok := r.t.info.Types[e]; ok && tv.Value != nil {
-		return r.text(e)
+		r.text(e)
+		return
 	}
 	switch e := e.(type) {
 	case *ast.Ident:
-		return e.Name
+		r.b.WriteString(e.Name)
 	case *ast.BasicLit:
-		return e.Value
+		r.b.WriteString(e.Value)
 	case *ast.ParenExpr:
-		return "(" + r.expr(e.X) + ")"
+		r.b.WriteByte('(')
+		r.expr(e.X)
+		r.b.WriteByte(')')
 	case *ast.UnaryExpr:
 		if e.Op == token.SUB && r.isInt(e) {
-			return r.call("rooflineNeg", e.X)
+			r.fails = true
+			r.call("rooflineNeg", e.X)
+			return
 		}
-		x := r.expr(e.X)
-		if strings.HasPrefix(x, "-") || strings.HasPrefix(x, "+") {
-			x = "(" + x + ")"
+		r.b.WriteString(e.Op.String())
+		if _, nested := e.X.(*ast.UnaryExpr); nested {
+			// Parenthesized, so that + +x never prints as ++x (the operand is not
+			// constant: the whole would be).
+			r.b.WriteByte('(')
+			r.expr(e.X)
+			r.b.WriteByte(')')
+			return
 		}
-		return e.Op.String() + x
+		r.expr(e.X)
 	case *ast.BinaryExpr:
 		if fn := checkedOps[e.Op]; fn != "" && r.isInt(e) {
-			return r.call(fn, e.X, e.Y)
+			r.fails = true
+			r.call(fn, e.X, e.Y)
+			return
 		}
-		return r.expr(e.X) + " " + e.Op.String() + " " + r.expr(e.Y)
+		r.expr(e.X)
+		r.b.WriteString(" " + e.Op.String() + " ")
+		r.expr(e.Y)
 	case *ast.CallExpr:
 		name := e.Fun.(*ast.Ident).Name // the gate allows only helper calls
 		if h, _ := lookupHelper(name); h.Fails {
 			r.fails = true
 		}
-		parts := make([]string, len(e.Args))
-		for i, a := range e.Args {
-			parts[i] = r.expr(a)
-		}
-		return name + "(" + strings.Join(parts, ", ") + ")"
+		r.call(name, e.Args...)
 	case *ast.SelectorExpr:
-		return r.expr(e.X) + "." + e.Sel.Name
+		r.expr(e.X)
+		r.b.WriteString("." + e.Sel.Name)
 	case *ast.IndexExpr:
 		r.fails = true
-		return r.expr(e.X) + "[" + r.expr(e.Index) + "]"
+		r.expr(e.X)
+		r.b.WriteByte('[')
+		r.expr(e.Index)
+		r.b.WriteByte(']')
 	case *ast.SliceExpr:
 		r.fails = true
-		s := r.expr(e.X) + "["
+		r.expr(e.X)
+		r.b.WriteByte('[')
 		if e.Low != nil {
-			s += r.expr(e.Low)
+			r.expr(e.Low)
 		}
-		s += ":"
+		r.b.WriteByte(':')
 		if e.High != nil {
-			s += r.expr(e.High)
+			r.expr(e.High)
 		}
-		return s + "]"
+		r.b.WriteByte(']')
+	default:
+		panic(fmt.Sprintf("exactSource: a node the gate does not allow: %T", e)) // a generator bug
 	}
-	panic("exactSource: a node the gate does not allow: " + r.text(e)) // a generator bug
 }
 
 // label names a formula in EvalRoofline's error: its field and its text on one line.

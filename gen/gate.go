@@ -109,10 +109,20 @@ func (g *gate) checkVarName(v manifest.Var, earlier []manifest.Var) {
 	}
 }
 
+// MaxFormulaBytes is the longest formula the gate accepts. The gate, the type check and
+// emission are linear in a formula's length, but the emitted expression nests one checked
+// call per operation, and no roofline needs a formula of more than a few hundred bytes (the
+// catalog's longest is 127): longer ones are refused rather than handed to the compiler.
+const MaxFormulaBytes = 4096
+
 // parse scans and parses one formula. Comments and Python-only syntax are refused at the
 // token level first: go/parser would otherwise drop `// 2` as a comment without a word.
 func (g *gate) parse(name, field string, src manifest.Str, layer Layer) *formula {
 	f := &formula{name: name, field: field, src: src, layer: layer, fset: token.NewFileSet()}
+	if len(src.Value) > MaxFormulaBytes {
+		g.errorf(src.At(0), field, "formula is %d bytes; the limit is %d: split it into vars", len(src.Value), MaxFormulaBytes)
+		return f
+	}
 	if g.scanTokens(f) {
 		return f
 	}
@@ -188,7 +198,12 @@ type walker struct {
 }
 
 func (w *walker) errorf(n ast.Node, format string, args ...any) {
-	w.g.errorf(w.f.src.At(w.f.fset.Position(n.Pos()).Offset), w.f.field, format, args...)
+	w.errorfAt(n.Pos(), format, args...)
+}
+
+// errorfAt reports a finding at a token of the formula, such as a binary operator.
+func (w *walker) errorfAt(p token.Pos, format string, args ...any) {
+	w.g.errorf(w.f.src.At(w.f.fset.Position(p).Offset), w.f.field, format, args...)
 }
 
 func (w *walker) vars() bool { return w.f.layer == VarsLayer }
@@ -274,13 +289,13 @@ func (w *walker) binary(n *ast.BinaryExpr) {
 	switch n.Op {
 	case token.ADD, token.SUB, token.MUL, token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ, token.LAND, token.LOR:
 	case token.QUO:
-		w.errorf(n, "`/` truncates in Go and is true division in Python; write floordiv(a, b) or cdiv(a, b)")
+		w.errorfAt(n.OpPos, "`/` truncates in Go and is true division in Python; write floordiv(a, b) or cdiv(a, b)")
 		return
 	case token.REM:
-		w.errorf(n, "`%%` truncates in Go and floors in Python; write floormod(a, b)")
+		w.errorfAt(n.OpPos, "`%%` truncates in Go and floors in Python; write floormod(a, b)")
 		return
 	default:
-		w.errorf(n, "operator %s is not allowed in formulas", n.Op)
+		w.errorfAt(n.OpPos, "operator %s is not allowed in formulas", n.Op)
 		return
 	}
 	w.expr(n.X)

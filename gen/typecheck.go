@@ -60,7 +60,9 @@ func typeCheck(models []*opModel) diag.Findings {
 		line++
 		put := func(f *formula, prefix string) {
 			lines[line] = placed{m, f, len(prefix)}
-			src.WriteString(prefix + f.src.Value + "\n")
+			// A formula over several lines (a YAML block) goes on one line here, byte for
+			// byte: a line break becomes a space, so offsets stay the formula's.
+			src.WriteString(prefix + strings.NewReplacer("\n", " ", "\r", " ").Replace(f.src.Value) + "\n")
 			line++
 		}
 		var names []string

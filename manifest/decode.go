@@ -47,6 +47,7 @@ func EachEntry(f *File, fn func(key, val *yaml.Node)) {
 // decoder collects findings for one op entry.
 type decoder struct {
 	file string
+	src  []byte // the file's bytes, for positions inside scalars
 	op   string
 	fs   diag.Findings
 }
@@ -60,7 +61,7 @@ func (d *decoder) errorf(n *yaml.Node, field, format string, args ...any) {
 }
 
 func (d *decoder) str(n *yaml.Node) Str {
-	return Str{Value: n.Value, Pos: d.pos(n), quoted: n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0}
+	return Str{Value: n.Value, Pos: d.pos(n), style: n.Style, src: d.src}
 }
 
 // fields walks a mapping node, calling the handler registered for each key and reporting
@@ -111,7 +112,7 @@ func (d *decoder) textPtr(n *yaml.Node, field string) *Str {
 
 // DecodeOp decodes one op entry. It returns nil when the entry has findings.
 func DecodeOp(f *File, key, val *yaml.Node) (*Op, diag.Findings) {
-	d := &decoder{file: f.Path, op: key.Value}
+	d := &decoder{file: f.Path, op: key.Value, src: f.Src}
 	op := &Op{Name: key.Value, Pos: d.pos(key), Node: val}
 	if key.Kind != yaml.ScalarNode || !isIdent(key.Value) {
 		d.errorf(key, "", "op name %q is not a Go identifier", key.Value)

@@ -24,6 +24,8 @@ type File struct {
 	Path string
 	// Root is the top-level mapping: op names to entries.
 	Root *yaml.Node
+	// Src is the file's bytes, for positions inside scalars (Str.At).
+	Src []byte
 }
 
 // ParseFiles reads and parses the manifest files at paths, the first step of Load.
@@ -119,7 +121,7 @@ func Parse(name string, data []byte) (*File, diag.Findings) {
 	if fs := checkTree(name, root); len(fs) > 0 {
 		return nil, fs
 	}
-	return &File{Path: name, Root: root}, nil
+	return &File{Path: name, Root: root, Src: data}, nil
 }
 
 // treeChecker rejects what a manifest never needs and a hostile file uses: anchors and

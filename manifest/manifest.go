@@ -29,22 +29,9 @@ const (
 type Str struct {
 	Value string
 	Pos   diag.Pos
-	// quoted reports a quoted scalar: its content starts one column after Pos.
-	quoted bool
-}
-
-// At returns the file position of byte offset off within the string. It is exact for
-// single-line scalars without escapes, which is what formulas and rules are.
-func (s Str) At(off int) diag.Pos {
-	p := s.Pos
-	if p.Line == 0 {
-		return p
-	}
-	if s.quoted {
-		p.Col++
-	}
-	p.Col += off
-	return p
+	// style and src (the file's bytes) let At map an offset in Value to the file (strpos.go).
+	style yaml.Style
+	src   []byte
 }
 
 // Catalog is every op of a set of manifest files, in file order then declaration order.

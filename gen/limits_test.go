@@ -1,0 +1,52 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ropgen/ropgen/manifest"
+)
+
+// longFormulaCatalog is the fuzz manifest with a flops of n terms (M + M + ... + M).
+func longFormulaCatalog(tb testing.TB, n int) *manifest.Catalog {
+	tb.Helper()
+	f := strings.Repeat("M + ", n-1) + "M"
+	file, fs := manifest.Parse("long.yaml", []byte(strings.Replace(fuzzManifest, "%s", `"`+f+`"`, 1)))
+	if len(fs) > 0 {
+		tb.Fatal(fs)
+	}
+	cat, fs := manifest.Decode([]*manifest.File{file})
+	if len(fs) > 0 {
+		tb.Fatal(fs)
+	}
+	return cat
+}
+
+// TestLongFormulaRefused: a 40,000-term formula (67 s in the gate before, go/printer being
+// quadratic) is refused by its length, at its start.
+func TestLongFormulaRefused(t *testing.T) {
+	_, fs := Generate(Config{Catalog: longFormulaCatalog(t, 40000), Package: "p"})
+	want := fmt.Sprintf("formula is %d bytes; the limit is %d: split it into vars", 4*40000-3, MaxFormulaBytes)
+	if len(fs) != 1 || fs[0].Msg != want || fs[0].Pos.Line != 19 || fs[0].Pos.Col != 13 {
+		t.Errorf("findings %v; want one at long.yaml:19:13: %s", fs, want)
+	}
+	if _, fs := Generate(Config{Catalog: longFormulaCatalog(t, MaxFormulaBytes/4), Package: "p"}); len(fs) != 0 {
+		t.Errorf("a formula within the limit: %v", fs)
+	}
+}
+
+// BenchmarkGenerateLongFormula times generation at a quarter of the limit and at the
+// limit: linear means the second costs about 4x the first.
+func BenchmarkGenerateLongFormula(b *testing.B) {
+	for _, n := range []int{MaxFormulaBytes / 16, MaxFormulaBytes / 4} {
+		cat := longFormulaCatalog(b, n)
+		b.Run(fmt.Sprint(n, "terms"), func(b *testing.B) {
+			for b.Loop() {
+				if _, fs := Generate(Config{Catalog: cat, Package: "p"}); len(fs) > 0 {
+					b.Fatal(fs)
+				}
+			}
+		})
+	}
+}
