@@ -3,6 +3,7 @@ package bench_test
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -170,7 +171,7 @@ func TestRecordFieldsFromTheOp(t *testing.T) {
 		}
 		for _, r := range res.Records {
 			want := record.Record{Device: "cpu: test", Op: p.Case.Case.Op, Workload: p.Case.Case.Label, DType: p.DType,
-				Roof: op.ComputeRoof(), Flops: flops, Bytes: bytes, Seconds: r.Seconds, Iters: r.Iters}
+				Roof: op.ComputeRoof(), Flops: flops, Bytes: bytes, Seconds: r.Seconds, MinSeconds: r.MinSeconds, MaxSeconds: r.MaxSeconds, Iters: r.Iters}
 			if r != want {
 				t.Errorf("%s: record %+v, want %+v", name, r, want)
 			}
@@ -187,8 +188,10 @@ func TestRecordFieldsFromTheOp(t *testing.T) {
 	}
 }
 
-// TestColdAndWarm: with an Evictor, a case with less data than its buffer is timed one call
-// per sample after an eviction, and a larger one in calibrated warm batches.
+// TestColdAndWarm: with an Evictor, every case is timed one call per sample after an
+// eviction, a case larger than the eviction buffer too (a warm repeat of it could find part
+// of itself in the last-level cache and read faster than DRAM); without one, in calibrated
+// warm batches.
 func TestColdAndWarm(t *testing.T) {
 	small, larger := planOne(t, find(t, "ReluFwd/cpu-small/float32")), planOne(t, find(t, "GemmFwd/cpu-64/float32"))
 	opt := quickOptions
@@ -196,21 +199,33 @@ func TestColdAndWarm(t *testing.T) {
 	if larger.Storage < opt.Evictor.Size() {
 		t.Fatalf("GemmFwd cpu-64 has %d bytes of tensors, not more than ReluFwd cpu-small's %d", larger.Storage, small.Storage)
 	}
-	cold := bench.Measure(reg, small, opt)
-	warm := bench.Measure(reg, larger, opt)
-	if cold.Err != nil || warm.Err != nil {
-		t.Fatal(cold.Err, warm.Err)
+	for _, p := range []bench.Planned{small, larger} {
+		cold := bench.Measure(reg, p, opt)
+		if cold.Err != nil {
+			t.Fatal(cold.Err)
+		}
+		if !cold.Cold || cold.Records[0].Iters != opt.Samples {
+			t.Errorf("%s: cold %v, %d calls a record; want cold, one call per sample (%d)", p.Name(), cold.Cold, cold.Records[0].Iters, opt.Samples)
+		}
+		r, own := cold.Records[0], cold.Seconds[:opt.Samples] // the first record's samples
+		if r.MinSeconds != slices.Min(own) || r.MaxSeconds != slices.Max(own) || r.MinSeconds > r.Seconds || r.Seconds > r.MaxSeconds {
+			t.Errorf("%s: record spread %v..%v around %v; its samples %v", p.Name(), r.MinSeconds, r.MaxSeconds, r.Seconds, own)
+		}
 	}
-	if !cold.Cold || cold.Records[0].Iters != opt.Samples {
-		t.Errorf("small case: cold %v, %d calls a record; want cold, one call per sample (%d)", cold.Cold, cold.Records[0].Iters, opt.Samples)
-	}
-	if warm.Cold {
-		t.Error("a case larger than the eviction buffer was timed cold")
+	opt.Evictor = nil
+	if warm := bench.Measure(reg, larger, opt); warm.Err != nil || warm.Cold {
+		t.Errorf("without an evictor: cold %v, err %v; want warm batches", warm.Cold, warm.Err)
 	}
 	var order []string
 	_, err := bench.ColdSample(func() error { order = append(order, "call"); return nil }, func() { order = append(order, "evict") })
 	if err != nil || strings.Join(order, " ") != "evict call" {
 		t.Errorf("ColdSample: %v, err %v; want one eviction, then the call", order, err)
+	}
+	// The eviction is not timed: an eviction of 50 ms before an empty call leaves a sample
+	// far below it.
+	secs, err := bench.ColdSample(func() error { return nil }, func() { time.Sleep(50 * time.Millisecond) })
+	if err != nil || secs >= 0.025 {
+		t.Errorf("ColdSample with a 50 ms eviction: %v s, err %v; the eviction was timed", secs, err)
 	}
 }
 

@@ -27,7 +27,7 @@ type Options struct {
 	Device string
 	// Seed seeds the inputs (BuildOptions.Seed).
 	Seed uint64
-	// Evictor, when set, times every case with less data than its buffer cold: each sample
+	// Evictor, when set, times every case cold, whatever its size: each sample
 	// is one call made after evicting the caches (see evict.go). Nil: every case is timed in
 	// warm batches, and a case that fits in the caches runs at cache bandwidth.
 	Evictor *Evictor
@@ -108,7 +108,7 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 	runtime.GC()
 	// A cold sample is one call; a warm one a batch of n, calibrated (the warm-up) to last
 	// at least its share of MaxTime. The cold case's warm-up is the two calls above.
-	res.Cold = opt.Evictor != nil && p.Storage < opt.Evictor.Size()
+	res.Cold = opt.Evictor != nil
 	n := 1
 	sample := func() (float64, error) { return ColdSample(in.Run, opt.Evictor.Evict) }
 	if !res.Cold {
@@ -131,7 +131,7 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 		res.Records = append(res.Records, record.Record{
 			Device: opt.Device, Op: p.Case.Case.Op, Workload: p.Case.Case.Label, DType: p.DType,
 			Roof: op.ComputeRoof(), Flops: flops, Bytes: bytes,
-			Seconds: Median(times), Iters: n * opt.Samples,
+			Seconds: Median(times), MinSeconds: slices.Min(times), MaxSeconds: slices.Max(times), Iters: n * opt.Samples,
 		})
 	}
 	return res

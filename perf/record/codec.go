@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -39,6 +40,10 @@ const (
 	UnitFlops = "roof-flops/op"
 	// UnitBytes is the unit of Record.Bytes.
 	UnitBytes = "roof-bytes/op"
+	// UnitMinSeconds and UnitMaxSeconds are the units of Record.MinSeconds and MaxSeconds:
+	// metrics of their own to benchstat, which compares them run against run like sec/op.
+	UnitMinSeconds = "min-sec/op"
+	UnitMaxSeconds = "max-sec/op"
 	// ConfigDevice and ConfigRoof are the configuration keys of Record.Device and Record.Roof.
 	ConfigDevice = "device"
 	ConfigRoof   = "roof"
@@ -67,8 +72,16 @@ func Check(r Record) []string {
 	if r.Flops < 0 || r.Bytes < 0 {
 		errs = append(errs, fmt.Sprintf("flops %d and bytes %d must not be negative", r.Flops, r.Bytes))
 	}
-	if r.Seconds < 0 || math.IsNaN(r.Seconds) || math.IsInf(r.Seconds, 0) {
-		errs = append(errs, fmt.Sprintf("seconds %v must be finite and not negative", r.Seconds))
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"seconds", r.Seconds}, {"min_seconds", r.MinSeconds}, {"max_seconds", r.MaxSeconds}} {
+		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			errs = append(errs, fmt.Sprintf("%s %v must be finite and not negative", f.key, f.v))
+		}
+	}
+	if (r.MinSeconds != 0 || r.MaxSeconds != 0) && !(r.MinSeconds <= r.Seconds && r.Seconds <= r.MaxSeconds) {
+		errs = append(errs, fmt.Sprintf("spread: min_seconds %v <= seconds %v <= max_seconds %v does not hold", r.MinSeconds, r.Seconds, r.MaxSeconds))
 	}
 	if r.Iters < 0 {
 		errs = append(errs, fmt.Sprintf("iters %d must not be negative", r.Iters))
@@ -133,8 +146,13 @@ func (bw *BenchWriter) Write(r Record) error {
 		benchfmt.Config{Key: ConfigRoof, Value: []byte(r.Roof), File: true})
 	res.Name = fmt.Appendf(res.Name[:0], "%s/op=%s/workload=%s/dtype=%s", BenchName, r.Op, r.Workload, r.DType)
 	res.Iters = r.Iters
-	res.Values = append(res.Values[:0],
-		benchfmt.Value{Value: r.Seconds, Unit: UnitSeconds},
+	res.Values = append(res.Values[:0], benchfmt.Value{Value: r.Seconds, Unit: UnitSeconds})
+	if r.MinSeconds != 0 || r.MaxSeconds != 0 {
+		res.Values = append(res.Values,
+			benchfmt.Value{Value: r.MinSeconds, Unit: UnitMinSeconds},
+			benchfmt.Value{Value: r.MaxSeconds, Unit: UnitMaxSeconds})
+	}
+	res.Values = append(res.Values,
 		benchfmt.Value{Value: float64(r.Flops), Unit: UnitFlops},
 		benchfmt.Value{Value: float64(r.Bytes), Unit: UnitBytes})
 	return bw.w.Write(res)
@@ -146,7 +164,7 @@ func (bw *BenchWriter) Write(r Record) error {
 // ignored, and so is a GOMAXPROCS suffix on the name.
 func ReadBench(r io.Reader, file string) ([]Record, diag.Findings) {
 	var recs []Record
-	var fs diag.Findings
+	r, fs := skipBOM(r, file)
 	br := benchfmt.NewReader(r, file)
 	for br.Scan() {
 		switch res := br.Result().(type) {
@@ -205,9 +223,25 @@ func fromResult(res *benchfmt.Result) (Record, []string) {
 	rec.Device = res.GetConfig(ConfigDevice)
 	rec.Roof = res.GetConfig(ConfigRoof)
 	rec.Iters = res.Iters
+	// A unit given twice would let one value override the other: refuse it, as the JSON
+	// reader refuses a key given twice.
+	units := map[string]int{}
+	for _, v := range res.Values {
+		if units[v.Unit]++; units[v.Unit] == 2 {
+			errs = append(errs, fmt.Sprintf("unit %s given twice", v.Unit))
+		}
+	}
 	var ok bool
 	if rec.Seconds, ok = res.Value(UnitSeconds); !ok {
 		errs = append(errs, "no "+UnitSeconds+" (or ns/op) value")
+	}
+	lo, okLo := res.Value(UnitMinSeconds)
+	hi, okHi := res.Value(UnitMaxSeconds)
+	switch {
+	case okLo && okHi:
+		rec.MinSeconds, rec.MaxSeconds = lo, hi
+	case okLo || okHi:
+		errs = append(errs, fmt.Sprintf("%s and %s come together or not at all", UnitMinSeconds, UnitMaxSeconds))
 	}
 	rec.Flops, errs = count(res, UnitFlops, errs)
 	rec.Bytes, errs = count(res, UnitBytes, errs)
@@ -244,11 +278,15 @@ func (jw *JSONWriter) Write(r Record) error {
 	return jw.enc.Encode(r)
 }
 
-// ReadJSON reads JSON lines records from r; file names them in findings. Unknown fields are
-// errors; blank lines are skipped.
+// ReadJSON reads JSON lines records from r; file names them in findings. Each line is one
+// object with exactly the keys the writer writes, spelled as it spells them: an unknown key,
+// a key given twice or in another case ("BYTES"), and a missing required key are errors at
+// the line, so no record is read as anything but what its line says. min_seconds and
+// max_seconds may be left out together (records from before spreads were kept). Blank
+// lines are skipped.
 func ReadJSON(r io.Reader, file string) ([]Record, diag.Findings) {
 	var recs []Record
-	var fs diag.Findings
+	r, fs := skipBOM(r, file)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
 	for line := 1; sc.Scan(); line++ {
@@ -257,15 +295,9 @@ func ReadJSON(r io.Reader, file string) ([]Record, diag.Findings) {
 			continue
 		}
 		pos := diag.Pos{File: file, Line: line}
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		var rec Record
-		if err := dec.Decode(&rec); err != nil {
+		rec, err := decodeJSON(b)
+		if err != nil {
 			fs = append(fs, diag.Finding{Pos: pos, Msg: err.Error()})
-			continue
-		}
-		if dec.More() {
-			fs = append(fs, diag.Finding{Pos: pos, Msg: "more than one JSON value on the line"})
 			continue
 		}
 		rec.Pos = pos
@@ -283,6 +315,100 @@ func ReadJSON(r io.Reader, file string) ([]Record, diag.Findings) {
 	return recs, fs
 }
 
+// jsonKey is a key of a JSON lines record and where its value goes; an optional one may be
+// missing.
+type jsonKey struct {
+	key      string
+	dst      any
+	optional bool
+}
+
+func jsonKeys(r *Record) []jsonKey {
+	return []jsonKey{
+		{"device", &r.Device, false}, {"op", &r.Op, false}, {"workload", &r.Workload, false},
+		{"dtype", &r.DType, false}, {"roof", &r.Roof, false}, {"flops", &r.Flops, false},
+		{"bytes", &r.Bytes, false}, {"seconds", &r.Seconds, false},
+		{"min_seconds", &r.MinSeconds, true}, {"max_seconds", &r.MaxSeconds, true},
+		{"iters", &r.Iters, false},
+	}
+}
+
+// decodeJSON decodes one record object key by key: encoding/json alone would match keys
+// case-insensitively and let a later duplicate override an earlier one.
+func decodeJSON(b []byte) (Record, error) {
+	var rec Record
+	keys := jsonKeys(&rec)
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return rec, fmt.Errorf("a record is one JSON object on one line")
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return rec, err
+		}
+		name := t.(string) // object keys are strings
+		i := slices.IndexFunc(keys, func(k jsonKey) bool { return k.key == name })
+		if i < 0 {
+			return rec, fmt.Errorf("unknown key %q (keys are lower case: device, op, workload, dtype, roof, flops, bytes, seconds, min_seconds, max_seconds, iters)", name)
+		}
+		if seen[name] {
+			return rec, fmt.Errorf("key %q given twice", name)
+		}
+		seen[name] = true
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return rec, err
+		}
+		// null would leave the field as it was (zero) without an error.
+		if string(raw) == "null" {
+			return rec, fmt.Errorf("%s is null", name)
+		}
+		if err := json.Unmarshal(raw, keys[i].dst); err != nil {
+			return rec, fmt.Errorf("%s: %s is not a value of this key (%v)", name, raw, err)
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return rec, err
+	}
+	if dec.More() {
+		return rec, fmt.Errorf("more than one JSON value on the line")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return rec, fmt.Errorf("more than one JSON value on the line")
+	}
+	var missing []string
+	for _, k := range keys {
+		if !seen[k.key] && !k.optional {
+			missing = append(missing, k.key)
+		}
+	}
+	if len(missing) > 0 {
+		return rec, fmt.Errorf("missing key(s) %s: a record states every count and time it is priced on", strings.Join(missing, ", "))
+	}
+	if seen["min_seconds"] != seen["max_seconds"] {
+		return rec, fmt.Errorf("min_seconds and max_seconds come together or not at all")
+	}
+	return rec, nil
+}
+
+// bom is the UTF-8 byte order mark.
+var bom = []byte("\uFEFF")
+
+// skipBOM returns r after a leading UTF-8 byte order mark, with a finding at line 1 when
+// there was one: some editors write it, and benchfmt would read the first line, BOM and
+// all, as no result at all.
+func skipBOM(r io.Reader, file string) (io.Reader, diag.Findings) {
+	br := bufio.NewReader(r)
+	if b, _ := br.Peek(len(bom)); bytes.Equal(b, bom) {
+		br.Discard(len(bom))
+		return br, diag.Findings{{Pos: diag.Pos{File: file, Line: 1, Col: 1},
+			Msg: "the file starts with a UTF-8 byte order mark: remove it (records are plain UTF-8 text)"}}
+	}
+	return br, nil
+}
+
 // ReadFiles reads records from each path, in order, telling the two encodings apart by the
 // first non-blank byte: '{' starts JSON lines, which no benchmark format line can.
 func ReadFiles(paths ...string) ([]Record, diag.Findings) {
@@ -295,7 +421,7 @@ func ReadFiles(paths ...string) ([]Record, diag.Findings) {
 			continue
 		}
 		read := ReadBench
-		if t := bytes.TrimLeftFunc(data, unicode.IsSpace); len(t) > 0 && t[0] == '{' {
+		if t := bytes.TrimLeftFunc(bytes.TrimPrefix(data, bom), unicode.IsSpace); len(t) > 0 && t[0] == '{' {
 			read = ReadJSON
 		}
 		rs, f := read(bytes.NewReader(data), p)

@@ -2,12 +2,15 @@ package record
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/ropgen/ropgen/diag"
 )
 
 var sample = []Record{
@@ -161,7 +164,7 @@ func TestReadJSONErrors(t *testing.T) {
 		t.Fatalf("records = %+v", recs)
 	}
 	got := fs.Error()
-	if len(fs) != 2 || !strings.Contains(got, `r.jsonl:3: json: unknown field "color"`) || !strings.Contains(got, "r.jsonl:4: flops 1 and bytes -2") {
+	if len(fs) != 2 || !strings.Contains(got, `r.jsonl:3: unknown key "color"`) || !strings.Contains(got, "r.jsonl:4: flops 1 and bytes -2") {
 		t.Errorf("findings:\n%s", got)
 	}
 }
@@ -204,4 +207,92 @@ func TestReadsBenchfmtOutput(t *testing.T) {
 	if fs != nil || len(recs) != 1 || recs[0].Seconds != 1.5e-6 || recs[0].Iters != 7 || recs[0].Bytes != 24 {
 		t.Errorf("records %+v, findings %v", recs, fs)
 	}
+}
+
+// TestReadersNeverChangeData: every input below was once read as something other than what
+// it says (issue 11 item 6): a byte order mark lost the first benchmark record, a duplicate
+// or case-variant key overrode the real value, a missing or null count became 0. Each is
+// now an error at its line.
+func TestReadersNeverChangeData(t *testing.T) {
+	const good = `"device":"d","op":"A","workload":"w","dtype":"float32","roof":"vector.fp32"`
+	for _, c := range []struct{ name, line, want string }{
+		{"duplicate", `{` + good + `,"flops":1,"bytes":2,"bytes":999,"seconds":1e-6,"iters":3}`, `key "bytes" given twice`},
+		{"case variant", `{` + good + `,"flops":1,"bytes":2,"BYTES":999,"seconds":1e-6,"iters":3}`, `unknown key "BYTES"`},
+		{"no flops", `{` + good + `,"bytes":2,"seconds":1e-6,"iters":3}`, "missing key(s) flops"},
+		{"no bytes", `{` + good + `,"flops":1,"seconds":1e-6,"iters":3}`, "missing key(s) bytes"},
+		{"no seconds", `{` + good + `,"flops":1,"bytes":2,"iters":3}`, "missing key(s) seconds"},
+		{"null flops", `{` + good + `,"flops":null,"bytes":2,"seconds":1e-6,"iters":3}`, "flops is null"},
+		{"float flops", `{` + good + `,"flops":1.5,"bytes":2,"seconds":1e-6,"iters":3}`, "flops: 1.5 is not a value"},
+		{"half a spread", `{` + good + `,"flops":1,"bytes":2,"seconds":1e-6,"min_seconds":1e-6,"iters":3}`, "min_seconds and max_seconds come together"},
+		{"spread around", `{` + good + `,"flops":1,"bytes":2,"seconds":1e-6,"min_seconds":2e-6,"max_seconds":3e-6,"iters":3}`, "spread: min_seconds 2e-06"},
+		{"two values", `{` + good + `,"flops":1,"bytes":2,"seconds":1e-6,"iters":3} {}`, "more than one JSON value"},
+	} {
+		recs, fs := ReadJSON(strings.NewReader("\n"+c.line+"\n"), "r.jsonl")
+		if len(recs) != 0 || len(fs) != 1 || !strings.Contains(fs.Error(), "r.jsonl:2: "+c.want) {
+			t.Errorf("%s: records %+v, findings %v; want r.jsonl:2: %s", c.name, recs, fs, c.want)
+		}
+	}
+
+	// A byte order mark is an error at line 1 of either format, and the record after it is
+	// still read, not lost.
+	var bench, jsonl bytes.Buffer
+	NewBenchWriter(&bench).Write(sample[0])
+	NewJSONWriter(&jsonl).Write(sample[0])
+	for name, read := range map[string]func(*bytes.Buffer) ([]Record, diag.Findings){
+		"bench": func(b *bytes.Buffer) ([]Record, diag.Findings) { return ReadBench(b, "r") },
+		"json":  func(b *bytes.Buffer) ([]Record, diag.Findings) { return ReadJSON(b, "r") },
+	} {
+		src := bench
+		if name == "json" {
+			src = jsonl
+		}
+		recs, fs := read(bytes.NewBuffer(append([]byte("\uFEFF"), src.Bytes()...)))
+		if len(recs) != 1 || len(fs) != 1 || !strings.Contains(fs.Error(), "r:1:1: the file starts with a UTF-8 byte order mark") {
+			t.Errorf("%s with a BOM: records %d, findings %v", name, len(recs), fs)
+		}
+	}
+
+	// A unit given twice in benchmark format is refused, not read as its first value.
+	in := "device: d\nroof: vector.fp32\n\nBenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-06 sec/op 1 roof-flops/op 2 roof-bytes/op 999 roof-bytes/op\n"
+	if recs, fs := ReadBench(strings.NewReader(in), "r.txt"); len(recs) != 0 || !strings.Contains(fs.Error(), "unit roof-bytes/op given twice") {
+		t.Errorf("duplicate unit: records %+v, findings %v", recs, fs)
+	}
+}
+
+// TestSpreadRoundTrip: the spread survives both formats, and the benchmark format stays the
+// shape benchstat reads (a metric per unit).
+func TestSpreadRoundTrip(t *testing.T) {
+	r := sample[0]
+	r.MinSeconds, r.MaxSeconds = 1.1e-05, 1.5e-05
+	var bench, jsonl bytes.Buffer
+	if err := NewBenchWriter(&bench).Write(r); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewJSONWriter(&jsonl).Write(r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(bench.String(), " 1.2345678901234e-05 sec/op 1.1e-05 min-sec/op 1.5e-05 max-sec/op ") {
+		t.Errorf("benchmark format:\n%s", bench.String())
+	}
+	for name, got := range map[string][]Record{"bench": mustRead(t, ReadBench, &bench), "json": mustRead(t, ReadJSON, &jsonl)} {
+		if len(got) != 1 || got[0].MinSeconds != r.MinSeconds || got[0].MaxSeconds != r.MaxSeconds {
+			t.Errorf("%s: %+v", name, got)
+		}
+		if lo, hi := got[0].Spread(); lo != r.MinSeconds || hi != r.MaxSeconds {
+			t.Errorf("%s: Spread() = %v, %v", name, lo, hi)
+		}
+	}
+	old := sample[0]
+	if lo, hi := old.Spread(); lo != old.Seconds || hi != old.Seconds {
+		t.Errorf("a record without a spread: Spread() = %v, %v; want its seconds twice", lo, hi)
+	}
+}
+
+func mustRead(t *testing.T, read func(io.Reader, string) ([]Record, diag.Findings), r io.Reader) []Record {
+	t.Helper()
+	recs, fs := read(r, "x")
+	if fs != nil {
+		t.Fatal(fs)
+	}
+	return recs
 }

@@ -4,6 +4,8 @@
 package record
 
 import (
+	"strings"
+
 	"github.com/ropgen/ropgen/diag"
 )
 
@@ -19,8 +21,42 @@ type Record struct {
 	// Seconds is the device-busy time of one call plus any device copies excluded from it
 	// (spec §1.2 actual_time); zero when the call was timed without device activity.
 	Seconds float64 `json:"seconds"`
-	Iters   int     `json:"iters"` // calls timed
+	// MinSeconds and MaxSeconds are the fastest and the slowest of the samples whose median
+	// is Seconds: the row's spread. Both zero when the record does not say (a record from
+	// before spreads were kept, or one written by hand); the report then takes Seconds alone.
+	MinSeconds float64 `json:"min_seconds"`
+	MaxSeconds float64 `json:"max_seconds"`
+	Iters      int     `json:"iters"` // calls timed
 	// Pos is where a reader found the record (file and line), so a report can point at it;
 	// writers ignore it.
 	Pos diag.Pos `json:"-"`
 }
+
+// Spread returns the fastest and slowest sample times of r: MinSeconds and MaxSeconds, or
+// Seconds for both when the record keeps no spread.
+func (r *Record) Spread() (lo, hi float64) {
+	if r.MinSeconds == 0 && r.MaxSeconds == 0 {
+		return r.Seconds, r.Seconds
+	}
+	return r.MinSeconds, r.MaxSeconds
+}
+
+// Reference records are measured by the benchmark run beside the catalog's rows, not priced
+// as rows: their op names cannot be a manifest op's (those are Go identifiers).
+const (
+	// RefCopy is the op of the drift reference: a short copy of the kind the calibration's
+	// copy mix measures, timed at the start (workload RefStart) and end (RefEnd) of a run.
+	// Bytes is what one copy moves, Seconds the median time of one, so Bytes/Seconds is
+	// its bandwidth; Roof is "hbm".
+	RefCopy = "ref.copy"
+	// RefFloor is the op of the cold-call floor: the smallest catalog case, timed the way
+	// every case is (one call after evicting the caches), so its time is what dispatch and
+	// first touch cost a cold call. Workload and dtype name the case that was timed.
+	RefFloor = "ref.floor"
+	// RefStart and RefEnd are the workloads of the drift references.
+	RefStart = "start"
+	RefEnd   = "end"
+)
+
+// IsReference reports whether r is a reference record rather than a catalog row.
+func (r *Record) IsReference() bool { return strings.HasPrefix(r.Op, "ref.") }
