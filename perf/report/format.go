@@ -32,19 +32,39 @@ var columns = []column{
 	{name: "flops", count: func(r *Row) int64 { return r.Rec.Flops }},
 	{name: "bytes", count: func(r *Row) int64 { return r.Rec.Bytes }},
 	{name: "seconds", num: func(r *Row) float64 { return measured(r.Rec.Seconds) }},
+	{name: "min_seconds", num: func(r *Row) float64 { lo, _ := r.Rec.Spread(); return measured(lo) }},
+	{name: "max_seconds", num: func(r *Row) float64 { _, hi := r.Rec.Spread(); return measured(hi) }},
 	{name: "iters", count: func(r *Row) int64 { return int64(r.Rec.Iters) }},
 	{name: "profile", text: func(r *Row) string { return profileName(r.Profile) }},
 	{name: "memory_time", num: func(r *Row) float64 { return r.MemoryTime }},
 	{name: "compute_time", num: func(r *Row) float64 { return r.ComputeTime }},
 	{name: "sol_time", num: func(r *Row) float64 { return r.SOLTime }},
 	{name: "efficiency", num: func(r *Row) float64 { return r.Efficiency }},
+	{name: "efficiency_low", num: func(r *Row) float64 { return r.EffLow }},
+	{name: "efficiency_high", num: func(r *Row) float64 { return r.EffHigh }},
+	{name: "priced_roof", text: func(r *Row) string { return r.PricedRoof }},
+	{name: "cache_level", text: func(r *Row) string { return r.CacheLevel }},
+	{name: "cache_sol_time", num: func(r *Row) float64 { return r.CacheTime }},
+	{name: "cache_efficiency", num: func(r *Row) float64 { return r.CacheEfficiency }},
+	{name: "floor", num: func(r *Row) float64 { return r.Floor }},
 	{name: "intensity", num: func(r *Row) float64 { return r.Intensity }},
 	{name: "byte_rate", num: func(r *Row) float64 { return r.ByteRate }},
 	{name: "flop_rate", num: func(r *Row) float64 { return r.FlopRate }},
+	{name: "peak_byte_rate", num: func(r *Row) float64 { return r.PeakByteRate }},
+	{name: "peak_flop_rate", num: func(r *Row) float64 { return r.PeakFlopRate }},
 	{name: "bound", text: func(r *Row) string { return string(r.Bound) }},
 	{name: "verdict", text: func(r *Row) string { return string(r.Verdict) }},
 	{name: "note", text: func(r *Row) string { return r.Note }},
 	{name: "pos", text: func(r *Row) string { return r.Rec.Pos.String() }},
+}
+
+// finite maps a value that is not a finite number to blank: no NaN or Inf reaches an
+// output. The profile's bounds keep every quotient finite; this is the last line.
+func finite(v float64) float64 {
+	if math.IsInf(v, 0) {
+		return blank
+	}
+	return v
 }
 
 // measured maps "timed without device activity" (zero) to blank.
@@ -81,7 +101,7 @@ func WriteCSV(w io.Writer, rows []Row) error {
 				rec[j] = strconv.FormatInt(c.count(&rows[i]), 10)
 			default:
 				rec[j] = ""
-				if v := c.num(&rows[i]); !Blank(v) {
+				if v := finite(c.num(&rows[i])); !Blank(v) {
 					rec[j] = strconv.FormatFloat(v, 'g', -1, 64)
 				}
 			}
@@ -145,7 +165,7 @@ func WriteJSON(w io.Writer, p *Pricer, rows []Row) error {
 			case c.count != nil:
 				b = strconv.AppendInt(b, c.count(&rows[i]), 10)
 			default:
-				if v := c.num(&rows[i]); Blank(v) {
+				if v := finite(c.num(&rows[i])); Blank(v) {
 					b = append(b, "null"...)
 				} else {
 					b = strconv.AppendFloat(b, v, 'g', -1, 64)
@@ -160,7 +180,8 @@ func WriteJSON(w io.Writer, p *Pricer, rows []Row) error {
 }
 
 // WriteTable writes the human report: which profile priced each device, an aligned table
-// with times in SI units and efficiency in percent (blank cells empty), and a verdict count.
+// with times in SI units and efficiency in percent (blank cells empty), the verdict count,
+// the cold-call floor and the drift references.
 func WriteTable(w io.Writer, p *Pricer, rows []Row) error {
 	bw := bufio.NewWriter(w)
 	for _, m := range p.Devices() {
@@ -170,23 +191,48 @@ func WriteTable(w io.Writer, p *Pricer, rows []Row) error {
 			fmt.Fprintf(bw, "device %q: SOL cells blank: %v\n", m.Device, m.Err)
 		}
 	}
-	head := []string{"op", "workload", "dtype", "roof", "flops", "bytes", "time", "memory", "compute", "sol", "eff", "bound", "verdict", "note"}
+	mem := "memory"
+	if len(rows) > 0 && IsCPU(rows[0].Profile) {
+		mem = "dram"
+	}
+	head := []string{"op", "workload", "dtype", "roof", "flops", "bytes", "time", mem, "compute", "sol", "eff", "spread", "bound", "verdict", "cache sol", "note"}
 	// Numeric columns are right-aligned so magnitudes line up.
-	right := []bool{false, false, false, false, true, true, true, true, true, true, true, false, false, false}
+	right := []bool{false, false, false, false, true, true, true, true, true, true, true, true, false, false, false, false}
 	cells := make([][]string, 0, len(rows)+1)
 	cells = append(cells, head)
-	counts := map[Verdict]int{}
 	for i := range rows {
 		r := &rows[i]
-		counts[r.Verdict]++
 		cells = append(cells, []string{
 			r.Rec.Op, r.Rec.Workload, r.Rec.DType, r.Rec.Roof,
 			SI(float64(r.Rec.Flops), ""), SI(float64(r.Rec.Bytes), "B"),
 			SI(measured(r.Rec.Seconds), "s"), SI(r.MemoryTime, "s"), SI(r.ComputeTime, "s"), SI(r.SOLTime, "s"),
-			percent(r.Efficiency), string(r.Bound), string(r.Verdict), r.Note,
+			percent(r.Efficiency), effSpread(r), string(r.Bound), string(r.Verdict), cacheCell(r), r.Note,
 		})
 	}
-	width := make([]int, len(head))
+	writeAligned(bw, cells, right)
+	bw.WriteString(Counts(rows).String() + "\n")
+	writeReferences(bw, p)
+	return bw.Flush()
+}
+
+// writeReferences writes the cold-call floor and the drift references of each device.
+func writeReferences(bw *bufio.Writer, p *Pricer) {
+	for _, m := range p.Devices() {
+		if m.Profile == nil {
+			continue
+		}
+		if f, ok := p.Floor(m.Device); ok {
+			fmt.Fprintf(bw, "latency floor %s (%s): rows whose SOL time is below it are latency-bound\n", SI(f, "s"), p.FloorSource(m.Device))
+		}
+	}
+	for _, d := range p.Drifts() {
+		fmt.Fprintln(bw, d.String())
+	}
+}
+
+// writeAligned writes cells as columns two spaces apart, right-aligned where right says.
+func writeAligned(bw *bufio.Writer, cells [][]string, right []bool) {
+	width := make([]int, len(right))
 	for _, row := range cells {
 		for j, c := range row {
 			width[j] = max(width[j], utf8.RuneCountInString(c))
@@ -208,13 +254,62 @@ func WriteTable(w io.Writer, p *Pricer, rows []Row) error {
 		bw.WriteString(strings.TrimRight(line.String(), " "))
 		bw.WriteByte('\n')
 	}
-	fmt.Fprintf(bw, "%d rows: %d at ceiling (>= %.0f%%), %d anomaly (> %.0f%%), %d latency-bound, %d formula error\n",
-		len(rows), counts[AtCeiling], AtCeilingMin*100, counts[Anomaly], AnomalyAbove*100, counts[LatencyBound], counts[FormulaError])
-	return bw.Flush()
+}
+
+// effSpread is the efficiency range of a row's samples, slowest to fastest: "78-91%".
+func effSpread(r *Row) string {
+	if Blank(r.EffLow) || math.IsInf(r.EffHigh, 0) || (r.Rec.MinSeconds == 0 && r.Rec.MaxSeconds == 0) {
+		return ""
+	}
+	return strconv.FormatFloat(r.EffLow*100, 'f', 0, 64) + "-" + strconv.FormatFloat(r.EffHigh*100, 'f', 0, 64) + "%"
+}
+
+// cacheCell is the cache-level price of a row: its level, SOL time there and efficiency.
+func cacheCell(r *Row) string {
+	if r.CacheLevel == "" || Blank(r.CacheTime) {
+		return ""
+	}
+	s := strings.ToUpper(r.CacheLevel) + " " + SI(r.CacheTime, "s")
+	if e := percent(r.CacheEfficiency); e != "" {
+		s += " " + e
+	}
+	return s
+}
+
+// VerdictCounts counts rows by verdict.
+type VerdictCounts struct {
+	Rows, AtCeiling, Below, Anomaly, LatencyBound, FormulaError, Unpriced int
+}
+
+// Counts counts rows by verdict.
+func Counts(rows []Row) VerdictCounts {
+	c := VerdictCounts{Rows: len(rows)}
+	for i := range rows {
+		switch rows[i].Verdict {
+		case AtCeiling:
+			c.AtCeiling++
+		case Below:
+			c.Below++
+		case Anomaly:
+			c.Anomaly++
+		case LatencyBound:
+			c.LatencyBound++
+		case FormulaError:
+			c.FormulaError++
+		default:
+			c.Unpriced++
+		}
+	}
+	return c
+}
+
+func (c VerdictCounts) String() string {
+	return fmt.Sprintf("%d rows: %d at ceiling (slowest sample >= %.0f%%), %d below, %d anomaly (slowest sample > %.0f%%), %d latency-bound, %d formula error, %d unpriced",
+		c.Rows, c.AtCeiling, AtCeilingMin*100, c.Below, c.Anomaly, AnomalyAbove*100, c.LatencyBound, c.FormulaError, c.Unpriced)
 }
 
 func percent(v float64) string {
-	if Blank(v) {
+	if Blank(v) || math.IsInf(v, 0) {
 		return ""
 	}
 	return strconv.FormatFloat(v*100, 'f', 1, 64) + "%"
@@ -228,7 +323,7 @@ var prefixes = []struct {
 // SI formats v with three significant digits and an SI prefix ("12.3µs", "4.30TB"); blank
 // for NaN.
 func SI(v float64, unit string) string {
-	if Blank(v) {
+	if Blank(v) || math.IsInf(v, 0) {
 		return ""
 	}
 	if v == 0 {
@@ -258,7 +353,7 @@ func SI(v float64, unit string) string {
 // Rate formats a rate with a space before the prefixed unit, for prose: "4.30 TB/s". SI and
 // Rate are the one number formatter of the report, the predictions and the benchmark progress.
 func Rate(v float64, unit string) string {
-	if Blank(v) {
+	if Blank(v) || math.IsInf(v, 0) {
 		return ""
 	}
 	s := SI(v, "")

@@ -5,8 +5,10 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/ropgen/ropgen/perf/profiles"
@@ -47,14 +49,20 @@ const (
 	// FormulaError: the row implies a byte or FLOP rate above a theoretical ceiling, which is
 	// physically impossible; the record's flops/bytes or its roof key is wrong.
 	FormulaError Verdict = "formula error"
-	// LatencyBound: SOL time and measured time are both below the profile's latency floor;
-	// launch overhead dominates and the efficiency says nothing about the kernel.
+	// LatencyBound: the SOL time is below the cold-call floor (what dispatch and first touch
+	// cost a call timed cold, see Pricer.Floor): even a kernel at the roofline would spend
+	// most of its call on them, so the efficiency says nothing about the kernel.
 	LatencyBound Verdict = "latency-bound"
-	// Anomaly: efficiency above AnomalyAbove; the formula or the calibration is wrong.
+	// Anomaly: the whole spread is above AnomalyAbove (the efficiency of the slowest sample
+	// too); the formula or the calibration is wrong.
 	Anomaly Verdict = "anomaly"
-	// AtCeiling: efficiency in [AtCeilingMin, AnomalyAbove]; done.
+	// AtCeiling: the whole spread is at AtCeilingMin or above (the slowest sample too), and
+	// not an anomaly; done.
 	AtCeiling Verdict = "at ceiling"
-	// None: below the ceiling, or no efficiency to judge.
+	// Below: priced, and some of the spread is below AtCeilingMin (a spread across a line
+	// is not on its far side).
+	Below Verdict = "below"
+	// None: no efficiency to judge.
 	None Verdict = ""
 )
 
@@ -80,14 +88,25 @@ type Price struct {
 	Attainable  float64 // FLOP/s the roofline allows at Intensity: min(Peak, Bandwidth × Intensity)
 	PeakShare   float64 // Attainable / Peak, in [0, 1]
 	Bound       Bound
-	// Note says why cells are blank ("" when none are).
+	// PricedRoof is the compute roof key that priced the work: the work's own, or on a CPU
+	// profile the fp32 pipes that compute a bf16/fp16 roof the CPU has no pipes for (see
+	// RoofFor).
+	PricedRoof string
+	// CacheLevel is the smallest cache level ("l1", "l2", "l3") whose size holds the work's
+	// bytes, "" when none does or the profile has no cache roofs; CacheTime is the SOL time
+	// with that level's bandwidth in place of DRAM's: max(bytes / cache bandwidth,
+	// ComputeTime). A price beyond the spec (the cache-aware roofline); SOLTime, on DRAM,
+	// stays the headline.
+	CacheLevel string
+	CacheTime  float64
+	// Note says why cells are blank ("" when none are), or how the work was priced.
 	Note string
 }
 
 // blankPrice is a Price with every cell blank.
 func blankPrice() Price {
 	return Price{Bandwidth: blank, Peak: blank, Intensity: blank, Ridge: blank, MemoryTime: blank,
-		ComputeTime: blank, SOLTime: blank, Attainable: blank, PeakShare: blank}
+		ComputeTime: blank, SOLTime: blank, Attainable: blank, PeakShare: blank, CacheTime: blank}
 }
 
 // Row is one priced record: its Price and what the measured time says against it.
@@ -96,10 +115,21 @@ type Row struct {
 	Profile *profiles.Profile // nil when no profile prices the record's device
 
 	Price
-	Efficiency float64 // SOLTime / measured time
-	ByteRate   float64 // implied bytes / measured time
-	FlopRate   float64 // implied flops / measured time
-	Verdict    Verdict
+	Efficiency float64 // SOLTime / measured time (the median sample)
+	// EffLow and EffHigh are the efficiency of the slowest and of the fastest sample: the
+	// row's spread, which the verdict lines judge (Verdict).
+	EffLow, EffHigh float64
+	// CacheEfficiency is CacheTime / measured time.
+	CacheEfficiency float64
+	ByteRate        float64 // implied bytes / measured time
+	FlopRate        float64 // implied flops / measured time
+	// PeakByteRate and PeakFlopRate are implied by the fastest sample: what the physics
+	// check compares with the theoretical ceilings.
+	PeakByteRate, PeakFlopRate float64
+	// Floor is the cold-call floor the latency rule compared the SOL time with; NaN when
+	// there is none.
+	Floor   float64
+	Verdict Verdict
 	// ByteBreach and FlopBreach mark implied rates above the theoretical HBM and roof ceilings.
 	ByteBreach, FlopBreach bool
 }
@@ -118,6 +148,7 @@ type Pricer struct {
 	devices    map[string]*device
 	order      []*device // devices in the order met
 	last       *device   // the device of the previous row: records come grouped by device
+	floorSeen  map[*device]bool
 }
 
 // device is what a device name resolves to.
@@ -129,13 +160,28 @@ type device struct {
 	hbm   float64 // the HBM ceiling on the pricing basis; 0 when none
 	hbmNo string  // why there is no HBM ceiling
 	roofs map[string]*roof
+	// caches are the profile's cache roofs with a value on the basis, smallest first.
+	caches []cacheRoof
+	// floor is the cold-call floor: the largest ref.floor time among the records, else the
+	// profile's latency floor; 0 when neither says.
+	floor float64
+	refs  []*record.Record // the ref.copy records, in the order met
+}
+
+// cacheRoof is a cache level resolved on one profile.
+type cacheRoof struct {
+	key   string
+	bw    float64
+	bytes int64
 }
 
 // roof is a compute roof key resolved on one profile.
 type roof struct {
+	key         string  // the key that prices it (RoofFor)
 	peak        float64 // ceiling on the pricing basis; 0 when none
 	theoretical float64 // for the physics check; 0 when the profile lacks the key
 	why         string  // why peak is none
+	note        string  // how the key was substituted, or ""
 }
 
 // NewPricer returns a pricer. With fixed set, every record is priced against it, whatever its
@@ -145,7 +191,7 @@ func NewPricer(fixed *profiles.Profile, candidates []*profiles.Profile, basis pr
 	if basis == "" {
 		basis = profiles.Effective
 	}
-	return &Pricer{fixed: fixed, candidates: candidates, basis: basis, devices: map[string]*device{}}
+	return &Pricer{fixed: fixed, candidates: candidates, basis: basis, devices: map[string]*device{}, floorSeen: map[*device]bool{}}
 }
 
 // Basis returns the basis the pricer prices on.
@@ -183,6 +229,13 @@ func (p *Pricer) device(name string) *device {
 		if d.prof != nil {
 			d.hbm, _ = d.prof.Resolve(profiles.HBMKey, p.basis)
 			d.hbmNo = d.prof.Why(profiles.HBMKey, p.basis)
+			d.floor = d.prof.LatencyFloor
+			for _, c := range d.prof.Caches {
+				if v, ok := c.Value(p.basis); ok && c.Bytes > 0 {
+					d.caches = append(d.caches, cacheRoof{c.Key, v, c.Bytes})
+				}
+			}
+			slices.SortStableFunc(d.caches, func(a, b cacheRoof) int { return cmp.Compare(a.bytes, b.bytes) })
 		}
 		p.devices[name] = d
 		p.order = append(p.order, d)
@@ -195,14 +248,52 @@ func (d *device) roof(key string, basis profiles.Basis) *roof {
 	r, ok := d.roofs[key]
 	if !ok {
 		r = &roof{}
-		r.peak, _ = d.prof.Resolve(key, basis)
-		r.why = d.prof.Why(key, basis)
-		if c, ok := d.prof.Roof(key); ok {
+		r.key, r.note = RoofFor(d.prof, key)
+		r.peak, _ = d.prof.Resolve(r.key, basis)
+		r.why = d.prof.Why(r.key, basis)
+		if c, ok := d.prof.Roof(r.key); ok {
 			r.theoretical = c.Theoretical
 		}
 		d.roofs[key] = r
 	}
 	return r
+}
+
+// RoofFor returns the roof key that prices work declared on key against prof, and a note
+// when it is not key itself. On a CPU profile (device "cpu: ..."), a bf16 or fp16 roof the
+// profile has no ceiling for is priced at the fp32 roof of the same unit (else vector.fp32):
+// the CPU kernels store every tensor as float32 and compute on the fp32 FMA pipes, so those
+// are the pipes that compute the row. The note says so, and that a CPU with bf16/fp16
+// instructions could go faster than this price.
+func RoofFor(prof *profiles.Profile, key string) (string, string) {
+	if _, ok := prof.Roof(key); ok || !IsCPU(prof) {
+		return key, ""
+	}
+	unit, dt, ok := strings.Cut(key, ".")
+	if !ok || (dt != "bf16" && dt != "fp16") {
+		return key, ""
+	}
+	for _, k := range []string{unit + ".fp32", "vector.fp32"} {
+		if _, ok := prof.Roof(k); ok {
+			return k, fmt.Sprintf("%s priced at %s: the CPU kernels compute %s on the fp32 FMA pipes (tensors stored as float32); bf16/fp16 instructions, where the CPU has them, would raise the roof", key, k, dt)
+		}
+	}
+	return key, ""
+}
+
+// IsCPU reports whether prof describes a CPU host (its device name starts "cpu:", as
+// profiles.HostDeviceName writes it): its memory roof is DRAM.
+func IsCPU(prof *profiles.Profile) bool {
+	return prof != nil && strings.HasPrefix(strings.ToLower(prof.Device), "cpu:")
+}
+
+// MemoryName is what the memory roof of prof is called in prose: DRAM on a CPU, else HBM.
+// The profile key stays "hbm" either way (spec §5.1).
+func MemoryName(prof *profiles.Profile) string {
+	if IsCPU(prof) {
+		return "DRAM"
+	}
+	return "HBM"
 }
 
 // PriceWork prices flops and bytes on the roof key roof against prof on basis: the core
@@ -226,6 +317,7 @@ func (p *Pricer) Work(device, roof string, flops, bytes int64) Price {
 // ceilings.
 func (d *device) price(r *roof, flops, bytes int64) Price {
 	pr := blankPrice()
+	pr.PricedRoof = r.key
 	f, b := float64(flops), float64(bytes)
 	if bytes == 0 {
 		pr.Note = NoteZeroBytes
@@ -263,12 +355,21 @@ func (d *device) price(r *roof, flops, bytes int64) Price {
 		pr.Attainable = roofline.Attainable(pr.Intensity, r.peak, d.hbm)
 		pr.PeakShare = pr.Attainable / r.peak
 	}
+	for _, c := range d.caches {
+		if bytes <= c.bytes {
+			pr.CacheLevel, pr.CacheTime = c.key, max(b/c.bw, pr.ComputeTime)
+			break
+		}
+	}
+	pr.Note = r.note
 	return pr
 }
 
-// Price prices one record. The returned row points at rec.
+// Price prices one record. The returned row points at rec. A reference record (ref.copy,
+// ref.floor) is not a row: PriceAll sets it aside; priced here, it is priced as any record.
 func (p *Pricer) Price(rec *record.Record) Row {
-	row := Row{Rec: rec, Price: blankPrice(), Efficiency: blank, ByteRate: blank, FlopRate: blank}
+	row := Row{Rec: rec, Price: blankPrice(), Efficiency: blank, EffLow: blank, EffHigh: blank,
+		CacheEfficiency: blank, ByteRate: blank, FlopRate: blank, PeakByteRate: blank, PeakFlopRate: blank, Floor: blank}
 	d := p.device(rec.Device)
 	if d.prof == nil {
 		row.Note = d.note
@@ -278,13 +379,17 @@ func (p *Pricer) Price(rec *record.Record) Row {
 	r := d.roof(rec.Roof, p.basis)
 	row.Price = d.price(r, rec.Flops, rec.Bytes)
 	secs := rec.Seconds
+	fast, slow := rec.Spread()
 
 	// The physics check needs only a time and the theoretical ceilings, so it runs even on
-	// rows the model cannot otherwise price.
+	// rows the model cannot otherwise price. It takes the fastest sample: noise on a
+	// shared machine only adds time, so the rate the fastest sample implies is one the
+	// hardware really ran at, and above a theoretical ceiling it is a true breach.
 	if secs > 0 {
 		row.ByteRate, row.FlopRate = float64(rec.Bytes)/secs, float64(rec.Flops)/secs
-		row.ByteBreach = row.ByteRate > d.prof.HBM.Theoretical
-		row.FlopBreach = r.theoretical > 0 && row.FlopRate > r.theoretical
+		row.PeakByteRate, row.PeakFlopRate = float64(rec.Bytes)/fast, float64(rec.Flops)/fast
+		row.ByteBreach = row.PeakByteRate > d.prof.HBM.Theoretical
+		row.FlopBreach = r.theoretical > 0 && row.PeakFlopRate > r.theoretical
 	}
 	if row.ByteBreach || row.FlopBreach {
 		row.Verdict = FormulaError
@@ -298,18 +403,33 @@ func (p *Pricer) Price(rec *record.Record) Row {
 		return row
 	}
 	row.Efficiency = row.SOLTime / secs
+	row.EffLow, row.EffHigh = row.SOLTime/slow, row.SOLTime/fast
+	if !Blank(row.CacheTime) {
+		row.CacheEfficiency = row.CacheTime / secs
+	}
+	if d.floor > 0 {
+		row.Floor = d.floor
+	}
 	if row.Verdict == FormulaError {
 		return row
 	}
-	switch floor := d.prof.LatencyFloor; {
-	case floor > 0 && row.SOLTime < floor && secs < floor:
-		row.Verdict = LatencyBound
-	case row.Efficiency > AnomalyAbove*(1+lineTolerance):
-		row.Verdict = Anomaly
-	case row.Efficiency >= AtCeilingMin*(1-lineTolerance):
-		row.Verdict = AtCeiling
-	}
+	row.Verdict = verdict(row.SOLTime, d.floor, row.EffLow)
 	return row
+}
+
+// verdict is the verdict of a priced row with SOL time sol, the cold-call floor floor (0:
+// none) and the efficiency of its slowest sample effLow. The lines judge the slowest
+// sample: "at ceiling" and "anomaly" only when the whole spread is on that side of the line.
+func verdict(sol, floor, effLow float64) Verdict {
+	switch {
+	case floor > 0 && sol < floor:
+		return LatencyBound
+	case effLow > AnomalyAbove*(1+lineTolerance):
+		return Anomaly
+	case effLow >= AtCeilingMin*(1-lineTolerance):
+		return AtCeiling
+	}
+	return Below
 }
 
 // setNote sets the note unless a physics breach already wrote one: the breach is the finding
@@ -324,23 +444,69 @@ func breachNote(row *Row, prof *profiles.Profile, r *roof) string {
 	// The ratio, not only both rates: 100.4 GB/s over 100 GB/s would print as "100 over 100".
 	var parts []string
 	if row.ByteBreach {
-		parts = append(parts, fmt.Sprintf("implied %s is %.1f%% of the %s theoretical HBM ceiling (%s)",
-			Rate(row.ByteRate, "B/s"), 100*row.ByteRate/prof.HBM.Theoretical, prof.Name, Rate(prof.HBM.Theoretical, "B/s")))
+		parts = append(parts, fmt.Sprintf("implied %s is %.1f%% of the %s theoretical %s ceiling (%s)",
+			Rate(row.PeakByteRate, "B/s"), 100*row.PeakByteRate/prof.HBM.Theoretical, prof.Name, MemoryName(prof), Rate(prof.HBM.Theoretical, "B/s")))
 	}
 	if row.FlopBreach {
 		parts = append(parts, fmt.Sprintf("implied %s is %.1f%% of the %s theoretical %s ceiling (%s)",
-			Rate(row.FlopRate, "FLOP/s"), 100*row.FlopRate/r.theoretical, prof.Name, row.Rec.Roof, Rate(r.theoretical, "FLOP/s")))
+			Rate(row.PeakFlopRate, "FLOP/s"), 100*row.PeakFlopRate/r.theoretical, prof.Name, r.key, Rate(r.theoretical, "FLOP/s")))
+	}
+	if lo, _ := row.Rec.Spread(); lo != row.Rec.Seconds {
+		parts[len(parts)-1] += " by the fastest sample"
 	}
 	return "formula error: " + strings.Join(parts, "; ")
 }
 
-// PriceAll prices every record, in order.
+// PriceAll prices every record that is not a reference, in order. It reads the references
+// first (AddReference), so the cold-call floor of a run prices all of its rows.
 func (p *Pricer) PriceAll(recs []record.Record) []Row {
-	rows := make([]Row, len(recs))
 	for i := range recs {
-		rows[i] = p.Price(&recs[i])
+		if recs[i].IsReference() {
+			p.AddReference(&recs[i])
+		}
+	}
+	rows := make([]Row, 0, len(recs))
+	for i := range recs {
+		if !recs[i].IsReference() {
+			rows = append(rows, p.Price(&recs[i]))
+		}
 	}
 	return rows
+}
+
+// AddReference takes in a reference record of its device: a ref.floor raises the device's
+// cold-call floor to its time (the latency rule's floor is the largest such time, else the
+// profile's latency_floor), and a ref.copy is kept for Drift. Other records are ignored.
+func (p *Pricer) AddReference(rec *record.Record) {
+	d := p.device(rec.Device)
+	if d.prof == nil {
+		return
+	}
+	switch rec.Op {
+	case record.RefFloor:
+		if !p.floorSeen[d] {
+			p.floorSeen[d] = true
+			d.floor = 0 // the records' own floor replaces the profile's
+		}
+		d.floor = max(d.floor, rec.Seconds)
+	case record.RefCopy:
+		d.refs = append(d.refs, rec)
+	}
+}
+
+// Floor returns the cold-call floor that prices the rows of device, and whether there is one.
+func (p *Pricer) Floor(device string) (float64, bool) {
+	d := p.device(device)
+	return d.floor, d.floor > 0
+}
+
+// FloorSource says where device's floor comes from: the run's ref.floor record, or the
+// profile's latency_floor.
+func (p *Pricer) FloorSource(device string) string {
+	if p.floorSeen[p.device(device)] {
+		return "the cold call the run timed (ref.floor)"
+	}
+	return "the profile's latency_floor"
 }
 
 // Breaches returns the rows that fail the physics check.

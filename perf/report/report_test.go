@@ -66,7 +66,7 @@ func TestMetric(t *testing.T) {
 	if r.MemoryTime != 1.0/(1<<9) || r.ComputeTime != 1.0/(1<<13) || r.SOLTime != r.MemoryTime {
 		t.Errorf("times: memory %v compute %v sol %v", r.MemoryTime, r.ComputeTime, r.SOLTime)
 	}
-	if r.Efficiency != 0.5 || r.Bound != Memory || r.Verdict != None || r.Note != "" {
+	if r.Efficiency != 0.5 || r.Bound != Memory || r.Verdict != Below || r.Note != "" {
 		t.Errorf("efficiency %v bound %q verdict %q note %q", r.Efficiency, r.Bound, r.Verdict, r.Note)
 	}
 	if r.Intensity != 0.25 || r.ByteRate != 1<<38 || r.FlopRate != 1<<36 {
@@ -102,11 +102,11 @@ func TestVerdictBoundaries(t *testing.T) {
 		want  Verdict
 	}{
 		{"exactly 80%", 4 << 28, 5 * unit, AtCeiling},
-		{"just under 80%", 4 << 28, 5 * unit * (1 + 1e-9), None},
+		{"just under 80%", 4 << 28, 5 * unit * (1 + 1e-9), Below},
 		{"100%", 4 << 28, 4 * unit, AtCeiling},
 		{"exactly 105% is still at ceiling", 21 << 28, 20 * unit, AtCeiling},
 		{"just over 105% is an anomaly", 21 << 28, 20 * unit * (1 - 1e-9), Anomaly},
-		{"far below", 1 << 28, 50 * unit, None},
+		{"far below", 1 << 28, 50 * unit, Below},
 	} {
 		r := price(t, rec("vector.fp32", 0, c.bytes, c.secs))
 		if r.Verdict != c.want {
@@ -137,16 +137,19 @@ func TestLatencyBound(t *testing.T) {
 		{"both under the floor", small, floor / 2, LatencyBound},
 		// Efficiency 100%: the label takes precedence over an at-ceiling reading.
 		{"both under, efficient", small, 1.0 / (1 << 23), LatencyBound},
-		{"measured above the floor", small, floor * 2, None},
-		{"measured exactly at the floor is not below it", small, floor, None},
-		{"SOL above the floor", 1 << 30, floor / 2, FormulaError}, // 2^30 B in 2^-21 s = 2^51 B/s
+		// A cold call pays the floor whatever the kernel: measured above it, the SOL time
+		// under it still says no kernel could be judged against the model.
+		{"measured above the floor", small, floor * 2, LatencyBound},
+		{"SOL exactly at the floor is not below it", 1 << 19, floor * 2, Below},
+		{"SOL above the floor", 1 << 30, 1, Below},
+		{"a breach is not hidden by the floor", small, 1.0 / (1 << 26), FormulaError}, // 2^16 B in 2^-26 s = 2^42 B/s
 	} {
 		r := price(t, rec("vector.fp32", 0, c.bytes, c.secs))
 		if r.Verdict != c.want {
 			t.Errorf("%s: sol %v measured %v, verdict %q, want %q", c.name, r.SOLTime, c.secs, r.Verdict, c.want)
 		}
-		if c.want == LatencyBound && Blank(r.Efficiency) {
-			t.Errorf("%s: a latency-bound row keeps its efficiency for regression tracking", c.name)
+		if c.want == LatencyBound && (Blank(r.Efficiency) || r.Floor != floor) {
+			t.Errorf("%s: a latency-bound row keeps its efficiency for regression tracking and names its floor (%v)", c.name, r.Floor)
 		}
 	}
 	// A profile with no latency floor never labels.
@@ -155,6 +158,107 @@ func TestLatencyBound(t *testing.T) {
 	r := rec("vector.fp32", 0, small, 1.0/(1<<23))
 	if got := NewPricer(p, nil, "").Price(&r); got.Verdict != AtCeiling {
 		t.Errorf("no floor: verdict %q, want at ceiling (efficiency %v)", got.Verdict, got.Efficiency)
+	}
+}
+
+// TestColdFloorReference: a run's ref.floor record replaces the profile's latency floor for
+// the rows of its device, the largest of several wins, and references are not rows.
+func TestColdFloorReference(t *testing.T) {
+	ref := func(secs float64) record.Record {
+		r := rec("hbm", 0, 64, secs)
+		r.Op = record.RefFloor
+		return r
+	}
+	mid := rec("vector.fp32", 0, 1<<20, 1.0/(1<<18)) // SOL 2^-19 s: above the profile's floor 2^-20
+	recs := []record.Record{mid, ref(1.0 / (1 << 19) * 1.5), ref(1.0 / (1 << 21))}
+	p := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	rows := p.PriceAll(recs)
+	if len(rows) != 1 || rows[0].Rec.Op != "Op" {
+		t.Fatalf("rows %v: want the one catalog row", rows)
+	}
+	if f, ok := p.Floor("Test Device"); !ok || f != 1.0/(1<<19)*1.5 {
+		t.Errorf("floor %v, %v; want the largest ref.floor time", f, ok)
+	}
+	if rows[0].Verdict != LatencyBound {
+		t.Errorf("verdict %q, want latency-bound under the run's own floor (SOL %v)", rows[0].Verdict, rows[0].SOLTime)
+	}
+	// Without the reference, the profile's floor prices it: not latency-bound.
+	if got := price(t, mid); got.Verdict == LatencyBound {
+		t.Errorf("without a ref.floor: verdict %q", got.Verdict)
+	}
+}
+
+// TestSpreadVerdicts: "at ceiling" and "anomaly" need the whole spread on their side of the
+// line; the physics check convicts on the fastest sample.
+func TestSpreadVerdicts(t *testing.T) {
+	const unit = 1.0 / (1 << 11)
+	sol := 4 * unit // 4<<28 bytes at 2^39 B/s
+	for _, c := range []struct {
+		name           string
+		lo, med, hi    float64 // sample times
+		want           Verdict
+		effLo, effHigh float64
+	}{
+		{"median at ceiling, slowest below", sol / 0.95, sol / 0.9, sol / 0.7, Below, 0.7, 0.95},
+		{"all at ceiling", sol / 1.02, sol / 0.95, sol / 0.85, AtCeiling, 0.85, 1.02},
+		{"straddles 105%: at ceiling", sol / 1.2, sol / 1.1, sol / 0.9, AtCeiling, 0.9, 1.2},
+		{"all above 105%", sol / 1.3, sol / 1.2, sol / 1.1, Anomaly, 1.1, 1.3},
+	} {
+		r := rec("vector.fp32", 0, 4<<28, c.med)
+		r.MinSeconds, r.MaxSeconds = c.lo, c.hi
+		row := price(t, r)
+		if row.Verdict != c.want || math.Abs(row.EffLow-c.effLo) > 1e-9 || math.Abs(row.EffHigh-c.effHigh) > 1e-9 {
+			t.Errorf("%s: verdict %q efficiency %.3f [%.3f, %.3f]; want %q [%.3f, %.3f]", c.name, row.Verdict, row.Efficiency, row.EffLow, row.EffHigh, c.want, c.effLo, c.effHigh)
+		}
+	}
+	// The median implies 2^39.9 B/s, under the 2^40 theoretical ceiling; the fastest sample
+	// implies 2^40.1: a true breach.
+	r := rec("vector.fp32", 0, 1<<30, math.Pow(2, -9.9))
+	r.MinSeconds, r.MaxSeconds = math.Pow(2, -10.1), math.Pow(2, -9.5)
+	row := price(t, r)
+	if row.Verdict != FormulaError || !strings.Contains(row.Note, "by the fastest sample") {
+		t.Errorf("fastest sample above the theoretical ceiling: verdict %q note %q", row.Verdict, row.Note)
+	}
+}
+
+// TestCPURoofs: on a CPU profile a bf16 roof it has no ceiling for is priced at the fp32
+// pipes with a note, the memory roof is called DRAM, and a row that fits a cache level gets
+// that level's price beside the DRAM one.
+func TestCPURoofs(t *testing.T) {
+	p, err := profiles.Parse("cpu.yaml", []byte(`
+device: "cpu: Test CPU"
+hbm: {theoretical: 1099511627776, calibration: 0.5}
+vector:
+  fp32: {theoretical: 4398046511104, calibration: 0.5}
+caches:
+  l1: {theoretical: 17592186044416, calibration: 0.5, bytes: 32768}
+  l2: {theoretical: 4398046511104, calibration: 0.5, bytes: 1048576}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := record.Record{Device: "cpu: Test CPU", Op: "GemmFwd", Workload: "w", DType: "bfloat16", Roof: "cube.bf16",
+		Flops: 1 << 30, Bytes: 1 << 19, Seconds: 1, Iters: 1}
+	row := NewPricer(p, nil, "").Price(&r)
+	if row.PricedRoof != "vector.fp32" || row.ComputeTime != 1.0/(1<<11) || !strings.Contains(row.Note, "cube.bf16 priced at vector.fp32") {
+		t.Errorf("bf16 on a CPU: roof %q compute %v note %q", row.PricedRoof, row.ComputeTime, row.Note)
+	}
+	// 2^19 bytes fit the 1 MiB L2, not the 32 KiB L1: priced at L2's 2^41 B/s.
+	if row.CacheLevel != "l2" || row.CacheTime != max(1.0/(1<<22), row.ComputeTime) {
+		t.Errorf("cache level %q time %v", row.CacheLevel, row.CacheTime)
+	}
+	big := r
+	big.Bytes = 1 << 30
+	if row := NewPricer(p, nil, "").Price(&big); row.CacheLevel != "" || !Blank(row.CacheTime) {
+		t.Errorf("a row larger than every cache: level %q time %v", row.CacheLevel, row.CacheTime)
+	}
+	if MemoryName(p) != "DRAM" || MemoryName(testProfile(t)) != "HBM" {
+		t.Errorf("memory names %q %q", MemoryName(p), MemoryName(testProfile(t)))
+	}
+	// An accelerator profile keeps its own roofs: no substitution.
+	gpu := rec("cube.bf16", 1<<30, 1<<30, 1)
+	if row := price(t, gpu); row.PricedRoof != "cube.bf16" || !Blank(row.ComputeTime) {
+		t.Errorf("accelerator: roof %q compute %v", row.PricedRoof, row.ComputeTime)
 	}
 }
 
@@ -194,7 +298,7 @@ func TestBlanks(t *testing.T) {
 		{"no measured time", nil, rec("vector.fp32", 1<<30, 1<<30, 0), "memory compute sol intensity bound", NoteNoTime},
 		{"roof never measured", nil, rec("cube.fp16", 1<<30, 1<<30, 1), "memory intensity", "cube.fp16 was never measured"},
 		{"roof absent from profile", nil, rec("cube.bf16", 1<<30, 1<<30, 1), "memory intensity", "has no cube.bf16 ceiling"},
-		{"zero flops need no ceiling", nil, rec("cube.bf16", 0, 1<<30, 1), "memory compute sol eff intensity bound", ""},
+		{"zero flops need no ceiling", nil, rec("cube.bf16", 0, 1<<30, 1), "memory compute sol eff intensity bound verdict", ""},
 		{"hbm never measured", uncalibrated, rec("vector.fp32", 1<<30, 1<<30, 1), "intensity", "hbm was never measured"},
 	} {
 		r := NewPricer(c.prof, []*profiles.Profile{testProfile(t)}, "").Price(&c.r)
@@ -345,8 +449,8 @@ func TestTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	// Header line, column header, one line per row, summary.
-	if len(lines) != len(rows)+3 || !strings.HasPrefix(lines[0], `device "Test Device": profile test (test.yaml), effective ceilings`) {
+	// Header line, column header, one line per row, verdict counts, latency floor.
+	if len(lines) != len(rows)+4 || !strings.HasPrefix(lines[len(lines)-1], "latency floor 954ns (the profile's latency_floor)") || !strings.HasPrefix(lines[0], `device "Test Device": profile test (test.yaml), effective ceilings`) {
 		t.Fatalf("table:\n%s", buf.String())
 	}
 	// Aligned: the "eff" header ends where the efficiency cell ends, counted in runes (the
@@ -356,7 +460,7 @@ func TestTable(t *testing.T) {
 	if got := string(row[end-len("50.0%") : end]); got != "50.0%" || !strings.Contains(string(row), "µs") {
 		t.Errorf("efficiency not aligned under its header (%q):\n%s", got, buf.String())
 	}
-	if !strings.Contains(lines[2], "1.95ms") || !strings.HasPrefix(lines[len(lines)-1], "4 rows: 0 at ceiling") {
+	if !strings.Contains(lines[2], "1.95ms") || !strings.HasPrefix(lines[len(lines)-2], "4 rows: 0 at ceiling") {
 		t.Errorf("table:\n%s", buf.String())
 	}
 }
@@ -397,4 +501,69 @@ func BenchmarkPrice(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/record")
+}
+
+// TestNoInfInOutputs: whatever a row holds, the JSON document stays JSON and the CSV and the
+// table print no "Inf" or "NaN" (issue 11 item 7: report -json once printed +Inf).
+func TestNoInfInOutputs(t *testing.T) {
+	pr, rows := sampleRows(t)
+	rows[0].Efficiency, rows[0].ByteRate, rows[0].EffHigh, rows[0].MemoryTime = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(1)
+	var js, cs, tb bytes.Buffer
+	if err := WriteJSON(&js, pr, rows); err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Errorf("not JSON: %v\n%s", err, js.String())
+	}
+	if err := WriteCSV(&cs, rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteTable(&tb, pr, rows); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"json": js.String(), "csv": cs.String(), "table": tb.String()} {
+		if strings.Contains(out, "Inf") || strings.Contains(out, "NaN") {
+			t.Errorf("%s output holds Inf or NaN:\n%s", name, out)
+		}
+	}
+}
+
+// TestDrift: a copy reference within the profile's spread of its copy ceiling passes; one
+// further off, on either side, is flagged with the advice to recalibrate.
+func TestDrift(t *testing.T) {
+	p, err := profiles.Parse("cpu.yaml", []byte(`
+device: "cpu: Test CPU"
+hbm:
+  theoretical: 100e9
+  calibration: 0.5
+  calibration_mixes: {copy: 0.5}
+  mix_spreads: {copy: {min: 45e9, median: 48e9, max: 50e9, n: 5}}
+  spread: {min: 45e9, median: 48e9, max: 50e9, n: 5}
+measured: {at: "2026-12-01T08:00:00Z", boot_id: "aaa"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := func(when string, rate float64) record.Record {
+		const bytes = 1 << 30
+		return record.Record{Device: "cpu: Test CPU", Op: record.RefCopy, Workload: when, DType: "float64", Roof: "hbm",
+			Bytes: bytes, Seconds: bytes / rate, MinSeconds: bytes / rate, MaxSeconds: bytes / rate, Iters: 5}
+	}
+	// The profile's spread is (50-45)/48 = 10.4%: 46 GB/s is within, 40 and 60 are not.
+	recs := []record.Record{ref(record.RefStart, 46e9), ref(record.RefEnd, 40e9), ref("end2", 60e9)}
+	pr := NewPricer(p, nil, "")
+	if rows := pr.PriceAll(recs); len(rows) != 0 {
+		t.Errorf("references priced as rows: %v", rows)
+	}
+	ds := pr.Drifts()
+	if len(ds) != 3 || ds[0].Off || !ds[1].Off || !ds[2].Off || ds[0].Ceiling != 50e9 {
+		t.Fatalf("drifts %+v", ds)
+	}
+	if !strings.Contains(ds[1].String(), "recalibrate") || strings.Contains(ds[0].String(), "recalibrate") {
+		t.Errorf("lines:\n%s\n%s", ds[0], ds[1])
+	}
+	if StaleBoot(p, "aaa") != "" || !strings.Contains(StaleBoot(p, "bbb"), "another boot") || StaleBoot(p, "") != "" {
+		t.Errorf("StaleBoot: %q %q", StaleBoot(p, "aaa"), StaleBoot(p, "bbb"))
+	}
 }
