@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -41,11 +42,19 @@ func TestRunWritesRecords(t *testing.T) {
 	var names []string
 	for _, r := range recs {
 		names = append(names, r.Op+"/"+r.Workload+"/"+r.DType)
+		if r.IsReference() {
+			continue
+		}
 		if r.Device != profiles.HostDeviceName() || r.Roof != "vector.fp32" || !(r.Seconds > 0) {
 			t.Errorf("record %+v: want this host's device, the op's roof and a time", r)
 		}
 	}
-	if got := strings.Join(names, " "); got != "ReluFwd/cpu-small/float32 ReluFwd/cpu-small/bfloat16" {
+	// The run's cold-call floor comes first, timed on one of the catalog's smallest cases
+	// whatever the run selects; then the cases.
+	if len(names) == 0 || !strings.HasPrefix(names[0], record.RefFloor+"/") {
+		t.Errorf("records %s: want the floor reference first", names)
+	}
+	if got := strings.Join(names[min(1, len(names)):], " "); got != "ReluFwd/cpu-small/float32 ReluFwd/cpu-small/bfloat16" {
 		t.Errorf("records %s", got)
 	}
 	if !strings.Contains(stderr, "2 cases in") || !strings.Contains(stderr, "0 failed") {
@@ -77,6 +86,7 @@ func TestRunQuickSkips(t *testing.T) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr)
 	}
 	recs, fs := record.ReadBench(strings.NewReader(stdout), "stdout")
+	recs = slices.DeleteFunc(recs, func(r record.Record) bool { return r.IsReference() })
 	if len(fs) > 0 || len(recs) != small {
 		t.Errorf("%d records (%v), want one per small GemmFwd row: %d", len(recs), fs, small)
 	}

@@ -30,12 +30,18 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	htmlFile := fl.String("html", "", "also write a self-contained HTML report (table, chart, bandwidth view, run metadata) to `FILE`")
 	mdFile := fl.String("md", "", "also write a short markdown summary for a pull-request comment to `FILE`")
 	baseFiles := fl.String("base", "", "compare against the records in `FILE[,FILE]`: per row the time change, its Mann-Whitney U p-value and the efficiency change")
+	summary := fl.Bool("summary", false, "print the short summary (ceilings with spread; per op the best row; verdict counts; drift) on standard output; the table, JSON or CSV goes to -o FILE when given")
+	outFile := fl.String("o", "", "write the table (or JSON, CSV, comparison) to `FILE` instead of standard output")
+	check := fl.Bool("check", false, "only check that the -profile is current: measured on this boot, and no drift reference in the records off its copy ceiling; exit 3 when not")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ropgen report [-profile NAME|FILE] [-basis effective|theoretical] [-json|-csv] [-svg FILE] [-html FILE] [-md FILE] [-base OLD[,OLD]] records...")
+		fmt.Fprintln(stderr, "usage: ropgen report [-profile NAME|FILE] [-basis effective|theoretical] [-json|-csv|-summary] [-o FILE] [-svg FILE] [-html FILE] [-md FILE] [-base OLD[,OLD]] records...")
+		fmt.Fprintln(stderr, "       ropgen report -check -profile FILE [records...]")
 		fmt.Fprintln(stderr, "\nPrices benchmark records (Go benchmark format or JSON lines) against a device profile:")
 		fmt.Fprintln(stderr, "memory, compute and SOL time, efficiency, bound and verdict per row (spec §4.3).")
 		fmt.Fprintln(stderr, "Exit 1 when a row implies a rate above a theoretical ceiling (a formula error), when a")
 		fmt.Fprintln(stderr, "record cannot be read, or when no profile matches a device (its SOL cells are blank).")
+		fmt.Fprintln(stderr, "With -check nothing is priced: exit 3 when the profile is from another boot of this machine or a")
+		fmt.Fprintln(stderr, "drift reference in the records is off its copy ceiling (recalibrate), else 0.")
 		fmt.Fprintln(stderr, "Repeated records of one row (ropbench run -count N) are one row: the median time, with the spread.")
 		fmt.Fprintln(stderr, "With -base, the table compares each row against the base run: a row is faster or slower when the")
 		fmt.Fprintf(stderr, "Mann-Whitney U test gives p < %g and the medians differ by %.0f%% or more, and by more than %g times\n",
@@ -45,6 +51,9 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := fl.Parse(args); err != nil {
 		return usageExit(err)
+	}
+	if *check {
+		return runCheck(*profile, fl.Args(), stdout, stderr)
 	}
 	if fl.NArg() == 0 {
 		fmt.Fprintln(stderr, "ropgen report: no record files given")
@@ -63,7 +72,16 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	inputs := append(slices.Clone(fl.Args()), base...)
-	for _, o := range []struct{ flag, file string }{{"svg", *svgFile}, {"html", *htmlFile}, {"md", *mdFile}} {
+	outs := []struct{ flag, file string }{{"svg", *svgFile}, {"html", *htmlFile}, {"md", *mdFile}, {"o", *outFile}}
+	for i, o := range outs {
+		for _, p := range outs[:i] {
+			if o.file != "" && o.file == p.file {
+				fmt.Fprintf(stderr, "ropgen report: -%s and -%s name the same file %s\n", p.flag, o.flag, o.file)
+				return 2
+			}
+		}
+	}
+	for _, o := range outs {
 		// Refused before anything is read or printed: an output must never replace a record
 		// file it was made from.
 		if o.file == "" {
@@ -133,15 +151,27 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
+	var table bytes.Buffer
 	switch {
 	case cmp != nil:
-		err = report.WriteCompare(stdout, cmp)
+		err = report.WriteCompare(&table, cmp)
 	case *asJSON:
-		err = report.WriteJSON(stdout, pricer, rows)
+		err = report.WriteJSON(&table, pricer, rows)
 	case *asCSV:
-		err = report.WriteCSV(stdout, rows)
+		err = report.WriteCSV(&table, rows)
 	default:
-		err = report.WriteTable(stdout, pricer, rows)
+		err = report.WriteTable(&table, pricer, rows)
+	}
+	if err == nil {
+		switch {
+		case *outFile != "":
+			err = output.WriteFile(*outFile, table.Bytes(), inputs...)
+		case !*summary:
+			_, err = stdout.Write(table.Bytes())
+		}
+	}
+	if err == nil && *summary {
+		err = report.WriteSummary(stdout, pricer, rows)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ropgen report:", err)
@@ -191,6 +221,12 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
+	for _, d := range pricer.Drifts() {
+		if d.Off {
+			fmt.Fprintf(stderr, "%s: warning: %s\n", d.Rec.Pos, d)
+		}
+	}
+
 	// The physics check (spec §4.3): a rate above a theoretical ceiling is impossible, so the
 	// record's formula or roof key is wrong. Listed last so it is what a reader sees.
 	for _, r := range report.Breaches(rows) {
@@ -198,6 +234,47 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		exit = 1
 	}
 	return exit
+}
+
+// bootIDFile holds the id of the running boot (Linux); a test points it elsewhere.
+var bootIDFile = "/proc/sys/kernel/random/boot_id"
+
+// runCheck is report -check: is the profile current? It exits 3 (recalibrate) when the
+// profile was measured on another boot, or when a drift reference in the records is off its
+// copy ceiling by more than the spreads allow; 1 when something cannot be read; else 0.
+func runCheck(profile string, files []string, stdout, stderr io.Writer) int {
+	if profile == "" {
+		fmt.Fprintln(stderr, "ropgen report: -check needs -profile FILE")
+		return 2
+	}
+	prof, err := profiles.Open(profile)
+	if err != nil {
+		fmt.Fprintln(stderr, "ropgen report:", err)
+		return 1
+	}
+	stale := false
+	boot, _ := os.ReadFile(bootIDFile)
+	if why := report.StaleBoot(prof, strings.TrimSpace(string(boot))); why != "" {
+		fmt.Fprintln(stdout, why)
+		stale = true
+	}
+	if len(files) > 0 {
+		recs, fs := record.ReadFiles(files...)
+		if len(fs) > 0 {
+			printFindings(stderr, fs)
+			return 1
+		}
+		pricer := report.NewPricer(prof, nil, profiles.Effective)
+		pricer.PriceAll(recs)
+		for _, d := range pricer.Drifts() {
+			fmt.Fprintf(stdout, "%s: %s\n", d.Rec.Pos, d)
+			stale = stale || d.Off
+		}
+	}
+	if stale {
+		return 3
+	}
+	return 0
 }
 
 // writeChart draws the chart of the one profile that priced the rows into file, atomically

@@ -150,3 +150,70 @@ func TestReportCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestReportSummaryAndCheck: -summary prints the short report with -o taking the table to a
+// file; -check exits 3 for a profile from another boot or a drifted copy reference.
+func TestReportSummaryAndCheck(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "host.yaml")
+	os.WriteFile(prof, []byte(`device: "cpu: Lab CPU"
+hbm:
+  theoretical: 2.0e12
+  calibration: 0.5
+  calibration_mixes: {copy: 0.5}
+  mix_spreads: {copy: {min: 0.95e12, median: 0.98e12, max: 1.0e12, n: 5}}
+  spread: {min: 0.95e12, median: 0.98e12, max: 1.0e12, n: 5}
+vector:
+  fp32: {theoretical: 2.0e12, calibration: 0.5}
+measured: {at: "2026-12-01T08:00:00Z", boot_id: "boot-a", loadavg: 0.5, cores: 2}
+latency_floor: 1.0e-6
+`), 0o666)
+	row := labRecord("big", 1_200_000_000, 1.5e-3)
+	row.Device = "cpu: Lab CPU"
+	ref := func(when string, rate float64) record.Record {
+		return record.Record{Device: "cpu: Lab CPU", Op: record.RefCopy, Workload: when, DType: "float64", Roof: "hbm",
+			Bytes: 1 << 30, Seconds: (1 << 30) / rate, Iters: 5}
+	}
+	fresh := writeBenchRecords(t, dir, "fresh.txt", ref(record.RefStart, 0.99e12), row, ref(record.RefEnd, 0.98e12))
+	drifted := writeBenchRecords(t, dir, "drifted.txt", ref(record.RefStart, 0.99e12), row, ref(record.RefEnd, 0.5e12))
+	boot := filepath.Join(dir, "boot_id")
+	t.Cleanup(func() { bootIDFile = "/proc/sys/kernel/random/boot_id" })
+	bootIDFile = boot
+
+	table := filepath.Join(dir, "report.txt")
+	code, out, errs := runReportCmd(t, "-profile", prof, "-summary", "-o", table, fresh)
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{"DRAM (hbm)", "spread 950 G .. 1.00 TB/s (n=5, 5.1%)", "per op, the row with the best efficiency:",
+		"AddFwd", "at ceiling", "1 rows: 1 at ceiling", "copy reference at end: 980 GB/s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if data, err := os.ReadFile(table); err != nil || !strings.Contains(string(data), "op      workload") {
+		t.Errorf("-o table: %v\n%s", err, data)
+	}
+
+	for _, c := range []struct {
+		name, boot string
+		files      []string
+		code       int
+		want       string
+	}{
+		{"same boot, no records", "boot-a", nil, 0, ""},
+		{"another boot", "boot-b", nil, 3, "measured on another boot"},
+		{"fresh references", "boot-a", []string{fresh}, 0, "within the profile's spread"},
+		{"drifted reference", "boot-a", []string{drifted}, 3, "DRIFTED"},
+	} {
+		os.WriteFile(boot, []byte(c.boot+"\n"), 0o666)
+		code, out, errs := runReportCmd(t, append([]string{"-check", "-profile", prof}, c.files...)...)
+		if code != c.code || !strings.Contains(out, c.want) {
+			t.Errorf("%s: exit %d (want %d), stdout %q, stderr %q", c.name, code, c.code, out, errs)
+		}
+	}
+	// A drifted run still prices, and warns on stderr.
+	if code, _, errs := runReportCmd(t, "-profile", prof, drifted); code != 0 || !strings.Contains(errs, "warning: copy reference at end") {
+		t.Errorf("drifted report: exit %d, stderr %q", code, errs)
+	}
+}

@@ -460,3 +460,39 @@ func TestSetCases(t *testing.T) {
 		}
 	}
 }
+
+// TestReferences: the floor is the cheapest of the smallest runnable cases timed as the cases are, and the
+// copy reference gives its rate back as bytes / seconds, fastest and slowest too.
+func TestReferences(t *testing.T) {
+	small, larger := planOne(t, find(t, "ReluFwd/cpu-small/float32")), planOne(t, find(t, "GemmFwd/cpu-64/float32"))
+	skipped := small
+	skipped.Skip = "not this one"
+	opt := quickOptions
+	opt.Evictor = bench.NewEvictor(1 << 20)
+	rf := bench.References{Reg: reg, Opt: opt, Copy: func() (int64, profiles.Spread) {
+		return 1 << 20, profiles.Spread{Min: 1e9, Median: 2e9, Max: 4e9, N: 3}
+	}}
+	recs, err := rf.Start([]bench.Planned{larger, small})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 || recs[0].Op != record.RefCopy || recs[0].Workload != record.RefStart || recs[1].Op != record.RefFloor ||
+		recs[1].Workload != "ReluFwd:cpu-small" || recs[1].Iters != 9 || !recs[1].IsReference() {
+		t.Fatalf("start references %+v", recs)
+	}
+	c := recs[0]
+	rate := func(s float64) float64 { return float64(c.Bytes) / s / 1e9 }
+	if c.Bytes != 1<<20 || !near(rate(c.Seconds), 2, 1e-9) || !near(rate(c.MinSeconds), 4, 1e-9) || !near(rate(c.MaxSeconds), 1, 1e-9) || record.Check(c) != nil {
+		t.Errorf("copy reference %+v: want 2 GB/s at the median, 4 fastest, 1 slowest", c)
+	}
+	end, err := rf.End()
+	if err != nil || len(end) != 1 || end[0].Workload != record.RefEnd {
+		t.Errorf("end references %+v, %v", end, err)
+	}
+	if _, err := bench.FloorReference(reg, []bench.Planned{skipped}, opt); err == nil {
+		t.Error("a floor from no runnable case")
+	}
+	if _, err := bench.CopyReference("d", record.RefStart, 1, profiles.Spread{}); err == nil {
+		t.Error("a copy reference from no measurement")
+	}
+}

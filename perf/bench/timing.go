@@ -1,10 +1,15 @@
 package bench
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 // The timing scheme. A sample is a batch of n back-to-back calls timed together, with n
@@ -84,4 +89,112 @@ func Median(xs []float64) float64 {
 		return s[mid]
 	}
 	return (s[mid-1] + s[mid]) / 2
+}
+
+// floorCandidates is how many of the smallest cases FloorReference times.
+const floorCandidates = 3
+
+// FloorReference times the floorCandidates smallest runnable cases of plans (by their
+// tensors' storage; give it the whole catalog, so that every run's floor is the same calls')
+// the way every case is timed, and returns the cheapest as the run's cold-call floor: a
+// record.RefFloor record whose workload names the case ("CopyFwd:cpu-small") and whose time
+// is the median of max(opt.Samples, 9) samples, one call each after an eviction when opt has
+// an Evictor. A cold call of a smallest case is dispatch and first touch and next to nothing
+// else (the cheapest of a few, so that one op's slower dispatch does not stand for all), and
+// a row whose SOL time is below it cannot be judged against the roofline (the report's
+// latency-bound rule).
+func FloorReference(reg Registry, plans []Planned, opt Options) (record.Record, error) {
+	var small []Planned
+	for _, p := range plans {
+		if p.Skip == "" {
+			small = append(small, p)
+		}
+	}
+	if len(small) == 0 {
+		return record.Record{}, errors.New("no runnable case to time the cold-call floor with")
+	}
+	slices.SortStableFunc(small, func(a, b Planned) int { return cmp.Compare(a.Storage, b.Storage) })
+	opt.Count, opt.Samples = 1, max(opt.Samples, 9)
+	var best record.Record
+	for _, p := range small[:min(len(small), floorCandidates)] {
+		res := Measure(reg, p, opt)
+		if res.Err != nil {
+			return record.Record{}, fmt.Errorf("cold-call floor on %s: %w", p.Name(), res.Err)
+		}
+		if r := res.Records[0]; best.Op == "" || r.Seconds < best.Seconds {
+			best = r
+		}
+	}
+	best.Workload = best.Op + ":" + best.Workload
+	best.Op = record.RefFloor
+	return best, nil
+}
+
+// CopyReference is the drift reference record of a copy measured at when (record.RefStart
+// or record.RefEnd): rate is the spread of its bandwidth in bytes/s (calibrate.CopyReference),
+// moved is the bytes one copy reads and writes. Seconds are the times one copy took at the
+// median, fastest and slowest rate, so Bytes/Seconds gives the rate back.
+func CopyReference(device, when string, moved int64, rate profiles.Spread) (record.Record, error) {
+	if !rate.Measured() || rate.Min <= 0 || moved <= 0 {
+		return record.Record{}, fmt.Errorf("copy reference at %s: no measurement", when)
+	}
+	b := float64(moved)
+	return record.Record{Device: device, Op: record.RefCopy, Workload: when, DType: "float64", Roof: "hbm",
+		Bytes: moved, Seconds: b / rate.Median, MinSeconds: b / rate.Max, MaxSeconds: b / rate.Min, Iters: rate.N}, nil
+}
+
+// References are the measurements a run takes beside its cases: the cold-call floor at its
+// start (FloorReference) and, when Copy is set, the drift reference (CopyReference) at its
+// start and at its end, so that the report can tell a machine that changed under the run.
+type References struct {
+	Reg Registry // builds the floor's cases
+	Opt Options
+	// Copy measures the copy reference: the bytes one copy moves and the spread of its
+	// bandwidth (calibrate.CopyReference, the calibration's own copy). Nil: none.
+	Copy func() (moved int64, rate profiles.Spread)
+}
+
+// Start returns the references of the start of a run: the copy, then the floor, timed on the
+// smallest runnable case of catalog.
+func (rf References) Start(catalog []Planned) ([]record.Record, error) {
+	var out []record.Record
+	if rf.Copy != nil {
+		r, err := rf.copy(record.RefStart)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	floor, err := FloorReference(rf.Reg, catalog, rf.Opt)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, floor), nil
+}
+
+// End returns the references of the end of a run: the second copy reference, if any.
+func (rf References) End() ([]record.Record, error) {
+	if rf.Copy == nil {
+		return nil, nil
+	}
+	r, err := rf.copy(record.RefEnd)
+	if err != nil {
+		return nil, err
+	}
+	return []record.Record{r}, nil
+}
+
+func (rf References) copy(when string) (record.Record, error) {
+	moved, rate := rf.Copy()
+	return CopyReference(rf.Opt.Device, when, moved, rate)
+}
+
+// ReferenceLine is the progress line of a reference record.
+func ReferenceLine(r record.Record) string {
+	lo, hi := r.Spread()
+	if r.Op == record.RefCopy {
+		return fmt.Sprintf("reference %s at %s: %s [%s .. %s]", r.Op, r.Workload,
+			report.Rate(float64(r.Bytes)/r.Seconds, "B/s"), report.Rate(float64(r.Bytes)/hi, "B/s"), report.Rate(float64(r.Bytes)/lo, "B/s"))
+	}
+	return fmt.Sprintf("reference %s (%s): %s [%s .. %s]", r.Op, r.Workload, Seconds(r.Seconds), Seconds(lo), Seconds(hi))
 }

@@ -58,6 +58,7 @@ func Group(recs []record.Record) []Sampled {
 	}
 	index := map[full]int{}
 	var out []Sampled
+	var spreads [][2]float64
 	for i := range recs {
 		r := &recs[i]
 		k := full{keyOf(r), r.Device, r.Roof, r.Flops, r.Bytes}
@@ -66,11 +67,20 @@ func Group(recs []record.Record) []Sampled {
 			j = len(out)
 			index[k] = j
 			out = append(out, Sampled{Record: *r})
+			spreads = append(spreads, [2]float64{math.Inf(1), 0})
 		}
 		out[j].Samples = append(out[j].Samples, r.Seconds)
+		// The row's spread covers every record's: the fastest of their fastest samples and
+		// the slowest of their slowest (record.Spread gives a record without one its time).
+		lo, hi := r.Spread()
+		spreads[j] = [2]float64{min(spreads[j][0], lo), max(spreads[j][1], hi)}
 	}
 	for i := range out {
-		out[i].Seconds = median(out[i].Samples)
+		g := &out[i]
+		g.Seconds = median(g.Samples)
+		if len(g.Samples) > 1 {
+			g.MinSeconds, g.MaxSeconds = spreads[i][0], spreads[i][1]
+		}
 	}
 	return out
 }

@@ -151,7 +151,7 @@ func TestCompareEdges(t *testing.T) {
 	o := Group([]record.Record{half})
 	n := Group([]record.Record{fast})
 	d := Compare(o, n, p.PriceAll(Records(o)), p.PriceAll(Records(n)), DefaultCompare).Deltas
-	if !d[0].VerdictChanged() || verdictText(&d[0]) != "- → at ceiling" {
+	if !d[0].VerdictChanged() || verdictText(&d[0]) != "below → at ceiling" {
 		t.Errorf("verdict change %v %q", d[0].VerdictChanged(), verdictText(&d[0]))
 	}
 }

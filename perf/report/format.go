@@ -9,7 +9,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ropgen/ropgen/perf/profiles"
 )
@@ -230,32 +229,6 @@ func writeReferences(bw *bufio.Writer, p *Pricer) {
 	}
 }
 
-// writeAligned writes cells as columns two spaces apart, right-aligned where right says.
-func writeAligned(bw *bufio.Writer, cells [][]string, right []bool) {
-	width := make([]int, len(right))
-	for _, row := range cells {
-		for j, c := range row {
-			width[j] = max(width[j], utf8.RuneCountInString(c))
-		}
-	}
-	for _, row := range cells {
-		var line strings.Builder
-		for j, c := range row {
-			pad := strings.Repeat(" ", width[j]-utf8.RuneCountInString(c))
-			if j > 0 {
-				line.WriteString("  ")
-			}
-			if right[j] {
-				line.WriteString(pad + c)
-			} else {
-				line.WriteString(c + pad)
-			}
-		}
-		bw.WriteString(strings.TrimRight(line.String(), " "))
-		bw.WriteByte('\n')
-	}
-}
-
 // effSpread is the efficiency range of a row's samples, slowest to fastest: "78-91%".
 func effSpread(r *Row) string {
 	if Blank(r.EffLow) || math.IsInf(r.EffHigh, 0) || (r.Rec.MinSeconds == 0 && r.Rec.MaxSeconds == 0) {
@@ -276,14 +249,14 @@ func cacheCell(r *Row) string {
 	return s
 }
 
-// VerdictCounts counts rows by verdict.
-type VerdictCounts struct {
+// VerdictTally counts rows by verdict.
+type VerdictTally struct {
 	Rows, AtCeiling, Below, Anomaly, LatencyBound, FormulaError, Unpriced int
 }
 
 // Counts counts rows by verdict.
-func Counts(rows []Row) VerdictCounts {
-	c := VerdictCounts{Rows: len(rows)}
+func Counts(rows []Row) VerdictTally {
+	c := VerdictTally{Rows: len(rows)}
 	for i := range rows {
 		switch rows[i].Verdict {
 		case AtCeiling:
@@ -303,7 +276,7 @@ func Counts(rows []Row) VerdictCounts {
 	return c
 }
 
-func (c VerdictCounts) String() string {
+func (c VerdictTally) String() string {
 	return fmt.Sprintf("%d rows: %d at ceiling (slowest sample >= %.0f%%), %d below, %d anomaly (slowest sample > %.0f%%), %d latency-bound, %d formula error, %d unpriced",
 		c.Rows, c.AtCeiling, AtCeilingMin*100, c.Below, c.Anomaly, AnomalyAbove*100, c.LatencyBound, c.FormulaError, c.Unpriced)
 }

@@ -123,22 +123,16 @@ func verdictClass(v Verdict, eff float64) string {
 	return "v-below"
 }
 
-// VerdictCounts is the one-line verdict tally of a report.
-func VerdictCounts(rows []Row) string {
-	n := map[Verdict]int{}
-	for i := range rows {
-		n[rows[i].Verdict]++
-	}
-	return fmt.Sprintf("%d rows: %d at ceiling (>= %.0f%%), %d anomaly (> %.0f%%), %d latency-bound, %d formula error",
-		len(rows), n[AtCeiling], AtCeilingMin*100, n[Anomaly], AnomalyAbove*100, n[LatencyBound], n[FormulaError])
-}
+// VerdictCounts is the one-line verdict tally of a report (Counts).
+func VerdictCounts(rows []Row) string { return Counts(rows).String() }
 
 func (d *Document) view() (*htmlView, error) {
 	v := &htmlView{Meta: d.Meta, Basis: string(d.Pricer.Basis()), Counts: VerdictCounts(d.Rows), DTypeLegend: DTypeLegend,
 		ChartNote: d.ChartNote, Verdicts: []string{string(AtCeiling), string(Anomaly), string(FormulaError), string(LatencyBound)},
-		VerdictHelp: fmt.Sprintf("Verdicts: at ceiling is an efficiency of %.0f%% or more of the SOL time; anomaly is above %.0f%% "+
-			"(the formula or the calibration is wrong); latency-bound rows are below the profile's latency floor; "+
-			"a formula error implies a rate above a theoretical ceiling.", 100*AtCeilingMin, 100*AnomalyAbove)}
+		VerdictHelp: fmt.Sprintf("Verdicts judge the row's spread: at ceiling when even the slowest sample reaches %.0f%% of the SOL time; "+
+			"anomaly when even the slowest sample is above %.0f%% (the formula or the calibration is wrong); below otherwise; "+
+			"latency-bound rows have a SOL time under the cold-call floor; "+
+			"a formula error: the fastest sample implies a rate above a theoretical ceiling.", 100*AtCeilingMin, 100*AnomalyAbove)}
 	if d.Sampled != nil && len(d.Sampled) != len(d.Rows) {
 		return nil, fmt.Errorf("report: %d sampled rows for %d priced rows", len(d.Sampled), len(d.Rows))
 	}

@@ -56,7 +56,7 @@ func TestMarkdownComparison(t *testing.T) {
 	d := &Document{Pricer: p, Rows: rows, Sampled: n,
 		Comparison: Compare(o, n, p.PriceAll(Records(o)), rows, DefaultCompare), Meta: Meta{Files: []string{"new.txt"}, BaseFiles: []string{"old.txt"}}}
 	md := markdown(t, d)
-	for _, want := range []string{"Changed verdict (1 row)", "| Op03/w/float32 |", "- → at ceiling", "Slower, same verdict (30 rows)",
+	for _, want := range []string{"Changed verdict (1 row)", "| Op03/w/float32 |", "below → at ceiling", "Slower, same verdict (30 rows)",
 		"… and 15 more", "against old.txt", "1 faster, 30 slower"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)

@@ -138,7 +138,7 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 		}
 		if Plottable(r) {
 			pts = append(pts, r)
-			used[r.Rec.Roof] = true
+			used[cmp.Or(r.PricedRoof, r.Rec.Roof)] = true
 		}
 	}
 	roofs, unmeasured := chartRoofs(prof, basis, used)
@@ -156,6 +156,19 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 		xlo, xhi = min(xlo, ridge), max(xhi, ridge)
 		yhi = max(yhi, rf.peak)
 		highest, lowest = max(highest, rf.peak), min(lowest, rf.peak)
+	}
+	// The memory slopes: the main memory's, then each cache level's from the largest to the
+	// smallest (the cache-aware roofline's L3, L2, L1); a cache slope's ridge with the
+	// highest roof is kept in range.
+	slopes := []memSlope{{name: MemoryName(prof), bw: hbm, main: true}}
+	for i := len(prof.Caches) - 1; i >= 0; i-- {
+		c := prof.Caches[i]
+		if v, ok := c.Value(basis); ok && v > 0 {
+			slopes = append(slopes, memSlope{name: strings.ToUpper(c.Key), bw: v})
+			if len(roofs) > 0 {
+				xlo = min(xlo, highest/v)
+			}
+		}
 	}
 	if len(pts) == 0 && len(roofs) > 0 {
 		ylo = lowest / 1e3 // three decades of slope below the lowest roof
@@ -192,14 +205,23 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 
 	l := &layout{}
 
-	// The memory slope y = hbm·x, from the bottom or left edge up to the highest ridge.
+	// The memory slopes y = bw·x, from the bottom or left edge up to the highest roof: the
+	// cache levels' thin and purple under the main memory's.
 	top := ymax
 	if len(roofs) > 0 {
 		top = highest
 	}
-	x0, x1 := max(xmin, ymin/hbm), min(xmax, top/hbm)
-	s.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#333" stroke-width="2.5"/>`+"\n", px(x0), py(hbm*x0), px(x1), py(hbm*x1))
-	slope := trace(px(x0), py(hbm*x0), px(x1), py(hbm*x1), 0, 3)
+	var slope []box
+	for _, ms := range slices.Backward(slopes) {
+		ms.x0, ms.x1 = max(xmin, ymin/ms.bw), min(xmax, top/ms.bw)
+		stroke, sw, class := "#333", 2.5, "slope"
+		if !ms.main {
+			stroke, sw, class = cacheColour, 1.5, "slope cache"
+		}
+		s.printf(`<line class="%s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="%g"/>`+"\n", class, px(ms.x0), py(ms.bw*ms.x0), px(ms.x1), py(ms.bw*ms.x1), stroke, sw)
+		slope = append(slope, trace(px(ms.x0), py(ms.bw*ms.x0), px(ms.x1), py(ms.bw*ms.x1), 0, 3)...)
+		slopes[slices.IndexFunc(slopes, func(o memSlope) bool { return o.name == ms.name })] = ms
+	}
 
 	// One flat roof per ceiling, from its ridge to the right edge, and the ridge point; the
 	// faint ones first, so that a roof points use is drawn over them.
@@ -224,21 +246,29 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 
 	legend(s, l, pts, roofs, slope)
 
-	{
-		// The slope's label runs along it, rotated to its on-screen angle, a third of the way
-		// up unless that spot is taken. It is placed before the slope joins the marks: it
-		// sits beside the slope by construction.
-		label := "HBM " + Rate(hbm, "B/s")
-		ang := math.Atan2(py(hbm*x1)-py(hbm*x0), px(x1)-px(x0)) * 180 / math.Pi
+	// Each slope's label runs along it, rotated to its on-screen angle, a third of the way up
+	// unless that spot is taken (the main memory's first). They are placed before the slopes
+	// join the marks: each sits beside its slope by construction.
+	for _, ms := range slopes {
+		label := ms.name + " " + Rate(ms.bw, "B/s")
+		x0, x1 := ms.x0, ms.x1
+		ang := math.Atan2(py(ms.bw*x1)-py(ms.bw*x0), px(x1)-px(x0)) * 180 / math.Pi
 		fracs := []float64{1.0 / 3, 1.0 / 4, 1.0 / 2, 1.0 / 6, 2.0 / 3}
+		attrs := `font-weight="bold"`
+		if !ms.main {
+			fracs = []float64{3.0 / 4, 2.0 / 3, 5.0 / 6, 1.0 / 2, 1.0 / 3, 1.0 / 6}
+			attrs = `fill="` + cacheColour + `"`
+		}
 		for i, f := range fracs {
 			lx := math.Pow(10, math.Log10(x0)+(math.Log10(x1)-math.Log10(x0))*f)
-			cx, cy := px(lx), py(hbm*lx)-8
-			bs := textBoxes(cx, cy, "middle", fontSize, true, ang, label)
-			if i < len(fracs)-1 && slices.ContainsFunc(bs, func(b box) bool { return !inPlot(b) || l.hits(b, true) }) {
-				continue // the last spot is taken whatever covers it
+			cx, cy := px(lx), py(ms.bw*lx)-8
+			bs := textBoxes(cx, cy, "middle", fontSize, ms.main, ang, label)
+			if slices.ContainsFunc(bs, func(b box) bool { return !inPlot(b) || l.hits(b, true) }) {
+				if i < len(fracs)-1 || !ms.main {
+					continue // the main memory's last spot is taken whatever covers it
+				}
 			}
-			s.text(cx, cy, "middle", fmt.Sprintf(`font-weight="bold" transform="rotate(%.1f %.1f %.1f)"`, ang, cx, cy), label)
+			s.text(cx, cy, "middle", fmt.Sprintf(`%s transform="rotate(%.1f %.1f %.1f)"`, attrs, ang, cx, cy), label)
 			l.texts = append(l.texts, bs...)
 			break
 		}
@@ -350,6 +380,17 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 	s.printf("</svg>\n")
 	return len(pts), s.flush()
 }
+
+// memSlope is one memory roof drawn as a slope: the main memory's, or a cache level's.
+type memSlope struct {
+	name   string  // "DRAM", "HBM", "L3", ...
+	bw     float64 // bytes/s on the basis
+	main   bool    // the main memory's: the spec's roof, drawn bold
+	x0, x1 float64 // the intensities it is drawn between
+}
+
+// cacheColour draws the cache levels' slopes and labels.
+const cacheColour = "#7b4fa6"
 
 func (rf *chartRoof) class() string {
 	if rf.used {

@@ -321,3 +321,48 @@ func TestSVGManyRoofsLayout(t *testing.T) {
 	}
 	c.checkLayout(t, false)
 }
+
+// cpuProfile is a host profile with the cache levels and both compute roofs of issue 10: the
+// chart draws DRAM, L3, L2 and L1 as slopes and the SIMD and scalar FMA peaks as flat roofs.
+const cpuProfile = `
+device: "cpu: Test"
+hbm: {theoretical: 4.0e+10, calibration: 0.5}
+vector:
+  fp32: {theoretical: 4.0e+11, calibration: 0.5}
+scalar:
+  fp32: {theoretical: 2.0e+10, calibration: 0.5}
+caches:
+  l1: {theoretical: 1.6e+12, calibration: 0.5, bytes: 49152}
+  l2: {theoretical: 4.0e+11, calibration: 0.5, bytes: 2097152}
+  l3: {theoretical: 1.0e+11, calibration: 0.5, bytes: 503316480}
+`
+
+func TestSVGCacheAndScalarRoofs(t *testing.T) {
+	prof, err := profiles.Parse("host.yaml", []byte(cpuProfile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := func(op string, flops, bytes int64, secs float64) record.Record {
+		return record.Record{Device: "cpu: Test", Op: op, Workload: "cpu-large", DType: "float32", Roof: "vector.fp32",
+			Flops: flops, Bytes: bytes, Seconds: secs, Iters: 1}
+	}
+	c := writeChart(t, prof, profiles.Effective, []record.Record{
+		r("ReluFwd", 1<<25, 1<<28, 0.02), r("SoftmaxFwd", 1<<28, 1<<28, 0.05), r("GemmFwd", 1<<35, 1<<26, 1.5)})
+	if got := len(c.lines["slope cache"]); got != 3 || len(c.lines["slope"]) != 1 {
+		t.Errorf("slopes: %d cache, %d main; want 3 and 1", got, len(c.lines["slope"]))
+	}
+	for _, want := range []string{"DRAM 20.0 GB/s", "L3 50.0 GB/s", "L2 200 GB/s", "L1 800 GB/s", "vector.fp32 200 GFLOP/s", "scalar.fp32 10.0 GFLOP/s"} {
+		if !slices.ContainsFunc(c.texts, func(x chartText) bool { return x.text == want }) {
+			t.Errorf("no text %q:\n%s", want, c.svg)
+		}
+	}
+	// The slopes climb in bandwidth order: at one intensity, L1 above L2 above L3 above DRAM
+	// (smaller y is higher on screen), each ending at the highest roof.
+	lines := append(c.lines["slope"], c.lines["slope cache"]...)
+	for _, l := range lines {
+		if l[3] > l[1] {
+			t.Errorf("slope %v does not rise", l)
+		}
+	}
+	c.checkLayout(t, false)
+}

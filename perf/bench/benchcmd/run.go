@@ -36,7 +36,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	maxTime := fl.Duration("max-time", bench.DefaultOptions.MaxTime, "timing budget per case, calibration included; -quick lowers the default to 150ms")
 	maxStorage := fl.Int64("max-bytes", bench.DefaultLimits.MaxStorage, "skip cases whose tensors take more than `N` bytes")
 	maxFlops := fl.Int64("max-flops", bench.DefaultLimits.FlopLimit, "skip cases above `N` FLOPs (a plain reference runs at about 1 GFLOP/s)")
-	warm := fl.Bool("warm", false, "time every case in warm batches; by default a case that fits in twice the last-level cache is timed cold, one call after evicting the caches")
+	warm := fl.Bool("warm", false, "time every case in warm batches; by default every case is timed cold, one call a sample after evicting the caches")
 	verbose := fl.Bool("v", false, "list every skipped case")
 	if code, ok := fl.Parse(args); !ok {
 		return code
@@ -99,7 +99,20 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	fmt.Fprintf(stderr, "device %q: %d cases, %d record(s) of %d samples each; %s\n",
 		opt.Device, len(todo), opt.Count, opt.Samples, timingNote(opt))
 	start := time.Now()
-	failed, err := bench.Run(e.reg, todo, opt, rw, stderr)
+	refs := bench.References{Reg: e.reg, Opt: opt, Copy: copyReference}
+	// The cold-call floor is timed on the smallest cases of the whole catalog, whatever this
+	// run selects, so every run's floor is the same calls'.
+	catalog, err := bench.Plan(e.reg, cat.cases, bench.Limits{})
+	if err == nil {
+		err = writeReferences(rw, stderr, func() ([]record.Record, error) { return refs.Start(catalog) })
+	}
+	failed := 0
+	if err == nil {
+		failed, err = bench.Run(e.reg, todo, opt, rw, stderr)
+	}
+	if err == nil {
+		err = writeReferences(rw, stderr, refs.End)
+	}
 	if err == nil {
 		err = commit()
 	}
@@ -113,13 +126,32 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	return 0
 }
 
+// copyReference is the drift reference of a run (bench.References.Copy); nil until the
+// calibration's copy is importable.
+var copyReference func() (int64, profiles.Spread)
+
+// writeReferences writes the reference records measure returns, each with a progress line.
+func writeReferences(w bench.RecordWriter, progress io.Writer, measure func() ([]record.Record, error)) error {
+	recs, err := measure()
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			return err
+		}
+		fmt.Fprintln(progress, bench.ReferenceLine(r))
+	}
+	return nil
+}
+
 // timingNote says how the cases are timed.
 func timingNote(opt bench.Options) string {
 	warm := fmt.Sprintf("warm batches of about %v in all per case", opt.MaxTime)
 	if opt.Evictor == nil {
 		return "every case in " + warm
 	}
-	return fmt.Sprintf("cases under %d MiB cold (one call after evicting the caches), larger ones in %s", opt.Evictor.Size()>>20, warm)
+	return fmt.Sprintf("every case cold: one call a sample, after reading a %d MiB buffer to evict the caches (not timed)", opt.Evictor.Size()>>20)
 }
 
 // reportSkips says which planned cases are skipped and why, and returns the others. The
