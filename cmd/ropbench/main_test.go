@@ -31,7 +31,7 @@ func runCmd(args ...string) (code int, stdout, stderr string) {
 
 func TestRunWritesRecords(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "bench.txt")
-	code, _, stderr := runCmd("run", "-manifests", manifests, "-op", "ReluFwd", "-workload", "^cpu-small$", "-max-time", "20ms", "-o", out)
+	code, _, stderr := runCmd("run", "-manifests", manifests, "-op", "ReluFwd", "-workload", "^cpu-small$", "-max-time", "20ms", "-ref-mib", "2", "-o", out)
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}
@@ -49,12 +49,13 @@ func TestRunWritesRecords(t *testing.T) {
 			t.Errorf("record %+v: want this host's device, the op's roof and a time", r)
 		}
 	}
-	// The run's cold-call floor comes first, timed on one of the catalog's smallest cases
-	// whatever the run selects; then the cases.
-	if len(names) == 0 || !strings.HasPrefix(names[0], record.RefFloor+"/") {
-		t.Errorf("records %s: want the floor reference first", names)
+	// The drift reference and the run's cold-call floor (timed on one of the catalog's
+	// smallest cases, whatever the run selects) come first, then the cases, then the drift
+	// reference again.
+	if len(names) != 5 || names[0] != "ref.copy/start/float64" || !strings.HasPrefix(names[1], record.RefFloor+"/") || names[4] != "ref.copy/end/float64" {
+		t.Fatalf("records %s: want the references around the cases", names)
 	}
-	if got := strings.Join(names[min(1, len(names)):], " "); got != "ReluFwd/cpu-small/float32 ReluFwd/cpu-small/bfloat16" {
+	if got := strings.Join(names[2:4], " "); got != "ReluFwd/cpu-small/float32 ReluFwd/cpu-small/bfloat16" {
 		t.Errorf("records %s", got)
 	}
 	if !strings.Contains(stderr, "2 cases in") || !strings.Contains(stderr, "0 failed") {
@@ -78,7 +79,7 @@ func TestRunQuickSkips(t *testing.T) {
 			small++
 		}
 	}
-	code, stdout, stderr := runCmd("run", "-manifests", manifests, "-quick", "-op", "GemmFwd", "-max-time", "10ms")
+	code, stdout, stderr := runCmd("run", "-manifests", manifests, "-quick", "-op", "GemmFwd", "-max-time", "10ms", "-ref-mib", "0")
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}
@@ -189,7 +190,7 @@ func TestRunInterruptedKeepsOld(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestRunInterruptedKeepsOld$")
-	cmd.Env = append(os.Environ(), "ROPBENCH_TEST_ARGS=run -manifests "+manifests+" -op ReluFwd -workload ^cpu-small$ -warm -max-time 5s -o "+out)
+	cmd.Env = append(os.Environ(), "ROPBENCH_TEST_ARGS=run -manifests "+manifests+" -op ReluFwd -workload ^cpu-small$ -warm -ref-mib 0 -max-time 5s -o "+out)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -233,11 +234,15 @@ func TestEvalCatalog(t *testing.T) {
 
 // TestRunJSON: -json writes JSON lines the record reader reads back.
 func TestRunJSON(t *testing.T) {
-	code, stdout, stderr := runCmd("run", "-manifests", manifests, "-json", "-op", "ReluFwd", "-workload", "^cpu-small$", "-dtype", "float32", "-max-time", "20ms")
+	code, stdout, stderr := runCmd("run", "-manifests", manifests, "-json", "-op", "ReluFwd", "-workload", "^cpu-small$", "-dtype", "float32", "-max-time", "20ms", "-ref-mib", "1")
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}
 	recs, fs := record.ReadJSON(strings.NewReader(stdout), "stdout")
+	if len(recs) != 4 || !recs[0].IsReference() || !recs[1].IsReference() || !recs[3].IsReference() {
+		t.Errorf("records %+v: want the references around the case", recs)
+	}
+	recs = slices.DeleteFunc(recs, func(r record.Record) bool { return r.IsReference() })
 	if len(fs) > 0 || len(recs) != 1 || recs[0].Op != "ReluFwd" || recs[0].Bytes == 0 {
 		t.Errorf("records %+v, findings %v:\n%s", recs, fs, stdout)
 	}

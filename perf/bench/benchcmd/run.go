@@ -9,6 +9,7 @@ import (
 	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/internal/output"
 	"github.com/ropgen/ropgen/perf/bench"
+	"github.com/ropgen/ropgen/perf/calibrate"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 )
@@ -38,6 +39,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	maxFlops := fl.Int64("max-flops", bench.DefaultLimits.FlopLimit, "skip cases above `N` FLOPs (a plain reference runs at about 1 GFLOP/s)")
 	warm := fl.Bool("warm", false, "time every case in warm batches; by default every case is timed cold, one call a sample after evicting the caches")
 	verbose := fl.Bool("v", false, "list every skipped case")
+	refSize := fl.Int64("ref-mib", refMiB(), "time the drift reference (the calibration's copy) at the start and end of the run on arrays of `N` MiB each (default: the calibration's size, so the report can compare it with the profile); 0: none")
 	if code, ok := fl.Parse(args); !ok {
 		return code
 	}
@@ -99,7 +101,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	fmt.Fprintf(stderr, "device %q: %d cases, %d record(s) of %d samples each; %s\n",
 		opt.Device, len(todo), opt.Count, opt.Samples, timingNote(opt))
 	start := time.Now()
-	refs := bench.References{Reg: e.reg, Opt: opt, Copy: copyReference}
+	refs := bench.References{Reg: e.reg, Opt: opt, Copy: copyReference(*refSize)}
 	// The cold-call floor is timed on the smallest cases of the whole catalog, whatever this
 	// run selects, so every run's floor is the same calls'.
 	catalog, err := bench.Plan(e.reg, cat.cases, bench.Limits{})
@@ -126,9 +128,29 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	return 0
 }
 
-// copyReference is the drift reference of a run (bench.References.Copy); nil until the
-// calibration's copy is importable.
-var copyReference func() (int64, profiles.Spread)
+// copyReference is the drift reference of a run (bench.References.Copy): the calibration's
+// own copy (calibrate.CopyReference) on arrays of mib MiB, five rounds; nil for mib 0. At
+// the calibration's size (refMiB) its rate compares with the profile's copy mix.
+func copyReference(mib int64) func() (int64, profiles.Spread) {
+	if mib <= 0 {
+		return nil
+	}
+	return func() (moved int64, rate profiles.Spread) {
+		size := mib << 20
+		rate = calibrate.CopyReference(size, copyRounds)
+		// What one copy reads and writes: two arrays of size bytes (whole float64s, at
+		// least 1 MiB, as CopyReference rounds them).
+		return 2 * (max(size, 1<<20) / 8 * 8), rate
+	}
+}
+
+// refMiB is the default size of a drift reference's arrays: the calibration's.
+func refMiB() int64 {
+	return int64(calibrate.DefaultArrayMiB(profiles.HostCPU(), calibrate.MemAvailable()))
+}
+
+// copyRounds is how many copies a drift reference times.
+const copyRounds = 5
 
 // writeReferences writes the reference records measure returns, each with a progress line.
 func writeReferences(w bench.RecordWriter, progress io.Writer, measure func() ([]record.Record, error)) error {
