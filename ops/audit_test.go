@@ -24,7 +24,7 @@ var oracleAudited = []string{
 	"GroupedGemmFwd", "Fp8BlockScaledGemmFwd",
 	"CopyFwd", "TransposeFwd", "ConcatFwd", "PadFwd",
 	"GeluErfFwd", "SoftplusFwd", "MishFwd", "EluFwd", "HardswishFwd",
-	"LogsumexpFwd", "VarFwd",
+	"LogsumexpFwd", "VarFwd", "TopKFwd",
 }
 
 // oracleExempt are the ops whose traffic depends on tensor contents, with the reason; the
@@ -214,6 +214,7 @@ var flopRules = map[string]flopRule{
 	"HardswishFwd":       {basis: "out", perElem: 4}, // +3, clamp, mul, /6
 	"LogsumexpFwd":       {basis: "in", perElem: 4},  // max, sub, exp, sum; log + add per line cancel the -2
 	"VarFwd":             {basis: "in", perElem: 4},  // mean (N-1 adds, 1 divide), center, square, sum, divide
+	"TopKFwd":            {basis: "in", perElem: 1},  // the threshold test of each element
 }
 
 // flopFamilies are the families whose every implemented op must have a flopRule.

@@ -361,3 +361,14 @@ func fence() {
 func ntAlign16(y []float32) int {
 	return int(-uintptr(unsafe.Pointer(unsafe.SliceData(y))) % 16 / 4)
 }
+
+// vecAbove returns the offset of the first full vector of x holding an element above t or
+// a NaN; len(x) rounded down to whole vectors when there is none, and 0 at SIMDGo (the
+// caller's Go loop then tests every element).
+func vecAbove(x []float32, t float32) int {
+	kern, l := pick(aboveAVX2, aboveAVX512)
+	if l == 0 {
+		return 0
+	}
+	return kern(x, t)
+}

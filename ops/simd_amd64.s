@@ -3204,6 +3204,32 @@ varColsAVX2_done:
 	VZEROUPPER
 	RET
 
+// func aboveAVX2(x []float32, t float32) int
+// Requires: AVX, AVX2, SSE
+TEXT ·aboveAVX2(SB), NOSPLIT, $0-40
+	MOVQ         x_base+0(FP), AX
+	MOVSS        t+24(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVQ         x_len+8(FP), CX
+	ANDQ         $-8, CX
+	XORQ         DX, DX
+
+aboveAVX2_loop:
+	CMPQ      DX, CX
+	JAE       aboveAVX2_done
+	VMOVUPS   (AX)(DX*4), Y1
+	VCMPPS    $0x06, Y0, Y1, Y1
+	VMOVMSKPS Y1, BX
+	TESTL     BX, BX
+	JNZ       aboveAVX2_done
+	ADDQ      $0x08, DX
+	JMP       aboveAVX2_loop
+
+aboveAVX2_done:
+	MOVQ DX, ret+32(FP)
+	VZEROUPPER
+	RET
+
 // func varRowAVX2(x []float32, x0 float64) (int, float64, float64)
 // Requires: AVX, AVX2, FMA3, SSE2
 TEXT ·varRowAVX2(SB), NOSPLIT, $0-56
@@ -5984,6 +6010,31 @@ varColsAVX512_loop:
 
 varColsAVX512_done:
 	MOVQ DI, ret+96(FP)
+	VZEROUPPER
+	RET
+
+// func aboveAVX512(x []float32, t float32) int
+// Requires: AVX, AVX512F, SSE
+TEXT ·aboveAVX512(SB), NOSPLIT, $0-40
+	MOVQ         x_base+0(FP), AX
+	MOVSS        t+24(FP), X0
+	VBROADCASTSS X0, Z0
+	MOVQ         x_len+8(FP), CX
+	ANDQ         $-16, CX
+	XORQ         DX, DX
+
+aboveAVX512_loop:
+	CMPQ     DX, CX
+	JAE      aboveAVX512_done
+	VMOVUPS  (AX)(DX*4), Z1
+	VCMPPS   $0x06, Z0, Z1, K1
+	KORTESTW K1, K1
+	JNZ      aboveAVX512_done
+	ADDQ     $0x10, DX
+	JMP      aboveAVX512_loop
+
+aboveAVX512_done:
+	MOVQ DX, ret+32(FP)
 	VZEROUPPER
 	RET
 

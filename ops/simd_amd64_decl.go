@@ -119,6 +119,11 @@ func expSumColsAVX2(s []float64, sh []float32, row []float32) int
 //go:noescape
 func varColsAVX2(s1 []float64, s2 []float64, x0 []float64, row []float32) int
 
+// aboveAVX2 returns the offset of the first full vector of x with a lane above t or NaN (not x <= t), or the full-vector length when none has (8 lanes; see asmgen).
+//
+//go:noescape
+func aboveAVX2(x []float32, t float32) int
+
 // varRowAVX2 returns how many elements of x it did and Σ(x - x0), Σ(x - x0)² in float64 (8 lanes; see asmgen).
 //
 //go:noescape
@@ -290,6 +295,11 @@ func expSumColsAVX512(s []float64, sh []float32, row []float32) int
 //
 //go:noescape
 func varColsAVX512(s1 []float64, s2 []float64, x0 []float64, row []float32) int
+
+// aboveAVX512 returns the offset of the first full vector of x with a lane above t or NaN (not x <= t), or the full-vector length when none has (16 lanes; see asmgen).
+//
+//go:noescape
+func aboveAVX512(x []float32, t float32) int
 
 // varRowAVX512 returns how many elements of x it did and Σ(x - x0), Σ(x - x0)² in float64 (16 lanes; see asmgen).
 //

@@ -1025,6 +1025,45 @@ func (op *TanhFwd) rooflineEval() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *TanhFwd) ComputeRoof() string { return "vector.fp32" }
 
+// EvalRoofline returns the minimum FLOPs and bytes of one TopKFwd call (reduction.yaml:181).
+func (op *TopKFwd) EvalRoofline() (flops, bytes int64, err error) {
+	if op.XShape == nil {
+		return 0, 0, rooflineUnbound("TopKFwd", "x")
+	}
+	c := &op.roofline
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.K || c.ints[1] != op.Dim || c.ints[2] != op.DType.Size() {
+		flops, bytes, err := op.rooflineEval()
+		c.store([][]int{op.XShape}, []int{op.K, op.Dim, op.DType.Size()}, flops, bytes, err)
+	}
+	return c.flops, c.bytes, c.err
+}
+
+// rooflineEval is TopKFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *TopKFwd) rooflineEval() (flops, bytes int64, err error) {
+	rooflineAt := "roofline"
+	defer rooflineRecover("TopKFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
+	k := op.K
+	dim := op.Dim
+	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
+	d := normdim(dim, x.ndim)
+	rooflineAt = `roofline.vars.N "x.shape[d]"`
+	N := x.shape[d]
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
+	T := product(x.shape)
+	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
+	R := floordiv(T, N)
+	rooflineFlops := T
+	rooflineAt = `roofline.bytes "T * elem_bytes + R * k * (elem_bytes + 8)"`
+	rooflineBytes := rooflineAdd(rooflineMul(T, elem_bytes), rooflineMul(rooflineMul(R, k), (rooflineAdd(elem_bytes, 8))))
+	return rooflineResult("TopKFwd", rooflineFlops, rooflineBytes)
+}
+
+// ComputeRoof returns the profile key of the unit that prices TopKFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *TopKFwd) ComputeRoof() string { return "vector.fp32" }
+
 // EvalRoofline returns the minimum FLOPs and bytes of one TransposeFwd call (layout.yaml:35).
 func (op *TransposeFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
@@ -1139,6 +1178,7 @@ var (
 	_ rooflineOp = (*SubFwd)(nil)
 	_ rooflineOp = (*SumFwd)(nil)
 	_ rooflineOp = (*TanhFwd)(nil)
+	_ rooflineOp = (*TopKFwd)(nil)
 	_ rooflineOp = (*TransposeFwd)(nil)
 	_ rooflineOp = (*VarFwd)(nil)
 )

@@ -383,6 +383,28 @@ func reductions() {
 		RET()
 	}
 	{
+		// above: top-k's filter. Most elements of a long row fall below the running k-th
+		// value; the scan skips them a vector at a time.
+		name := frame("above", "func(x []float32, t float32) int", "returns the offset of the first full vector of x with a lane above t or NaN (not x <= t), or the full-vector length when none has")
+		x := Load(Param("x").Base(), GP64())
+		vt := bc(Load(Param("t"), XMM()))
+		n, i := fullN("x"), counter()
+		loopTo(name, i, n, func() {
+			m := cmp(0x06, ld(at(x, i)), vt) // NLE_UQ: not x <= t, NaN included
+			if cur.wide {
+				KORTESTW(m.r, m.r)
+			} else {
+				g := GP32()
+				VMOVMSKPS(m.r, g)
+				TESTL(g, g)
+			}
+			JNZ(LabelRef(name + "_done"))
+		})
+		Store(i, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+	}
+	{
 		name := frame("varRow", "func(x []float32, x0 float64) (int, float64, float64)", "returns how many elements of x it did and Σ(x - x0), Σ(x - x0)² in float64")
 		x := Load(Param("x").Base(), GP64())
 		v0 := vec()
