@@ -6,7 +6,8 @@
 //   read BYTES          -> "SECONDS BYTES": one pass summing a BYTES buffer
 //   copy BYTES          -> "SECONDS BYTES": one copy of BYTES/2 into BYTES/2 (BYTES moved)
 //
-// SECONDS is per call, from a batch of calls lasting at least TARGET_S. Buffers of a size
+// SECONDS is per call, the fastest of BATCHES batches each lasting at least TARGET_S (on a
+// shared machine other jobs only ever add time). Buffers of a size
 // are made (and touched) once and kept. Built by cmd/ropcompare with cc -O2 -march=native
 // -pthread: GCC vector extensions become the widest vectors the CPU has (zmm with AVX-512)
 // and a*b+c a fused multiply-add (-ffp-contract=fast, GCC's default).
@@ -18,7 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define TARGET_S 0.05
+#define TARGET_S 0.02
+#define BATCHES 3
 #define LANES 16
 typedef float vf __attribute__((vector_size(4 * LANES)));
 
@@ -126,19 +128,31 @@ static void ensure(size_t bytes) {
 	buf_bytes = bytes;
 }
 
-// per_call times kind in batches until one lasts TARGET_S and returns seconds per call.
+static double batch(int kind, long n) {
+	double t0 = now();
+	for (long i = 0; i < n; i++)
+		call(kind);
+	return now() - t0;
+}
+
+// per_call grows a batch of calls of kind until it lasts TARGET_S, then returns the seconds
+// per call of the fastest of BATCHES such batches.
 static double per_call(int kind) {
 	long n = 1;
+	double d;
 	for (;;) {
-		double t0 = now();
-		for (long i = 0; i < n; i++)
-			call(kind);
-		double d = now() - t0;
+		d = batch(kind, n);
 		if (d >= TARGET_S)
-			return d / n;
+			break;
 		long next = d > 0 ? (long)(n * 1.2 * TARGET_S / d) + 1 : n * 100;
 		n = next > n * 100 ? n * 100 : (next > n ? next : n + 1);
 	}
+	for (int i = 1; i < BATCHES; i++) {
+		double e = batch(kind, n);
+		if (e < d)
+			d = e;
+	}
+	return d / n;
 }
 
 int main(void) {
