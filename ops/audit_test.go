@@ -24,7 +24,7 @@ var oracleAudited = []string{
 	"GroupedGemmFwd", "Fp8BlockScaledGemmFwd",
 	"CopyFwd", "TransposeFwd", "ConcatFwd", "PadFwd",
 	"GeluErfFwd", "SoftplusFwd", "MishFwd", "EluFwd", "HardswishFwd",
-	"LogsumexpFwd", "VarFwd", "TopKFwd",
+	"LogsumexpFwd", "VarFwd", "TopKFwd", "MoeTopKGatingFwd",
 }
 
 // oracleExempt are the ops whose traffic depends on tensor contents, with the reason; the

@@ -703,6 +703,25 @@ func (op *MishFwd) rooflineEval() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *MishFwd) ComputeRoof() string { return "vector.fp32" }
 
+// EvalRoofline returns the minimum FLOPs and bytes of one MoeTopKGatingFwd call (gemm.yaml:144).
+func (op *MoeTopKGatingFwd) EvalRoofline() (flops, bytes int64, err error) {
+	rooflineAt := "roofline"
+	defer rooflineRecover("MoeTopKGatingFwd", &rooflineAt, &err)
+	T := op.T
+	E := op.E
+	top_k := op.TopK
+	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.flops "T * E * (5 + top_k) + 2 * T * top_k"`
+	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(T, E), (rooflineAdd(5, top_k))), rooflineMul(rooflineMul(2, T), top_k))
+	rooflineAt = `roofline.bytes "T * E * elem_bytes + T * top_k * (4 + 4)"`
+	rooflineBytes := rooflineAdd(rooflineMul(rooflineMul(T, E), elem_bytes), rooflineMul(rooflineMul(T, top_k), (4+4)))
+	return rooflineResult("MoeTopKGatingFwd", rooflineFlops, rooflineBytes)
+}
+
+// ComputeRoof returns the profile key of the unit that prices MoeTopKGatingFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *MoeTopKGatingFwd) ComputeRoof() string { return "vector.fp32" }
+
 // EvalRoofline returns the minimum FLOPs and bytes of one MulFwd call, computed by
 // formulas.Binary (func mode, elementwise.yaml:252).
 func (op *MulFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -1166,6 +1185,7 @@ var (
 	_ rooflineOp = (*MaxPool2dFwd)(nil)
 	_ rooflineOp = (*MeanFwd)(nil)
 	_ rooflineOp = (*MishFwd)(nil)
+	_ rooflineOp = (*MoeTopKGatingFwd)(nil)
 	_ rooflineOp = (*MulFwd)(nil)
 	_ rooflineOp = (*PadFwd)(nil)
 	_ rooflineOp = (*RMSNormFwd)(nil)
