@@ -6,7 +6,7 @@ OUT ?= out
 # cache, so they stream from DRAM and can earn a verdict) and GEMM on a compute-bound shape.
 CHART_OPS ?= CopyFwd|ReluFwd|SiluFwd|AddFwd|SoftmaxFwd|RMSNormFwd|SumFwd|TransposeFwd|GemmFwd
 
-.PHONY: run test generate check asm-check bench compare fuzz clean
+.PHONY: run test example generate check asm-check bench compare fuzz clean
 
 # The main job on this machine: regenerate, validate, calibrate the host when its profile is
 # missing or from another boot, benchmark a quick subset of the catalog and the chart rows
@@ -46,6 +46,15 @@ test: asm-check
 	$(GO) test ./...
 	ROPGEN_SIMD=go $(GO) test ./ops
 	GOARCH=arm64 $(GO) vet ./ops
+	$(MAKE) --no-print-directory example
+
+# The outside module of examples/mykernels (its own go.mod, replace to this tree, its own
+# tensor and dtype types): ropgen used as another module uses it (docs/using.md). Its
+# generated code is current, it builds, vets and tests, and every workload of its manifests
+# prices through its generated EvalRoofline.
+example:
+	cd examples/mykernels && $(GO) tool ropgen generate -check && $(GO) build ./... && \
+	  $(GO) vet ./... && $(GO) test ./... && $(GO) run ./cmd/kbench eval
 
 # The checked-in ops/simd_amd64.s and its declarations are what ops/internal/asmgen (its own
 # module, so that ops does not depend on avo) writes now. The first line names the output
@@ -60,6 +69,7 @@ asm-check:
 
 generate:
 	$(GO) generate ./...
+	cd examples/mykernels && $(GO) generate ./...
 
 # Benchmarks named in the issues; compare runs with benchstat.
 bench:
