@@ -58,7 +58,7 @@ func versionLine(info *debug.BuildInfo) string {
 	}
 	if mod.Replace != nil {
 		v += " => " + mod.Replace.Path
-		if mod.Replace.Version != "" {
+		if mod.Replace.Version != "" && mod.Replace.Version != "(devel)" {
 			v += " " + mod.Replace.Version
 		}
 	}

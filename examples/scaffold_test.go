@@ -1,0 +1,112 @@
+// Package examples holds the test that follows docs/using.md from an empty directory; the
+// worked example module itself is examples/mykernels (its own go.mod), which make test
+// builds and checks.
+package examples
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// fileMarker names the file the next fenced block of docs/using.md is written to.
+var fileMarker = regexp.MustCompile(`^<!-- file: (\S+) -->$`)
+
+// script turns docs/using.md into one shell script: each ```sh block's lines as they are,
+// each fenced block after a file marker as a here-document that writes that file, in page
+// order. Other blocks (yaml or text without a marker) are prose.
+func script(t *testing.T, doc string) string {
+	t.Helper()
+	f, err := os.Open(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var b strings.Builder
+	b.WriteString("set -ex\n")
+	var file string
+	in, run := false, false
+	files, blocks := 0, 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case !in && fileMarker.MatchString(line):
+			file = fileMarker.FindStringSubmatch(line)[1]
+		case !in && strings.HasPrefix(line, "```"):
+			in = true
+			run = line == "```sh"
+			if file != "" {
+				files++
+				b.WriteString("mkdir -p " + filepath.Dir(file) + "\ncat > " + file + " <<'ROPGEN_DOC_EOF'\n")
+			} else if run {
+				blocks++
+			}
+		case in && line == "```":
+			if file != "" {
+				b.WriteString("ROPGEN_DOC_EOF\n")
+			}
+			in, run, file = false, false, ""
+		case in && (run || file != ""):
+			b.WriteString(line + "\n")
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if files < 5 || blocks < 5 {
+		t.Fatalf("%s: %d files and %d sh blocks; the page lost its steps", doc, files, blocks)
+	}
+	return b.String()
+}
+
+// TestScaffoldFromDocs follows docs/using.md in a fresh directory, offline (the module cache
+// and this checkout only): a new module with its own types gets ropgen as a tool, generates,
+// builds, vets, evaluates every workload, predicts, runs and gets a priced report.
+func TestScaffoldFromDocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a new module and ropgen in it")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to run the page's steps")
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command("sh", "-c", script(t, filepath.Join(root, "docs", "using.md")))
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "ROPGEN="+root, "GOPROXY=off", "GOSUMDB=off", "GOFLAGS=-mod=mod", "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the steps of docs/using.md fail: %v\n%s", err, out)
+	}
+	log := string(out)
+	for _, want := range []string{
+		"2 ops (2 implemented, 0 spec-only) in 1 files",
+		"5 cases evaluated: 5 clean, 0 failed",
+		"ScaleFwd   prefill-hidden",
+		"3 rows: ",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the steps' output lacks %q:\n%s", want, log)
+		}
+	}
+	mod := filepath.Join(dir, "fastops")
+	for _, f := range []string{"ropgen.yaml", "ops/zz_roofline.go", "records.txt"} {
+		if _, err := os.Stat(filepath.Join(mod, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if out, err := exec.Command("gofmt", "-l", mod).CombinedOutput(); err != nil || len(out) > 0 {
+		t.Errorf("the page's Go files are not gofmt'd: %v %s", err, out)
+	}
+}
