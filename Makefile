@@ -53,6 +53,8 @@ test: asm-check
 # generated code is current, it builds, vets and tests, and every workload of its manifests
 # prices through its generated EvalRoofline.
 example:
+	@cd examples/mykernels && $(GO) mod tidy -diff >/dev/null || \
+	  { echo "examples/mykernels/go.mod does not follow ropgen's requirements: run go generate ./..."; exit 1; }
 	cd examples/mykernels && $(GO) tool ropgen generate -check && $(GO) build ./... && \
 	  $(GO) vet ./... && $(GO) test ./... && $(GO) run ./cmd/kbench eval
 
@@ -69,7 +71,6 @@ asm-check:
 
 generate:
 	$(GO) generate ./...
-	cd examples/mykernels && $(GO) generate ./...
 
 # Benchmarks named in the issues; compare runs with benchstat.
 bench:

@@ -1,6 +1,3 @@
-// Package examples holds the test that follows docs/using.md from an empty directory; the
-// worked example module itself is examples/mykernels (its own go.mod), which make test
-// builds and checks.
 package examples
 
 import (

@@ -6,29 +6,16 @@ import "example.com/mykernels/formulas"
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MatVecFwd call (kernels.yaml:30).
 func (op *MatVecFwd) EvalRoofline() (flops, bytes int64, err error) {
+	rooflineAt := "roofline"
+	defer rooflineRecover("MatVecFwd", &rooflineAt, &err)
 	M := op.M
 	K := op.K
 	elem_bytes := op.DType.Size()
-	return rooflineCheck("MatVecFwd",
-		matVecFwdRoofline(M, K, elem_bytes),
-		matVecFwdShadow(float64(M), float64(K), float64(elem_bytes)))
-}
-
-// matVecFwdRoofline is MatVecFwd's arithmetic layer, verbatim from the manifest.
-func matVecFwdRoofline(M int, K int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: 2 * M * K,
-		bytes: (M*K + K + M) * elem_bytes,
-	}
-}
-
-// matVecFwdShadow is matVecFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func matVecFwdShadow(M float64, K float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: 2 * M * K,
-		bytes: (M*K + K + M) * elem_bytes,
-	}
+	rooflineAt = `roofline.flops "2 * M * K"`
+	rooflineFlops := rooflineMul(rooflineMul(2, M), K)
+	rooflineAt = `roofline.bytes "(M * K + K + M) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineMul(M, K), K), M)), elem_bytes)
+	return rooflineResult("MatVecFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices MatVecFwd's FLOPs: the
@@ -60,30 +47,16 @@ func (op *ScaleFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // rooflineEval is ScaleFwd's roofline, computed from the bound values; EvalRoofline caches it.
 func (op *ScaleFwd) rooflineEval() (flops, bytes int64, err error) {
-	defer rooflineRecover("ScaleFwd", &err)
-	x := rooflineTensor{op.XShape, len(op.XShape)}
+	rooflineAt := "roofline"
+	defer rooflineRecover("ScaleFwd", &rooflineAt, &err)
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
-	return rooflineCheck("ScaleFwd",
-		scaleFwdRoofline(T, elem_bytes),
-		scaleFwdShadow(float64(T), float64(elem_bytes)))
-}
-
-// scaleFwdRoofline is ScaleFwd's arithmetic layer, verbatim from the manifest.
-func scaleFwdRoofline(T int, elem_bytes int) rooflinePair[int] {
-	return rooflinePair[int]{
-		flops: T,
-		bytes: 2 * T * elem_bytes,
-	}
-}
-
-// scaleFwdShadow is scaleFwdRoofline in float64, which cannot wrap around: rooflineCheck
-// compares the two to catch an overflow. Generic helpers are instantiated explicitly.
-func scaleFwdShadow(T float64, elem_bytes float64) rooflinePair[float64] {
-	return rooflinePair[float64]{
-		flops: T,
-		bytes: 2 * T * elem_bytes,
-	}
+	rooflineFlops := T
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
+	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
+	return rooflineResult("ScaleFwd", rooflineFlops, rooflineBytes)
 }
 
 // ComputeRoof returns the profile key of the unit that prices ScaleFwd's FLOPs: the

@@ -19,24 +19,73 @@ type rooflineOp interface {
 	ComputeRoof() string
 }
 
-// rooflinePair is one evaluation of an arithmetic layer: in int, or in float64 (the shadow).
-type rooflinePair[T rooflineNumber] struct{ flops, bytes T }
-
-// rooflineError is a failure inside a formula (a helper's refusal), raised as a panic and
-// turned into EvalRoofline's error by rooflineRecover.
+// rooflineError is a failure inside a formula (a helper's refusal), raised as a panic and turned into EvalRoofline's error by rooflineRecover.
 type rooflineError string
 
 func (e rooflineError) Error() string { return string(e) }
 
-func rooflineOverflow(helper string) rooflineError {
-	return rooflineError(helper + ": result overflows int64")
+// rooflineOverflow is the panic of an operation whose true result does not fit int64. A
+// struct, not a formatted string, so that raising it costs the checked operations little
+// enough to inline.
+type rooflineOverflow struct {
+	a  int
+	op string
+	b  int
 }
 
-// rooflineRecover turns a panic in a formula (a helper's refusal, an index out of range)
-// into an error naming the op: EvalRoofline never panics.
-func rooflineRecover(op string, err *error) {
+func (e rooflineOverflow) Error() string {
+	if e.op == "neg" {
+		return fmt.Sprintf("-(%d) overflows int64", e.b)
+	}
+	return fmt.Sprintf("%d %s %d overflows int64", e.a, e.op, e.b)
+}
+
+// Every +, - and * on int of a formula, and unary -, is one of these: the result is exact,
+// or the step panics with a rooflineOverflow. Nothing wraps around.
+
+// rooflineAdd returns a + b.
+func rooflineAdd(a, b int) int {
+	c := a + b
+	if (c > a) != (b > 0) {
+		panic(rooflineOverflow{a, "+", b})
+	}
+	return c
+}
+
+// rooflineSub returns a - b.
+func rooflineSub(a, b int) int {
+	c := a - b
+	if (c < a) != (b > 0) {
+		panic(rooflineOverflow{a, "-", b})
+	}
+	return c
+}
+
+// rooflineMul returns a * b: the 128-bit product's high word, corrected for the signs,
+// must be the sign extension of its low word.
+func rooflineMul(a, b int) int {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	hi -= uint64(b)&uint64(a>>63) + uint64(a)&uint64(b>>63)
+	if hi != uint64(int64(lo)>>63) {
+		panic(rooflineOverflow{a, "*", b})
+	}
+	return int(lo)
+}
+
+// rooflineNeg returns -a.
+func rooflineNeg(a int) int {
+	if a == math.MinInt {
+		panic(rooflineOverflow{0, "neg", a})
+	}
+	return -a
+}
+
+// rooflineRecover turns a panic in a formula (an overflow, a helper's refusal, an index out
+// of range) into an error naming the op and the formula being evaluated (*at): EvalRoofline
+// never panics.
+func rooflineRecover(op string, at *string, err *error) {
 	if r := recover(); r != nil {
-		*err = fmt.Errorf("%s: roofline: %v", op, r)
+		*err = fmt.Errorf("%s: %s: %v", op, *at, r)
 	}
 }
 
@@ -45,33 +94,21 @@ func rooflineUnbound(op, input string) error {
 	return fmt.Errorf("%s: EvalRoofline before Forward: input %s is not bound", op, input)
 }
 
-// rooflineCheck returns the int evaluation v after comparing it with its float64 shadow:
-// int arithmetic wraps silently on overflow, float64 does not, so a wrapped result shows
-// as a disagreement. Negative results are refused too.
-func rooflineCheck(op string, v rooflinePair[int], shadow rooflinePair[float64]) (flops, bytes int64, err error) {
-	if rooflineExact(v.flops, shadow.flops) && rooflineExact(v.bytes, shadow.bytes) {
-		return int64(v.flops), int64(v.bytes), nil
+// rooflineResult returns flops and bytes as EvalRoofline's result: a negative count is an
+// error of its own (the formula is wrong for these values, nothing overflowed).
+func rooflineResult(op string, flops, bytes int) (int64, int64, error) {
+	if flops < 0 || bytes < 0 {
+		return 0, 0, rooflineNegative(op, flops, bytes)
 	}
-	for _, c := range []struct {
-		what   string
-		v      int
-		shadow float64
-	}{{"flops", v.flops, shadow.flops}, {"bytes", v.bytes, shadow.bytes}} {
-		switch {
-		case rooflineExact(c.v, c.shadow):
-		case c.v < 0 && rooflineExact(-c.v, -c.shadow):
-			return 0, 0, fmt.Errorf("%s: roofline %s is negative (%d)", op, c.what, c.v)
-		default:
-			return 0, 0, fmt.Errorf("%s: roofline %s overflows int64 (it is about %.4g)", op, c.what, c.shadow)
-		}
-	}
-	panic("unreachable: one of the two failed rooflineExact")
+	return int64(flops), int64(bytes), nil
 }
 
-// rooflineExact is the fast path of rooflineCheck, small enough to inline: v is not
-// negative, and its shadow agrees with it inside the int64 range.
-func rooflineExact(v int, shadow float64) bool {
-	return v >= 0 && shadow < 0x1p63 && math.Abs(float64(v)-shadow) <= 1e-9*shadow+1
+//go:noinline
+func rooflineNegative(op string, flops, bytes int) error {
+	if flops < 0 {
+		return fmt.Errorf("%s: roofline flops is negative (%d)", op, flops)
+	}
+	return fmt.Errorf("%s: roofline bytes is negative (%d)", op, bytes)
 }
 
 // rooflineCache holds an op's last roofline and the bound values it was computed from, so
@@ -119,33 +156,17 @@ func rooflineFlag(b bool) int {
 	return 0
 }
 
-// rooflineNumber is the element type of the arithmetic layer: int for the result, float64
-// for the overflow shadow.
-type rooflineNumber interface{ int | float64 }
-
 // rooflineTensor is what a vars-layer formula sees of an input: x.shape and x.ndim.
 type rooflineTensor struct {
 	shape []int
 	ndim  int
 }
 
-// product returns the product of s, 1 for an empty s. Overflow panics with a roofline error.
+// product returns the product of s, 1 for an empty s, multiplying left to right.
 func product(s []int) int {
 	p := 1
 	for _, v := range s {
-		hi, lo := bits.Mul64(uint64(abs(p)), uint64(abs(v)))
-		if hi != 0 || lo > math.MaxInt64 {
-			panic(rooflineOverflow("product"))
-		}
-		p *= v
+		p = rooflineMul(p, v)
 	}
 	return p
-}
-
-// abs returns the absolute value of a.
-func abs[T rooflineNumber](a T) T {
-	if a < 0 {
-		return -a
-	}
-	return a
 }

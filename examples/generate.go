@@ -1,0 +1,10 @@
+// Package examples holds the test that follows docs/using.md from an empty directory. The
+// worked example module is examples/mykernels (its own go.mod, with a replace to this
+// tree), which make test builds and checks.
+//
+// go generate ./... at the root keeps that module current too: its go.mod follows this
+// module's requirements (go mod tidy), and its generated roofline code follows gen.
+package examples
+
+//go:generate go -C mykernels mod tidy
+//go:generate go -C mykernels generate ./...
