@@ -2,7 +2,13 @@
 
 package kernels
 
-import "example.com/mykernels/formulas"
+import (
+	"example.com/mykernels/formulas"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+)
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MatVecFwd call (kernels.yaml:30).
 func (op *MatVecFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -70,3 +76,167 @@ var (
 	_ rooflineOp = (*RowSumFwd)(nil)
 	_ rooflineOp = (*ScaleFwd)(nil)
 )
+
+// The runtime of the methods above, copied from ropgen's gen/roofrt.
+
+// Formulas compute in int, which must be 64 bits wide. A compile error here means a 32-bit
+// target, where roofline numbers would overflow: build for a 64-bit one.
+const _ int = math.MaxInt64
+
+// rooflineOp is the interface every generated op satisfies.
+type rooflineOp interface {
+	EvalRoofline() (flops, bytes int64, err error)
+	ComputeRoof() string
+}
+
+// rooflineError is a failure inside a formula (a helper's refusal), raised as a panic and turned into EvalRoofline's error by rooflineRecover.
+type rooflineError string
+
+func (e rooflineError) Error() string { return string(e) }
+
+// rooflineOverflow is the panic of an operation whose true result does not fit int64. A
+// struct, not a formatted string, so that raising it costs the checked operations little
+// enough to inline.
+type rooflineOverflow struct {
+	a  int
+	op string
+	b  int
+}
+
+func (e rooflineOverflow) Error() string {
+	if e.op == "neg" {
+		return fmt.Sprintf("-(%d) overflows int64", e.b)
+	}
+	return fmt.Sprintf("%d %s %d overflows int64", e.a, e.op, e.b)
+}
+
+// Every +, - and * on int of a formula, and unary -, is one of these: the result is exact,
+// or the step panics with a rooflineOverflow. Nothing wraps around.
+
+// rooflineAdd returns a + b.
+func rooflineAdd(a, b int) int {
+	c := a + b
+	if (c > a) != (b > 0) {
+		panic(rooflineOverflow{a, "+", b})
+	}
+	return c
+}
+
+// rooflineSub returns a - b.
+func rooflineSub(a, b int) int {
+	c := a - b
+	if (c < a) != (b > 0) {
+		panic(rooflineOverflow{a, "-", b})
+	}
+	return c
+}
+
+// rooflineMul returns a * b: the 128-bit product's high word, corrected for the signs,
+// must be the sign extension of its low word.
+func rooflineMul(a, b int) int {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	hi -= uint64(b)&uint64(a>>63) + uint64(a)&uint64(b>>63)
+	if hi != uint64(int64(lo)>>63) {
+		panic(rooflineOverflow{a, "*", b})
+	}
+	return int(lo)
+}
+
+// rooflineNeg returns -a.
+func rooflineNeg(a int) int {
+	if a == math.MinInt {
+		panic(rooflineOverflow{0, "neg", a})
+	}
+	return -a
+}
+
+// rooflineRecover turns a panic in a formula (an overflow, a helper's refusal, an index out
+// of range) into an error naming the op and the formula being evaluated (*at): EvalRoofline
+// never panics.
+func rooflineRecover(op string, at *string, err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%s: %s: %v", op, *at, r)
+	}
+}
+
+// rooflineUnbound is the error of EvalRoofline on an op whose input shape is not bound yet.
+func rooflineUnbound(op, input string) error {
+	return fmt.Errorf("%s: EvalRoofline before Forward: input %s is not bound", op, input)
+}
+
+// rooflineResult returns flops and bytes as EvalRoofline's result: a negative count is an
+// error of its own (the formula is wrong for these values, nothing overflowed).
+func rooflineResult(op string, flops, bytes int) (int64, int64, error) {
+	if flops < 0 || bytes < 0 {
+		return 0, 0, rooflineNegative(op, flops, bytes)
+	}
+	return int64(flops), int64(bytes), nil
+}
+
+//go:noinline
+func rooflineNegative(op string, flops, bytes int) error {
+	if flops < 0 {
+		return fmt.Errorf("%s: roofline flops is negative (%d)", op, flops)
+	}
+	return fmt.Errorf("%s: roofline bytes is negative (%d)", op, bytes)
+}
+
+// rooflineCache holds an op's last roofline and the bound values it was computed from, so
+// that EvalRoofline after an identical Forward costs a comparison (spec §4.4.5: cache by
+// input). An op whose formulas read a bound shape declares it: roofline rooflineCache. The
+// key is the bound shapes and []int params (nil, an absent input, differs from empty) and
+// the int and bool values the formulas read.
+type rooflineCache struct {
+	shapes       [][]int
+	ints         []int
+	flops, bytes int64
+	err          error
+	valid        bool
+}
+
+// rooflineSameShape reports whether a cached shape is the bound one: equal dims, and nil
+// (an absent input) only for nil.
+func rooflineSameShape(cached, bound []int) bool {
+	return (cached == nil) == (bound == nil) && slices.Equal(cached, bound)
+}
+
+// store keeps the result and a copy of its key, reusing the cache's storage: once the cache
+// has held keys of a size, a miss allocates nothing. An absent input (nil) is kept as nil,
+// an empty shape as a non-nil empty slice ([]int{} does not allocate).
+func (c *rooflineCache) store(shapes [][]int, ints []int, flops, bytes int64, err error) {
+	c.shapes = slices.Grow(c.shapes[:0], len(shapes))[:len(shapes)]
+	for i, s := range shapes {
+		switch {
+		case s == nil:
+			c.shapes[i] = nil
+		case c.shapes[i] == nil:
+			c.shapes[i] = append([]int{}, s...)
+		default:
+			c.shapes[i] = append(c.shapes[i][:0], s...)
+		}
+	}
+	c.ints = append(c.ints[:0], ints...)
+	c.flops, c.bytes, c.err, c.valid = flops, bytes, err, true
+}
+
+func rooflineFlag(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// rooflineTensor is what a vars-layer formula sees of an input: x.shape and x.ndim.
+type rooflineTensor struct {
+	shape []int
+	ndim  int
+}
+
+// product returns the product of s, 1 for an empty s, multiplying left to right.
+func product(s []int) int {
+	p := 1
+	for _, v := range s {
+		p = rooflineMul(p, v)
+	}
+	return p
+}
