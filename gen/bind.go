@@ -210,7 +210,7 @@ func (b *Binding) checkFunc(m *opModel, ptr types.Type, errorf func(diag.Pos, st
 	}
 	fn, _ := b.Formulas.Scope().Lookup(m.fn).(*types.Func)
 	if fn == nil {
-		errorf(pos, "roofline.func", "no function %s in package formulas (%s)", m.fn, b.FormulasImport)
+		errorf(pos, "roofline.func", "no function %s in package %s (%s)", m.fn, b.Formulas.Name(), b.FormulasImport)
 		return
 	}
 	sig := fn.Type().(*types.Signature)

@@ -67,7 +67,7 @@ func emitFunc(g *source, m *opModel) {
 	g.p("// EvalRoofline returns the minimum FLOPs and bytes of one ", m.op.Name, " call, computed by")
 	g.p("// formulas.", m.fn, " (func mode, ", stablePos(m.fnFile), ").")
 	g.p("func (op *", m.op.Name, ") EvalRoofline() (flops, bytes int64, err error) {")
-	g.p("return formulas.", m.fn, "(op)")
+	g.p("return ", formulasAlias, ".", m.fn, "(op)")
 	g.p("}")
 }
 
@@ -259,20 +259,26 @@ func emitRuntime(g *source, imports map[string]bool, used map[string]bool, cache
 	}
 }
 
+// formulasAlias is the name the generated file imports the formulas package under.
+const formulasAlias = "rooflineFormulas"
+
 // emitFile writes the generated file: the methods of every model, then the runtime.
 func emitFile(pkg, formulasImport string, models []*opModel, handRoof, helpers map[string]bool) ([]byte, error) {
 	var body source
 	emitMethods(&body, models, handRoof)
 	imports := map[string]bool{}
-	if slices.ContainsFunc(models, func(m *opModel) bool { return !m.isInline() }) {
-		imports[formulasImport] = true
-	}
 	emitRuntime(&body, imports, helpers, slices.ContainsFunc(models, (*opModel).cached))
 	var g source
 	g.p(Header)
 	g.p("package ", pkg)
 	g.p()
-	g.p(sortedImports(imports))
+	var named map[string]string
+	if slices.ContainsFunc(models, func(m *opModel) bool { return !m.isInline() }) {
+		// Named, whatever the formulas package calls itself, and with the reserved prefix,
+		// so that it collides with no name of the op package.
+		named = map[string]string{formulasImport: formulasAlias}
+	}
+	g.p(sortedImports(imports, named))
 	g.Write(body.Bytes())
 	return formatSource(File, g.Bytes())
 }

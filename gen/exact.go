@@ -20,7 +20,8 @@ type typedFormula struct {
 
 // exactSource returns f as Go with every +, - and * on int, and every unary - on int,
 // replaced by the checked operation of the runtime (rooflineAdd, rooflineSub, rooflineMul,
-// rooflineNeg): the result is exact or the step panics, never a wrapped value. Constant
+// rooflineNeg): the result is exact or the step panics, never a wrapped value. Helpers are
+// called by their Go names (product is rooflineProduct). Constant
 // subexpressions are left to Go, which evaluates them exactly at compile time (and refuses
 // one that does not fit; the type check reports that first). fails reports whether
 // evaluating the formula can panic: a checked operation, a helper that refuses arguments,
@@ -105,11 +106,9 @@ func (r *rewriter) expr(e ast.Expr) {
 		r.b.WriteString(" " + e.Op.String() + " ")
 		r.expr(e.Y)
 	case *ast.CallExpr:
-		name := e.Fun.(*ast.Ident).Name // the gate allows only helper calls
-		if h, _ := lookupHelper(name); h.Fails {
-			r.fails = true
-		}
-		r.call(name, e.Args...)
+		h, _ := lookupHelper(e.Fun.(*ast.Ident).Name) // the gate allows only helper calls
+		r.fails = r.fails || h.Fails
+		r.call(h.GoName(), e.Args...)
 	case *ast.SelectorExpr:
 		r.expr(e.X)
 		r.b.WriteString("." + e.Sel.Name)

@@ -104,7 +104,7 @@ func checkEmitted(t *testing.T, formula string, out *Output) {
 		"dim": true, "causal": true, "bias": true, "elem_bytes": true,
 		"rooflineAdd": true, "rooflineSub": true, "rooflineMul": true, "rooflineNeg": true}
 	for _, h := range Helpers {
-		allowed[h.Name] = true
+		allowed[h.GoName()] = true
 	}
 	found := 0
 	ast.Inspect(files[0], func(n ast.Node) bool {

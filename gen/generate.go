@@ -79,6 +79,11 @@ func Generate(cfg Config) (*Output, diag.Findings) {
 	if err != nil {
 		return nil, diag.Findings{{Msg: err.Error()}}
 	}
+	if cfg.Binding != nil {
+		if fs := cfg.Binding.checkGenerated(src); len(fs) > 0 {
+			return nil, fs.Sort()
+		}
+	}
 	out.Files[File] = src
 	return out, nil
 }

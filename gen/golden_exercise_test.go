@@ -6,6 +6,7 @@ import (
 
 	basic "github.com/ropgen/ropgen/testdata/golden/basic/ops"
 	helpers "github.com/ropgen/ropgen/testdata/golden/helpers/ops"
+	renamed "github.com/ropgen/ropgen/testdata/golden/renamed/ops"
 )
 
 // The passing goldens are real packages: importing them compiles the expected output, and
@@ -44,6 +45,16 @@ func TestGoldenBasicRuns(t *testing.T) {
 	sm.XShape = []int{1 << 31, 1 << 31} // the shape's product fits; 4 * T does not
 	expectError(t, sm, `SoftmaxFwd: roofline.flops "4 * T + cdiv(T, N)": 4 * 4611686018427387904 overflows int64`)
 	expectError(t, sm, "4 * 4611686018427387904 overflows int64") // errors are cached with their key
+}
+
+// TestGoldenRenamedRuns: a formulas package named roofs, and an op package that declares
+// product, cond and cdiv itself, generate and build (issue 12: "undefined: formulas",
+// "product redeclared in this block"), and compute what the basic case does.
+func TestGoldenRenamedRuns(t *testing.T) {
+	expectRoofline(t, &renamed.AttentionFwd{B: 1, S: 16, D: 8}, 4*16*16*8, 4*16*8*2)
+	expectRoofline(t, &renamed.SoftmaxFwd{Dim: -1, DType: 4, XShape: []int{4, 128}}, 4*512+4, 2*512*4)
+	lin := &renamed.LinearFwd{M: 2, N: 16, K: 8, DType: 2, BiasShape: []int{16}}
+	expectRoofline(t, lin, 2*2*16*8+2*16, (2*8+16*8+2*16+16)*2)
 }
 
 func TestGoldenHelpersRun(t *testing.T) {

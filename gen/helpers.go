@@ -1,6 +1,9 @@
 package gen
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Layer is one of the two expression layers of an inline formula (spec §4.4.3).
 type Layer int
@@ -54,6 +57,16 @@ var Helpers = []Helper{
 	{Name: "cond", Layers: VarsLayer | ArithLayer, Meaning: "a if c else b; eager: both a and b are evaluated"},
 	{Name: "log2", Layers: VarsLayer | ArithLayer, Meaning: "floor(log2(a)) for a >= 1; otherwise an error", Fails: true},
 	{Name: "clog2", Layers: VarsLayer | ArithLayer, Meaning: "ceil(log2(a)) for a >= 1; otherwise an error", Fails: true},
+}
+
+// GoName is the name of the helper's declaration in generated code: the formula name with
+// the roofline prefix (product is rooflineProduct), so that no generated package-level name
+// can collide with one of the op package's own; a builtin keeps its name.
+func (h Helper) GoName() string {
+	if h.Builtin {
+		return h.Name
+	}
+	return "roofline" + strings.ToUpper(h.Name[:1]) + h.Name[1:]
 }
 
 // lookupHelper returns the helper named name.

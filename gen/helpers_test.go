@@ -14,9 +14,15 @@ import (
 // code would emit an op without its recover, or a helper without one it calls.
 func TestHelperFacts(t *testing.T) {
 	rs := loadRuntime()
-	declared := map[string]bool{}
-	for name := range rs.helpers {
-		declared[name] = true
+	declared := map[string]bool{} // Go names declared in helpers.go
+	for _, d := range rs.files["helpers.go"].file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			declared[fd.Name.Name] = true
+		}
+	}
+	byGoName := map[string]string{}
+	for _, h := range Helpers {
+		byGoName[h.GoName()] = h.Name
 	}
 	// Every function of the runtime may be called by a helper: rooflineMul panics, so
 	// product fails.
@@ -52,23 +58,23 @@ func TestHelperFacts(t *testing.T) {
 		return panics[name] || slices.ContainsFunc(calls[name], fails)
 	}
 	for _, h := range Helpers {
-		delete(declared, h.Name)
+		delete(declared, h.GoName())
 		if h.Builtin {
-			if rs.helpers[h.Name] != nil {
-				t.Errorf("%s is marked Builtin but roofrt/helpers.go declares it", h.Name)
-			}
 			continue
 		}
-		fd := rs.helpers[h.Name]
-		if fd == nil {
-			t.Errorf("%s: no declaration in roofrt/helpers.go", h.Name)
-			continue
+		if !strings.HasPrefix(h.GoName(), "roofline") {
+			t.Errorf("%s: Go name %s lacks the reserved prefix", h.Name, h.GoName())
 		}
-		if got := fails(h.Name); got != h.Fails {
+		if got := fails(h.GoName()); got != h.Fails {
 			t.Errorf("%s: table says Fails=%v, the source says %v", h.Name, h.Fails, got)
 		}
 		needs := slices.Clone(h.Needs)
-		got := slices.DeleteFunc(slices.Clone(calls[h.Name]), func(n string) bool { return rs.helpers[n] == nil })
+		var got []string
+		for _, c := range calls[h.GoName()] {
+			if n := byGoName[c]; n != "" {
+				got = append(got, n)
+			}
+		}
 		slices.Sort(needs)
 		slices.Sort(got)
 		if !slices.Equal(needs, got) {
@@ -76,7 +82,7 @@ func TestHelperFacts(t *testing.T) {
 		}
 	}
 	for name := range declared {
-		t.Errorf("roofrt/helpers.go declares %s, which the binding table lacks", name)
+		t.Errorf("roofrt/helpers.go declares %s, which is no helper of the binding table", name)
 	}
 }
 

@@ -29,7 +29,7 @@ type runtimeFile struct {
 type runtimeSource struct {
 	fset  *token.FileSet
 	files map[string]*runtimeFile // by base name
-	// helpers maps a helper's name to its declaration in helpers.go.
+	// helpers maps a helper's formula name to its declaration in helpers.go.
 	helpers map[string]*ast.FuncDecl
 }
 
@@ -46,14 +46,17 @@ var loadRuntime = sync.OnceValue(func() *runtimeSource {
 		}
 		rs.files[name] = &runtimeFile{src: src, file: f}
 	}
+	decls := map[string]*ast.FuncDecl{}
 	for _, d := range rs.files["helpers.go"].file.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
-			rs.helpers[fd.Name.Name] = fd
+			decls[fd.Name.Name] = fd
 		}
 	}
 	for _, h := range Helpers {
-		if _, ok := rs.helpers[h.Name]; ok == h.Builtin {
-			panic(fmt.Sprintf("helper %s: Builtin is %v, but roofrt/helpers.go declares it: %v", h.Name, h.Builtin, ok))
+		if fd := decls[h.GoName()]; fd != nil && !h.Builtin {
+			rs.helpers[h.Name] = fd
+		} else if !h.Builtin {
+			panic(fmt.Sprintf("helper %s: roofrt/helpers.go does not declare %s", h.Name, h.GoName()))
 		}
 	}
 	return rs
@@ -107,17 +110,21 @@ func (rs *runtimeSource) imports(name string, decls []ast.Decl, into map[string]
 	}
 }
 
-// sortedImports renders an import set as an import declaration.
-func sortedImports(set map[string]bool) string {
-	var paths []string
+// sortedImports renders an import set, and imports under a name (path to name), as an
+// import declaration.
+func sortedImports(set map[string]bool, named map[string]string) string {
+	var specs []string
 	for p := range set {
-		paths = append(paths, strconv.Quote(p))
+		specs = append(specs, strconv.Quote(p))
 	}
-	slices.Sort(paths)
+	for p, name := range named {
+		specs = append(specs, name+" "+strconv.Quote(p))
+	}
+	slices.Sort(specs)
 	var b bytes.Buffer
 	b.WriteString("import (\n")
-	for _, p := range paths {
-		b.WriteString(p + "\n")
+	for _, s := range specs {
+		b.WriteString(s + "\n")
 	}
 	b.WriteString(")")
 	return b.String()

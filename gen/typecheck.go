@@ -30,7 +30,7 @@ var preludeSrc = sync.OnceValue(func() string {
 			continue
 		}
 		fd := *rs.helpers[h.Name]
-		fd.Body, fd.Doc = nil, nil
+		fd.Body, fd.Doc, fd.Name = nil, nil, ast.NewIdent(h.Name) // formulas call it by its formula name
 		printer.Fprint(&b, rs.fset, &fd)
 		b.WriteString(" { panic(0) }\n")
 	}

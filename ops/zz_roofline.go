@@ -4,7 +4,7 @@ package ops
 
 import (
 	"fmt"
-	"github.com/ropgen/ropgen/perf/formulas"
+	rooflineFormulas "github.com/ropgen/ropgen/perf/formulas"
 	"math"
 	"math/bits"
 	"slices"
@@ -13,7 +13,7 @@ import (
 // EvalRoofline returns the minimum FLOPs and bytes of one AddFwd call, computed by
 // formulas.Binary (func mode, elementwise.yaml:212).
 func (op *AddFwd) EvalRoofline() (flops, bytes int64, err error) {
-	return formulas.Binary(op)
+	return rooflineFormulas.Binary(op)
 }
 
 // ComputeRoof returns the profile key of the unit that prices AddFwd's FLOPs: the
@@ -23,7 +23,7 @@ func (op *AddFwd) ComputeRoof() string { return "vector.fp32" }
 // EvalRoofline returns the minimum FLOPs and bytes of one AmaxFwd call, computed by
 // formulas.Amax (func mode, reduction.yaml:85).
 func (op *AmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
-	return formulas.Amax(op)
+	return rooflineFormulas.Amax(op)
 }
 
 // ComputeRoof returns the profile key of the unit that prices AmaxFwd's FLOPs: the
@@ -33,7 +33,7 @@ func (op *AmaxFwd) ComputeRoof() string { return "vector.fp32" }
 // EvalRoofline returns the minimum FLOPs and bytes of one AttentionFwd call, computed by
 // formulas.Attention (func mode, attention.yaml:38).
 func (op *AttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
-	return formulas.Attention(op)
+	return rooflineFormulas.Attention(op)
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AvgPool2dFwd call (conv.yaml:53).
@@ -95,7 +95,7 @@ func (op *ClampFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineFlops := T
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
 	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
@@ -130,9 +130,9 @@ func (op *ConcatFwd) rooflineEval() (flops, bytes int64, err error) {
 	b := rooflineTensor{op.BShape[:len(op.BShape):len(op.BShape)], len(op.BShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.Ta "product(a.shape)"`
-	Ta := product(a.shape)
+	Ta := rooflineProduct(a.shape)
 	rooflineAt = `roofline.vars.Tb "product(b.shape)"`
-	Tb := product(b.shape)
+	Tb := rooflineProduct(b.shape)
 	rooflineFlops := 0
 	rooflineAt = `roofline.bytes "2 * (Ta + Tb) * elem_bytes"`
 	rooflineBytes := rooflineMul(rooflineMul(2, (rooflineAdd(Ta, Tb))), elem_bytes)
@@ -159,9 +159,9 @@ func (op *Conv2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	W_out := op.WOut
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.flops "2 * N * C_out * H_out * W_out * C_in * KH * KW + cond(bias != nil, N * C_out * H_out * W_out, 0)"`
-	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(2, N), C_out), H_out), W_out), C_in), KH), KW), cond(bias != nil, rooflineMul(rooflineMul(rooflineMul(N, C_out), H_out), W_out), 0))
+	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(2, N), C_out), H_out), W_out), C_in), KH), KW), rooflineCond(bias != nil, rooflineMul(rooflineMul(rooflineMul(N, C_out), H_out), W_out), 0))
 	rooflineAt = `roofline.bytes "(N * C_in * H * W + C_out * C_in * KH * KW + N * C_out * H_out * W_out + cond(bias != nil, C_out, 0)) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(rooflineMul(rooflineMul(N, C_in), H), W), rooflineMul(rooflineMul(rooflineMul(C_out, C_in), KH), KW)), rooflineMul(rooflineMul(rooflineMul(N, C_out), H_out), W_out)), cond(bias != nil, C_out, 0))), elem_bytes)
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(rooflineMul(rooflineMul(N, C_in), H), W), rooflineMul(rooflineMul(rooflineMul(C_out, C_in), KH), KW)), rooflineMul(rooflineMul(rooflineMul(N, C_out), H_out), W_out)), rooflineCond(bias != nil, C_out, 0))), elem_bytes)
 	return rooflineResult("Conv2dFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -185,7 +185,7 @@ func (op *CopyFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineFlops := 0
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
 	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
@@ -217,13 +217,13 @@ func (op *CumsumFwd) rooflineEval() (flops, bytes int64, err error) {
 	dim := op.Dim
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
-	d := normdim(dim, x.ndim)
+	d := rooflineNormdim(dim, x.ndim)
 	rooflineAt = `roofline.vars.N "x.shape[d]"`
 	N := x.shape[d]
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
-	R := floordiv(T, N)
+	R := rooflineFloordiv(T, N)
 	rooflineAt = `roofline.flops "T - R"`
 	rooflineFlops := rooflineSub(T, R)
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
@@ -238,7 +238,7 @@ func (op *CumsumFwd) ComputeRoof() string { return "vector.fp32" }
 // EvalRoofline returns the minimum FLOPs and bytes of one DivFwd call, computed by
 // formulas.Binary (func mode, elementwise.yaml:271).
 func (op *DivFwd) EvalRoofline() (flops, bytes int64, err error) {
-	return formulas.Binary(op)
+	return rooflineFormulas.Binary(op)
 }
 
 // ComputeRoof returns the profile key of the unit that prices DivFwd's FLOPs: the
@@ -265,7 +265,7 @@ func (op *EluFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.flops "4 * T"`
 	rooflineFlops := rooflineMul(4, T)
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
@@ -280,7 +280,7 @@ func (op *EluFwd) ComputeRoof() string { return "vector.fp32" }
 // EvalRoofline returns the minimum FLOPs and bytes of one EmbeddingFwd call, computed by
 // formulas.Embedding (func mode, embedding.yaml:55).
 func (op *EmbeddingFwd) EvalRoofline() (flops, bytes int64, err error) {
-	return formulas.Embedding(op)
+	return rooflineFormulas.Embedding(op)
 }
 
 // ComputeRoof returns the profile key of the unit that prices EmbeddingFwd's FLOPs: the
@@ -307,7 +307,7 @@ func (op *ExpFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineFlops := T
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
 	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
@@ -373,7 +373,7 @@ func (op *GeluErfFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.flops "5 * T"`
 	rooflineFlops := rooflineMul(5, T)
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
@@ -405,7 +405,7 @@ func (op *GeluFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.flops "8 * T"`
 	rooflineFlops := rooflineMul(8, T)
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
@@ -468,7 +468,7 @@ func (op *HardswishFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.flops "4 * T"`
 	rooflineFlops := rooflineMul(4, T)
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
@@ -503,15 +503,15 @@ func (op *LayerNormFwd) rooflineEval() (flops, bytes int64, err error) {
 	normalized_shape := op.NormalizedShape[:len(op.NormalizedShape):len(op.NormalizedShape)]
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.N "product(normalized_shape)"`
-	N := product(normalized_shape)
+	N := rooflineProduct(normalized_shape)
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
-	R := floordiv(T, N)
+	R := rooflineFloordiv(T, N)
 	rooflineAt = `roofline.flops "5 * T + 2 * R + cond(weight != nil, T, 0) + cond(bias != nil, T, 0)"`
-	rooflineFlops := rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(5, T), rooflineMul(2, R)), cond(weight != nil, T, 0)), cond(bias != nil, T, 0))
+	rooflineFlops := rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(5, T), rooflineMul(2, R)), rooflineCond(weight != nil, T, 0)), rooflineCond(bias != nil, T, 0))
 	rooflineAt = `roofline.bytes "(2 * T + cond(weight != nil, N, 0) + cond(bias != nil, N, 0)) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineMul(2, T), cond(weight != nil, N, 0)), cond(bias != nil, N, 0))), elem_bytes)
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineMul(2, T), rooflineCond(weight != nil, N, 0)), rooflineCond(bias != nil, N, 0))), elem_bytes)
 	return rooflineResult("LayerNormFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -539,7 +539,7 @@ func (op *LeakyReluFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.flops "2 * T"`
 	rooflineFlops := rooflineMul(2, T)
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
@@ -561,9 +561,9 @@ func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 	N := op.N
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.flops "2 * M * N * K + cond(bias != nil, M * N, 0)"`
-	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(rooflineMul(2, M), N), K), cond(bias != nil, rooflineMul(M, N), 0))
+	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(rooflineMul(2, M), N), K), rooflineCond(bias != nil, rooflineMul(M, N), 0))
 	rooflineAt = `roofline.bytes "(M * K + N * K + M * N + cond(bias != nil, N, 0)) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(N, K)), rooflineMul(M, N)), cond(bias != nil, N, 0))), elem_bytes)
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(N, K)), rooflineMul(M, N)), rooflineCond(bias != nil, N, 0))), elem_bytes)
 	return rooflineResult("LinearFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -587,7 +587,7 @@ func (op *LogSoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.flops "5 * T"`
 	rooflineFlops := rooflineMul(5, T)
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
@@ -620,13 +620,13 @@ func (op *LogsumexpFwd) rooflineEval() (flops, bytes int64, err error) {
 	dim := op.Dim
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
-	d := normdim(dim, x.ndim)
+	d := rooflineNormdim(dim, x.ndim)
 	rooflineAt = `roofline.vars.N "x.shape[d]"`
 	N := x.shape[d]
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
-	R := floordiv(T, N)
+	R := rooflineFloordiv(T, N)
 	rooflineAt = `roofline.flops "4 * T"`
 	rooflineFlops := rooflineMul(4, T)
 	rooflineAt = `roofline.bytes "(T + R) * elem_bytes"`
@@ -664,7 +664,7 @@ func (op *MaxPool2dFwd) ComputeRoof() string { return "vector.fp32" }
 // EvalRoofline returns the minimum FLOPs and bytes of one MeanFwd call, computed by
 // formulas.Mean (func mode, reduction.yaml:62).
 func (op *MeanFwd) EvalRoofline() (flops, bytes int64, err error) {
-	return formulas.Mean(op)
+	return rooflineFormulas.Mean(op)
 }
 
 // ComputeRoof returns the profile key of the unit that prices MeanFwd's FLOPs: the
@@ -691,7 +691,7 @@ func (op *MishFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.flops "4 * T"`
 	rooflineFlops := rooflineMul(4, T)
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
@@ -725,7 +725,7 @@ func (op *MoeTopKGatingFwd) ComputeRoof() string { return "vector.fp32" }
 // EvalRoofline returns the minimum FLOPs and bytes of one MulFwd call, computed by
 // formulas.Binary (func mode, elementwise.yaml:252).
 func (op *MulFwd) EvalRoofline() (flops, bytes int64, err error) {
-	return formulas.Binary(op)
+	return rooflineFormulas.Binary(op)
 }
 
 // ComputeRoof returns the profile key of the unit that prices MulFwd's FLOPs: the
@@ -754,11 +754,11 @@ func (op *PadFwd) rooflineEval() (flops, bytes int64, err error) {
 	pad_right := op.PadRight
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.vars.N "x.shape[x.ndim-1]"`
 	N := x.shape[rooflineSub(x.ndim, 1)]
 	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
-	R := floordiv(T, N)
+	R := rooflineFloordiv(T, N)
 	rooflineFlops := 0
 	rooflineAt = `roofline.bytes "(2 * T + R * (pad_left + pad_right)) * elem_bytes"`
 	rooflineBytes := rooflineMul((rooflineAdd(rooflineMul(2, T), rooflineMul(R, (rooflineAdd(pad_left, pad_right))))), elem_bytes)
@@ -791,15 +791,15 @@ func (op *RMSNormFwd) rooflineEval() (flops, bytes int64, err error) {
 	normalized_shape := op.NormalizedShape[:len(op.NormalizedShape):len(op.NormalizedShape)]
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.N "product(normalized_shape)"`
-	N := product(normalized_shape)
+	N := rooflineProduct(normalized_shape)
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
-	R := floordiv(T, N)
+	R := rooflineFloordiv(T, N)
 	rooflineAt = `roofline.flops "3 * T + 2 * R + cond(weight != nil, T, 0)"`
-	rooflineFlops := rooflineAdd(rooflineAdd(rooflineMul(3, T), rooflineMul(2, R)), cond(weight != nil, T, 0))
+	rooflineFlops := rooflineAdd(rooflineAdd(rooflineMul(3, T), rooflineMul(2, R)), rooflineCond(weight != nil, T, 0))
 	rooflineAt = `roofline.bytes "(2 * T + cond(weight != nil, N, 0)) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(rooflineMul(2, T), cond(weight != nil, N, 0))), elem_bytes)
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineMul(2, T), rooflineCond(weight != nil, N, 0))), elem_bytes)
 	return rooflineResult("RMSNormFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -827,7 +827,7 @@ func (op *ReluFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineFlops := T
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
 	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
@@ -878,7 +878,7 @@ func (op *SigmoidFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.flops "4 * T"`
 	rooflineFlops := rooflineMul(4, T)
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
@@ -910,7 +910,7 @@ func (op *SiluFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.flops "5 * T"`
 	rooflineFlops := rooflineMul(5, T)
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
@@ -943,13 +943,13 @@ func (op *SoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 	dim := op.Dim
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
-	d := normdim(dim, x.ndim)
+	d := rooflineNormdim(dim, x.ndim)
 	rooflineAt = `roofline.vars.N "x.shape[d]"`
 	N := x.shape[d]
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
-	R := floordiv(T, N)
+	R := rooflineFloordiv(T, N)
 	rooflineAt = `roofline.flops "5 * T - 2 * R"`
 	rooflineFlops := rooflineSub(rooflineMul(5, T), rooflineMul(2, R))
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
@@ -981,7 +981,7 @@ func (op *SoftplusFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.flops "3 * T"`
 	rooflineFlops := rooflineMul(3, T)
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
@@ -996,7 +996,7 @@ func (op *SoftplusFwd) ComputeRoof() string { return "vector.fp32" }
 // EvalRoofline returns the minimum FLOPs and bytes of one SubFwd call, computed by
 // formulas.Binary (func mode, elementwise.yaml:230).
 func (op *SubFwd) EvalRoofline() (flops, bytes int64, err error) {
-	return formulas.Binary(op)
+	return rooflineFormulas.Binary(op)
 }
 
 // ComputeRoof returns the profile key of the unit that prices SubFwd's FLOPs: the
@@ -1006,7 +1006,7 @@ func (op *SubFwd) ComputeRoof() string { return "vector.fp32" }
 // EvalRoofline returns the minimum FLOPs and bytes of one SumFwd call, computed by
 // formulas.Sum (func mode, reduction.yaml:39).
 func (op *SumFwd) EvalRoofline() (flops, bytes int64, err error) {
-	return formulas.Sum(op)
+	return rooflineFormulas.Sum(op)
 }
 
 // ComputeRoof returns the profile key of the unit that prices SumFwd's FLOPs: the
@@ -1033,7 +1033,7 @@ func (op *TanhFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineFlops := T
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
 	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
@@ -1066,13 +1066,13 @@ func (op *TopKFwd) rooflineEval() (flops, bytes int64, err error) {
 	dim := op.Dim
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
-	d := normdim(dim, x.ndim)
+	d := rooflineNormdim(dim, x.ndim)
 	rooflineAt = `roofline.vars.N "x.shape[d]"`
 	N := x.shape[d]
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
-	R := floordiv(T, N)
+	R := rooflineFloordiv(T, N)
 	rooflineFlops := T
 	rooflineAt = `roofline.bytes "T * elem_bytes + R * k * (elem_bytes + 8)"`
 	rooflineBytes := rooflineAdd(rooflineMul(T, elem_bytes), rooflineMul(rooflineMul(R, k), (rooflineAdd(elem_bytes, 8))))
@@ -1103,7 +1103,7 @@ func (op *TransposeFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineFlops := 0
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
 	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
@@ -1135,13 +1135,13 @@ func (op *VarFwd) rooflineEval() (flops, bytes int64, err error) {
 	dim := op.Dim
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
-	d := normdim(dim, x.ndim)
+	d := rooflineNormdim(dim, x.ndim)
 	rooflineAt = `roofline.vars.N "x.shape[d]"`
 	N := x.shape[d]
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
-	R := floordiv(T, N)
+	R := rooflineFloordiv(T, N)
 	rooflineAt = `roofline.flops "4 * T"`
 	rooflineFlops := rooflineMul(4, T)
 	rooflineAt = `roofline.bytes "(T + R) * elem_bytes"`
@@ -1358,8 +1358,9 @@ type rooflineTensor struct {
 	ndim  int
 }
 
-// product returns the product of s, 1 for an empty s, multiplying left to right.
-func product(s []int) int {
+// rooflineProduct is the formula language's product: it returns the product of s, 1 for an
+// empty s, multiplying left to right.
+func rooflineProduct(s []int) int {
 	p := 1
 	for _, v := range s {
 		p = rooflineMul(p, v)
@@ -1367,8 +1368,9 @@ func product(s []int) int {
 	return p
 }
 
-// floordiv returns a / b rounded toward minus infinity, as Python's a // b.
-func floordiv(a, b int) int {
+// rooflineFloordiv is the formula language's floordiv: it returns a / b rounded toward minus
+// infinity, as Python's a // b.
+func rooflineFloordiv(a, b int) int {
 	if b == 0 {
 		panic(rooflineError("floordiv: division by zero"))
 	}
@@ -1382,8 +1384,9 @@ func floordiv(a, b int) int {
 	return q
 }
 
-// normdim validates dim for a tensor of rank ndim and returns it normalized to [0, ndim).
-func normdim(dim, ndim int) int {
+// rooflineNormdim is the formula language's normdim: it validates dim for a tensor of rank ndim
+// and returns it normalized to [0, ndim).
+func rooflineNormdim(dim, ndim int) int {
 	if ndim < 0 || dim < -ndim || dim >= ndim {
 		panic(rooflineError(fmt.Sprintf("dim %d out of range for a tensor of rank %d", dim, ndim)))
 	}
@@ -1393,8 +1396,9 @@ func normdim(dim, ndim int) int {
 	return dim
 }
 
-// cond returns a when c holds, else b. Both arguments are evaluated (eagerly).
-func cond[T any](c bool, a, b T) T {
+// rooflineCond is the formula language's cond: it returns a when c holds, else b. Both
+// arguments are evaluated (eagerly).
+func rooflineCond[T any](c bool, a, b T) T {
 	if c {
 		return a
 	}

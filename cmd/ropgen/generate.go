@@ -99,7 +99,10 @@ func generatePackage(p config.Package, formulasDir string, check, verbose bool, 
 	// package, which two relative paths from a subdirectory do not allow.
 	absOps, err := filepath.Abs(opsDir)
 	absFormulas := formulasDir
-	if err == nil && formulasDir != "" {
+	if !slices.ContainsFunc(cat.Ops, func(op *manifest.Op) bool { return op.Implemented() && op.Roofline != nil && op.Roofline.Func != nil }) {
+		absFormulas = "" // inline only: no formulas package is needed, nor need it exist
+	}
+	if err == nil && absFormulas != "" {
 		absFormulas, err = filepath.Abs(formulasDir)
 	}
 	if err != nil {

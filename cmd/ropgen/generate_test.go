@@ -166,3 +166,32 @@ func TestGenerateRefusesFilesWithoutTheHeader(t *testing.T) {
 		t.Error("a second file was written although the run refused")
 	}
 }
+
+// TestGenerateInlineOnlyNeedsNoFormulas: a package whose entries are all inline needs no
+// formulas package, nor that the directory exist (issue 12: "stat …/perf/formulas:
+// directory not found").
+func TestGenerateInlineOnlyNeedsNoFormulas(t *testing.T) {
+	dir := generateModule(t)
+	manifest := filepath.Join(dir, "manifest", "manifest.yaml")
+	m, _ := os.ReadFile(manifest)
+	i, j := strings.Index(string(m), "AttentionFwd:"), strings.Index(string(m), "MoeFwd:")
+	if i < 0 || j < i {
+		t.Fatal("the basic manifest changed: no AttentionFwd before MoeFwd")
+	}
+	if err := os.WriteFile(manifest, append(m[:i:i], m[j:]...), 0o644); err != nil { // drop the func-mode entry
+		t.Fatal(err)
+	}
+	opsFile := filepath.Join(dir, "ops", "ops.go")
+	o, _ := os.ReadFile(opsFile)
+	if err := os.WriteFile(opsFile, []byte(strings.Replace(string(o), "type AttentionFwd struct", "type attentionUnused struct", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(dir, "formulas"))
+	code, _, stderr := runGenerateIn(t, dir)
+	if code != 0 {
+		t.Fatalf("inline-only package without a formulas directory: exit %d\n%s", code, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "ops", gen.File)); strings.Contains(string(b), "rooflineFormulas") {
+		t.Error("an inline-only package's generated file imports the formulas package")
+	}
+}

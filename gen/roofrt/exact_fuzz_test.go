@@ -687,13 +687,13 @@ func (r *refEval) call(e *ast.CallExpr) (refVal, error) {
 			if err != nil {
 				return refVal{}, err
 			}
-			return refVal{kind: 'i', i: big.NewInt(cond(c, x, y))}, nil
+			return refVal{kind: 'i', i: big.NewInt(rooflineCond(c, x, y))}, nil
 		case bools(a) && bools(b):
 			x, _ := r.toBool(a)
 			y, _ := r.toBool(b)
-			return refVal{kind: 'b', b: cond(c, x, y)}, nil
+			return refVal{kind: 'b', b: rooflineCond(c, x, y)}, nil
 		case a.kind == 's' && b.kind == 's':
-			return cond(c, a, b), nil
+			return rooflineCond(c, a, b), nil
 		}
 		return refVal{}, refused("cond of mismatched types")
 	}
@@ -931,24 +931,24 @@ func (ip *interp) call(e *ast.CallExpr) any {
 		return rooflineNeg(i(0))
 	case "len":
 		return len(args[0].([]int))
-	case "product":
-		return product(args[0].([]int))
-	case "sum":
-		return sum(args[0].([]int))
-	case "abs":
-		return abs(i(0))
-	case "floordiv":
-		return floordiv(i(0), i(1))
-	case "cdiv":
-		return cdiv(i(0), i(1))
-	case "floormod":
-		return floormod(i(0), i(1))
-	case "normdim":
-		return normdim(i(0), i(1))
-	case "log2":
-		return log2(i(0))
-	case "clog2":
-		return clog2(i(0))
+	case "rooflineProduct":
+		return rooflineProduct(args[0].([]int))
+	case "rooflineSum":
+		return rooflineSum(args[0].([]int))
+	case "rooflineAbs":
+		return rooflineAbs(i(0))
+	case "rooflineFloordiv":
+		return rooflineFloordiv(i(0), i(1))
+	case "rooflineCdiv":
+		return rooflineCdiv(i(0), i(1))
+	case "rooflineFloormod":
+		return rooflineFloormod(i(0), i(1))
+	case "rooflineNormdim":
+		return rooflineNormdim(i(0), i(1))
+	case "rooflineLog2":
+		return rooflineLog2(i(0))
+	case "rooflineClog2":
+		return rooflineClog2(i(0))
 	case "min", "max":
 		ns := make([]int, len(args))
 		for k := range args {
@@ -958,14 +958,14 @@ func (ip *interp) call(e *ast.CallExpr) any {
 			return slices.Min(ns)
 		}
 		return slices.Max(ns)
-	case "cond":
+	case "rooflineCond":
 		switch a := args[1].(type) {
 		case int:
-			return cond(args[0].(bool), a, i(2))
+			return rooflineCond(args[0].(bool), a, i(2))
 		case bool:
-			return cond(args[0].(bool), a, args[2].(bool))
+			return rooflineCond(args[0].(bool), a, args[2].(bool))
 		case []int:
-			return cond(args[0].(bool), a, args[2].([]int))
+			return rooflineCond(args[0].(bool), a, args[2].([]int))
 		}
 	}
 	ip.t.Fatalf("generated call of %s not interpreted", name)

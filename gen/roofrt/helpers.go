@@ -6,11 +6,15 @@ import (
 	"math/bits"
 )
 
-// The helpers of the binding table (gen.Helpers), in its order. Each is exact: a result that
-// fits int64 is returned exactly, anything else panics with a rooflineError or a rooflineOverflow.
+// The helpers of the binding table (gen.Helpers), in its order, each under its formula name
+// with the roofline prefix (product is rooflineProduct): every package-level name of the
+// generated code starts with roofline, so none can collide with the op package's own. Each
+// is exact: a result that fits int64 is returned exactly, anything else panics with a
+// rooflineError or a rooflineOverflow.
 
-// product returns the product of s, 1 for an empty s, multiplying left to right.
-func product(s []int) int {
+// rooflineProduct is the formula language's product: it returns the product of s, 1 for an
+// empty s, multiplying left to right.
+func rooflineProduct(s []int) int {
 	p := 1
 	for _, v := range s {
 		p = rooflineMul(p, v)
@@ -18,8 +22,8 @@ func product(s []int) int {
 	return p
 }
 
-// sum returns the sum of s, adding left to right.
-func sum(s []int) int {
+// rooflineSum is the formula language's sum: it returns the sum of s, adding left to right.
+func rooflineSum(s []int) int {
 	t := 0
 	for _, v := range s {
 		t = rooflineAdd(t, v)
@@ -27,16 +31,17 @@ func sum(s []int) int {
 	return t
 }
 
-// abs returns the absolute value of a.
-func abs(a int) int {
+// rooflineAbs is the formula language's abs: it returns the absolute value of a.
+func rooflineAbs(a int) int {
 	if a < 0 {
 		return rooflineNeg(a)
 	}
 	return a
 }
 
-// floordiv returns a / b rounded toward minus infinity, as Python's a // b.
-func floordiv(a, b int) int {
+// rooflineFloordiv is the formula language's floordiv: it returns a / b rounded toward minus
+// infinity, as Python's a // b.
+func rooflineFloordiv(a, b int) int {
 	if b == 0 {
 		panic(rooflineError("floordiv: division by zero"))
 	}
@@ -50,8 +55,9 @@ func floordiv(a, b int) int {
 	return q
 }
 
-// cdiv returns a / b rounded toward plus infinity, as Python's ceil(a / b) (or -(-a // b)).
-func cdiv(a, b int) int {
+// rooflineCdiv is the formula language's cdiv: it returns a / b rounded toward plus infinity,
+// as Python's ceil(a / b) (or -(-a // b)).
+func rooflineCdiv(a, b int) int {
 	if b == 0 {
 		panic(rooflineError("cdiv: division by zero"))
 	}
@@ -65,8 +71,9 @@ func cdiv(a, b int) int {
 	return q
 }
 
-// floormod returns a - b*floordiv(a, b), as Python's a % b: the sign of b.
-func floormod(a, b int) int {
+// rooflineFloormod is the formula language's floormod: it returns a - b*floordiv(a, b), as
+// Python's a % b: the sign of b.
+func rooflineFloormod(a, b int) int {
 	if b == 0 {
 		panic(rooflineError("floormod: division by zero"))
 	}
@@ -77,8 +84,9 @@ func floormod(a, b int) int {
 	return r
 }
 
-// normdim validates dim for a tensor of rank ndim and returns it normalized to [0, ndim).
-func normdim(dim, ndim int) int {
+// rooflineNormdim is the formula language's normdim: it validates dim for a tensor of rank ndim
+// and returns it normalized to [0, ndim).
+func rooflineNormdim(dim, ndim int) int {
 	if ndim < 0 || dim < -ndim || dim >= ndim {
 		panic(rooflineError(fmt.Sprintf("dim %d out of range for a tensor of rank %d", dim, ndim)))
 	}
@@ -88,24 +96,25 @@ func normdim(dim, ndim int) int {
 	return dim
 }
 
-// cond returns a when c holds, else b. Both arguments are evaluated (eagerly).
-func cond[T any](c bool, a, b T) T {
+// rooflineCond is the formula language's cond: it returns a when c holds, else b. Both
+// arguments are evaluated (eagerly).
+func rooflineCond[T any](c bool, a, b T) T {
 	if c {
 		return a
 	}
 	return b
 }
 
-// log2 returns floor(log2(a)) for a >= 1.
-func log2(a int) int {
+// rooflineLog2 is the formula language's log2: it returns floor(log2(a)) for a >= 1.
+func rooflineLog2(a int) int {
 	if a < 1 {
 		panic(rooflineError(fmt.Sprintf("log2 of %d", a)))
 	}
 	return bits.Len64(uint64(a)) - 1
 }
 
-// clog2 returns ceil(log2(a)) for a >= 1.
-func clog2(a int) int {
+// rooflineClog2 is the formula language's clog2: it returns ceil(log2(a)) for a >= 1.
+func rooflineClog2(a int) int {
 	if a < 1 {
 		panic(rooflineError(fmt.Sprintf("clog2 of %d", a)))
 	}

@@ -34,38 +34,38 @@ func TestHelpers(t *testing.T) {
 		name      string
 		got, want int
 	}{
-		{"product", product([]int{3, 4, 5}), 60},
-		{"product empty", product(nil), 1},
-		{"product negative", product([]int{-2, 3}), -6},
-		{"product min", product([]int{-(1 << 62), 2}), math.MinInt64},
-		{"product near max", product([]int{153092023, 60247241209}), math.MaxInt64},
-		{"floormod large", floormod(1<<60+3, 1<<56), 3},
-		{"floormod min", floormod(math.MinInt64, -1), 0},
-		{"floormod min positive", floormod(math.MinInt64, 3), 1},
-		{"floordiv min", floordiv(math.MinInt64, 1), math.MinInt64},
-		{"cdiv max", cdiv(math.MaxInt64, 2), 1 << 62},
-		{"cdiv negative divisor", cdiv(7, -2), -3},
-		{"log2 max", log2(math.MaxInt64), 62},
-		{"clog2 max", clog2(math.MaxInt64), 63},
-		{"sum", sum([]int{3, -4, 5}), 4},
-		{"abs", abs(-7), 7},
-		{"floordiv", floordiv(7, 2), 3},
-		{"floordiv negative", floordiv(-7, 2), -4},
-		{"floordiv both negative", floordiv(-7, -2), 3},
-		{"floordiv exact", floordiv(-8, 2), -4},
-		{"cdiv", cdiv(7, 2), 4},
-		{"cdiv negative", cdiv(-7, 2), -3},
-		{"floormod", floormod(-7, 3), 2},
-		{"floormod negative divisor", floormod(7, -3), -2},
-		{"normdim", normdim(-1, 3), 2},
-		{"normdim positive", normdim(1, 3), 1},
-		{"cond", cond(true, 1, 2), 1},
-		{"cond false", cond(false, 1, 2), 2},
-		{"log2", log2(1000), 9},
-		{"log2 power", log2(1024), 10},
-		{"clog2", clog2(1000), 10},
-		{"clog2 power", clog2(1024), 10},
-		{"clog2 one", clog2(1), 0},
+		{"product", rooflineProduct([]int{3, 4, 5}), 60},
+		{"product empty", rooflineProduct(nil), 1},
+		{"product negative", rooflineProduct([]int{-2, 3}), -6},
+		{"product min", rooflineProduct([]int{-(1 << 62), 2}), math.MinInt64},
+		{"product near max", rooflineProduct([]int{153092023, 60247241209}), math.MaxInt64},
+		{"floormod large", rooflineFloormod(1<<60+3, 1<<56), 3},
+		{"floormod min", rooflineFloormod(math.MinInt64, -1), 0},
+		{"floormod min positive", rooflineFloormod(math.MinInt64, 3), 1},
+		{"floordiv min", rooflineFloordiv(math.MinInt64, 1), math.MinInt64},
+		{"cdiv max", rooflineCdiv(math.MaxInt64, 2), 1 << 62},
+		{"cdiv negative divisor", rooflineCdiv(7, -2), -3},
+		{"log2 max", rooflineLog2(math.MaxInt64), 62},
+		{"clog2 max", rooflineClog2(math.MaxInt64), 63},
+		{"sum", rooflineSum([]int{3, -4, 5}), 4},
+		{"abs", rooflineAbs(-7), 7},
+		{"floordiv", rooflineFloordiv(7, 2), 3},
+		{"floordiv negative", rooflineFloordiv(-7, 2), -4},
+		{"floordiv both negative", rooflineFloordiv(-7, -2), 3},
+		{"floordiv exact", rooflineFloordiv(-8, 2), -4},
+		{"cdiv", rooflineCdiv(7, 2), 4},
+		{"cdiv negative", rooflineCdiv(-7, 2), -3},
+		{"floormod", rooflineFloormod(-7, 3), 2},
+		{"floormod negative divisor", rooflineFloormod(7, -3), -2},
+		{"normdim", rooflineNormdim(-1, 3), 2},
+		{"normdim positive", rooflineNormdim(1, 3), 1},
+		{"cond", rooflineCond(true, 1, 2), 1},
+		{"cond false", rooflineCond(false, 1, 2), 2},
+		{"log2", rooflineLog2(1000), 9},
+		{"log2 power", rooflineLog2(1024), 10},
+		{"clog2", rooflineClog2(1000), 10},
+		{"clog2 power", rooflineClog2(1024), 10},
+		{"clog2 one", rooflineClog2(1), 0},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
@@ -75,19 +75,19 @@ func TestHelpers(t *testing.T) {
 		name, want string
 		f          func()
 	}{
-		{"product overflow", "8589934588 * 8589934588 overflows int64", func() { product([]int{math.MaxInt32 * 4, math.MaxInt32 * 4}) }},
-		{"product overflows at a step", "4611686018427387904 * 2 overflows", func() { product([]int{1 << 62, 2, 0}) }},
-		{"sum overflow", "9223372036854775807 + 1 overflows int64", func() { sum([]int{math.MaxInt64, 1}) }},
-		{"abs", "-(-9223372036854775808) overflows int64", func() { abs(math.MinInt64) }},
-		{"floordiv overflow", "-9223372036854775808 // -1 overflows int64", func() { floordiv(math.MinInt64, -1) }},
-		{"cdiv overflow", "overflows int64", func() { cdiv(math.MinInt64, -1) }},
-		{"floordiv by zero", "division by zero", func() { floordiv(1, 0) }},
-		{"cdiv by zero", "division by zero", func() { cdiv(1, 0) }},
-		{"floormod by zero", "division by zero", func() { floormod(1, 0) }},
-		{"normdim", "dim 3 out of range for a tensor of rank 3", func() { normdim(3, 3) }},
-		{"normdim negative", "dim -4 out of range for a tensor of rank 3", func() { normdim(-4, 3) }},
-		{"log2", "log2 of 0", func() { log2(0) }},
-		{"clog2", "clog2 of -1", func() { clog2(-1) }},
+		{"product overflow", "8589934588 * 8589934588 overflows int64", func() { rooflineProduct([]int{math.MaxInt32 * 4, math.MaxInt32 * 4}) }},
+		{"product overflows at a step", "4611686018427387904 * 2 overflows", func() { rooflineProduct([]int{1 << 62, 2, 0}) }},
+		{"sum overflow", "9223372036854775807 + 1 overflows int64", func() { rooflineSum([]int{math.MaxInt64, 1}) }},
+		{"abs", "-(-9223372036854775808) overflows int64", func() { rooflineAbs(math.MinInt64) }},
+		{"floordiv overflow", "-9223372036854775808 // -1 overflows int64", func() { rooflineFloordiv(math.MinInt64, -1) }},
+		{"cdiv overflow", "overflows int64", func() { rooflineCdiv(math.MinInt64, -1) }},
+		{"floordiv by zero", "division by zero", func() { rooflineFloordiv(1, 0) }},
+		{"cdiv by zero", "division by zero", func() { rooflineCdiv(1, 0) }},
+		{"floormod by zero", "division by zero", func() { rooflineFloormod(1, 0) }},
+		{"normdim", "dim 3 out of range for a tensor of rank 3", func() { rooflineNormdim(3, 3) }},
+		{"normdim negative", "dim -4 out of range for a tensor of rank 3", func() { rooflineNormdim(-4, 3) }},
+		{"log2", "log2 of 0", func() { rooflineLog2(0) }},
+		{"clog2", "clog2 of -1", func() { rooflineClog2(-1) }},
 	} {
 		if got := refusal(t, c.f); !strings.Contains(got, c.want) || got == "" {
 			t.Errorf("%s: refusal %q, want one containing %q", c.name, got, c.want)
@@ -109,7 +109,7 @@ func TestRuntime(t *testing.T) {
 	if e := rooflineUnbound("Op", "x"); e.Error() != "Op: EvalRoofline before Forward: input x is not bound" {
 		t.Errorf("rooflineUnbound: %v", e)
 	}
-	if tv := (rooflineTensor{shape: []int{2, 3}, ndim: 2}); abs(tv.ndim) != len(tv.shape) {
+	if tv := (rooflineTensor{shape: []int{2, 3}, ndim: 2}); rooflineAbs(tv.ndim) != len(tv.shape) {
 		t.Error("rooflineTensor")
 	}
 	var _ rooflineOp = nil

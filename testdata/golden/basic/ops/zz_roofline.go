@@ -4,7 +4,7 @@ package ops
 
 import (
 	"fmt"
-	"github.com/ropgen/ropgen/testdata/golden/basic/formulas"
+	rooflineFormulas "github.com/ropgen/ropgen/testdata/golden/basic/formulas"
 	"math"
 	"math/bits"
 	"slices"
@@ -13,7 +13,7 @@ import (
 // EvalRoofline returns the minimum FLOPs and bytes of one AttentionFwd call, computed by
 // formulas.Attention (func mode, manifest.yaml:61).
 func (op *AttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
-	return formulas.Attention(op)
+	return rooflineFormulas.Attention(op)
 }
 
 // ComputeRoof returns the profile key of the unit that prices AttentionFwd's FLOPs: the
@@ -45,9 +45,9 @@ func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 	N := op.N
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.flops "2 * M * N * K + cond(bias != nil, M * N, 0)"`
-	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(rooflineMul(2, M), N), K), cond(bias != nil, rooflineMul(M, N), 0))
+	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(rooflineMul(2, M), N), K), rooflineCond(bias != nil, rooflineMul(M, N), 0))
 	rooflineAt = `roofline.bytes "(M * K + N * K + M * N + cond(bias != nil, N, 0)) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(N, K)), rooflineMul(M, N)), cond(bias != nil, N, 0))), elem_bytes)
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(N, K)), rooflineMul(M, N)), rooflineCond(bias != nil, N, 0))), elem_bytes)
 	return rooflineResult("LinearFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -76,13 +76,13 @@ func (op *SoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 	dim := op.Dim
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
-	d := normdim(dim, x.ndim)
+	d := rooflineNormdim(dim, x.ndim)
 	rooflineAt = `roofline.vars.N "x.shape[d]"`
 	N := x.shape[d]
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.flops "4 * T + cdiv(T, N)"`
-	rooflineFlops := rooflineAdd(rooflineMul(4, T), cdiv(T, N))
+	rooflineFlops := rooflineAdd(rooflineMul(4, T), rooflineCdiv(T, N))
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
 	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
 	return rooflineResult("SoftmaxFwd", rooflineFlops, rooflineBytes)
@@ -256,8 +256,9 @@ type rooflineTensor struct {
 	ndim  int
 }
 
-// product returns the product of s, 1 for an empty s, multiplying left to right.
-func product(s []int) int {
+// rooflineProduct is the formula language's product: it returns the product of s, 1 for an
+// empty s, multiplying left to right.
+func rooflineProduct(s []int) int {
 	p := 1
 	for _, v := range s {
 		p = rooflineMul(p, v)
@@ -265,8 +266,9 @@ func product(s []int) int {
 	return p
 }
 
-// cdiv returns a / b rounded toward plus infinity, as Python's ceil(a / b) (or -(-a // b)).
-func cdiv(a, b int) int {
+// rooflineCdiv is the formula language's cdiv: it returns a / b rounded toward plus infinity,
+// as Python's ceil(a / b) (or -(-a // b)).
+func rooflineCdiv(a, b int) int {
 	if b == 0 {
 		panic(rooflineError("cdiv: division by zero"))
 	}
@@ -280,8 +282,9 @@ func cdiv(a, b int) int {
 	return q
 }
 
-// normdim validates dim for a tensor of rank ndim and returns it normalized to [0, ndim).
-func normdim(dim, ndim int) int {
+// rooflineNormdim is the formula language's normdim: it validates dim for a tensor of rank ndim
+// and returns it normalized to [0, ndim).
+func rooflineNormdim(dim, ndim int) int {
 	if ndim < 0 || dim < -ndim || dim >= ndim {
 		panic(rooflineError(fmt.Sprintf("dim %d out of range for a tensor of rank %d", dim, ndim)))
 	}
@@ -291,8 +294,9 @@ func normdim(dim, ndim int) int {
 	return dim
 }
 
-// cond returns a when c holds, else b. Both arguments are evaluated (eagerly).
-func cond[T any](c bool, a, b T) T {
+// rooflineCond is the formula language's cond: it returns a when c holds, else b. Both
+// arguments are evaluated (eagerly).
+func rooflineCond[T any](c bool, a, b T) T {
 	if c {
 		return a
 	}

@@ -33,32 +33,32 @@ func (op *HelpersFwd) rooflineEval() (flops, bytes int64, err error) {
 	causal := op.Causal
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
-	d := normdim(dim, x.ndim)
+	d := rooflineNormdim(dim, x.ndim)
 	rooflineAt = `roofline.vars.N "x.shape[d]"`
 	N := x.shape[d]
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineAt = `roofline.vars.S "sum(dims)"`
-	S := sum(dims)
+	S := rooflineSum(dims)
 	R := len(dims)
 	rooflineAt = `roofline.vars.L "log2(N)"`
-	L := log2(N)
+	L := rooflineLog2(N)
 	rooflineAt = `roofline.vars.C "clog2(N)"`
-	C := clog2(N)
+	C := rooflineClog2(N)
 	Lo := min(N, block)
 	Hi := max(N, block)
 	rooflineAt = `roofline.vars.Fd "floordiv(0 - N, block)"`
-	Fd := floordiv(rooflineSub(0, N), block)
+	Fd := rooflineFloordiv(rooflineSub(0, N), block)
 	rooflineAt = `roofline.vars.Fm "floormod(0 - N, block)"`
-	Fm := floormod(rooflineSub(0, N), block)
+	Fm := rooflineFloormod(rooflineSub(0, N), block)
 	rooflineAt = `roofline.vars.Cd "cdiv(N, block)"`
-	Cd := cdiv(N, block)
+	Cd := rooflineCdiv(N, block)
 	rooflineAt = `roofline.vars.A "abs(0 - N)"`
-	A := abs(rooflineSub(0, N))
+	A := rooflineAbs(rooflineSub(0, N))
 	rooflineAt = `roofline.flops "T + S + R + L + C + Lo + Hi + Fd + Fm + Cd + A + cond(causal, 1, 0)"`
-	rooflineFlops := rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(T, S), R), L), C), Lo), Hi), Fd), Fm), Cd), A), cond(causal, 1, 0))
+	rooflineFlops := rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(T, S), R), L), C), Lo), Hi), Fd), Fm), Cd), A), rooflineCond(causal, 1, 0))
 	rooflineAt = `roofline.bytes "floordiv(T, block) * elem_bytes + cdiv(N, block) + floormod(N, block) + log2(N) + clog2(N) + min(T, N) + max(T, N) + abs(N - T)"`
-	rooflineBytes := rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(floordiv(T, block), elem_bytes), cdiv(N, block)), floormod(N, block)), log2(N)), clog2(N)), min(T, N)), max(T, N)), abs(rooflineSub(N, T)))
+	rooflineBytes := rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(rooflineFloordiv(T, block), elem_bytes), rooflineCdiv(N, block)), rooflineFloormod(N, block)), rooflineLog2(N)), rooflineClog2(N)), min(T, N)), max(T, N)), rooflineAbs(rooflineSub(N, T)))
 	return rooflineResult("HelpersFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -227,8 +227,9 @@ type rooflineTensor struct {
 	ndim  int
 }
 
-// product returns the product of s, 1 for an empty s, multiplying left to right.
-func product(s []int) int {
+// rooflineProduct is the formula language's product: it returns the product of s, 1 for an
+// empty s, multiplying left to right.
+func rooflineProduct(s []int) int {
 	p := 1
 	for _, v := range s {
 		p = rooflineMul(p, v)
@@ -236,8 +237,8 @@ func product(s []int) int {
 	return p
 }
 
-// sum returns the sum of s, adding left to right.
-func sum(s []int) int {
+// rooflineSum is the formula language's sum: it returns the sum of s, adding left to right.
+func rooflineSum(s []int) int {
 	t := 0
 	for _, v := range s {
 		t = rooflineAdd(t, v)
@@ -245,16 +246,17 @@ func sum(s []int) int {
 	return t
 }
 
-// abs returns the absolute value of a.
-func abs(a int) int {
+// rooflineAbs is the formula language's abs: it returns the absolute value of a.
+func rooflineAbs(a int) int {
 	if a < 0 {
 		return rooflineNeg(a)
 	}
 	return a
 }
 
-// floordiv returns a / b rounded toward minus infinity, as Python's a // b.
-func floordiv(a, b int) int {
+// rooflineFloordiv is the formula language's floordiv: it returns a / b rounded toward minus
+// infinity, as Python's a // b.
+func rooflineFloordiv(a, b int) int {
 	if b == 0 {
 		panic(rooflineError("floordiv: division by zero"))
 	}
@@ -268,8 +270,9 @@ func floordiv(a, b int) int {
 	return q
 }
 
-// cdiv returns a / b rounded toward plus infinity, as Python's ceil(a / b) (or -(-a // b)).
-func cdiv(a, b int) int {
+// rooflineCdiv is the formula language's cdiv: it returns a / b rounded toward plus infinity,
+// as Python's ceil(a / b) (or -(-a // b)).
+func rooflineCdiv(a, b int) int {
 	if b == 0 {
 		panic(rooflineError("cdiv: division by zero"))
 	}
@@ -283,8 +286,9 @@ func cdiv(a, b int) int {
 	return q
 }
 
-// floormod returns a - b*floordiv(a, b), as Python's a % b: the sign of b.
-func floormod(a, b int) int {
+// rooflineFloormod is the formula language's floormod: it returns a - b*floordiv(a, b), as
+// Python's a % b: the sign of b.
+func rooflineFloormod(a, b int) int {
 	if b == 0 {
 		panic(rooflineError("floormod: division by zero"))
 	}
@@ -295,8 +299,9 @@ func floormod(a, b int) int {
 	return r
 }
 
-// normdim validates dim for a tensor of rank ndim and returns it normalized to [0, ndim).
-func normdim(dim, ndim int) int {
+// rooflineNormdim is the formula language's normdim: it validates dim for a tensor of rank ndim
+// and returns it normalized to [0, ndim).
+func rooflineNormdim(dim, ndim int) int {
 	if ndim < 0 || dim < -ndim || dim >= ndim {
 		panic(rooflineError(fmt.Sprintf("dim %d out of range for a tensor of rank %d", dim, ndim)))
 	}
@@ -306,24 +311,25 @@ func normdim(dim, ndim int) int {
 	return dim
 }
 
-// cond returns a when c holds, else b. Both arguments are evaluated (eagerly).
-func cond[T any](c bool, a, b T) T {
+// rooflineCond is the formula language's cond: it returns a when c holds, else b. Both
+// arguments are evaluated (eagerly).
+func rooflineCond[T any](c bool, a, b T) T {
 	if c {
 		return a
 	}
 	return b
 }
 
-// log2 returns floor(log2(a)) for a >= 1.
-func log2(a int) int {
+// rooflineLog2 is the formula language's log2: it returns floor(log2(a)) for a >= 1.
+func rooflineLog2(a int) int {
 	if a < 1 {
 		panic(rooflineError(fmt.Sprintf("log2 of %d", a)))
 	}
 	return bits.Len64(uint64(a)) - 1
 }
 
-// clog2 returns ceil(log2(a)) for a >= 1.
-func clog2(a int) int {
+// rooflineClog2 is the formula language's clog2: it returns ceil(log2(a)) for a >= 1.
+func rooflineClog2(a int) int {
 	if a < 1 {
 		panic(rooflineError(fmt.Sprintf("clog2 of %d", a)))
 	}
