@@ -65,6 +65,22 @@ func TestPart(t *testing.T) {
 	}
 }
 
+// TestChunks checks that a pass's dispatches cover every element once, in order.
+func TestChunks(t *testing.T) {
+	for _, n := range []int{0, 1, mixChunk, 2*mixChunk + 5, 7*mixChunk + 3} {
+		next := 0
+		chunks(2, n, func(lo, hi int) {
+			if lo != next || hi <= lo || hi-lo > 2*mixChunk {
+				t.Errorf("n %d: chunk [%d, %d) after %d", n, lo, hi, next)
+			}
+			next = hi
+		})
+		if next != n {
+			t.Errorf("n %d: chunks cover %d", n, next)
+		}
+	}
+}
+
 // synthetic builds a sweep whose rate is levels[i] for working sets up to bounds[i], with
 // relative noise of ±noise alternating in sign, and a lone outlier when outlier >= 0.
 func synthetic(bounds []int64, levels []float64, noise float64, outlier int) []SweepPoint {

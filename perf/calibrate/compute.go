@@ -1,6 +1,7 @@
 package calibrate
 
 import (
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -86,38 +87,59 @@ func sum64(v []float64) float64 {
 func kernels() []fmaKernel { return append(simdKernels(), scalarKernels...) }
 
 // itersFor is the iteration count that makes one run of k take about target, from short
-// single-thread probes.
+// single-thread probes: the count grows until a probe takes target/20, and then the fastest
+// of five probes of that count decides (a probe that lost the CPU midway would otherwise
+// shrink every dispatch until the dispatch overhead dominated it).
 func itersFor(k fmaKernel, target time.Duration) int {
-	iters := 1 << 12
+	iters := 1 << 10
 	for {
 		t0 := time.Now()
 		keep(k.run(iters))
 		if d := time.Since(t0); d >= target/20 || iters >= 1<<40 {
-			return max(1, int(float64(iters)*float64(target)/float64(max(d, time.Microsecond))))
+			break
 		}
-		iters *= 4
+		iters *= 2
 	}
+	best := time.Duration(math.MaxInt64)
+	for range 5 {
+		t0 := time.Now()
+		keep(k.run(iters))
+		best = min(best, time.Since(t0))
+	}
+	return max(1, int(float64(iters)*float64(target)/float64(max(best, time.Microsecond))))
 }
 
-// fmaRate runs k for iters iterations on every worker at once and returns the FLOP/s.
-func fmaRate(workers int, k fmaKernel, iters int) float64 {
+// fmaDispatch is the length of one dispatch of a multiply-add run: a run of FMATime is a
+// sequence of such dispatches, as a run of kernel calls is (see mixChunk: on a busy
+// machine, threads that work for a few ms and wait get the CPU back sooner than one that
+// computes for a second).
+const fmaDispatch = 10 * time.Millisecond
+
+// fmaRate runs k on every worker at once, dispatches times for iters iterations each, and
+// returns the FLOP/s over the time of all dispatches.
+func fmaRate(workers int, k fmaKernel, iters, dispatches int) float64 {
 	sums := make([]float64, workers)
-	d := parallel(workers, func(w int) { sums[w] = k.run(iters) })
+	var total time.Duration
+	for range max(1, dispatches) {
+		total += parallel(workers, func(w int) { sums[w] += k.run(iters) })
+	}
 	keep(sums[0])
-	return float64(workers) * float64(iters) * k.flopsPerIter() / max(d, time.Nanosecond).Seconds()
+	return float64(workers) * float64(max(1, dispatches)) * float64(iters) * k.flopsPerIter() / max(total, time.Nanosecond).Seconds()
 }
 
 // measureCompute times every kernel cfg.Repeats times in interleaved rounds.
 func measureCompute(cfg Config) []ComputeResult {
 	ks := kernels()
 	iters := make([]int, len(ks))
+	dispatch := min(cfg.FMATime, fmaDispatch)
 	for i, k := range ks {
-		iters[i] = itersFor(k, cfg.FMATime)
+		iters[i] = itersFor(k, dispatch)
 	}
+	dispatches := max(1, int(cfg.FMATime/dispatch))
 	samples := make([][]float64, len(ks))
 	for range cfg.Repeats {
 		for i, k := range ks {
-			samples[i] = append(samples[i], fmaRate(cfg.Workers, k, iters[i]))
+			samples[i] = append(samples[i], fmaRate(cfg.Workers, k, iters[i], dispatches))
 		}
 	}
 	out := make([]ComputeResult, len(ks))

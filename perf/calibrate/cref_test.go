@@ -68,7 +68,7 @@ func TestCReference(t *testing.T) {
 	for _, k := range kernels() {
 		if k.name != "scalar" {
 			simd = append(simd, k)
-			iters[k.name+k.dtype] = itersFor(k, fmaMS*time.Millisecond)
+			iters[k.name+k.dtype] = itersFor(k, fmaDispatch)
 		}
 	}
 	n := mib << 20 / 8
@@ -83,7 +83,7 @@ func TestCReference(t *testing.T) {
 			get("C fma"+dt[2:], c("fma"+dt[2:], strconv.Itoa(fmaMS)))
 			for _, k := range simd {
 				if k.dtype == dt {
-					v := fmaRate(workers, k, iters[k.name+k.dtype])
+					v := fmaRate(workers, k, iters[k.name+k.dtype], int(fmaMS*time.Millisecond/fmaDispatch))
 					get("Go "+k.name+" "+dt, v)
 					best[dt] = max(best[dt], v)
 				}

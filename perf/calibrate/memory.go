@@ -92,29 +92,54 @@ func sum8(a []float64) float64 {
 	return s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7]
 }
 
-// arrays are three float64 arrays of n elements, each worker's partition first touched by
-// that worker, so its pages sit on its memory node.
+// mixChunk is the number of elements each worker streams per dispatch: 16 MiB, about the
+// traffic of one call of a DRAM-sized catalog kernel (a cpu-large row moves 134-201 MB in a
+// few dispatches of a few ms each). A pass over the arrays is a sequence of such
+// dispatches, as a run of kernel calls is: on a busy machine a thread that ran for a few ms
+// and waits gets the CPU back sooner than one that streams for a second, so one dispatch
+// per pass measured 2-4x below what short kernel calls reached in the same minutes (here,
+// load 20 on 2 cores), and the envelope was no envelope. Every chunk is cold: the pass
+// streams arrays far larger than the last-level cache.
+const mixChunk = 2 << 20
+
+// chunks calls fn(lo, hi) for each dispatch of a pass over n elements: workers chunks of
+// mixChunk elements (the last shorter).
+func chunks(workers, n int, fn func(lo, hi int)) {
+	step := workers * mixChunk
+	for lo := 0; lo < n; lo += step {
+		fn(lo, min(n, lo+step))
+	}
+}
+
+// arrays are three float64 arrays of n elements, each page first touched by the worker that
+// streams it in every pass (the same chunks and partition), so it sits on its memory node.
 func arrays(workers, n int) (a, b, c []float64) {
 	a, b, c = make([]float64, n), make([]float64, n), make([]float64, n)
-	parallel(workers, func(w int) {
-		lo, hi := part(w, workers, n)
-		for i := lo; i < hi; i++ {
-			a[i], b[i], c[i] = 1, 2, 0.5
-		}
+	chunks(workers, n, func(clo, chi int) {
+		parallel(workers, func(w int) {
+			lo, hi := part(w, workers, chi-clo)
+			for i := clo + lo; i < clo+hi; i++ {
+				a[i], b[i], c[i] = 1, 2, 0.5
+			}
+		})
 	})
 	return a, b, c
 }
 
-// timeMix runs mx once over the arrays on every worker and returns its rate in bytes/s.
+// timeMix runs mx once over the arrays, in dispatches of mixChunk elements per worker on
+// every worker, and returns its rate in bytes/s: the bytes over the time of all dispatches.
 func timeMix(workers int, mx memMix, a, b, c []float64) float64 {
-	n := len(a)
+	var total time.Duration
 	sums := make([]float64, workers)
-	d := parallel(workers, func(w int) {
-		lo, hi := part(w, workers, n)
-		sums[w] = mx.kernel(a[lo:hi], b[lo:hi], c[lo:hi])
+	chunks(workers, len(a), func(clo, chi int) {
+		total += parallel(workers, func(w int) {
+			lo, hi := part(w, workers, chi-clo)
+			lo, hi = clo+lo, clo+hi
+			sums[w] += mx.kernel(a[lo:hi], b[lo:hi], c[lo:hi])
+		})
 	})
 	keep(sums[0])
-	return float64(mx.bytes(n)) / max(d, time.Nanosecond).Seconds()
+	return float64(mx.bytes(len(a))) / max(total, time.Nanosecond).Seconds()
 }
 
 // measureMixes times every mix cfg.Repeats times in interleaved rounds (round 1 of every
