@@ -247,3 +247,14 @@ func TestRunJSON(t *testing.T) {
 		t.Errorf("records %+v, findings %v:\n%s", recs, fs, stdout)
 	}
 }
+
+// TestSynopsis: ropbench and its subcommands print a synopsis with -h, on stdout.
+func TestSynopsis(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"run", "-h"}, {"predict", "-h"}, {"ab", "-h"}, {"eval", "-h"}} {
+		code, stdout, stderr := runCmd(args...)
+		want := "usage: ropbench " + strings.TrimPrefix(args[0], "-h")
+		if code != 0 || !strings.HasPrefix(stdout, strings.TrimSpace(want)) || stderr != "" {
+			t.Errorf("ropbench %q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+}

@@ -14,32 +14,28 @@ import (
 	"github.com/ropgen/ropgen/config"
 	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/gen"
+	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/internal/output"
 	"github.com/ropgen/ropgen/manifest"
 )
 
 func runGenerate(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("generate", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := cli.NewFlags("ropgen generate", "[-check] [-v] [-manifests PATHS] [-ops DIR] [-formulas DIR]", `
+Generate validates the manifests, checks every inline formula (names, layers, types) and the
+op types' fields, and writes `+gen.File+` into each op package of ropgen.yaml (or ops/ from
+manifest/ without one), atomically: a temporary file, fsync, rename; concurrent runs on one
+package are serialized. Writes nothing when anything is wrong; leaves unchanged files
+untouched. -manifests and -ops override the configuration (one package).`, stdout, stderr)
 	check := fl.Bool("check", false, "write nothing; print a unified diff of what would change and exit 1 when stale")
 	verbose := fl.Bool("v", false, "list the ops generated and the entries skipped, with the reason")
 	manifests := fl.String("manifests", "", "manifest `PATHS`, comma-separated files or directories (default: each ropgen.yaml package's manifests, or manifest/ at the module root)")
 	opsDir := fl.String("ops", "", "op package `DIR` to generate into (default: ropgen.yaml's packages, or ops/ at the module root)")
 	formulasDir := fl.String("formulas", "", "func-mode formulas package `DIR` (default: ropgen.yaml's formulas, or perf/formulas/ at the module root)")
-	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ropgen generate [-check] [-v] [-manifests DIR] [-ops DIR] [-formulas DIR]")
-		fmt.Fprintln(stderr, "\nValidates the manifests, checks every inline formula (names, layers, types) and the op")
-		fmt.Fprintln(stderr, "types' fields, and writes "+gen.File+" into the op package (atomically: a temporary file,")
-		fmt.Fprintln(stderr, "fsync, rename; concurrent runs on one package are serialized). Writes nothing when anything")
-		fmt.Fprintln(stderr, "is wrong; leaves unchanged files untouched.\n\nflags:")
-		fl.PrintDefaults()
+	if code, ok := fl.Parse(args); !ok {
+		return code
 	}
-	if err := fl.Parse(args); err != nil {
-		return usageExit(err)
-	}
-	if fl.NArg() > 0 {
-		fmt.Fprintf(stderr, "ropgen generate: unexpected argument %q\n", fl.Arg(0))
-		return 2
+	if code, ok := fl.NoArgs(); !ok {
+		return code
 	}
 	// The packages to generate: ropgen.yaml's (or today's defaults: ops/ from manifest/),
 	// so that `ropgen generate -check` with no flags does what go generate does. -manifests

@@ -94,3 +94,21 @@ func TestSchemaAndVersion(t *testing.T) {
 		t.Errorf("installed: %q", got)
 	}
 }
+
+// TestUsageOneWay: every subcommand on the shared flag helper answers -h with its synopsis
+// on stdout and exit 0, and a bad flag with the synopsis on stderr and exit 2.
+func TestUsageOneWay(t *testing.T) {
+	for _, name := range []string{"validate", "generate", "audit", "roofline", "init", "version", "schema"} {
+		code, stdout, stderr := runCmd(name, "-h")
+		if code != 0 || !strings.HasPrefix(stdout, "usage: ropgen "+name) || stderr != "" {
+			t.Errorf("%s -h: exit %d, stdout %q, stderr %q", name, code, stdout, stderr)
+		}
+		code, stdout, stderr = runCmd(name, "-no-such-flag")
+		if code != 2 || stdout != "" || !strings.Contains(stderr, "usage: ropgen "+name) || !strings.Contains(stderr, "Run 'ropgen "+name+" -h' for details.") {
+			t.Errorf("%s -no-such-flag: exit %d, stdout %q, stderr %q", name, code, stdout, stderr)
+		}
+		if code, stdout, _ := runCmd("help", name); code != 0 || !strings.HasPrefix(stdout, "usage: ropgen "+name) {
+			t.Errorf("help %s: exit %d, stdout %q", name, code, stdout)
+		}
+	}
+}

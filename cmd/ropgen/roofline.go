@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/roofline"
 )
@@ -21,8 +21,9 @@ const maxDim = 1 << 20
 // fast memory holds and the tile that reaches the ridge, the batch that makes a matrix
 // multiply compute-bound, and the decode-rate ceiling of a model.
 func runRoofline(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("roofline", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := cli.NewFlags("ropgen roofline", "-profile NAME|FILE [-basis effective|theoretical] [-ridge | -tile -fast-kib N [-n N] | -batch [-n N -k N -m LIST] | -decode [-params P]] [-roof KEY] [-elem BYTES]", `
+Roofline arithmetic on a device profile's ceilings. A ceiling never measured has no
+effective value: use -basis theoretical to price against the datasheet.`, stdout, stderr)
 	profile := fl.String("profile", "", "device profile: a builtin name or a .yaml file (required)")
 	basis := fl.String("basis", string(profiles.Effective), "ceilings: effective (measured) or theoretical (datasheet)")
 	roof := fl.String("roof", "cube.fp16", "compute roof `KEY` for -tile and -batch")
@@ -36,19 +37,10 @@ func runRoofline(args []string, stdout, stderr io.Writer) int {
 	k := fl.Int64("k", 4096, "reduction size k, for -batch")
 	ms := fl.String("m", "", "comma-separated batch sizes to tabulate with -batch (default: powers of two and the crossing)")
 	params := fl.Float64("params", 7e9, "model parameters, for -decode")
-	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ropgen roofline -profile NAME|FILE [-basis effective|theoretical] [-ridge | -tile -fast-kib N [-n N] | -batch [-n N -k N -m LIST] | -decode [-params P]] [-roof KEY] [-elem BYTES]")
-		fmt.Fprintln(stderr, "\nRoofline arithmetic on a device profile's ceilings. A ceiling never measured has no")
-		fmt.Fprintln(stderr, "effective value: use -basis theoretical to price against the datasheet.\n\nflags:")
-		fl.PrintDefaults()
+	if code, ok := fl.Parse(args); !ok {
+		return code
 	}
-	if err := fl.Parse(args); err != nil {
-		return usageExit(err)
-	}
-	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "ropgen roofline: "+format+"\n", a...)
-		return 2
-	}
+	bad := fl.Fail
 	modes := 0
 	for _, on := range []bool{*ridge, *tile, *batch, *decode} {
 		if on {
