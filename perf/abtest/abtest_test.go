@@ -102,10 +102,13 @@ func TestRunInterleaves(t *testing.T) {
 	}
 }
 
-// TestRunVerdict: an arm twenty times cheaper wins its rounds, whatever the machine's noise
-// does to batches of a millisecond.
+// TestRunVerdict: an arm two hundred times cheaper wins its rounds, whatever the machine's
+// noise does to batches of a millisecond. The margin is that wide because the arms spin on
+// wall time: on a shared machine (load 20 on 2 cores) a batch of the fast arm can be
+// descheduled for tens of milliseconds, which at twenty times cheaper lost it two rounds in
+// ten; losing one now takes a stall of 200 ms inside a 1 ms batch.
 func TestRunVerdict(t *testing.T) {
-	slow, fast := Arm{Name: "slow", Call: spin(200 * time.Microsecond)}, Arm{Name: "fast", Call: spin(10 * time.Microsecond)}
+	slow, fast := Arm{Name: "slow", Call: spin(2 * time.Millisecond)}, Arm{Name: "fast", Call: spin(10 * time.Microsecond)}
 	for _, tc := range []struct {
 		a, b Arm
 		want Verdict
