@@ -30,7 +30,8 @@ var oracleAudited = []string{
 // oracleExempt are the ops whose traffic depends on tensor contents, with the reason; the
 // bytes audit (spec §4.5, perf/audit) covers them instead.
 var oracleExempt = map[string]string{
-	"EmbeddingFwd": "gather: the table bytes read depend on which rows the ids name (a repeated id reads its row once), so tensor sizes cannot give them",
+	"EmbeddingFwd":      "gather: the table bytes read depend on which rows the ids name (a repeated id reads its row once), so tensor sizes cannot give them",
+	"PagedAttentionFwd": "reads only the cached tokens context_lens covers, in whichever blocks block_tables names: the caches' sizes are not the bytes read",
 }
 
 // oraclePending are implemented ops not yet classified, with what is missing. Target: empty.

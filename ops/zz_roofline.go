@@ -769,6 +769,30 @@ func (op *PadFwd) rooflineEval() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *PadFwd) ComputeRoof() string { return "vector.fp32" }
 
+// EvalRoofline returns the minimum FLOPs and bytes of one PagedAttentionFwd call (attention.yaml:44).
+func (op *PagedAttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
+	rooflineAt := "roofline"
+	defer rooflineRecover("PagedAttentionFwd", &rooflineAt, &err)
+	num_seqs := op.NumSeqs
+	heads := op.Heads
+	head_dim := op.HeadDim
+	kv_heads := op.KvHeads
+	max_blocks := op.MaxBlocks
+	context_lens := op.ContextLens[:len(op.ContextLens):len(op.ContextLens)]
+	elem_bytes := op.DType.Size()
+	rooflineAt = `roofline.vars.ctx "sum(context_lens)"`
+	ctx := rooflineSum(context_lens)
+	rooflineAt = `roofline.flops "4 * heads * head_dim * ctx"`
+	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(4, heads), head_dim), ctx)
+	rooflineAt = `roofline.bytes "(2 * num_seqs * heads * head_dim + 2 * kv_heads * head_dim * ctx) * elem_bytes + 4 * num_seqs * max_blocks"`
+	rooflineBytes := rooflineAdd(rooflineMul((rooflineAdd(rooflineMul(rooflineMul(rooflineMul(2, num_seqs), heads), head_dim), rooflineMul(rooflineMul(rooflineMul(2, kv_heads), head_dim), ctx))), elem_bytes), rooflineMul(rooflineMul(4, num_seqs), max_blocks))
+	return rooflineResult("PagedAttentionFwd", rooflineFlops, rooflineBytes)
+}
+
+// ComputeRoof returns the profile key of the unit that prices PagedAttentionFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *PagedAttentionFwd) ComputeRoof() string { return "vector.fp32" }
+
 // EvalRoofline returns the minimum FLOPs and bytes of one RMSNormFwd call (norm.yaml:12).
 func (op *RMSNormFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
@@ -1188,6 +1212,7 @@ var (
 	_ rooflineOp = (*MoeTopKGatingFwd)(nil)
 	_ rooflineOp = (*MulFwd)(nil)
 	_ rooflineOp = (*PadFwd)(nil)
+	_ rooflineOp = (*PagedAttentionFwd)(nil)
 	_ rooflineOp = (*RMSNormFwd)(nil)
 	_ rooflineOp = (*ReluFwd)(nil)
 	_ rooflineOp = (*RopeFwd)(nil)
@@ -1366,6 +1391,15 @@ func rooflineProduct(s []int) int {
 		p = rooflineMul(p, v)
 	}
 	return p
+}
+
+// rooflineSum is the formula language's sum: it returns the sum of s, adding left to right.
+func rooflineSum(s []int) int {
+	t := 0
+	for _, v := range s {
+		t = rooflineAdd(t, v)
+	}
+	return t
 }
 
 // rooflineFloordiv is the formula language's floordiv: it returns a / b rounded toward minus
