@@ -287,11 +287,15 @@ func IsCPU(prof *profiles.Profile) bool {
 	return prof != nil && strings.HasPrefix(strings.ToLower(prof.Device), "cpu:")
 }
 
-// MemoryName is what the memory roof of prof is called in prose: DRAM on a CPU, else HBM.
-// The profile key stays "hbm" either way (spec §5.1).
+// MemoryName is what the memory roof of prof is called in prose: the profile's own label
+// (`memory:`), DRAM on any CPU profile, else HBM. The profile key stays "hbm" either way
+// (spec §5.1).
 func MemoryName(prof *profiles.Profile) string {
-	if IsCPU(prof) {
+	switch {
+	case IsCPU(prof):
 		return "DRAM"
+	case prof != nil && prof.MemoryLabel != "":
+		return prof.MemoryLabel
 	}
 	return "HBM"
 }

@@ -31,9 +31,9 @@ type style struct{ label, fill, stroke string }
 
 // styles, in legend order; styleOf picks one.
 var styles = []style{
-	{"at ceiling (>= 80%)", "#1a9850", "white"},
+	{"at ceiling (slowest sample >= 80%)", "#1a9850", "white"},
 	{"below ceiling", "#2c7bb6", "white"},
-	{"anomaly (> 105%)", "#f28e2b", "white"},
+	{"anomaly (slowest sample > 105%)", "#f28e2b", "white"},
 	{"formula error", "#d7191c", "white"},
 	{"latency-bound", "#969696", "white"},
 	{"not priced: a ceiling is unknown", "white", "#2c7bb6"},
@@ -244,7 +244,7 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 		l.marks = append(l.marks, box{px(r.Intensity) - 7, py(r.FlopRate) - 7, px(r.Intensity) + 7, py(r.FlopRate) + 7})
 	}
 
-	legend(s, l, pts, roofs, slope)
+	legend(s, l, pts, roofs, slope, len(slopes) > 1)
 
 	// Each slope's label runs along it, rotated to its on-screen angle, a third of the way up
 	// unless that spot is taken (the main memory's first). They are placed before the slopes
@@ -406,7 +406,7 @@ func intensity(x float64) string {
 
 // legend draws a key to the point colours and roof line styles present, in the top left
 // corner, or in the bottom right one when a line or a point would cross it there.
-func legend(s *svg, l *layout, pts []*Row, roofs []chartRoof, slope []box) {
+func legend(s *svg, l *layout, pts []*Row, roofs []chartRoof, slope []box, caches bool) {
 	type entry struct {
 		mark  string // SVG of the sample, with %.1f for its centre's x and y
 		label string
@@ -426,6 +426,9 @@ func legend(s *svg, l *layout, pts []*Row, roofs []chartRoof, slope []box) {
 	}
 	if slices.ContainsFunc(roofs, func(r chartRoof) bool { return !r.used }) {
 		es = append(es, entry{`<path d="M%.1f %.1fm-7 0h14" stroke="#b0b0b0" stroke-width="1.5"/>`, "roof no plotted point uses"})
+	}
+	if caches {
+		es = append(es, entry{`<path d="M%.1f %.1fm-7 5l14 -10" stroke="` + cacheColour + `" stroke-width="1.5"/>`, "cache level (cache-aware roofline; DRAM prices the SOL)"})
 	}
 	if len(es) == 0 {
 		return
