@@ -6,6 +6,7 @@ package opsbench
 import (
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/ops"
@@ -58,6 +59,18 @@ func (i Instance) Storage() int64 {
 		n += int64(a.T.Numel()) * 4
 	}
 	return n
+}
+
+// Buffers is the memory of every input and output tensor, for a cold sample's flush
+// (bench.Buffers).
+func (i Instance) Buffers() [][]byte {
+	var bufs [][]byte
+	for _, a := range slices.Concat(i.In.Inputs, i.In.Outputs) {
+		if d := a.T.Data; len(d) > 0 {
+			bufs = append(bufs, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(d))), len(d)*4))
+		}
+	}
+	return bufs
 }
 
 // Snapshot copies the outputs; the function it returns compares the outputs then with the

@@ -3,6 +3,7 @@ package bench_test
 import (
 	"bytes"
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -494,5 +495,45 @@ func TestReferences(t *testing.T) {
 	}
 	if _, err := bench.CopyReference("d", record.RefStart, 1, profiles.Spread{}); err == nil {
 		t.Error("a copy reference from no measurement")
+	}
+}
+
+// flushed is an Instance that names its memory and counts how often it is asked.
+type flushed struct {
+	bench.Instance
+	asked int
+	bufs  [][]byte
+}
+
+func (f *flushed) Buffers() [][]byte { f.asked++; return f.bufs }
+
+// TestFlush: a cold sample of an instance that names its memory flushes those lines after
+// the eviction read (odd sizes and offsets included), and one that does not gets the read
+// alone; the data stays as it was.
+func TestFlush(t *testing.T) {
+	data := make([]byte, 3<<20+17)
+	for i := range data {
+		data[i] = byte(i)
+	}
+	f := &flushed{bufs: [][]byte{data[5:], data[:1], nil}}
+	ev := bench.NewEvictor(1 << 20)
+	evict := ev.EvictFor(f)
+	for range 3 {
+		evict()
+	}
+	if f.asked != 1 {
+		t.Errorf("Buffers asked %d times; want once, when the eviction is made", f.asked)
+	}
+	for i := range data {
+		if data[i] != byte(i) {
+			t.Fatalf("byte %d changed by the flush", i)
+		}
+	}
+	if !bench.Flush(f.bufs) && (runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64") {
+		t.Errorf("no flush on %s", runtime.GOARCH)
+	}
+	plain := bench.Instance(nil)
+	if ev.EvictFor(plain) == nil {
+		t.Error("no eviction for an instance without Buffers")
 	}
 }

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"os"
+	"unsafe"
 	"runtime"
 	"sync"
 
@@ -70,6 +71,45 @@ func (e *Evictor) Evict() {
 	wg.Wait()
 	for _, s := range sums {
 		e.sum += s
+	}
+}
+
+// Buffers is an Instance that names the memory of its tensors, so that a cold sample can
+// flush exactly those lines from every cache level (Flush) after reading the eviction
+// buffer. The read alone is not enough on every CPU: a last-level cache with an adaptive
+// replacement policy keeps lines that were used more than once (a case's tensors: built,
+// checked, timed) while a one-pass read streams past them, so part of a case could still
+// be cached, and a few-MiB row read faster than DRAM.
+type Buffers interface {
+	Buffers() [][]byte
+}
+
+// Flush writes back and drops every cache line of bufs from every cache level (CLFLUSH on
+// amd64, DC CIVAC on arm64), and reports whether this architecture can; elsewhere it does
+// nothing.
+func Flush(bufs [][]byte) bool {
+	if !canFlush {
+		return false
+	}
+	for _, b := range bufs {
+		if len(b) > 0 {
+			flushLines(unsafe.Pointer(unsafe.SliceData(b)), uintptr(len(b)))
+		}
+	}
+	return true
+}
+
+// EvictFor returns the eviction before a cold sample of in: Evict, then, when in names its
+// tensors' memory (Buffers), Flush of exactly those lines.
+func (e *Evictor) EvictFor(in Instance) func() {
+	b, ok := in.(Buffers)
+	if !ok || !canFlush {
+		return e.Evict
+	}
+	bufs := b.Buffers()
+	return func() {
+		e.Evict()
+		Flush(bufs)
 	}
 }
 

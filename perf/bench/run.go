@@ -110,7 +110,7 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 	// at least its share of MaxTime. The cold case's warm-up is the two calls above.
 	res.Cold = opt.Evictor != nil
 	n := 1
-	sample := func() (float64, error) { return ColdSample(in.Run, opt.Evictor.Evict) }
+	sample := func() (float64, error) { return ColdSample(in.Run, opt.Evictor.EvictFor(in)) }
 	if !res.Cold {
 		target := opt.MaxTime / time.Duration(opt.Count*opt.Samples+2)
 		if n, err = Calibrate(in.Run, target); err != nil {
