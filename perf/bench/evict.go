@@ -2,9 +2,9 @@ package bench
 
 import (
 	"os"
-	"unsafe"
 	"runtime"
 	"sync"
+	"unsafe"
 
 	"github.com/ropgen/ropgen/perf/profiles"
 )
