@@ -3,7 +3,7 @@
 package kernels
 
 import (
-	"example.com/mykernels/formulas"
+	rooflineFormulas "example.com/mykernels/formulas"
 	"fmt"
 	"math"
 	"math/bits"
@@ -31,7 +31,7 @@ func (op *MatVecFwd) ComputeRoof() string { return "vector.fp32" }
 // EvalRoofline returns the minimum FLOPs and bytes of one RowSumFwd call, computed by
 // formulas.RowSum (func mode, kernels.yaml:59).
 func (op *RowSumFwd) EvalRoofline() (flops, bytes int64, err error) {
-	return formulas.RowSum(op)
+	return rooflineFormulas.RowSum(op)
 }
 
 // ComputeRoof returns the profile key of the unit that prices RowSumFwd's FLOPs: the
@@ -58,7 +58,7 @@ func (op *ScaleFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := product(x.shape)
+	T := rooflineProduct(x.shape)
 	rooflineFlops := T
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
 	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
@@ -232,8 +232,9 @@ type rooflineTensor struct {
 	ndim  int
 }
 
-// product returns the product of s, 1 for an empty s, multiplying left to right.
-func product(s []int) int {
+// rooflineProduct is the formula language's product: it returns the product of s, 1 for an
+// empty s, multiplying left to right.
+func rooflineProduct(s []int) int {
 	p := 1
 	for _, v := range s {
 		p = rooflineMul(p, v)
