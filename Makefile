@@ -85,6 +85,7 @@ compare:
 # A short fuzzing session per fuzz target.
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzGate -fuzztime 30s ./gen
+	$(GO) test -run '^$$' -fuzz FuzzExact -fuzztime 30s ./gen/roofrt
 	$(GO) test -run '^$$' -fuzz FuzzLoad -fuzztime 30s ./manifest
 
 clean:
