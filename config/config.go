@@ -351,7 +351,7 @@ func (d *decoder) dtypes(n *yaml.Node) {
 }
 
 func knownDType(name string) bool {
-	_, ok := manifest.LookupDType(name)
+	_, ok := manifest.BuiltinDType(name)
 	return ok
 }
 

@@ -18,6 +18,7 @@ func TestDTypeTable(t *testing.T) {
 		Float32: {"float32", 4}, Float16: {"float16", 2}, BFloat16: {"bfloat16", 2},
 		Float8E4M3: {"float8_e4m3", 1}, Float8E5M2: {"float8_e5m2", 1},
 		Int64: {"int64", 8}, Int32: {"int32", 4}, Int8: {"int8", 1}, Bool: {"bool", 1},
+		Float64: {"float64", 8}, Int16: {"int16", 2}, Uint8: {"uint8", 1}, Float8E4M3FN: {"float8_e4m3fn", 1},
 	}
 	if len(want) != len(manifest.DTypes) {
 		t.Fatalf("package ops has %d DType constants, manifest.DTypes has %d dtypes", len(want), len(manifest.DTypes))
@@ -31,7 +32,7 @@ func TestDTypeTable(t *testing.T) {
 			t.Errorf("ParseDType(%q) = %v, %v; want DType %d", w.name, got, err, d)
 		}
 	}
-	if Bool != DType(len(manifest.DTypes)) {
-		t.Errorf("the last constant, Bool, is %d; manifest.DTypes has %d entries", Bool, len(manifest.DTypes))
+	if Float8E4M3FN != DType(len(manifest.DTypes)) {
+		t.Errorf("the last constant, Float8E4M3FN, is %d; manifest.DTypes has %d entries", Float8E4M3FN, len(manifest.DTypes))
 	}
 }

@@ -28,6 +28,10 @@ const (
 	Int32
 	Int8
 	Bool
+	Float64
+	Int16
+	Uint8
+	Float8E4M3FN
 )
 
 func (d DType) spec() manifest.DTypeSpec {
@@ -72,7 +76,7 @@ type Op interface {
 // IsFloat reports whether d is a floating-point dtype.
 func (d DType) IsFloat() bool {
 	switch d {
-	case Float32, Float16, BFloat16, Float8E4M3, Float8E5M2:
+	case Float32, Float16, BFloat16, Float8E4M3, Float8E5M2, Float64, Float8E4M3FN:
 		return true
 	}
 	return false

@@ -41,6 +41,9 @@ untouched. -manifests and -ops override the configuration (one package).`, stdou
 	// so that `ropgen generate -check` with no flags does what go generate does. -manifests
 	// and -ops override: one package.
 	cfg, err := config.Load()
+	if err == nil {
+		err = cli.UseDTypes(cfg)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ropgen generate:", err)
 		return 2

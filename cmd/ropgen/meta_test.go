@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // TestConfiguredModule: in a module with a ropgen.yaml, validate and generate with no flags
@@ -41,6 +43,36 @@ func TestConfiguredModule(t *testing.T) {
 		if code == 0 || !strings.Contains(stderr, `ropgen.yaml:2:1: unknown key "formula"`) {
 			t.Errorf("%s with a broken config: exit %d, stderr %q", cmd, code, stderr)
 		}
+	}
+}
+
+// TestConfiguredDTypes: a dtype the module adds in ropgen.yaml is one its manifests may name;
+// without it the same manifest is refused at the dtype's position.
+func TestConfiguredDTypes(t *testing.T) {
+	t.Cleanup(func() { manifest.SetDTypes() })
+	dir := generateModule(t)
+	packed := "PackedFwd:\n  family: elementwise\n  status: spec-only\n  signature:\n    inputs:\n      x: {dtype: \"uint4x2 | uint8\"}\n" +
+		"    outputs:\n      y: {dtype: \"same_as(x)\"}\n  workloads:\n    - {x_shape: [4, 8], dtypes: [uint4x2, uint8]}\n" +
+		"  roofline:\n    flops: \"0\"\n    bytes: \"2 * product(x.shape) * elem_bytes\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "manifest", "packed.yaml"), []byte(packed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "manifests: manifest\npackages:\n  - dir: ops\nformulas: formulas\n"
+	if err := os.WriteFile(filepath.Join(dir, "ropgen.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	if code, _, stderr := runCmd("validate"); code != 1 || !strings.Contains(stderr, `manifest/packed.yaml:6:18: PackedFwd: signature.inputs.x.dtype: unknown dtype "uint4x2"`) {
+		t.Fatalf("validate without the dtype: exit %d\n%s", code, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ropgen.yaml"), []byte(cfg+"dtypes: {uint4x2: 1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runCmd("validate"); code != 0 || !strings.Contains(stdout, "6 ops (4 implemented, 2 spec-only) in 2 files") {
+		t.Errorf("validate with the dtype: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if code, _, stderr := runCmd("generate"); code != 0 {
+		t.Errorf("generate with the dtype: exit %d\n%s", code, stderr)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ropgen/ropgen/config"
 	"github.com/ropgen/ropgen/diag"
+	"github.com/ropgen/ropgen/manifest"
 )
 
 // Command is one subcommand: Run parses its own flags from args (with NewFlags) and returns
@@ -179,8 +180,13 @@ func (f *Flags) Config(required bool) (cfg *config.Config, code int, ok bool) {
 	var none *config.NoRootError
 	switch {
 	case err == nil:
+		if err := UseDTypes(cfg); err != nil {
+			fmt.Fprintf(f.stderr, "%s: %v\n", f.name, err)
+			return nil, 1, false
+		}
 		return cfg, 0, true
 	case !required && errors.As(err, &none):
+		UseDTypes(nil) // the builtin dtypes alone
 		return nil, 0, true
 	case errors.As(err, &fs):
 		for _, x := range fs {
@@ -190,6 +196,23 @@ func (f *Flags) Config(required bool) (cfg *config.Config, code int, ok bool) {
 	}
 	fmt.Fprintf(f.stderr, "%s: %v\n", f.name, err)
 	return nil, 2, false
+}
+
+// UseDTypes makes the dtypes of cfg (ropgen.yaml's dtypes; none for a nil cfg) the module's
+// dtypes of the manifest model (manifest.SetDTypes), so that its manifests may name them:
+// every command that loads a catalog calls it first.
+func UseDTypes(cfg *config.Config) error {
+	if cfg == nil {
+		return manifest.SetDTypes()
+	}
+	specs := make([]manifest.DTypeSpec, len(cfg.DTypes))
+	for i, d := range cfg.DTypes {
+		specs[i] = manifest.DTypeSpec{Name: d.Name, Size: d.Size}
+	}
+	if err := manifest.SetDTypes(specs...); err != nil {
+		return fmt.Errorf("%s: dtypes: %w", cfg.File, err)
+	}
+	return nil
 }
 
 // ManifestsFlag defines the one manifest flag of every command: -manifests PATH[,PATH...],

@@ -1,0 +1,36 @@
+package manifest
+
+import "testing"
+
+// TestSetDTypes: a module's dtypes become known with their sizes and replace those set
+// before; a builtin name, a name twice or a size below 1 is refused and changes nothing.
+func TestSetDTypes(t *testing.T) {
+	t.Cleanup(func() { SetDTypes() })
+	if _, ok := LookupDType("uint4x2"); ok {
+		t.Fatal("uint4x2 is known before it is set")
+	}
+	if err := SetDTypes(DTypeSpec{"uint4x2", 1}, DTypeSpec{"mx9", 2}); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := LookupDType("mx9"); !ok || d.Size != 2 {
+		t.Errorf("mx9: %v %v", d, ok)
+	}
+	if _, ok := BuiltinDType("mx9"); ok {
+		t.Error("a module's dtype counts as builtin")
+	}
+	if err := SetDTypes(DTypeSpec{"mx9", 2}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := LookupDType("uint4x2"); ok {
+		t.Error("uint4x2 survives a SetDTypes without it")
+	}
+	n := len(DTypes)
+	for _, bad := range [][]DTypeSpec{{{"float32", 4}}, {{"newone", 1}, {"newone", 2}}, {{"zero", 0}}} {
+		if err := SetDTypes(bad...); err == nil || len(DTypes) != n {
+			t.Errorf("SetDTypes(%v): %v, %d dtypes (want an error and %d)", bad, err, len(DTypes), n)
+		}
+	}
+	if d, ok := BuiltinDType("float8_e4m3fn"); !ok || d.Size != 1 {
+		t.Errorf("float8_e4m3fn (PyTorch's spelling) is not builtin: %v", d)
+	}
+}
