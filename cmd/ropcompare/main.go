@@ -12,7 +12,7 @@
 // numpy and the C compiler are optional: without one its columns are skipped with a
 // message, without both the command says so and exits 0.
 //
-//	ropcompare [-rounds 7] [-sample 20ms] [-case REGEX] [-python /usr/bin/python3] [-cc cc] [-dir compare]
+//	ropcompare [-rounds 7] [-sample 20ms] [-threads N] [-case REGEX] [-python /usr/bin/python3] [-cc cc] [-dir compare]
 package main
 
 import (
@@ -73,11 +73,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cc := fl.String("cc", envOr("CC", "cc"), "the C `compiler` of the limits (limit column skipped without it)")
 	dir := fl.String("dir", "compare", "the `directory` of numpy_worker.py and limits.c")
 	manifestDir := fl.String("manifest", "manifest", "the catalog `PATH`")
+	threads := fl.Int("threads", 0, "`N` threads on every side (GOMAXPROCS, OPENBLAS_NUM_THREADS, the C loops); 0: all CPUs. -threads 1 compares single cores, which a shared machine disturbs less")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
-	if *rounds < 1 || *sample <= 0 {
-		fmt.Fprintln(stderr, "ropcompare: -rounds and -sample must be positive")
+	if *rounds < 1 || *sample <= 0 || *threads < 0 {
+		fmt.Fprintln(stderr, "ropcompare: -rounds and -sample must be positive, -threads not negative")
 		return 2
 	}
 	var re *regexp.Regexp
@@ -88,7 +89,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	if err := compare(stdout, stderr, config{*rounds, *sample, re, *python, *cc, *dir, *manifestDir}); err != nil {
+	if *threads > 0 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(*threads))
+	}
+	if err := compare(stdout, stderr, config{*rounds, *sample, re, *python, *cc, *dir, *manifestDir, *threads}); err != nil {
 		fmt.Fprintf(stderr, "ropcompare: %v\n", err)
 		return 1
 	}
@@ -101,6 +105,7 @@ type config struct {
 	only           *regexp.Regexp
 	python, cc     string
 	dir, manifests string
+	threads        int // 0: all CPUs
 }
 
 func envOr(key, def string) string {
@@ -303,11 +308,22 @@ func (w *worker) close() {
 }
 
 // peerEnv is the environment of the peers: this one without OPENBLAS_CORETYPE and
-// OPENBLAS_L2_SIZE, which some hosts set and which would pin OpenBLAS to another kernel.
-func peerEnv() []string {
-	return slices.DeleteFunc(os.Environ(), func(kv string) bool {
-		return strings.HasPrefix(kv, "OPENBLAS_CORETYPE=") || strings.HasPrefix(kv, "OPENBLAS_L2_SIZE=")
+// OPENBLAS_L2_SIZE, which some hosts set and which would pin OpenBLAS to another kernel,
+// and with the thread count of -threads.
+func peerEnv(cfg config) []string {
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		for _, k := range []string{"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"} {
+			if strings.HasPrefix(kv, k+"=") {
+				return true
+			}
+		}
+		return false
 	})
+	if cfg.threads > 0 {
+		n := strconv.Itoa(cfg.threads)
+		env = append(env, "OPENBLAS_NUM_THREADS="+n, "OMP_NUM_THREADS="+n)
+	}
+	return env
 }
 
 type numpyWorker struct {
@@ -320,13 +336,13 @@ func startNumpy(cfg config) (*numpyWorker, error) {
 		return nil, err
 	}
 	ver := exec.Command(cfg.python, "-c", "import numpy; print(numpy.__version__)")
-	ver.Env = peerEnv()
+	ver.Env = peerEnv(cfg)
 	v, err := ver.Output()
 	if err != nil {
 		return nil, fmt.Errorf("%s has no numpy (%v)", cfg.python, err)
 	}
 	cmd := exec.Command(cfg.python, filepath.Join(cfg.dir, "numpy_worker.py"))
-	cmd.Env = peerEnv()
+	cmd.Env = peerEnv(cfg)
 	w, err := startWorker("numpy", cmd)
 	if err != nil {
 		return nil, err
@@ -371,8 +387,12 @@ func startLimits(cfg config) (*limitsWorker, error) {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("%s: %v\n%s", strings.Join(build.Args, " "), err, out)
 	}
-	cmd := exec.Command(bin)
-	cmd.Env = peerEnv()
+	var args []string
+	if cfg.threads > 0 {
+		args = append(args, strconv.Itoa(cfg.threads))
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = peerEnv(cfg)
 	w, err := startWorker("C limits", cmd)
 	if err != nil {
 		os.RemoveAll(tmp)
@@ -405,7 +425,11 @@ func printTable(w io.Writer, rows []*row, cfg config, np *numpyWorker, lim *limi
 	if np != nil {
 		fmt.Fprintf(w, " numpy %s;", np.version)
 	}
-	fmt.Fprintf(w, " %d interleaved rounds, ratios as median [min–max] of the rounds.\n\n", cfg.rounds)
+	threads := "all CPUs on every side"
+	if cfg.threads > 0 {
+		threads = fmt.Sprintf("%d thread(s) on every side", cfg.threads)
+	}
+	fmt.Fprintf(w, " %s; %d interleaved rounds, ratios as median [min–max] of the rounds.\n\n", threads, cfg.rounds)
 	fmt.Fprintln(w, "| case | ours | numpy | ours/numpy | C limit | limit | ours/limit |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, r := range rows {
