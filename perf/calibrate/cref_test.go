@@ -95,7 +95,9 @@ func TestCReference(t *testing.T) {
 		env, envMix := 0.0, ""
 		for _, mx := range ms {
 			// As calibrate does: a warm pass is not needed, the arrays stay touched.
-			if r := timeMix(workers, mx, a, b, cc3); r > env {
+			r := timeMix(workers, mx, a, b, cc3)
+			get("Go "+mx.name, r)
+			if r > env {
 				env, envMix = r, mx.name
 			}
 		}
@@ -121,7 +123,11 @@ func TestCReference(t *testing.T) {
 	for _, k := range simd {
 		names = append(names, "Go "+k.name+" "+k.dtype)
 	}
-	names = append(names, "Go vector.fp32", "Go vector.fp64", "C memcpy", "C stream", "Go DRAM envelope")
+	names = append(names, "Go vector.fp32", "Go vector.fp64", "C memcpy", "C stream")
+	for _, mx := range ms {
+		names = append(names, "Go "+mx.name)
+	}
+	names = append(names, "Go DRAM envelope")
 	for _, name := range names {
 		show(name, series[name])
 	}
@@ -132,6 +138,10 @@ func TestCReference(t *testing.T) {
 		show("ratio avx2 fp32 / C fma32 (same ISA)", ratio(series["Go avx2 fp32"], series["C fma32"]))
 	}
 	show("ratio envelope / max(memcpy, stream)", ratio(series["Go DRAM envelope"], cBestCopy))
+	show("ratio Go copy / C memcpy (same operation)", ratio(series["Go copy"], series["C memcpy"]))
+	if _, ok := series["Go copy_nt"]; ok {
+		show("ratio Go copy_nt / C stream (same kernel)", ratio(series["Go copy_nt"], series["C stream"]))
+	}
 	t.Logf("ratio of bests (the calibration keeps its best round): vector.fp32 %.3f (target >= 0.8), vector.fp64 %.3f, DRAM envelope %.3f (target >= 0.9)",
 		best(series["Go vector.fp32"])/best(series["C fma32"]), best(series["Go vector.fp64"])/best(series["C fma64"]),
 		best(series["Go DRAM envelope"])/best(cBestCopy))
