@@ -1,13 +1,13 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/internal/output"
 	"github.com/ropgen/ropgen/perf/calibrate"
 	"github.com/ropgen/ropgen/perf/profiles"
@@ -17,27 +17,26 @@ import (
 // profile (spec §5.1).
 func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	def := calibrate.Default()
-	fl := flag.NewFlagSet("calibrate", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := cli.NewFlags("ropgen calibrate", "-o FILE [-mib N] [-repeats N] [-fma-ms N] [-sweep-mib N]", `
+Calibrate measures this machine on all its CPUs and writes its device profile: the SIMD and
+scalar multiply-add peaks (fp32, fp64), the DRAM envelope over seven access mixes (copy,
+triad, read, write, and non-temporal-store copy, triad and write), L1/L2/L3 bandwidth from
+a working-set sweep, and the latency floor, each with its spread. About half a minute.`, stdout, stderr)
 	out := fl.String("o", "", "write the profile to `FILE` (atomically; it must be absent or a writable regular file); - for standard output")
 	mib := fl.Int("mib", 0, "size of each DRAM array in `MiB` (default: 2x the last-level cache, at least 64 MiB); smaller arrays measure the cache, not DRAM")
 	repeats := fl.Int("repeats", def.Repeats, "interleaved rounds of every measurement; min, median and max are kept")
 	fmaMS := fl.Int("fma-ms", int(def.FMATime/time.Millisecond), "duration of one multiply-add run in `ms`")
 	sweepMiB := fl.Int("sweep-mib", int(def.SweepBytes>>20), "traffic of one cache-sweep measurement per worker in `MiB`; 0 skips the cache sweep")
-	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ropgen calibrate -o FILE [-mib N] [-repeats N] [-fma-ms N] [-sweep-mib N]")
-		fmt.Fprintln(stderr, "\nMeasures this machine on all its CPUs and writes its device profile: the SIMD and scalar")
-		fmt.Fprintln(stderr, "multiply-add peaks (fp32, fp64), the DRAM envelope over seven access mixes (copy, triad,")
-		fmt.Fprintln(stderr, "read, write, and non-temporal-store copy, triad and write), L1/L2/L3 bandwidth from a")
-		fmt.Fprintln(stderr, "working-set sweep, and the latency floor, each with its spread. About half a minute.\n\nflags:")
-		fl.PrintDefaults()
+	if code, ok := fl.Parse(args); !ok {
+		return code
 	}
-	if err := fl.Parse(args); err != nil {
-		return usageExit(err)
-	}
-	if *out == "" || fl.NArg() > 0 || *repeats < 1 || *fmaMS < 1 || *mib < 0 || *sweepMiB < 0 {
-		fl.Usage()
-		return 2
+	switch {
+	case *out == "":
+		return fl.Fail("-o FILE is required")
+	case fl.NArg() > 0:
+		return fl.Fail("unexpected arguments %q", fl.Args())
+	case *repeats < 1 || *fmaMS < 1 || *mib < 0 || *sweepMiB < 0:
+		return fl.Fail("-repeats and -fma-ms must be positive, -mib and -sweep-mib not negative")
 	}
 	// The destination is checked, and its temporary file created, before measuring: a
 	// device node, FIFO, symbolic link, directory or read-only file is refused now, not

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -234,13 +233,6 @@ func printFindings(w io.Writer, fs diag.Findings) {
 	for _, f := range fs {
 		fmt.Fprintln(w, f)
 	}
-}
-
-func usageExit(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	return 2
 }
 
 func sortedNames(m map[string][]byte) []string {

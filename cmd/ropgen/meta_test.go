@@ -130,7 +130,7 @@ func TestSchemaAndVersion(t *testing.T) {
 // TestUsageOneWay: every subcommand on the shared flag helper answers -h with its synopsis
 // on stdout and exit 0, and a bad flag with the synopsis on stderr and exit 2.
 func TestUsageOneWay(t *testing.T) {
-	for _, name := range []string{"validate", "generate", "audit", "roofline", "init", "version", "schema"} {
+	for _, name := range []string{"validate", "generate", "audit", "roofline", "init", "version", "schema", "report", "calibrate"} {
 		code, stdout, stderr := runCmd(name, "-h")
 		if code != 0 || !strings.HasPrefix(stdout, "usage: ropgen "+name) || stderr != "" {
 			t.Errorf("%s -h: exit %d, stdout %q, stderr %q", name, code, stdout, stderr)

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/internal/output"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
@@ -20,8 +20,18 @@ import (
 )
 
 func runReport(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("report", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := cli.NewFlags("ropgen report", "[-profile NAME|FILE] [-basis effective|theoretical] [-json|-csv|-summary] [-o FILE] [-svg FILE] [-html FILE] [-md FILE] [-base OLD[,OLD]] records...\n-check -profile FILE [records...]", fmt.Sprintf(`
+Prices benchmark records (Go benchmark format or JSON lines) against a device profile:
+memory, compute and SOL time, efficiency, bound and verdict per row (spec §4.3).
+Exit 1 when a row implies a rate above a theoretical ceiling (a formula error), when a
+record cannot be read, or when no profile matches a device (its SOL cells are blank).
+With -check nothing is priced: exit 3 when the profile is from another boot of this machine or a
+drift reference in the records is off its copy ceiling (recalibrate), else 0.
+Repeated records of one row (ropbench run -count N) are one row: the median time, with the spread.
+With -base, the table compares each row against the base run: a row is faster or slower when the
+Mann-Whitney U test gives p < %g and the medians differ by %.0f%% or more, and by more than %g times
+the two runs' drift (how far rows scatter between them). For one kernel, ropbench ab is sharper.`,
+		report.DefaultCompare.Alpha, 100*report.DefaultCompare.MinEffect, report.DefaultCompare.NoiseZ), stdout, stderr)
 	profile := fl.String("profile", "", "price every record against this profile: a builtin name or a .yaml file (default: the builtin profile matching each record's device)")
 	basis := fl.String("basis", string(profiles.Effective), "ceilings to price against: effective (measured) or theoretical (datasheet)")
 	asJSON := fl.Bool("json", false, "write the rows as one JSON document instead of a table")
@@ -33,24 +43,8 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	summary := fl.Bool("summary", false, "print the short summary (ceilings with spread; per op the best row; verdict counts; drift) on standard output; the table, JSON or CSV goes to -o FILE when given")
 	outFile := fl.String("o", "", "write the table (or JSON, CSV, comparison) to `FILE` instead of standard output")
 	check := fl.Bool("check", false, "only check that the -profile is current: measured on this boot, and no drift reference in the records off its copy ceiling; exit 3 when not")
-	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ropgen report [-profile NAME|FILE] [-basis effective|theoretical] [-json|-csv|-summary] [-o FILE] [-svg FILE] [-html FILE] [-md FILE] [-base OLD[,OLD]] records...")
-		fmt.Fprintln(stderr, "       ropgen report -check -profile FILE [records...]")
-		fmt.Fprintln(stderr, "\nPrices benchmark records (Go benchmark format or JSON lines) against a device profile:")
-		fmt.Fprintln(stderr, "memory, compute and SOL time, efficiency, bound and verdict per row (spec §4.3).")
-		fmt.Fprintln(stderr, "Exit 1 when a row implies a rate above a theoretical ceiling (a formula error), when a")
-		fmt.Fprintln(stderr, "record cannot be read, or when no profile matches a device (its SOL cells are blank).")
-		fmt.Fprintln(stderr, "With -check nothing is priced: exit 3 when the profile is from another boot of this machine or a")
-		fmt.Fprintln(stderr, "drift reference in the records is off its copy ceiling (recalibrate), else 0.")
-		fmt.Fprintln(stderr, "Repeated records of one row (ropbench run -count N) are one row: the median time, with the spread.")
-		fmt.Fprintln(stderr, "With -base, the table compares each row against the base run: a row is faster or slower when the")
-		fmt.Fprintf(stderr, "Mann-Whitney U test gives p < %g and the medians differ by %.0f%% or more, and by more than %g times\n",
-			report.DefaultCompare.Alpha, 100*report.DefaultCompare.MinEffect, report.DefaultCompare.NoiseZ)
-		fmt.Fprintln(stderr, "the two runs' drift (how far rows scatter between them). For one kernel, ropbench ab is sharper.\n\nflags:")
-		fl.PrintDefaults()
-	}
-	if err := fl.Parse(args); err != nil {
-		return usageExit(err)
+	if code, ok := fl.Parse(args); !ok {
+		return code
 	}
 	if *check {
 		return runCheck(*profile, fl.Args(), stdout, stderr)
