@@ -103,11 +103,13 @@ const (
 	geluC1 = geluC0 * 0.044715
 )
 
-// geluf returns 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x**3))) as the 8 FLOPs of
-// GeluFwd's count: x*x, c1*x² + c0, times x, tanh, 1 + t, 0.5*x, and the last multiply.
+// geluf returns 0.5 * x * (1 + tanh(z)), z = sqrt(2/pi) * (x + 0.044715 * x**3), in the
+// equal form x / (1 + e**-2z) (0.5 * (1 + tanh(z)) is sigmoid(2z)): one exp and a divide
+// instead of tanh's polynomial, exp and divide, and no cancellation of 1 + tanh(z) for
+// x < -3. Beyond exp's range the quotient is x / inf = -0 or x / 1 = x, the limits.
 func geluf(x float32) float32 {
-	t := tanhf(x * (geluC1*(x*x) + geluC0))
-	return (0.5 * x) * (1 + t)
+	z := x * (geluC1*(x*x) + geluC0)
+	return x / (1 + expf(-2*z))
 }
 
 // logf returns the natural logarithm of x > 0: x = m * 2**e with m in [sqrt(1/2), sqrt(2)),

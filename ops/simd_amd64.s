@@ -876,7 +876,9 @@ geluAVX2_loopfalse:
 	CMPQ         SI, DX
 	JAE          geluAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
-	VCMPPS       $0x00, Y0, Y0, Y1
+	VCMPPS       $0x1e, k32_c11ccccd<>+0(SB), Y0, Y1
+	VCMPPS       $0x11, k32_411ccccd<>+0(SB), Y0, Y2
+	VANDPS       Y1, Y2, Y1
 	VMOVMSKPS    Y1, DI
 	CMPL         DI, $0xff
 	JNE          geluAVX2_done
@@ -885,48 +887,28 @@ geluAVX2_loopfalse:
 	VMOVUPS      Y1, Y1
 	VFMADD213PS  k32_3f4c422a<>+0(SB), Y2, Y1
 	VMULPS       Y0, Y1, Y1
-	VPAND        k32_7fffffff<>+0(SB), Y1, Y2
-	VMULPS       Y1, Y1, Y3
-	VMOVUPS      k32_bbbaf0ea<>+0(SB), Y4
-	VFMADD213PS  k32_3ca9134e<>+0(SB), Y3, Y4
-	VFMADD213PS  k32_bd5c1e2d<>+0(SB), Y3, Y4
-	VFMADD213PS  k32_3e088393<>+0(SB), Y3, Y4
-	VFMADD213PS  k32_beaaaa99<>+0(SB), Y3, Y4
-	VMULPS       Y3, Y4, Y3
-	VFMADD213PS  Y1, Y1, Y3
-	VMINPS       k32_411051ec<>+0(SB), Y2, Y4
-	VADDPS       Y4, Y4, Y4
-	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
-	VMOVUPS      Y4, Y6
-	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
-	VSUBPS       k32_4b400000<>+0(SB), Y6, Y5
-	VMOVUPS      Y4, Y4
-	VFNMADD231PS k32_3f318000<>+0(SB), Y5, Y4
-	VFNMADD231PS k32_b95e8083<>+0(SB), Y5, Y4
-	VMOVUPS      k32_39506967<>+0(SB), Y5
-	VFMADD213PS  k32_3ab743ce<>+0(SB), Y4, Y5
-	VFMADD213PS  k32_3c088908<>+0(SB), Y4, Y5
-	VFMADD213PS  k32_3d2aa9c1<>+0(SB), Y4, Y5
-	VFMADD213PS  k32_3e2aaaaa<>+0(SB), Y4, Y5
-	VFMADD213PS  k32_3f000000<>+0(SB), Y4, Y5
-	VMULPS       Y4, Y4, Y7
-	VFMADD213PS  Y4, Y7, Y5
-	VADDPS       k32_3f800000<>+0(SB), Y5, Y4
-	VPSUBD       k32_4b3fff81<>+0(SB), Y6, Y5
-	VPSLLD       $0x17, Y5, Y5
-	VMULPS       Y5, Y4, Y4
-	VMOVUPS      k32_3f800000<>+0(SB), Y5
-	VMOVUPS      k32_40000000<>+0(SB), Y6
-	VADDPS       k32_3f800000<>+0(SB), Y4, Y4
-	VDIVPS       Y4, Y6, Y4
-	VSUBPS       Y4, Y5, Y4
-	VPAND        k32_80000000<>+0(SB), Y1, Y1
-	VPOR         Y1, Y4, Y1
-	VCMPPS       $0x11, k32_3f200000<>+0(SB), Y2, Y2
-	VBLENDVPS    Y2, Y3, Y1, Y1
+	VMULPS       k32_c0000000<>+0(SB), Y1, Y1
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y2
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y2, Y3
+	VSUBPS       k32_4b400000<>+0(SB), Y3, Y2
+	VMOVUPS      Y1, Y1
+	VFNMADD231PS k32_3f318000<>+0(SB), Y2, Y1
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y2, Y1
+	VMOVUPS      k32_39506967<>+0(SB), Y2
+	VFMADD213PS  k32_3ab743ce<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3c088908<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3d2aa9c1<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3e2aaaaa<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f000000<>+0(SB), Y1, Y2
+	VMULPS       Y1, Y1, Y4
+	VFMADD213PS  Y1, Y4, Y2
+	VADDPS       k32_3f800000<>+0(SB), Y2, Y1
+	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y1, Y1
 	VADDPS       k32_3f800000<>+0(SB), Y1, Y1
-	VMULPS       k32_3f000000<>+0(SB), Y0, Y0
-	VMULPS       Y1, Y0, Y0
+	VDIVPS       Y1, Y0, Y0
 	VMOVUPS      Y0, (AX)(SI*4)
 	ADDQ         $0x08, SI
 	JMP          geluAVX2_loopfalse
@@ -935,7 +917,9 @@ geluAVX2_looptrue:
 	CMPQ         SI, DX
 	JAE          geluAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
-	VCMPPS       $0x00, Y0, Y0, Y1
+	VCMPPS       $0x1e, k32_c11ccccd<>+0(SB), Y0, Y1
+	VCMPPS       $0x11, k32_411ccccd<>+0(SB), Y0, Y2
+	VANDPS       Y1, Y2, Y1
 	VMOVMSKPS    Y1, DI
 	CMPL         DI, $0xff
 	JNE          geluAVX2_done
@@ -944,48 +928,28 @@ geluAVX2_looptrue:
 	VMOVUPS      Y1, Y1
 	VFMADD213PS  k32_3f4c422a<>+0(SB), Y2, Y1
 	VMULPS       Y0, Y1, Y1
-	VPAND        k32_7fffffff<>+0(SB), Y1, Y2
-	VMULPS       Y1, Y1, Y3
-	VMOVUPS      k32_bbbaf0ea<>+0(SB), Y4
-	VFMADD213PS  k32_3ca9134e<>+0(SB), Y3, Y4
-	VFMADD213PS  k32_bd5c1e2d<>+0(SB), Y3, Y4
-	VFMADD213PS  k32_3e088393<>+0(SB), Y3, Y4
-	VFMADD213PS  k32_beaaaa99<>+0(SB), Y3, Y4
-	VMULPS       Y3, Y4, Y3
-	VFMADD213PS  Y1, Y1, Y3
-	VMINPS       k32_411051ec<>+0(SB), Y2, Y4
-	VADDPS       Y4, Y4, Y4
-	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
-	VMOVUPS      Y4, Y6
-	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
-	VSUBPS       k32_4b400000<>+0(SB), Y6, Y5
-	VMOVUPS      Y4, Y4
-	VFNMADD231PS k32_3f318000<>+0(SB), Y5, Y4
-	VFNMADD231PS k32_b95e8083<>+0(SB), Y5, Y4
-	VMOVUPS      k32_39506967<>+0(SB), Y5
-	VFMADD213PS  k32_3ab743ce<>+0(SB), Y4, Y5
-	VFMADD213PS  k32_3c088908<>+0(SB), Y4, Y5
-	VFMADD213PS  k32_3d2aa9c1<>+0(SB), Y4, Y5
-	VFMADD213PS  k32_3e2aaaaa<>+0(SB), Y4, Y5
-	VFMADD213PS  k32_3f000000<>+0(SB), Y4, Y5
-	VMULPS       Y4, Y4, Y7
-	VFMADD213PS  Y4, Y7, Y5
-	VADDPS       k32_3f800000<>+0(SB), Y5, Y4
-	VPSUBD       k32_4b3fff81<>+0(SB), Y6, Y5
-	VPSLLD       $0x17, Y5, Y5
-	VMULPS       Y5, Y4, Y4
-	VMOVUPS      k32_3f800000<>+0(SB), Y5
-	VMOVUPS      k32_40000000<>+0(SB), Y6
-	VADDPS       k32_3f800000<>+0(SB), Y4, Y4
-	VDIVPS       Y4, Y6, Y4
-	VSUBPS       Y4, Y5, Y4
-	VPAND        k32_80000000<>+0(SB), Y1, Y1
-	VPOR         Y1, Y4, Y1
-	VCMPPS       $0x11, k32_3f200000<>+0(SB), Y2, Y2
-	VBLENDVPS    Y2, Y3, Y1, Y1
+	VMULPS       k32_c0000000<>+0(SB), Y1, Y1
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y2
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y2, Y3
+	VSUBPS       k32_4b400000<>+0(SB), Y3, Y2
+	VMOVUPS      Y1, Y1
+	VFNMADD231PS k32_3f318000<>+0(SB), Y2, Y1
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y2, Y1
+	VMOVUPS      k32_39506967<>+0(SB), Y2
+	VFMADD213PS  k32_3ab743ce<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3c088908<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3d2aa9c1<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3e2aaaaa<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f000000<>+0(SB), Y1, Y2
+	VMULPS       Y1, Y1, Y4
+	VFMADD213PS  Y1, Y4, Y2
+	VADDPS       k32_3f800000<>+0(SB), Y2, Y1
+	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y1, Y1
 	VADDPS       k32_3f800000<>+0(SB), Y1, Y1
-	VMULPS       k32_3f000000<>+0(SB), Y0, Y0
-	VMULPS       Y1, Y0, Y0
+	VDIVPS       Y1, Y0, Y0
 	VMOVNTPS     Y0, (AX)(SI*4)
 	ADDQ         $0x08, SI
 	JMP          geluAVX2_looptrue
@@ -999,6 +963,42 @@ geluAVX2_ret:
 	MOVQ SI, ret+56(FP)
 	VZEROUPPER
 	RET
+
+DATA k32_c11ccccd<>+0(SB)/4, $0xc11ccccd
+DATA k32_c11ccccd<>+4(SB)/4, $0xc11ccccd
+DATA k32_c11ccccd<>+8(SB)/4, $0xc11ccccd
+DATA k32_c11ccccd<>+12(SB)/4, $0xc11ccccd
+DATA k32_c11ccccd<>+16(SB)/4, $0xc11ccccd
+DATA k32_c11ccccd<>+20(SB)/4, $0xc11ccccd
+DATA k32_c11ccccd<>+24(SB)/4, $0xc11ccccd
+DATA k32_c11ccccd<>+28(SB)/4, $0xc11ccccd
+DATA k32_c11ccccd<>+32(SB)/4, $0xc11ccccd
+DATA k32_c11ccccd<>+36(SB)/4, $0xc11ccccd
+DATA k32_c11ccccd<>+40(SB)/4, $0xc11ccccd
+DATA k32_c11ccccd<>+44(SB)/4, $0xc11ccccd
+DATA k32_c11ccccd<>+48(SB)/4, $0xc11ccccd
+DATA k32_c11ccccd<>+52(SB)/4, $0xc11ccccd
+DATA k32_c11ccccd<>+56(SB)/4, $0xc11ccccd
+DATA k32_c11ccccd<>+60(SB)/4, $0xc11ccccd
+GLOBL k32_c11ccccd<>(SB), RODATA|NOPTR, $64
+
+DATA k32_411ccccd<>+0(SB)/4, $0x411ccccd
+DATA k32_411ccccd<>+4(SB)/4, $0x411ccccd
+DATA k32_411ccccd<>+8(SB)/4, $0x411ccccd
+DATA k32_411ccccd<>+12(SB)/4, $0x411ccccd
+DATA k32_411ccccd<>+16(SB)/4, $0x411ccccd
+DATA k32_411ccccd<>+20(SB)/4, $0x411ccccd
+DATA k32_411ccccd<>+24(SB)/4, $0x411ccccd
+DATA k32_411ccccd<>+28(SB)/4, $0x411ccccd
+DATA k32_411ccccd<>+32(SB)/4, $0x411ccccd
+DATA k32_411ccccd<>+36(SB)/4, $0x411ccccd
+DATA k32_411ccccd<>+40(SB)/4, $0x411ccccd
+DATA k32_411ccccd<>+44(SB)/4, $0x411ccccd
+DATA k32_411ccccd<>+48(SB)/4, $0x411ccccd
+DATA k32_411ccccd<>+52(SB)/4, $0x411ccccd
+DATA k32_411ccccd<>+56(SB)/4, $0x411ccccd
+DATA k32_411ccccd<>+60(SB)/4, $0x411ccccd
+GLOBL k32_411ccccd<>(SB), RODATA|NOPTR, $64
 
 DATA k32_3d122279<>+0(SB)/4, $0x3d122279
 DATA k32_3d122279<>+4(SB)/4, $0x3d122279
@@ -1035,6 +1035,24 @@ DATA k32_3f4c422a<>+52(SB)/4, $0x3f4c422a
 DATA k32_3f4c422a<>+56(SB)/4, $0x3f4c422a
 DATA k32_3f4c422a<>+60(SB)/4, $0x3f4c422a
 GLOBL k32_3f4c422a<>(SB), RODATA|NOPTR, $64
+
+DATA k32_c0000000<>+0(SB)/4, $0xc0000000
+DATA k32_c0000000<>+4(SB)/4, $0xc0000000
+DATA k32_c0000000<>+8(SB)/4, $0xc0000000
+DATA k32_c0000000<>+12(SB)/4, $0xc0000000
+DATA k32_c0000000<>+16(SB)/4, $0xc0000000
+DATA k32_c0000000<>+20(SB)/4, $0xc0000000
+DATA k32_c0000000<>+24(SB)/4, $0xc0000000
+DATA k32_c0000000<>+28(SB)/4, $0xc0000000
+DATA k32_c0000000<>+32(SB)/4, $0xc0000000
+DATA k32_c0000000<>+36(SB)/4, $0xc0000000
+DATA k32_c0000000<>+40(SB)/4, $0xc0000000
+DATA k32_c0000000<>+44(SB)/4, $0xc0000000
+DATA k32_c0000000<>+48(SB)/4, $0xc0000000
+DATA k32_c0000000<>+52(SB)/4, $0xc0000000
+DATA k32_c0000000<>+56(SB)/4, $0xc0000000
+DATA k32_c0000000<>+60(SB)/4, $0xc0000000
+GLOBL k32_c0000000<>(SB), RODATA|NOPTR, $64
 
 // func geluErfAVX2(y []float32, x []float32, nt int) int
 // Requires: AVX, AVX2, FMA3, MMX+
@@ -4544,7 +4562,9 @@ geluAVX512_loopfalse:
 	CMPQ         SI, DX
 	JAE          geluAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
-	VCMPPS       $0x00, Z0, Z0, K1
+	VCMPPS       $0x1e, k32_c11ccccd<>+0(SB), Z0, K1
+	VCMPPS       $0x11, k32_411ccccd<>+0(SB), Z0, K2
+	KANDW        K1, K2, K1
 	KORTESTW     K1, K1
 	JCC          geluAVX512_done
 	VMOVUPS      k32_3d122279<>+0(SB), Z1
@@ -4552,48 +4572,28 @@ geluAVX512_loopfalse:
 	VMOVUPS      Z1, Z1
 	VFMADD213PS  k32_3f4c422a<>+0(SB), Z2, Z1
 	VMULPS       Z0, Z1, Z1
-	VPANDD       k32_7fffffff<>+0(SB), Z1, Z2
+	VMULPS       k32_c0000000<>+0(SB), Z1, Z1
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Z2
+	VMOVUPS      Z1, Z3
+	VFMADD213PS  k32_4b400000<>+0(SB), Z2, Z3
+	VSUBPS       k32_4b400000<>+0(SB), Z3, Z2
+	VMOVUPS      Z1, Z1
+	VFNMADD231PS k32_3f318000<>+0(SB), Z2, Z1
+	VFNMADD231PS k32_b95e8083<>+0(SB), Z2, Z1
+	VMOVUPS      k32_39506967<>+0(SB), Z2
+	VFMADD213PS  k32_3ab743ce<>+0(SB), Z1, Z2
+	VFMADD213PS  k32_3c088908<>+0(SB), Z1, Z2
+	VFMADD213PS  k32_3d2aa9c1<>+0(SB), Z1, Z2
+	VFMADD213PS  k32_3e2aaaaa<>+0(SB), Z1, Z2
+	VFMADD213PS  k32_3f000000<>+0(SB), Z1, Z2
 	VMULPS       Z1, Z1, Z4
-	VMOVUPS      k32_bbbaf0ea<>+0(SB), Z5
-	VFMADD213PS  k32_3ca9134e<>+0(SB), Z4, Z5
-	VFMADD213PS  k32_bd5c1e2d<>+0(SB), Z4, Z5
-	VFMADD213PS  k32_3e088393<>+0(SB), Z4, Z5
-	VFMADD213PS  k32_beaaaa99<>+0(SB), Z4, Z5
-	VMULPS       Z4, Z5, Z4
-	VFMADD213PS  Z1, Z1, Z4
-	VMINPS       k32_411051ec<>+0(SB), Z2, Z5
-	VADDPS       Z5, Z5, Z5
-	VMOVUPS      k32_3fb8aa3b<>+0(SB), Z6
-	VMOVUPS      Z5, Z7
-	VFMADD213PS  k32_4b400000<>+0(SB), Z6, Z7
-	VSUBPS       k32_4b400000<>+0(SB), Z7, Z6
-	VMOVUPS      Z5, Z5
-	VFNMADD231PS k32_3f318000<>+0(SB), Z6, Z5
-	VFNMADD231PS k32_b95e8083<>+0(SB), Z6, Z5
-	VMOVUPS      k32_39506967<>+0(SB), Z6
-	VFMADD213PS  k32_3ab743ce<>+0(SB), Z5, Z6
-	VFMADD213PS  k32_3c088908<>+0(SB), Z5, Z6
-	VFMADD213PS  k32_3d2aa9c1<>+0(SB), Z5, Z6
-	VFMADD213PS  k32_3e2aaaaa<>+0(SB), Z5, Z6
-	VFMADD213PS  k32_3f000000<>+0(SB), Z5, Z6
-	VMULPS       Z5, Z5, Z8
-	VFMADD213PS  Z5, Z8, Z6
-	VADDPS       k32_3f800000<>+0(SB), Z6, Z5
-	VPSUBD       k32_4b3fff81<>+0(SB), Z7, Z6
-	VPSLLD       $0x17, Z6, Z6
-	VMULPS       Z6, Z5, Z5
-	VMOVUPS      k32_3f800000<>+0(SB), Z6
-	VMOVUPS      k32_40000000<>+0(SB), Z7
-	VADDPS       k32_3f800000<>+0(SB), Z5, Z5
-	VDIVPS       Z5, Z7, Z5
-	VSUBPS       Z5, Z6, Z5
-	VPANDD       k32_80000000<>+0(SB), Z1, Z1
-	VPORD        Z1, Z5, Z1
-	VCMPPS       $0x11, k32_3f200000<>+0(SB), Z2, K1
-	VBLENDMPS    Z4, Z1, K1, Z3
-	VADDPS       k32_3f800000<>+0(SB), Z3, Z1
-	VMULPS       k32_3f000000<>+0(SB), Z0, Z0
-	VMULPS       Z1, Z0, Z0
+	VFMADD213PS  Z1, Z4, Z2
+	VADDPS       k32_3f800000<>+0(SB), Z2, Z1
+	VPSUBD       k32_4b3fff81<>+0(SB), Z3, Z2
+	VPSLLD       $0x17, Z2, Z2
+	VMULPS       Z2, Z1, Z1
+	VADDPS       k32_3f800000<>+0(SB), Z1, Z1
+	VDIVPS       Z1, Z0, Z0
 	VMOVUPS      Z0, (AX)(SI*4)
 	ADDQ         $0x10, SI
 	JMP          geluAVX512_loopfalse
@@ -4602,7 +4602,9 @@ geluAVX512_looptrue:
 	CMPQ         SI, DX
 	JAE          geluAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
-	VCMPPS       $0x00, Z0, Z0, K1
+	VCMPPS       $0x1e, k32_c11ccccd<>+0(SB), Z0, K1
+	VCMPPS       $0x11, k32_411ccccd<>+0(SB), Z0, K2
+	KANDW        K1, K2, K1
 	KORTESTW     K1, K1
 	JCC          geluAVX512_done
 	VMOVUPS      k32_3d122279<>+0(SB), Z1
@@ -4610,48 +4612,28 @@ geluAVX512_looptrue:
 	VMOVUPS      Z1, Z1
 	VFMADD213PS  k32_3f4c422a<>+0(SB), Z2, Z1
 	VMULPS       Z0, Z1, Z1
-	VPANDD       k32_7fffffff<>+0(SB), Z1, Z2
+	VMULPS       k32_c0000000<>+0(SB), Z1, Z1
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Z2
+	VMOVUPS      Z1, Z3
+	VFMADD213PS  k32_4b400000<>+0(SB), Z2, Z3
+	VSUBPS       k32_4b400000<>+0(SB), Z3, Z2
+	VMOVUPS      Z1, Z1
+	VFNMADD231PS k32_3f318000<>+0(SB), Z2, Z1
+	VFNMADD231PS k32_b95e8083<>+0(SB), Z2, Z1
+	VMOVUPS      k32_39506967<>+0(SB), Z2
+	VFMADD213PS  k32_3ab743ce<>+0(SB), Z1, Z2
+	VFMADD213PS  k32_3c088908<>+0(SB), Z1, Z2
+	VFMADD213PS  k32_3d2aa9c1<>+0(SB), Z1, Z2
+	VFMADD213PS  k32_3e2aaaaa<>+0(SB), Z1, Z2
+	VFMADD213PS  k32_3f000000<>+0(SB), Z1, Z2
 	VMULPS       Z1, Z1, Z4
-	VMOVUPS      k32_bbbaf0ea<>+0(SB), Z5
-	VFMADD213PS  k32_3ca9134e<>+0(SB), Z4, Z5
-	VFMADD213PS  k32_bd5c1e2d<>+0(SB), Z4, Z5
-	VFMADD213PS  k32_3e088393<>+0(SB), Z4, Z5
-	VFMADD213PS  k32_beaaaa99<>+0(SB), Z4, Z5
-	VMULPS       Z4, Z5, Z4
-	VFMADD213PS  Z1, Z1, Z4
-	VMINPS       k32_411051ec<>+0(SB), Z2, Z5
-	VADDPS       Z5, Z5, Z5
-	VMOVUPS      k32_3fb8aa3b<>+0(SB), Z6
-	VMOVUPS      Z5, Z7
-	VFMADD213PS  k32_4b400000<>+0(SB), Z6, Z7
-	VSUBPS       k32_4b400000<>+0(SB), Z7, Z6
-	VMOVUPS      Z5, Z5
-	VFNMADD231PS k32_3f318000<>+0(SB), Z6, Z5
-	VFNMADD231PS k32_b95e8083<>+0(SB), Z6, Z5
-	VMOVUPS      k32_39506967<>+0(SB), Z6
-	VFMADD213PS  k32_3ab743ce<>+0(SB), Z5, Z6
-	VFMADD213PS  k32_3c088908<>+0(SB), Z5, Z6
-	VFMADD213PS  k32_3d2aa9c1<>+0(SB), Z5, Z6
-	VFMADD213PS  k32_3e2aaaaa<>+0(SB), Z5, Z6
-	VFMADD213PS  k32_3f000000<>+0(SB), Z5, Z6
-	VMULPS       Z5, Z5, Z8
-	VFMADD213PS  Z5, Z8, Z6
-	VADDPS       k32_3f800000<>+0(SB), Z6, Z5
-	VPSUBD       k32_4b3fff81<>+0(SB), Z7, Z6
-	VPSLLD       $0x17, Z6, Z6
-	VMULPS       Z6, Z5, Z5
-	VMOVUPS      k32_3f800000<>+0(SB), Z6
-	VMOVUPS      k32_40000000<>+0(SB), Z7
-	VADDPS       k32_3f800000<>+0(SB), Z5, Z5
-	VDIVPS       Z5, Z7, Z5
-	VSUBPS       Z5, Z6, Z5
-	VPANDD       k32_80000000<>+0(SB), Z1, Z1
-	VPORD        Z1, Z5, Z1
-	VCMPPS       $0x11, k32_3f200000<>+0(SB), Z2, K1
-	VBLENDMPS    Z4, Z1, K1, Z3
-	VADDPS       k32_3f800000<>+0(SB), Z3, Z1
-	VMULPS       k32_3f000000<>+0(SB), Z0, Z0
-	VMULPS       Z1, Z0, Z0
+	VFMADD213PS  Z1, Z4, Z2
+	VADDPS       k32_3f800000<>+0(SB), Z2, Z1
+	VPSUBD       k32_4b3fff81<>+0(SB), Z3, Z2
+	VPSLLD       $0x17, Z2, Z2
+	VMULPS       Z2, Z1, Z1
+	VADDPS       k32_3f800000<>+0(SB), Z1, Z1
+	VDIVPS       Z1, Z0, Z0
 	VMOVNTPS     Z0, (AX)(SI*4)
 	ADDQ         $0x10, SI
 	JMP          geluAVX512_looptrue

@@ -372,9 +372,13 @@ func unaries() {
 		{"sigmoid", func(x Register) mask { return within(x, -87, 87) }, func(x Register, _ string) VecVirtual { return sigmoid(x) }, nil},
 		{"silu", func(x Register) mask { return within(x, -87, 87) }, func(x Register, _ string) VecVirtual { return mul(x, sigmoid(x)) }, nil},
 		{"tanh", noNaN, func(x Register, _ string) VecVirtual { return tanh(x) }, nil},
-		{"gelu", noNaN, func(x Register, _ string) VecVirtual {
-			t := tanh(mul(x, fma(ld(c32(geluC1)), mul(x, x), c32(geluC0))))
-			return mul(add(c32(1), t), mul(c32(0.5), x))
+		{"gelu", func(x Register) mask {
+			// -2z within exp's fast range: |x| below about 9.9
+			return within(x, -9.8, 9.8)
+		}, func(x Register, _ string) VecVirtual {
+			z := mul(x, fma(ld(c32(geluC1)), mul(x, x), c32(geluC0)))
+			e := exp(mul(c32(-2), z))
+			return div(x, add(c32(1), e)) // x / (1 + e**-2z), as geluf
 		}, nil},
 		{"geluErf", func(x Register) mask {
 			lim := float32(9) / float32(sqrtHalf)
