@@ -111,22 +111,28 @@ func chunks(workers, n int, fn func(lo, hi int)) {
 	}
 }
 
-// arrays are three float64 arrays of n elements, each page first touched by the worker that
-// streams it in every pass (the same chunks and partition), so it sits on its memory node.
+// arrays are three float64 arrays of n elements (see touched).
 func arrays(workers, n int) (a, b, c []float64) {
-	a, b, c = make([]float64, n), make([]float64, n), make([]float64, n)
+	return touched(workers, n, 1), touched(workers, n, 2), touched(workers, n, 0.5)
+}
+
+// touched is a float64 array of n elements set to v, each page first touched by the worker
+// that streams it in every pass (the same chunks and partition), so it sits on its memory
+// node.
+func touched(workers, n int, v float64) []float64 {
+	a := make([]float64, n)
 	chunks(workers, n, func(clo, chi int) {
 		parallel(workers, func(w int) {
 			lo, hi := part(w, workers, chi-clo)
 			for i := clo + lo; i < clo+hi; i++ {
-				a[i], b[i], c[i] = 1, 2, 0.5
+				a[i] = v
 			}
 		})
 	})
-	return a, b, c
+	return a
 }
 
-// timeMix runs mx once over the arrays, in dispatches of mixChunk elements per worker on
+// timeMix runs mx once over the arrays (c may be nil for a mix that does not use it), in dispatches of mixChunk elements per worker on
 // every worker, and returns its rate in bytes/s: the bytes over the time of all dispatches.
 func timeMix(workers int, mx memMix, a, b, c []float64) float64 {
 	var total time.Duration
@@ -135,7 +141,11 @@ func timeMix(workers int, mx memMix, a, b, c []float64) float64 {
 		total += parallel(workers, func(w int) {
 			lo, hi := part(w, workers, chi-clo)
 			lo, hi = clo+lo, clo+hi
-			sums[w] += mx.kernel(a[lo:hi], b[lo:hi], c[lo:hi])
+			var cs []float64 // nil for a mix that uses two arrays
+			if c != nil {
+				cs = c[lo:hi]
+			}
+			sums[w] += mx.kernel(a[lo:hi], b[lo:hi], cs)
 		})
 	})
 	keep(sums[0])
@@ -171,7 +181,7 @@ func measureMixes(cfg Config) []MixResult {
 func CopyReference(size int64, reps int) profiles.Spread {
 	workers := max(1, runtimeWorkers())
 	n := int(max(size, 1<<20) / 8)
-	a, b, c := arrays(workers, n)
+	a, b := touched(workers, n, 1), touched(workers, n, 2) // the copy mix reads a, writes b
 	var mx memMix
 	for _, m := range mixes() {
 		if m.name == "copy" {
@@ -180,7 +190,7 @@ func CopyReference(size int64, reps int) profiles.Spread {
 	}
 	var s []float64
 	for range max(1, reps) {
-		s = append(s, timeMix(workers, mx, a, b, c))
+		s = append(s, timeMix(workers, mx, a, b, nil))
 	}
 	return profiles.SpreadOf(s)
 }
