@@ -63,6 +63,11 @@ func Group(recs []record.Record) []Sampled {
 		r := &recs[i]
 		k := full{keyOf(r), r.Device, r.Roof, r.Flops, r.Bytes}
 		j, ok := index[k]
+		if r.IsReference() {
+			// Each reference is a measurement of its own run (the start and end copies of two
+			// runs are four drift checks, not two medians).
+			ok = false
+		}
 		if !ok {
 			j = len(out)
 			index[k] = j

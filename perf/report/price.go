@@ -123,8 +123,8 @@ type Row struct {
 	CacheEfficiency float64
 	ByteRate        float64 // implied bytes / measured time
 	FlopRate        float64 // implied flops / measured time
-	// PeakByteRate and PeakFlopRate are implied by the fastest sample, for diagnosis; the
-	// physics check takes the median (ByteRate, FlopRate).
+	// PeakByteRate and PeakFlopRate are implied by the fastest sample: what the physics
+	// check compares with the theoretical ceilings.
 	PeakByteRate, PeakFlopRate float64
 	// Floor is the cold-call floor the latency rule compared the SOL time with; NaN when
 	// there is none.
@@ -386,15 +386,16 @@ func (p *Pricer) Price(rec *record.Record) Row {
 	fast, slow := rec.Spread()
 
 	// The physics check needs only a time and the theoretical ceilings, so it runs even on
-	// rows the model cannot otherwise price. It takes the record's time, the median sample:
-	// a true breach is one the row's typical call commits. One fast sample is not enough,
-	// since a sample that ran in a quiet moment, or found a line the eviction missed, is
-	// not the row; the fastest sample's rates are kept beside it (PeakByteRate).
+	// rows the model cannot otherwise price. It takes the fastest sample, the best the row
+	// ran, as the calibration keeps the best round of each ceiling: the two compare like
+	// with like, and a theoretical ceiling set above the best round any code reached (a
+	// stated margin) is then crossed only by a formula that counts bytes or FLOPs the row
+	// did not move, however slow its other samples were (spec §4.3: the run fails).
 	if secs > 0 {
 		row.ByteRate, row.FlopRate = float64(rec.Bytes)/secs, float64(rec.Flops)/secs
 		row.PeakByteRate, row.PeakFlopRate = float64(rec.Bytes)/fast, float64(rec.Flops)/fast
-		row.ByteBreach = row.ByteRate > d.prof.HBM.Theoretical
-		row.FlopBreach = r.theoretical > 0 && row.FlopRate > r.theoretical
+		row.ByteBreach = row.PeakByteRate > d.prof.HBM.Theoretical
+		row.FlopBreach = r.theoretical > 0 && row.PeakFlopRate > r.theoretical
 	}
 	if row.ByteBreach || row.FlopBreach {
 		row.Verdict = FormulaError
@@ -450,11 +451,14 @@ func breachNote(row *Row, prof *profiles.Profile, r *roof) string {
 	var parts []string
 	if row.ByteBreach {
 		parts = append(parts, fmt.Sprintf("implied %s is %.1f%% of the %s theoretical %s ceiling (%s)",
-			Rate(row.ByteRate, "B/s"), 100*row.ByteRate/prof.HBM.Theoretical, prof.Name, MemoryName(prof), Rate(prof.HBM.Theoretical, "B/s")))
+			Rate(row.PeakByteRate, "B/s"), 100*row.PeakByteRate/prof.HBM.Theoretical, prof.Name, MemoryName(prof), Rate(prof.HBM.Theoretical, "B/s")))
 	}
 	if row.FlopBreach {
 		parts = append(parts, fmt.Sprintf("implied %s is %.1f%% of the %s theoretical %s ceiling (%s)",
-			Rate(row.FlopRate, "FLOP/s"), 100*row.FlopRate/r.theoretical, prof.Name, r.key, Rate(r.theoretical, "FLOP/s")))
+			Rate(row.PeakFlopRate, "FLOP/s"), 100*row.PeakFlopRate/r.theoretical, prof.Name, r.key, Rate(r.theoretical, "FLOP/s")))
+	}
+	if lo, _ := row.Rec.Spread(); lo != row.Rec.Seconds {
+		parts[len(parts)-1] += " by its fastest sample"
 	}
 	return "formula error: " + strings.Join(parts, "; ")
 }

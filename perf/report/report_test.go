@@ -211,17 +211,17 @@ func TestSpreadVerdicts(t *testing.T) {
 			t.Errorf("%s: verdict %q efficiency %.3f [%.3f, %.3f]; want %q [%.3f, %.3f]", c.name, row.Verdict, row.Efficiency, row.EffLow, row.EffHigh, c.want, c.effLo, c.effHigh)
 		}
 	}
-	// The median implies 2^39.9 B/s, under the 2^40 theoretical ceiling, and one fast
-	// sample 2^40.1: not a breach, the row's typical call is under the ceiling. Its median
-	// at 2^40.1 is one, whatever its slowest sample.
+	// The median implies 2^39.9 B/s, under the 2^40 theoretical ceiling; the fastest sample
+	// 2^40.1: the row ran above the ceiling, a true breach, however slow its other samples.
 	r := rec("vector.fp32", 0, 1<<30, math.Pow(2, -9.9))
 	r.MinSeconds, r.MaxSeconds = math.Pow(2, -10.1), math.Pow(2, -9.5)
-	if row := price(t, r); row.Verdict == FormulaError || math.Abs(row.PeakByteRate/math.Pow(2, 40.1)-1) > 1e-12 {
-		t.Errorf("one fast sample above the theoretical ceiling: verdict %q, peak rate %v", row.Verdict, row.PeakByteRate)
+	if row := price(t, r); row.Verdict != FormulaError || !strings.Contains(row.Note, "of the test theoretical HBM ceiling (1.10 TB/s) by its fastest sample") {
+		t.Errorf("fastest sample above the theoretical ceiling: verdict %q note %q", row.Verdict, row.Note)
 	}
-	r.Seconds, r.MinSeconds = math.Pow(2, -10.1), math.Pow(2, -10.2)
-	if row := price(t, r); row.Verdict != FormulaError || !strings.Contains(row.Note, "of the test theoretical HBM ceiling") {
-		t.Errorf("median above the theoretical ceiling: verdict %q note %q", row.Verdict, row.Note)
+	// Every sample under it: no breach.
+	r.MinSeconds = math.Pow(2, -9.95)
+	if row := price(t, r); row.Verdict == FormulaError || math.Abs(row.PeakByteRate/math.Pow(2, 39.95)-1) > 1e-12 {
+		t.Errorf("all samples under the theoretical ceiling: verdict %q, peak rate %v", row.Verdict, row.PeakByteRate)
 	}
 }
 
@@ -569,5 +569,22 @@ measured: {at: "2026-12-01T08:00:00Z", boot_id: "aaa"}
 	}
 	if StaleBoot(p, "aaa") != "" || !strings.Contains(StaleBoot(p, "bbb"), "another boot") || StaleBoot(p, "") != "" {
 		t.Errorf("StaleBoot: %q %q", StaleBoot(p, "aaa"), StaleBoot(p, "bbb"))
+	}
+}
+
+// TestGroupKeepsReferences: repeated records of a row are one row with the spread of all of
+// them, while each reference record stays a measurement of its own run.
+func TestGroupKeepsReferences(t *testing.T) {
+	a, b := rec("vector.fp32", 1, 1<<20, 2e-3), rec("vector.fp32", 1, 1<<20, 4e-3)
+	a.MinSeconds, a.MaxSeconds = 1e-3, 3e-3
+	b.MinSeconds, b.MaxSeconds = 3.5e-3, 5e-3
+	ref := rec("hbm", 0, 1<<30, 1e-1)
+	ref.Op, ref.Workload = record.RefCopy, record.RefStart
+	g := Group([]record.Record{a, ref, b, ref})
+	if len(g) != 3 || g[1].Op != record.RefCopy || g[2].Op != record.RefCopy {
+		t.Fatalf("groups %+v: want one row and two references", g)
+	}
+	if r := g[0]; r.Seconds != 3e-3 || r.MinSeconds != 1e-3 || r.MaxSeconds != 5e-3 || record.Check(r.Record) != nil {
+		t.Errorf("row %+v: want the median 3 ms and the spread 1-5 ms of both records", r.Record)
 	}
 }
