@@ -258,3 +258,19 @@ func TestSynopsis(t *testing.T) {
 		}
 	}
 }
+
+// TestRunRefusesManifestOutput: -o naming one of the manifests read (here by another
+// spelling, through the default catalog of ropgen.yaml) is refused before anything runs.
+func TestRunRefusesManifestOutput(t *testing.T) {
+	t.Chdir("../../perf")
+	target := "../manifest/activation.yaml"
+	before, err := os.ReadFile(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCmd("run", "-op", "ReluFwd", "-workload", "^cpu-small$", "-o", "./../manifest/./activation.yaml")
+	after, _ := os.ReadFile(target)
+	if code != 1 || !strings.Contains(stderr, "refusing to write") || !bytes.Equal(before, after) {
+		t.Errorf("exit %d, stderr %q, manifest changed: %v", code, stderr, !bytes.Equal(before, after))
+	}
+}

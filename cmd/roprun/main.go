@@ -44,6 +44,7 @@ import (
 
 	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/internal/opsbench"
+	"github.com/ropgen/ropgen/internal/output"
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/perf/audit"
 	"github.com/ropgen/ropgen/perf/bench"
@@ -287,7 +288,7 @@ func simulate(cat catalog, cfg simConfig, stdout, stderr io.Writer) int {
 		}
 	}
 	for name, data := range map[string][]byte{audit.IndexFile: index.Bytes(), "records.txt": records.Bytes()} {
-		if err := os.WriteFile(filepath.Join(cfg.dir, name), data, 0o644); err != nil {
+		if err := output.WriteFile(filepath.Join(cfg.dir, name), data); err != nil {
 			fmt.Fprintf(stderr, "roprun: %v\n", err)
 			return 1
 		}

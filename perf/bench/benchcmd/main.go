@@ -12,6 +12,7 @@ import (
 	"regexp"
 
 	"github.com/ropgen/ropgen/config"
+	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/perf/bench"
@@ -51,6 +52,7 @@ type env struct {
 type catalog struct {
 	ops   []*manifest.Op
 	cases []bench.Case
+	files []string // the manifest files read: inputs no output may replace
 }
 
 // load loads the catalog the -manifests flag value names, or the configuration's. When ok
@@ -68,10 +70,13 @@ func (e *env) load(fl *cli.Flags, manifests string) (cat catalog, code int, ok b
 		}
 		mc.FormulasDir = config.Rel(mc.FormulasDir)
 	}
+	paths := cli.Manifests(manifests, cfg)
 	var err error
-	if cat.ops, cat.cases, err = bench.Load(mc, cli.Manifests(manifests, cfg)...); err != nil {
+	if cat.ops, cat.cases, err = bench.Load(mc, paths...); err != nil {
 		return cat, fl.Errorf("%v", err), false
 	}
+	var ignored diag.Findings // Load has reported every path that does not expand
+	cat.files = manifest.ExpandPaths(paths, &ignored)
 	return cat, 0, true
 }
 

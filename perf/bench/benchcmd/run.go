@@ -63,16 +63,16 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 		opt.Evictor = bench.NewEvictor(bench.DefaultEvictSize())
 	}
 	lim := bench.Limits{MaxStorage: *maxStorage, FlopLimit: *maxFlops, Quick: *quick}
-	if *out != "" {
-		// Refused before anything is measured (the manifests are the inputs).
-		if err := output.Check(*out, cli.SplitList(*manifests)...); err != nil {
-			return fl.Errorf("%v", err)
-		}
-	}
-
 	cat, code, ok := e.load(fl, *manifests)
 	if !ok {
 		return code
+	}
+	if *out != "" {
+		// Refused before anything is measured: -o must not name a manifest read, nor
+		// anything but a regular file.
+		if err := output.Check(*out, cat.files...); err != nil {
+			return fl.Errorf("%v", err)
+		}
 	}
 	plans, err := bench.Plan(e.reg, f.Select(cat.cases), lim)
 	if err != nil {
@@ -87,7 +87,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	// interrupted run leaves the old records as they were.
 	w, commit := stdout, func() error { return nil }
 	if *out != "" {
-		file, err := output.Create(*out, cli.SplitList(*manifests)...)
+		file, err := output.Create(*out, cat.files...)
 		if err != nil {
 			return fl.Errorf("%v", err)
 		}
