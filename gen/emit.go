@@ -116,10 +116,16 @@ func emitInline(g *source, m *opModel) {
 		g.p("// rooflineEval is ", name, "'s roofline, computed from the bound values; EvalRoofline caches it.")
 		g.p("func (op *", name, ") rooflineEval() (flops, bytes int64, err error) {")
 	}
+	// An op whose formulas can fail only by overflow checks through a local rooflineChecker
+	// and tests it after each formula: no deferred recover (about half the cost of a
+	// fixed-rank EvalRoofline; BenchmarkExactness). Otherwise the checked operations panic,
+	// as the helpers and an index do, and one recover turns that into the error.
+	formulas := slices.Concat(m.vars, []*formula{m.flops, m.bytes})
+	checker := !slices.ContainsFunc(formulas, func(f *formula) bool { _, _, p := f.exactSource(false); return p })
 	type step struct{ local, src, label string }
 	var steps []step
 	fails := false
-	for _, f := range slices.Concat(m.vars, []*formula{m.flops, m.bytes}) {
+	for _, f := range formulas {
 		local := f.name
 		switch f {
 		case m.flops:
@@ -127,7 +133,7 @@ func emitInline(g *source, m *opModel) {
 		case m.bytes:
 			local = "rooflineBytes"
 		}
-		src, ff := f.exactSource()
+		src, ff, _ := f.exactSource(checker)
 		label := ""
 		if ff {
 			label = f.label()
@@ -135,7 +141,10 @@ func emitInline(g *source, m *opModel) {
 		fails = fails || ff
 		steps = append(steps, step{local, src, label})
 	}
-	if fails {
+	switch {
+	case fails && checker:
+		g.p("var rooflineCk rooflineChecker")
+	case fails:
 		g.p("rooflineAt := \"roofline\"")
 		g.p("defer rooflineRecover(", fmt.Sprintf("%q", name), ", &rooflineAt, &err)")
 	}
@@ -143,10 +152,15 @@ func emitInline(g *source, m *opModel) {
 		g.p(b.local, " := ", b.value)
 	}
 	for _, s := range steps {
-		if s.label != "" {
+		if s.label != "" && !checker {
 			g.p("rooflineAt = `", s.label, "`")
 		}
 		g.p(s.local, " := ", s.src)
+		if s.label != "" && checker {
+			g.p("if rooflineCk.bad {")
+			g.p("return 0, 0, rooflineCk.err(", fmt.Sprintf("%q", name), ", `", s.label, "`)")
+			g.p("}")
+		}
 	}
 	g.p("return rooflineResult(", fmt.Sprintf("%q", name), ", rooflineFlops, rooflineBytes)")
 	g.p("}")

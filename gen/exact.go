@@ -25,22 +25,26 @@ type typedFormula struct {
 // subexpressions are left to Go, which evaluates them exactly at compile time (and refuses
 // one that does not fit; the type check reports that first). fails reports whether
 // evaluating the formula can panic: a checked operation, a helper that refuses arguments,
-// an index or a slice.
-func (f *formula) exactSource() (src string, fails bool) {
+// an index or a slice. With checker, the checked operations are those of the local
+// rooflineCk (a rooflineChecker: a failure is recorded, not raised), for an op whose
+// formulas can fail only by overflow; panics reports whether this one can fail otherwise.
+func (f *formula) exactSource(checker bool) (src string, fails, panics bool) {
 	if tv := f.typed.info.Types[f.typed.expr]; tv.Value != nil && f.layer == ArithLayer {
 		// flops and bytes are int: a constant such as 2.0 is written as the int it is.
-		return constant.ToInt(tv.Value).ExactString(), false
+		return constant.ToInt(tv.Value).ExactString(), false, false
 	}
-	r := &rewriter{t: f.typed}
+	r := &rewriter{t: f.typed, checker: checker}
 	r.expr(f.typed.expr)
-	return r.b.String(), r.fails
+	return r.b.String(), r.checked || r.panics, r.panics
 }
 
 // rewriter writes an expression into b, in one pass (linear in the formula's length).
 type rewriter struct {
-	t     *typedFormula
-	b     strings.Builder
-	fails bool
+	t       *typedFormula
+	b       strings.Builder
+	checker bool
+	checked bool // a checked operation was written
+	panics  bool // a helper that refuses, an index or a slice was written
 }
 
 func (r *rewriter) text(n ast.Node) {
@@ -64,7 +68,10 @@ func (r *rewriter) call(fn string, args ...ast.Expr) {
 	r.b.WriteByte(')')
 }
 
-var checkedOps = map[token.Token]string{token.ADD: "rooflineAdd", token.SUB: "rooflineSub", token.MUL: "rooflineMul"}
+var (
+	checkedOps = map[token.Token]string{token.ADD: "rooflineAdd", token.SUB: "rooflineSub", token.MUL: "rooflineMul"}
+	checkerOps = map[token.Token]string{token.ADD: "rooflineCk.add", token.SUB: "rooflineCk.sub", token.MUL: "rooflineCk.mul"}
+)
 
 func (r *rewriter) expr(e ast.Expr) {
 	if tv, ok := r.t.info.Types[e]; ok && tv.Value != nil {
@@ -82,8 +89,8 @@ func (r *rewriter) expr(e ast.Expr) {
 		r.b.WriteByte(')')
 	case *ast.UnaryExpr:
 		if e.Op == token.SUB && r.isInt(e) {
-			r.fails = true
-			r.call("rooflineNeg", e.X)
+			r.checked = true
+			r.call(map[bool]string{false: "rooflineNeg", true: "rooflineCk.neg"}[r.checker], e.X)
 			return
 		}
 		r.b.WriteString(e.Op.String())
@@ -98,7 +105,10 @@ func (r *rewriter) expr(e ast.Expr) {
 		r.expr(e.X)
 	case *ast.BinaryExpr:
 		if fn := checkedOps[e.Op]; fn != "" && r.isInt(e) {
-			r.fails = true
+			if r.checker {
+				fn = checkerOps[e.Op]
+			}
+			r.checked = true
 			r.call(fn, e.X, e.Y)
 			return
 		}
@@ -107,19 +117,19 @@ func (r *rewriter) expr(e ast.Expr) {
 		r.expr(e.Y)
 	case *ast.CallExpr:
 		h, _ := lookupHelper(e.Fun.(*ast.Ident).Name) // the gate allows only helper calls
-		r.fails = r.fails || h.Fails
+		r.panics = r.panics || h.Fails
 		r.call(h.GoName(), e.Args...)
 	case *ast.SelectorExpr:
 		r.expr(e.X)
 		r.b.WriteString("." + e.Sel.Name)
 	case *ast.IndexExpr:
-		r.fails = true
+		r.panics = true
 		r.expr(e.X)
 		r.b.WriteByte('[')
 		r.expr(e.Index)
 		r.b.WriteByte(']')
 	case *ast.SliceExpr:
-		r.fails = true
+		r.panics = true
 		r.expr(e.X)
 		r.b.WriteByte('[')
 		if e.Low != nil {

@@ -38,8 +38,7 @@ func (op *AttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AvgPool2dFwd call (conv.yaml:53).
 func (op *AvgPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("AvgPool2dFwd", &rooflineAt, &err)
+	var rooflineCk rooflineChecker
 	N := op.N
 	C := op.C
 	H := op.H
@@ -48,10 +47,14 @@ func (op *AvgPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	W_out := op.WOut
 	kernel_size := op.KernelSize
 	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.flops "N * C * H_out * W_out * kernel_size * kernel_size"`
-	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(N, C), H_out), W_out), kernel_size), kernel_size)
-	rooflineAt = `roofline.bytes "(N * C * H * W + N * C * H_out * W_out) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(rooflineMul(rooflineMul(rooflineMul(N, C), H), W), rooflineMul(rooflineMul(rooflineMul(N, C), H_out), W_out))), elem_bytes)
+	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C), H_out), W_out), kernel_size), kernel_size)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("AvgPool2dFwd", `roofline.flops "N * C * H_out * W_out * kernel_size * kernel_size"`)
+	}
+	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C), H), W), rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C), H_out), W_out))), elem_bytes)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("AvgPool2dFwd", `roofline.bytes "(N * C * H * W + N * C * H_out * W_out) * elem_bytes"`)
+	}
 	return rooflineResult("AvgPool2dFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -61,17 +64,20 @@ func (op *AvgPool2dFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one BatchedGemmFwd call (gemm.yaml:36).
 func (op *BatchedGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("BatchedGemmFwd", &rooflineAt, &err)
+	var rooflineCk rooflineChecker
 	batch := op.Batch
 	M := op.M
 	K := op.K
 	N := op.N
 	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.flops "2 * batch * M * N * K"`
-	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(rooflineMul(2, batch), M), N), K)
-	rooflineAt = `roofline.bytes "batch * (M * K + K * N + M * N) * elem_bytes"`
-	rooflineBytes := rooflineMul(rooflineMul(batch, (rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(K, N)), rooflineMul(M, N)))), elem_bytes)
+	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, batch), M), N), K)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("BatchedGemmFwd", `roofline.flops "2 * batch * M * N * K"`)
+	}
+	rooflineBytes := rooflineCk.mul(rooflineCk.mul(batch, (rooflineCk.add(rooflineCk.add(rooflineCk.mul(M, K), rooflineCk.mul(K, N)), rooflineCk.mul(M, N)))), elem_bytes)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("BatchedGemmFwd", `roofline.bytes "batch * (M * K + K * N + M * N) * elem_bytes"`)
+	}
 	return rooflineResult("BatchedGemmFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -145,8 +151,7 @@ func (op *ConcatFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one Conv2dFwd call (conv.yaml:14).
 func (op *Conv2dFwd) EvalRoofline() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("Conv2dFwd", &rooflineAt, &err)
+	var rooflineCk rooflineChecker
 	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
 	N := op.N
 	C_in := op.CIn
@@ -158,10 +163,14 @@ func (op *Conv2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	H_out := op.HOut
 	W_out := op.WOut
 	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.flops "2 * N * C_out * H_out * W_out * C_in * KH * KW + cond(bias != nil, N * C_out * H_out * W_out, 0)"`
-	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(2, N), C_out), H_out), W_out), C_in), KH), KW), rooflineCond(bias != nil, rooflineMul(rooflineMul(rooflineMul(N, C_out), H_out), W_out), 0))
-	rooflineAt = `roofline.bytes "(N * C_in * H * W + C_out * C_in * KH * KW + N * C_out * H_out * W_out + cond(bias != nil, C_out, 0)) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(rooflineMul(rooflineMul(N, C_in), H), W), rooflineMul(rooflineMul(rooflineMul(C_out, C_in), KH), KW)), rooflineMul(rooflineMul(rooflineMul(N, C_out), H_out), W_out)), rooflineCond(bias != nil, C_out, 0))), elem_bytes)
+	rooflineFlops := rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, N), C_out), H_out), W_out), C_in), KH), KW), rooflineCond(bias != nil, rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C_out), H_out), W_out), 0))
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("Conv2dFwd", `roofline.flops "2 * N * C_out * H_out * W_out * C_in * KH * KW + cond(bias != nil, N * C_out * H_out * W_out, 0)"`)
+	}
+	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.add(rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C_in), H), W), rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(C_out, C_in), KH), KW)), rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C_out), H_out), W_out)), rooflineCond(bias != nil, C_out, 0))), elem_bytes)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("Conv2dFwd", `roofline.bytes "(N * C_in * H * W + C_out * C_in * KH * KW + N * C_out * H_out * W_out + cond(bias != nil, C_out, 0)) * elem_bytes"`)
+	}
 	return rooflineResult("Conv2dFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -320,32 +329,38 @@ func (op *ExpFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one Fp8BlockScaledGemmFwd call (gemm.yaml:88).
 func (op *Fp8BlockScaledGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("Fp8BlockScaledGemmFwd", &rooflineAt, &err)
+	var rooflineCk rooflineChecker
 	M := op.M
 	K := op.K
 	N := op.N
 	K_blocks := op.KBlocks
 	N_blocks := op.NBlocks
 	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.flops "2 * M * N * K + 2 * M * N * K_blocks"`
-	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(rooflineMul(2, M), N), K), rooflineMul(rooflineMul(rooflineMul(2, M), N), K_blocks))
-	rooflineAt = `roofline.bytes "(M * K + N * K) * elem_bytes + 4 * (M * K_blocks + N_blocks * K_blocks) + 2 * M * N"`
-	rooflineBytes := rooflineAdd(rooflineAdd(rooflineMul((rooflineAdd(rooflineMul(M, K), rooflineMul(N, K))), elem_bytes), rooflineMul(4, (rooflineAdd(rooflineMul(M, K_blocks), rooflineMul(N_blocks, K_blocks))))), rooflineMul(rooflineMul(2, M), N))
+	rooflineFlops := rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K), rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K_blocks))
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("Fp8BlockScaledGemmFwd", `roofline.flops "2 * M * N * K + 2 * M * N * K_blocks"`)
+	}
+	rooflineBytes := rooflineCk.add(rooflineCk.add(rooflineCk.mul((rooflineCk.add(rooflineCk.mul(M, K), rooflineCk.mul(N, K))), elem_bytes), rooflineCk.mul(4, (rooflineCk.add(rooflineCk.mul(M, K_blocks), rooflineCk.mul(N_blocks, K_blocks))))), rooflineCk.mul(rooflineCk.mul(2, M), N))
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("Fp8BlockScaledGemmFwd", `roofline.bytes "(M * K + N * K) * elem_bytes + 4 * (M * K_blocks + N_blocks * K_blocks) + 2 * M * N"`)
+	}
 	return rooflineResult("Fp8BlockScaledGemmFwd", rooflineFlops, rooflineBytes)
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one FusedAddRMSNormFwd call (norm.yaml:84).
 func (op *FusedAddRMSNormFwd) EvalRoofline() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("FusedAddRMSNormFwd", &rooflineAt, &err)
+	var rooflineCk rooflineChecker
 	T := op.T
 	N := op.N
 	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.flops "5 * T * N + 2 * T"`
-	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(5, T), N), rooflineMul(2, T))
-	rooflineAt = `roofline.bytes "(4 * T * N + N) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(rooflineMul(rooflineMul(4, T), N), N)), elem_bytes)
+	rooflineFlops := rooflineCk.add(rooflineCk.mul(rooflineCk.mul(5, T), N), rooflineCk.mul(2, T))
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("FusedAddRMSNormFwd", `roofline.flops "5 * T * N + 2 * T"`)
+	}
+	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.mul(rooflineCk.mul(4, T), N), N)), elem_bytes)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("FusedAddRMSNormFwd", `roofline.bytes "(4 * T * N + N) * elem_bytes"`)
+	}
 	return rooflineResult("FusedAddRMSNormFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -419,32 +434,38 @@ func (op *GeluFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GemmFwd call (gemm.yaml:11).
 func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("GemmFwd", &rooflineAt, &err)
+	var rooflineCk rooflineChecker
 	M := op.M
 	K := op.K
 	N := op.N
 	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.flops "2 * M * N * K"`
-	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(2, M), N), K)
-	rooflineAt = `roofline.bytes "(M * K + K * N + M * N) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(K, N)), rooflineMul(M, N))), elem_bytes)
+	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("GemmFwd", `roofline.flops "2 * M * N * K"`)
+	}
+	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.add(rooflineCk.mul(M, K), rooflineCk.mul(K, N)), rooflineCk.mul(M, N))), elem_bytes)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("GemmFwd", `roofline.bytes "(M * K + K * N + M * N) * elem_bytes"`)
+	}
 	return rooflineResult("GemmFwd", rooflineFlops, rooflineBytes)
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GroupedGemmFwd call (gemm.yaml:118).
 func (op *GroupedGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("GroupedGemmFwd", &rooflineAt, &err)
+	var rooflineCk rooflineChecker
 	M := op.M
 	K := op.K
 	G := op.G
 	N := op.N
 	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.flops "2 * M * N * K"`
-	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(2, M), N), K)
-	rooflineAt = `roofline.bytes "(M * K + G * K * N + M * N) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(rooflineMul(G, K), N)), rooflineMul(M, N))), elem_bytes)
+	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("GroupedGemmFwd", `roofline.flops "2 * M * N * K"`)
+	}
+	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.add(rooflineCk.mul(M, K), rooflineCk.mul(rooflineCk.mul(G, K), N)), rooflineCk.mul(M, N))), elem_bytes)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("GroupedGemmFwd", `roofline.bytes "(M * K + G * K * N + M * N) * elem_bytes"`)
+	}
 	return rooflineResult("GroupedGemmFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -553,17 +574,20 @@ func (op *LeakyReluFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LinearFwd call (gemm.yaml:59).
 func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("LinearFwd", &rooflineAt, &err)
+	var rooflineCk rooflineChecker
 	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
 	M := op.M
 	K := op.K
 	N := op.N
 	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.flops "2 * M * N * K + cond(bias != nil, M * N, 0)"`
-	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(rooflineMul(2, M), N), K), rooflineCond(bias != nil, rooflineMul(M, N), 0))
-	rooflineAt = `roofline.bytes "(M * K + N * K + M * N + cond(bias != nil, N, 0)) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(N, K)), rooflineMul(M, N)), rooflineCond(bias != nil, N, 0))), elem_bytes)
+	rooflineFlops := rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K), rooflineCond(bias != nil, rooflineCk.mul(M, N), 0))
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("LinearFwd", `roofline.flops "2 * M * N * K + cond(bias != nil, M * N, 0)"`)
+	}
+	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.add(rooflineCk.add(rooflineCk.mul(M, K), rooflineCk.mul(N, K)), rooflineCk.mul(M, N)), rooflineCond(bias != nil, N, 0))), elem_bytes)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("LinearFwd", `roofline.bytes "(M * K + N * K + M * N + cond(bias != nil, N, 0)) * elem_bytes"`)
+	}
 	return rooflineResult("LinearFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -640,8 +664,7 @@ func (op *LogsumexpFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MaxPool2dFwd call (conv.yaml:80).
 func (op *MaxPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("MaxPool2dFwd", &rooflineAt, &err)
+	var rooflineCk rooflineChecker
 	N := op.N
 	C := op.C
 	H := op.H
@@ -650,10 +673,14 @@ func (op *MaxPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	W_out := op.WOut
 	kernel_size := op.KernelSize
 	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.flops "N * C * H_out * W_out * (kernel_size * kernel_size - 1)"`
-	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(rooflineMul(N, C), H_out), W_out), (rooflineSub(rooflineMul(kernel_size, kernel_size), 1)))
-	rooflineAt = `roofline.bytes "(N * C * H * W + N * C * H_out * W_out) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(rooflineMul(rooflineMul(rooflineMul(N, C), H), W), rooflineMul(rooflineMul(rooflineMul(N, C), H_out), W_out))), elem_bytes)
+	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C), H_out), W_out), (rooflineCk.sub(rooflineCk.mul(kernel_size, kernel_size), 1)))
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("MaxPool2dFwd", `roofline.flops "N * C * H_out * W_out * (kernel_size * kernel_size - 1)"`)
+	}
+	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C), H), W), rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C), H_out), W_out))), elem_bytes)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("MaxPool2dFwd", `roofline.bytes "(N * C * H * W + N * C * H_out * W_out) * elem_bytes"`)
+	}
 	return rooflineResult("MaxPool2dFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -705,16 +732,19 @@ func (op *MishFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MoeTopKGatingFwd call (gemm.yaml:144).
 func (op *MoeTopKGatingFwd) EvalRoofline() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("MoeTopKGatingFwd", &rooflineAt, &err)
+	var rooflineCk rooflineChecker
 	T := op.T
 	E := op.E
 	top_k := op.TopK
 	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.flops "T * E * (5 + top_k) + 2 * T * top_k"`
-	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(T, E), (rooflineAdd(5, top_k))), rooflineMul(rooflineMul(2, T), top_k))
-	rooflineAt = `roofline.bytes "T * E * elem_bytes + T * top_k * (4 + 4)"`
-	rooflineBytes := rooflineAdd(rooflineMul(rooflineMul(T, E), elem_bytes), rooflineMul(rooflineMul(T, top_k), (4+4)))
+	rooflineFlops := rooflineCk.add(rooflineCk.mul(rooflineCk.mul(T, E), (rooflineCk.add(5, top_k))), rooflineCk.mul(rooflineCk.mul(2, T), top_k))
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("MoeTopKGatingFwd", `roofline.flops "T * E * (5 + top_k) + 2 * T * top_k"`)
+	}
+	rooflineBytes := rooflineCk.add(rooflineCk.mul(rooflineCk.mul(T, E), elem_bytes), rooflineCk.mul(rooflineCk.mul(T, top_k), (4+4)))
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("MoeTopKGatingFwd", `roofline.bytes "T * E * elem_bytes + T * top_k * (4 + 4)"`)
+	}
 	return rooflineResult("MoeTopKGatingFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -864,17 +894,20 @@ func (op *ReluFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one RopeFwd call (embedding.yaml:10).
 func (op *RopeFwd) EvalRoofline() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("RopeFwd", &rooflineAt, &err)
+	var rooflineCk rooflineChecker
 	B := op.B
 	S := op.S
 	H := op.H
 	D := op.D
 	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.flops "3 * B * S * H * D"`
-	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(rooflineMul(3, B), S), H), D)
-	rooflineAt = `roofline.bytes "(2 * B * S * H * D + 2 * S * D) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(rooflineMul(rooflineMul(rooflineMul(rooflineMul(2, B), S), H), D), rooflineMul(rooflineMul(2, S), D))), elem_bytes)
+	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(3, B), S), H), D)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("RopeFwd", `roofline.flops "3 * B * S * H * D"`)
+	}
+	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, B), S), H), D), rooflineCk.mul(rooflineCk.mul(2, S), D))), elem_bytes)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("RopeFwd", `roofline.bytes "(2 * B * S * H * D + 2 * S * D) * elem_bytes"`)
+	}
 	return rooflineResult("RopeFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -1299,6 +1332,61 @@ func rooflineNeg(a int) int {
 		panic(rooflineOverflow{0, "neg", a})
 	}
 	return -a
+}
+
+// rooflineChecker is the checked arithmetic of an op whose formulas can fail only by
+// overflow (no helper that refuses, no index): the same checks as rooflineAdd and friends,
+// but a failure is recorded (the first one) instead of raised, so EvalRoofline needs no
+// deferred recover. The generated code tests bad after each formula.
+type rooflineChecker struct {
+	first rooflineOverflow
+	bad   bool
+}
+
+func (c *rooflineChecker) fail(a int, op string, b int) {
+	if !c.bad {
+		c.first, c.bad = rooflineOverflow{a, op, b}, true
+	}
+}
+
+func (c *rooflineChecker) add(a, b int) int {
+	s := a + b
+	if (s > a) != (b > 0) {
+		c.fail(a, "+", b)
+	}
+	return s
+}
+
+func (c *rooflineChecker) sub(a, b int) int {
+	s := a - b
+	if (s < a) != (b > 0) {
+		c.fail(a, "-", b)
+	}
+	return s
+}
+
+func (c *rooflineChecker) mul(a, b int) int {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	hi -= uint64(b)&uint64(a>>63) + uint64(a)&uint64(b>>63)
+	if hi != uint64(int64(lo)>>63) {
+		c.fail(a, "*", b)
+	}
+	return int(lo)
+}
+
+func (c *rooflineChecker) neg(a int) int {
+	if a == math.MinInt {
+		c.fail(0, "neg", a)
+	}
+	return -a
+}
+
+// err is the error of the formula at that failed: the op, the formula, the first step that
+// did not fit.
+//
+//go:noinline
+func (c *rooflineChecker) err(op, at string) error {
+	return fmt.Errorf("%s: %s: %v", op, at, c.first)
 }
 
 // rooflineRecover turns a panic in a formula (an overflow, a helper's refusal, an index out

@@ -34,8 +34,29 @@ func (op *gemm) shadowEval() (flops, bytes int64, err error) {
 		shadowPair[float64]{flops: 2 * float64(M) * float64(N) * float64(K), bytes: (float64(M)*float64(K) + float64(K)*float64(N) + float64(M)*float64(N)) * float64(elem_bytes)})
 }
 
+// exactEval is GemmFwd's EvalRoofline as emitted: it can fail only by overflow, so it
+// checks through a rooflineChecker.
+//
 //go:noinline
 func (op *gemm) exactEval() (flops, bytes int64, err error) {
+	var rooflineCk rooflineChecker
+	M, K, N, elem_bytes := op.M, op.K, op.N, op.size
+	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("GemmFwd", `roofline.flops "2 * M * N * K"`)
+	}
+	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.add(rooflineCk.mul(M, K), rooflineCk.mul(K, N)), rooflineCk.mul(M, N))), elem_bytes)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("GemmFwd", `roofline.bytes "(M * K + K * N + M * N) * elem_bytes"`)
+	}
+	return rooflineResult("GemmFwd", rooflineFlops, rooflineBytes)
+}
+
+// panickingEval is the same with the panicking operations and a deferred recover, as an op
+// whose formulas also call a helper that can refuse is emitted.
+//
+//go:noinline
+func (op *gemm) panickingEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("GemmFwd", &rooflineAt, &err)
 	M, K, N, elem_bytes := op.M, op.K, op.N, op.size
@@ -50,8 +71,9 @@ func BenchmarkExactness(b *testing.B) {
 	op := &gemm{M: 128, K: 4096, N: 4096, size: 2}
 	f1, b1, _ := op.shadowEval()
 	f2, b2, _ := op.exactEval()
-	if f1 != f2 || b1 != b2 {
-		b.Fatalf("shadow %d, %d; exact %d, %d", f1, b1, f2, b2)
+	f3, b3, _ := op.panickingEval()
+	if f1 != f2 || b1 != b2 || f1 != f3 || b1 != b3 {
+		b.Fatalf("shadow %d, %d; exact %d, %d; panicking %d, %d", f1, b1, f2, b2, f3, b3)
 	}
 	run := func(eval func() (int64, int64, error)) func(*testing.B) {
 		return func(b *testing.B) {
@@ -66,5 +88,6 @@ func BenchmarkExactness(b *testing.B) {
 	for range 3 {
 		b.Run("shadow", run(op.shadowEval))
 		b.Run("exact", run(op.exactEval))
+		b.Run("panicking", run(op.panickingEval))
 	}
 }

@@ -767,7 +767,7 @@ func runGenerated(t *testing.T, methods []byte, in exactInputs) (flops, bytes in
 			body = fd.Body
 		}
 	}
-	ip := &interp{t: t, in: in, env: map[string]any{}}
+	ip := &interp{t: t, in: in, env: map[string]any{}, ck: &rooflineChecker{}}
 	defer func() {
 		if r := recover(); r != nil {
 			switch r := r.(type) {
@@ -788,6 +788,11 @@ func runGenerated(t *testing.T, methods []byte, in exactInputs) (flops, bytes in
 		case *ast.AssignStmt:
 			ip.env[s.Lhs[0].(*ast.Ident).Name] = ip.eval(s.Rhs[0])
 		case *ast.DeferStmt: // the recover: this function's own
+		case *ast.DeclStmt: // var rooflineCk rooflineChecker: ip.ck
+		case *ast.IfStmt: // if rooflineCk.bad { return 0, 0, rooflineCk.err(...) }
+			if ip.ck.bad {
+				return 0, 0, ip.ck.first
+			}
 		case *ast.ReturnStmt:
 			call := s.Results[0].(*ast.CallExpr)
 			return rooflineResult("Op", ip.eval(call.Args[1]).(int), ip.eval(call.Args[2]).(int))
@@ -803,6 +808,7 @@ type interp struct {
 	t   *testing.T
 	in  exactInputs
 	env map[string]any
+	ck  *rooflineChecker // the generated rooflineCk
 }
 
 func (ip *interp) eval(e ast.Expr) any {
@@ -911,8 +917,21 @@ func (ip *interp) eval(e ast.Expr) any {
 }
 
 func (ip *interp) call(e *ast.CallExpr) any {
-	if sel, ok := e.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Size" {
-		return 4 // op.DType.Size()
+	if sel, ok := e.Fun.(*ast.SelectorExpr); ok {
+		if sel.Sel.Name == "Size" {
+			return 4 // op.DType.Size()
+		}
+		a := ip.eval(e.Args[0]).(int)
+		switch sel.Sel.Name { // rooflineCk's checked operations
+		case "add":
+			return ip.ck.add(a, ip.eval(e.Args[1]).(int))
+		case "sub":
+			return ip.ck.sub(a, ip.eval(e.Args[1]).(int))
+		case "mul":
+			return ip.ck.mul(a, ip.eval(e.Args[1]).(int))
+		case "neg":
+			return ip.ck.neg(a)
+		}
 	}
 	name := e.Fun.(*ast.Ident).Name
 	var args []any

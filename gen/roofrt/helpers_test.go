@@ -139,6 +139,11 @@ func TestCheckedOps(t *testing.T) {
 				{"-", rooflineSub, new(big.Int).Sub},
 				{"*", rooflineMul, new(big.Int).Mul},
 			} {
+				// The checker's operation must agree with the panicking one, recording
+				// what it raises.
+				ck := &rooflineChecker{}
+				cf := map[string]func(a, b int) int{"+": ck.add, "-": ck.sub, "*": ck.mul}[op.name]
+				cv := cf(a, b)
 				want := op.ref(big.NewInt(int64(a)), big.NewInt(int64(b)))
 				got, msg := 0, refusal(t, func() { _ = op.f(a, b) })
 				if msg == "" {
@@ -150,7 +155,19 @@ func TestCheckedOps(t *testing.T) {
 				case !want.IsInt64() && msg != fmt.Sprintf("%d %s %d overflows int64", a, op.name, b):
 					t.Errorf("%d %s %d: refusal %q, want an overflow (true value %v)", a, op.name, b, msg, want)
 				}
+				if ck.bad != (msg != "") || ck.bad && ck.first.Error() != msg || !ck.bad && cv != got {
+					t.Errorf("%d %s %d: checker gives %d, bad %v (%v); the panicking operation %d, %q", a, op.name, b, cv, ck.bad, ck.first, got, msg)
+				}
 			}
+		}
+		ck := &rooflineChecker{}
+		if n := ck.neg(a); ck.bad != (a == math.MinInt64) || !ck.bad && n != -a {
+			t.Errorf("checker -(%d) = %d, bad %v", a, n, ck.bad)
+		}
+		ck.mul(math.MaxInt64, 2)
+		ck.add(math.MaxInt64, 1) // the first failure is the one reported
+		if ck.err("Op", "at").Error() != "Op: at: 9223372036854775807 * 2 overflows int64" && a != math.MinInt64 {
+			t.Errorf("checker error %v", ck.err("Op", "at"))
 		}
 		want := new(big.Int).Neg(big.NewInt(int64(a)))
 		if msg := refusal(t, func() { rooflineNeg(a) }); want.IsInt64() != (msg == "") || msg == "" && rooflineNeg(a) != int(want.Int64()) {

@@ -12,15 +12,18 @@ import (
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MatVecFwd call (kernels.yaml:30).
 func (op *MatVecFwd) EvalRoofline() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("MatVecFwd", &rooflineAt, &err)
+	var rooflineCk rooflineChecker
 	M := op.M
 	K := op.K
 	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.flops "2 * M * K"`
-	rooflineFlops := rooflineMul(rooflineMul(2, M), K)
-	rooflineAt = `roofline.bytes "(M * K + K + M) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineMul(M, K), K), M)), elem_bytes)
+	rooflineFlops := rooflineCk.mul(rooflineCk.mul(2, M), K)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("MatVecFwd", `roofline.flops "2 * M * K"`)
+	}
+	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.add(rooflineCk.mul(M, K), K), M)), elem_bytes)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("MatVecFwd", `roofline.bytes "(M * K + K + M) * elem_bytes"`)
+	}
 	return rooflineResult("MatVecFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -148,6 +151,61 @@ func rooflineNeg(a int) int {
 		panic(rooflineOverflow{0, "neg", a})
 	}
 	return -a
+}
+
+// rooflineChecker is the checked arithmetic of an op whose formulas can fail only by
+// overflow (no helper that refuses, no index): the same checks as rooflineAdd and friends,
+// but a failure is recorded (the first one) instead of raised, so EvalRoofline needs no
+// deferred recover. The generated code tests bad after each formula.
+type rooflineChecker struct {
+	first rooflineOverflow
+	bad   bool
+}
+
+func (c *rooflineChecker) fail(a int, op string, b int) {
+	if !c.bad {
+		c.first, c.bad = rooflineOverflow{a, op, b}, true
+	}
+}
+
+func (c *rooflineChecker) add(a, b int) int {
+	s := a + b
+	if (s > a) != (b > 0) {
+		c.fail(a, "+", b)
+	}
+	return s
+}
+
+func (c *rooflineChecker) sub(a, b int) int {
+	s := a - b
+	if (s < a) != (b > 0) {
+		c.fail(a, "-", b)
+	}
+	return s
+}
+
+func (c *rooflineChecker) mul(a, b int) int {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	hi -= uint64(b)&uint64(a>>63) + uint64(a)&uint64(b>>63)
+	if hi != uint64(int64(lo)>>63) {
+		c.fail(a, "*", b)
+	}
+	return int(lo)
+}
+
+func (c *rooflineChecker) neg(a int) int {
+	if a == math.MinInt {
+		c.fail(0, "neg", a)
+	}
+	return -a
+}
+
+// err is the error of the formula at that failed: the op, the formula, the first step that
+// did not fit.
+//
+//go:noinline
+func (c *rooflineChecker) err(op, at string) error {
+	return fmt.Errorf("%s: %s: %v", op, at, c.first)
 }
 
 // rooflineRecover turns a panic in a formula (an overflow, a helper's refusal, an index out

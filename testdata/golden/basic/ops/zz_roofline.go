@@ -22,32 +22,38 @@ func (op *AttentionFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GemmFwd call (manifest.yaml:1).
 func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("GemmFwd", &rooflineAt, &err)
+	var rooflineCk rooflineChecker
 	M := op.M
 	K := op.K
 	N := op.N
 	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.flops "2 * M * N * K"`
-	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(2, M), N), K)
-	rooflineAt = `roofline.bytes "(M * K + K * N + M * N) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(K, N)), rooflineMul(M, N))), elem_bytes)
+	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("GemmFwd", `roofline.flops "2 * M * N * K"`)
+	}
+	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.add(rooflineCk.mul(M, K), rooflineCk.mul(K, N)), rooflineCk.mul(M, N))), elem_bytes)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("GemmFwd", `roofline.bytes "(M * K + K * N + M * N) * elem_bytes"`)
+	}
 	return rooflineResult("GemmFwd", rooflineFlops, rooflineBytes)
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LinearFwd call (manifest.yaml:34).
 func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("LinearFwd", &rooflineAt, &err)
+	var rooflineCk rooflineChecker
 	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
 	M := op.M
 	K := op.K
 	N := op.N
 	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.flops "2 * M * N * K + cond(bias != nil, M * N, 0)"`
-	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(rooflineMul(2, M), N), K), rooflineCond(bias != nil, rooflineMul(M, N), 0))
-	rooflineAt = `roofline.bytes "(M * K + N * K + M * N + cond(bias != nil, N, 0)) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(M, K), rooflineMul(N, K)), rooflineMul(M, N)), rooflineCond(bias != nil, N, 0))), elem_bytes)
+	rooflineFlops := rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K), rooflineCond(bias != nil, rooflineCk.mul(M, N), 0))
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("LinearFwd", `roofline.flops "2 * M * N * K + cond(bias != nil, M * N, 0)"`)
+	}
+	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.add(rooflineCk.add(rooflineCk.mul(M, K), rooflineCk.mul(N, K)), rooflineCk.mul(M, N)), rooflineCond(bias != nil, N, 0))), elem_bytes)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("LinearFwd", `roofline.bytes "(M * K + N * K + M * N + cond(bias != nil, N, 0)) * elem_bytes"`)
+	}
 	return rooflineResult("LinearFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -172,6 +178,61 @@ func rooflineNeg(a int) int {
 		panic(rooflineOverflow{0, "neg", a})
 	}
 	return -a
+}
+
+// rooflineChecker is the checked arithmetic of an op whose formulas can fail only by
+// overflow (no helper that refuses, no index): the same checks as rooflineAdd and friends,
+// but a failure is recorded (the first one) instead of raised, so EvalRoofline needs no
+// deferred recover. The generated code tests bad after each formula.
+type rooflineChecker struct {
+	first rooflineOverflow
+	bad   bool
+}
+
+func (c *rooflineChecker) fail(a int, op string, b int) {
+	if !c.bad {
+		c.first, c.bad = rooflineOverflow{a, op, b}, true
+	}
+}
+
+func (c *rooflineChecker) add(a, b int) int {
+	s := a + b
+	if (s > a) != (b > 0) {
+		c.fail(a, "+", b)
+	}
+	return s
+}
+
+func (c *rooflineChecker) sub(a, b int) int {
+	s := a - b
+	if (s < a) != (b > 0) {
+		c.fail(a, "-", b)
+	}
+	return s
+}
+
+func (c *rooflineChecker) mul(a, b int) int {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	hi -= uint64(b)&uint64(a>>63) + uint64(a)&uint64(b>>63)
+	if hi != uint64(int64(lo)>>63) {
+		c.fail(a, "*", b)
+	}
+	return int(lo)
+}
+
+func (c *rooflineChecker) neg(a int) int {
+	if a == math.MinInt {
+		c.fail(0, "neg", a)
+	}
+	return -a
+}
+
+// err is the error of the formula at that failed: the op, the formula, the first step that
+// did not fit.
+//
+//go:noinline
+func (c *rooflineChecker) err(op, at string) error {
+	return fmt.Errorf("%s: %s: %v", op, at, c.first)
 }
 
 // rooflineRecover turns a panic in a formula (an overflow, a helper's refusal, an index out
