@@ -72,7 +72,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	python := fl.String("python", "/usr/bin/python3", "the `python3` with numpy (numpy column skipped without it)")
 	cc := fl.String("cc", envOr("CC", "cc"), "the C `compiler` of the limits (limit column skipped without it)")
 	dir := fl.String("dir", "compare", "the `directory` of numpy_worker.py and limits.c")
-	manifestDir := fl.String("manifest", "manifest", "the catalog `PATH`")
+	manifestDir := fl.String("manifests", "manifest", "the catalog `PATHS` (the one manifest flag of every command)")
 	threads := fl.Int("threads", 0, "`N` threads on every side (GOMAXPROCS, OPENBLAS_NUM_THREADS, the C loops); 0: all CPUs. -threads 1 compares single cores, which a shared machine disturbs less")
 	if err := fl.Parse(args); err != nil {
 		return 2

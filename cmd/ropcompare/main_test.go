@@ -11,7 +11,7 @@ import (
 // `make compare` must on a machine with only Go.
 func TestSkipsWithoutPeers(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := run([]string{"-python", "/nonexistent/python3", "-cc", "/nonexistent/cc", "-manifest", "../../manifest", "-dir", "../../compare"}, &out, &errb)
+	code := run([]string{"-python", "/nonexistent/python3", "-cc", "/nonexistent/cc", "-manifests", "../../manifest", "-dir", "../../compare"}, &out, &errb)
 	if code != 0 || !strings.Contains(out.String(), "make compare: skipped") {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want 0 and a skip message", code, out.String(), errb.String())
 	}
@@ -29,7 +29,7 @@ func TestOneRow(t *testing.T) {
 		t.Skip("no C compiler: the limit column is optional")
 	}
 	var out, errb bytes.Buffer
-	code := run([]string{"-rounds", "1", "-sample", "2ms", "-case", "GEMM 256", "-manifest", "../../manifest", "-dir", "../../compare"}, &out, &errb)
+	code := run([]string{"-rounds", "1", "-sample", "2ms", "-case", "GEMM 256", "-manifests", "../../manifest", "-dir", "../../compare"}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %s", code, errb.String())
 	}
