@@ -378,6 +378,20 @@ func packB(kc, nc, nr int, b mat, dst []float32) {
 		if w == nr && b.cs == 1 && packBFast(kc, nr, b.sub(0, jr), panel) {
 			continue
 		}
+		if b.rs == 1 {
+			// Columns contiguous (linear's weight, a transposed row-major matrix): each
+			// column is one sequential read, scattered to its lane of the panel.
+			for jj := range w {
+				col := b.data[(jr+jj)*b.cs : (jr+jj)*b.cs+kc]
+				for p, v := range col {
+					panel[p*nr+jj] = v
+				}
+			}
+			for p := range kc {
+				clear(panel[p*nr+w : p*nr+nr])
+			}
+			continue
+		}
 		for p := range kc {
 			src := b.sub(p, jr)
 			out := panel[p*nr : p*nr+nr]
