@@ -20,6 +20,9 @@ type column struct {
 	text  func(*Row) string
 	count func(*Row) int64
 	num   func(*Row) float64 // NaN is blank: "" in CSV, null in JSON
+	// json, when set, is the cell's JSON value in place of text's string: a structured
+	// value where JSON has a shape for it (a position is an object, as in every ropgen JSON).
+	json func(*Row) any
 }
 
 var columns = []column{
@@ -54,7 +57,7 @@ var columns = []column{
 	{name: "bound", text: func(r *Row) string { return string(r.Bound) }},
 	{name: "verdict", text: func(r *Row) string { return string(r.Verdict) }},
 	{name: "note", text: func(r *Row) string { return r.Note }},
-	{name: "pos", text: func(r *Row) string { return r.Rec.Pos.String() }},
+	{name: "pos", text: func(r *Row) string { return r.Rec.Pos.String() }, json: func(r *Row) any { return r.Rec.Pos }},
 }
 
 // finite maps a value that is not a finite number to blank: no NaN or Inf reaches an
@@ -158,6 +161,9 @@ func WriteJSON(w io.Writer, p *Pricer, rows []Row) error {
 			b = strconv.AppendQuote(b, c.name)
 			b = append(b, ':')
 			switch {
+			case c.json != nil:
+				s, _ := json.Marshal(c.json(&rows[i]))
+				b = append(b, s...)
 			case c.text != nil:
 				s, _ := json.Marshal(c.text(&rows[i]))
 				b = append(b, s...)
@@ -199,16 +205,22 @@ func WriteTable(w io.Writer, p *Pricer, rows []Row) error {
 	right := []bool{false, false, false, false, true, true, true, true, true, true, true, true, false, false, false, false}
 	cells := make([][]string, 0, len(rows)+1)
 	cells = append(cells, head)
+	short := false
 	for i := range rows {
 		r := &rows[i]
+		dtype := ShortDType(r.Rec.DType) // the full label is in -json and -csv
+		short = short || dtype != r.Rec.DType
 		cells = append(cells, []string{
-			r.Rec.Op, r.Rec.Workload, r.Rec.DType, r.Rec.Roof,
+			r.Rec.Op, r.Rec.Workload, dtype, r.Rec.Roof,
 			SI(float64(r.Rec.Flops), ""), SI(float64(r.Rec.Bytes), "B"),
 			SI(measured(r.Rec.Seconds), "s"), SI(r.MemoryTime, "s"), SI(r.ComputeTime, "s"), SI(r.SOLTime, "s"),
 			percent(r.Efficiency), effSpread(r), string(r.Bound), string(r.Verdict), cacheCell(r), r.Note,
 		})
 	}
 	writeAligned(bw, cells, right)
+	if short {
+		bw.WriteString(DTypeLegend + "\n")
+	}
 	bw.WriteString(Counts(rows).String() + "\n")
 	writeReferences(bw, p)
 	return bw.Flush()

@@ -71,6 +71,9 @@ const (
 const (
 	NoteZeroBytes = "bytes is zero: the model cannot price this row"
 	NoteNoTime    = "no measured time: efficiency blank"
+	// NoteAnomaly says what to do about an anomaly: it is faster than the ceiling allows,
+	// so the ceiling is too low or the formula counts bytes the kernel never moves.
+	NoteAnomaly = "above the calibrated ceiling: recalibrate (ropgen calibrate), or audit the bytes (ropgen audit)"
 )
 
 // Price is what the roofline model says about one piece of work (flops and bytes on a roof
@@ -420,6 +423,9 @@ func (p *Pricer) Price(rec *record.Record) Row {
 		return row
 	}
 	row.Verdict = verdict(row.SOLTime, d.floor, row.EffLow)
+	if row.Verdict == Anomaly {
+		row.setNote(NoteAnomaly)
+	}
 	return row
 }
 
