@@ -76,6 +76,30 @@ func TestConfiguredDTypes(t *testing.T) {
 	}
 }
 
+// TestInlineOnlyModule: a module whose rooflines are all inline needs no formulas package:
+// its ropgen.yaml names none, and validate and generate work without one.
+func TestInlineOnlyModule(t *testing.T) {
+	dir := generateModule(t)
+	gemm := "GemmFwd:\n  family: gemm\n  status: implemented\n  signature:\n    inputs:\n" +
+		"      a: {dtype: \"float16\", shape: \"[M, K]\"}\n      b: {dtype: \"same_as(a)\", shape: \"[K, N]\"}\n" +
+		"    outputs:\n      c: {dtype: \"same_as(a)\", shape: \"[M, N]\"}\n  workloads:\n    - {M: 1, N: 64, K: 64, dtypes: [float16]}\n" +
+		"  roofline:\n    flops: \"2 * M * N * K\"\n    bytes: \"(M * K + K * N + M * N) * elem_bytes\"\n"
+	for name, data := range map[string]string{"manifest/manifest.yaml": gemm, "ropgen.yaml": "manifests: manifest\npackages:\n  - dir: ops\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "formulas")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join(dir, "ops"))
+	for _, args := range [][]string{{"validate"}, {"generate"}, {"generate", "-check"}} {
+		if code, stdout, stderr := runCmd(args...); code != 0 {
+			t.Errorf("%q: exit %d\n%s%s", args, code, stdout, stderr)
+		}
+	}
+}
+
 // TestValidateFromSubdirectory: ropgen's own catalog validates with no argument from the
 // module root and from a directory below it.
 func TestValidateFromSubdirectory(t *testing.T) {
