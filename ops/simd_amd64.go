@@ -329,7 +329,21 @@ func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool 
 	if iv == i0 {
 		jv = j0 // no whole tile: transposeTile does the block
 	}
-	for j := j0; j < jv; j += 8 {
+	j := j0
+	for ; j+16 <= jv; j += 16 { // two tiles side by side: each x line is read whole at once
+		_ = y[(j+15)*ys+iv-1]
+		_ = x[(iv-1)*xs+j+15]
+		for i := i0; i < iv; i += 16 {
+			yp, yq := &y[j*ys+i], &y[(j+8)*ys+i]
+			nt := 0
+			if stream && ys%16 == 0 && uintptr(unsafe.Pointer(yp))%64 == 0 {
+				nt = 1
+			}
+			transpose16x8AVX2(yp, &x[i*xs+j], ys, xs, nt)
+			transpose16x8AVX2(yq, &x[i*xs+j+8], ys, xs, nt)
+		}
+	}
+	for ; j < jv; j += 8 {
 		_ = y[(j+7)*ys+iv-1] // the last row of this strip of y, and x's last row below
 		_ = x[(iv-1)*xs+j+7]
 		for i := i0; i < iv; i += 16 {
