@@ -87,21 +87,6 @@ func cbits(b uint32) Mem {
 	return m
 }
 
-// c64 is c32 for float64 lanes.
-func c64(v float64) Mem {
-	b := math.Float64bits(v)
-	name := fmt.Sprintf("k64_%016x", b)
-	if m, ok := consts[name]; ok {
-		return m
-	}
-	m := GLOBL(name, RODATA|NOPTR)
-	for i := 0; i < 8; i++ {
-		DATA(8*i, U64(b))
-	}
-	consts[name] = m
-	return m
-}
-
 // bc broadcasts a float32 register or memory operand into a new vector.
 func bc(src Op) VecVirtual {
 	v := vec()
@@ -173,7 +158,6 @@ func xor(a Op, b Register) VecVirtual {
 }
 
 func isub(b Register, a Op) VecVirtual { d := vec(); VPSUBD(a, b, d); return d } // b - a, int32 lanes
-func iadd(a Op, b Register) VecVirtual { d := vec(); VPADDD(a, b, d); return d }
 func shl(n int, a Register) VecVirtual { d := vec(); VPSLLD(U8(n), a, d); return d }
 func shr(n int, a Register) VecVirtual { d := vec(); VPSRAD(U8(n), a, d); return d }
 func cvtif(a Register) VecVirtual      { d := vec(); VCVTDQ2PS(a, d); return d }
