@@ -9,6 +9,7 @@
 package config
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"os"
@@ -27,6 +28,13 @@ import (
 
 // FileName is the configuration file's name.
 const FileName = "ropgen.yaml"
+
+//go:embed ropgen.schema.json
+var schemaJSON []byte
+
+// SchemaJSON returns the JSON Schema of ropgen.yaml (`ropgen schema -config` prints it), for
+// editors: ropgen itself decodes the file strictly (Parse), which a test keeps in step with it.
+func SchemaJSON() []byte { return slices.Clone(schemaJSON) }
 
 // MaxFileBytes bounds the configuration file: a real one is a few hundred bytes.
 const MaxFileBytes = 1 << 20

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ropgen/ropgen/schema"
 )
 
 // tree makes the files (name -> content; a name ending in / is a directory) under a new
@@ -154,5 +156,41 @@ func TestStarter(t *testing.T) {
 	c, fs := Parse(filepath.Join(root, FileName), data)
 	if len(fs) > 0 || len(c.Packages) != 1 || c.Packages[0].Dir != filepath.Join(root, "kernels") {
 		t.Errorf("starter does not load: %v %+v", fs, c)
+	}
+}
+
+// TestSchemaAgrees: the editor schema accepts what Parse accepts (the starter, ropgen's own
+// ropgen.yaml) and refuses what it refuses by structure (an unknown key, a wrong type).
+func TestSchemaAgrees(t *testing.T) {
+	s, err := schema.Compile("ropgen.schema.json", SchemaJSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := os.ReadFile(filepath.Join("..", FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string, data []byte) int {
+		t.Helper()
+		root, fs := schema.ParseDocument(name, data, MaxFileBytes, FileName)
+		if len(fs) > 0 {
+			t.Fatal(fs)
+		}
+		_, fs = s.Check(name, root)
+		return len(fs)
+	}
+	for name, data := range map[string][]byte{
+		"own":     own,
+		"starter": Starter(tree(t, map[string]string{"manifest/a.yaml": "", "formulas/f.go": ""})),
+		"full":    []byte("manifests: [a, b]\npackages:\n  - dir: k\n    manifests: m\nformulas: f\ndtypes: {uint4x2: 1}\n"),
+	} {
+		if n := check(name, data); n > 0 {
+			t.Errorf("%s: %d schema findings for a valid config:\n%s", name, n, data)
+		}
+	}
+	for _, bad := range []string{"formula: f\n", "packages: [{manifests: m}]\n", "dtypes: {Bad: 1}\n", "dtypes: {u8: 0}\n", "manifests: 3\n"} {
+		if check("bad", []byte(bad)) == 0 {
+			t.Errorf("the schema accepts %q, which Parse refuses", bad)
+		}
 	}
 }

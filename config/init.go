@@ -44,6 +44,7 @@ func Starter(root string) []byte {
 	}
 	formulas, okF := first("", DefaultFormulas, "formulas")
 
+	b.WriteString("# yaml-language-server: $schema=ropgen.schema.json   (write it with: ropgen schema -config -o ropgen.schema.json)\n")
 	b.WriteString("# ropgen.yaml: where ropgen finds this module's op catalog. Every ropgen command finds\n")
 	b.WriteString("# this file from any subdirectory, as the go command finds go.mod; flags override it.\n")
 	b.WriteString("# Paths are relative to this file. Reference: docs/using.md in github.com/ropgen/ropgen.\n\n")

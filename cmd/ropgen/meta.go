@@ -77,13 +77,16 @@ func versionLine(info *debug.BuildInfo) string {
 
 // runSchema is `ropgen schema`: the manifest JSON Schema embedded in this binary.
 func runSchema(args []string, stdout, stderr io.Writer) int {
-	fl := cli.NewFlags("ropgen schema", "[-o FILE]", `
+	fl := cli.NewFlags("ropgen schema", "[-config] [-o FILE]", `
 Schema prints the manifest JSON Schema this binary validates against, so that an editor's
 modeline can point at a copy in any tree:
 
 	ropgen schema -o manifest.schema.json
-	# yaml-language-server: $schema=manifest.schema.json   (first line of a manifest)`, stdout, stderr)
+	# yaml-language-server: $schema=manifest.schema.json   (first line of a manifest)
+
+With -config it prints the schema of ropgen.yaml instead.`, stdout, stderr)
 	out := fl.String("o", "", "write the schema to `FILE` instead of standard output")
+	ofConfig := fl.Bool("config", false, "the schema of ropgen.yaml, not of a manifest")
 	if code, ok := fl.Parse(args); !ok {
 		return code
 	}
@@ -91,6 +94,9 @@ modeline can point at a copy in any tree:
 		return code
 	}
 	data := manifest.SchemaJSON()
+	if *ofConfig {
+		data = config.SchemaJSON()
+	}
 	if *out == "" {
 		if _, err := stdout.Write(data); err != nil {
 			return fl.Errorf("%v", err)

@@ -136,6 +136,11 @@ func TestSchemaAndVersion(t *testing.T) {
 	if code != 0 || err != nil || stdout != string(disk) {
 		t.Errorf("schema: exit %d, %v; output differs from manifest/manifest.schema.json", code, err)
 	}
+	code, stdout, _ = runCmd("schema", "-config")
+	disk, err = os.ReadFile(filepath.Join(repoRoot(t), "config", "ropgen.schema.json"))
+	if code != 0 || err != nil || stdout != string(disk) {
+		t.Errorf("schema -config: exit %d, %v; output differs from config/ropgen.schema.json", code, err)
+	}
 	if code, stdout, _ := runCmd("version"); code != 0 || !strings.HasPrefix(stdout, "ropgen ") {
 		t.Errorf("version: exit %d, %q", code, stdout)
 	}
