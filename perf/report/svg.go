@@ -219,7 +219,8 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 			stroke, sw, class = cacheColour, 1.5, "slope cache"
 		}
 		s.printf(`<line class="%s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="%g"/>`+"\n", class, px(ms.x0), py(ms.bw*ms.x0), px(ms.x1), py(ms.bw*ms.x1), stroke, sw)
-		slope = append(slope, trace(px(ms.x0), py(ms.bw*ms.x0), px(ms.x1), py(ms.bw*ms.x1), 0, 3)...)
+		ms.trace = trace(px(ms.x0), py(ms.bw*ms.x0), px(ms.x1), py(ms.bw*ms.x1), 0, 3)
+		slope = append(slope, ms.trace...)
 		slopes[slices.IndexFunc(slopes, func(o memSlope) bool { return o.name == ms.name })] = ms
 	}
 
@@ -259,12 +260,29 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 			fracs = []float64{3.0 / 4, 2.0 / 3, 5.0 / 6, 1.0 / 2, 1.0 / 3, 1.0 / 6}
 			attrs = `fill="` + cacheColour + `"`
 		}
-		for i, f := range fracs {
-			lx := math.Pow(10, math.Log10(x0)+(math.Log10(x1)-math.Log10(x0))*f)
-			cx, cy := px(lx), py(ms.bw*lx)-8
+		// Another slope's line may run close by (a cache level barely faster than DRAM): a
+		// label must not sit on it. Above the line first, then below it.
+		var others []box
+		for _, o := range slopes {
+			if o.name != ms.name {
+				others = append(others, o.trace...)
+			}
+		}
+		type spot struct{ f, dy float64 }
+		var spots []spot
+		for _, dy := range []float64{-8, 8 + fontSize} {
+			for _, f := range fracs {
+				spots = append(spots, spot{f, dy})
+			}
+		}
+		for i, sp := range spots {
+			lx := math.Pow(10, math.Log10(x0)+(math.Log10(x1)-math.Log10(x0))*sp.f)
+			cx, cy := px(lx), py(ms.bw*lx)+sp.dy
 			bs := textBoxes(cx, cy, "middle", fontSize, ms.main, ang, label)
-			if slices.ContainsFunc(bs, func(b box) bool { return !inPlot(b) || l.hits(b, true) }) {
-				if i < len(fracs)-1 || !ms.main {
+			if slices.ContainsFunc(bs, func(b box) bool {
+				return !inPlot(b) || l.hits(b, true) || slices.ContainsFunc(others, b.overlaps)
+			}) {
+				if i < len(spots)-1 || !ms.main {
 					continue // the main memory's last spot is taken whatever covers it
 				}
 			}
@@ -387,6 +405,7 @@ type memSlope struct {
 	bw     float64 // bytes/s on the basis
 	main   bool    // the main memory's: the spec's roof, drawn bold
 	x0, x1 float64 // the intensities it is drawn between
+	trace  []box   // the boxes its line covers on screen
 }
 
 // cacheColour draws the cache levels' slopes and labels.

@@ -366,3 +366,37 @@ func TestSVGCacheAndScalarRoofs(t *testing.T) {
 	}
 	c.checkLayout(t, false)
 }
+
+// TestSVGSlopeLabelsClearOtherSlopes: a cache level barely faster than DRAM runs its line right
+// beside DRAM's; neither slope's label may sit on the other's line.
+func TestSVGSlopeLabelsClearOtherSlopes(t *testing.T) {
+	prof, err := profiles.Parse("host.yaml", []byte(strings.Replace(cpuProfile, "l3: {theoretical: 1.0e+11", "l3: {theoretical: 4.8e+10", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := writeChart(t, prof, profiles.Effective, []record.Record{{Device: "cpu: Test", Op: "ReluFwd", Workload: "cpu-large",
+		DType: "float32", Roof: "vector.fp32", Flops: 1 << 25, Bytes: 1 << 28, Seconds: 0.02, Iters: 1}})
+	for _, x := range c.texts {
+		own := ""
+		switch {
+		case strings.HasPrefix(x.text, "DRAM "):
+			own = "slope"
+		case strings.HasPrefix(x.text, "L3 "):
+			own = "slope cache"
+		default:
+			continue
+		}
+		for class, ls := range c.lines {
+			if !strings.HasPrefix(class, "slope") || class == own {
+				continue
+			}
+			for _, ln := range ls {
+				for _, b := range trace(ln[0], ln[1], ln[2], ln[3], 0, 1) {
+					if slices.ContainsFunc(x.boxes, b.overlaps) {
+						t.Errorf("label %q sits on a %s line", x.text, class)
+					}
+				}
+			}
+		}
+	}
+}
