@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -586,5 +587,25 @@ func TestGroupKeepsReferences(t *testing.T) {
 	}
 	if r := g[0]; r.Seconds != 3e-3 || r.MinSeconds != 1e-3 || r.MaxSeconds != 5e-3 || record.Check(r.Record) != nil {
 		t.Errorf("row %+v: want the median 3 ms and the spread 1-5 ms of both records", r.Record)
+	}
+}
+
+// TestSummary: an op whose rows are all latency-bound is named on one line, not given a row;
+// an op with a priced row is represented by its best one.
+func TestSummary(t *testing.T) {
+	tiny := rec("vector.fp32", 0, 1<<10, 1.0/(1<<19)) // SOL 2^-29 s, under the 2^-20 s floor
+	tiny.Op = "TinyFwd"
+	slow, fast := rec("vector.fp32", 0, 4<<28, 1.0/(1<<7)), rec("vector.fp32", 0, 4<<28, 1.0/(1<<9)/0.9)
+	p := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	rows := p.PriceAll([]record.Record{tiny, slow, fast})
+	var buf bytes.Buffer
+	if err := WriteSummary(&buf, p, rows); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "latency-bound rows only (SOL under the latency floor: no efficiency to judge): TinyFwd\n") ||
+		!regexp.MustCompile(`(?m)^Op +2 +90\.0% +w/float32 +memory-bound +at ceiling$`).MatchString(out) ||
+		!strings.Contains(out, "3 rows: 1 at ceiling") || !strings.Contains(out, "HBM (hbm)") {
+		t.Errorf("summary:\n%s", out)
 	}
 }

@@ -13,7 +13,8 @@ import (
 // the rows, its ceilings with their spread (memory, the cache levels, the compute roofs),
 // then per op the row with the best efficiency (its spread, bound and verdict), the verdict
 // counts, the latency floor and the drift references. Latency-bound rows stand for their op
-// only when it has no other priced row: their efficiency says nothing about the kernel.
+// only when it has no other priced row: their efficiency says nothing about the kernel, so
+// such ops are named on one line rather than given a row each.
 func WriteSummary(w io.Writer, p *Pricer, rows []Row) error {
 	bw := bufio.NewWriter(w)
 	seen := map[*profiles.Profile]bool{}
@@ -49,14 +50,22 @@ func WriteSummary(w io.Writer, p *Pricer, rows []Row) error {
 		}
 	}
 	cells := [][]string{{"op", "rows", "best", "spread", "row", "bound", "verdict"}}
+	var latency []string // ops with latency-bound rows only: one line for all of them
 	for _, op := range order {
 		b := bests[op]
 		r := b.row
+		if r.Verdict == LatencyBound {
+			latency = append(latency, op)
+			continue
+		}
 		cells = append(cells, []string{op, fmt.Sprint(b.n), percent(r.Efficiency), effSpread(r),
 			r.Rec.Workload + "/" + r.Rec.DType, string(r.Bound), string(r.Verdict)})
 	}
 	fmt.Fprintln(bw, "per op, the row with the best efficiency:")
 	writeAligned(bw, cells, []bool{false, true, true, true, false, false, false})
+	if len(latency) > 0 {
+		fmt.Fprintf(bw, "latency-bound rows only (SOL under the latency floor: no efficiency to judge): %s\n", strings.Join(latency, ", "))
+	}
 	bw.WriteString(Counts(rows).String() + "\n")
 	writeReferences(bw, p)
 	return bw.Flush()
