@@ -110,24 +110,32 @@ func itersFor(k fmaKernel, target time.Duration) int {
 }
 
 // fmaDispatch is the length of one dispatch of a multiply-add run: a run of FMATime is a
-// sequence of such dispatches, as a run of kernel calls is (see mixChunk: on a busy
-// machine, threads that work for a few ms and wait get the CPU back sooner than one that
-// computes for a second).
-const fmaDispatch = 10 * time.Millisecond
+// sequence of such dispatches, as a run of kernel calls is. On a busy machine a thread that
+// works for a millisecond and waits gets the CPU back sooner than one that computes for a
+// second: with 10 ms dispatches at load 30 on 2 cores, the calibration's best round was
+// 46 GFLOP/s while a 0.4 ms GEMM call reached 92, twice the "ceiling".
+const fmaDispatch = 2 * time.Millisecond
 
 // fmaRate runs k on every worker at once, dispatches times for iters iterations each, and
-// returns the FLOP/s over the time of all dispatches.
-func fmaRate(workers int, k fmaKernel, iters, dispatches int) float64 {
+// returns the FLOP/s over the time of all dispatches (sustained) and of the fastest one
+// (peak: what the pipes do while the workers have the CPU; nothing in a dispatch can run
+// faster than the hardware, so its best is a ceiling, not an outlier).
+func fmaRate(workers int, k fmaKernel, iters, dispatches int) (sustained, peak float64) {
 	sums := make([]float64, workers)
 	var total time.Duration
+	best := time.Duration(math.MaxInt64)
 	for range max(1, dispatches) {
-		total += parallel(workers, func(w int) { sums[w] += k.run(iters) })
+		d := parallel(workers, func(w int) { sums[w] += k.run(iters) })
+		total += d
+		best = min(best, d)
 	}
 	keep(sums[0])
-	return float64(workers) * float64(max(1, dispatches)) * float64(iters) * k.flopsPerIter() / max(total, time.Nanosecond).Seconds()
+	flops := float64(workers) * float64(iters) * k.flopsPerIter()
+	return flops * float64(max(1, dispatches)) / max(total, time.Nanosecond).Seconds(), flops / max(best, time.Nanosecond).Seconds()
 }
 
-// measureCompute times every kernel cfg.Repeats times in interleaved rounds.
+// measureCompute times every kernel cfg.Repeats times in interleaved rounds; a round's
+// sample is its fastest dispatch.
 func measureCompute(cfg Config) []ComputeResult {
 	ks := kernels()
 	iters := make([]int, len(ks))
@@ -139,7 +147,8 @@ func measureCompute(cfg Config) []ComputeResult {
 	samples := make([][]float64, len(ks))
 	for range cfg.Repeats {
 		for i, k := range ks {
-			samples[i] = append(samples[i], fmaRate(cfg.Workers, k, iters[i], dispatches))
+			_, peak := fmaRate(cfg.Workers, k, iters[i], dispatches)
+			samples[i] = append(samples[i], peak)
 		}
 	}
 	out := make([]ComputeResult, len(ks))

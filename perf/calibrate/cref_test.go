@@ -83,8 +83,11 @@ func TestCReference(t *testing.T) {
 			get("C fma"+dt[2:], c("fma"+dt[2:], strconv.Itoa(fmaMS)))
 			for _, k := range simd {
 				if k.dtype == dt {
-					v := fmaRate(workers, k, iters[k.name+k.dtype], int(fmaMS*time.Millisecond/fmaDispatch))
+					// Sustained, as the C loop runs: the calibration keeps its fastest
+					// dispatch, printed apart.
+					v, peak := fmaRate(workers, k, iters[k.name+k.dtype], int(fmaMS*time.Millisecond/fmaDispatch))
 					get("Go "+k.name+" "+dt, v)
+					get("Go "+k.name+" "+dt+" fastest dispatch", peak)
 					best[dt] = max(best[dt], v)
 				}
 			}
@@ -121,7 +124,7 @@ func TestCReference(t *testing.T) {
 	}
 	names := []string{"C fma32", "C fma64"}
 	for _, k := range simd {
-		names = append(names, "Go "+k.name+" "+k.dtype)
+		names = append(names, "Go "+k.name+" "+k.dtype, "Go "+k.name+" "+k.dtype+" fastest dispatch")
 	}
 	names = append(names, "Go vector.fp32", "Go vector.fp64", "C memcpy", "C stream")
 	for _, mx := range ms {

@@ -172,7 +172,7 @@ func Render(r *Result) []byte {
 			return
 		}
 		th := computeCeiling(cpu, c.Lanes, c.Kernel, c.Rate.Max)
-		p("  %s:  # %s kernel: %d independent multiply-add accumulators of %d lanes per goroutine, 2 FLOPs each", dt, c.Kernel, c.Accs, c.Lanes)
+		p("  %s:  # %s kernel: %d independent multiply-add accumulators of %d lanes per goroutine, 2 FLOPs each; a round is its fastest %v dispatch", dt, c.Kernel, c.Accs, c.Lanes, fmaDispatch)
 		ceiling("    ", th, c.Rate)
 	}
 	p("vector:  # FLOP/s")
