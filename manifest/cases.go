@@ -290,11 +290,18 @@ func (r *row) checkRules(env map[string]any) {
 	}
 }
 
-// describe names the row: its index, label and line.
+// describe names the row: its index, label and line. A row that is in no file (one given on
+// a command line, ropbench -set) has no line and no index of its own: its label names it.
 func (r *row) describe() string {
+	if r.w.Pos.Line == 0 && r.w.Label != nil {
+		return "the row " + quote(r.w.Label.Value)
+	}
 	s := r.field
 	if r.w.Label != nil {
 		s += " " + quote(r.w.Label.Value)
+	}
+	if r.w.Pos.Line == 0 {
+		return s
 	}
 	return fmt.Sprintf("%s at line %d", s, r.w.Pos.Line)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ropgen/ropgen/diag"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -285,5 +286,30 @@ func TestDims(t *testing.T) {
 	}
 	if got := cat.Ops[0].Dims(); !slices.Equal(got, []string{"B", "K", "N"}) {
 		t.Errorf("Dims() = %v, want [B K N]", got)
+	}
+}
+
+// TestRuleFailureOnRowInNoFile: a row that comes from no file (ropbench -set) is named by its
+// label, not as "workloads[0] ... at line 0".
+func TestRuleFailureOnRowInNoFile(t *testing.T) {
+	cat, lines := validateText(t, `X:
+  family: f
+  status: spec-only
+  signature:
+    inputs: {a: {dtype: float32, shape: "[M]"}}
+    outputs: {}
+    shape_rules: ["M % 2 == 0"]
+  roofline: {flops: "0", bytes: "0"}
+`)
+	if len(lines) > 0 {
+		t.Fatalf("findings: %v", lines)
+	}
+	row := *cat.Ops[0]
+	row.Workloads = []*Workload{{Pos: diag.Pos{File: "-set"}, Label: &Str{Value: "M=3"},
+		Values: []KeyValue{{Key: Str{Value: "M"}, Value: &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "3"}}},
+		DTypes: []DTypeSet{{Single: &Str{Value: "float32"}}}}}
+	_, fs := row.Cases()
+	if len(fs) != 1 || !strings.HasSuffix(fs[0].Msg, `"M % 2 == 0" is false for the row "M=3" (M=3)`) {
+		t.Errorf("findings: %v; want the rule false for the row \"M=3\"", fs)
 	}
 }
