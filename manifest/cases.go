@@ -106,8 +106,14 @@ func (r *row) values() {
 	for _, t := range r.s.op.tensors() {
 		r.present[t.Name] = !t.Optional
 	}
+	seen := make(map[string]bool, len(r.w.Values))
 	for _, kv := range r.w.Values {
 		field := r.field + "." + kv.Key.Value
+		if seen[kv.Key.Value] { // YAML rows never get here (duplicate keys are refused on parse); -set rows do
+			r.errorf(kv.Key.Pos, field, "%s given twice", kv.Key.Value)
+			continue
+		}
+		seen[kv.Key.Value] = true
 		k, ok := r.s.keys[kv.Key.Value]
 		if !ok {
 			r.errorf(kv.Key.Pos, r.field, "unknown key %q (known: %s)", kv.Key.Value, strings.Join(sortedKeys(r.s.keys), ", "))

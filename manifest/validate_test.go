@@ -313,3 +313,29 @@ func TestRuleFailureOnRowInNoFile(t *testing.T) {
 		t.Errorf("findings: %v; want the rule false for the row \"M=3\"", fs)
 	}
 }
+
+// TestRowKeyTwice: a row built outside YAML (ropbench -set) that gives a key twice is refused,
+// as a YAML row with a duplicate key is on parse.
+func TestRowKeyTwice(t *testing.T) {
+	cat, lines := validateText(t, `X:
+  family: f
+  status: spec-only
+  signature:
+    inputs: {a: {dtype: float32, shape: "[M]"}}
+    outputs: {}
+  roofline: {flops: "0", bytes: "0"}
+`)
+	if len(lines) > 0 {
+		t.Fatalf("findings: %v", lines)
+	}
+	val := func(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: v} }
+	row := *cat.Ops[0]
+	row.Workloads = []*Workload{{Pos: diag.Pos{File: "-set"}, Label: &Str{Value: "M=2,M=4"},
+		Values: []KeyValue{{Key: Str{Value: "M", Pos: diag.Pos{File: "-set", Line: 1, Col: 1}}, Value: val("2")},
+			{Key: Str{Value: "M", Pos: diag.Pos{File: "-set", Line: 1, Col: 5}}, Value: val("4")}},
+		DTypes: []DTypeSet{{Single: &Str{Value: "float32"}}}}}
+	cases, fs := row.Cases()
+	if len(cases) != 0 || len(fs) != 1 || fs[0].String() != "-set:1:5: X: workloads[0].M: M given twice" {
+		t.Errorf("%d cases, findings: %v; want none and M given twice", len(cases), fs)
+	}
+}
