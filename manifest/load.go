@@ -28,20 +28,6 @@ type File struct {
 	Src []byte
 }
 
-// ParseFiles reads and parses the manifest files at paths, the first step of Load.
-func ParseFiles(paths ...string) ([]*File, diag.Findings) {
-	var fs diag.Findings
-	var files []*File
-	for _, name := range ExpandPaths(paths, &fs) {
-		f, pfs := parseFile(name)
-		fs = append(fs, pfs...)
-		if f != nil {
-			files = append(files, f)
-		}
-	}
-	return files, fs
-}
-
 // parseFile reads (within MaxFileBytes, a regular file only) and parses one manifest file.
 func parseFile(name string) (*File, diag.Findings) {
 	data, fs := schema.ReadFile(name, MaxFileBytes, "manifest")

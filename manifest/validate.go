@@ -37,7 +37,7 @@ func Load(paths ...string) (*Catalog, diag.Findings) {
 
 // Load is the one way into a catalog: it reads the manifest files at paths (files, or
 // directories whose *.yaml files are read in name order) and checks them end to end: YAML
-// well-formedness (ParseFiles), each entry's structure against the manifest schema
+// well-formedness (parseFile), each entry's structure against the manifest schema
 // (manifest.schema.json, embedded), strict decoding of the entries the schema accepts (a
 // second, defensive layer: it reports nothing the schema did not), then what no schema can
 // express: func-mode functions exist, dtypes, param types, shapes, and every workload row
