@@ -93,7 +93,8 @@ func (op *Fp8BlockScaledGemmFwd) Forward(c, a, b, aScale, bScale *Tensor) error 
 			for r := lo; r < hi; r++ {
 				// Rows 0..m-1 are a's, each with its own scales; rows m.. are b's, whose
 				// scales are those of their 128-row block.
-				src, dst, i, scale := a.Data, ad, r, as
+				src, dst, i := a.Data, ad, r
+				var scale []float32
 				if r < m {
 					scale = as[i*kb : (i+1)*kb]
 				} else {

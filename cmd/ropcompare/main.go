@@ -407,7 +407,7 @@ func (w *limitsWorker) time(req string) (seconds, work float64, err error) {
 		return 0, 0, err
 	}
 	if _, err := fmt.Sscan(line, &seconds, &work); err != nil {
-		return 0, 0, fmt.Errorf("C limits: answer %q: %v", line, err)
+		return 0, 0, fmt.Errorf("the C limits: answer %q: %v", line, err)
 	}
 	return seconds, work, nil
 }
