@@ -115,9 +115,8 @@ the two runs' drift (how far rows scatter between them). For one kernel, ropbenc
 	}
 
 	// Repeated records of one row are one row: its median time and its samples.
-	sampled := report.Group(recs)
 	pricer := report.NewPricer(fixed, candidates, b)
-	rows := pricer.PriceAll(report.Records(sampled))
+	sampled, rows := report.PriceRun(pricer, recs)
 	var cmp *report.Comparison
 	if base != nil {
 		old, fs := record.ReadFiles(base...)
@@ -129,8 +128,9 @@ the two runs' drift (how far rows scatter between them). For one kernel, ropbenc
 			fmt.Fprintln(stderr, "ropgen report: -base: no records to compare against")
 			return 1
 		}
-		oldSampled := report.Group(old)
-		oldRows := pricer.PriceAll(report.Records(oldSampled))
+		// The base's references go to a pricer of their own: the floor and drift of the
+		// new run are the new run's.
+		oldSampled, oldRows := report.PriceRun(report.NewPricer(fixed, candidates, b), old)
 		cmp = report.Compare(oldSampled, sampled, oldRows, rows, report.DefaultCompare)
 	}
 	for _, m := range pricer.Devices() {

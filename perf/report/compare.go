@@ -440,3 +440,23 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// PriceRun prices one run's records as rows: reference records (record.IsReference) go to
+// the pricer as references, the others are grouped (Group) and priced, so rows[i] prices
+// sampled[i].Record, as Compare and Document need.
+func PriceRun(p *Pricer, recs []record.Record) (sampled []Sampled, rows []Row) {
+	var plain []record.Record
+	for i := range recs {
+		if recs[i].IsReference() {
+			p.AddReference(&recs[i])
+		} else {
+			plain = append(plain, recs[i])
+		}
+	}
+	sampled = Group(plain)
+	rows = make([]Row, len(sampled))
+	for i := range sampled {
+		rows[i] = p.Price(&sampled[i].Record)
+	}
+	return sampled, rows
+}

@@ -170,3 +170,22 @@ func TestShortDType(t *testing.T) {
 		t.Errorf("ShortName: %q", got)
 	}
 }
+
+// TestPriceRunSetsReferencesAside: reference records price no row, so the rows and the
+// sampled rows stay index for index (Compare and Document rely on it).
+func TestPriceRunSetsReferencesAside(t *testing.T) {
+	ref := rec("vector.fp32", 0, 1<<20, 1e-4)
+	ref.Op, ref.Workload = record.RefCopy, "start"
+	a := rec("vector.fp32", 1<<20, 1<<30, 1e-3)
+	b := a
+	b.Op = "B"
+	p := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	s, rows := PriceRun(p, []record.Record{ref, a, b, a, ref})
+	if len(s) != 2 || len(rows) != 2 || rows[1].Rec != &s[1].Record || s[0].Op != "Op" || len(s[0].Samples) != 2 {
+		t.Fatalf("%d sampled, %d rows: %+v", len(s), len(rows), s)
+	}
+	c := Compare(s, s, rows, rows, DefaultCompare)
+	if len(c.Deltas) != 2 {
+		t.Errorf("%d deltas", len(c.Deltas))
+	}
+}

@@ -128,7 +128,7 @@ func VerdictCounts(rows []Row) string { return Counts(rows).String() }
 
 func (d *Document) view() (*htmlView, error) {
 	v := &htmlView{Meta: d.Meta, Basis: string(d.Pricer.Basis()), Counts: VerdictCounts(d.Rows), DTypeLegend: DTypeLegend,
-		ChartNote: d.ChartNote, Verdicts: []string{string(AtCeiling), string(Anomaly), string(FormulaError), string(LatencyBound)},
+		ChartNote: d.ChartNote, Verdicts: []string{string(AtCeiling), string(Below), string(Anomaly), string(FormulaError), string(LatencyBound)},
 		VerdictHelp: fmt.Sprintf("Verdicts judge the row's spread: at ceiling when even the slowest sample reaches %.0f%% of the SOL time; "+
 			"anomaly when even the slowest sample is above %.0f%% (the formula or the calibration is wrong); below otherwise; "+
 			"latency-bound rows have a SOL time under the cold-call floor; "+

@@ -197,8 +197,8 @@ func TestHTMLTable(t *testing.T) {
 	for _, id := range []string{"filter", "verdict", "counts"} {
 		byID(t, doc, id)
 	}
-	if n := len(find(byID(t, doc, "verdict"), tag("option"))); n != 6 {
-		t.Errorf("%d verdict filter options, want any, none and the four verdicts", n)
+	if n := len(find(byID(t, doc, "verdict"), tag("option"))); n != 7 {
+		t.Errorf("%d verdict filter options, want any, none and the five verdicts", n)
 	}
 }
 
