@@ -157,8 +157,9 @@ type Comparison struct {
 	// of those seconds; two runs minutes apart on a shared machine differ by more. NaN when
 	// fewer than minNoiseRows rows are in both runs.
 	Noise float64
-	// Threshold is the relative change a row needs to count: the larger of MinEffect and
-	// exp(NoiseZ × Noise) - 1.
+	// Threshold is how far (relative) a row's time ratio must sit from the typical row's
+	// (1 + Shift) to count: the larger of MinEffect and exp(NoiseZ × Noise) - 1. Drift moves
+	// every row about alike, so a row counts by how far it moved beyond the rest.
 	Threshold float64
 }
 
@@ -248,13 +249,13 @@ func Compare(old, new []Sampled, oldRows, newRows []Row, opt CompareOptions) *Co
 	}
 	for i := range ds {
 		if ds[i].Old != nil && ds[i].New != nil {
-			ds[i].test(th, opt.Alpha, c.Threshold, opt.MinEffect)
+			ds[i].test(th, opt.Alpha, c.Threshold, opt.MinEffect, c.Shift)
 		}
 	}
 	return c
 }
 
-func (d *Delta) test(th *benchmath.Thresholds, alpha, threshold, minEffect float64) {
+func (d *Delta) test(th *benchmath.Thresholds, alpha, threshold, minEffect, shift float64) {
 	d.Change = Unchanged
 	if !Blank(d.OldRow.Efficiency) && !Blank(d.NewRow.Efficiency) {
 		d.EffDelta = d.NewRow.Efficiency - d.OldRow.Efficiency
@@ -277,8 +278,9 @@ func (d *Delta) test(th *benchmath.Thresholds, alpha, threshold, minEffect float
 		}
 	case effect < minEffect:
 		d.Why = fmt.Sprintf("p=%.3f but %+.1f%% is below the %.0f%% minimum effect", c.P, 100*(d.Ratio-1), 100*minEffect)
-	case effect < threshold:
-		d.Why = fmt.Sprintf("p=%.3f but %+.1f%% is within the runs' drift (±%.0f%%)", c.P, 100*(d.Ratio-1), 100*threshold)
+	case driftOff(d.Ratio, shift) < math.Log1p(threshold):
+		d.Why = fmt.Sprintf("p=%.3f but %+.1f%% is within the runs' drift (±%.0f%% around the typical row's %+.0f%%)",
+			c.P, 100*(d.Ratio-1), 100*threshold, 100*orZero(shift))
 	case d.Ratio < 1:
 		d.Change = Faster
 	default:
@@ -302,9 +304,10 @@ func (c *Comparison) Summary() string {
 	if n[Added]+n[Removed] > 0 {
 		s += fmt.Sprintf(", %d only in the new run, %d only in the base", n[Added], n[Removed])
 	}
-	s += fmt.Sprintf(" (Mann-Whitney U p < %g and |Δ| ≥ %.0f%%", c.Options.Alpha, 100*c.Threshold)
-	if !Blank(c.Noise) && c.Threshold > c.Options.MinEffect {
-		s += fmt.Sprintf(": %g× the runs' drift of ±%.0f%%", c.Options.NoiseZ, 100*(math.Exp(c.Noise)-1))
+	s += fmt.Sprintf(" (Mann-Whitney U p < %g, |Δ| ≥ %.0f%%", c.Options.Alpha, 100*c.Options.MinEffect)
+	if !Blank(c.Noise) {
+		s += fmt.Sprintf(", and ≥ %.0f%% off the typical row's %+.0f%%: %g× the runs' drift of ±%.0f%%",
+			100*c.Threshold, 100*c.Shift, c.Options.NoiseZ, 100*(math.Exp(c.Noise)-1))
 	}
 	return s + ")"
 }
@@ -459,4 +462,20 @@ func PriceRun(p *Pricer, recs []record.Record) (sampled []Sampled, rows []Row) {
 		rows[i] = p.Price(&sampled[i].Record)
 	}
 	return sampled, rows
+}
+
+// driftOff is how far, in log terms, a row's time ratio sits from the typical row's: the
+// drift moves every row about alike, so a row counts by how far it moved beyond the rest.
+func driftOff(ratio, shift float64) float64 {
+	if Blank(shift) {
+		return math.Abs(math.Log(ratio))
+	}
+	return math.Abs(math.Log(ratio) - math.Log1p(shift))
+}
+
+func orZero(v float64) float64 {
+	if Blank(v) {
+		return 0
+	}
+	return v
 }

@@ -189,3 +189,30 @@ func TestPriceRunSetsReferencesAside(t *testing.T) {
 		t.Errorf("%d deltas", len(c.Deltas))
 	}
 }
+
+// TestCompareDrift: the second run is 30% slower on every row (the machine was busier) and
+// one op is slowed 2x on top: that op alone is slower, judged against the typical row.
+func TestCompareDrift(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var ops []string
+	factor := map[string]float64{}
+	for i := range 20 {
+		op := "Op" + string(rune('A'+i))
+		ops = append(ops, op)
+		factor[op] = 1.3 * (1 + 0.03*(rng.Float64()-0.5))
+	}
+	factor["OpE"] = 2 * 1.3
+	c := compareRuns(t, run(rng, ops, 6, 0.02, nil), run(rng, ops, 6, 0.02, factor))
+	for _, d := range c.Deltas {
+		want := Unchanged
+		if d.New.Op == "OpE" {
+			want = Slower
+		}
+		if d.Change != want {
+			t.Errorf("%s: %s (ratio %.3f, %s), want %s", d.Name(), d.Change, d.Ratio, d.Why, want)
+		}
+	}
+	if math.Abs(c.Shift-0.3) > 0.03 || c.Warning() == "" {
+		t.Errorf("shift %v, warning %q: want +30%% and a note", c.Shift, c.Warning())
+	}
+}
