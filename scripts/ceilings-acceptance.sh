@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The ceilings acceptance check: N consecutive `make clean && make run` (each recalibrates the
+# host) while another process keeps one core busy. After each run it counts anomalies and
+# formula errors over every row, records the verdict of each memory-bound cpu-large row, and
+# prices a copy of the catalog whose AddFwd bytes are doubled against that run's profile:
+# that copy must be reported as a formula error (exit 1) every time.
+#
+#   N=10 scripts/ceilings-acceptance.sh      (default N=3; each run takes several minutes)
+#
+# Writes only under a temporary directory, which it prints and keeps (delete it by hand).
+set -u
+N=${N:-3}
+top=$(git rev-parse --show-toplevel) || exit 2
+cd "$top" || exit 2
+work=$(mktemp -d /tmp/ceilings.XXXXXX)
+echo "work directory: $work"
+
+# The doubled catalog: the same tree with AddFwd priced by a formula that counts its bytes twice.
+dbl=$work/doubled
+mkdir -p "$dbl" && git archive HEAD | tar -x -C "$dbl"
+cat >> "$dbl/perf/formulas/elementwise.go" <<'GO'
+
+// BinaryDoubled is Binary with its bytes counted twice: the planted formula error of the
+// ceilings acceptance check (scripts/ceilings-acceptance.sh), never part of the catalog.
+func BinaryDoubled(op BinaryOp) (flops, bytes int64, err error) {
+	flops, bytes, err = Binary(op)
+	return flops, 2 * bytes, err
+}
+GO
+awk 'BEGIN{inadd=0} /^AddFwd:/{inadd=1} /^[A-Za-z]/&&!/^AddFwd:/{inadd=0}
+     { if (inadd && $0 ~ /func: "formulas.Binary"/) { sub(/formulas.Binary/, "formulas.BinaryDoubled"); inadd=0 } print }' \
+  "$top/manifest/elementwise.yaml" > "$dbl/manifest/elementwise.yaml"
+(cd "$dbl" && go generate ./ops && go build -o "$work/doubled-bin/" ./cmd/ropbench) || { echo "cannot build the doubled catalog"; exit 2; }
+
+( while :; do :; done ) & busy=$!
+trap 'kill $busy 2>/dev/null' EXIT
+
+for i in $(seq 1 "$N"); do
+	out=$work/run$i
+	start=$(date +%s)
+	make clean OUT="$out" >/dev/null
+	make run OUT="$out" > "$work/run$i.log" 2>&1
+	rc=$?
+	"$out/bin/ropgen" report -json -profile "$out/host.yaml" "$out/quick.txt" "$out/chart.txt" > "$out/all.json" 2>/dev/null
+	anomalies=$(grep -c '"verdict":"anomaly"' "$out/all.json")
+	errors=$(grep -c '"verdict":"formula error"' "$out/all.json")
+	grep -o '"op":"[A-Za-z0-9]*","workload":"cpu-large","dtype":"[^"]*"' "$out/all.json" >/dev/null
+	sed -n 's/.*"op":"\([A-Za-z0-9]*\)","workload":"cpu-large",.*"bound":"memory-bound","verdict":"\([^"]*\)".*/\1 \2/p' \
+		"$out/all.json" | sort > "$out/verdicts.txt"
+	(cd "$dbl" && "$work/doubled-bin/ropbench" run -op '^AddFwd$' -workload '^cpu-large$' -samples 5 -o "$out/add2x.txt" 2>/dev/null)
+	"$out/bin/ropgen" report -profile "$out/host.yaml" "$out/add2x.txt" > "$out/add2x-report.txt" 2>&1
+	caught=$?
+	echo "run $i: make run exit $rc, $(( $(date +%s) - start )) s, $anomalies anomalies, $errors formula errors; doubled AddFwd: report exit $caught ($(grep -c 'formula error' "$out/add2x-report.txt") formula-error lines)"
+done
+
+echo "verdicts of the memory-bound cpu-large rows (op: verdict counts over $N runs):"
+cat "$work"/run*/verdicts.txt | sort | uniq -c | awk '{print $2": "$1" x "$3" "$4}' | sort
