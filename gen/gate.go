@@ -149,8 +149,15 @@ func (g *gate) scanTokens(f *formula) bool {
 		bad = true
 		g.errorf(f.src.At(off), f.field, format, args...)
 	}
-	s.Init(file, []byte(f.src.Value), func(pos token.Position, msg string) { report(pos.Offset, "syntax: %s", msg) }, scanner.ScanComments)
+	s.Init(file, []byte(f.src.Value), func(pos token.Position, msg string) {
+		if strings.Contains(msg, "U+0023") {
+			report(pos.Offset, "`#` starts a comment in Python; formulas have no comments")
+			return
+		}
+		report(pos.Offset, "syntax: %s", msg)
+	}, scanner.ScanComments)
 	prev, prevEnd := token.ILLEGAL, -1
+	afterIs := false // inside `is not None`: one hint for the phrase, not one per word
 	for {
 		pos, tok, lit := s.Scan()
 		if tok == token.EOF {
@@ -170,9 +177,11 @@ func (g *gate) scanTokens(f *formula) bool {
 			report(off, "no comprehensions or loops in formulas; use product or sum, or func mode")
 		case tok == token.STRING || tok == token.CHAR:
 			report(off, "string literals have no place in formulas")
-		case tok == token.IDENT && (lit == "and" || lit == "or" || lit == "not" || lit == "None" || lit == "True" || lit == "False"):
+		case tok == token.IDENT && afterIs && (lit == "not" || lit == "None"):
+		case tok == token.IDENT && (lit == "and" || lit == "or" || lit == "not" || lit == "None" || lit == "True" || lit == "False" || lit == "in" || lit == "is"):
 			report(off, "%s is Python; %s", lit, pythonOnly[lit])
 		}
+		afterIs = tok == token.IDENT && (lit == "is" || afterIs && lit == "not")
 		prev, prevEnd = tok, off+len(tok.String())
 		if lit != "" {
 			prevEnd = off + len(lit)
@@ -338,6 +347,10 @@ func (w *walker) call(n *ast.CallExpr) {
 			return
 		}
 	case *ast.SelectorExpr:
+		if x, ok := fn.X.(*ast.Ident); ok && w.g.m.kindOf(x.Name) != kindNone {
+			w.errorf(fn, "%s.%s(): inputs, outputs and params have no methods (a tensor exposes only .shape and .ndim)%s", x.Name, fn.Sel.Name, hintFor(fn))
+			return
+		}
 		w.errorf(fn, "package-qualified names are not allowed in formulas%s", hintFor(fn))
 		return
 	case *ast.FuncLit:

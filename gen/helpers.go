@@ -101,4 +101,8 @@ var pythonOnly = map[string]string{
 	"self":       "formulas name inputs, params and dims directly, without self",
 	"math":       "no packages in formulas; the helpers are cdiv, floordiv, floormod, log2, clog2, min, max, abs",
 	"unsafe":     "unsafe has no place in formulas",
+	"prod":       "a product over a shape is product(x.shape) or product(x.shape[a:b])",
+	"numel":      "a tensor's element count is product(x.shape), computed in vars",
+	"in":         "Go has no membership test; compare each value (x.ndim == 0 || x.ndim == 1), or use func mode",
+	"is":         "Python's `is not None` is `!= nil` in Go (allowed for an optional input)",
 }
