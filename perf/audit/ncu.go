@@ -125,6 +125,10 @@ func ParseNCU(r io.Reader, file string) ([]Measured, diag.Findings) {
 	sc.Buffer(nil, 16<<20) // kernel names with template arguments run long
 	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimRight(sc.Text(), "\r")
+		if line == 1 {
+			// Files saved by Windows tools (and some spreadsheet exports) start with a UTF-8 BOM.
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
 		pos := diag.Pos{File: file, Line: line}
 		if tag, ok := profilerTag(text); ok {
 			if tag == "ERROR" {
@@ -173,6 +177,11 @@ func ParseNCU(r io.Reader, file string) ([]Measured, diag.Findings) {
 		}
 		id := t.get(fields, "Process ID") + "\x00" + t.get(fields, "ID")
 		l := byID[id]
+		if name := t.get(fields, "Kernel Name"); l != nil && t.details && l.name != name {
+			// One launch ID with two kernel names: the rows of two profiles were mixed.
+			fs = append(fs, diag.Finding{Pos: pos, Msg: fmt.Sprintf("launch %s is kernel %q here and %q at line %d", t.get(fields, "ID"), name, l.name, l.pos.Line)})
+			continue
+		}
 		if l == nil || !t.details {
 			l = &launch{name: t.get(fields, "Kernel Name"), pos: pos}
 			launches = append(launches, l)

@@ -213,3 +213,32 @@ func TestParseNCUTwoTables(t *testing.T) {
 		t.Errorf("got %v\nwant %v", got, want)
 	}
 }
+
+// A UTF-8 BOM before the header (a file saved by a spreadsheet) is not part of the header.
+func TestParseNCUByteOrderMark(t *testing.T) {
+	text := "\ufeff" + `"ID","Kernel Name","Metric Name","Metric Unit","Metric Value"
+"0","A:w:float32","dram__bytes_read.sum","byte","1"
+"0","A:w:float32","dram__bytes_write.sum","byte","2"
+`
+	ms, fs := ParseNCU(strings.NewReader(text), "x.csv")
+	if len(fs) > 0 {
+		t.Fatal(fs)
+	}
+	if got, want := calls(ms), []call{{"A:w:float32", 1, 1, 2}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// Rows of one launch ID that name two kernels were mixed from two profiles: a finding, never
+// a merge of one kernel's reads with another's writes.
+func TestParseNCUConflictingLaunch(t *testing.T) {
+	text := `"ID","Kernel Name","Metric Name","Metric Unit","Metric Value"
+"0","A:w:float32","dram__bytes_read.sum","byte","1"
+"0","B:w:float32","dram__bytes_write.sum","byte","2"
+`
+	_, fs := ParseNCU(strings.NewReader(text), "x.csv")
+	want := `x.csv:3: launch 0 is kernel "B:w:float32" here and "A:w:float32" at line 2`
+	if !strings.Contains(fs.Error(), want) {
+		t.Errorf("findings %q, want %q", fs.Error(), want)
+	}
+}
