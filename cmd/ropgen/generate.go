@@ -74,6 +74,15 @@ untouched. -manifests and -ops override the configuration (one package).`, stdou
 func generatePackage(p config.Package, formulasDir string, check, verbose bool, stdout, stderr io.Writer) int {
 	opsDir := config.Rel(p.Dir)
 	manifests := config.RelAll(p.Manifests)
+	// The op package must be a directory before anything is loaded: go/packages would
+	// otherwise fail on its working directory and blame the go binary.
+	if st, err := os.Stat(opsDir); err != nil || !st.IsDir() {
+		if err == nil {
+			err = fmt.Errorf("not a directory")
+		}
+		fmt.Fprintf(stderr, "ropgen generate: op package %s: %v\n", opsDir, err)
+		return 1
+	}
 	if !check {
 		unlock, err := lockDir(opsDir)
 		if err != nil {

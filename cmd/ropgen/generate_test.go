@@ -195,3 +195,17 @@ func TestGenerateInlineOnlyNeedsNoFormulas(t *testing.T) {
 		t.Error("an inline-only package's generated file imports the formulas package")
 	}
 }
+
+// A missing op package is named as such, before go/packages can fail on its working
+// directory and blame the go binary.
+func TestGenerateMissingOpsDir(t *testing.T) {
+	dir := generateModule(t)
+	missing := filepath.Join(dir, "nonexistent")
+	for _, extra := range [][]string{nil, {"-check"}} {
+		args := append([]string{"generate", "-manifests", filepath.Join(dir, "manifest"), "-ops", missing, "-formulas", filepath.Join(dir, "formulas")}, extra...)
+		code, _, stderr := runCmd(args...)
+		if code != 1 || !strings.Contains(stderr, "op package "+missing+": ") || strings.Contains(stderr, "bin/go") {
+			t.Errorf("%v: exit %d, stderr %q; want 1 and the op package named", extra, code, stderr)
+		}
+	}
+}

@@ -127,7 +127,7 @@ func (c SimCounts) Sub(base SimCounts) (SimCounts, error) {
 	d := SimCounts{Instructions: c.Instructions - base.Instructions, ReadMisses: c.ReadMisses - base.ReadMisses,
 		WriteMisses: c.WriteMisses - base.WriteMisses, LineSize: c.LineSize}
 	if d.Instructions < 0 || d.ReadMisses < 0 || d.WriteMisses < 0 {
-		return c, fmt.Errorf("the baseline counts more than the run with the call (%+v)", d)
+		return c, fmt.Errorf("the baseline counts more than the run with the call (instructions %+d, read misses %+d, write misses %+d): the two runs must be the same program but for the call", d.Instructions, d.ReadMisses, d.WriteMisses)
 	}
 	return d, nil
 }
@@ -175,7 +175,11 @@ func ReadSimDir(dir string) ([]Measured, diag.Findings) {
 			}
 		}
 		if err != nil {
+			// The call was measured, but its counts cannot be used: an ERROR row that says
+			// why, not a "no measured call" for a call that ran.
 			fs = append(fs, diag.Finding{Pos: pos, Msg: err.Error()})
+			broken := Count{Missing: err.Error()}
+			ms = append(ms, Measured{Name: RangeName(e.Op, e.Workload, e.DType), Pos: diag.Pos{File: path}, Launches: 1, Reads: broken, Writes: broken})
 			continue
 		}
 		ms = append(ms, c.Measured(RangeName(e.Op, e.Workload, e.DType), diag.Pos{File: path}))

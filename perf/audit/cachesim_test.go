@@ -103,3 +103,31 @@ func TestReadSimDirFindings(t *testing.T) {
 		}
 	}
 }
+
+// A baseline that counts more than the run (the two runs were not the same program but for
+// the call) is a finding that spells out the differences, and the call still appears, as
+// an ERROR row that says why, not as "no measured call named ...".
+func TestReadSimDirBaselineAboveRun(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"sub.cachegrind.out", "sub.baseline.cachegrind.out"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "sim", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The run and its baseline swapped: every count of the difference is negative.
+	index := `{"op":"SubFwd","workload":"w","dtype":"float32","file":"sub.baseline.cachegrind.out","baseline":"sub.cachegrind.out"}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, IndexFile), []byte(index), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ms, fs := ReadSimDir(dir)
+	if len(fs) != 1 || !strings.Contains(fs[0].Msg, "write misses -") || strings.Contains(fs[0].Msg, "{") {
+		t.Fatalf("findings %v: want one that names the negative counts, without a Go struct", fs)
+	}
+	if len(ms) != 1 || ms[0].Name != RangeName("SubFwd", "w", "float32") || ms[0].Reads.Missing == "" || ms[0].Writes.Missing == "" {
+		t.Fatalf("measured %+v: want the call, with its counts missing and why", ms)
+	}
+}
