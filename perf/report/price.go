@@ -126,8 +126,8 @@ type Row struct {
 	CacheEfficiency float64
 	ByteRate        float64 // implied bytes / measured time
 	FlopRate        float64 // implied flops / measured time
-	// PeakByteRate and PeakFlopRate are implied by the fastest sample: what the physics
-	// check compares with the theoretical ceilings.
+	// PeakByteRate and PeakFlopRate are implied by the fastest sample (the physics check
+	// compares ByteRate and FlopRate, the median's, with the theoretical ceilings).
 	PeakByteRate, PeakFlopRate float64
 	// Floor is the cold-call floor the latency rule compared the SOL time with; NaN when
 	// there is none.
@@ -389,16 +389,19 @@ func (p *Pricer) Price(rec *record.Record) Row {
 	fast, slow := rec.Spread()
 
 	// The physics check needs only a time and the theoretical ceilings, so it runs even on
-	// rows the model cannot otherwise price. It takes the fastest sample, the best the row
-	// ran, as the calibration keeps the best round of each ceiling: the two compare like
-	// with like, and a theoretical ceiling set above the best round any code reached (a
-	// stated margin) is then crossed only by a formula that counts bytes or FLOPs the row
-	// did not move, however slow its other samples were (spec §4.3: the run fails).
+	// rows the model cannot otherwise price. It takes the row's median sample, its time: a
+	// breach must hold for the typical call, not for one sample. Single cold samples were
+	// measured at up to 1.47x the host's DRAM envelope while their medians stayed under 0.9
+	// of it (ten make runs with a core kept busy, scripts/ceilings-acceptance.sh): one fast
+	// sample is cache residue or a quiet moment, not proof that the formula counts bytes the
+	// row did not move. A formula that doubles its bytes still breaches by its median
+	// (107-123% of the theoretical DRAM ceiling in those runs; the correct rows' medians at
+	// most 70%). A true breach fails the run (spec §4.3).
 	if secs > 0 {
 		row.ByteRate, row.FlopRate = float64(rec.Bytes)/secs, float64(rec.Flops)/secs
 		row.PeakByteRate, row.PeakFlopRate = float64(rec.Bytes)/fast, float64(rec.Flops)/fast
-		row.ByteBreach = row.PeakByteRate > d.prof.HBM.Theoretical
-		row.FlopBreach = r.theoretical > 0 && row.PeakFlopRate > r.theoretical
+		row.ByteBreach = row.ByteRate > d.prof.HBM.Theoretical
+		row.FlopBreach = r.theoretical > 0 && row.FlopRate > r.theoretical
 	}
 	if row.ByteBreach || row.FlopBreach {
 		row.Verdict = FormulaError
@@ -457,14 +460,14 @@ func breachNote(row *Row, prof *profiles.Profile, r *roof) string {
 	var parts []string
 	if row.ByteBreach {
 		parts = append(parts, fmt.Sprintf("implied %s is %.1f%% of the %s theoretical %s ceiling (%s)",
-			Rate(row.PeakByteRate, "B/s"), 100*row.PeakByteRate/prof.HBM.Theoretical, prof.Name, MemoryName(prof), Rate(prof.HBM.Theoretical, "B/s")))
+			Rate(row.ByteRate, "B/s"), 100*row.ByteRate/prof.HBM.Theoretical, prof.Name, MemoryName(prof), Rate(prof.HBM.Theoretical, "B/s")))
 	}
 	if row.FlopBreach {
 		parts = append(parts, fmt.Sprintf("implied %s is %.1f%% of the %s theoretical %s ceiling (%s)",
-			Rate(row.PeakFlopRate, "FLOP/s"), 100*row.PeakFlopRate/r.theoretical, prof.Name, r.key, Rate(r.theoretical, "FLOP/s")))
+			Rate(row.FlopRate, "FLOP/s"), 100*row.FlopRate/r.theoretical, prof.Name, r.key, Rate(r.theoretical, "FLOP/s")))
 	}
 	if lo, _ := row.Rec.Spread(); lo != row.Rec.Seconds {
-		parts[len(parts)-1] += " by its fastest sample"
+		parts[len(parts)-1] += " by its median sample"
 	}
 	return "formula error: " + strings.Join(parts, "; ")
 }
