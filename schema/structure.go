@@ -229,7 +229,13 @@ func (c *converter) mapping(n *yaml.Node, entries bool) map[string]any {
 	m := make(map[string]any, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
+		if entries {
+			c.op = k.Value // a refused entry key is that entry's finding: it is not decoded
+		}
 		name, ok := c.key(k)
+		if entries {
+			c.op = ""
+		}
 		if !ok {
 			continue
 		}
