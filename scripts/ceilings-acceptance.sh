@@ -44,7 +44,6 @@ for i in $(seq 1 "$N"); do
 	"$out/bin/ropgen" report -json -profile "$out/host.yaml" "$out/quick.txt" "$out/chart.txt" > "$out/all.json" 2>/dev/null
 	anomalies=$(grep -c '"verdict":"anomaly"' "$out/all.json")
 	errors=$(grep -c '"verdict":"formula error"' "$out/all.json")
-	grep -o '"op":"[A-Za-z0-9]*","workload":"cpu-large","dtype":"[^"]*"' "$out/all.json" >/dev/null
 	sed -n 's/.*"op":"\([A-Za-z0-9]*\)","workload":"cpu-large",.*"bound":"memory-bound","verdict":"\([^"]*\)".*/\1 \2/p' \
 		"$out/all.json" | sort > "$out/verdicts.txt"
 	(cd "$dbl" && "$work/doubled-bin/ropbench" run -op '^AddFwd$' -workload '^cpu-large$' -samples 5 -o "$out/add2x.txt" 2>/dev/null)
