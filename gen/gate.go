@@ -179,7 +179,7 @@ func (g *gate) scanTokens(f *formula) bool {
 			report(off, "string literals have no place in formulas")
 		case tok == token.IDENT && afterIs && (lit == "not" || lit == "None"):
 		case tok == token.IDENT && (lit == "and" || lit == "or" || lit == "not" || lit == "None" || lit == "True" || lit == "False" || lit == "in" || lit == "is"):
-			report(off, "%s is Python; %s", lit, pythonOnly[lit])
+			report(off, "`%s` is Python; %s", lit, pythonOnly[lit])
 		}
 		afterIs = tok == token.IDENT && (lit == "is" || afterIs && lit == "not")
 		prev, prevEnd = tok, off+len(tok.String())
