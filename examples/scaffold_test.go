@@ -81,6 +81,17 @@ func TestScaffoldFromDocs(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command("sh", "-c", script(t, filepath.Join(root, "docs", "using.md")))
 	cmd.Dir = dir
+	// The page's steps run offline (GOPROXY=off): the new module's requirement on ropgen is
+	// the replace, and the proxy here answers 403, not 404, for a path it does not hold
+	// (github.com/ropgen/ropgen/cmd/ropgen), which go get takes as fatal. What the steps
+	// fetch besides ropgen is ropgen's own module graph: `go mod tidy` there also resolves
+	// the test dependencies of ropgen's dependencies (go-cmp, via x/tools), which a fresh
+	// module cache lacks, so the graph is downloaded first, through the environment's proxy.
+	dl := exec.Command("go", "mod", "download", "all")
+	dl.Dir = root
+	if out, err := dl.CombinedOutput(); err != nil {
+		t.Fatalf("go mod download all in %s: %v\n%s", root, err, out)
+	}
 	cmd.Env = append(os.Environ(), "ROPGEN="+root, "GOPROXY=off", "GOSUMDB=off", "GOFLAGS=-mod=mod", "GOWORK=off")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
