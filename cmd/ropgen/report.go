@@ -172,28 +172,28 @@ the two runs' drift (how far rows scatter between them). For one kernel, ropbenc
 		return 1
 	}
 
+	meta := report.Meta{Command: commandLine(args), Commit: commitOf(fl.Args()), Date: time.Now(), Files: fl.Args(), BaseFiles: base}
+	chart := &report.Chart{Basis: pricer.Basis(), Rows: rows, Meta: &meta, Comparison: cmp}
 	if *svgFile != "" {
-		if err := writeChart(*svgFile, inputs, pricer, rows); err != nil {
+		if err := writeChart(*svgFile, inputs, pricer, chart); err != nil {
 			fmt.Fprintln(stderr, "ropgen report:", err)
 			exit = 1
 		}
 	}
 	if *htmlFile != "" || *mdFile != "" {
-		doc := &report.Document{
-			Meta:   report.Meta{Command: commandLine(args), Commit: commitOf(fl.Args()), Date: time.Now(), Files: fl.Args(), BaseFiles: base},
-			Pricer: pricer, Rows: rows, Sampled: sampled, Comparison: cmp,
-		}
+		doc := &report.Document{Meta: meta, Pricer: pricer, Rows: rows, Sampled: sampled, Comparison: cmp}
 		if *htmlFile != "" {
 			var svg bytes.Buffer
-			if prof, err := chartProfile(pricer); err != nil {
+			var err error
+			if chart.Profile, err = chartProfile(pricer); err != nil {
 				doc.ChartNote = err.Error()
-			} else if _, err := report.WriteSVG(&svg, prof, pricer.Basis(), rows); err != nil {
+			} else if _, err := report.WriteSVG(&svg, chart); err != nil {
 				doc.ChartNote = err.Error()
 			} else {
 				doc.Chart = svg.Bytes()
 			}
 			var page bytes.Buffer
-			err := report.WriteHTML(&page, doc)
+			err = report.WriteHTML(&page, doc)
 			if err == nil {
 				err = output.WriteFile(*htmlFile, page.Bytes(), inputs...)
 			}
@@ -271,15 +271,15 @@ func runCheck(profile string, files []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// writeChart draws the chart of the one profile that priced the rows into file, atomically
+// writeChart draws the chart on the one profile that priced the rows into file, atomically
 // and never over one of the inputs.
-func writeChart(file string, inputs []string, pricer *report.Pricer, rows []report.Row) error {
-	prof, err := chartProfile(pricer)
-	if err != nil {
+func writeChart(file string, inputs []string, pricer *report.Pricer, chart *report.Chart) error {
+	var err error
+	if chart.Profile, err = chartProfile(pricer); err != nil {
 		return fmt.Errorf("-svg: %v", err)
 	}
 	var buf bytes.Buffer
-	if _, err := report.WriteSVG(&buf, prof, pricer.Basis(), rows); err != nil {
+	if _, err := report.WriteSVG(&buf, chart); err != nil {
 		return err
 	}
 	return output.WriteFile(file, buf.Bytes(), inputs...)
@@ -317,7 +317,7 @@ func commandLine(args []string) string {
 
 // commitOf returns the source revision the records name (a "commit: REV" configuration
 // line, as the Go benchmark format allows), else the revision this binary was built from
-// (go build stamps it), else the working tree's HEAD, else "".
+// (go build stamps it), else the working tree's (git describe), else "": never an error.
 func commitOf(files []string) string {
 	for _, f := range files {
 		if c := recordsConfig(f, "commit"); c != "" {
@@ -341,7 +341,7 @@ func commitOf(files []string) string {
 		}
 	}
 	// go run stamps no revision: say which the working tree is at, and that it is that.
-	if out, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output(); err == nil {
+	if out, err := exec.Command("git", "describe", "--tags", "--always", "--dirty").Output(); err == nil {
 		return strings.TrimSpace(string(out)) + " (the working tree at report time)"
 	}
 	return ""

@@ -71,6 +71,12 @@ type htmlBar struct {
 	Class                      string
 }
 
+// htmlUnplotted is the rows not on the roofline chart for one reason.
+type htmlUnplotted struct {
+	Why   string
+	Names []string
+}
+
 type htmlDevice struct {
 	Device, Profile, Source, Measured, HBM, Spread, Error string
 }
@@ -94,9 +100,10 @@ type htmlView struct {
 	Chart           template.HTML
 	ChartNote       string
 	Bars            []htmlBar
-	BarScale        float64 // the percent of the ceiling at the right edge of the view
-	BarCeiling      float64 // where 100% of the ceiling sits, in percent of the view
-	Unplotted       []string
+	BarScale        float64         // the percent of the ceiling at the right edge of the view
+	BarCeiling      float64         // where 100% of the ceiling sits, in percent of the view
+	Unplotted       []htmlUnplotted // the rows with no point on the roofline chart, by why
+	UnplottedN      int
 	Deltas          []htmlDelta
 	CompareSummary  string
 	CompareWarning  string
@@ -206,16 +213,11 @@ func (d *Document) view() (*htmlView, error) {
 			v.Bars = append(v.Bars, htmlBar{Name: r.Rec.Op + "/" + r.Rec.Workload + "/" + ShortDType(r.Rec.DType),
 				Rate: Rate(r.ByteRate, "B/s"), Share: fmt.Sprintf("%.1f%%", 100*share), Verdict: string(r.Verdict),
 				Width: 100 * 100 * share / v.BarScale, Class: hr.Class})
-		} else if !Plottable(r) {
-			why := r.Note
-			if why == "" && r.Rec.Flops == 0 {
-				why = "zero FLOPs: in the bandwidth view"
-				if Blank(r.Bandwidth) || r.Rec.Seconds == 0 {
-					why = "zero FLOPs"
-				}
-			}
-			v.Unplotted = append(v.Unplotted, fmt.Sprintf("%s/%s/%s: %s", r.Rec.Op, r.Rec.Workload, ShortDType(r.Rec.DType), why))
 		}
+	}
+	for _, g := range unplotted(d.Rows) {
+		v.Unplotted = append(v.Unplotted, htmlUnplotted{Why: g.why, Names: g.names})
+		v.UnplottedN += len(g.names)
 	}
 	if d.Chart != nil {
 		v.Chart = template.HTML(stripXMLProlog(d.Chart))

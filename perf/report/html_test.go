@@ -95,7 +95,7 @@ func testDocument(t *testing.T) *Document {
 	p := NewPricer(nil, []*profiles.Profile{prof}, "")
 	rows := p.PriceAll(Records(sampled))
 	var svg bytes.Buffer
-	if _, err := WriteSVG(&svg, prof, p.Basis(), rows); err != nil {
+	if _, err := WriteSVG(&svg, &Chart{Profile: prof, Basis: p.Basis(), Rows: rows}); err != nil {
 		t.Fatal(err)
 	}
 	return &Document{
@@ -210,7 +210,7 @@ func TestHTMLChartAndBandwidth(t *testing.T) {
 	if len(svgs) != 1 {
 		t.Fatalf("%d inline SVG charts, want 1", len(svgs))
 	}
-	pts := find(svgs[0], func(n *html.Node) bool { return n.Data == "circle" && hasClass(n, "point") })
+	pts := find(svgs[0], func(n *html.Node) bool { return hasClass(n, "point") })
 	plottable := 0
 	for i := range d.Rows {
 		if Plottable(&d.Rows[i]) {
@@ -242,8 +242,13 @@ func TestHTMLChartAndBandwidth(t *testing.T) {
 		t.Errorf("bandwidth view does not print the copy's 50.0%% of the ceiling")
 	}
 	// The unpriced row is on neither chart, and is named.
-	if !strings.Contains(text(byID(t, doc, "unplotted")), NoteZeroBytes) {
-		t.Errorf("the zero-byte row is not named among the unplotted rows")
+	// Every row with no point is named with why: the copy and the concat are in the bandwidth
+	// view, the zero-byte row on neither.
+	unplotted := text(byID(t, doc, "unplotted"))
+	for _, want := range []string{NoteZeroBytes + ": <script>alert(1)</script>/w/float32", "zero FLOPs: no arithmetic intensity (see the bandwidth view): CopyFwd/w/float32, ConcatFwd/w/float32", "3 of 6 rows"} {
+		if !strings.Contains(unplotted, want) {
+			t.Errorf("unplotted rows %q lack %q", unplotted, want)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"encoding/xml"
 	"fmt"
@@ -16,8 +17,8 @@ import (
 
 // Chart geometry in SVG user units (pixels at 100%).
 const (
-	chartW, chartH = 1000, 680
-	plotL, plotR   = 90, 960 // plot area, inside the axes
+	chartW, chartH = 1040, 680
+	plotL, plotR   = 125, 1000 // plot area, inside the axes
 	plotT, plotB   = 60, 600
 	fontSize       = 12
 )
@@ -118,13 +119,50 @@ func chartRoofs(prof *profiles.Profile, basis profiles.Basis, used map[string]bo
 	return roofs, unmeasured
 }
 
-// WriteSVG draws a log-log roofline chart of the rows priced against prof: x is arithmetic
-// intensity (FLOP/byte), y is attained FLOP/s; the HBM slope, one flat roof per compute unit
-// with a ceiling on the basis (units with equal ceilings share one), the ridge points, and
-// one labelled point per plottable row, coloured by verdict. Roofs no point uses are drawn
-// faint. Rows priced against another profile are an error: one chart has one set of roofs.
-// It returns the number of points drawn.
-func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []Row) (int, error) {
+// Chart is what WriteSVG draws: the rows of a run priced against one profile, and what else
+// is known about them.
+type Chart struct {
+	Profile *profiles.Profile
+	Basis   profiles.Basis
+	Rows    []Row
+	// Meta, when set, is the run the footer names: records files, commit and date.
+	Meta *Meta
+	// Comparison, when set, compares Rows with a base run: each row plotted in both runs gets
+	// an arrow from its base point to its new one.
+	Comparison *Comparison
+	// Traffic, when set, holds the bytes a bytes audit measured per row: each plotted row it
+	// names also gets its achieved intensity (flops / measured bytes), linked to its point.
+	Traffic []Traffic
+	// Family, when set, names an op's family ("gemm", "norm"; "" when unknown): with many
+	// points, each family gets a marker shape.
+	Family func(op string) string
+}
+
+// Traffic is the traffic a bytes audit measured for one row: one call's bytes, the audit's
+// total side (ropgen audit).
+type Traffic struct {
+	Op, Workload, DType string
+	Bytes               int64
+}
+
+// coverGap is the distance between two markers' centres below which one covers most of the
+// other (markers are 10-13 units across); markerGap is how far apart fanOut sets them.
+const coverGap, markerGap = 7, 12
+
+// familyMarkersFrom is the fewest points that get a marker shape per op family: below it the
+// labels name every point anyway.
+const familyMarkersFrom = 10
+
+// WriteSVG draws a log-log roofline chart of the rows priced against c.Profile: x is
+// arithmetic intensity (FLOP/byte), y is attained FLOP/s; the HBM slope, one flat roof per
+// compute unit with a ceiling on the basis (units with equal ceilings share one), the ridge
+// points, and one labelled point per plottable row, coloured by verdict, priced points over
+// unpriced ones, points that would cover one another fanned out around their true position.
+// Roofs no point uses are drawn faint. Below the plot it names every row not plotted and why,
+// and the run (c.Meta). Rows priced against another profile are an error: one chart has one
+// set of roofs. It returns the number of points drawn.
+func WriteSVG(w io.Writer, c *Chart) (int, error) {
+	prof, basis, rows := c.Profile, c.Basis, c.Rows
 	hbm, ok := prof.Resolve(profiles.HBMKey, basis)
 	if !ok {
 		return 0, fmt.Errorf("chart: %s", prof.Why(profiles.HBMKey, basis))
@@ -141,14 +179,25 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 			used[cmp.Or(r.PricedRoof, r.Rec.Roof)] = true
 		}
 	}
+	// Priced points are drawn over unpriced ones: a hollow point never hides a verdict.
+	slices.SortStableFunc(pts, func(a, b *Row) int { return cmp.Compare(drawRank(a), drawRank(b)) })
 	roofs, unmeasured := chartRoofs(prof, basis, used)
+	arrows, arrowsOff := chartArrows(c.Comparison, prof)
+	achieved, unaudited := chartTraffic(c.Traffic, pts)
 
-	// Axis ranges cover every point, ridge and roof, with room around them for labels, and
-	// span at least two decades each.
+	// Axis ranges cover every point, base point, achieved intensity, ridge and roof, with room
+	// around them for labels, and span at least two decades each.
 	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, r := range pts {
 		xlo, xhi = min(xlo, r.Intensity), max(xhi, r.Intensity)
 		ylo, yhi = min(ylo, r.FlopRate), max(yhi, r.FlopRate)
+	}
+	for _, a := range arrows {
+		xlo, xhi = min(xlo, a.old.Intensity), max(xhi, a.old.Intensity)
+		ylo, yhi = min(ylo, a.old.FlopRate), max(yhi, a.old.FlopRate)
+	}
+	for _, a := range achieved {
+		xlo, xhi = min(xlo, a.x), max(xhi, a.x)
 	}
 	highest, lowest := math.Inf(-1), math.Inf(1)
 	for _, rf := range roofs {
@@ -182,26 +231,43 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 	py := func(y float64) float64 { return plotB - (math.Log10(y)-ly0)/(ly1-ly0)*(plotB-plotT) }
 	xmin, xmax, ymin, ymax := math.Pow(10, lx0), math.Pow(10, lx1), math.Pow(10, ly0), math.Pow(10, ly1)
 
-	s := &svg{w: bufio.NewWriter(w)}
-	s.printf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif" font-size="%d">`+"\n", chartW, chartH, chartW, chartH, fontSize)
-	s.printf(`<rect width="100%%" height="100%%" fill="white"/>` + "\n")
+	// Where each point is, and where its marker is drawn: apart from the others.
+	at := make([][2]float64, len(pts))
+	for i, r := range pts {
+		at[i] = [2]float64{px(r.Intensity), py(r.FlopRate)}
+	}
+	shown := fanOut(at)
+	index := map[*Row]int{}
+	for i, r := range pts {
+		index[r] = i
+	}
+	shapeOf, shapeLegend := familyShapes(pts, c.Family)
+
+	var body bytes.Buffer
+	s := &svg{w: bufio.NewWriter(&body)}
 	s.text(chartW/2, 28, "middle", `font-size="17" font-weight="bold"`,
 		fmt.Sprintf("Roofline: %s (%s), %s ceilings", prof.Name, prof.Device, basis))
 
-	// Decade grid and tick labels.
-	for e := math.Ceil(lx0); e <= lx1; e++ {
-		x := px(math.Pow(10, e))
-		s.printf(`<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#e4e4e4"/>`+"\n", x, plotT, x, plotB)
-		s.text(x, plotB+18, "middle", "", decade(e, false))
+	// The grid: a line at each 1, 2, ..., 9 × 10^e, bold at the decades; the decades labelled,
+	// and 2× and 5× too where a decade is wide enough for them.
+	xDecade, yDecade := (plotR-plotL)/(lx1-lx0), (plotB-plotT)/(ly1-ly0)
+	for _, t := range ticks(lx0, lx1, xDecade >= 110) {
+		x := px(t.v)
+		s.printf(`<line class="%s" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s"/>`+"\n", t.class(), x, plotT, x, plotB, t.stroke())
+		if t.labelled {
+			s.text(x, plotB+18, "middle", `class="tick"`, t.plain())
+		}
 	}
-	for e := math.Ceil(ly0); e <= ly1; e++ {
-		y := py(math.Pow(10, e))
-		s.printf(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#e4e4e4"/>`+"\n", plotL, y, plotR, y)
-		s.text(plotL-8, y+4, "end", "", decade(e, true))
+	for _, t := range ticks(ly0, ly1, yDecade >= 70) {
+		y := py(t.v)
+		s.printf(`<line class="%s" x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s"/>`+"\n", t.class(), plotL, y, plotR, y, t.stroke())
+		if t.labelled {
+			s.text(plotL-8, y+4, "end", `class="tick"`, t.rate("FLOP/s"))
+		}
 	}
 	s.printf(`<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#444"/>`+"\n", plotL, plotT, plotR-plotL, plotB-plotT)
 	s.text((plotL+plotR)/2, plotB+42, "middle", "", "arithmetic intensity (FLOP/byte)")
-	s.text(22, (plotT+plotB)/2, "middle", fmt.Sprintf(`transform="rotate(-90 22 %d)"`, (plotT+plotB)/2), "attained performance (FLOP/s)")
+	s.text(18, (plotT+plotB)/2, "middle", fmt.Sprintf(`transform="rotate(-90 18 %d)"`, (plotT+plotB)/2), "attained performance (FLOP/s)")
 
 	l := &layout{}
 
@@ -240,12 +306,29 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 		s.printf(`<circle class="ridge" cx="%.1f" cy="%.1f" r="%g" fill="white" stroke="%s" stroke-width="2"/>`+"\n", rx, y, r, stroke)
 		l.marks = append(l.marks, box{rx, y - 2, plotR, y + 2}, box{rx - 5, y - 5, rx + 5, y + 5})
 	}
-	// Points are drawn last, on top, but no label may cover one.
-	for _, r := range pts {
-		l.marks = append(l.marks, box{px(r.Intensity) - 7, py(r.FlopRate) - 7, px(r.Intensity) + 7, py(r.FlopRate) + 7})
+	// Points are drawn last, on top, but no label may cover one, nor the arrows, base points,
+	// achieved intensities and the leaders of fanned-out points.
+	for i := range pts {
+		l.marks = append(l.marks, box{shown[i][0] - 7, shown[i][1] - 7, shown[i][0] + 7, shown[i][1] + 7})
+		if moved(at[i], shown[i]) {
+			l.marks = append(l.marks, trace(at[i][0], at[i][1], shown[i][0], shown[i][1], 0, 1.5)...)
+		}
+	}
+	for i := range arrows {
+		a := &arrows[i]
+		a.x0, a.y0 = px(a.old.Intensity), py(a.old.FlopRate)
+		a.x1, a.y1 = shown[index[a.new]][0], shown[index[a.new]][1]
+		l.marks = append(l.marks, box{a.x0 - 5, a.y0 - 5, a.x0 + 5, a.y0 + 5})
+		l.marks = append(l.marks, trace(a.x0, a.y0, a.x1, a.y1, 0, 2)...)
+	}
+	for i := range achieved {
+		a := &achieved[i]
+		a.cx, a.cy = px(a.x), shown[index[a.r]][1]
+		l.marks = append(l.marks, box{a.cx - 6, a.cy - 6, a.cx + 6, a.cy + 6})
+		l.marks = append(l.marks, trace(a.cx, a.cy, shown[index[a.r]][0], a.cy, 0, 1.5)...)
 	}
 
-	legend(s, l, pts, roofs, slope, len(slopes) > 1)
+	legend(s, l, legendEntries(pts, roofs, len(slopes) > 1, shapeLegend, len(arrows) > 0, len(achieved) > 0), slope)
 
 	// Each slope's label runs along it, rotated to its on-screen angle, a third of the way up
 	// unless that spot is taken (the main memory's first). They are placed before the slopes
@@ -254,7 +337,7 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 		label := ms.name + " " + Rate(ms.bw, "B/s")
 		x0, x1 := ms.x0, ms.x1
 		ang := math.Atan2(py(ms.bw*x1)-py(ms.bw*x0), px(x1)-px(x0)) * 180 / math.Pi
-		fracs := []float64{1.0 / 3, 1.0 / 4, 1.0 / 2, 1.0 / 6, 2.0 / 3}
+		fracs := []float64{1.0 / 3, 1.0 / 4, 1.0 / 2, 1.0 / 6, 2.0 / 3, 1.0 / 5, 2.0 / 5, 3.0 / 5, 1.0 / 8, 3.0 / 4, 1.0 / 10}
 		attrs := `font-weight="bold"`
 		if !ms.main {
 			fracs = []float64{3.0 / 4, 2.0 / 3, 5.0 / 6, 1.0 / 2, 1.0 / 3, 1.0 / 6}
@@ -270,7 +353,11 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 		}
 		type spot struct{ f, dy float64 }
 		var spots []spot
-		for _, dy := range []float64{-8, 8 + fontSize} {
+		dys := []float64{-8, 8 + fontSize}
+		if ms.main {
+			dys = append(dys, -22, 22+fontSize) // a little off its line, when points crowd along it
+		}
+		for _, dy := range dys {
 			for _, f := range fracs {
 				spots = append(spots, spot{f, dy})
 			}
@@ -357,46 +444,125 @@ func WriteSVG(w io.Writer, prof *profiles.Profile, basis profiles.Basis, rows []
 		l.draw(s, rx, y, b, lead, side(rx, b), "ridge", attrs, label)
 	}
 
-	// Points, then their labels, placed greedily where they overlap nothing drawn so far.
-	labels := pointLabels(pts)
-	unlabelled := 0
+	// The base run's points and their arrows, under everything of the new run.
+	for _, a := range arrows {
+		s.printf(`<circle class="base-point" cx="%.1f" cy="%.1f" r="3.5" fill="white" stroke="#888" stroke-width="1.2"><title>%s</title></circle>`+"\n",
+			a.x0, a.y0, escape("base run: "+tooltip(a.old)))
+		d := math.Hypot(a.x1-a.x0, a.y1-a.y0)
+		if d < 12 {
+			continue // the marker covers so short an arrow: the tooltip and the table give it
+		}
+		// From the base point's edge to the new marker's, the head a filled triangle.
+		ux, uy := (a.x1-a.x0)/d, (a.y1-a.y0)/d
+		x0, y0, x1, y1 := a.x0+ux*4, a.y0+uy*4, a.x1-ux*7, a.y1-uy*7
+		s.printf(`<path class="arrow" d="M%.1f %.1fL%.1f %.1f" stroke="%s" stroke-width="1.5" fill="none"><title>%s</title></path>`+"\n",
+			x0, y0, x1, y1, a.colour, escape(a.title))
+		s.printf(`<path class="arrowhead" d="M%.1f %.1fL%.1f %.1fL%.1f %.1fz" fill="%s"/>`+"\n",
+			x1, y1, x1-ux*7-uy*3.5, y1-uy*7+ux*3.5, x1-ux*7+uy*3.5, y1-uy*7-ux*3.5, a.colour)
+	}
+	// Measured traffic: the achieved intensity, on the point's height, linked to it.
+	for _, a := range achieved {
+		p := shown[index[a.r]]
+		s.printf(`<line class="traffic" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1.2" stroke-dasharray="3 2"/>`+"\n",
+			a.cx, a.cy, p[0], p[1], trafficColour)
+		s.printf(`<path class="achieved" d="%s" fill="white" stroke="%s" stroke-width="1.5"><title>%s</title></path>`+"\n",
+			shapes[1].path(a.cx, a.cy), trafficColour, escape(a.title()))
+	}
+	// Fanned-out points: a leader from each true position, marked by a dot, to its marker.
+	for i := range pts {
+		if moved(at[i], shown[i]) {
+			s.printf(`<line class="fan" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#777" stroke-width="1"/>`+"\n", at[i][0], at[i][1], shown[i][0], shown[i][1])
+			s.printf(`<circle class="true-pos" cx="%.1f" cy="%.1f" r="1.8" fill="#333"/>`+"\n", at[i][0], at[i][1])
+		}
+	}
 	for i, r := range pts {
-		cx, cy := px(r.Intensity), py(r.FlopRate)
 		st := styles[styleOf(r)]
-		s.printf(`<circle class="point" cx="%.1f" cy="%.1f" r="5" fill="%s" stroke="%s" stroke-width="1.5"><title>%s</title></circle>`+"\n",
-			cx, cy, st.fill, st.stroke, escape(tooltip(r)))
-		if len(pts) > maxLabelled {
-			continue
-		}
-		b, lead, ok := l.place(cx, cy, labelSpots(cx, cy, width(labels[i])), true, true)
-		if !ok {
-			unlabelled++ // the tooltip still names it; an unreadable pile of labels helps nobody
-			continue
-		}
-		l.draw(s, cx, cy, b, lead, side(cx, b), "point-label", "", labels[i])
+		s.printf(`<path class="point" d="%s" fill="%s" stroke="%s" stroke-width="1.5"><title>%s</title></path>`+"\n",
+			shapes[shapeOf[i]].path(shown[i][0], shown[i][1]), st.fill, st.stroke, escape(tooltip(r)))
 	}
 
-	var foot []string
-	if n := len(rows) - len(pts); n > 0 {
-		foot = append(foot, fmt.Sprintf("%d of %d rows not plotted (zero flops or bytes, no time, or no profile)", n, len(rows)))
+	// Then the labels, placed greedily where they overlap nothing drawn so far: priced points
+	// first, then the achieved intensities' ratios.
+	labels := pointLabels(pts)
+	unlabelled := 0
+	if len(pts) <= maxLabelled {
+		for i := len(pts) - 1; i >= 0; i-- { // drawn last is labelled first
+			cx, cy := shown[i][0], shown[i][1]
+			b, lead, ok := l.place(cx, cy, labelSpots(cx, cy, width(labels[i])), true, true)
+			if !ok {
+				unlabelled++ // the tooltip still names it; an unreadable pile of labels helps nobody
+				continue
+			}
+			l.draw(s, cx, cy, b, lead, side(cx, b), "point-label", "", labels[i])
+		}
+		for _, a := range achieved {
+			label := a.label()
+			if b, lead, ok := l.place(a.cx, a.cy, labelSpots(a.cx, a.cy, width(label)), true, true); ok {
+				l.draw(s, a.cx, a.cy, b, lead, side(a.cx, b), "achieved-label", `fill="`+trafficColour+`"`, label)
+			}
+		}
 	}
+
+	// Below the plot: every row not plotted and why, the notes, then the run.
+	var foot []footLine
+	add := func(class, attrs, text string) {
+		for _, ln := range wrap(text, plotR-plotL) {
+			foot = append(foot, footLine{class, attrs, ln})
+		}
+	}
+	if groups := unplotted(rows); len(groups) > 0 {
+		n := 0
+		for _, g := range groups {
+			n += len(g.names)
+		}
+		add("unplotted-head", `font-weight="bold"`, fmt.Sprintf("Not plotted: %d of %d rows", n, len(rows)))
+		for _, g := range groups {
+			add("unplotted", "", g.why+": "+strings.Join(g.names, ", "))
+		}
+	}
+	var notes []string
 	if len(pts) > maxLabelled {
-		foot = append(foot, fmt.Sprintf("%d points, too many to label (at most %d): hover a point for its name", len(pts), maxLabelled))
+		notes = append(notes, fmt.Sprintf("%d points, too many to label (at most %d): hover a point for its name", len(pts), maxLabelled))
 	}
 	if unlabelled > 0 {
-		foot = append(foot, fmt.Sprintf("%d points left unlabelled for room: hover a point for its name", unlabelled))
+		notes = append(notes, fmt.Sprintf("%d points left unlabelled for room: hover a point for its name", unlabelled))
+	}
+	if n := countMoved(at, shown); n > 0 {
+		notes = append(notes, fmt.Sprintf("%d points fanned out from one another: a line joins each to its true position (the dot)", n))
 	}
 	if len(noRoom) > 0 {
-		foot = append(foot, "no room to label the ridge of "+strings.Join(noRoom, "; "))
+		notes = append(notes, "no room to label the ridge of "+strings.Join(noRoom, "; "))
 	}
 	if len(unmeasured) > 0 {
-		foot = append(foot, fmt.Sprintf("no %s ceiling, not drawn: %s", basis, strings.Join(unmeasured, ", ")))
+		notes = append(notes, fmt.Sprintf("no %s ceiling, not drawn: %s", basis, strings.Join(unmeasured, ", ")))
+	}
+	if arrowsOff > 0 {
+		notes = append(notes, fmt.Sprintf("%d rows of the base run have no point on this chart (not plottable in one of the runs, or priced against another profile): no arrow", arrowsOff))
+	}
+	if len(unaudited) > 0 {
+		notes = append(notes, "measured traffic for rows not plotted: "+strings.Join(unaudited, ", "))
+	}
+	for _, n := range notes {
+		add("note", `fill="#555"`, n)
+	}
+	if c.Meta != nil {
+		for _, m := range chartMeta(prof, basis, c.Meta) {
+			add("meta", `fill="#777" font-size="11"`, m)
+		}
 	}
 	for i, f := range foot {
-		s.text(plotL, float64(plotB+62+16*i), "start", `fill="#555"`, f)
+		s.text(plotL, float64(plotB+64+16*i), "start", fmt.Sprintf(`class="%s" %s`, f.class, f.attrs), f.text)
 	}
-	s.printf("</svg>\n")
-	return len(pts), s.flush()
+	if err := s.flush(); err != nil {
+		return 0, err
+	}
+	height := max(chartH, plotB+64+16*len(foot))
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif" font-size="%d">`+"\n", chartW, height, chartW, height, fontSize)
+	fmt.Fprintf(bw, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
+	bw.Write(body.Bytes())
+	fmt.Fprintf(bw, "</svg>\n")
+	return len(pts), bw.Flush()
 }
 
 // memSlope is one memory roof drawn as a slope: the main memory's, or a cache level's.
@@ -423,32 +589,59 @@ func intensity(x float64) string {
 	return strconv.FormatFloat(x, 'g', 3, 64) + " FLOP/B"
 }
 
-// legend draws a key to the point colours and roof line styles present, in the top left
-// corner, or in the bottom right one when a line or a point would cross it there.
-func legend(s *svg, l *layout, pts []*Row, roofs []chartRoof, slope []box, caches bool) {
-	type entry struct {
-		mark  string // SVG of the sample, with %.1f for its centre's x and y
-		label string
+// legendEntry is one line of the legend: a sample mark centred on (x, y), and what it means.
+type legendEntry struct {
+	mark  func(x, y float64) string
+	label string
+}
+
+// legendEntries lists the key to what the chart draws: the point colours present, the roof
+// line styles, the cache slopes, the marker shapes of the op families, the arrows and the
+// achieved intensities.
+func legendEntries(pts []*Row, roofs []chartRoof, caches bool, families []legendEntry, arrows, achieved bool) []legendEntry {
+	var es []legendEntry
+	line := func(attrs string) func(x, y float64) string {
+		return func(x, y float64) string { return fmt.Sprintf(`<path d="M%.1f %.1fm-7 0h14" %s/>`, x, y, attrs) }
 	}
-	var es []entry
 	present := map[int]bool{}
 	for _, r := range pts {
 		present[styleOf(r)] = true
 	}
 	for i, st := range styles {
 		if present[i] {
-			es = append(es, entry{fmt.Sprintf(`<circle cx="%%.1f" cy="%%.1f" r="5" fill="%s" stroke="%s" stroke-width="1.5"/>`, st.fill, st.stroke), st.label})
+			es = append(es, legendEntry{func(x, y float64) string {
+				return fmt.Sprintf(`<circle cx="%.1f" cy="%.1f" r="5" fill="%s" stroke="%s" stroke-width="1.5"/>`, x, y, st.fill, st.stroke)
+			}, st.label})
 		}
 	}
+	es = append(es, families...)
+	if arrows {
+		es = append(es, legendEntry{func(x, y float64) string {
+			return fmt.Sprintf(`<circle cx="%.1f" cy="%.1f" r="3" fill="white" stroke="#888"/><path d="M%.1f %.1fh10l-4 -3v6l4 -3" stroke="#cf222e" fill="#cf222e"/>`, x-6, y, x-3, y)
+		}, "base run → this run (red: slower, green: faster, grey: unchanged)"})
+	}
+	if achieved {
+		es = append(es, legendEntry{func(x, y float64) string {
+			return fmt.Sprintf(`<path d="%s" fill="white" stroke="%s" stroke-width="1.5"/>`, shapes[1].path(x, y), trafficColour)
+		}, "measured traffic: flops / audited bytes (formula point on the dashed line)"})
+	}
 	if slices.ContainsFunc(roofs, func(r chartRoof) bool { return r.dashed }) {
-		es = append(es, entry{`<path d="M%.1f %.1fm-7 0h14" stroke="#333" stroke-width="2" stroke-dasharray="5 3"/>`, "roof never measured: theoretical, for reference"})
+		es = append(es, legendEntry{line(`stroke="#333" stroke-width="2" stroke-dasharray="5 3"`), "roof never measured: theoretical, for reference"})
 	}
 	if slices.ContainsFunc(roofs, func(r chartRoof) bool { return !r.used }) {
-		es = append(es, entry{`<path d="M%.1f %.1fm-7 0h14" stroke="#b0b0b0" stroke-width="1.5"/>`, "roof no plotted point uses"})
+		es = append(es, legendEntry{line(`stroke="#b0b0b0" stroke-width="1.5"`), "roof no plotted point uses"})
 	}
 	if caches {
-		es = append(es, entry{`<path d="M%.1f %.1fm-7 5l14 -10" stroke="` + cacheColour + `" stroke-width="1.5"/>`, "cache level (cache-aware roofline; DRAM prices the SOL)"})
+		es = append(es, legendEntry{func(x, y float64) string {
+			return fmt.Sprintf(`<path d="M%.1f %.1fm-7 5l14 -10" stroke="%s" stroke-width="1.5"/>`, x, y, cacheColour)
+		}, "cache level (cache-aware roofline; DRAM prices the SOL)"})
 	}
+	return es
+}
+
+// legend draws the entries in the top left corner, or in the bottom right one when a line or
+// a point would cross it there.
+func legend(s *svg, l *layout, es []legendEntry, slope []box) {
 	if len(es) == 0 {
 		return
 	}
@@ -465,8 +658,8 @@ func legend(s *svg, l *layout, pts []*Row, roofs []chartRoof, slope []box, cache
 	}
 	for i, e := range es {
 		y := oy + 14 + float64(18*i)
-		s.printf(e.mark+"\n", ox+8, y-4)
-		s.text(ox+18, y, "start", "", e.label)
+		s.printf("%s\n", e.mark(ox+8, y-4))
+		s.text(ox+18, y, "start", `class="legend"`, e.label)
 		l.texts = append(l.texts, textBoxes(ox+18, y, "start", fontSize, false, 0, e.label)...)
 		l.marks = append(l.marks, box{ox, y - 10, ox + 16, y + 2})
 	}
@@ -716,16 +909,6 @@ func tooltip(r *Row) string {
 	return fmt.Sprintf("%s/%s/%s on %s: %s, %s, intensity %.3g FLOP/B, efficiency %s %s",
 		r.Rec.Op, r.Rec.Workload, r.Rec.DType, r.Rec.Roof, Rate(r.FlopRate, "FLOP/s"), Rate(r.ByteRate, "B/s"),
 		r.Intensity, eff, r.Verdict)
-}
-
-// decade labels 10^e: plain for intensities ("0.01", "100"), SI-prefixed for rates ("10G").
-func decade(e float64, prefixed bool) string {
-	v := math.Pow(10, e)
-	if !prefixed {
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	}
-	s := SI(v, "")
-	return strings.Replace(strings.Replace(s, ".00", "", 1), ".0", "", 1)
 }
 
 func escape(s string) string {

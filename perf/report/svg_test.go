@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/perf/profiles"
@@ -23,6 +24,7 @@ type chart struct {
 	texts   []chartText
 	circles map[string][][3]float64 // by class: centre and radius
 	lines   map[string][][4]float64 // by class
+	paths   map[string][][2]float64 // by class: where each path starts
 	svg     string
 }
 
@@ -36,7 +38,7 @@ type chartText struct {
 // rotation.
 func parseChart(t *testing.T, data []byte) *chart {
 	t.Helper()
-	c := &chart{circles: map[string][][3]float64{}, lines: map[string][][4]float64{}, svg: string(data)}
+	c := &chart{circles: map[string][][3]float64{}, lines: map[string][][4]float64{}, paths: map[string][][2]float64{}, svg: string(data)}
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	rotate := regexp.MustCompile(`^rotate\(([-0-9.]+) ([-0-9.]+) ([-0-9.]+)\)$`)
 	for {
@@ -63,6 +65,16 @@ func parseChart(t *testing.T, data []byte) *chart {
 			return v
 		}
 		switch se.Name.Local {
+		case "path":
+			// A marker's path starts at its centre: "M x y".
+			var x, y float64
+			if _, err := fmt.Sscanf(a["d"], "M%g %g", &x, &y); err != nil {
+				t.Fatalf("<path d=%q>: %v", a["d"], err)
+			}
+			c.paths[a["class"]] = append(c.paths[a["class"]], [2]float64{x, y})
+			if a["class"] == "point" {
+				c.circles["point"] = append(c.circles["point"], [3]float64{x, y, 5})
+			}
 		case "circle":
 			c.circles[a["class"]] = append(c.circles[a["class"]], [3]float64{num("cx"), num("cy"), num("r")})
 		case "line":
@@ -165,7 +177,7 @@ func writeChart(t *testing.T, prof *profiles.Profile, basis profiles.Basis, recs
 	t.Helper()
 	rows := NewPricer(prof, nil, basis).PriceAll(recs)
 	var buf bytes.Buffer
-	n, err := WriteSVG(&buf, prof, basis, rows)
+	n, err := WriteSVG(&buf, &Chart{Profile: prof, Basis: basis, Rows: rows})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +192,7 @@ func TestSVG(t *testing.T) {
 	pr, rows := sampleRows(t)
 	// Rows 0 and 1 are plottable (flops, bytes and time); row 2 has no time, row 3 no bytes.
 	var buf bytes.Buffer
-	n, err := WriteSVG(&buf, pr.Devices()[0].Profile, pr.Basis(), rows)
+	n, err := WriteSVG(&buf, &Chart{Profile: pr.Devices()[0].Profile, Basis: pr.Basis(), Rows: rows})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,15 +204,23 @@ func TestSVG(t *testing.T) {
 	if len(c.circles["ridge"]) != 2 || !strings.Contains(c.svg, "cube.fp16 70.4 TFLOP/s (theoretical)") {
 		t.Errorf("ridges: %d, want 2\n%s", len(c.circles["ridge"]), c.svg)
 	}
-	if !strings.Contains(c.svg, "2 of 4 rows not plotted") || !strings.Contains(c.svg, "prefill, &#34;big&#34;") {
-		t.Errorf("footnote or escaped label missing:\n%s", c.svg)
+	// Each row not plotted is named, with why.
+	if got, want := c.of("unplotted"), []string{"no measured time: Op/decode/float32", NoteZeroBytes + ": Op/empty/float32"}; !slices.Equal(got, want) ||
+		!slices.Contains(c.of("unplotted-head"), "Not plotted: 2 of 4 rows") || !strings.Contains(c.svg, "prefill, &#34;big&#34;") {
+		t.Errorf("unplotted rows %q, want %q, or the escaped label is missing:\n%s", got, want, c.svg)
+	}
+	// Ticks carry their unit, at 2x and 5x too when the decades are wide.
+	for _, want := range []string{"1 TFLOP/s", "2 TFLOP/s", "500 GFLOP/s", "100 TFLOP/s", "0.2", "1", "1000"} {
+		if !slices.Contains(c.of("tick"), want) {
+			t.Errorf("no tick %q in %q", want, c.of("tick"))
+		}
 	}
 	c.checkLayout(t, true)
 
 	// Rows of another profile cannot share the chart.
 	other := testProfile(t)
 	rows[0].Profile = other
-	if _, err := WriteSVG(io.Discard, pr.Devices()[0].Profile, pr.Basis(), rows); err == nil {
+	if _, err := WriteSVG(io.Discard, &Chart{Profile: pr.Devices()[0].Profile, Basis: pr.Basis(), Rows: rows}); err == nil {
 		t.Error("WriteSVG drew rows of two profiles on one chart")
 	}
 }
@@ -398,5 +418,77 @@ func TestSVGSlopeLabelsClearOtherSlopes(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Two records at the same intensity and rate, one priced, one not: two markers, apart, each
+// joined to the true position, the priced one drawn last (on top).
+func TestSVGFansOutCoincidentPoints(t *testing.T) {
+	prof := testProfile(t)
+	a := rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8))
+	b := a
+	b.Op, b.Roof = "Other", "cube.fp16" // cube.fp16 has no effective ceiling: unpriced, hollow
+	far := rec("vector.fp32", 1<<34, 1<<30, 1.0/(1<<4))
+	far.Op = "Far"
+	c := writeChart(t, prof, profiles.Effective, []record.Record{a, b, far})
+	pts := c.circles["point"]
+	if len(pts) != 3 {
+		t.Fatalf("%d points, want 3", len(pts))
+	}
+	// Drawn unpriced first, so that the priced ones are on top.
+	var fills []string
+	for _, m := range regexp.MustCompile(`<path class="point" d="[^"]*" fill="([^"]*)"`).FindAllStringSubmatch(c.svg, -1) {
+		fills = append(fills, m[1])
+	}
+	if len(fills) != 3 || fills[0] != "white" || fills[1] == "white" || fills[2] == "white" {
+		t.Errorf("point fills in drawing order %q: the unpriced (white) one must come first", fills)
+	}
+	// pts[0] is the unpriced one, pts[1] its twin (drawing order).
+	if d := math.Hypot(pts[0][0]-pts[1][0], pts[0][1]-pts[1][1]); d < markerGap-0.5 {
+		t.Errorf("coincident points drawn %.1f apart (%v, %v), want %d or more", d, pts[0], pts[1], markerGap)
+	}
+	fans, dots := c.lines["fan"], c.circles["true-pos"]
+	if len(fans) != 2 || len(dots) != 2 || dots[0][0] != dots[1][0] || dots[0][1] != dots[1][1] {
+		t.Fatalf("fan leaders %v from %v, want two from one true position", fans, dots)
+	}
+	for i, f := range fans {
+		if f[0] != dots[i][0] || f[1] != dots[i][1] || !slices.ContainsFunc(pts, func(p [3]float64) bool { return p[0] == f[2] && p[1] == f[3] }) {
+			t.Errorf("fan leader %v does not join the true position to a marker", f)
+		}
+	}
+	if !strings.Contains(c.svg, "2 points fanned out") {
+		t.Errorf("the footnote does not say points were fanned out")
+	}
+	c.checkLayout(t, true)
+
+	// Far apart, nothing moves.
+	c = writeChart(t, prof, profiles.Effective, []record.Record{a, far})
+	if len(c.lines["fan"]) != 0 {
+		t.Errorf("points far apart fanned out: %v", c.lines["fan"])
+	}
+}
+
+// The footer names the run: profile, calibration date, records files, commit and date, and
+// leaves out the commit when it is unknown.
+func TestSVGMetadataFooter(t *testing.T) {
+	prof := testProfile(t)
+	prof.Measured.At = time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
+	rows := NewPricer(prof, nil, "").PriceAll([]record.Record{rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8))})
+	meta := &Meta{Files: []string{"new.txt"}, BaseFiles: []string{"old.txt"}, Commit: "v1.2-3-gabc", Date: time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC)}
+	var buf bytes.Buffer
+	if _, err := WriteSVG(&buf, &Chart{Profile: prof, Basis: profiles.Effective, Rows: rows, Meta: meta}); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(parseChart(t, buf.Bytes()).of("meta"), " ")
+	for _, want := range []string{"profile test (Test Device, calibrated 2026-11-30 08:00 UTC)", "records new.txt", "base old.txt", "commit v1.2-3-gabc", "drawn 2026-12-01 09:30:00 UTC"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("footer %q lacks %q", got, want)
+		}
+	}
+	meta.Commit = ""
+	buf.Reset()
+	WriteSVG(&buf, &Chart{Profile: prof, Basis: profiles.Effective, Rows: rows, Meta: meta})
+	if got := strings.Join(parseChart(t, buf.Bytes()).of("meta"), " "); strings.Contains(got, "commit") {
+		t.Errorf("footer %q names a commit it does not know", got)
 	}
 }
