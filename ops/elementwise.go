@@ -169,75 +169,6 @@ func (op *LeakyReluFwd) reference(out, x *Tensor) {
 	})
 }
 
-// ClampFwd is torch.clamp: y = min(max(x, min_val), max_val), either bound optional.
-type ClampFwd struct {
-	DType  DType
-	MinVal *float64
-	MaxVal *float64
-	XShape []int
-
-	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
-}
-
-// NewClampFwd returns a clamp to [minVal, maxVal] over dtype dt; a nil bound is absent, but
-// not both.
-func NewClampFwd(minVal, maxVal *float64, dt DType) (*ClampFwd, error) {
-	if err := checkDType("ClampFwd", dt, floatDTypes...); err != nil {
-		return nil, err
-	}
-	switch {
-	case minVal == nil && maxVal == nil:
-		return nil, fmt.Errorf("ClampFwd: at least one of min_val and max_val must be given")
-	case minVal != nil && math.IsNaN(*minVal), maxVal != nil && math.IsNaN(*maxVal):
-		return nil, fmt.Errorf("ClampFwd: a bound is NaN")
-	}
-	return &ClampFwd{DType: dt, MinVal: minVal, MaxVal: maxVal}, nil
-}
-
-// Bind checks x, records its shape for EvalRoofline and returns the output shape.
-func (op *ClampFwd) Bind(x *Tensor) ([]int, error) {
-	return bindUnary("ClampFwd", op.DType, &op.XShape, x)
-}
-
-// bounds returns the bounds as float32, an absent one as the infinity that never binds.
-func (op *ClampFwd) bounds() (lo, hi float32) {
-	lo, hi = float32(math.Inf(-1)), float32(math.Inf(1))
-	if op.MinVal != nil {
-		lo = float32(*op.MinVal)
-	}
-	if op.MaxVal != nil {
-		hi = float32(*op.MaxVal)
-	}
-	return lo, hi
-}
-
-// Forward computes out = clamp(x). As torch, when min_val > max_val every element is
-// max_val. A large output is streamed (ntClamp, bit for bit the Go min and max).
-func (op *ClampFwd) Forward(out, x *Tensor) error {
-	lo, hi := op.bounds()
-	nt := func(y, x []float32) (int, int) { return ntClamp(y, x, lo, hi) }
-	return unaryForward(op, "ClampFwd", out, x, streamed(x, nt, func(y, x []float32) {
-		i := vecClamp(y, x, lo, hi)
-		y, x = y[i:len(x)], x[i:]
-		for i, v := range x {
-			y[i] = min(max(v, lo), hi)
-		}
-	}))
-}
-
-func (op *ClampFwd) reference(out, x *Tensor) {
-	lo, hi := op.bounds()
-	unaryReference(out, x, func(v float64) float64 {
-		if v < float64(lo) {
-			v = float64(lo)
-		}
-		if v > float64(hi) {
-			v = float64(hi)
-		}
-		return v
-	})
-}
-
 // ExpFwd is torch.exp.
 type ExpFwd struct {
 	DType  DType
@@ -413,9 +344,6 @@ func init() {
 	register("ReluFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewReluFwd(dt) }, Tol{}))
 	register("LeakyReluFwd", buildUnary(func(b *caseBuilder, dt DType) (unaryOp, error) {
 		return NewLeakyReluFwd(b.float("negative_slope"), dt)
-	}, Tol{}))
-	register("ClampFwd", buildUnary(func(b *caseBuilder, dt DType) (unaryOp, error) {
-		return NewClampFwd(b.optFloat("min_val"), b.optFloat("max_val"), dt)
 	}, Tol{}))
 	register("ExpFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewExpFwd(dt) }, unaryTol))
 	register("TanhFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewTanhFwd(dt) }, unaryTol))

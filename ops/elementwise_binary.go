@@ -30,62 +30,82 @@ func broadcastShapes(op string, a, b []int) ([]int, error) {
 	return out, nil
 }
 
-// bcastPlan lays out y = a ∘ b over the broadcast shape as rows of n contiguous output
-// elements. Row r reads a from aOff(r) and b from bOff(r); within a row an input either
+// bcastPlan lays out y = f(a, b, ...) over the broadcast shape as rows of n contiguous
+// output elements. Row r reads input k from offsets(r)[k]; within a row an input either
 // advances with the output (inner stride 1) or stays on one element (stride 0, broadcast).
-// Dims of size 1 are dropped and adjacent dims that both inputs traverse alike are merged,
+// Dims of size 1 are dropped and adjacent dims that every input traverses alike are merged,
 // so a same-shape add is one row and a [T, D] + [D] bias add is T rows of D.
 type bcastPlan struct {
-	n          int
-	sa, sb     int   // inner strides, 0 or 1
-	outer      []int // outer dims of the output, outermost first
-	astr, bstr []int // outer strides of a and b, in elements
+	n     int
+	inner []int   // per input: its inner stride, 0 or 1
+	outer []int   // outer dims of the output, outermost first
+	str   [][]int // per input: its outer strides, in elements
 }
 
-func newBcastPlan(a, b, out []int) bcastPlan {
+// newBcastPlan returns the plan of inputs ins broadcast to out.
+func newBcastPlan(out []int, ins ...[]int) bcastPlan {
 	rank := len(out)
-	stridesOf := func(s []int) []int {
-		st := make([]int, rank)
+	st := make([][]int, len(ins)) // per input, the stride of each output dim
+	for k, s := range ins {
+		st[k] = make([]int, rank)
 		acc := 1
 		for i := rank - 1; i >= 0; i-- {
 			if j := i - (rank - len(s)); j >= 0 && s[j] != 1 {
-				st[i] = acc
+				st[k][i] = acc
 				acc *= s[j]
 			}
 		}
-		return st
 	}
-	sa, sb := stridesOf(a), stridesOf(b)
-	var dims, as, bs []int // kept dims, innermost first while merging
+	var dims []int                  // kept dims, innermost first while merging
+	kept := make([][]int, len(ins)) // per input, the strides of the kept dims
 	for i := rank - 1; i >= 0; i-- {
 		if out[i] == 1 {
 			continue
 		}
-		if k := len(dims) - 1; k >= 0 && sa[i] == as[k]*dims[k] && sb[i] == bs[k]*dims[k] {
-			dims[k] *= out[i] // contiguous with the dim inside it in both inputs
+		k := len(dims) - 1
+		merge := k >= 0
+		for in := range ins {
+			merge = merge && st[in][i] == kept[in][k]*dims[k]
+		}
+		if merge {
+			dims[k] *= out[i] // contiguous with the dim inside it in every input
 			continue
 		}
-		dims, as, bs = append(dims, out[i]), append(as, sa[i]), append(bs, sb[i])
+		dims = append(dims, out[i])
+		for in := range ins {
+			kept[in] = append(kept[in], st[in][i])
+		}
 	}
+	p := bcastPlan{n: 1, inner: make([]int, len(ins)), str: make([][]int, len(ins))}
 	if len(dims) == 0 { // every dim is 1: one element
-		return bcastPlan{n: 1, sa: 1, sb: 1}
+		for in := range ins {
+			p.inner[in] = 1
+		}
+		return p
 	}
-	p := bcastPlan{n: dims[0], sa: as[0], sb: bs[0]}
-	for k := len(dims) - 1; k >= 1; k-- {
-		p.outer, p.astr, p.bstr = append(p.outer, dims[k]), append(p.astr, as[k]), append(p.bstr, bs[k])
+	p.n = dims[0]
+	for in := range ins {
+		p.inner[in] = kept[in][0]
+	}
+	for d := len(dims) - 1; d >= 1; d-- {
+		p.outer = append(p.outer, dims[d])
+		for in := range ins {
+			p.str[in] = append(p.str[in], kept[in][d])
+		}
 	}
 	return p
 }
 
-// offsets returns where row r starts in a and b.
-func (p *bcastPlan) offsets(r int) (ao, bo int) {
-	for k := len(p.outer) - 1; k >= 0; k-- {
-		i := r % p.outer[k]
-		r /= p.outer[k]
-		ao += i * p.astr[k]
-		bo += i * p.bstr[k]
+// offsets writes where row r starts in each input into off (one per input).
+func (p *bcastPlan) offsets(r int, off []int) {
+	clear(off)
+	for d := len(p.outer) - 1; d >= 0; d-- {
+		i := r % p.outer[d]
+		r /= p.outer[d]
+		for in := range off {
+			off[in] += i * p.str[in][d]
+		}
 	}
-	return ao, bo
 }
 
 // The operators of the binary ops, for vecArith.
@@ -108,19 +128,21 @@ func (p *bcastPlan) run(y, a, b []float32, op int, row func(y, a, b []float32)) 
 		for lo < hi {
 			r, j := lo/p.n, lo%p.n
 			m := min(p.n-j, hi-lo)
-			ao, bo := p.offsets(r)
+			var off [2]int
+			p.offsets(r, off[:])
+			ao, bo := off[0], off[1]
 			as, bs := a[ao:ao+1], b[bo:bo+1]
-			if p.sa == 1 {
+			if p.inner[0] == 1 {
 				as = a[ao+j : ao+j+m]
 			}
-			if p.sb == 1 {
+			if p.inner[1] == 1 {
 				bs = b[bo+j : bo+j+m]
 			}
 			ys := y[lo : lo+m]
 			if stream {
 				s, e := ntArith(op, ys, as, bs)
-				p.piece(op, ys[:s], part(as, p.sa, 0, s), part(bs, p.sb, 0, s), row)
-				ys, as, bs = ys[e:], part(as, p.sa, e, m), part(bs, p.sb, e, m)
+				p.piece(op, ys[:s], part(as, p.inner[0], 0, s), part(bs, p.inner[1], 0, s), row)
+				ys, as, bs = ys[e:], part(as, p.inner[0], e, m), part(bs, p.inner[1], e, m)
 			}
 			p.piece(op, ys, as, bs, row)
 			lo += m
@@ -135,7 +157,7 @@ func (p *bcastPlan) piece(op int, y, a, b []float32, row func(y, a, b []float32)
 		return
 	}
 	k := vecArith(op, y, a, b)
-	row(y[k:], part(a, p.sa, k, len(y)), part(b, p.sb, k, len(y)))
+	row(y[k:], part(a, p.inner[0], k, len(y)), part(b, p.inner[1], k, len(y)))
 }
 
 // part returns the input piece x[i:j] for an input of inner stride 1, and x itself, its
@@ -191,7 +213,7 @@ func (c broadcastCore) forward(out, a, b *Tensor, op int, row func(y, a, b []flo
 	if err := checkOutput(c.name, out, c.dt, shape); err != nil {
 		return err
 	}
-	p := newBcastPlan(a.Shape, b.Shape, shape)
+	p := newBcastPlan(shape, a.Shape, b.Shape)
 	p.run(out.Data, a.Data, b.Data, op, row)
 	return nil
 }
@@ -199,22 +221,25 @@ func (c broadcastCore) forward(out, a, b *Tensor, op int, row func(y, a, b []flo
 // broadcastReference is the plain reference: for every output element, its multi-index, the
 // broadcast index into each input, and f in float64.
 func broadcastReference(out, a, b *Tensor, f func(x, y float64) float64) {
-	at := func(t *Tensor, idx []int) float32 {
-		off, stride := 0, 1
-		for d := len(t.Shape) - 1; d >= 0; d-- {
-			i := idx[len(idx)-len(t.Shape)+d]
-			if t.Shape[d] == 1 {
-				i = 0
-			}
-			off += i * stride
-			stride *= t.Shape[d]
-		}
-		return t.Data[off]
-	}
 	for i := range out.Data {
 		idx := unravel(i, out.Shape)
-		out.Data[i] = float32(f(float64(at(a, idx)), float64(at(b, idx))))
+		out.Data[i] = float32(f(float64(bcastAt(a, idx)), float64(bcastAt(b, idx))))
 	}
+}
+
+// bcastAt returns the element of t that output multi-index idx reads under torch
+// broadcasting (t's dims aligned from the last; a dim of 1 always reads index 0).
+func bcastAt(t *Tensor, idx []int) float32 {
+	off, stride := 0, 1
+	for d := len(t.Shape) - 1; d >= 0; d-- {
+		i := idx[len(idx)-len(t.Shape)+d]
+		if t.Shape[d] == 1 {
+			i = 0
+		}
+		off += i * stride
+		stride *= t.Shape[d]
+	}
+	return t.Data[off]
 }
 
 // The four ops. Each row function has three loops: both inputs advancing, or one of them a

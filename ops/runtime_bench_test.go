@@ -52,9 +52,17 @@ func vsCopy(b *testing.B, in *Instance, bytes int64) {
 // its largest CPU workload (cpu-large: 64 MiB or more each way, twice the reference host's
 // L3).
 
-func BenchmarkReluFwd(b *testing.B)       { benchVsCopy(b, "ReluFwd", "cpu-large") }
-func BenchmarkLeakyReluFwd(b *testing.B)  { benchVsCopy(b, "LeakyReluFwd", "cpu-large") }
-func BenchmarkClampFwd(b *testing.B)      { benchVsCopy(b, "ClampFwd", "cpu-large") }
+func BenchmarkReluFwd(b *testing.B)      { benchVsCopy(b, "ReluFwd", "cpu-large") }
+func BenchmarkLeakyReluFwd(b *testing.B) { benchVsCopy(b, "LeakyReluFwd", "cpu-large") }
+func BenchmarkClampFwd(b *testing.B)     { benchVsCopy(b, "ClampFwd", "cpu-large") }
+
+// Tensor bounds: three full-size inputs (3R:1W against the copy's 1R:1W), and per-row bounds
+// [4096, 1], where each row takes the scalar kernel.
+func BenchmarkClampFwdTensorBounds(b *testing.B) {
+	benchVsCopy(b, "ClampFwd", "cpu-large-tensor-bounds")
+}
+func BenchmarkClampFwdRowBounds(b *testing.B) { benchVsCopy(b, "ClampFwd", "cpu-large-row-bounds") }
+
 func BenchmarkExpFwd(b *testing.B)        { benchVsCopy(b, "ExpFwd", "cpu-large") }
 func BenchmarkTanhFwd(b *testing.B)       { benchVsCopy(b, "TanhFwd", "cpu-large") }
 func BenchmarkSigmoidFwd(b *testing.B)    { benchVsCopy(b, "SigmoidFwd", "cpu-large") }

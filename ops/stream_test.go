@@ -184,7 +184,7 @@ func TestStreamForward(t *testing.T) {
 		{"relu", func() error { return relu.Forward(y, x) }, func(v float32) float32 { return max(v, 0) }},
 		{"leaky_relu", func() error { return leaky.Forward(y, x) },
 			func(v float32) float32 { return v * factor[math.Float32bits(v)>>31] }},
-		{"clamp", func() error { return clamp.Forward(y, x) }, func(v float32) float32 { return min(max(v, lo32), hi32) }},
+		{"clamp", func() error { return clamp.Forward(y, x, nil, nil) }, func(v float32) float32 { return min(max(v, lo32), hi32) }},
 	}
 	for _, u := range unary {
 		clear(y.Data)
@@ -195,6 +195,18 @@ func TestStreamForward(t *testing.T) {
 			if want := u.f(x.Data[i]); !sameBits(v, want) {
 				t.Fatalf("%s: y[%d] = %#08x, want %#08x", u.name, i, math.Float32bits(v), math.Float32bits(want))
 			}
+		}
+	}
+	// A per-row tensor lower bound (NaN and signed zeros among them) with a scalar upper one:
+	// each row takes the scalar kernel, streamed, or the Go loop for a NaN bound.
+	rowClamp, _ := NewClampFwd(nil, &hi, Float32)
+	clear(yr.Data)
+	if err := rowClamp.Forward(yr, xr, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range yr.Data {
+		if want := min(max(xr.Data[i], c.Data[i/cols]), hi32); !sameBits(v, want) {
+			t.Fatalf("clamp row bound: y[%d] = %#08x, want %#08x", i, math.Float32bits(v), math.Float32bits(want))
 		}
 	}
 	binary := []struct {

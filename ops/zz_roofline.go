@@ -11,7 +11,7 @@ import (
 )
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AddFwd call, computed by
-// formulas.Binary (func mode, elementwise.yaml:212).
+// formulas.Binary (func mode, elementwise.yaml:231).
 func (op *AddFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Binary(op)
 }
@@ -81,31 +81,10 @@ func (op *BatchedGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineResult("BatchedGemmFwd", rooflineFlops, rooflineBytes)
 }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one ClampFwd call (elementwise.yaml:58).
+// EvalRoofline returns the minimum FLOPs and bytes of one ClampFwd call, computed by
+// formulas.Clamp (func mode, elementwise.yaml:101).
 func (op *ClampFwd) EvalRoofline() (flops, bytes int64, err error) {
-	if op.XShape == nil {
-		return 0, 0, rooflineUnbound("ClampFwd", "x")
-	}
-	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
-		flops, bytes, err := op.rooflineEval()
-		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
-	}
-	return c.flops, c.bytes, c.err
-}
-
-// rooflineEval is ClampFwd's roofline, computed from the bound values; EvalRoofline caches it.
-func (op *ClampFwd) rooflineEval() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("ClampFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
-	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := rooflineProduct(x.shape)
-	rooflineFlops := T
-	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
-	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
-	return rooflineResult("ClampFwd", rooflineFlops, rooflineBytes)
+	return rooflineFormulas.Clamp(op)
 }
 
 // ComputeRoof returns the profile key of the unit that prices ClampFwd's FLOPs: the
@@ -245,7 +224,7 @@ func (op *CumsumFwd) rooflineEval() (flops, bytes int64, err error) {
 func (op *CumsumFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one DivFwd call, computed by
-// formulas.Binary (func mode, elementwise.yaml:271).
+// formulas.Binary (func mode, elementwise.yaml:290).
 func (op *DivFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Binary(op)
 }
@@ -296,7 +275,7 @@ func (op *EmbeddingFwd) EvalRoofline() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *EmbeddingFwd) ComputeRoof() string { return "vector.fp32" }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one ExpFwd call (elementwise.yaml:84).
+// EvalRoofline returns the minimum FLOPs and bytes of one ExpFwd call (elementwise.yaml:103).
 func (op *ExpFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("ExpFwd", "x")
@@ -400,7 +379,7 @@ func (op *GeluErfFwd) rooflineEval() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *GeluErfFwd) ComputeRoof() string { return "vector.fp32" }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one GeluFwd call (elementwise.yaml:169).
+// EvalRoofline returns the minimum FLOPs and bytes of one GeluFwd call (elementwise.yaml:188).
 func (op *GeluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("GeluFwd", "x")
@@ -753,7 +732,7 @@ func (op *MoeTopKGatingFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *MoeTopKGatingFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MulFwd call, computed by
-// formulas.Binary (func mode, elementwise.yaml:252).
+// formulas.Binary (func mode, elementwise.yaml:271).
 func (op *MulFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Binary(op)
 }
@@ -915,7 +894,7 @@ func (op *RopeFwd) EvalRoofline() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *RopeFwd) ComputeRoof() string { return "vector.fp32" }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one SigmoidFwd call (elementwise.yaml:125).
+// EvalRoofline returns the minimum FLOPs and bytes of one SigmoidFwd call (elementwise.yaml:144).
 func (op *SigmoidFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SigmoidFwd", "x")
@@ -947,7 +926,7 @@ func (op *SigmoidFwd) rooflineEval() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *SigmoidFwd) ComputeRoof() string { return "vector.fp32" }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one SiluFwd call (elementwise.yaml:147).
+// EvalRoofline returns the minimum FLOPs and bytes of one SiluFwd call (elementwise.yaml:166).
 func (op *SiluFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SiluFwd", "x")
@@ -1051,7 +1030,7 @@ func (op *SoftplusFwd) rooflineEval() (flops, bytes int64, err error) {
 func (op *SoftplusFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one SubFwd call, computed by
-// formulas.Binary (func mode, elementwise.yaml:230).
+// formulas.Binary (func mode, elementwise.yaml:249).
 func (op *SubFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Binary(op)
 }
@@ -1070,7 +1049,7 @@ func (op *SumFwd) EvalRoofline() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *SumFwd) ComputeRoof() string { return "vector.fp32" }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one TanhFwd call (elementwise.yaml:104).
+// EvalRoofline returns the minimum FLOPs and bytes of one TanhFwd call (elementwise.yaml:123).
 func (op *TanhFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("TanhFwd", "x")

@@ -1,6 +1,9 @@
 package formulas
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // BinaryShape is what a broadcasting binary elementwise op (add, sub, mul, div) exposes to
 // its formula: the two inputs' shapes as bound, and the storage size of the dtype they and
@@ -65,4 +68,47 @@ func dimFromEnd(s []int, k int) int {
 		return 1
 	}
 	return s[len(s)-1-k]
+}
+
+// ClampShape is what a clamp exposes to its formula: x's bound shape, the bound shapes of
+// the tensor bounds lo and hi (torch.clamp's min and max given as tensors; nil when
+// absent: a scalar bound or none), and the storage size of the dtype they share.
+type ClampShape struct {
+	X, Lo, Hi []int
+	ElemBytes int
+}
+
+// ClampOp is a clamp as the formula sees it. ClampShape returns an error naming the op and
+// input when the shapes are not bound yet.
+type ClampOp interface {
+	ClampShape() (ClampShape, error)
+}
+
+// Clamp returns the FLOPs and minimum bytes of y = min(max(x, lo), hi) with torch
+// broadcasting over x and the tensor bounds present: one compare-select per output element
+// for a one- or two-bound clamp (spec §1.3). Bytes: x and each tensor bound read once at
+// its own size (a scalar bound is no traffic), the output written once at the broadcast
+// shape. Func mode because the broadcast shape needs a loop over the aligned dims.
+func Clamp(op ClampOp) (flops, bytes int64, err error) {
+	s, err := op.ClampShape()
+	if err != nil {
+		return 0, 0, err
+	}
+	out := s.X
+	var c checked
+	read := c.elems(s.X)
+	for _, b := range [][]int{s.Lo, s.Hi} {
+		if b == nil {
+			continue
+		}
+		if out, err = broadcast(out, b); err != nil {
+			return 0, 0, err
+		}
+		read = c.add(read, c.elems(b))
+	}
+	if slices.ContainsFunc(s.X, func(d int) bool { return d < 0 }) {
+		return 0, 0, fmt.Errorf("shape %v has a negative dim", s.X)
+	}
+	no := c.elems(out)
+	return c.result(no, c.mul(c.add(read, no), int64(s.ElemBytes)))
 }
