@@ -92,6 +92,9 @@ func emitInline(g *source, m *opModel) {
 				shapes = append(shapes, b.field)
 			case "bool":
 				ints = append(ints, "rooflineFlag("+b.field+")")
+			case "*int":
+				// Two entries: whether it is nil, and its value (0 for nil).
+				ints = append(ints, "rooflineFlag("+b.field+" == nil)", "rooflineNullable("+b.field+")")
 			default:
 				ints = append(ints, b.value)
 			}
@@ -215,7 +218,7 @@ func clip(f string) string { return f + "[:len(" + f + "):len(" + f + ")]" }
 
 // cached reports whether m's EvalRoofline caches its result: ops whose formulas read an
 // arbitrary-rank input's shape (bound only by Forward) do, keyed by every value the formulas
-// read (spec §4.4.5), when every such value is an int, a bool or a []int.
+// read (spec §4.4.5), when every such value is an int, a bool, a []int or a nullable int.
 func (m *opModel) cached() bool {
 	arbitrary := false
 	for _, t := range m.op.Inputs {
@@ -226,7 +229,7 @@ func (m *opModel) cached() bool {
 		return false
 	}
 	for _, b := range m.bindings() {
-		if b.typ != "int" && b.typ != "bool" && b.typ != "[]int" {
+		if b.typ != "int" && b.typ != "bool" && b.typ != "[]int" && b.typ != "*int" {
 			return false
 		}
 	}

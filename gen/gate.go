@@ -261,7 +261,7 @@ func (w *walker) expr(n ast.Expr) {
 			}
 		}
 	case *ast.StarExpr:
-		w.errorf(n, "pointer dereference is not allowed in formulas; a nullable param belongs in func mode")
+		w.errorf(n, "pointer dereference is not allowed in formulas; read a nullable param with valueor(p, default) or mustvalue(p)")
 	case *ast.FuncLit:
 		w.errorf(n, "function literals are not allowed in formulas")
 	case *ast.CompositeLit:
@@ -311,15 +311,49 @@ func (w *walker) binary(n *ast.BinaryExpr) {
 	w.expr(n.Y)
 }
 
-// nilCompare accepts `opt != nil` for an optional input opt.
+// nilCompare accepts `opt != nil` for an optional input opt and `p == nil` for a nullable
+// param p. A name that is never nil compared with nil is refused here, naming what it is.
 func (w *walker) nilCompare(a, b ast.Expr) bool {
 	ia, ok1 := a.(*ast.Ident)
 	ib, ok2 := b.(*ast.Ident)
-	if !ok1 || !ok2 || ib.Name != "nil" || w.g.m.kindOf(ia.Name) != kindOptional {
+	if !ok1 || !ok2 || ib.Name != "nil" || ia.Name == "nil" {
 		return false
 	}
-	w.g.m.used[ia.Name] = kindOptional
+	m := w.g.m
+	switch k := m.kindOf(ia.Name); {
+	case k == kindOptional:
+		m.used[ia.Name] = kindOptional
+	case w.nullable(ia.Name):
+		m.used[ia.Name] = kindParam
+	case k == kindParam:
+		w.errorf(ia, "param %s has type %s, so it is never nil; %s", ia.Name, m.op.Param(ia.Name).Type.Value, nilOnly)
+	case k == kindDim:
+		w.errorf(ia, "dim %s is an int, never nil; %s", ia.Name, nilOnly)
+	case k == kindInput:
+		w.errorf(ia, "input %s is required (not optional), so it is never nil; %s", ia.Name, nilOnly)
+	case k == kindElemBytes || k == kindNone && w.isVar(ia.Name):
+		w.errorf(ia, "%s is never nil; %s", ia.Name, nilOnly)
+	default:
+		return false
+	}
 	return true
+}
+
+// nilOnly says what nil compares with.
+const nilOnly = "nil compares only with an optional input (bias != nil) or a nullable param (type *int, *float64, ...)"
+
+// nullable reports whether name is a nullable param (a pointer type: *int, *float64, ...).
+func (w *walker) nullable(name string) bool {
+	p := w.g.m.op.Param(name)
+	return p != nil && p.Nullable()
+}
+
+// nullableUse is the finding for a nullable param named anywhere but in a nil comparison or
+// as the first argument of valueor or mustvalue.
+func (w *walker) nullableUse(n *ast.Ident) {
+	t := w.g.m.op.Param(n.Name).Type.Value
+	w.errorf(n, "%s is a nullable param (%s, None in Python): compare it with nil (%s != nil), or read it with valueor(%s, default) or mustvalue(%s)",
+		n.Name, t, n.Name, n.Name, n.Name)
 }
 
 func (w *walker) call(n *ast.CallExpr) {
@@ -334,6 +368,21 @@ func (w *walker) call(n *ast.CallExpr) {
 		case ok && h.Layers&w.f.layer == 0:
 			w.errorf(fn, "%s is a %s-layer helper; compute it in vars and use the var here", fn.Name, VarsLayer)
 			return
+		case ok && h.Nullable:
+			w.g.m.helpers[fn.Name] = true
+			if len(n.Args) > 0 {
+				if id, isIdent := n.Args[0].(*ast.Ident); isIdent && w.nullable(id.Name) {
+					w.g.m.used[id.Name] = kindParam
+				} else if isIdent {
+					w.errorf(id, "%s reads a nullable param (type *int, *float64, ...); %s is not one", fn.Name, id.Name)
+				} else {
+					w.errorf(n.Args[0], "%s reads a nullable param (type *int, *float64, ...); its first argument must be one", fn.Name)
+				}
+				for _, a := range n.Args[1:] {
+					w.expr(a)
+				}
+			}
+			return // too few arguments: the type check says so
 		case ok:
 			w.g.m.helpers[fn.Name] = true
 		case pythonOnly[fn.Name] != "":
@@ -426,7 +475,13 @@ func (w *walker) ident(n *ast.Ident) {
 		return
 	}
 	switch kind := w.g.m.kindOf(name); kind {
-	case kindDim, kindParam, kindElemBytes:
+	case kindParam:
+		if w.nullable(name) {
+			w.nullableUse(n)
+			return
+		}
+		w.g.m.used[name] = kind
+	case kindDim, kindElemBytes:
 		w.g.m.used[name] = kind
 	case kindInput:
 		if w.vars() {
@@ -442,7 +497,7 @@ func (w *walker) ident(n *ast.Ident) {
 		w.errorf(n, "helper %s must be called", name)
 	default:
 		if name == "nil" {
-			w.errorf(n, "nil may only be compared with an optional input (bias != nil)")
+			w.errorf(n, "nil may only be compared with an optional input (bias != nil) or a nullable param (type *int, *float64, ...)")
 			return
 		}
 		if h := pythonOnly[name]; h != "" {

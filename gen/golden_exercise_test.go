@@ -6,6 +6,7 @@ import (
 
 	basic "github.com/ropgen/ropgen/testdata/golden/basic/ops"
 	helpers "github.com/ropgen/ropgen/testdata/golden/helpers/ops"
+	nullable "github.com/ropgen/ropgen/testdata/golden/nullable/ops"
 	renamed "github.com/ropgen/ropgen/testdata/golden/renamed/ops"
 )
 
@@ -58,18 +59,79 @@ func TestGoldenRenamedRuns(t *testing.T) {
 }
 
 func TestGoldenHelpersRun(t *testing.T) {
-	op := &helpers.HelpersFwd{XShape: []int{3, 10}, Dim: -1, Dims: []int{2, 3}, Block: 4, Causal: true, DType: 2}
+	tile := 2
+	op := &helpers.HelpersFwd{XShape: []int{3, 10}, Dim: -1, Dims: []int{2, 3}, Block: 4, Causal: true, Tile: &tile, DType: 2}
 	// N=10 T=30 S=5 R=2 log2=3 clog2=4 min=4 max=10 floordiv(-10,4)=-3 floormod(-10,4)=2 cdiv=3 abs=10 cond=1
+	// Vo = valueor(nil, 5) + mustvalue(2) = 7
 	// bytes: floordiv(30,4)*2=14 + cdiv(10,4)=3 + floormod(10,4)=2 + 3 + 4 + min=10 + max=30 + abs(-20)=20
-	expectRoofline(t, op, 71, 86)
+	// + valueor(nil, 1) + mustvalue(2) = 3
+	expectRoofline(t, op, 78, 89)
 	op.Causal = false
-	expectRoofline(t, op, 70, 86)
+	expectRoofline(t, op, 77, 89)
+	win := 10
+	op.Win = &win // Vo = 12; bytes + 10 + 2
+	expectRoofline(t, op, 82, 98)
+	op.Win = nil
 	op.XShape = []int{3, 16} // exact powers: log2 = clog2 = 4
-	expectRoofline(t, op, 48+5+2+4+4+4+16-4+0+4+16, 24+4+0+4+4+16+48+32)
+	expectRoofline(t, op, 48+5+2+4+4+4+16-4+0+4+16+7, 24+4+0+4+4+16+48+32+3)
+	op.Tile = nil
+	expectError(t, op, "mustvalue of a nil (None) param")
+	op.Tile = &tile
 	op.Block = 0
 	expectError(t, op, "division by zero")
 	op.Block, op.XShape = 4, []int{3, 0}
 	expectError(t, op, "log2 of 0")
+}
+
+// TestGoldenNullableRuns: nullable params (*int, *float64) compared with nil and read with
+// valueor and mustvalue, in the checker, the recover and the cached EvalRoofline.
+func TestGoldenNullableRuns(t *testing.T) {
+	ptr := func(v int) *int { return &v }
+	// The checker: W = min(valueor(window, S), S); bytes count 2 or 3 tensors.
+	w := &nullable.WindowAttnFwd{B: 1, S: 16, D: 8, DType: 2}
+	expectRoofline(t, w, 4*16*16*8, 2*16*8*2) // window None: W = S
+	w.Window = ptr(4)
+	expectRoofline(t, w, 4*16*4*8, 3*16*8*2)
+	w.Window = ptr(100) // wider than the sequence: W = S
+	expectRoofline(t, w, 4*16*16*8, 3*16*8*2)
+	w.Window = ptr(-1)
+	expectError(t, w, "WindowAttnFwd: roofline flops is negative (-512)")
+	w.Window, w.B, w.S = nil, 1<<40, 1<<20
+	expectError(t, w, `WindowAttnFwd: roofline.flops "4 * B * S * W * D": 4611686018427387904 * 1048576 overflows int64`)
+
+	// Cached: dim is two entries of the key, nil and 0 differ, and a value changed in
+	// place through the pointer is a new key.
+	a := &nullable.ArgmaxFwd{XShape: []int{4, 128}, DType: 4}
+	expectRoofline(t, a, 512-1, 512*4+1*8) // dim None: one reduction of 512
+	zero := 0
+	a.Dim = &zero
+	expectRoofline(t, a, 512-128, 512*4+128*8) // dim 0: 128 reductions of 4
+	expectRoofline(t, a, 512-128, 512*4+128*8) // from the cache
+	zero = -1
+	expectRoofline(t, a, 512-4, 512*4+4*8) // dim -1: 4 reductions of 128
+	a.Dim = nil
+	expectRoofline(t, a, 512-1, 512*4+1*8)
+	a.Dim = ptr(2)
+	expectError(t, a, "dim 2 out of range for a tensor of rank 2")
+	a.Dim, a.XShape = nil, []int{} // a scalar: cond is eager, so normdim(0, 0) runs (the shape rule refuses the row)
+	expectError(t, a, "dim 0 out of range for a tensor of rank 0")
+
+	// mustvalue in both layers, with the recover.
+	b := &nullable.BlockFwd{M: 2, K: 10, Block: ptr(4), DType: 4}
+	expectRoofline(t, b, 2*10+2*3, 2*2*10*4+2*3*4) // cdiv(10, 4) = 3 blocks
+	b.Block = nil
+	expectError(t, b, `BlockFwd: roofline.vars.Nb "cdiv(K, mustvalue(block))": mustvalue of a nil (None) param: guard the row with a shape rule (p != nil), or read it with valueor(p, default)`)
+	b.Block = ptr(0)
+	expectError(t, b, `BlockFwd: roofline.vars.Nb "cdiv(K, mustvalue(block))": cdiv: division by zero`)
+
+	// *float64 compared with nil: one compare-select per bound given.
+	lo, hi := -0.5, 0.5
+	c := &nullable.ClampFwd{XShape: []int{7, 33}, DType: 4}
+	expectRoofline(t, c, 0, 2*231*4)
+	c.MinVal = &lo
+	expectRoofline(t, c, 231, 2*231*4)
+	c.MaxVal = &hi
+	expectRoofline(t, c, 2*231, 2*231*4)
 }
 
 type roofliner interface {

@@ -39,6 +39,9 @@ type Helper struct {
 	Fails bool
 	// Needs lists the other helpers the declaration calls; they are emitted with it.
 	Needs []string
+	// Nullable marks a reader of a nullable param: its first argument must be one, and
+	// that is the only place (beside p == nil, p != nil) a formula may name one.
+	Nullable bool
 }
 
 // Helpers is the binding table. Formulas compute in int, exactly: every helper returns the
@@ -57,6 +60,10 @@ var Helpers = []Helper{
 	{Name: "cond", Layers: VarsLayer | ArithLayer, Meaning: "a if c else b; eager: both a and b are evaluated"},
 	{Name: "log2", Layers: VarsLayer | ArithLayer, Meaning: "floor(log2(a)) for a >= 1; otherwise an error", Fails: true},
 	{Name: "clog2", Layers: VarsLayer | ArithLayer, Meaning: "ceil(log2(a)) for a >= 1; otherwise an error", Fails: true},
+	// The two readers of a nullable param (type *int, *float64, ...). Not `value`: that is
+	// a common param name (pad's and masked_fill's value), which a helper would shadow.
+	{Name: "valueor", Layers: VarsLayer | ArithLayer, Meaning: "p if p is not None else d in Python: the value of the nullable param p, or d when p is nil", Nullable: true},
+	{Name: "mustvalue", Layers: VarsLayer | ArithLayer, Meaning: "the value of the nullable param p; nil is an error (for a param every call gives)", Fails: true, Nullable: true},
 }
 
 // GoName is the name of the helper's declaration in generated code: the formula name with
@@ -83,7 +90,7 @@ func lookupHelper(name string) (Helper, bool) {
 var pythonOnly = map[string]string{
 	"ceil":       "for ceil(a / b) write cdiv(a, b); ceil(log2(n)) is clog2(n)",
 	"floor":      "for floor(a / b) write floordiv(a, b); floor(log2(n)) is log2(n)",
-	"None":       "Go has no None: an optional input is tested with name != nil",
+	"None":       "Go has no None: an optional input or a nullable param is tested with name != nil",
 	"True":       "Go's boolean is true",
 	"False":      "Go's boolean is false",
 	"and":        "Go's logical and is &&",
@@ -104,5 +111,5 @@ var pythonOnly = map[string]string{
 	"prod":       "a product over a shape is product(x.shape) or product(x.shape[a:b])",
 	"numel":      "a tensor's element count is product(x.shape), computed in vars",
 	"in":         "Go has no membership test; compare each value (x.ndim == 0 || x.ndim == 1), or use func mode",
-	"is":         "Python's `is not None` is `!= nil` in Go (allowed for an optional input)",
+	"is":         "Python's `is not None` is `!= nil` in Go (allowed for an optional input or a nullable param)",
 }

@@ -638,6 +638,13 @@ func ValidParamType(s string) bool {
 	return ok
 }
 
+// Nullable reports whether p is a nullable param: its type is a valid pointer type (*int,
+// *float64, ...), so null is one of its values.
+func (p *Param) Nullable() bool {
+	t, ok := parseParamType(p.Type.Value)
+	return ok && t.nullable
+}
+
 func parseParamType(s string) (paramType, bool) {
 	if !slices.Contains(ParamTypes, s) {
 		return paramType{}, false

@@ -37,6 +37,15 @@ func TestCacheStore(t *testing.T) {
 	}
 }
 
+// TestNullableKey: a nullable int is keyed by two entries, so nil and 0 differ.
+func TestNullableKey(t *testing.T) {
+	zero, five := 0, 5
+	key := func(p *int) [2]int { return [2]int{rooflineFlag(p == nil), rooflineNullable(p)} }
+	if key(nil) == key(&zero) || key(&zero) == key(&five) || key(&five) != [2]int{0, 5} || key(nil) != [2]int{1, 0} {
+		t.Errorf("keys: nil %v, 0 %v, 5 %v", key(nil), key(&zero), key(&five))
+	}
+}
+
 // TestCacheMissReusesStorage makes the store comment true: once the cache has seen keys of
 // a size, a miss copies the new key into the storage it holds and allocates nothing.
 func TestCacheMissReusesStorage(t *testing.T) {

@@ -120,3 +120,22 @@ func rooflineClog2(a int) int {
 	}
 	return bits.Len64(uint64(a) - 1)
 }
+
+// rooflineValueor is the formula language's valueor: it returns the value of the nullable
+// param p, or d when p is nil, as Python's `p if p is not None else d`.
+func rooflineValueor[T any](p *T, d T) T {
+	if p == nil {
+		return d
+	}
+	return *p
+}
+
+// rooflineMustvalue is the formula language's mustvalue: it returns the value of the
+// nullable param p, which must not be nil. It is an error, not a zero, when p is nil: a
+// formula that reads a param left null is wrong for that call.
+func rooflineMustvalue[T any](p *T) T {
+	if p == nil {
+		panic(rooflineError("mustvalue of a nil (None) param: guard the row with a shape rule (p != nil), or read it with valueor(p, default)"))
+	}
+	return *p
+}

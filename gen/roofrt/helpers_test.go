@@ -66,6 +66,10 @@ func TestHelpers(t *testing.T) {
 		{"clog2", rooflineClog2(1000), 10},
 		{"clog2 power", rooflineClog2(1024), 10},
 		{"clog2 one", rooflineClog2(1), 0},
+		{"valueor", rooflineValueor(ptr(-1), 5), -1},
+		{"valueor zero", rooflineValueor(ptr(0), 5), 0}, // 0 is a value, not None (Python's `p or d` would give 5)
+		{"valueor nil", rooflineValueor(nil, 5), 5},
+		{"mustvalue", rooflineMustvalue(ptr(math.MinInt64)), math.MinInt64},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
@@ -88,10 +92,33 @@ func TestHelpers(t *testing.T) {
 		{"normdim negative", "dim -4 out of range for a tensor of rank 3", func() { rooflineNormdim(-4, 3) }},
 		{"log2", "log2 of 0", func() { rooflineLog2(0) }},
 		{"clog2", "clog2 of -1", func() { rooflineClog2(-1) }},
+		{"mustvalue nil", "mustvalue of a nil (None) param", func() { rooflineMustvalue[int](nil) }},
+		{"mustvalue nil float", "mustvalue of a nil (None) param", func() { rooflineMustvalue[float64](nil) }},
 	} {
 		if got := refusal(t, c.f); !strings.Contains(got, c.want) || got == "" {
 			t.Errorf("%s: refusal %q, want one containing %q", c.name, got, c.want)
 		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestNullableHelpers: valueor and mustvalue read every nullable param type, and read the
+// value at the call, not a copy taken earlier.
+func TestNullableHelpers(t *testing.T) {
+	if got := rooflineValueor(ptr(2.5), 1); got != 2.5 {
+		t.Errorf("valueor(*float64 2.5, 1) = %v", got)
+	}
+	if got := rooflineValueor[float64](nil, 1); got != 1 {
+		t.Errorf("valueor(nil *float64, 1) = %v", got)
+	}
+	if !rooflineMustvalue(ptr(true)) || rooflineValueor(nil, true) != true || rooflineValueor(ptr(false), true) {
+		t.Error("valueor/mustvalue on *bool")
+	}
+	p := ptr(3)
+	*p = 7
+	if rooflineMustvalue(p) != 7 || rooflineValueor(p, 0) != 7 {
+		t.Error("the helpers read a stale value")
 	}
 }
 

@@ -270,7 +270,8 @@ func rooflineNegative(op string, flops, bytes int) error {
 // that EvalRoofline after an identical Forward costs a comparison (spec §4.4.5: cache by
 // input). An op whose formulas read a bound shape declares it: roofline rooflineCache. The
 // key is the bound shapes and []int params (nil, an absent input, differs from empty) and
-// the int and bool values the formulas read.
+// the int, bool and nullable int values the formulas read (a nullable int is two entries:
+// rooflineFlag(p == nil), then rooflineNullable(p)).
 type rooflineCache struct {
 	shapes       [][]int
 	ints         []int
@@ -309,6 +310,15 @@ func rooflineFlag(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// rooflineNullable is a nullable int's value in a cache key, 0 for nil: the entry before it,
+// rooflineFlag(p == nil), tells nil from 0.
+func rooflineNullable(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // rooflineTensor is what a vars-layer formula sees of an input: x.shape and x.ndim.

@@ -7,7 +7,7 @@ type DType int
 // Size returns the element size in bytes.
 func (d DType) Size() int { return int(d) }
 
-// HelpersFwd binds an arbitrary-rank input and four params.
+// HelpersFwd binds an arbitrary-rank input and six params.
 type HelpersFwd struct {
 	roofline rooflineCache
 	XShape   []int
@@ -15,5 +15,7 @@ type HelpersFwd struct {
 	Dims     []int
 	Block    int
 	Causal   bool
+	Win      *int
+	Tile     *int
 	DType    DType
 }

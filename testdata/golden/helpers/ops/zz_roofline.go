@@ -15,9 +15,9 @@ func (op *HelpersFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("HelpersFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || !rooflineSameShape(c.shapes[1], op.Dims) || c.ints[0] != op.Dim || c.ints[1] != op.Block || c.ints[2] != rooflineFlag(op.Causal) || c.ints[3] != op.DType.Size() {
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || !rooflineSameShape(c.shapes[1], op.Dims) || c.ints[0] != op.Dim || c.ints[1] != op.Block || c.ints[2] != rooflineFlag(op.Causal) || c.ints[3] != rooflineFlag(op.Win == nil) || c.ints[4] != rooflineNullable(op.Win) || c.ints[5] != rooflineFlag(op.Tile == nil) || c.ints[6] != rooflineNullable(op.Tile) || c.ints[7] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
-		c.store([][]int{op.XShape, op.Dims}, []int{op.Dim, op.Block, rooflineFlag(op.Causal), op.DType.Size()}, flops, bytes, err)
+		c.store([][]int{op.XShape, op.Dims}, []int{op.Dim, op.Block, rooflineFlag(op.Causal), rooflineFlag(op.Win == nil), rooflineNullable(op.Win), rooflineFlag(op.Tile == nil), rooflineNullable(op.Tile), op.DType.Size()}, flops, bytes, err)
 	}
 	return c.flops, c.bytes, c.err
 }
@@ -31,6 +31,8 @@ func (op *HelpersFwd) rooflineEval() (flops, bytes int64, err error) {
 	dims := op.Dims[:len(op.Dims):len(op.Dims)]
 	block := op.Block
 	causal := op.Causal
+	win := op.Win
+	tile := op.Tile
 	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
 	d := rooflineNormdim(dim, x.ndim)
@@ -55,10 +57,12 @@ func (op *HelpersFwd) rooflineEval() (flops, bytes int64, err error) {
 	Cd := rooflineCdiv(N, block)
 	rooflineAt = `roofline.vars.A "abs(0 - N)"`
 	A := rooflineAbs(rooflineSub(0, N))
-	rooflineAt = `roofline.flops "T + S + R + L + C + Lo + Hi + Fd + Fm + Cd + A + cond(causal, 1, 0)"`
-	rooflineFlops := rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(T, S), R), L), C), Lo), Hi), Fd), Fm), Cd), A), rooflineCond(causal, 1, 0))
-	rooflineAt = `roofline.bytes "floordiv(T, block) * elem_bytes + cdiv(N, block) + floormod(N, block) + log2(N) + clog2(N) + min(T, N) + max(T, N) + abs(N - T)"`
-	rooflineBytes := rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(rooflineFloordiv(T, block), elem_bytes), rooflineCdiv(N, block)), rooflineFloormod(N, block)), rooflineLog2(N)), rooflineClog2(N)), min(T, N)), max(T, N)), rooflineAbs(rooflineSub(N, T)))
+	rooflineAt = `roofline.vars.Vo "valueor(win, 5) + mustvalue(tile)"`
+	Vo := rooflineAdd(rooflineValueor(win, 5), rooflineMustvalue(tile))
+	rooflineAt = `roofline.flops "T + S + R + L + C + Lo + Hi + Fd + Fm + Cd + A + cond(causal, 1, 0) + Vo"`
+	rooflineFlops := rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(T, S), R), L), C), Lo), Hi), Fd), Fm), Cd), A), rooflineCond(causal, 1, 0)), Vo)
+	rooflineAt = `roofline.bytes "floordiv(T, block) * elem_bytes + cdiv(N, block) + floormod(N, block) + log2(N) + clog2(N) + min(T, N) + max(T, N) + abs(N - T) + valueor(win, 1) + mustvalue(tile)"`
+	rooflineBytes := rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(rooflineFloordiv(T, block), elem_bytes), rooflineCdiv(N, block)), rooflineFloormod(N, block)), rooflineLog2(N)), rooflineClog2(N)), min(T, N)), max(T, N)), rooflineAbs(rooflineSub(N, T))), rooflineValueor(win, 1)), rooflineMustvalue(tile))
 	return rooflineResult("HelpersFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -235,7 +239,8 @@ func rooflineNegative(op string, flops, bytes int) error {
 // that EvalRoofline after an identical Forward costs a comparison (spec §4.4.5: cache by
 // input). An op whose formulas read a bound shape declares it: roofline rooflineCache. The
 // key is the bound shapes and []int params (nil, an absent input, differs from empty) and
-// the int and bool values the formulas read.
+// the int, bool and nullable int values the formulas read (a nullable int is two entries:
+// rooflineFlag(p == nil), then rooflineNullable(p)).
 type rooflineCache struct {
 	shapes       [][]int
 	ints         []int
@@ -274,6 +279,15 @@ func rooflineFlag(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// rooflineNullable is a nullable int's value in a cache key, 0 for nil: the entry before it,
+// rooflineFlag(p == nil), tells nil from 0.
+func rooflineNullable(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // rooflineTensor is what a vars-layer formula sees of an input: x.shape and x.ndim.
@@ -389,4 +403,23 @@ func rooflineClog2(a int) int {
 		panic(rooflineError(fmt.Sprintf("clog2 of %d", a)))
 	}
 	return bits.Len64(uint64(a) - 1)
+}
+
+// rooflineValueor is the formula language's valueor: it returns the value of the nullable
+// param p, or d when p is nil, as Python's `p if p is not None else d`.
+func rooflineValueor[T any](p *T, d T) T {
+	if p == nil {
+		return d
+	}
+	return *p
+}
+
+// rooflineMustvalue is the formula language's mustvalue: it returns the value of the
+// nullable param p, which must not be nil. It is an error, not a zero, when p is nil: a
+// formula that reads a param left null is wrong for that call.
+func rooflineMustvalue[T any](p *T) T {
+	if p == nil {
+		panic(rooflineError("mustvalue of a nil (None) param: guard the row with a shape rule (p != nil), or read it with valueor(p, default)"))
+	}
+	return *p
 }
