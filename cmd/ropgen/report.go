@@ -34,8 +34,8 @@ the two runs' drift (how far rows scatter between them). For one kernel, ropbenc
 		report.DefaultCompare.Alpha, 100*report.DefaultCompare.MinEffect, report.DefaultCompare.NoiseZ), stdout, stderr)
 	profile := fl.String("profile", "", "price every record against this profile: a builtin name or a .yaml file (default: the builtin profile matching each record's device)")
 	basis := fl.String("basis", string(profiles.Effective), "ceilings to price against: effective (measured) or theoretical (datasheet)")
-	asJSON := fl.Bool("json", false, "write the rows as one JSON document instead of a table")
-	asCSV := fl.Bool("csv", false, "write the rows as CSV instead of a table")
+	asJSON := fl.Bool("json", false, "write the rows (with -base, the compared rows) as one JSON document instead of a table")
+	asCSV := fl.Bool("csv", false, "write the rows (with -base, the compared rows) as CSV instead of a table")
 	svgFile := fl.String("svg", "", "also write a log-log roofline chart to `FILE`")
 	htmlFile := fl.String("html", "", "also write a self-contained HTML report (table, chart, bandwidth view, run metadata) to `FILE`")
 	mdFile := fl.String("md", "", "also write a short markdown summary for a pull-request comment to `FILE`")
@@ -60,10 +60,6 @@ the two runs' drift (how far rows scatter between them). For one kernel, ropbenc
 	var base []string
 	if *baseFiles != "" {
 		base = strings.Split(*baseFiles, ",")
-		if *asJSON || *asCSV {
-			fmt.Fprintln(stderr, "ropgen report: -base writes a comparison table; -json and -csv write one run's rows (run them without -base)")
-			return 2
-		}
 	}
 	inputs := append(slices.Clone(fl.Args()), base...)
 	outs := []struct{ flag, file string }{{"svg", *svgFile}, {"html", *htmlFile}, {"md", *mdFile}, {"o", *outFile}}
@@ -147,6 +143,10 @@ the two runs' drift (how far rows scatter between them). For one kernel, ropbenc
 
 	var table bytes.Buffer
 	switch {
+	case cmp != nil && *asJSON:
+		err = report.WriteCompareJSON(&table, pricer.Basis(), cmp)
+	case cmp != nil && *asCSV:
+		err = report.WriteCompareCSV(&table, cmp)
 	case cmp != nil:
 		err = report.WriteCompare(&table, cmp)
 	case *asJSON:

@@ -15,17 +15,18 @@ import (
 
 // column is one field of a row in the machine-readable outputs. Exactly one of text, count
 // and num is set; CSV and JSON both walk this table, so the two never disagree.
-type column struct {
+// The same tables describe a comparison's rows (compareColumns), over Delta.
+type column[T any] struct {
 	name  string
-	text  func(*Row) string
-	count func(*Row) int64
-	num   func(*Row) float64 // NaN is blank: "" in CSV, null in JSON
+	text  func(*T) string
+	count func(*T) int64
+	num   func(*T) float64 // NaN is blank: "" in CSV, null in JSON
 	// json, when set, is the cell's JSON value in place of text's string: a structured
 	// value where JSON has a shape for it (a position is an object, as in every ropgen JSON).
-	json func(*Row) any
+	json func(*T) any
 }
 
-var columns = []column{
+var columns = []column[Row]{
 	{name: "device", text: func(r *Row) string { return r.Rec.Device }},
 	{name: "op", text: func(r *Row) string { return r.Rec.Op }},
 	{name: "workload", text: func(r *Row) string { return r.Rec.Workload }},
@@ -85,25 +86,28 @@ func profileName(p *profiles.Profile) string {
 }
 
 // WriteCSV writes rows as CSV with a header line; blank cells are empty.
-func WriteCSV(w io.Writer, rows []Row) error {
+func WriteCSV(w io.Writer, rows []Row) error { return writeCSV(w, columns, rows) }
+
+// writeCSV writes items as CSV, one line per item, under a header of the columns' names.
+func writeCSV[T any](w io.Writer, cols []column[T], items []T) error {
 	cw := csv.NewWriter(w)
-	rec := make([]string, len(columns))
-	for i, c := range columns {
+	rec := make([]string, len(cols))
+	for i, c := range cols {
 		rec[i] = c.name
 	}
 	if err := cw.Write(rec); err != nil {
 		return err
 	}
-	for i := range rows {
-		for j, c := range columns {
+	for i := range items {
+		for j, c := range cols {
 			switch {
 			case c.text != nil:
-				rec[j] = c.text(&rows[i])
+				rec[j] = c.text(&items[i])
 			case c.count != nil:
-				rec[j] = strconv.FormatInt(c.count(&rows[i]), 10)
+				rec[j] = strconv.FormatInt(c.count(&items[i]), 10)
 			default:
 				rec[j] = ""
-				if v := finite(c.num(&rows[i])); !Blank(v) {
+				if v := finite(c.num(&items[i])); !Blank(v) {
 					rec[j] = strconv.FormatFloat(v, 'g', -1, 64)
 				}
 			}
@@ -114,6 +118,47 @@ func WriteCSV(w io.Writer, rows []Row) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// writeJSONRows writes items as `"rows":[...]]}`: one JSON object per item and line, the
+// columns' names as keys, blank cells null; it closes the document head began.
+func writeJSONRows[T any](bw *bufio.Writer, head []byte, cols []column[T], items []T) {
+	bw.Write(head[:len(head)-1])
+	bw.WriteString(`,"rows":[`)
+	var b []byte
+	for i := range items {
+		b = b[:0]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n{"...)
+		for j, c := range cols {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendQuote(b, c.name)
+			b = append(b, ':')
+			switch {
+			case c.json != nil:
+				s, _ := json.Marshal(c.json(&items[i]))
+				b = append(b, s...)
+			case c.text != nil:
+				s, _ := json.Marshal(c.text(&items[i]))
+				b = append(b, s...)
+			case c.count != nil:
+				b = strconv.AppendInt(b, c.count(&items[i]), 10)
+			default:
+				if v := finite(c.num(&items[i])); Blank(v) {
+					b = append(b, "null"...)
+				} else {
+					b = strconv.AppendFloat(b, v, 'g', -1, 64)
+				}
+			}
+		}
+		b = append(b, '}')
+		bw.Write(b)
+	}
+	bw.WriteString("\n]}\n")
 }
 
 // WriteJSON writes one JSON document: the basis, each device with the profile that priced it
@@ -145,42 +190,7 @@ func WriteJSON(w io.Writer, p *Pricer, rows []Row) error {
 	if err != nil {
 		return err
 	}
-	bw.Write(head[:len(head)-1])
-	bw.WriteString(`,"rows":[`)
-	var b []byte
-	for i := range rows {
-		b = b[:0]
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "\n{"...)
-		for j, c := range columns {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendQuote(b, c.name)
-			b = append(b, ':')
-			switch {
-			case c.json != nil:
-				s, _ := json.Marshal(c.json(&rows[i]))
-				b = append(b, s...)
-			case c.text != nil:
-				s, _ := json.Marshal(c.text(&rows[i]))
-				b = append(b, s...)
-			case c.count != nil:
-				b = strconv.AppendInt(b, c.count(&rows[i]), 10)
-			default:
-				if v := finite(c.num(&rows[i])); Blank(v) {
-					b = append(b, "null"...)
-				} else {
-					b = strconv.AppendFloat(b, v, 'g', -1, 64)
-				}
-			}
-		}
-		b = append(b, '}')
-		bw.Write(b)
-	}
-	bw.WriteString("\n]}\n")
+	writeJSONRows(bw, head, columns, rows)
 	return bw.Flush()
 }
 

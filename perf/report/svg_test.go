@@ -492,3 +492,51 @@ func TestSVGMetadataFooter(t *testing.T) {
 		t.Errorf("footer %q names a commit it does not know", got)
 	}
 }
+
+// With a comparison, each row plotted in both runs gets an arrow from its base point to its
+// new point, coloured by its change; a row in one run only has none.
+func TestSVGArrows(t *testing.T) {
+	prof := testProfile(t)
+	mk := func(op string, secs float64, n int) []record.Record {
+		var rs []record.Record
+		for i := range n {
+			r := rec("vector.fp32", 1<<28, 1<<30, secs*(1+float64(i)/100))
+			r.Op = op
+			rs = append(rs, r)
+		}
+		return rs
+	}
+	old := append(append(mk("Slowed", 1.0/(1<<8), 6), mk("Same", 1.0/(1<<7), 6)...), mk("Gone", 1.0/(1<<6), 6)...)
+	new := append(mk("Slowed", 4.0/(1<<8), 6), mk("Same", 1.0/(1<<7), 6)...)
+	p := NewPricer(prof, nil, "")
+	oldS, newS := Group(old), Group(new)
+	oldRows, newRows := p.PriceAll(Records(oldS)), p.PriceAll(Records(newS))
+	cmp := Compare(oldS, newS, oldRows, newRows, DefaultCompare)
+	var buf bytes.Buffer
+	if _, err := WriteSVG(&buf, &Chart{Profile: prof, Basis: profiles.Effective, Rows: newRows, Comparison: cmp}); err != nil {
+		t.Fatal(err)
+	}
+	c := parseChart(t, buf.Bytes())
+	base, arrows := c.circles["base-point"], c.paths["arrow"]
+	if len(base) != 2 {
+		t.Fatalf("%d base points, want Slowed's and Same's", len(base))
+	}
+	// Same did not move: its marker covers its base point, so no arrow; Slowed's runs from its
+	// base point down to its new point (4x slower: 4x lower on screen), in red.
+	if len(arrows) != 1 || !strings.Contains(c.svg, `class="arrow" d="M`) || !strings.Contains(c.svg, `stroke="#cf222e"`) {
+		t.Fatalf("arrows %v, want one, red", arrows)
+	}
+	var slowed [3]float64
+	for _, pt := range c.circles["point"] {
+		if math.Abs(pt[0]-arrows[0][0]) < 10 && pt[1] > arrows[0][1] {
+			slowed = pt
+		}
+	}
+	if slowed == ([3]float64{}) || math.Abs(base[0][0]-arrows[0][0]) > 5 || math.Abs(base[0][1]-arrows[0][1]) > 5 {
+		t.Errorf("the arrow at %v does not start at the base point %v above a new point", arrows[0], base[0])
+	}
+	if !strings.Contains(c.svg, "Slowed/w/float32") || !strings.Contains(c.svg, "time +") {
+		t.Errorf("the arrow's tooltip does not name the row and its change")
+	}
+	c.checkLayout(t, true)
+}
