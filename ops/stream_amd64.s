@@ -3,76 +3,150 @@
 #include "textflag.h"
 
 // Streaming kernels: SSE only (the amd64 baseline), one 64-byte cache line of output per
-// iteration, loaded with MOVUPS (the inputs may have any alignment), stored with MOVNTPS
-// (the output is 64-byte aligned and its length a multiple of 16: stream_amd64.go's
-// ntSpan), and an SFENCE before returning so the streamed lines are globally visible
-// before the worker's range is reported done.
+// step, loaded with MOVUPS (the inputs may have any alignment), stored with MOVNTPS (the
+// output is 64-byte aligned and its length a multiple of 16: stream_amd64.go's ntSpan),
+// and an SFENCE before returning so the streamed lines are globally visible before the
+// worker's range is reported done.
+//
+// The lines are not taken in order: each step of STREAM8 does one line in each of 8
+// consecutive 4 KiB pages of the range (the lines at 0, 4096, ..., 28672 bytes from the
+// pointers), 64 steps a block of 32 KiB, then jumps to the next block; the last lines, less
+// than a block, go in order (STREAM4 the same over 4 pages). A core's hardware prefetcher
+// follows each 4 KiB page as its own stream and runs only so far ahead in each, so a
+// kernel that walks one page at a time moves about 0.7-0.8 of what the same core moves
+// walking 8 at once (glibc's memcpy interleaves pages for the same reason). The result of
+// each element is the same in any order.
+
+// LINES8 and LINES4 are LINE at the same line of 8 or 4 consecutive pages.
+#define LINES8(LINE) LINE(0); LINE(4096); LINE(8192); LINE(12288); LINE(16384); LINE(20480); LINE(24576); LINE(28672)
+#define LINES4(LINE) LINE(0); LINE(4096); LINE(8192); LINE(12288)
+
+// STREAM runs LINE over the CX lines at the pointers, interleaved as above over the pages
+// of LINES (BLOCK lines a block), then SFENCE and RET. ADV advances the pointers by one
+// line, JUMP by the pages a block skips. BX counts the 64 steps of a block.
+#define STREAM(LINES, BLOCK, LINE, ADV, JUMP) \
+	CMPQ CX, $BLOCK; \
+	JB   tail; \
+block: \
+	MOVQ $64, BX; \
+inner: \
+	LINES(LINE); \
+	ADV; \
+	DECQ BX; \
+	JNZ  inner; \
+	JUMP; \
+	SUBQ $BLOCK, CX; \
+	CMPQ CX, $BLOCK; \
+	JAE  block; \
+tail: \
+	TESTQ CX, CX; \
+	JZ   done; \
+tloop: \
+	LINE(0); \
+	ADV; \
+	DECQ CX; \
+	JNZ  tloop; \
+done: \
+	SFENCE; \
+	RET
+
+// STREAM8 is STREAM over 8 pages for the kernels of one input and one output (16
+// streams); the kernels of two inputs take STREAM4, 4 pages (12 streams), which did better
+// than 8 for them (the prefetcher tracks a limited number of streams).
+#define STREAM8(LINE) STREAM(LINES8, 512, LINE, ADV1, JUMP1)
+#define STREAM4(LINE) STREAM(LINES4, 256, LINE, ADV2, JUMP2)
+
+// The pointer steps of a kernel of one input (SI) and of two (SI, DX).
+#define ADV1 ADDQ $64, SI; ADDQ $64, DI
+#define JUMP1 ADDQ $28672, SI; ADDQ $28672, DI
+#define ADV2 ADDQ $64, SI; ADDQ $64, DX; ADDQ $64, DI
+#define JUMP2 ADDQ $12288, SI; ADDQ $12288, DX; ADDQ $12288, DI
+
+// COPYLINE is one line of y = x.
+#define COPYLINE(off) \
+	MOVUPS off+0(SI), X0; \
+	MOVUPS off+16(SI), X1; \
+	MOVUPS off+32(SI), X2; \
+	MOVUPS off+48(SI), X3; \
+	MOVNTPS X0, off+0(DI); \
+	MOVNTPS X1, off+16(DI); \
+	MOVNTPS X2, off+32(DI); \
+	MOVNTPS X3, off+48(DI)
+
+// func copyNT(y, x []float32)
+TEXT ·copyNT(SB), NOSPLIT, $0-48
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $4, CX
+	STREAM8(COPYLINE)
 
 // func reluNT(y, x []float32)
 //
 // y = relu(x) bit for bit as Go's max(x, 0): MAXPS with +0 as the destination returns its
 // source x when x is NaN or either zero, the larger otherwise; clearing the sign bit then
 // maps -0 to +0 and clears a NaN's sign, as Go's max does (the NaN keeps its payload).
+// RELULINE is one line of relu; X8 = +0, X9 = 0x7fffffff.
+#define RELULINE(off) \
+	MOVUPS off+0(SI), X0; \
+	MOVUPS off+16(SI), X1; \
+	MOVUPS off+32(SI), X2; \
+	MOVUPS off+48(SI), X3; \
+	MOVAPS X8, X4; \
+	MOVAPS X8, X5; \
+	MOVAPS X8, X6; \
+	MOVAPS X8, X7; \
+	MAXPS  X0, X4; \
+	MAXPS  X1, X5; \
+	MAXPS  X2, X6; \
+	MAXPS  X3, X7; \
+	ANDPS  X9, X4; \
+	ANDPS  X9, X5; \
+	ANDPS  X9, X6; \
+	ANDPS  X9, X7; \
+	MOVNTPS X4, off+0(DI); \
+	MOVNTPS X5, off+16(DI); \
+	MOVNTPS X6, off+32(DI); \
+	MOVNTPS X7, off+48(DI)
+
 TEXT ·reluNT(SB), NOSPLIT, $0-48
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ x_base+24(FP), SI
 	SHRQ $4, CX
-	JZ   done
 	XORPS X8, X8               // +0
 	PCMPEQL X9, X9
 	PSRLL $1, X9               // 0x7fffffff in each lane
-loop:
-	MOVUPS 0(SI), X0
-	MOVUPS 16(SI), X1
-	MOVUPS 32(SI), X2
-	MOVUPS 48(SI), X3
-	MOVAPS X8, X4
-	MOVAPS X8, X5
-	MOVAPS X8, X6
-	MOVAPS X8, X7
-	MAXPS  X0, X4              // X4 = max(+0, x0), x0 if NaN or zero
-	MAXPS  X1, X5
-	MAXPS  X2, X6
-	MAXPS  X3, X7
-	ANDPS  X9, X4
-	ANDPS  X9, X5
-	ANDPS  X9, X6
-	ANDPS  X9, X7
-	MOVNTPS X4, 0(DI)
-	MOVNTPS X5, 16(DI)
-	MOVNTPS X6, 32(DI)
-	MOVNTPS X7, 48(DI)
-	ADDQ $64, SI
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  loop
-	SFENCE
-done:
-	RET
+	STREAM8(RELULINE)
 
-// ARITH is one line of y = a OP b: DI = y, SI = a, DX = b. SSE arithmetic is IEEE single
-// precision, the same operation Go's float32 operators compile to.
-#define ARITH(OP) \
-	MOVUPS 0(SI), X0; \
-	MOVUPS 16(SI), X1; \
-	MOVUPS 32(SI), X2; \
-	MOVUPS 48(SI), X3; \
-	MOVUPS 0(DX), X4; \
-	MOVUPS 16(DX), X5; \
-	MOVUPS 32(DX), X6; \
-	MOVUPS 48(DX), X7; \
+// ARITH is one line of y = a OP b at off: DI = y, SI = a, DX = b. SSE arithmetic is IEEE
+// single precision, the same operation Go's float32 operators compile to.
+#define ARITH(OP, off) \
+	MOVUPS off+0(SI), X0; \
+	MOVUPS off+16(SI), X1; \
+	MOVUPS off+32(SI), X2; \
+	MOVUPS off+48(SI), X3; \
+	MOVUPS off+0(DX), X4; \
+	MOVUPS off+16(DX), X5; \
+	MOVUPS off+32(DX), X6; \
+	MOVUPS off+48(DX), X7; \
 	OP X4, X0; \
 	OP X5, X1; \
 	OP X6, X2; \
 	OP X7, X3; \
-	MOVNTPS X0, 0(DI); \
-	MOVNTPS X1, 16(DI); \
-	MOVNTPS X2, 32(DI); \
-	MOVNTPS X3, 48(DI); \
-	ADDQ $64, SI; \
-	ADDQ $64, DX; \
-	ADDQ $64, DI
+	STORE4(off)
+
+// STORE4 streams X0-X3 to the line of y at off.
+#define STORE4(off) \
+	MOVNTPS X0, off+0(DI); \
+	MOVNTPS X1, off+16(DI); \
+	MOVNTPS X2, off+32(DI); \
+	MOVNTPS X3, off+48(DI)
+
+#define ADDLINE(off) ARITH(ADDPS, off)
+#define SUBLINE(off) ARITH(SUBPS, off)
+#define MULLINE(off) ARITH(MULPS, off)
+#define DIVLINE(off) ARITH(DIVPS, off)
 
 // func addNT(y, a, b []float32)
 TEXT ·addNT(SB), NOSPLIT, $0-72
@@ -81,14 +155,7 @@ TEXT ·addNT(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	SHRQ $4, CX
-	JZ   done
-loop:
-	ARITH(ADDPS)
-	DECQ CX
-	JNZ  loop
-	SFENCE
-done:
-	RET
+	STREAM4(ADDLINE)
 
 // func subNT(y, a, b []float32)
 TEXT ·subNT(SB), NOSPLIT, $0-72
@@ -97,14 +164,7 @@ TEXT ·subNT(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	SHRQ $4, CX
-	JZ   done
-loop:
-	ARITH(SUBPS)
-	DECQ CX
-	JNZ  loop
-	SFENCE
-done:
-	RET
+	STREAM4(SUBLINE)
 
 // func mulNT(y, a, b []float32)
 TEXT ·mulNT(SB), NOSPLIT, $0-72
@@ -113,14 +173,7 @@ TEXT ·mulNT(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	SHRQ $4, CX
-	JZ   done
-loop:
-	ARITH(MULPS)
-	DECQ CX
-	JNZ  loop
-	SFENCE
-done:
-	RET
+	STREAM4(MULLINE)
 
 // func divNT(y, a, b []float32)
 TEXT ·divNT(SB), NOSPLIT, $0-72
@@ -129,14 +182,7 @@ TEXT ·divNT(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	SHRQ $4, CX
-	JZ   done
-loop:
-	ARITH(DIVPS)
-	DECQ CX
-	JNZ  loop
-	SFENCE
-done:
-	RET
+	STREAM4(DIVLINE)
 
 // The per-row scalar forms, y = a OP s and y = s OP a, where s is one element broadcast
 // over the row (a [R, N] ∘ [R, 1] operand): DI = y, CX = the number of whole lines, SI = a,
@@ -145,33 +191,24 @@ done:
 // argument loads are written out in each function, not in a macro, so that vet's asmdecl
 // checks them against the Go declarations.)
 
-// STORE4 streams X0-X3 to one line of y and advances SI and DI.
-#define STORE4 \
-	MOVNTPS X0, 0(DI); \
-	MOVNTPS X1, 16(DI); \
-	MOVNTPS X2, 32(DI); \
-	MOVNTPS X3, 48(DI); \
-	ADDQ $64, SI; \
-	ADDQ $64, DI
-
 // ARITHS is one line of y = a OP s.
-#define ARITHS(OP) \
-	MOVUPS 0(SI), X0; \
-	MOVUPS 16(SI), X1; \
-	MOVUPS 32(SI), X2; \
-	MOVUPS 48(SI), X3; \
+#define ARITHS(OP, off) \
+	MOVUPS off+0(SI), X0; \
+	MOVUPS off+16(SI), X1; \
+	MOVUPS off+32(SI), X2; \
+	MOVUPS off+48(SI), X3; \
 	OP X8, X0; \
 	OP X8, X1; \
 	OP X8, X2; \
 	OP X8, X3; \
-	STORE4
+	STORE4(off)
 
 // RARITHS is one line of y = s OP a.
-#define RARITHS(OP) \
-	MOVUPS 0(SI), X4; \
-	MOVUPS 16(SI), X5; \
-	MOVUPS 32(SI), X6; \
-	MOVUPS 48(SI), X7; \
+#define RARITHS(OP, off) \
+	MOVUPS off+0(SI), X4; \
+	MOVUPS off+16(SI), X5; \
+	MOVUPS off+32(SI), X6; \
+	MOVUPS off+48(SI), X7; \
 	MOVAPS X8, X0; \
 	MOVAPS X8, X1; \
 	MOVAPS X8, X2; \
@@ -180,7 +217,14 @@ done:
 	OP X5, X1; \
 	OP X6, X2; \
 	OP X7, X3; \
-	STORE4
+	STORE4(off)
+
+#define ADDSLINE(off) ARITHS(ADDPS, off)
+#define SUBSLINE(off) ARITHS(SUBPS, off)
+#define MULSLINE(off) ARITHS(MULPS, off)
+#define DIVSLINE(off) ARITHS(DIVPS, off)
+#define RSUBSLINE(off) RARITHS(SUBPS, off)
+#define RDIVSLINE(off) RARITHS(DIVPS, off)
 
 // func addSNT(y, a []float32, s float32)
 TEXT ·addSNT(SB), NOSPLIT, $0-52
@@ -190,14 +234,7 @@ TEXT ·addSNT(SB), NOSPLIT, $0-52
 	MOVSS s+48(FP), X8
 	SHUFPS $0, X8, X8
 	SHRQ $4, CX
-	JZ   done
-loop:
-	ARITHS(ADDPS)
-	DECQ CX
-	JNZ  loop
-	SFENCE
-done:
-	RET
+	STREAM8(ADDSLINE)
 
 // func subSNT(y, a []float32, s float32)
 TEXT ·subSNT(SB), NOSPLIT, $0-52
@@ -207,14 +244,7 @@ TEXT ·subSNT(SB), NOSPLIT, $0-52
 	MOVSS s+48(FP), X8
 	SHUFPS $0, X8, X8
 	SHRQ $4, CX
-	JZ   done
-loop:
-	ARITHS(SUBPS)
-	DECQ CX
-	JNZ  loop
-	SFENCE
-done:
-	RET
+	STREAM8(SUBSLINE)
 
 // func mulSNT(y, a []float32, s float32)
 TEXT ·mulSNT(SB), NOSPLIT, $0-52
@@ -224,14 +254,7 @@ TEXT ·mulSNT(SB), NOSPLIT, $0-52
 	MOVSS s+48(FP), X8
 	SHUFPS $0, X8, X8
 	SHRQ $4, CX
-	JZ   done
-loop:
-	ARITHS(MULPS)
-	DECQ CX
-	JNZ  loop
-	SFENCE
-done:
-	RET
+	STREAM8(MULSLINE)
 
 // func divSNT(y, a []float32, s float32)
 TEXT ·divSNT(SB), NOSPLIT, $0-52
@@ -241,14 +264,7 @@ TEXT ·divSNT(SB), NOSPLIT, $0-52
 	MOVSS s+48(FP), X8
 	SHUFPS $0, X8, X8
 	SHRQ $4, CX
-	JZ   done
-loop:
-	ARITHS(DIVPS)
-	DECQ CX
-	JNZ  loop
-	SFENCE
-done:
-	RET
+	STREAM8(DIVSLINE)
 
 // func rsubSNT(y, a []float32, s float32)
 TEXT ·rsubSNT(SB), NOSPLIT, $0-52
@@ -258,14 +274,7 @@ TEXT ·rsubSNT(SB), NOSPLIT, $0-52
 	MOVSS s+48(FP), X8
 	SHUFPS $0, X8, X8
 	SHRQ $4, CX
-	JZ   done
-loop:
-	RARITHS(SUBPS)
-	DECQ CX
-	JNZ  loop
-	SFENCE
-done:
-	RET
+	STREAM8(RSUBSLINE)
 
 // func rdivSNT(y, a []float32, s float32)
 TEXT ·rdivSNT(SB), NOSPLIT, $0-52
@@ -275,14 +284,7 @@ TEXT ·rdivSNT(SB), NOSPLIT, $0-52
 	MOVSS s+48(FP), X8
 	SHUFPS $0, X8, X8
 	SHRQ $4, CX
-	JZ   done
-loop:
-	RARITHS(DIVPS)
-	DECQ CX
-	JNZ  loop
-	SFENCE
-done:
-	RET
+	STREAM8(RDIVSLINE)
 
 // LEAKY is y = x * f for 16 bytes at off, where f is 1 in the lanes whose sign bit is
 // clear and the slope where it is set, as the Go kernel's factor table: f = 1 XOR (mask
@@ -298,31 +300,21 @@ done:
 	MULPS  X1, X0; \
 	MOVNTPS X0, off(DI)
 
+#define LEAKYLINE(off) LEAKY(off+0); LEAKY(off+16); LEAKY(off+32); LEAKY(off+48)
+
 // func leakyReluNT(y, x []float32, s float32)
 TEXT ·leakyReluNT(SB), NOSPLIT, $0-52
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ x_base+24(FP), SI
 	SHRQ $4, CX
-	JZ   done
 	MOVSS s+48(FP), X11
 	SHUFPS $0, X11, X11
 	MOVL $0x3f800000, AX       // 1.0
 	MOVQ AX, X10
 	SHUFPS $0, X10, X10
 	XORPS X10, X11
-loop:
-	LEAKY(0)
-	LEAKY(16)
-	LEAKY(32)
-	LEAKY(48)
-	ADDQ $64, SI
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  loop
-	SFENCE
-done:
-	RET
+	STREAM8(LEAKYLINE)
 
 // CLAMP is y = min(max(x, lo), hi) for 16 bytes at off, in the very sequence the Go
 // compiler emits for float32 min and max on amd64 (ssa/_gen/AMD64.rules), so that NaN
@@ -346,13 +338,14 @@ done:
 	ORPS   X2, X0; \
 	MOVNTPS X0, off(DI)
 
+#define CLAMPLINE(off) CLAMP(off+0); CLAMP(off+16); CLAMP(off+32); CLAMP(off+48)
+
 // func clampNT(y, x []float32, lo, hi float32)
 TEXT ·clampNT(SB), NOSPLIT, $0-56
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ x_base+24(FP), SI
 	SHRQ $4, CX
-	JZ   done
 	PCMPEQL X9, X9
 	PSLLL $31, X9              // 0x80000000 in each lane
 	MOVSS lo+48(FP), X10
@@ -360,15 +353,4 @@ TEXT ·clampNT(SB), NOSPLIT, $0-56
 	XORPS X9, X10
 	MOVSS hi+52(FP), X11
 	SHUFPS $0, X11, X11
-loop:
-	CLAMP(0)
-	CLAMP(16)
-	CLAMP(32)
-	CLAMP(48)
-	ADDQ $64, SI
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  loop
-	SFENCE
-done:
-	RET
+	STREAM8(CLAMPLINE)

@@ -9,5 +9,6 @@ func ntRelu(y, x []float32) (s, e int)                  { return 0, 0 }
 func ntLeakyRelu(y, x []float32, sl float32) (s, e int) { return 0, 0 }
 func ntClamp(y, x []float32, lo, hi float32) (s, e int) { return 0, 0 }
 func ntArith(op int, y, a, b []float32) (s, e int)      { return 0, 0 }
+func ntCopy(y, x []float32) (s, e int)                  { return 0, 0 }
 
 func ntSpan(y []float32) (s, e int) { return 0, 0 }

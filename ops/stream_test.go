@@ -65,7 +65,7 @@ var streamBounds = [][2]float32{
 func TestStreamKernels(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	const sentinel = 12345.678
-	lengths := []int{1000, 4097, 1<<16 + 13}
+	lengths := []int{1000, 4097, 8192 + 16*5 + 3, 1<<16 + 13}
 	for n := range 101 {
 		lengths = append(lengths, n)
 	}
@@ -116,7 +116,10 @@ func TestStreamKernels(t *testing.T) {
 				}
 			}
 			fill()
-			s, e := ntRelu(y, x)
+			s, e := ntCopy(y, x)
+			check("copy", s, e, func(i int) float32 { return x[i] }, nil)
+			fill()
+			s, e = ntRelu(y, x)
 			check("relu", s, e, func(i int) float32 { return max(x[i], 0) }, nil)
 			for _, sl := range streamSlopes {
 				factor := [2]float32{1, sl} // the Go kernel's expression
@@ -166,6 +169,7 @@ func TestStreamForward(t *testing.T) {
 	x.Data, b.Data = streamData(r, n), streamData(r, n)
 	xr, c, yr := mustTensor(t, Float32, rows, cols), mustTensor(t, Float32, rows, 1), mustTensor(t, Float32, rows, cols)
 	xr.Data, c.Data = streamData(r, rows*cols), streamData(r, rows)
+	cp, _ := NewCopyFwd(Float32)
 	relu, _ := NewReluFwd(Float32)
 	leaky, _ := NewLeakyReluFwd(0.1, Float32)
 	lo, hi := -0.5, 0.5
@@ -181,6 +185,7 @@ func TestStreamForward(t *testing.T) {
 		run  func() error
 		f    func(v float32) float32
 	}{
+		{"copy", func() error { return cp.Forward(y, x) }, func(v float32) float32 { return v }},
 		{"relu", func() error { return relu.Forward(y, x) }, func(v float32) float32 { return max(v, 0) }},
 		{"leaky_relu", func() error { return leaky.Forward(y, x) },
 			func(v float32) float32 { return v * factor[math.Float32bits(v)>>31] }},
