@@ -2,46 +2,59 @@ package ops
 
 import "fmt"
 
-// Conv2dFwd is torch.nn.functional.conv2d over NCHW tensors, one group, square stride and
-// padding: y = x ⋆ weight + bias with x [N, C_in, H, W], weight [C_out, C_in, KH, KW], the
-// optional bias [C_out] and y [N, C_out, H_out, W_out], where
-// H_out = (H + 2·padding - KH) / stride + 1 (floor), and W_out likewise.
+// Conv2dFwd is torch.nn.functional.conv2d over NCHW tensors with square stride, padding and
+// dilation, and groups: y = x ⋆ weight + bias with x [N, C_in, H, W], weight
+// [C_out, C_in/groups, KH, KW], the optional bias [C_out] and y [N, C_out, H_out, W_out],
+// where H_out = (H + 2·padding - dilation·(KH-1) - 1) / stride + 1 (floor), and W_out
+// likewise. Group g convolves input channels [g·C_in/groups, (g+1)·C_in/groups) into output
+// channels [g·C_out/groups, (g+1)·C_out/groups).
 //
-// Forward lowers each image to a matrix product (im2col): the KH·KW taps of every input
-// channel become the rows of a [C_in·KH·KW, H_out·W_out] matrix, and weight viewed as
-// [C_out, C_in·KH·KW] multiplies it with the gemm kernel. A 1x1 convolution with stride 1
-// and no padding is already that product and skips the lowering.
+// Forward lowers each image to matrix products (im2col): the KH·KW taps (dilation apart) of
+// every input channel become the rows of a [C_in·KH·KW, H_out·W_out] matrix; the rows of
+// group g are one contiguous block, and the group's weights viewed as
+// [C_out/groups, C_in/groups·KH·KW] multiply it with the gemm kernel, one product per group.
+// A 1x1 convolution with stride 1 and no padding is already that matrix and skips the
+// lowering.
 type Conv2dFwd struct {
 	N, CIn, H, W, COut, KH, KW, HOut, WOut int
-	Stride, Padding                        int
+	Stride, Padding, Dilation, Groups      int
 	DType                                  DType
 	// BiasShape is [C_out] when the op has a bias and nil otherwise (the roofline's
 	// `bias != nil`); the constructor sets it.
 	BiasShape []int
 }
 
-// NewConv2dFwd returns a convolution of an input of shape x by a weight of shape weight,
-// with a bias when withBias, over dtype dt. It computes H_out and W_out.
-func NewConv2dFwd(x, weight [4]int, stride, padding int, withBias bool, dt DType) (*Conv2dFwd, error) {
+// NewConv2dFwd returns a convolution of an input of shape x by a weight of shape weight
+// ([C_out, C_in/groups, KH, KW]), with a bias when withBias, over dtype dt. It computes
+// H_out and W_out.
+func NewConv2dFwd(x, weight [4]int, stride, padding, dilation, groups int, withBias bool, dt DType) (*Conv2dFwd, error) {
 	op := &Conv2dFwd{N: x[0], CIn: x[1], H: x[2], W: x[3], COut: weight[0], KH: weight[2], KW: weight[3],
-		Stride: stride, Padding: padding, DType: dt}
+		Stride: stride, Padding: padding, Dilation: dilation, Groups: groups, DType: dt}
 	err := checkDims("Conv2dFwd", dimArg{"N", op.N}, dimArg{"C_in", op.CIn}, dimArg{"H", op.H}, dimArg{"W", op.W},
 		dimArg{"C_out", op.COut}, dimArg{"weight C_in", weight[1]}, dimArg{"KH", op.KH}, dimArg{"KW", op.KW})
 	if err != nil {
 		return nil, err
 	}
 	switch {
-	case weight[1] != op.CIn:
-		return nil, fmt.Errorf("Conv2dFwd: weight %v has %d input channels, x %v has %d", weight, weight[1], x, op.CIn)
+	case groups < 1:
+		return nil, fmt.Errorf("Conv2dFwd: groups is %d; it must be at least 1", groups)
+	case op.CIn%groups != 0 || op.COut%groups != 0:
+		return nil, fmt.Errorf("Conv2dFwd: groups %d must divide C_in %d and C_out %d", groups, op.CIn, op.COut)
+	case weight[1] != op.CIn/groups:
+		return nil, fmt.Errorf("Conv2dFwd: weight %v has %d input channels per group, x %v with %d groups has %d",
+			weight, weight[1], x, groups, op.CIn/groups)
 	case stride < 1:
 		return nil, fmt.Errorf("Conv2dFwd: stride is %d; it must be at least 1", stride)
 	case padding < 0:
 		return nil, fmt.Errorf("Conv2dFwd: padding is %d; it must not be negative", padding)
+	case dilation < 1:
+		return nil, fmt.Errorf("Conv2dFwd: dilation is %d; it must be at least 1", dilation)
 	}
-	if op.HOut, err = convOut("Conv2dFwd", "H", op.H, op.KH, stride, padding); err != nil {
+	// The dilated window spans dilation·(k-1) + 1 input positions.
+	if op.HOut, err = convOut("Conv2dFwd", "H", op.H, dilation*(op.KH-1)+1, stride, padding); err != nil {
 		return nil, err
 	}
-	if op.WOut, err = convOut("Conv2dFwd", "W", op.W, op.KW, stride, padding); err != nil {
+	if op.WOut, err = convOut("Conv2dFwd", "W", op.W, dilation*(op.KW-1)+1, stride, padding); err != nil {
 		return nil, err
 	}
 	if err := checkCube("Conv2dFwd", dt); err != nil {
@@ -72,7 +85,7 @@ func (op *Conv2dFwd) Bind(x, weight, bias *Tensor) ([]int, error) {
 	if err := checkFixed("Conv2dFwd", "x", x, op.DType, op.N, op.CIn, op.H, op.W); err != nil {
 		return nil, err
 	}
-	if err := checkFixed("Conv2dFwd", "weight", weight, op.DType, op.COut, op.CIn, op.KH, op.KW); err != nil {
+	if err := checkFixed("Conv2dFwd", "weight", weight, op.DType, op.COut, op.CIn/op.Groups, op.KH, op.KW); err != nil {
 		return nil, err
 	}
 	switch {
@@ -104,6 +117,7 @@ func (op *Conv2dFwd) Forward(y, x, weight, bias *Tensor) error {
 		return err
 	}
 	taps, hw := op.CIn*op.KH*op.KW, op.HOut*op.WOut
+	gTaps, gOut := taps/op.Groups, op.COut/op.Groups // one group's rows of cols and of y
 	direct := op.KH == 1 && op.KW == 1 && op.Stride == 1 && op.Padding == 0
 	var cols []float32
 	if !direct {
@@ -114,7 +128,6 @@ func (op *Conv2dFwd) Forward(y, x, weight, bias *Tensor) error {
 		buf.cols = grow(buf.cols, taps*hw)
 		cols = buf.cols
 	}
-	w := rowMajor(weight.Data, taps)
 	for n := range op.N {
 		img := x.Data[n*op.CIn*op.H*op.W : (n+1)*op.CIn*op.H*op.W]
 		if direct {
@@ -123,20 +136,23 @@ func (op *Conv2dFwd) Forward(y, x, weight, bias *Tensor) error {
 			op.im2col(img, cols)
 		}
 		out := y.Data[n*op.COut*hw : (n+1)*op.COut*hw]
-		gemm(op.COut, hw, taps, w, rowMajor(cols, hw), out)
+		for g := range op.Groups {
+			w := rowMajor(weight.Data[g*gOut*gTaps:(g+1)*gOut*gTaps], gTaps)
+			gemm(gOut, hw, gTaps, w, rowMajor(cols[g*gTaps*hw:(g+1)*gTaps*hw], hw), out[g*gOut*hw:(g+1)*gOut*hw])
+		}
 		addChannelBias(out, bias, hw)
 	}
 	return nil
 }
 
 // im2col writes the [C_in·KH·KW, H_out·W_out] matrix of one image: row (c, kh, kw), column
-// (oh, ow) holds x[c, oh·stride - padding + kh, ow·stride - padding + kw], zero where that
-// falls on padding. The rows are ordered as the reference sums its taps.
+// (oh, ow) holds x[c, oh·stride - padding + kh·dilation, ow·stride - padding + kw·dilation],
+// zero where that falls on padding. The rows are ordered as the reference sums its taps.
 func (op *Conv2dFwd) im2col(img, cols []float32) {
 	hw := op.HOut * op.WOut
 	parallelFor(op.CIn*op.KH*op.KW, max(1, grainElems/hw), func(lo, hi int) {
 		for r := lo; r < hi; r++ {
-			c, kh, kw := r/(op.KH*op.KW), r/op.KW%op.KH, r%op.KW
+			c, kh, kw := r/(op.KH*op.KW), r/op.KW%op.KH*op.Dilation, r%op.KW*op.Dilation
 			plane := img[c*op.H*op.W : (c+1)*op.H*op.W]
 			row := cols[r*hw : (r+1)*hw]
 			for oh := range op.HOut {
@@ -183,24 +199,26 @@ func addChannelBias(out []float32, bias *Tensor, hw int) {
 	}
 }
 
-// reference is the convolution's definition: for every output, one running sum over
-// (c, kh, kw) in order, skipping taps on padding, then the bias.
+// reference is the convolution's definition: for every output, one running sum over the
+// (c, kh, kw) of its group in order, skipping taps on padding, then the bias.
 func (op *Conv2dFwd) reference(y, x, weight, bias *Tensor) {
 	i := 0
+	cg, og := op.CIn/op.Groups, op.COut/op.Groups // channels per group, in and out
 	for n := range op.N {
 		for co := range op.COut {
+			c0 := co / og * cg // the group's first input channel
 			for oh := range op.HOut {
 				for ow := range op.WOut {
 					var acc float32
-					for c := range op.CIn {
+					for c := range cg {
 						for kh := range op.KH {
-							ih := oh*op.Stride - op.Padding + kh
+							ih := oh*op.Stride - op.Padding + kh*op.Dilation
 							for kw := range op.KW {
-								iw := ow*op.Stride - op.Padding + kw
+								iw := ow*op.Stride - op.Padding + kw*op.Dilation
 								if ih < 0 || ih >= op.H || iw < 0 || iw >= op.W {
 									continue
 								}
-								acc += x.Data[((n*op.CIn+c)*op.H+ih)*op.W+iw] * weight.Data[((co*op.CIn+c)*op.KH+kh)*op.KW+kw]
+								acc += x.Data[((n*op.CIn+c0+c)*op.H+ih)*op.W+iw] * weight.Data[((co*cg+c)*op.KH+kh)*op.KW+kw]
 							}
 						}
 					}
@@ -218,15 +236,18 @@ func (op *Conv2dFwd) reference(y, x, weight, bias *Tensor) {
 func init() {
 	register("Conv2dFwd", func(b *caseBuilder) (*Instance, error) {
 		x := [4]int{b.dim("N"), b.dim("C_in"), b.dim("H"), b.dim("W")}
-		w := [4]int{b.dim("C_out"), b.dim("C_in"), b.dim("KH"), b.dim("KW")}
-		stride, padding, dt := b.int("stride"), b.int("padding"), b.dtype("x")
+		stride, padding, dilation, groups, dt := b.int("stride"), b.int("padding"), b.int("dilation"), b.int("groups"), b.dtype("x")
 		if b.err != nil {
 			return nil, b.err
 		}
-		op, err := NewConv2dFwd(x, w, stride, padding, b.has("bias"), dt)
+		if groups < 1 || x[1]%groups != 0 {
+			return nil, fmt.Errorf("Conv2dFwd: groups %d must divide C_in %d", groups, x[1])
+		}
+		w := [4]int{b.dim("C_out"), x[1] / groups, b.dim("KH"), b.dim("KW")}
+		op, err := NewConv2dFwd(x, w, stride, padding, dilation, groups, b.has("bias"), dt)
 		if err != nil {
 			return nil, err
 		}
-		return buildWeighted(b, op, op.Bind, op.Forward, op.reference, gemmTol(op.CIn*op.KH*op.KW+1))
+		return buildWeighted(b, op, op.Bind, op.Forward, op.reference, gemmTol(op.CIn/op.Groups*op.KH*op.KW+1))
 	})
 }

@@ -139,6 +139,7 @@ func benchRate(b *testing.B, flops int64, run func() error) {
 func BenchmarkContraction(b *testing.B) {
 	for _, w := range []struct{ op, label string }{
 		{"GemmFwd", "cpu-256"}, {"GemmFwd", "cpu-gemv"}, {"Conv2dFwd", "cpu-resnet-like"},
+		{"Conv2dFwd", "cpu-grouped-dilated"}, {"Conv2dFwd", "cpu-depthwise"},
 		{"AttentionFwd", "cpu-prefill-512"},
 	} {
 		b.Run(w.op+"/"+w.label+"/kernel", func(b *testing.B) {

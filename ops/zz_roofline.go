@@ -36,7 +36,7 @@ func (op *AttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Attention(op)
 }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one AvgPool2dFwd call (conv.yaml:53).
+// EvalRoofline returns the minimum FLOPs and bytes of one AvgPool2dFwd call (conv.yaml:77).
 func (op *AvgPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	var rooflineCk rooflineChecker
 	N := op.N
@@ -128,9 +128,10 @@ func (op *ConcatFwd) rooflineEval() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *ConcatFwd) ComputeRoof() string { return "vector.fp32" }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one Conv2dFwd call (conv.yaml:14).
+// EvalRoofline returns the minimum FLOPs and bytes of one Conv2dFwd call (conv.yaml:15).
 func (op *Conv2dFwd) EvalRoofline() (flops, bytes int64, err error) {
-	var rooflineCk rooflineChecker
+	rooflineAt := "roofline"
+	defer rooflineRecover("Conv2dFwd", &rooflineAt, &err)
 	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
 	N := op.N
 	C_in := op.CIn
@@ -141,15 +142,14 @@ func (op *Conv2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	KW := op.KW
 	H_out := op.HOut
 	W_out := op.WOut
+	groups := op.Groups
 	elem_bytes := op.DType.Size()
-	rooflineFlops := rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, N), C_out), H_out), W_out), C_in), KH), KW), rooflineCond(bias != nil, rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C_out), H_out), W_out), 0))
-	if rooflineCk.bad {
-		return 0, 0, rooflineCk.err("Conv2dFwd", `roofline.flops "2 * N * C_out * H_out * W_out * C_in * KH * KW + cond(bias != nil, N * C_out * H_out * W_out, 0)"`)
-	}
-	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.add(rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C_in), H), W), rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(C_out, C_in), KH), KW)), rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C_out), H_out), W_out)), rooflineCond(bias != nil, C_out, 0))), elem_bytes)
-	if rooflineCk.bad {
-		return 0, 0, rooflineCk.err("Conv2dFwd", `roofline.bytes "(N * C_in * H * W + C_out * C_in * KH * KW + N * C_out * H_out * W_out + cond(bias != nil, C_out, 0)) * elem_bytes"`)
-	}
+	rooflineAt = `roofline.vars.C_g "floordiv(C_in, groups)"`
+	C_g := rooflineFloordiv(C_in, groups)
+	rooflineAt = `roofline.flops "2 * N * C_out * H_out * W_out * C_g * KH * KW + cond(bias != nil, N * C_out * H_out * W_out, 0)"`
+	rooflineFlops := rooflineAdd(rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(2, N), C_out), H_out), W_out), C_g), KH), KW), rooflineCond(bias != nil, rooflineMul(rooflineMul(rooflineMul(N, C_out), H_out), W_out), 0))
+	rooflineAt = `roofline.bytes "(N * C_in * H * W + C_out * C_g * KH * KW + N * C_out * H_out * W_out + cond(bias != nil, C_out, 0)) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineAdd(rooflineAdd(rooflineMul(rooflineMul(rooflineMul(N, C_in), H), W), rooflineMul(rooflineMul(rooflineMul(C_out, C_g), KH), KW)), rooflineMul(rooflineMul(rooflineMul(N, C_out), H_out), W_out)), rooflineCond(bias != nil, C_out, 0))), elem_bytes)
 	return rooflineResult("Conv2dFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -641,7 +641,7 @@ func (op *LogsumexpFwd) rooflineEval() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *LogsumexpFwd) ComputeRoof() string { return "vector.fp32" }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one MaxPool2dFwd call (conv.yaml:80).
+// EvalRoofline returns the minimum FLOPs and bytes of one MaxPool2dFwd call (conv.yaml:104).
 func (op *MaxPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	var rooflineCk rooflineChecker
 	N := op.N
