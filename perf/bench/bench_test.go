@@ -3,7 +3,6 @@ package bench_test
 import (
 	"bytes"
 	"errors"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/ops"
 	"github.com/ropgen/ropgen/perf/bench"
+	"github.com/ropgen/ropgen/perf/cold"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 )
@@ -196,7 +196,7 @@ func TestRecordFieldsFromTheOp(t *testing.T) {
 func TestColdAndWarm(t *testing.T) {
 	small, larger := planOne(t, find(t, "ReluFwd/cpu-small/float32")), planOne(t, find(t, "GemmFwd/cpu-64/float32"))
 	opt := quickOptions
-	opt.Evictor = bench.NewEvictor(small.Storage + 1)
+	opt.Evictor = cold.NewEvictor(small.Storage + 1)
 	if larger.Storage < opt.Evictor.Size() {
 		t.Fatalf("GemmFwd cpu-64 has %d bytes of tensors, not more than ReluFwd cpu-small's %d", larger.Storage, small.Storage)
 	}
@@ -216,17 +216,6 @@ func TestColdAndWarm(t *testing.T) {
 	opt.Evictor = nil
 	if warm := bench.Measure(reg, larger, opt); warm.Err != nil || warm.Cold {
 		t.Errorf("without an evictor: cold %v, err %v; want warm batches", warm.Cold, warm.Err)
-	}
-	var order []string
-	_, err := bench.ColdSample(func() error { order = append(order, "call"); return nil }, func() { order = append(order, "evict") })
-	if err != nil || strings.Join(order, " ") != "evict call" {
-		t.Errorf("ColdSample: %v, err %v; want one eviction, then the call", order, err)
-	}
-	// The eviction is not timed: an eviction of 50 ms before an empty call leaves a sample
-	// far below it.
-	secs, err := bench.ColdSample(func() error { return nil }, func() { time.Sleep(50 * time.Millisecond) })
-	if err != nil || secs >= 0.025 {
-		t.Errorf("ColdSample with a 50 ms eviction: %v s, err %v; the eviction was timed", secs, err)
 	}
 }
 
@@ -469,7 +458,7 @@ func TestReferences(t *testing.T) {
 	skipped := small
 	skipped.Skip = "not this one"
 	opt := quickOptions
-	opt.Evictor = bench.NewEvictor(1 << 20)
+	opt.Evictor = cold.NewEvictor(1 << 20)
 	rf := bench.References{Reg: reg, Opt: opt, Copy: func() (int64, profiles.Spread) {
 		return 1 << 20, profiles.Spread{Min: 1e9, Median: 2e9, Max: 4e9, N: 3}
 	}}
@@ -516,8 +505,8 @@ func TestFlush(t *testing.T) {
 		data[i] = byte(i)
 	}
 	f := &flushed{bufs: [][]byte{data[5:], data[:1], nil}}
-	ev := bench.NewEvictor(1 << 20)
-	evict := ev.EvictFor(f)
+	ev := cold.NewEvictor(1 << 20)
+	evict := bench.EvictFor(ev, f)
 	for range 3 {
 		evict()
 	}
@@ -529,11 +518,8 @@ func TestFlush(t *testing.T) {
 			t.Fatalf("byte %d changed by the flush", i)
 		}
 	}
-	if !bench.Flush(f.bufs) && (runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64") {
-		t.Errorf("no flush on %s", runtime.GOARCH)
-	}
 	plain := bench.Instance(nil)
-	if ev.EvictFor(plain) == nil {
+	if bench.EvictFor(ev, plain) == nil {
 		t.Error("no eviction for an instance without Buffers")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ropgen/ropgen/perf/cold"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
 )
@@ -27,10 +28,10 @@ type Options struct {
 	Device string
 	// Seed seeds the inputs (BuildOptions.Seed).
 	Seed uint64
-	// Evictor, when set, times every case cold, whatever its size: each sample
-	// is one call made after evicting the caches (see evict.go). Nil: every case is timed in
-	// warm batches, and a case that fits in the caches runs at cache bandwidth.
-	Evictor *Evictor
+	// Evictor, when set, times every case cold, whatever its size: each sample is one call
+	// made after evicting the caches (cold.Sample after EvictFor). Nil: every case is timed
+	// in warm batches, and a case that fits in the caches runs at cache bandwidth.
+	Evictor *cold.Evictor
 }
 
 // DefaultOptions are the options of `ropbench run` without flags.
@@ -110,8 +111,11 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 	// at least its share of MaxTime. The cold case's warm-up is the two calls above.
 	res.Cold = opt.Evictor != nil
 	n := 1
-	sample := func() (float64, error) { return ColdSample(in.Run, opt.Evictor.EvictFor(in)) }
-	if !res.Cold {
+	var sample func() (float64, error)
+	if res.Cold {
+		evict := EvictFor(opt.Evictor, in)
+		sample = func() (float64, error) { return cold.Sample(in.Run, evict) }
+	} else {
 		target := opt.MaxTime / time.Duration(opt.Count*opt.Samples+2)
 		if n, err = Calibrate(in.Run, target); err != nil {
 			res.Err = err

@@ -57,8 +57,11 @@ type Result struct {
 	CPU    profiles.CPU
 	Config Config
 	When   profiles.Conditions
-	// Mixes are the memory mixes measured, in profiles.Mixes order, with their spreads.
+	// Mixes are the memory mixes measured, in profiles.Mixes order, with their spreads: the
+	// warm ones, then the cold ones (coldmix.go).
 	Mixes []MixResult
+	// ColdMiB is the size of each array of the cold mixes.
+	ColdMiB int
 	// Compute holds every multiply-add kernel measured, SIMD and scalar.
 	Compute []ComputeResult
 	// Sweep is the working-set sweep; Caches the levels found in it.
@@ -126,8 +129,10 @@ func Run(cfg Config) *Result {
 	r := &Result{CPU: cpu, Config: cfg, When: Now(cfg.Workers)}
 	cfg.logf("calibrate: %s, %d workers, arrays of %d MiB, %d interleaved rounds, load %.2f\n",
 		cpu.Model, cfg.Workers, cfg.ArrayMiB, cfg.Repeats, r.When.LoadAvg)
-	cfg.logf("  memory mixes on DRAM-sized arrays\n")
-	r.Mixes = measureMixes(cfg)
+	cfg.logf("  memory mixes on DRAM-sized arrays, and cold calls as ropbench times a row\n")
+	cm := newColdMixes(cfg.Workers, cfg.ArrayMiB, mixes())
+	r.ColdMiB = len(cm.a) * 8 >> 20
+	r.Mixes = measureMixes(cfg, cm)
 	runtime.GC() // give the arrays back before the sweep
 	if cfg.SweepBytes > 0 {
 		cfg.logf("  cache sweep\n")
@@ -136,7 +141,10 @@ func Run(cfg Config) *Result {
 		runtime.GC()
 	}
 	cfg.logf("  multiply-add kernels\n")
-	r.Compute = measureCompute(cfg)
+	// A cold sample of each cold mix after every multiply-add round: the envelope's cold
+	// calls span most of the calibration, as a run's rows span minutes.
+	r.Compute = measureCompute(cfg, func() { cm.round(1) })
+	r.Mixes = append(r.Mixes, cm.results()...)
 	r.Latency, r.Dispatches = latencyFloor(cfg.Workers)
 	r.Warnings = r.spreadWarnings()
 	for _, w := range r.Warnings {

@@ -248,15 +248,54 @@ func TestRunShort(t *testing.T) {
 	if len(r.Mixes) < 4 || len(r.Compute) < 2 || len(r.Sweep) == 0 || r.Latency <= 0 {
 		t.Fatalf("result %+v", r)
 	}
+	// A warm mix has one sample a round; a cold mix coldPerRound a memory round and one
+	// after each multiply-add round.
+	cold := 0
 	for _, m := range r.Mixes {
-		if m.Rate.N != 2 || !(m.Rate.Min > 0 && m.Rate.Min <= m.Rate.Median && m.Rate.Median <= m.Rate.Max) {
-			t.Errorf("mix %s: %+v", m.Name, m.Rate)
+		want := cfg.Repeats
+		if strings.HasSuffix(m.Name, "_cold") {
+			cold++
+			want = cfg.Repeats * (coldPerRound + 1)
 		}
+		if m.Rate.N != want || !(m.Rate.Min > 0 && m.Rate.Min <= m.Rate.Median && m.Rate.Median <= m.Rate.Max) {
+			t.Errorf("mix %s: %+v; want %d samples", m.Name, m.Rate, want)
+		}
+	}
+	if cold != 2 || r.ColdMiB != cfg.ArrayMiB {
+		t.Errorf("%d cold mixes on arrays of %d MiB; want copy_cold and triad_cold on %d MiB", cold, r.ColdMiB, cfg.ArrayMiB)
 	}
 	if _, err := profiles.Parse("short.yaml", Render(r)); err != nil {
 		t.Fatal(err)
 	}
 	if s := CopyReference(1<<20, 3); s.N != 3 || s.Min <= 0 {
 		t.Errorf("CopyReference = %+v", s)
+	}
+}
+
+// TestHalfPrecision: the line says conversion and the fp32 pipes where the CPU has no bf16/fp16
+// multiply-add instructions (this Xeon: AVX-512F and F16C, no avx512_bf16, AMX or
+// avx512_fp16), names the instructions where it has them, and is empty without flags.
+func TestHalfPrecision(t *testing.T) {
+	flags := func(fs ...string) profiles.CPU {
+		c := profiles.CPU{Flags: map[string]bool{}}
+		for _, f := range fs {
+			c.Flags[f] = true
+		}
+		return c
+	}
+	for _, c := range []struct {
+		cpu  profiles.CPU
+		want string
+	}{
+		{flags("sse2", "avx2", "avx512f", "f16c"), "no bf16/fp16 multiply-add instructions (no avx512_bf16, amx_bf16, avx512_fp16, amx_fp16): bf16 and fp16 are converted to fp32 (bf16 by a 16-bit shift, fp16 by F16C (VCVTPH2PS)) and computed on the fp32 FMA pipes"},
+		{flags("sse2", "avx512f", "f16c", "avx512_bf16", "amx_bf16"), "this CPU has avx512_bf16, amx_bf16: kernels using those instructions run above the fp32 pipes"},
+		{flags("asimd", "fphp"), "this CPU has fphp:"},
+		{flags("asimd"), "no bf16, fphp): bf16 and fp16 are converted to fp32 (bf16 by a 16-bit shift, fp16 by FCVTL)"},
+		{profiles.CPU{}, ""},
+	} {
+		got := HalfPrecision(c.cpu)
+		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Errorf("HalfPrecision(%v) = %q; want it to contain %q", c.cpu.Flags, got, c.want)
+		}
 	}
 }

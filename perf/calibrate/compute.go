@@ -135,8 +135,8 @@ func fmaRate(workers int, k fmaKernel, iters, dispatches int) (sustained, peak f
 }
 
 // measureCompute times every kernel cfg.Repeats times in interleaved rounds; a round's
-// sample is its fastest dispatch.
-func measureCompute(cfg Config) []ComputeResult {
+// sample is its fastest dispatch. After each round it calls between (nil: nothing).
+func measureCompute(cfg Config, between func()) []ComputeResult {
 	ks := kernels()
 	iters := make([]int, len(ks))
 	dispatch := min(cfg.FMATime, fmaDispatch)
@@ -149,6 +149,9 @@ func measureCompute(cfg Config) []ComputeResult {
 		for i, k := range ks {
 			_, peak := fmaRate(cfg.Workers, k, iters[i], dispatches)
 			samples[i] = append(samples[i], peak)
+		}
+		if between != nil {
+			between()
 		}
 	}
 	out := make([]ComputeResult, len(ks))

@@ -154,8 +154,9 @@ func timeMix(workers int, mx memMix, a, b, c []float64) float64 {
 
 // measureMixes times every mix cfg.Repeats times in interleaved rounds (round 1 of every
 // mix, then round 2, ...), so a change of machine load affects all mixes alike instead of
-// the ones measured last.
-func measureMixes(cfg Config) []MixResult {
+// the ones measured last; each round also takes coldPerRound samples of the cold mixes cm
+// (which keeps them: see coldMixes.results).
+func measureMixes(cfg Config, cm *coldMixes) []MixResult {
 	n := cfg.ArrayMiB << 20 / 8
 	a, b, c := arrays(cfg.Workers, n)
 	ms := mixes()
@@ -164,6 +165,7 @@ func measureMixes(cfg Config) []MixResult {
 		for i, mx := range ms {
 			samples[i] = append(samples[i], timeMix(cfg.Workers, mx, a, b, c))
 		}
+		cm.round(coldPerRound)
 	}
 	out := make([]MixResult, len(ms))
 	for i, mx := range ms {

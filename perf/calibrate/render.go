@@ -141,7 +141,7 @@ func Render(r *Result) []byte {
 		"DRAM. No datasheet value: the CPU does not report its DRAM channels or transfer rate. Estimate = %g x the envelope's best round (%.4g B/s, %s mix), for the physics check alone: a correct row is accused only if it runs %.0f%% above the best round of the fastest mix; a row whose formula doubles its bytes is convicted whenever it really ran above %.2f of the envelope%s",
 		DRAMEstimateFactor, env.Rate.Max, env.Name, 100*(DRAMEstimateFactor-1), DRAMEstimateFactor/2, r.doubledCheck())}
 	n := cfg.ArrayMiB << 20 / 8
-	p("hbm:  # bytes/s; the envelope (best mix) of %d mixes over arrays of %d MiB (%d float64)", len(r.Mixes), cfg.ArrayMiB, n)
+	p("hbm:  # bytes/s; the envelope (best mix) of %d mixes: warm passes over arrays of %d MiB (%d float64), and the _cold mixes: one cold call a sample over arrays of %d MiB, as ropbench times a row", len(r.Mixes), cfg.ArrayMiB, n, r.ColdMiB)
 	ths := num(hbm.value)
 	ceiling("  ", hbm, env.Rate)
 	p("  calibration_mixes:  # each mix's best round / theoretical; bytes counted as STREAM does (no write-allocate)")
@@ -191,17 +191,54 @@ func Render(r *Result) []byte {
 	p("# seconds: median of %d empty parallel dispatches to %d workers (start, join), as the CPU", r.Dispatches, cfg.Workers)
 	p("# kernels dispatch; rows whose SOL and measured times are both below it are latency-bound.")
 	p("latency_floor: %.4e", max(r.Latency, 1e-9))
+	if h := HalfPrecision(cpu); h != "" {
+		p("# How bf16/fp16 rows are computed here, from the CPU's flags: the report prices them at the")
+		p("# fp32 pipes and quotes this line.")
+		p("half_precision: %q", h)
+	}
 	return b.Bytes()
 }
 
-// doubledCheck says how the streaming pattern of the catalog's two-input kernels (the
-// triad_nt mix: two reads, one streamed write, as AddFwd) sits against the conviction line.
+// HalfPrecision says how cpu computes bf16 and fp16 multiply-adds, from its flags: by
+// conversion to fp32 and the fp32 FMA pipes (whose measured rate is then the roof of the
+// best code), or with instructions of their own that this calibration does not measure.
+// "" when the flags say nothing (no /proc/cpuinfo).
+func HalfPrecision(cpu profiles.CPU) string {
+	// The instructions that multiply bf16 or fp16 without converting to fp32 first, by the
+	// names /proc/cpuinfo gives them: x86 "flags", arm64 "Features".
+	isa := []string{"avx512_bf16", "amx_bf16", "avx512_fp16", "amx_fp16"}
+	conv := "bf16 by a 16-bit shift, fp16 in software"
+	switch {
+	case cpu.Flags["asimd"]:
+		isa, conv = []string{"bf16", "fphp"}, "bf16 by a 16-bit shift, fp16 by FCVTL"
+	case cpu.Flags["f16c"]:
+		conv = "bf16 by a 16-bit shift, fp16 by F16C (VCVTPH2PS)"
+	case !cpu.Flags["sse2"]:
+		return "" // no flags read, or a CPU this does not know
+	}
+	var native []string
+	for _, f := range isa {
+		if cpu.Flags[f] {
+			native = append(native, f)
+		}
+	}
+	if len(native) > 0 {
+		return fmt.Sprintf("this CPU has %s: kernels using those instructions run above the fp32 pipes, which this calibration does not measure, so the fp32 price is a low roof", strings.Join(native, ", "))
+	}
+	return fmt.Sprintf("no bf16/fp16 multiply-add instructions (no %s): bf16 and fp16 are converted to fp32 (%s) and computed on the fp32 FMA pipes, so those are the roof", strings.Join(isa, ", "), conv)
+}
+
+// doubledCheck says how the streaming pattern of the catalog's two-input kernels (two
+// reads, one streamed write, as AddFwd) sits against the conviction line: the triad_cold mix
+// (that pattern timed as ropbench times AddFwd), else the triad_nt mix.
 func (r *Result) doubledCheck() string {
 	env := r.Envelope()
-	for _, m := range r.Mixes {
-		if m.Name == "triad_nt" && env.Rate.Max > 0 {
-			f := m.Rate.Max / env.Rate.Max
-			return fmt.Sprintf(" (the triad_nt mix, the pattern of AddFwd's streaming kernel, reached %.2f of it here, so doubled bytes on such a row imply %.2f of the envelope against the line at %.2f)", f, 2*f, DRAMEstimateFactor)
+	for _, name := range []string{"triad_cold", "triad_nt"} {
+		for _, m := range r.Mixes {
+			if m.Name == name && env.Rate.Max > 0 {
+				f := m.Rate.Max / env.Rate.Max
+				return fmt.Sprintf(" (the %s mix, the pattern of AddFwd's streaming kernel, reached %.2f of it here, so doubled bytes on such a row imply %.2f of the envelope against the line at %.2f)", name, f, 2*f, DRAMEstimateFactor)
+			}
 		}
 	}
 	return ""
@@ -211,10 +248,10 @@ func (r *Result) doubledCheck() string {
 func Summary(r *Result) string {
 	var b strings.Builder
 	for _, m := range r.Mixes {
-		fmt.Fprintf(&b, "  %-8s %8.2f GB/s   (median; min %.2f, max %.2f)\n", m.Name, m.Rate.Median/1e9, m.Rate.Min/1e9, m.Rate.Max/1e9)
+		fmt.Fprintf(&b, "  %-10s %8.2f GB/s   (median; min %.2f, max %.2f)\n", m.Name, m.Rate.Median/1e9, m.Rate.Min/1e9, m.Rate.Max/1e9)
 	}
 	for _, c := range r.Caches {
-		fmt.Fprintf(&b, "  %-8s %8.2f GB/s   (median; min %.2f, max %.2f; %d KiB)\n", c.Key, c.Rate.Median/1e9, c.Rate.Min/1e9, c.Rate.Max/1e9, c.Bytes>>10)
+		fmt.Fprintf(&b, "  %-10s %8.2f GB/s   (median; min %.2f, max %.2f; %d KiB)\n", c.Key, c.Rate.Median/1e9, c.Rate.Min/1e9, c.Rate.Max/1e9, c.Bytes>>10)
 	}
 	for _, c := range r.Compute {
 		fmt.Fprintf(&b, "  %-6s %s %8.2f GFLOP/s (median; min %.2f, max %.2f)\n", c.Kernel, c.DType, c.Rate.Median/1e9, c.Rate.Min/1e9, c.Rate.Max/1e9)

@@ -121,6 +121,9 @@ func parse(source, name string, data []byte) (*Profile, error) {
 // build turns a schema-valid instance into a Profile.
 func build(m map[string]any) *Profile {
 	p := &Profile{Device: m["device"].(string), Units: map[string]Ceiling{}, MemoryLabel: "HBM"}
+	if h, ok := m["half_precision"].(string); ok {
+		p.HalfPrecision = h
+	}
 	if l, ok := m["memory"].(string); ok {
 		p.MemoryLabel = l
 	}

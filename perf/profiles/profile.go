@@ -41,8 +41,10 @@ const HBMKey = "hbm"
 
 // Mixes are the memory access mixes a bandwidth calibration measures, in file order. The
 // "_nt" mixes store with non-temporal (streaming) stores, as the catalog's streaming kernels
-// do: they skip the read a store miss otherwise costs, so they move more counted bytes.
-var Mixes = []string{"copy", "copy_nt", "triad", "triad_nt", "read", "write", "write_nt"}
+// do: they skip the read a store miss otherwise costs, so they move more counted bytes. The
+// "_cold" mixes are a copy and a triad timed as the benchmark times a row: one cold call a
+// sample, after the same eviction (package perf/calibrate, coldmix.go).
+var Mixes = []string{"copy", "copy_nt", "triad", "triad_nt", "read", "write", "write_nt", "copy_cold", "triad_cold"}
 
 // CacheKeys are the cache levels a calibration's working-set sweep can report, in order.
 var CacheKeys = []string{"l1", "l2", "l3"}
@@ -133,6 +135,9 @@ type Profile struct {
 	Caches []CacheRoof
 	// LatencyFloor is the cost in seconds of an empty launch or dispatch; 0 when unknown.
 	LatencyFloor float64
+	// HalfPrecision says how a CPU host computes bf16 and fp16 multiply-adds (the file's
+	// `half_precision:`, from the CPU's flags); "" when the file does not say.
+	HalfPrecision string
 	// Measured says when and under what load the profile was measured; zero when the file
 	// does not say (datasheet profiles).
 	Measured Conditions

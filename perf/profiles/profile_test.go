@@ -180,14 +180,14 @@ func TestParseBasis(t *testing.T) {
 func TestBadProfiles(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"missing hbm", "device: x\n", `bad.yaml:1:1: missing required key "hbm"`},
-		{"unknown top key", "device: x\nhbm: {theoretical: 1e9}\nhbmm: 1\n", `bad.yaml:3:1: unknown key "hbmm" (known: caches, cube, device, hbm, latency_floor, match, measured, memory, scalar, vector)`},
+		{"unknown top key", "device: x\nhbm: {theoretical: 1e9}\nhbmm: 1\n", `bad.yaml:3:1: unknown key "hbmm" (known: caches, cube, device, half_precision, hbm, latency_floor, match, measured, memory, scalar, vector)`},
 		{"string rate", "device: x\nhbm:\n  theoretical: fast\n", `bad.yaml:3:16: hbm.theoretical: must be a number, not a string (fast)`},
 		{"negative rate", "device: x\nhbm: {theoretical: -1}\n", `bad.yaml:2:20: hbm.theoretical: must be >= 1000 but found -1`},
 		{"calibration above 1", "device: x\nhbm: {theoretical: 1e9, calibration: 1.2}\n", `bad.yaml:2:38: hbm.calibration: must be <= 1 but found 1.2`},
-		{"unknown unit", "device: x\nhbm: {theoretical: 1e9}\ntensor: {}\n", `bad.yaml:3:1: unknown key "tensor" (known: caches, cube, device, hbm, latency_floor, match, measured, memory, scalar, vector)`},
+		{"unknown unit", "device: x\nhbm: {theoretical: 1e9}\ntensor: {}\n", `bad.yaml:3:1: unknown key "tensor" (known: caches, cube, device, half_precision, hbm, latency_floor, match, measured, memory, scalar, vector)`},
 		{"unknown dtype", "device: x\nhbm: {theoretical: 1e9}\ncube:\n  bfp16: {theoretical: 1e9}\n", `bad.yaml:4:3: cube.bfp16: must be one of "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", not "bfp16"`},
 		{"ceiling without theoretical", "device: x\nhbm: {theoretical: 1e9}\ncube:\n  bf16: {calibration: 0.5}\n", `bad.yaml:4:3: cube.bf16: missing required key "theoretical"`},
-		{"unknown mix", "device: x\nhbm:\n  theoretical: 1e9\n  calibration: 0.5\n  calibration_mixes: {scale: 0.5}\n", `bad.yaml:5:23: hbm.calibration_mixes: unknown key "scale" (known: copy, copy_nt, read, triad, triad_nt, write, write_nt)`},
+		{"unknown mix", "device: x\nhbm:\n  theoretical: 1e9\n  calibration: 0.5\n  calibration_mixes: {scale: 0.5}\n", `bad.yaml:5:23: hbm.calibration_mixes: unknown key "scale" (known: copy, copy_cold, copy_nt, read, triad, triad_cold, triad_nt, write, write_nt)`},
 		{"calibration below a mix", "device: x\nhbm:\n  theoretical: 1e9\n  calibration: 0.5\n  calibration_mixes: {copy: 0.5, read: 0.6}\n", `bad.yaml:4:16: hbm.calibration: 0.5 is below the read mix's 0.6: the calibration must be the envelope of calibration_mixes (spec §5.1)`},
 		{"mixes without calibration", "device: x\nhbm:\n  theoretical: 1e9\n  calibration_mixes: {copy: 0.5}\n", `bad.yaml:3:3: hbm: calibration_mixes given without calibration: the calibration is their envelope, 0.5 (copy)`},
 		// Issue 11 item 7: values that would price a row at infinity or zero are refused.

@@ -10,6 +10,7 @@ import (
 	"github.com/ropgen/ropgen/internal/output"
 	"github.com/ropgen/ropgen/perf/bench"
 	"github.com/ropgen/ropgen/perf/calibrate"
+	"github.com/ropgen/ropgen/perf/cold"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 )
@@ -60,7 +61,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 		return fl.Fail("%v", err)
 	}
 	if !*warm {
-		opt.Evictor = bench.NewEvictor(bench.DefaultEvictSize())
+		opt.Evictor = cold.NewEvictor(cold.DefaultEvictSize())
 	}
 	lim := bench.Limits{MaxStorage: *maxStorage, FlopLimit: *maxFlops, Quick: *quick}
 	cat, code, ok := e.load(fl, *manifests)

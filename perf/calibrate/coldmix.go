@@ -1,0 +1,124 @@
+package calibrate
+
+import (
+	"slices"
+	"sync"
+	"unsafe"
+
+	"github.com/ropgen/ropgen/perf/cold"
+	"github.com/ropgen/ropgen/perf/profiles"
+)
+
+// The cold mixes: the envelope timed the way the benchmark times a row. ropbench times every
+// case as one call after an eviction (a read of twice the last-level cache, then CLFLUSH of
+// the case's own tensors: package perf/cold), and a run has many such samples, each a few
+// milliseconds long, taken over minutes. The warm mixes time passes of several dispatches
+// over arrays streamed back to back: on a shared machine a pass is fast only if every one of
+// its dispatches is, so their best round sat below what single cold calls of the catalog's
+// streaming kernels reached in the same minutes (up to 1.47x, ten make runs with a core kept
+// busy). A cold mix is the same kernel as its warm mix, called once per sample on arrays of a
+// cpu-large row's size, after the same eviction, dispatched as the catalog's kernels are
+// (ops.parallelFor: workers-1 goroutines started, the caller does the first share, the start
+// timed), on the same clock (cold.Sample). Its samples are cheap, so many are taken, in every
+// memory round and after every multiply-add round: the envelope is the best any of them
+// reached over most of the calibration, as a row's fastest sample is its best over its run.
+
+// coldMiB is the size of each array of a cold mix: a cpu-large elementwise row's tensor
+// (4096×4096 float32), so a sample moves what one cold call of such a row moves.
+const coldMiB = 64
+
+// coldPerRound is how many samples of each cold mix one memory round takes.
+const coldPerRound = 3
+
+// coldOf names the cold mix of each warm mix that has one, in the order of preference of
+// their kernels: the non-temporal-store kernel where the CPU has it (the catalog's
+// streaming kernels store that way), else the plain one.
+var coldOf = []struct{ warm, cold string }{
+	{"copy_nt", "copy_cold"}, {"copy", "copy_cold"},
+	{"triad_nt", "triad_cold"}, {"triad", "triad_cold"},
+}
+
+// coldMixes holds the cold mixes' arrays, eviction buffer and samples.
+type coldMixes struct {
+	workers int
+	ev      *cold.Evictor
+	mixes   []memMix
+	evicts  []func()
+	a, b, c []float64
+	samples [][]float64
+}
+
+// newColdMixes prepares the cold mixes for the warm mixes ms on arrays of mib MiB (at most
+// coldMiB).
+func newColdMixes(workers, mib int, ms []memMix) *coldMixes {
+	cm := &coldMixes{workers: workers, ev: cold.NewEvictor(cold.DefaultEvictSize())}
+	for _, pair := range coldOf {
+		if slices.ContainsFunc(cm.mixes, func(m memMix) bool { return m.name == pair.cold }) {
+			continue
+		}
+		if i := slices.IndexFunc(ms, func(m memMix) bool { return m.name == pair.warm }); i >= 0 {
+			mx := ms[i]
+			mx.name, mx.how = pair.cold, mx.how+"; one cold call a sample, as ropbench times a row"
+			cm.mixes = append(cm.mixes, mx)
+		}
+	}
+	n := min(mib, coldMiB) << 20 / 8
+	cm.a, cm.b, cm.c = arrays(workers, n)
+	for _, mx := range cm.mixes {
+		bufs := [][]byte{asBytes(cm.a), asBytes(cm.b)}
+		if mx.reads+mx.writes > 2 {
+			bufs = append(bufs, asBytes(cm.c))
+		}
+		cm.evicts = append(cm.evicts, cm.ev.Before(bufs))
+	}
+	cm.samples = make([][]float64, len(cm.mixes))
+	return cm
+}
+
+func asBytes(a []float64) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(a))), len(a)*8)
+}
+
+// round takes k samples of every cold mix, interleaved (one of each, then the next).
+func (cm *coldMixes) round(k int) {
+	if cm == nil {
+		return
+	}
+	for range k {
+		for i, mx := range cm.mixes {
+			secs, _ := cold.Sample(func() error { cm.call(mx); return nil }, cm.evicts[i])
+			cm.samples[i] = append(cm.samples[i], float64(mx.bytes(len(cm.a)))/max(secs, 1e-9))
+		}
+	}
+}
+
+// call runs mx once over the arrays as ops.parallelFor dispatches a kernel: workers-1
+// goroutines started, the caller doing the first share, then the join.
+func (cm *coldMixes) call(mx memMix) {
+	n := len(cm.a)
+	body := func(w int) {
+		lo, hi := part(w, cm.workers, n)
+		var cs []float64 // nil for a mix that uses two arrays
+		if mx.reads+mx.writes > 2 {
+			cs = cm.c[lo:hi]
+		}
+		keep(mx.kernel(cm.a[lo:hi], cm.b[lo:hi], cs))
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < cm.workers; w++ {
+		wg.Go(func() { body(w) })
+	}
+	body(0)
+	wg.Wait()
+}
+
+// results are the cold mixes measured, with their spreads.
+func (cm *coldMixes) results() []MixResult {
+	var out []MixResult
+	for i, mx := range cm.mixes {
+		if len(cm.samples[i]) > 0 {
+			out = append(out, MixResult{Name: mx.name, How: mx.how, Reads: mx.reads, Writes: mx.writes, Rate: profiles.SpreadOf(cm.samples[i])})
+		}
+	}
+	return out
+}
