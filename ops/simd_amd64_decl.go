@@ -99,21 +99,6 @@ func maxColsAVX2(acc []float64, x []float32) int
 //go:noescape
 func maxIntoAVX2(m []float32, row []float32) int
 
-// expSumAVX2 computes exp(x - m) over the full vectors of x (into y when store != 0) and returns how many and their sum in float64, stopping at a vector outside exp's fast range (8 lanes; see asmgen).
-//
-//go:noescape
-func expSumAVX2(y []float32, x []float32, m float32, store int) (int, float64)
-
-// expScaleAVX2 computes y = exp(x - m) * s over the full vectors of x, stopping at a vector outside exp's fast range (8 lanes; see asmgen).
-//
-//go:noescape
-func expScaleAVX2(y []float32, x []float32, m float32, s float32, nt int) int
-
-// expSumColsAVX2 adds exp(row - sh) into s (float64) over the full vectors of row, stopping at a vector outside exp's fast range (8 lanes; see asmgen).
-//
-//go:noescape
-func expSumColsAVX2(s []float64, sh []float32, row []float32) int
-
 // varColsAVX2 adds d = row - x0 into s1 and d² into s2 (float64) over the full vectors of row (8 lanes; see asmgen).
 //
 //go:noescape
@@ -128,6 +113,21 @@ func aboveAVX2(x []float32, t float32) int
 //
 //go:noescape
 func varRowAVX2(x []float32, x0 float64) (int, float64, float64)
+
+// expSumAVX2 computes exp(x - m) over the full vectors of x (into y when store != 0) and returns how many and their sum in float64, stopping at a vector outside exp's fast range (8 lanes; see asmgen).
+//
+//go:noescape
+func expSumAVX2(y []float32, x []float32, m float32, store int) (int, float64)
+
+// expScaleAVX2 computes y = exp(x - m) * s over the full vectors of x, stopping at a vector outside exp's fast range (8 lanes; see asmgen).
+//
+//go:noescape
+func expScaleAVX2(y []float32, x []float32, m float32, s float32, nt int) int
+
+// expSumColsAVX2 adds exp(row - sh) into s (float64) over the full vectors of row, stopping at a vector outside exp's fast range (8 lanes; see asmgen).
+//
+//go:noescape
+func expSumColsAVX2(s []float64, sh []float32, row []float32) int
 
 // addAVX2 computes y = a add b over the full vectors of y (mode 1: a is one element, 2: b is) (8 lanes; see asmgen).
 //
@@ -276,21 +276,6 @@ func maxColsAVX512(acc []float64, x []float32) int
 //go:noescape
 func maxIntoAVX512(m []float32, row []float32) int
 
-// expSumAVX512 computes exp(x - m) over the full vectors of x (into y when store != 0) and returns how many and their sum in float64, stopping at a vector outside exp's fast range (16 lanes; see asmgen).
-//
-//go:noescape
-func expSumAVX512(y []float32, x []float32, m float32, store int) (int, float64)
-
-// expScaleAVX512 computes y = exp(x - m) * s over the full vectors of x, stopping at a vector outside exp's fast range (16 lanes; see asmgen).
-//
-//go:noescape
-func expScaleAVX512(y []float32, x []float32, m float32, s float32, nt int) int
-
-// expSumColsAVX512 adds exp(row - sh) into s (float64) over the full vectors of row, stopping at a vector outside exp's fast range (16 lanes; see asmgen).
-//
-//go:noescape
-func expSumColsAVX512(s []float64, sh []float32, row []float32) int
-
 // varColsAVX512 adds d = row - x0 into s1 and d² into s2 (float64) over the full vectors of row (16 lanes; see asmgen).
 //
 //go:noescape
@@ -305,6 +290,21 @@ func aboveAVX512(x []float32, t float32) int
 //
 //go:noescape
 func varRowAVX512(x []float32, x0 float64) (int, float64, float64)
+
+// expSumAVX512 computes exp(x - m) over the full vectors of x (into y when store != 0) and returns how many and their sum in float64, stopping at a vector outside exp's fast range (16 lanes; see asmgen).
+//
+//go:noescape
+func expSumAVX512(y []float32, x []float32, m float32, store int) (int, float64)
+
+// expScaleAVX512 computes y = exp(x - m) * s over the full vectors of x, stopping at a vector outside exp's fast range (16 lanes; see asmgen).
+//
+//go:noescape
+func expScaleAVX512(y []float32, x []float32, m float32, s float32, nt int) int
+
+// expSumColsAVX512 adds exp(row - sh) into s (float64) over the full vectors of row, stopping at a vector outside exp's fast range (16 lanes; see asmgen).
+//
+//go:noescape
+func expSumColsAVX512(s []float64, sh []float32, row []float32) int
 
 // addAVX512 computes y = a add b over the full vectors of y (mode 1: a is one element, 2: b is) (16 lanes; see asmgen).
 //

@@ -44,6 +44,7 @@ func main() {
 		cur = w
 		unaries()
 		reductions()
+		expRows()
 		binaries()
 		layout()
 	}
@@ -147,20 +148,8 @@ func or(a Op, b Register) VecVirtual {
 	return d
 }
 
-func xor(a Op, b Register) VecVirtual {
-	d := vec()
-	if cur.wide {
-		VPXORD(a, b, d)
-	} else {
-		VPXOR(a, b, d)
-	}
-	return d
-}
-
 func isub(b Register, a Op) VecVirtual { d := vec(); VPSUBD(a, b, d); return d } // b - a, int32 lanes
 func shl(n int, a Register) VecVirtual { d := vec(); VPSLLD(U8(n), a, d); return d }
-func shr(n int, a Register) VecVirtual { d := vec(); VPSRAD(U8(n), a, d); return d }
-func cvtif(a Register) VecVirtual      { d := vec(); VCVTDQ2PS(a, d); return d }
 
 // Comparison predicates of VCMPPS.
 const (
@@ -169,32 +158,39 @@ const (
 	cmpLE  = 0x12
 	cmpNEQ = 0x0c // ordered, not equal (false for NaN)
 	cmpGT  = 0x1e
+	cmpNGT = 0x1a // unordered or not greater
+	cmpNLT = 0x15 // unordered or not less
 )
 
-// mask is a lane mask: a vector register (AVX2) or a K register (AVX-512).
-type mask struct{ r Register }
+// mask is a lane mask: a vector register (AVX2) or a K register (AVX-512). A mask with out
+// set (AVX-512 only, from within) holds the complement as two K registers, r | out being
+// the lanes not in the mask: allOr tests that with one KORTESTW.
+type mask struct{ r, out Register }
 
 // cmp returns the mask of a PRED b (b may be memory).
 func cmp(pred int, a Register, b Op) mask {
 	if cur.wide {
 		k := K()
 		VCMPPS(U8(pred), b, a, k)
-		return mask{k}
+		return mask{r: k}
 	}
 	d := vec()
 	VCMPPS(U8(pred), b, a, d)
-	return mask{d}
+	return mask{r: d}
 }
 
 func mand(a, b mask) mask {
+	if a.out != nil || b.out != nil {
+		panic("mand of a complement mask")
+	}
 	if cur.wide {
 		k := K()
 		KANDW(a.r, b.r, k)
-		return mask{k}
+		return mask{r: k}
 	}
 	d := vec()
 	VANDPS(a.r, b.r, d)
-	return mask{d}
+	return mask{r: d}
 }
 
 // sign returns the mask of the lanes of v whose sign bit is set.
@@ -202,13 +198,16 @@ func sign(v Register) mask {
 	if cur.wide {
 		k := K()
 		VPTESTMD(cbits(0x80000000), v, k)
-		return mask{k}
+		return mask{r: k}
 	}
-	return mask{v} // VBLENDVPS reads each lane's sign bit
+	return mask{r: v} // VBLENDVPS reads each lane's sign bit
 }
 
 // blend returns m ? t : f per lane.
 func blend(m mask, f, t Register) VecVirtual {
+	if m.out != nil {
+		panic("blend by a complement mask")
+	}
 	d := vec()
 	if cur.wide {
 		VBLENDMPS(t, f, m.r, d)
@@ -220,6 +219,11 @@ func blend(m mask, f, t Register) VecVirtual {
 
 // allOr jumps to label unless every lane of m is set.
 func allOr(m mask, label string) {
+	if m.out != nil {
+		KORTESTW(m.out, m.r)
+		JNE(LabelRef(label)) // ZF is clear when a lane is outside
+		return
+	}
 	if cur.wide {
 		KORTESTW(m.r, m.r)
 		JCC(LabelRef(label)) // CF is set when every bit is
@@ -234,111 +238,16 @@ func allOr(m mask, label string) {
 // noNaN is the check of kernels whose vector code is exact for everything but NaN.
 func noNaN(x Register) mask { return cmp(cmpEQ, x, x) }
 
-// within is the mask of lo < x < hi.
+// within is the mask of lo < x < hi; on AVX-512 as the complement pair (x <= lo or NaN,
+// x >= hi or NaN), one instruction fewer for allOr than the two compares and a KANDW.
 func within(x Register, lo, hi float32) mask {
+	if cur.wide {
+		return mask{r: cmp(cmpNGT, x, c32(lo)).r, out: cmp(cmpNLT, x, c32(hi)).r}
+	}
 	return mand(cmp(cmpGT, x, c32(lo)), cmp(cmpLT, x, c32(hi)))
 }
 
 func above(x Register, lo float32) mask { return cmp(cmpGT, x, c32(lo)) }
-
-// Float32 constants of the scalar functions (ops/elementwise_math.go, activation_math.go).
-const (
-	log2e      = 1.44269504088896341
-	ln2hi      = 0.693359375
-	ln2lo      = -2.12194440e-4
-	roundShift = 0x1.8p23
-	geluC0     = 0.7978845608028654
-	geluC1     = geluC0 * 0.044715
-	sqrtHalf   = 0.70710678118654752
-)
-
-// exp returns e**x for lanes in (-87, 88), the scalar expf's steps: k = round(x*log2e) by
-// the round-shift trick, r = x - k*ln2 in two FMA steps, Cephes' polynomial, scale by 2**k.
-func exp(x Register) VecVirtual {
-	t := fma(x, ld(c32(log2e)), c32(roundShift))
-	fk := sub(t, c32(roundShift))
-	r := vec()
-	VMOVUPS(x, r)
-	VFNMADD231PS(c32(ln2hi), fk, r) // r -= fk*ln2hi
-	VFNMADD231PS(c32(ln2lo), fk, r)
-	p := horner(r, 1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1)
-	r2 := mul(r, r)
-	VFMADD213PS(r, r2, p) // p = p*r² + r
-	p = add(c32(1), p)
-	// 2**k: t's low mantissa bits hold k + the round shift's; (t - shift + 127) << 23.
-	s := shl(23, isub(t, cbits(math.Float32bits(roundShift)-127)))
-	return mul(s, p)
-}
-
-// tanh is tanhf for lanes without NaN: the odd polynomial below |x| = 0.625, else
-// 1 - 2/(e**2|x| + 1) with x's sign, |x| capped at 9.02 where tanh rounds to ±1.
-func tanh(x Register) VecVirtual {
-	a := and(cbits(0x7fffffff), x)
-	z := mul(x, x)
-	p := horner(z, -5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1)
-	p = mul(z, p)
-	VFMADD213PS(x, x, p) // p = p*x + x
-	s := vmin(c32(9.02), a)
-	e := exp(add(s, s))
-	t := sub(ld(c32(1)), div(ld(c32(2)), add(c32(1), e)))
-	t = or(and(cbits(0x80000000), x), t)
-	return blend(cmp(cmpLT, a, c32(0.625)), t, p)
-}
-
-// sigmoid is 1 / (1 + e**-x).
-func sigmoid(x Register) VecVirtual {
-	e := exp(xor(cbits(0x80000000), x))
-	return div(ld(c32(1)), add(c32(1), e))
-}
-
-// log is logf for positive normal lanes (Cephes logf as log8 of the scalar kernels).
-func logv(x Register) VecVirtual {
-	e := isub(shr(23, x), cbits(126))                      // x = fr * 2**e, fr in [0.5, 1)
-	fr := or(cbits(0x3f000000), and(cbits(0x007fffff), x)) // fr
-	low := cmp(cmpLT, fr, c32(sqrtHalf))
-	f := blend(low, sub(fr, c32(1)), sub(add(fr, fr), c32(1)))
-	fe := cvtif(blend(low, e, isub(e, cbits(1))))
-	z := mul(f, f)
-	y := horner(f, 7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1)
-	y = mul(z, mul(f, y))
-	VFMADD231PS(c32(ln2lo), fe, y) // y += fe*ln2lo
-	VFNMADD231PS(c32(0.5), z, y)   // y -= 0.5*z
-	y = add(f, y)
-	VFMADD231PS(c32(ln2hi), fe, y)
-	return y
-}
-
-// erf1p is 1 + erf(z) for |z| < 9: the odd polynomial below |z| = 1 and erfc beyond, as the
-// scalar erf1p; the erfc branch runs only for vectors with a lane that needs it.
-func erf1p(z Register, done string) VecVirtual {
-	a := and(cbits(0x7fffffff), z)
-	r := mul(z, horner(mul(z, z), 7.853861353153693e-5, -8.010193625184903e-4, 5.188327685732524e-3, -2.685381193529856e-2, 1.128358514861418e-1, -3.761262582423300e-1, 1.128379165726710))
-	r = add(c32(1), r)
-	small := cmp(cmpLT, a, c32(1))
-	out := vec()
-	VMOVUPS(r, out)
-	allOr(small, "erfc_"+done)
-	JMP(LabelRef(done))
-	Label("erfc_" + done)
-	{
-		b := vmax(c32(1), a)
-		q := div(ld(c32(1)), b)
-		w := mul(q, q)
-		p1 := horner(w, 2.326819970068386e-2, -1.387039388740657e-1, 3.687424674597105e-1, -5.824733027278666e-1, 6.210004621745983e-1, -4.944515323274145e-1, 3.404879937665872e-1, -2.741127028184656e-1, 5.638259427386472e-1)
-		p2 := horner(w, -1.047766399936249e+1, 1.297719955372516e+1, -7.495518717768503e+0, 2.921019019210786e+0, -1.015265279202700e+0, 4.218463358204948e-1, -2.820767439740514e-1, 5.641895067754075e-1)
-		p := blend(cmp(cmpLT, b, c32(2)), p2, p1)
-		h := and(cbits(0xfffff000), b)
-		e1 := exp(xor(cbits(0x80000000), mul(h, h)))
-		e2 := exp(xor(cbits(0x80000000), mul(sub(b, h), add(b, h))))
-		c := mul(p, mul(q, mul(e2, e1)))
-		neg := cmp(cmpLT, z, c32(0))
-		c = blend(neg, sub(ld(c32(2)), c), c)
-		c = blend(small, c, r)
-		VMOVUPS(c, out)
-	}
-	Label(done)
-	return out
-}
 
 // unary describes an elementwise kernel y = f(x).
 type unary struct {
@@ -349,67 +258,6 @@ type unary struct {
 }
 
 var pv [2]VecVirtual // the broadcast parameters of a unary
-
-func unaries() {
-	for _, u := range []unary{
-		{"exp", func(x Register) mask { return within(x, -87, 88) }, func(x Register, _ string) VecVirtual { return exp(x) }, nil},
-		{"sigmoid", func(x Register) mask { return within(x, -87, 87) }, func(x Register, _ string) VecVirtual { return sigmoid(x) }, nil},
-		{"silu", func(x Register) mask { return within(x, -87, 87) }, func(x Register, _ string) VecVirtual { return mul(x, sigmoid(x)) }, nil},
-		{"tanh", noNaN, func(x Register, _ string) VecVirtual { return tanh(x) }, nil},
-		{"gelu", func(x Register) mask {
-			// -2z within exp's fast range: |x| below about 9.9
-			return within(x, -9.8, 9.8)
-		}, func(x Register, _ string) VecVirtual {
-			z := mul(x, fma(ld(c32(geluC1)), mul(x, x), c32(geluC0)))
-			e := exp(mul(c32(-2), z))
-			return div(x, add(c32(1), e)) // x / (1 + e**-2z), as geluf
-		}, nil},
-		{"geluErf", func(x Register) mask {
-			lim := float32(9) / float32(sqrtHalf)
-			return within(x, -lim, lim)
-		}, func(x Register, l string) VecVirtual {
-			return mul(erf1p(mul(c32(sqrtHalf), x), l), mul(c32(0.5), x))
-		}, nil},
-		{"softplus", func(x Register) mask { return above(x, -87) }, func(x Register, _ string) VecVirtual {
-			u := exp(vmin(c32(20), x))
-			w := add(c32(1), u)
-			l := mul(logv(w), div(u, sub(w, c32(1))))  // log1pf: log(w) * u/(w-1)
-			l = blend(cmp(cmpNEQ, w, c32(1)), u, l)    // w == 1: u
-			return blend(cmp(cmpLE, x, c32(20)), x, l) // x > 20: x
-		}, nil},
-		{"mish", func(x Register) mask { return above(x, -87) }, func(x Register, _ string) VecVirtual {
-			e := exp(vmin(c32(20), x))
-			m := mul(e, add(c32(2), e))
-			return mul(x, div(m, add(c32(2), m)))
-		}, nil},
-		{"elu", func(x Register) mask { return above(x, -87) }, func(x Register, _ string) VecVirtual {
-			z0 := zero()
-			e := sub(exp(vmin(z0, x)), c32(1))
-			return fma(pv[0], e, vmax(z0, x)) // alpha*(e-1) + max(x, 0)
-		}, []string{"alpha"}},
-		{"hardswish", noNaN, func(x Register, _ string) VecVirtual {
-			z0 := zero()
-			c := vmin(c32(6), vmax(z0, add(c32(3), x)))
-			return div(mul(c, x), c32(6))
-		}, nil},
-		{"relu", nil, func(x Register, _ string) VecVirtual {
-			// max with +0 as the first source returns x for NaN and both zeros; clearing the
-			// sign bit maps -0 to +0 and keeps NaN: Go's max(x, 0) bit for bit.
-			z0 := zero()
-			m := vec()
-			VMAXPS(x, z0, m)
-			return and(cbits(0x7fffffff), m)
-		}, nil},
-		{"leakyRelu", nil, func(x Register, _ string) VecVirtual {
-			return mul(blend(sign(x), ld(c32(1)), pv[0]), x) // lanes with the sign bit set: x*s
-		}, []string{"s"}},
-		{"clamp", noNaN, func(x Register, _ string) VecVirtual {
-			return minExact(pv[1], maxExact(pv[0], x)) // Go's min(max(x, lo), hi), signed zeros included
-		}, []string{"lo", "hi"}},
-	} {
-		unaryKernel(u)
-	}
-}
 
 // loop emits the common frame: DI = y, SI = x, CX = full-vector element count, AX = i;
 // body(vector offset register) for each vector, storing with VMOVUPS or VMOVNTPS.

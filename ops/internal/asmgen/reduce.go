@@ -277,88 +277,6 @@ func reductions() {
 		RET()
 	}
 	{
-		// expSum: e = exp(x - m), stored into y when store != 0, summed in float64.
-		name := frame("expSum", "func(y, x []float32, m float32, store int) (int, float64)", "computes exp(x - m) over the full vectors of x (into y when store != 0) and returns how many and their sum in float64, stopping at a vector outside exp's fast range")
-		y := Load(Param("y").Base(), GP64())
-		x := Load(Param("x").Base(), GP64())
-		vm := bc(Load(Param("m"), XMM()))
-		st := Load(Param("store"), GP64())
-		n, i := fullN("x"), counter()
-		a, b := zero(), zero()
-		loopTo(name, i, n, func() {
-			d := sub(ld(at(x, i)), vm)
-			allOr(within(d, -87, 88), name+"_done")
-			e := exp(d)
-			TESTQ(st, st)
-			JZ(LabelRef(name + "_nostore"))
-			VMOVUPS(e, at(y, i))
-			Label(name + "_nostore")
-			lo, hi := cvtReg(e)
-			VADDPD(lo, a, a)
-			VADDPD(hi, b, b)
-		})
-		VADDPD(b, a, a)
-		Store(i, ReturnIndex(0))
-		Store(hsum64(a), ReturnIndex(1))
-		VZEROUPPER()
-		RET()
-	}
-	{
-		// expScale: softmax's output pass, y = exp(x - m) * s, streamed when nt != 0.
-		name := frame("expScale", "func(y, x []float32, m, s float32, nt int) int", "computes y = exp(x - m) * s over the full vectors of x, stopping at a vector outside exp's fast range")
-		y := Load(Param("y").Base(), GP64())
-		x := Load(Param("x").Base(), GP64())
-		vm := bc(Load(Param("m"), XMM()))
-		vs := bc(Load(Param("s"), XMM()))
-		nt := Load(Param("nt"), GP64())
-		n, i := fullN("x"), counter()
-		TESTQ(nt, nt)
-		JNZ(LabelRef(name + "_nt_loop"))
-		for _, stream := range []bool{false, true} {
-			lbl := name
-			if stream {
-				lbl += "_nt"
-			}
-			loopTo(lbl, i, n, func() {
-				d := sub(ld(at(x, i)), vm)
-				allOr(within(d, -87, 88), lbl+"_done")
-				e := mul(vs, exp(d))
-				if stream {
-					VMOVNTPS(e, at(y, i))
-				} else {
-					VMOVUPS(e, at(y, i))
-				}
-			})
-			if !stream {
-				JMP(LabelRef(name + "_ret"))
-			}
-		}
-		SFENCE()
-		Label(name + "_ret")
-		Store(i, ReturnIndex(0))
-		VZEROUPPER()
-		RET()
-	}
-	{
-		name := frame("expSumCols", "func(s []float64, sh, row []float32) int", "adds exp(row - sh) into s (float64) over the full vectors of row, stopping at a vector outside exp's fast range")
-		s := Load(Param("s").Base(), GP64())
-		sh := Load(Param("sh").Base(), GP64())
-		x := Load(Param("row").Base(), GP64())
-		n, i := fullN("row"), counter()
-		loopTo(name, i, n, func() {
-			d := sub(ld(at(x, i)), at(sh, i))
-			allOr(within(d, -87, 88), name+"_done")
-			lo, hi := cvtReg(exp(d))
-			VADDPD(at64(s, i), lo, lo)
-			VADDPD(at64(s, i).Offset(cur.lanes*4), hi, hi)
-			VMOVUPD(lo, at64(s, i))
-			VMOVUPD(hi, at64(s, i).Offset(cur.lanes*4))
-		})
-		Store(i, ReturnIndex(0))
-		VZEROUPPER()
-		RET()
-	}
-	{
 		name := frame("varCols", "func(s1, s2, x0 []float64, row []float32) int", "adds d = row - x0 into s1 and d² into s2 (float64) over the full vectors of row")
 		s1 := Load(Param("s1").Base(), GP64())
 		s2 := Load(Param("s2").Base(), GP64())
@@ -473,11 +391,11 @@ func cmp64(pred int, a Register, b Op) mask {
 	if cur.wide {
 		k := K()
 		VCMPPD(U8(pred), b, a, k)
-		return mask{k}
+		return mask{r: k}
 	}
 	d := vec()
 	VCMPPD(U8(pred), b, a, d)
-	return mask{d}
+	return mask{r: d}
 }
 
 func binaries() {

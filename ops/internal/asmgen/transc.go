@@ -1,0 +1,368 @@
+package main
+
+import (
+	"math"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The transcendental kernels: exp and the activations built on it, and the exp passes of
+// softmax, log_softmax and logsumexp. On the 2-core host they are bound by the vector ports'
+// throughput, not by latency (Estrin's scheme for exp's polynomial, with a chain 8 cycles
+// shorter, timed the same), so what counts is the instruction count per vector:
+//   - AVX-512 scales exp's polynomial by 2**k with VSCALEFPS, one instruction instead of
+//     the exponent-bit sequence's three, and the same bits wherever the result is normal;
+//   - a range check feeds a predicted branch and costs three instructions on AVX-512 (two
+//     compares for the lanes outside, one KORTESTW; see within); clamping the argument
+//     instead costs two more on the chain and timed slower, so the checks stay;
+//   - a negation folds into exp's reduction (expCore's neg), a factor into the constants;
+//   - VDIVPS stays: the divider runs beside the FMA ports, and VRCP14PS with a Newton step
+//     (four instructions) timed slower in mish and no faster elsewhere;
+//   - tanh and softplus take formulas with fewer steps than their Go functions (below).
+
+// Float32 constants of the scalar functions (ops/elementwise_math.go, activation_math.go).
+const (
+	log2e      = 1.44269504088896341
+	ln2hi      = 0.693359375
+	ln2lo      = -2.12194440e-4
+	roundShift = 0x1.8p23
+	geluC0     = 0.7978845608028654
+	geluC1     = geluC0 * 0.044715
+	sqrtHalf   = 0.70710678118654752
+	sqrt2m1    = 0.41421356237309505
+)
+
+// expLo is where the AVX-512 exp's range ends below: e**x rounds to 0 below -104 (expfEdge
+// returns 0 below -103.97), and VSCALEFPS gives that 0 (and the subnormals above it, one
+// rounding of p * 2**k as expfEdge's two-step scale).
+const expLo = -104
+
+// narrow returns check on AVX2 and nil on AVX-512: the check of a kernel whose AVX-512 form
+// is exact for every lane.
+func narrow(check func(x Register) mask) func(x Register) mask {
+	if cur.wide {
+		return nil
+	}
+	return check
+}
+
+// minN is min(x, c) returning x where x is NaN (VMINPS returns its second source, avo's
+// first operand, when either is NaN): a cap that lets a NaN through to the result.
+func minN(x Register, c float32) VecVirtual { d := vec(); VMINPS(x, ld(c32(c)), d); return d }
+
+// expCore returns e**x, or e**-x when neg (the negation folded into the reduction, bit for
+// bit the steps of expf(-x)), for lanes in (-87, 88) on AVX2 and in [-104, 88] (or NaN) on
+// AVX-512: the scalar expf's steps, k = round(x*log2e) by the round-shift trick, r = x -
+// k*ln2 in two FMA steps, Cephes' polynomial, then the scale by 2**k.
+func expCore(x Register, neg bool) VecVirtual {
+	l2e := log2e
+	if neg {
+		l2e = -log2e
+	}
+	t := fma(x, ld(c32(float32(l2e))), c32(roundShift))
+	fk := sub(t, c32(roundShift))
+	r := vec()
+	VMOVUPS(x, r)
+	if neg {
+		VFNMSUB231PS(c32(ln2hi), fk, r) // r = -x - fk*ln2hi
+	} else {
+		VFNMADD231PS(c32(ln2hi), fk, r) // r = x - fk*ln2hi
+	}
+	VFNMADD231PS(c32(ln2lo), fk, r)
+	p := horner(r, 1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1)
+	r2 := mul(r, r)
+	VFMADD213PS(r, r2, p) // p = p*r² + r
+	p = add(c32(1), p)
+	if cur.wide {
+		d := vec()
+		VSCALEFPS(fk, p, d) // p * 2**fk
+		return d
+	}
+	// 2**k: t's low mantissa bits hold k + the round shift's; (t - shift + 127) << 23.
+	s := shl(23, isub(t, cbits(math.Float32bits(roundShift)-127)))
+	return mul(s, p)
+}
+
+// exp returns e**x for lanes in (-87, 88) (the caller checks).
+func exp(x Register) VecVirtual { return expCore(x, false) }
+
+// tanh is tanh(x) = em / (em + 2) with x's sign, em = e**2a - 1 and a = |x| capped at 9.02
+// (where tanh rounds to ±1): one expression for every lane, with no cancellation near 0
+// since em comes from expm1's steps (e**r - 1 = r + r²P(r) from exp's polynomial, then
+// 2**k * (1 + q) - 1 as one FMA of q by 2**k plus 2**k - 1, which is q itself for k = 0).
+// A NaN passes every step (the cap keeps it), so no lane needs the Go function.
+func tanh(x Register) VecVirtual {
+	a := minN(and(cbits(0x7fffffff), x), 9.02)
+	y := add(a, a)
+	t := fma(y, ld(c32(log2e)), c32(roundShift))
+	fk := sub(t, c32(roundShift))
+	r := vec()
+	VMOVUPS(y, r)
+	VFNMADD231PS(c32(ln2hi), fk, r) // r = y - fk*ln2hi
+	VFNMADD231PS(c32(ln2lo), fk, r)
+	q := horner(r, 1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1)
+	VFMADD213PS(r, mul(r, r), q) // q = e**r - 1 = q*r² + r
+	var k VecVirtual             // 2**k
+	if cur.wide {
+		k = vec()
+		VSCALEFPS(fk, ld(c32(1)), k)
+	} else {
+		k = shl(23, isub(t, cbits(math.Float32bits(roundShift)-127)))
+	}
+	em := sub(k, c32(1))
+	VFMADD231PS(q, k, em) // em = q*2**k + (2**k - 1)
+	th := div(em, add(c32(2), em))
+	return or(and(cbits(0x80000000), x), th)
+}
+
+// sigmoid is 1 / (1 + e**-x) for lanes in (-87, 87).
+func sigmoid(x Register) VecVirtual {
+	return div(ld(c32(1)), add(c32(1), expCore(x, true)))
+}
+
+// log1p returns log(1 + u) for u in [0, 1] (softplus's u = e**-|x|) with logf's Cephes
+// polynomial and no rounding of 1 + u: for u <= sqrt(2) - 1 the polynomial's argument is u
+// itself, beyond it (1 + u)/2 - 1 = u/2 - 1/2 in one FMA, and ln 2 is added.
+func log1p(u Register) VecVirtual {
+	hi := cmp(cmpGT, u, c32(sqrt2m1))
+	h := ld(c32(0.5))
+	VFMSUB213PS(c32(0.5), u, h) // h = u*0.5 - 0.5
+	f := blend(hi, u, h)
+	z := mul(f, f)
+	y := horner(f, 7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1)
+	y = mul(z, mul(f, y))
+	addIf(hi, c32(ln2lo), y) // y += e*ln2lo, e = 1 in the upper half
+	VFNMADD231PS(c32(0.5), z, y)
+	y = add(f, y)
+	addIf(hi, c32(ln2hi), y)
+	return y
+}
+
+// addIf adds c to the lanes of y in m (a merge-masked add on AVX-512).
+func addIf(m mask, c Mem, y VecVirtual) {
+	if cur.wide {
+		VADDPS(c, y, m.r, y)
+		return
+	}
+	VADDPS(and(c, m.r), y, y)
+}
+
+// erf1p is 1 + erf(z) for |z| < 9: the odd polynomial below |z| = 1 and erfc beyond, as the
+// scalar erf1p; the erfc branch runs only for vectors with a lane that needs it.
+func erf1p(z Register, done string) VecVirtual {
+	a := and(cbits(0x7fffffff), z)
+	r := mul(z, horner(mul(z, z), 7.853861353153693e-5, -8.010193625184903e-4, 5.188327685732524e-3, -2.685381193529856e-2, 1.128358514861418e-1, -3.761262582423300e-1, 1.128379165726710))
+	r = add(c32(1), r)
+	small := cmp(cmpLT, a, c32(1))
+	out := vec()
+	VMOVUPS(r, out)
+	allOr(small, "erfc_"+done)
+	JMP(LabelRef(done))
+	Label("erfc_" + done)
+	{
+		b := vmax(c32(1), a)
+		q := div(ld(c32(1)), b)
+		w := mul(q, q)
+		p1 := horner(w, 2.326819970068386e-2, -1.387039388740657e-1, 3.687424674597105e-1, -5.824733027278666e-1, 6.210004621745983e-1, -4.944515323274145e-1, 3.404879937665872e-1, -2.741127028184656e-1, 5.638259427386472e-1)
+		p2 := horner(w, -1.047766399936249e+1, 1.297719955372516e+1, -7.495518717768503e+0, 2.921019019210786e+0, -1.015265279202700e+0, 4.218463358204948e-1, -2.820767439740514e-1, 5.641895067754075e-1)
+		p := blend(cmp(cmpLT, b, c32(2)), p2, p1)
+		h := and(cbits(0xfffff000), b)
+		e1 := expCore(mul(h, h), true)
+		e2 := expCore(mul(sub(b, h), add(b, h)), true)
+		c := mul(p, mul(q, mul(e2, e1)))
+		neg := cmp(cmpLT, z, c32(0))
+		c = blend(neg, sub(ld(c32(2)), c), c)
+		c = blend(small, c, r)
+		VMOVUPS(c, out)
+	}
+	Label(done)
+	return out
+}
+
+func unaries() {
+	for _, u := range []unary{
+		{"exp", func(x Register) mask { return within(x, -87, 88) }, func(x Register, _ string) VecVirtual { return exp(x) }, nil},
+		{"sigmoid", func(x Register) mask { return within(x, -87, 87) }, func(x Register, _ string) VecVirtual { return sigmoid(x) }, nil},
+		{"silu", func(x Register) mask { return within(x, -87, 87) }, func(x Register, _ string) VecVirtual { return mul(x, sigmoid(x)) }, nil},
+		{"tanh", nil, func(x Register, _ string) VecVirtual { return tanh(x) }, nil},
+		{"gelu", func(x Register) mask {
+			// -2z within exp's fast range: |x| below about 9.9
+			return within(x, -9.8, 9.8)
+		}, func(x Register, _ string) VecVirtual {
+			// x / (1 + e**-2z), as geluf, with -2z in one step: the constants times -2
+			m2z := mul(x, fma(ld(c32(-2*geluC1)), mul(x, x), c32(-2*geluC0)))
+			return div(x, add(c32(1), exp(m2z)))
+		}, nil},
+		{"geluErf", func(x Register) mask {
+			lim := float32(9) / float32(sqrtHalf)
+			return within(x, -lim, lim)
+		}, func(x Register, l string) VecVirtual {
+			return mul(erf1p(mul(c32(sqrtHalf), x), l), mul(c32(0.5), x))
+		}, nil},
+		{"softplus", narrow(func(x Register) mask { return above(x, -87) }), func(x Register, _ string) VecVirtual {
+			// max(x, 0) + log1p(e**-|x|): no overflow, no cancellation, no divide. |x| is
+			// capped where exp's range ends (e**-87 is below half an ulp of 87, e**-104 is 0
+			// on AVX-512); the cap lets a NaN through on AVX-512, which checks nothing.
+			a := and(cbits(0x7fffffff), x)
+			var u VecVirtual
+			if cur.wide {
+				u = expCore(minN(a, -expLo), true)
+			} else {
+				u = expCore(vmin(c32(87), a), true)
+			}
+			return add(vmax(zero(), x), log1p(u)) // NaN: log1p(NaN)
+		}, nil},
+		{"mish", func(x Register) mask { return above(x, -87) }, func(x Register, _ string) VecVirtual {
+			// x * n/(n + 2), n = e*(e + 2), e = e**min(x, 20) (see mish in activation_math.go)
+			e := exp(vmin(c32(20), x))
+			n := mul(e, add(c32(2), e))
+			return mul(x, div(n, add(c32(2), n)))
+		}, nil},
+		{"elu", func(x Register) mask { return above(x, -87) }, func(x Register, _ string) VecVirtual {
+			z0 := zero()
+			e := sub(exp(vmin(z0, x)), c32(1))
+			return fma(pv[0], e, vmax(z0, x)) // alpha*(e-1) + max(x, 0)
+		}, []string{"alpha"}},
+		{"hardswish", noNaN, func(x Register, _ string) VecVirtual {
+			z0 := zero()
+			c := vmin(c32(6), vmax(z0, add(c32(3), x)))
+			return div(mul(c, x), c32(6))
+		}, nil},
+		{"relu", nil, func(x Register, _ string) VecVirtual {
+			// max with +0 as the first source returns x for NaN and both zeros; clearing the
+			// sign bit maps -0 to +0 and keeps NaN: Go's max(x, 0) bit for bit.
+			z0 := zero()
+			m := vec()
+			VMAXPS(x, z0, m)
+			return and(cbits(0x7fffffff), m)
+		}, nil},
+		{"leakyRelu", nil, func(x Register, _ string) VecVirtual {
+			return mul(blend(sign(x), ld(c32(1)), pv[0]), x) // lanes with the sign bit set: x*s
+		}, []string{"s"}},
+		{"clamp", noNaN, func(x Register, _ string) VecVirtual {
+			return minExact(pv[1], maxExact(pv[0], x)) // Go's min(max(x, lo), hi), signed zeros included
+		}, []string{"lo", "hi"}},
+	} {
+		unaryKernel(u)
+	}
+}
+
+// expCheck jumps to label for a vector d outside exp's fast range.
+func expCheck(d Register, label string) { allOr(within(d, -87, 88), label) }
+
+// expRows are softmax's, log_softmax's and logsumexp's exp passes.
+func expRows() {
+	{
+		// expSum: e = exp(x - m), stored into y when store != 0, summed in float32 over
+		// chunks of expChunk vectors and the chunks' sums in float64: one conversion per
+		// chunk instead of per vector, and a chunk's sum of at most 128 (AVX-512) positive
+		// terms is within 2**-17 of exact (softmax's tolerance is 1e-6 relative).
+		const expChunk = 8
+		name := frame("expSum", "func(y, x []float32, m float32, store int) (int, float64)", "computes exp(x - m) over the full vectors of x (into y when store != 0) and returns how many and their sum in float64, stopping at a vector outside exp's fast range")
+		y := Load(Param("y").Base(), GP64())
+		x := Load(Param("x").Base(), GP64())
+		vm := bc(Load(Param("m"), XMM()))
+		st := Load(Param("store"), GP64())
+		n, i := fullN("x"), counter()
+		a, b := zero(), zero()
+		end := GP64()
+		s := vec()
+		fold := func() {
+			lo, hi := cvtReg(s)
+			VADDPD(lo, a, a)
+			VADDPD(hi, b, b)
+		}
+		Label(name + "_chunk")
+		CMPQ(i, n)
+		JAE(LabelRef(name + "_done"))
+		LEAQ(Mem{Base: i}.Offset(expChunk*cur.lanes), end)
+		CMPQ(end, n)
+		CMOVQGT(n, end)
+		if cur.wide {
+			VPXORD(s, s, s)
+		} else {
+			VXORPS(s, s, s)
+		}
+		Label(name + "_loop")
+		CMPQ(i, end)
+		JAE(LabelRef(name + "_fold"))
+		d := sub(ld(at(x, i)), vm)
+		expCheck(d, name+"_stop")
+		e := exp(d)
+		TESTQ(st, st)
+		JZ(LabelRef(name + "_nostore"))
+		VMOVUPS(e, at(y, i))
+		Label(name + "_nostore")
+		VADDPS(e, s, s)
+		ADDQ(U8(cur.lanes), i)
+		JMP(LabelRef(name + "_loop"))
+		Label(name + "_fold")
+		fold()
+		JMP(LabelRef(name + "_chunk"))
+		Label(name + "_stop")
+		fold()
+		Label(name + "_done")
+		VADDPD(b, a, a)
+		Store(i, ReturnIndex(0))
+		Store(hsum64(a), ReturnIndex(1))
+		VZEROUPPER()
+		RET()
+	}
+	{
+		// expScale: softmax's output pass, y = exp(x - m) * s, streamed when nt != 0.
+		name := frame("expScale", "func(y, x []float32, m, s float32, nt int) int", "computes y = exp(x - m) * s over the full vectors of x, stopping at a vector outside exp's fast range")
+		y := Load(Param("y").Base(), GP64())
+		x := Load(Param("x").Base(), GP64())
+		vm := bc(Load(Param("m"), XMM()))
+		vs := bc(Load(Param("s"), XMM()))
+		nt := Load(Param("nt"), GP64())
+		n, i := fullN("x"), counter()
+		TESTQ(nt, nt)
+		JNZ(LabelRef(name + "_nt_loop"))
+		for _, stream := range []bool{false, true} {
+			lbl := name
+			if stream {
+				lbl += "_nt"
+			}
+			loopTo(lbl, i, n, func() {
+				d := sub(ld(at(x, i)), vm)
+				expCheck(d, lbl+"_done")
+				e := mul(vs, exp(d))
+				if stream {
+					VMOVNTPS(e, at(y, i))
+				} else {
+					VMOVUPS(e, at(y, i))
+				}
+			})
+			if !stream {
+				JMP(LabelRef(name + "_ret"))
+			}
+		}
+		SFENCE()
+		Label(name + "_ret")
+		Store(i, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+	}
+	{
+		name := frame("expSumCols", "func(s []float64, sh, row []float32) int", "adds exp(row - sh) into s (float64) over the full vectors of row, stopping at a vector outside exp's fast range")
+		s := Load(Param("s").Base(), GP64())
+		sh := Load(Param("sh").Base(), GP64())
+		x := Load(Param("row").Base(), GP64())
+		n, i := fullN("row"), counter()
+		loopTo(name, i, n, func() {
+			d := sub(ld(at(x, i)), at(sh, i))
+			expCheck(d, name+"_done")
+			lo, hi := cvtReg(exp(d))
+			VADDPD(at64(s, i), lo, lo)
+			VADDPD(at64(s, i).Offset(cur.lanes*4), hi, hi)
+			VMOVUPD(lo, at64(s, i))
+			VMOVUPD(hi, at64(s, i).Offset(cur.lanes*4))
+		})
+		Store(i, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+	}
+}
