@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,15 +13,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ropgen/ropgen/config"
 	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/internal/output"
+	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/perf/audit"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
 )
 
 func runReport(args []string, stdout, stderr io.Writer) int {
-	fl := cli.NewFlags("ropgen report", "[-profile NAME|FILE] [-basis effective|theoretical] [-json|-csv|-summary] [-o FILE] [-svg FILE] [-html FILE] [-md FILE] [-base OLD[,OLD]] records...\n-check -profile FILE [records...]", fmt.Sprintf(`
+	fl := cli.NewFlags("ropgen report", "[-profile NAME|FILE] [-basis effective|theoretical] [-json|-csv|-summary] [-o FILE] [-svg FILE] [-html FILE] [-md FILE] [-audit FILE] [-base OLD[,OLD]] records...\n-check -profile FILE [records...]", fmt.Sprintf(`
 Prices benchmark records (Go benchmark format or JSON lines) against a device profile:
 memory, compute and SOL time, efficiency, bound and verdict per row (spec §4.3).
 Exit 1 when a row implies a rate above a theoretical ceiling (a formula error), when a
@@ -42,6 +46,8 @@ the two runs' drift (how far rows scatter between them). For one kernel, ropbenc
 	baseFiles := fl.String("base", "", "compare against the records in `FILE[,FILE]`: per row the time change, its Mann-Whitney U p-value and the efficiency change")
 	summary := fl.Bool("summary", false, "print the short summary (ceilings with spread; per op the best row; verdict counts; drift) on standard output; the table, JSON or CSV goes to -o FILE when given")
 	outFile := fl.String("o", "", "write the table (or JSON, CSV, comparison) to `FILE` instead of standard output")
+	auditFile := fl.String("audit", "", "draw each audited row's achieved intensity (flops / measured bytes) beside its formula intensity on the -svg and -html chart; `FILE` is ropgen audit -json output")
+	manifests := fl.ManifestsFlag()
 	check := fl.Bool("check", false, "only check that the -profile is current: measured on this boot, and no drift reference in the records off its copy ceiling; exit 3 when not")
 	if code, ok := fl.Parse(args); !ok {
 		return code
@@ -61,7 +67,14 @@ the two runs' drift (how far rows scatter between them). For one kernel, ropbenc
 	if *baseFiles != "" {
 		base = strings.Split(*baseFiles, ",")
 	}
+	if *auditFile != "" && *svgFile == "" && *htmlFile == "" {
+		fmt.Fprintln(stderr, "ropgen report: -audit draws on the chart: give -svg FILE or -html FILE too")
+		return 2
+	}
 	inputs := append(slices.Clone(fl.Args()), base...)
+	if *auditFile != "" {
+		inputs = append(inputs, *auditFile)
+	}
 	outs := []struct{ flag, file string }{{"svg", *svgFile}, {"html", *htmlFile}, {"md", *mdFile}, {"o", *outFile}}
 	for i, o := range outs {
 		for _, p := range outs[:i] {
@@ -174,6 +187,21 @@ the two runs' drift (how far rows scatter between them). For one kernel, ropbenc
 
 	meta := report.Meta{Command: commandLine(args), Commit: commitOf(fl.Args()), Date: time.Now(), Files: fl.Args(), BaseFiles: base}
 	chart := &report.Chart{Basis: pricer.Basis(), Rows: rows, Meta: &meta, Comparison: cmp}
+	if *svgFile != "" || *htmlFile != "" {
+		chart.Family = opFamilies(*manifests, stderr)
+		if *auditFile != "" {
+			res, fs := audit.ReadResult(*auditFile)
+			if len(fs) > 0 {
+				printFindings(stderr, fs)
+				exit = 1
+			}
+			var skipped []string
+			chart.Traffic, skipped = trafficOf(res)
+			if len(skipped) > 0 {
+				fmt.Fprintf(stderr, "ropgen report: note: -audit: no total traffic for %s: not drawn\n", strings.Join(skipped, "; "))
+			}
+		}
+	}
 	if *svgFile != "" {
 		if err := writeChart(*svgFile, inputs, pricer, chart); err != nil {
 			fmt.Fprintln(stderr, "ropgen report:", err)
@@ -362,4 +390,59 @@ func recordsConfig(file, key string) string {
 		}
 	}
 	return ""
+}
+
+// trafficOf returns the measured total traffic of each audit row that has one, and for the
+// others (read side only, or no usable measurement) the row and why.
+func trafficOf(res audit.Result) (ts []report.Traffic, skipped []string) {
+	for _, r := range res.Rows {
+		name := r.Op + "/" + r.Workload + "/" + report.ShortDType(r.DType)
+		switch {
+		case r.Verdict == audit.Error || r.Measured <= 0:
+			skipped = append(skipped, name+" (ERROR in the audit)")
+		case r.Side != "total":
+			skipped = append(skipped, name+" (audited on the "+r.Side+" side only)")
+		default:
+			ts = append(ts, report.Traffic{Op: r.Op, Workload: r.Workload, DType: r.DType, Bytes: r.Measured})
+		}
+	}
+	return ts, skipped
+}
+
+// opFamilies returns the family of each op of the catalog (the manifest's family field), for
+// the chart's marker shapes: from -manifests, else from the module's configuration. It returns
+// nil, and the chart shows no families, where there is no catalog (a report runs anywhere) or
+// it has findings (a note says so: ropgen validate lists them).
+func opFamilies(flag string, stderr io.Writer) func(op string) string {
+	var paths []string
+	if flag != "" {
+		paths = cli.SplitList(flag)
+		if err := cli.UseDTypes(nil); err != nil {
+			return nil
+		}
+	} else {
+		cfg, err := config.Load()
+		var none *config.NoRootError
+		if errors.As(err, &none) {
+			return nil
+		}
+		if err == nil {
+			err = cli.UseDTypes(cfg)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "ropgen report: note: %v: the chart shows no op families\n", err)
+			return nil
+		}
+		paths = cli.Manifests("", cfg)
+	}
+	cat, fs := manifest.Load(paths...)
+	if len(fs) > 0 {
+		fmt.Fprintf(stderr, "ropgen report: note: the manifests have %d findings (ropgen validate lists them): the chart shows no op families\n", len(fs))
+		return nil
+	}
+	family := map[string]string{}
+	for _, op := range cat.Ops {
+		family[op.Name] = op.Family.Value
+	}
+	return func(op string) string { return family[op] }
 }

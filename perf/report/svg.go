@@ -183,7 +183,7 @@ func WriteSVG(w io.Writer, c *Chart) (int, error) {
 	slices.SortStableFunc(pts, func(a, b *Row) int { return cmp.Compare(drawRank(a), drawRank(b)) })
 	roofs, unmeasured := chartRoofs(prof, basis, used)
 	arrows, arrowsOff := chartArrows(c.Comparison, prof)
-	achieved, unaudited := chartTraffic(c.Traffic, pts)
+	achieved, minimal, unaudited := chartTraffic(c.Traffic, pts)
 
 	// Axis ranges cover every point, base point, achieved intensity, ridge and roof, with room
 	// around them for labels, and span at least two decades each.
@@ -538,6 +538,9 @@ func WriteSVG(w io.Writer, c *Chart) (int, error) {
 	}
 	if arrowsOff > 0 {
 		notes = append(notes, fmt.Sprintf("%d rows of the base run have no point on this chart (not plottable in one of the runs, or priced against another profile): no arrow", arrowsOff))
+	}
+	if len(minimal) > 0 {
+		notes = append(notes, fmt.Sprintf("measured traffic within %.0f%% of the formula's bytes (achieved intensity on the point): %s", 100*minTrafficOff, strings.Join(minimal, ", ")))
 	}
 	if len(unaudited) > 0 {
 		notes = append(notes, "measured traffic for rows not plotted: "+strings.Join(unaudited, ", "))

@@ -244,9 +244,14 @@ func (a *achievedPoint) title() string {
 		SI(float64(a.r.Rec.Bytes), "B"), a.x, a.r.Intensity)
 }
 
+// minTrafficOff is how far measured traffic must be from the formula's bytes (relative) for
+// the chart to draw the achieved intensity apart: closer, its marker would sit on the point's.
+const minTrafficOff = 0.05
+
 // chartTraffic matches measured traffic to the plotted rows by op/workload/dtype: an achieved
-// point per match, and the names of the measurements no plotted row has.
-func chartTraffic(ts []Traffic, pts []*Row) (out []achievedPoint, unmatched []string) {
+// point per match off the formula by minTrafficOff or more, the names of the rows whose
+// traffic is within it, and of the measurements no plotted row has.
+func chartTraffic(ts []Traffic, pts []*Row) (out []achievedPoint, minimal, unmatched []string) {
 	byKey := map[rowKey]*Row{}
 	for _, r := range pts {
 		byKey[keyOf(r.Rec)] = r
@@ -257,9 +262,14 @@ func chartTraffic(ts []Traffic, pts []*Row) (out []achievedPoint, unmatched []st
 			unmatched = append(unmatched, t.Op+"/"+t.Workload+"/"+ShortDType(t.DType))
 			continue
 		}
-		out = append(out, achievedPoint{r: r, x: float64(r.Rec.Flops) / float64(t.Bytes), ratio: float64(t.Bytes) / float64(r.Rec.Bytes)})
+		a := achievedPoint{r: r, x: float64(r.Rec.Flops) / float64(t.Bytes), ratio: float64(t.Bytes) / float64(r.Rec.Bytes)}
+		if math.Abs(a.ratio-1) < minTrafficOff {
+			minimal = append(minimal, t.Op+"/"+t.Workload+"/"+ShortDType(t.DType))
+			continue
+		}
+		out = append(out, a)
 	}
-	return out, unmatched
+	return out, minimal, unmatched
 }
 
 // tick is one grid line: m × 10^e.

@@ -115,6 +115,11 @@ func (c *chart) of(class string) []string {
 	return s
 }
 
+// joined is the texts of a class as one line: the lines of a wrapped note joined again.
+func (c *chart) joined(class string) string {
+	return strings.Join(strings.Fields(strings.Join(c.of(class), " ")), " ")
+}
+
 // checkLayout fails the test where two texts overlap, a point label (or with all set, any
 // text) covers a point or a ridge circle, or a leader line crosses a text or a point. Roof
 // and ridge labels are never dropped, so where roofs crowd they may cover a circle.
@@ -537,6 +542,121 @@ func TestSVGArrows(t *testing.T) {
 	}
 	if !strings.Contains(c.svg, "Slowed/w/float32") || !strings.Contains(c.svg, "time +") {
 		t.Errorf("the arrow's tooltip does not name the row and its change")
+	}
+	c.checkLayout(t, true)
+}
+
+// With many points of several families, each family has its marker shape, the largest
+// families first, and the legend names them; without a family lookup, or with few points,
+// every marker is a circle.
+func TestSVGFamilyMarkers(t *testing.T) {
+	prof := testProfile(t)
+	family := map[string]string{"Gemm": "gemm", "Norm": "norm", "Add": "elementwise"}
+	var recs []record.Record
+	for i, op := range []string{"Gemm", "Gemm", "Gemm", "Gemm", "Gemm", "Gemm", "Norm", "Norm", "Norm", "Norm", "Add", "Add", "Unknown"} {
+		r := rec("vector.fp32", int64(1<<24)<<(i%13), 1<<30, 1.0/(1<<8))
+		r.Op, r.Workload = op, "w"+strconv.Itoa(i)
+		recs = append(recs, r)
+	}
+	rows := NewPricer(prof, nil, "").PriceAll(recs)
+	draw := func(rows []Row, fam func(string) string) (map[string][]string, *chart) {
+		var buf bytes.Buffer
+		if _, err := WriteSVG(&buf, &Chart{Profile: prof, Basis: profiles.Effective, Rows: rows, Family: fam}); err != nil {
+			t.Fatal(err)
+		}
+		byOp := map[string][]string{}
+		for _, m := range regexp.MustCompile(`<path class="point" d="M[-0-9.]+ [-0-9.]+([^"]*)"[^>]*><title>([A-Za-z]+)/`).FindAllStringSubmatch(buf.String(), -1) {
+			byOp[m[2]] = append(byOp[m[2]], m[1])
+		}
+		return byOp, parseChart(t, buf.Bytes())
+	}
+	rel := func(i int) string { return strings.TrimPrefix(shapes[i].path(0, 0), "M0.0 0.0") }
+	byOp, c := draw(rows, func(op string) string { return family[op] })
+	for op, want := range map[string]string{"Gemm": rel(0), "Norm": rel(1), "Add": rel(2), "Unknown": rel(3)} {
+		for _, got := range byOp[op] {
+			if got != want {
+				t.Errorf("%s drawn as %q, want %q", op, got, want)
+			}
+		}
+	}
+	if len(byOp["Gemm"]) != 6 {
+		t.Fatalf("%d Gemm points, want 6", len(byOp["Gemm"]))
+	}
+	for _, want := range []string{"family gemm", "family norm", "family elementwise", "family not in the catalog"} {
+		if !slices.Contains(c.of("legend"), want) {
+			t.Errorf("legend %q lacks %q", c.of("legend"), want)
+		}
+	}
+	for name, fam := range map[string]func(string) string{"no lookup": nil, "one family": func(string) string { return "gemm" }} {
+		byOp, _ := draw(rows, fam)
+		for op, ds := range byOp {
+			for _, d := range ds {
+				if d != rel(0) {
+					t.Errorf("%s: %s drawn as %q, want circles", name, op, d)
+				}
+			}
+		}
+	}
+	byOp, _ = draw(rows[:familyMarkersFrom-1], func(op string) string { return family[op] })
+	if d := byOp["Norm"]; len(d) == 0 || d[0] != rel(0) {
+		t.Errorf("few points: Norm drawn as %q, want a circle", d)
+	}
+}
+
+// An audited row gets its achieved intensity (flops / measured bytes) at its own height, left
+// of its point by the ratio of measured to formula bytes, linked to it and labelled with the
+// ratio; traffic for a row not plotted is named.
+func TestSVGAchievedIntensity(t *testing.T) {
+	prof := testProfile(t)
+	r := rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8))
+	r.Op = "Softmax"
+	other := rec("vector.fp32", 1<<34, 1<<30, 1.0/(1<<4))
+	other.Op = "Gemm"
+	rows := NewPricer(prof, nil, "").PriceAll([]record.Record{r, other})
+	var buf bytes.Buffer
+	traffic := []Traffic{{Op: "Softmax", Workload: "w", DType: "float32", Bytes: 2 << 30}, {Op: "Copy", Workload: "w", DType: "float32", Bytes: 5},
+		{Op: "Gemm", Workload: "w", DType: "float32", Bytes: 1<<30 + 1<<24}}
+	if _, err := WriteSVG(&buf, &Chart{Profile: prof, Basis: profiles.Effective, Rows: rows, Traffic: traffic}); err != nil {
+		t.Fatal(err)
+	}
+	c := parseChart(t, buf.Bytes())
+	ach, links := c.paths["achieved"], c.lines["traffic"]
+	if len(ach) != 1 || len(links) != 1 {
+		t.Fatalf("%d achieved points, %d links; want one each", len(ach), len(links))
+	}
+	// The formula point: the one the link ends at.
+	var pt [3]float64
+	for _, p := range c.circles["point"] {
+		if p[0] == links[0][2] && p[1] == links[0][3] {
+			pt = p
+		}
+	}
+	if pt == ([3]float64{}) || links[0][0] != ach[0][0] || links[0][1] != ach[0][1] {
+		t.Fatalf("link %v does not join the achieved point %v to a point %v", links[0], ach[0], c.circles["point"])
+	}
+	// One decade is (plotR-plotL)/(lx1-lx0) units: read it off two x ticks a decade apart.
+	var xs []float64
+	for _, l := range c.lines["grid"] {
+		if l[0] == l[2] { // vertical: an intensity decade
+			xs = append(xs, l[0])
+		}
+	}
+	if len(xs) < 2 {
+		t.Fatalf("x decades at %v, want two or more", xs)
+	}
+	decade := xs[1] - xs[0]
+	if want := decade * math.Log10(2); ach[0][1] != pt[1] || math.Abs(pt[0]-ach[0][0]-want) > 0.2 {
+		t.Errorf("achieved point %v, formula point %v: want it %.1f units left at the same height", ach[0], pt, want)
+	}
+	if !slices.Contains(c.of("achieved-label"), "2.0× bytes") || !strings.Contains(c.svg, "achieved intensity 0.125 FLOP/B (formula 0.25)") {
+		t.Errorf("achieved label %q or tooltip missing", c.of("achieved-label"))
+	}
+	if !strings.Contains(c.joined("note"), "measured traffic for rows not plotted: Copy/w/float32") {
+		t.Errorf("the unmatched measurement is not named")
+	}
+	// Gemm moves 1.6% more than its formula: no point apart, named in the footnote.
+	if !strings.Contains(c.joined("note"), "within 5% of the formula's bytes (achieved intensity on the point): Gemm/w/float32") {
+		t.Errorf("the audited row at its formula's bytes is not named")
 	}
 	c.checkLayout(t, true)
 }
