@@ -75,7 +75,7 @@ func (op *FusedAddRMSNormFwd) Forward(y, residualOut, x, residual, weight *Tenso
 		for ; i < len(os); i++ {
 			s += float64(os[i]) * float64(os[i])
 		}
-		scaleRow(ys, os, w, float32(1/math.Sqrt(s/float64(n)+op.Eps)), stream)
+		scaleRow(ys, os, w, prefetchNext(x.Data, lo, hi), float32(1/math.Sqrt(s/float64(n)+op.Eps)), stream)
 	})
 	return nil
 }

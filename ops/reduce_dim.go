@@ -197,7 +197,7 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 				buf[i] = p
 				s += float64(p)
 			}
-			scaleRow(ys, buf, nil, float32(1/s), true)
+			scaleRow(ys, buf, nil, prefetchNext(x.Data, lo, hi), float32(1/s), true)
 		})
 		return nil
 	}
@@ -212,7 +212,7 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 				s += float64(p)
 			}
 			inv := float32(1 / s)
-			for i := vecScale(ys, ys, nil, inv, false); i < len(ys); i++ {
+			for i := vecScale(ys, ys, nil, nil, inv, false); i < len(ys); i++ {
 				ys[i] *= inv
 			}
 		})

@@ -189,8 +189,9 @@ func vecArith(op int, y, a, b []float32) int {
 	return kern(y, a, b, mode)
 }
 
-// vecScale computes y = x * s, and y = x * s * w when w is not nil, streaming y when nt.
-func vecScale(y, x, w []float32, s float32, nt bool) int {
+// vecScale computes y = x * s, and y = x * s * w when w is not nil, streaming y when nt,
+// and prefetches pf (nil: none) alongside x (see prefetchNext).
+func vecScale(y, x, w, pf []float32, s float32, nt bool) int {
 	kern, l := pick(scaleAVX2, scaleAVX512)
 	if l == 0 {
 		return 0
@@ -199,12 +200,13 @@ func vecScale(y, x, w []float32, s float32, nt bool) int {
 	if w == nil {
 		w = x // never read
 	}
-	return kern(y, x, w, s, hw, b2i(nt))
+	return kern(y, x, w, prefetchOr(pf, x), s, hw, b2i(nt))
 }
 
 // vecNormalize computes y = (x - m) * r, times w and plus b where they are not nil: the
-// layer-norm output pass, in the Go loop's order of operations; streaming y when nt.
-func vecNormalize(y, x, w, b []float32, m, r float32, nt bool) int {
+// layer-norm output pass, in the Go loop's order of operations; streaming y when nt, and
+// prefetching pf (nil: none) alongside x.
+func vecNormalize(y, x, w, b, pf []float32, m, r float32, nt bool) int {
 	kern, l := pick(normalizeAVX2, normalizeAVX512)
 	if l == 0 {
 		return 0
@@ -216,7 +218,16 @@ func vecNormalize(y, x, w, b []float32, m, r float32, nt bool) int {
 	if b == nil {
 		b = x
 	}
-	return kern(y, x, w, b, m, r, mode)
+	return kern(y, x, w, b, prefetchOr(pf, x), m, r, mode)
+}
+
+// prefetchOr is the slice a kernel prefetches alongside x: pf when it is as long as x, else
+// x itself, whose lines the kernel reads anyway.
+func prefetchOr(pf, x []float32) []float32 {
+	if len(pf) < len(x) {
+		return x
+	}
+	return pf
 }
 
 // vecRope computes one rotate-half row: y1 = x1*c1 - x2*s1 and y2 = x2*c2 + x1*s2, all

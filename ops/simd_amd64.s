@@ -3357,227 +3357,241 @@ divAVX2_ret:
 	VZEROUPPER
 	RET
 
-// func scaleAVX2(y []float32, x []float32, w []float32, s float32, hasW int, nt int) int
+// func scaleAVX2(y []float32, x []float32, w []float32, pf []float32, s float32, hasW int, nt int) int
 // Requires: AVX, AVX2, MMX+, SSE
-TEXT ·scaleAVX2(SB), NOSPLIT, $0-104
+TEXT ·scaleAVX2(SB), NOSPLIT, $0-128
 	MOVQ         y_base+0(FP), AX
 	MOVQ         x_base+24(FP), CX
 	MOVQ         w_base+48(FP), DX
-	MOVSS        s+72(FP), X0
+	MOVQ         pf_base+72(FP), BX
+	MOVSS        s+96(FP), X0
 	VBROADCASTSS X0, Y0
-	MOVQ         hasW+80(FP), BX
-	MOVQ         nt+88(FP), SI
-	MOVQ         x_len+32(FP), DI
-	ANDQ         $-8, DI
-	XORQ         R8, R8
-	SHLQ         $0x01, SI
-	ORQ          BX, SI
-	CMPQ         SI, $0x00
+	MOVQ         hasW+104(FP), SI
+	MOVQ         nt+112(FP), DI
+	MOVQ         x_len+32(FP), R8
+	ANDQ         $-8, R8
+	XORQ         R9, R9
+	SHLQ         $0x01, DI
+	ORQ          SI, DI
+	CMPQ         DI, $0x00
 	JE           scaleAVX2_m0_loop
-	CMPQ         SI, $0x01
+	CMPQ         DI, $0x01
 	JE           scaleAVX2_m1_loop
-	CMPQ         SI, $0x02
+	CMPQ         DI, $0x02
 	JE           scaleAVX2_m2_loop
-	CMPQ         SI, $0x03
+	CMPQ         DI, $0x03
 	JE           scaleAVX2_m3_loop
 	JMP          scaleAVX2_ret
 
 scaleAVX2_m0_loop:
-	CMPQ    R8, DI
-	JAE     scaleAVX2_m0_done
-	VMULPS  (CX)(R8*4), Y0, Y1
-	VMOVUPS Y1, (AX)(R8*4)
-	ADDQ    $0x08, R8
-	JMP     scaleAVX2_m0_loop
+	CMPQ       R9, R8
+	JAE        scaleAVX2_m0_done
+	PREFETCHT0 (BX)(R9*4)
+	VMULPS     (CX)(R9*4), Y0, Y1
+	VMOVUPS    Y1, (AX)(R9*4)
+	ADDQ       $0x08, R9
+	JMP        scaleAVX2_m0_loop
 
 scaleAVX2_m0_done:
 	JMP scaleAVX2_ret
 
 scaleAVX2_m1_loop:
-	CMPQ    R8, DI
-	JAE     scaleAVX2_m1_done
-	VMULPS  (CX)(R8*4), Y0, Y1
-	VMULPS  (DX)(R8*4), Y1, Y1
-	VMOVUPS Y1, (AX)(R8*4)
-	ADDQ    $0x08, R8
-	JMP     scaleAVX2_m1_loop
+	CMPQ       R9, R8
+	JAE        scaleAVX2_m1_done
+	PREFETCHT0 (BX)(R9*4)
+	VMULPS     (CX)(R9*4), Y0, Y1
+	VMULPS     (DX)(R9*4), Y1, Y1
+	VMOVUPS    Y1, (AX)(R9*4)
+	ADDQ       $0x08, R9
+	JMP        scaleAVX2_m1_loop
 
 scaleAVX2_m1_done:
 	JMP scaleAVX2_ret
 
 scaleAVX2_m2_loop:
-	CMPQ     R8, DI
-	JAE      scaleAVX2_m2_done
-	VMULPS   (CX)(R8*4), Y0, Y1
-	VMOVNTPS Y1, (AX)(R8*4)
-	ADDQ     $0x08, R8
-	JMP      scaleAVX2_m2_loop
+	CMPQ       R9, R8
+	JAE        scaleAVX2_m2_done
+	PREFETCHT0 (BX)(R9*4)
+	VMULPS     (CX)(R9*4), Y0, Y1
+	VMOVNTPS   Y1, (AX)(R9*4)
+	ADDQ       $0x08, R9
+	JMP        scaleAVX2_m2_loop
 
 scaleAVX2_m2_done:
 	JMP scaleAVX2_ret
 
 scaleAVX2_m3_loop:
-	CMPQ     R8, DI
-	JAE      scaleAVX2_m3_done
-	VMULPS   (CX)(R8*4), Y0, Y1
-	VMULPS   (DX)(R8*4), Y1, Y1
-	VMOVNTPS Y1, (AX)(R8*4)
-	ADDQ     $0x08, R8
-	JMP      scaleAVX2_m3_loop
+	CMPQ       R9, R8
+	JAE        scaleAVX2_m3_done
+	PREFETCHT0 (BX)(R9*4)
+	VMULPS     (CX)(R9*4), Y0, Y1
+	VMULPS     (DX)(R9*4), Y1, Y1
+	VMOVNTPS   Y1, (AX)(R9*4)
+	ADDQ       $0x08, R9
+	JMP        scaleAVX2_m3_loop
 
 scaleAVX2_m3_done:
 scaleAVX2_ret:
 	SFENCE
-	MOVQ R8, ret+96(FP)
+	MOVQ R9, ret+120(FP)
 	VZEROUPPER
 	RET
 
-// func normalizeAVX2(y []float32, x []float32, w []float32, b []float32, m float32, r float32, mode int) int
+// func normalizeAVX2(y []float32, x []float32, w []float32, b []float32, pf []float32, m float32, r float32, mode int) int
 // Requires: AVX, AVX2, MMX+, SSE
-TEXT ·normalizeAVX2(SB), NOSPLIT, $0-120
+TEXT ·normalizeAVX2(SB), NOSPLIT, $0-144
 	MOVQ         y_base+0(FP), AX
 	MOVQ         x_base+24(FP), CX
 	MOVQ         w_base+48(FP), DX
 	MOVQ         b_base+72(FP), BX
-	MOVSS        m+96(FP), X0
+	MOVQ         pf_base+96(FP), SI
+	MOVSS        m+120(FP), X0
 	VBROADCASTSS X0, Y0
-	MOVSS        r+100(FP), X1
+	MOVSS        r+124(FP), X1
 	VBROADCASTSS X1, Y1
-	MOVQ         mode+104(FP), SI
-	MOVQ         x_len+32(FP), DI
-	ANDQ         $-8, DI
-	XORQ         R8, R8
-	CMPQ         SI, $0x00
+	MOVQ         mode+128(FP), DI
+	MOVQ         x_len+32(FP), R8
+	ANDQ         $-8, R8
+	XORQ         R9, R9
+	CMPQ         DI, $0x00
 	JE           normalizeAVX2_m0_loop
-	CMPQ         SI, $0x01
+	CMPQ         DI, $0x01
 	JE           normalizeAVX2_m1_loop
-	CMPQ         SI, $0x02
+	CMPQ         DI, $0x02
 	JE           normalizeAVX2_m2_loop
-	CMPQ         SI, $0x03
+	CMPQ         DI, $0x03
 	JE           normalizeAVX2_m3_loop
-	CMPQ         SI, $0x04
+	CMPQ         DI, $0x04
 	JE           normalizeAVX2_m4_loop
-	CMPQ         SI, $0x05
+	CMPQ         DI, $0x05
 	JE           normalizeAVX2_m5_loop
-	CMPQ         SI, $0x06
+	CMPQ         DI, $0x06
 	JE           normalizeAVX2_m6_loop
-	CMPQ         SI, $0x07
+	CMPQ         DI, $0x07
 	JE           normalizeAVX2_m7_loop
 	JMP          normalizeAVX2_ret
 
 normalizeAVX2_m0_loop:
-	CMPQ    R8, DI
-	JAE     normalizeAVX2_m0_done
-	VMOVUPS (CX)(R8*4), Y2
-	VSUBPS  Y0, Y2, Y2
-	VMULPS  Y1, Y2, Y2
-	VMOVUPS Y2, (AX)(R8*4)
-	ADDQ    $0x08, R8
-	JMP     normalizeAVX2_m0_loop
+	CMPQ       R9, R8
+	JAE        normalizeAVX2_m0_done
+	PREFETCHT0 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Y2
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y1, Y2, Y2
+	VMOVUPS    Y2, (AX)(R9*4)
+	ADDQ       $0x08, R9
+	JMP        normalizeAVX2_m0_loop
 
 normalizeAVX2_m0_done:
 	JMP normalizeAVX2_ret
 
 normalizeAVX2_m1_loop:
-	CMPQ    R8, DI
-	JAE     normalizeAVX2_m1_done
-	VMOVUPS (CX)(R8*4), Y2
-	VSUBPS  Y0, Y2, Y2
-	VMULPS  Y1, Y2, Y2
-	VMULPS  (DX)(R8*4), Y2, Y2
-	VMOVUPS Y2, (AX)(R8*4)
-	ADDQ    $0x08, R8
-	JMP     normalizeAVX2_m1_loop
+	CMPQ       R9, R8
+	JAE        normalizeAVX2_m1_done
+	PREFETCHT0 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Y2
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y1, Y2, Y2
+	VMULPS     (DX)(R9*4), Y2, Y2
+	VMOVUPS    Y2, (AX)(R9*4)
+	ADDQ       $0x08, R9
+	JMP        normalizeAVX2_m1_loop
 
 normalizeAVX2_m1_done:
 	JMP normalizeAVX2_ret
 
 normalizeAVX2_m2_loop:
-	CMPQ    R8, DI
-	JAE     normalizeAVX2_m2_done
-	VMOVUPS (CX)(R8*4), Y2
-	VSUBPS  Y0, Y2, Y2
-	VMULPS  Y1, Y2, Y2
-	VADDPS  (BX)(R8*4), Y2, Y2
-	VMOVUPS Y2, (AX)(R8*4)
-	ADDQ    $0x08, R8
-	JMP     normalizeAVX2_m2_loop
+	CMPQ       R9, R8
+	JAE        normalizeAVX2_m2_done
+	PREFETCHT0 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Y2
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y1, Y2, Y2
+	VADDPS     (BX)(R9*4), Y2, Y2
+	VMOVUPS    Y2, (AX)(R9*4)
+	ADDQ       $0x08, R9
+	JMP        normalizeAVX2_m2_loop
 
 normalizeAVX2_m2_done:
 	JMP normalizeAVX2_ret
 
 normalizeAVX2_m3_loop:
-	CMPQ    R8, DI
-	JAE     normalizeAVX2_m3_done
-	VMOVUPS (CX)(R8*4), Y2
-	VSUBPS  Y0, Y2, Y2
-	VMULPS  Y1, Y2, Y2
-	VMULPS  (DX)(R8*4), Y2, Y2
-	VADDPS  (BX)(R8*4), Y2, Y2
-	VMOVUPS Y2, (AX)(R8*4)
-	ADDQ    $0x08, R8
-	JMP     normalizeAVX2_m3_loop
+	CMPQ       R9, R8
+	JAE        normalizeAVX2_m3_done
+	PREFETCHT0 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Y2
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y1, Y2, Y2
+	VMULPS     (DX)(R9*4), Y2, Y2
+	VADDPS     (BX)(R9*4), Y2, Y2
+	VMOVUPS    Y2, (AX)(R9*4)
+	ADDQ       $0x08, R9
+	JMP        normalizeAVX2_m3_loop
 
 normalizeAVX2_m3_done:
 	JMP normalizeAVX2_ret
 
 normalizeAVX2_m4_loop:
-	CMPQ     R8, DI
-	JAE      normalizeAVX2_m4_done
-	VMOVUPS  (CX)(R8*4), Y2
-	VSUBPS   Y0, Y2, Y2
-	VMULPS   Y1, Y2, Y2
-	VMOVNTPS Y2, (AX)(R8*4)
-	ADDQ     $0x08, R8
-	JMP      normalizeAVX2_m4_loop
+	CMPQ       R9, R8
+	JAE        normalizeAVX2_m4_done
+	PREFETCHT0 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Y2
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y1, Y2, Y2
+	VMOVNTPS   Y2, (AX)(R9*4)
+	ADDQ       $0x08, R9
+	JMP        normalizeAVX2_m4_loop
 
 normalizeAVX2_m4_done:
 	JMP normalizeAVX2_ret
 
 normalizeAVX2_m5_loop:
-	CMPQ     R8, DI
-	JAE      normalizeAVX2_m5_done
-	VMOVUPS  (CX)(R8*4), Y2
-	VSUBPS   Y0, Y2, Y2
-	VMULPS   Y1, Y2, Y2
-	VMULPS   (DX)(R8*4), Y2, Y2
-	VMOVNTPS Y2, (AX)(R8*4)
-	ADDQ     $0x08, R8
-	JMP      normalizeAVX2_m5_loop
+	CMPQ       R9, R8
+	JAE        normalizeAVX2_m5_done
+	PREFETCHT0 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Y2
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y1, Y2, Y2
+	VMULPS     (DX)(R9*4), Y2, Y2
+	VMOVNTPS   Y2, (AX)(R9*4)
+	ADDQ       $0x08, R9
+	JMP        normalizeAVX2_m5_loop
 
 normalizeAVX2_m5_done:
 	JMP normalizeAVX2_ret
 
 normalizeAVX2_m6_loop:
-	CMPQ     R8, DI
-	JAE      normalizeAVX2_m6_done
-	VMOVUPS  (CX)(R8*4), Y2
-	VSUBPS   Y0, Y2, Y2
-	VMULPS   Y1, Y2, Y2
-	VADDPS   (BX)(R8*4), Y2, Y2
-	VMOVNTPS Y2, (AX)(R8*4)
-	ADDQ     $0x08, R8
-	JMP      normalizeAVX2_m6_loop
+	CMPQ       R9, R8
+	JAE        normalizeAVX2_m6_done
+	PREFETCHT0 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Y2
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y1, Y2, Y2
+	VADDPS     (BX)(R9*4), Y2, Y2
+	VMOVNTPS   Y2, (AX)(R9*4)
+	ADDQ       $0x08, R9
+	JMP        normalizeAVX2_m6_loop
 
 normalizeAVX2_m6_done:
 	JMP normalizeAVX2_ret
 
 normalizeAVX2_m7_loop:
-	CMPQ     R8, DI
-	JAE      normalizeAVX2_m7_done
-	VMOVUPS  (CX)(R8*4), Y2
-	VSUBPS   Y0, Y2, Y2
-	VMULPS   Y1, Y2, Y2
-	VMULPS   (DX)(R8*4), Y2, Y2
-	VADDPS   (BX)(R8*4), Y2, Y2
-	VMOVNTPS Y2, (AX)(R8*4)
-	ADDQ     $0x08, R8
-	JMP      normalizeAVX2_m7_loop
+	CMPQ       R9, R8
+	JAE        normalizeAVX2_m7_done
+	PREFETCHT0 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Y2
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y1, Y2, Y2
+	VMULPS     (DX)(R9*4), Y2, Y2
+	VADDPS     (BX)(R9*4), Y2, Y2
+	VMOVNTPS   Y2, (AX)(R9*4)
+	ADDQ       $0x08, R9
+	JMP        normalizeAVX2_m7_loop
 
 normalizeAVX2_m7_done:
 normalizeAVX2_ret:
 	SFENCE
-	MOVQ R8, ret+112(FP)
+	MOVQ R9, ret+136(FP)
 	VZEROUPPER
 	RET
 
@@ -6044,227 +6058,241 @@ divAVX512_ret:
 	VZEROUPPER
 	RET
 
-// func scaleAVX512(y []float32, x []float32, w []float32, s float32, hasW int, nt int) int
+// func scaleAVX512(y []float32, x []float32, w []float32, pf []float32, s float32, hasW int, nt int) int
 // Requires: AVX, AVX512F, MMX+, SSE
-TEXT ·scaleAVX512(SB), NOSPLIT, $0-104
+TEXT ·scaleAVX512(SB), NOSPLIT, $0-128
 	MOVQ         y_base+0(FP), AX
 	MOVQ         x_base+24(FP), CX
 	MOVQ         w_base+48(FP), DX
-	MOVSS        s+72(FP), X0
+	MOVQ         pf_base+72(FP), BX
+	MOVSS        s+96(FP), X0
 	VBROADCASTSS X0, Z0
-	MOVQ         hasW+80(FP), BX
-	MOVQ         nt+88(FP), SI
-	MOVQ         x_len+32(FP), DI
-	ANDQ         $-16, DI
-	XORQ         R8, R8
-	SHLQ         $0x01, SI
-	ORQ          BX, SI
-	CMPQ         SI, $0x00
+	MOVQ         hasW+104(FP), SI
+	MOVQ         nt+112(FP), DI
+	MOVQ         x_len+32(FP), R8
+	ANDQ         $-16, R8
+	XORQ         R9, R9
+	SHLQ         $0x01, DI
+	ORQ          SI, DI
+	CMPQ         DI, $0x00
 	JE           scaleAVX512_m0_loop
-	CMPQ         SI, $0x01
+	CMPQ         DI, $0x01
 	JE           scaleAVX512_m1_loop
-	CMPQ         SI, $0x02
+	CMPQ         DI, $0x02
 	JE           scaleAVX512_m2_loop
-	CMPQ         SI, $0x03
+	CMPQ         DI, $0x03
 	JE           scaleAVX512_m3_loop
 	JMP          scaleAVX512_ret
 
 scaleAVX512_m0_loop:
-	CMPQ    R8, DI
-	JAE     scaleAVX512_m0_done
-	VMULPS  (CX)(R8*4), Z0, Z1
-	VMOVUPS Z1, (AX)(R8*4)
-	ADDQ    $0x10, R8
-	JMP     scaleAVX512_m0_loop
+	CMPQ       R9, R8
+	JAE        scaleAVX512_m0_done
+	PREFETCHT0 (BX)(R9*4)
+	VMULPS     (CX)(R9*4), Z0, Z1
+	VMOVUPS    Z1, (AX)(R9*4)
+	ADDQ       $0x10, R9
+	JMP        scaleAVX512_m0_loop
 
 scaleAVX512_m0_done:
 	JMP scaleAVX512_ret
 
 scaleAVX512_m1_loop:
-	CMPQ    R8, DI
-	JAE     scaleAVX512_m1_done
-	VMULPS  (CX)(R8*4), Z0, Z1
-	VMULPS  (DX)(R8*4), Z1, Z1
-	VMOVUPS Z1, (AX)(R8*4)
-	ADDQ    $0x10, R8
-	JMP     scaleAVX512_m1_loop
+	CMPQ       R9, R8
+	JAE        scaleAVX512_m1_done
+	PREFETCHT0 (BX)(R9*4)
+	VMULPS     (CX)(R9*4), Z0, Z1
+	VMULPS     (DX)(R9*4), Z1, Z1
+	VMOVUPS    Z1, (AX)(R9*4)
+	ADDQ       $0x10, R9
+	JMP        scaleAVX512_m1_loop
 
 scaleAVX512_m1_done:
 	JMP scaleAVX512_ret
 
 scaleAVX512_m2_loop:
-	CMPQ     R8, DI
-	JAE      scaleAVX512_m2_done
-	VMULPS   (CX)(R8*4), Z0, Z1
-	VMOVNTPS Z1, (AX)(R8*4)
-	ADDQ     $0x10, R8
-	JMP      scaleAVX512_m2_loop
+	CMPQ       R9, R8
+	JAE        scaleAVX512_m2_done
+	PREFETCHT0 (BX)(R9*4)
+	VMULPS     (CX)(R9*4), Z0, Z1
+	VMOVNTPS   Z1, (AX)(R9*4)
+	ADDQ       $0x10, R9
+	JMP        scaleAVX512_m2_loop
 
 scaleAVX512_m2_done:
 	JMP scaleAVX512_ret
 
 scaleAVX512_m3_loop:
-	CMPQ     R8, DI
-	JAE      scaleAVX512_m3_done
-	VMULPS   (CX)(R8*4), Z0, Z1
-	VMULPS   (DX)(R8*4), Z1, Z1
-	VMOVNTPS Z1, (AX)(R8*4)
-	ADDQ     $0x10, R8
-	JMP      scaleAVX512_m3_loop
+	CMPQ       R9, R8
+	JAE        scaleAVX512_m3_done
+	PREFETCHT0 (BX)(R9*4)
+	VMULPS     (CX)(R9*4), Z0, Z1
+	VMULPS     (DX)(R9*4), Z1, Z1
+	VMOVNTPS   Z1, (AX)(R9*4)
+	ADDQ       $0x10, R9
+	JMP        scaleAVX512_m3_loop
 
 scaleAVX512_m3_done:
 scaleAVX512_ret:
 	SFENCE
-	MOVQ R8, ret+96(FP)
+	MOVQ R9, ret+120(FP)
 	VZEROUPPER
 	RET
 
-// func normalizeAVX512(y []float32, x []float32, w []float32, b []float32, m float32, r float32, mode int) int
+// func normalizeAVX512(y []float32, x []float32, w []float32, b []float32, pf []float32, m float32, r float32, mode int) int
 // Requires: AVX, AVX512F, MMX+, SSE
-TEXT ·normalizeAVX512(SB), NOSPLIT, $0-120
+TEXT ·normalizeAVX512(SB), NOSPLIT, $0-144
 	MOVQ         y_base+0(FP), AX
 	MOVQ         x_base+24(FP), CX
 	MOVQ         w_base+48(FP), DX
 	MOVQ         b_base+72(FP), BX
-	MOVSS        m+96(FP), X0
+	MOVQ         pf_base+96(FP), SI
+	MOVSS        m+120(FP), X0
 	VBROADCASTSS X0, Z0
-	MOVSS        r+100(FP), X1
+	MOVSS        r+124(FP), X1
 	VBROADCASTSS X1, Z1
-	MOVQ         mode+104(FP), SI
-	MOVQ         x_len+32(FP), DI
-	ANDQ         $-16, DI
-	XORQ         R8, R8
-	CMPQ         SI, $0x00
+	MOVQ         mode+128(FP), DI
+	MOVQ         x_len+32(FP), R8
+	ANDQ         $-16, R8
+	XORQ         R9, R9
+	CMPQ         DI, $0x00
 	JE           normalizeAVX512_m0_loop
-	CMPQ         SI, $0x01
+	CMPQ         DI, $0x01
 	JE           normalizeAVX512_m1_loop
-	CMPQ         SI, $0x02
+	CMPQ         DI, $0x02
 	JE           normalizeAVX512_m2_loop
-	CMPQ         SI, $0x03
+	CMPQ         DI, $0x03
 	JE           normalizeAVX512_m3_loop
-	CMPQ         SI, $0x04
+	CMPQ         DI, $0x04
 	JE           normalizeAVX512_m4_loop
-	CMPQ         SI, $0x05
+	CMPQ         DI, $0x05
 	JE           normalizeAVX512_m5_loop
-	CMPQ         SI, $0x06
+	CMPQ         DI, $0x06
 	JE           normalizeAVX512_m6_loop
-	CMPQ         SI, $0x07
+	CMPQ         DI, $0x07
 	JE           normalizeAVX512_m7_loop
 	JMP          normalizeAVX512_ret
 
 normalizeAVX512_m0_loop:
-	CMPQ    R8, DI
-	JAE     normalizeAVX512_m0_done
-	VMOVUPS (CX)(R8*4), Z2
-	VSUBPS  Z0, Z2, Z2
-	VMULPS  Z1, Z2, Z2
-	VMOVUPS Z2, (AX)(R8*4)
-	ADDQ    $0x10, R8
-	JMP     normalizeAVX512_m0_loop
+	CMPQ       R9, R8
+	JAE        normalizeAVX512_m0_done
+	PREFETCHT0 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Z2
+	VSUBPS     Z0, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VMOVUPS    Z2, (AX)(R9*4)
+	ADDQ       $0x10, R9
+	JMP        normalizeAVX512_m0_loop
 
 normalizeAVX512_m0_done:
 	JMP normalizeAVX512_ret
 
 normalizeAVX512_m1_loop:
-	CMPQ    R8, DI
-	JAE     normalizeAVX512_m1_done
-	VMOVUPS (CX)(R8*4), Z2
-	VSUBPS  Z0, Z2, Z2
-	VMULPS  Z1, Z2, Z2
-	VMULPS  (DX)(R8*4), Z2, Z2
-	VMOVUPS Z2, (AX)(R8*4)
-	ADDQ    $0x10, R8
-	JMP     normalizeAVX512_m1_loop
+	CMPQ       R9, R8
+	JAE        normalizeAVX512_m1_done
+	PREFETCHT0 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Z2
+	VSUBPS     Z0, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VMULPS     (DX)(R9*4), Z2, Z2
+	VMOVUPS    Z2, (AX)(R9*4)
+	ADDQ       $0x10, R9
+	JMP        normalizeAVX512_m1_loop
 
 normalizeAVX512_m1_done:
 	JMP normalizeAVX512_ret
 
 normalizeAVX512_m2_loop:
-	CMPQ    R8, DI
-	JAE     normalizeAVX512_m2_done
-	VMOVUPS (CX)(R8*4), Z2
-	VSUBPS  Z0, Z2, Z2
-	VMULPS  Z1, Z2, Z2
-	VADDPS  (BX)(R8*4), Z2, Z2
-	VMOVUPS Z2, (AX)(R8*4)
-	ADDQ    $0x10, R8
-	JMP     normalizeAVX512_m2_loop
+	CMPQ       R9, R8
+	JAE        normalizeAVX512_m2_done
+	PREFETCHT0 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Z2
+	VSUBPS     Z0, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VADDPS     (BX)(R9*4), Z2, Z2
+	VMOVUPS    Z2, (AX)(R9*4)
+	ADDQ       $0x10, R9
+	JMP        normalizeAVX512_m2_loop
 
 normalizeAVX512_m2_done:
 	JMP normalizeAVX512_ret
 
 normalizeAVX512_m3_loop:
-	CMPQ    R8, DI
-	JAE     normalizeAVX512_m3_done
-	VMOVUPS (CX)(R8*4), Z2
-	VSUBPS  Z0, Z2, Z2
-	VMULPS  Z1, Z2, Z2
-	VMULPS  (DX)(R8*4), Z2, Z2
-	VADDPS  (BX)(R8*4), Z2, Z2
-	VMOVUPS Z2, (AX)(R8*4)
-	ADDQ    $0x10, R8
-	JMP     normalizeAVX512_m3_loop
+	CMPQ       R9, R8
+	JAE        normalizeAVX512_m3_done
+	PREFETCHT0 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Z2
+	VSUBPS     Z0, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VMULPS     (DX)(R9*4), Z2, Z2
+	VADDPS     (BX)(R9*4), Z2, Z2
+	VMOVUPS    Z2, (AX)(R9*4)
+	ADDQ       $0x10, R9
+	JMP        normalizeAVX512_m3_loop
 
 normalizeAVX512_m3_done:
 	JMP normalizeAVX512_ret
 
 normalizeAVX512_m4_loop:
-	CMPQ     R8, DI
-	JAE      normalizeAVX512_m4_done
-	VMOVUPS  (CX)(R8*4), Z2
-	VSUBPS   Z0, Z2, Z2
-	VMULPS   Z1, Z2, Z2
-	VMOVNTPS Z2, (AX)(R8*4)
-	ADDQ     $0x10, R8
-	JMP      normalizeAVX512_m4_loop
+	CMPQ       R9, R8
+	JAE        normalizeAVX512_m4_done
+	PREFETCHT0 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Z2
+	VSUBPS     Z0, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VMOVNTPS   Z2, (AX)(R9*4)
+	ADDQ       $0x10, R9
+	JMP        normalizeAVX512_m4_loop
 
 normalizeAVX512_m4_done:
 	JMP normalizeAVX512_ret
 
 normalizeAVX512_m5_loop:
-	CMPQ     R8, DI
-	JAE      normalizeAVX512_m5_done
-	VMOVUPS  (CX)(R8*4), Z2
-	VSUBPS   Z0, Z2, Z2
-	VMULPS   Z1, Z2, Z2
-	VMULPS   (DX)(R8*4), Z2, Z2
-	VMOVNTPS Z2, (AX)(R8*4)
-	ADDQ     $0x10, R8
-	JMP      normalizeAVX512_m5_loop
+	CMPQ       R9, R8
+	JAE        normalizeAVX512_m5_done
+	PREFETCHT0 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Z2
+	VSUBPS     Z0, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VMULPS     (DX)(R9*4), Z2, Z2
+	VMOVNTPS   Z2, (AX)(R9*4)
+	ADDQ       $0x10, R9
+	JMP        normalizeAVX512_m5_loop
 
 normalizeAVX512_m5_done:
 	JMP normalizeAVX512_ret
 
 normalizeAVX512_m6_loop:
-	CMPQ     R8, DI
-	JAE      normalizeAVX512_m6_done
-	VMOVUPS  (CX)(R8*4), Z2
-	VSUBPS   Z0, Z2, Z2
-	VMULPS   Z1, Z2, Z2
-	VADDPS   (BX)(R8*4), Z2, Z2
-	VMOVNTPS Z2, (AX)(R8*4)
-	ADDQ     $0x10, R8
-	JMP      normalizeAVX512_m6_loop
+	CMPQ       R9, R8
+	JAE        normalizeAVX512_m6_done
+	PREFETCHT0 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Z2
+	VSUBPS     Z0, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VADDPS     (BX)(R9*4), Z2, Z2
+	VMOVNTPS   Z2, (AX)(R9*4)
+	ADDQ       $0x10, R9
+	JMP        normalizeAVX512_m6_loop
 
 normalizeAVX512_m6_done:
 	JMP normalizeAVX512_ret
 
 normalizeAVX512_m7_loop:
-	CMPQ     R8, DI
-	JAE      normalizeAVX512_m7_done
-	VMOVUPS  (CX)(R8*4), Z2
-	VSUBPS   Z0, Z2, Z2
-	VMULPS   Z1, Z2, Z2
-	VMULPS   (DX)(R8*4), Z2, Z2
-	VADDPS   (BX)(R8*4), Z2, Z2
-	VMOVNTPS Z2, (AX)(R8*4)
-	ADDQ     $0x10, R8
-	JMP      normalizeAVX512_m7_loop
+	CMPQ       R9, R8
+	JAE        normalizeAVX512_m7_done
+	PREFETCHT0 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Z2
+	VSUBPS     Z0, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VMULPS     (DX)(R9*4), Z2, Z2
+	VADDPS     (BX)(R9*4), Z2, Z2
+	VMOVNTPS   Z2, (AX)(R9*4)
+	ADDQ       $0x10, R9
+	JMP        normalizeAVX512_m7_loop
 
 normalizeAVX512_m7_done:
 normalizeAVX512_ret:
 	SFENCE
-	MOVQ R8, ret+112(FP)
+	MOVQ R9, ret+136(FP)
 	VZEROUPPER
 	RET
 

@@ -149,15 +149,15 @@ func mulAVX2(y []float32, a []float32, b []float32, mode int) int
 //go:noescape
 func divAVX2(y []float32, a []float32, b []float32, mode int) int
 
-// scaleAVX2 computes y = x * s, times w when hasW != 0, over the full vectors of x (8 lanes; see asmgen).
+// scaleAVX2 computes y = x * s, times w when hasW != 0, over the full vectors of x, prefetching pf alongside (8 lanes; see asmgen).
 //
 //go:noescape
-func scaleAVX2(y []float32, x []float32, w []float32, s float32, hasW int, nt int) int
+func scaleAVX2(y []float32, x []float32, w []float32, pf []float32, s float32, hasW int, nt int) int
 
-// normalizeAVX2 computes y = (x - m) * r, times w (mode&1), plus b (mode&2), streamed (mode&4), over the full vectors of x (8 lanes; see asmgen).
+// normalizeAVX2 computes y = (x - m) * r, times w (mode&1), plus b (mode&2), streamed (mode&4), over the full vectors of x, prefetching pf alongside (8 lanes; see asmgen).
 //
 //go:noescape
-func normalizeAVX2(y []float32, x []float32, w []float32, b []float32, m float32, r float32, mode int) int
+func normalizeAVX2(y []float32, x []float32, w []float32, b []float32, pf []float32, m float32, r float32, mode int) int
 
 // ropeAVX2 computes one rotate-half row, y1 = x1*c1 - x2*s1 and y2 = x2*c2 + x1*s2, over the full vectors of x1 (8 lanes; see asmgen).
 //
@@ -326,15 +326,15 @@ func mulAVX512(y []float32, a []float32, b []float32, mode int) int
 //go:noescape
 func divAVX512(y []float32, a []float32, b []float32, mode int) int
 
-// scaleAVX512 computes y = x * s, times w when hasW != 0, over the full vectors of x (16 lanes; see asmgen).
+// scaleAVX512 computes y = x * s, times w when hasW != 0, over the full vectors of x, prefetching pf alongside (16 lanes; see asmgen).
 //
 //go:noescape
-func scaleAVX512(y []float32, x []float32, w []float32, s float32, hasW int, nt int) int
+func scaleAVX512(y []float32, x []float32, w []float32, pf []float32, s float32, hasW int, nt int) int
 
-// normalizeAVX512 computes y = (x - m) * r, times w (mode&1), plus b (mode&2), streamed (mode&4), over the full vectors of x (16 lanes; see asmgen).
+// normalizeAVX512 computes y = (x - m) * r, times w (mode&1), plus b (mode&2), streamed (mode&4), over the full vectors of x, prefetching pf alongside (16 lanes; see asmgen).
 //
 //go:noescape
-func normalizeAVX512(y []float32, x []float32, w []float32, b []float32, m float32, r float32, mode int) int
+func normalizeAVX512(y []float32, x []float32, w []float32, b []float32, pf []float32, m float32, r float32, mode int) int
 
 // ropeAVX512 computes one rotate-half row, y1 = x1*c1 - x2*s1 and y2 = x2*c2 + x1*s2, over the full vectors of x1 (16 lanes; see asmgen).
 //

@@ -275,11 +275,11 @@ func TestSIMDMatchesGo(t *testing.T) {
 	}
 	for _, withW := range []bool{false, true} {
 		ks = append(ks, kernel{"scale", 0, 0, func(y, x []float32) {
-			var w []float32
+			var w, pf []float32 // pf: prefetched only, never read into y
 			if withW {
-				w = weights(len(x))
+				w, pf = weights(len(x)), weights(len(x) + 2)[2:]
 			}
-			for i := vecScale(y, x, w, 0.3, false); i < len(x); i++ {
+			for i := vecScale(y, x, w, pf, 0.3, false); i < len(x); i++ {
 				y[i] = x[i] * 0.3
 				if w != nil {
 					y[i] *= w[i]
@@ -295,7 +295,8 @@ func TestSIMDMatchesGo(t *testing.T) {
 				if withB {
 					b = weights(len(x) + 1)[1:]
 				}
-				for i := vecNormalize(y, x, w, b, 0.25, 1.5, false); i < len(x); i++ {
+				pf := weights(len(x) + 3)[3:]
+				for i := vecNormalize(y, x, w, b, pf, 0.25, 1.5, false); i < len(x); i++ {
 					v := (x[i] - 0.25) * 1.5
 					if w != nil {
 						v *= w[i]

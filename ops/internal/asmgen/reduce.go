@@ -444,11 +444,13 @@ func binaries() {
 	}
 	{
 		// scale: y = x * s (* w when hasW), streamed when nt != 0: rms_norm's output pass
-		// and softmax's in-cache rescale.
-		name := frame("scale", "func(y, x, w []float32, s float32, hasW, nt int) int", "computes y = x * s, times w when hasW != 0, over the full vectors of x")
+		// and softmax's in-cache rescale. Each step prefetches the same vector of pf (see
+		// prefetchNext).
+		name := frame("scale", "func(y, x, w, pf []float32, s float32, hasW, nt int) int", "computes y = x * s, times w when hasW != 0, over the full vectors of x, prefetching pf alongside")
 		y := Load(Param("y").Base(), GP64())
 		x := Load(Param("x").Base(), GP64())
 		w := Load(Param("w").Base(), GP64())
+		pf := Load(Param("pf").Base(), GP64())
 		vs := bc(Load(Param("s"), XMM()))
 		hw := Load(Param("hasW"), GP64())
 		nt := Load(Param("nt"), GP64())
@@ -464,6 +466,7 @@ func binaries() {
 		for mode := 0; mode < 4; mode++ {
 			lbl := fmt.Sprintf("%s_m%d", name, mode)
 			loopTo(lbl, i, n, func() {
+				PREFETCHT0(at(pf, i))
 				v := mul(at(x, i), vs)
 				if mode&1 != 0 {
 					v = mul(at(w, i), v)
@@ -484,12 +487,13 @@ func binaries() {
 	}
 	{
 		// normalize: layer norm's output pass y = (x - m) * r (* w) (+ b), in the scalar
-		// kernel's order of operations.
-		name := frame("normalize", "func(y, x, w, b []float32, m, r float32, mode int) int", "computes y = (x - m) * r, times w (mode&1), plus b (mode&2), streamed (mode&4), over the full vectors of x")
+		// kernel's order of operations, prefetching pf as scale does.
+		name := frame("normalize", "func(y, x, w, b, pf []float32, m, r float32, mode int) int", "computes y = (x - m) * r, times w (mode&1), plus b (mode&2), streamed (mode&4), over the full vectors of x, prefetching pf alongside")
 		y := Load(Param("y").Base(), GP64())
 		x := Load(Param("x").Base(), GP64())
 		w := Load(Param("w").Base(), GP64())
 		b := Load(Param("b").Base(), GP64())
+		pf := Load(Param("pf").Base(), GP64())
 		vm := bc(Load(Param("m"), XMM()))
 		vr := bc(Load(Param("r"), XMM()))
 		mode := Load(Param("mode"), GP64())
@@ -502,6 +506,7 @@ func binaries() {
 		for md := 0; md < 8; md++ {
 			lbl := fmt.Sprintf("%s_m%d", name, md)
 			loopTo(lbl, i, n, func() {
+				PREFETCHT0(at(pf, i))
 				v := mul(vr, sub(ld(at(x, i)), vm))
 				if md&1 != 0 {
 					v = mul(at(w, i), v)
