@@ -116,7 +116,7 @@ func simdMixes() []memMix {
 			copy(b[n:], a[n:])
 			return 0
 		}},
-		{"copy_nt", 1, 1, "b[i] = a[i], ymm loads, non-temporal stores (VMOVNTPS)", func(a, b, _ []float64) float64 {
+		{"copy_nt", 1, 1, "b[i] = a[i], ymm loads, non-temporal stores (VMOVNTPD), 8 pages at once", func(a, b, _ []float64) float64 {
 			b = b[:len(a)]
 			h, n := ntSplit(b)
 			copy(b[:h], a[:h])
@@ -135,7 +135,7 @@ func simdMixes() []memMix {
 			triadGo(a[n:], b[n:], c[n:])
 			return 0
 		}},
-		{"triad_nt", 2, 1, "a[i] = b[i] + s*c[i], ymm FMA, non-temporal stores", func(a, b, c []float64) float64 {
+		{"triad_nt", 2, 1, "a[i] = b[i] + s*c[i], ymm FMA, non-temporal stores, 4 pages at once", func(a, b, c []float64) float64 {
 			b, c = b[:len(a)], c[:len(a)]
 			h, n := ntSplit(a)
 			triadGo(a[:h], b[:h], c[:h])

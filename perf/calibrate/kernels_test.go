@@ -53,9 +53,10 @@ func TestFMAKernelsDoTheirIterations(t *testing.T) {
 // actually does: an array counts as written when the kernel changes it, and as read when
 // poisoning it with NaN changes a result. A kernel edited without its counts (or the
 // reverse) would price every CPU row against the wrong DRAM ceiling. The lengths cover the
-// assembly kernels' unaligned head, bulk and tail.
+// assembly kernels' unaligned head, bulk and tail, and (9000) the non-temporal kernels'
+// page-interleaved blocks.
 func TestMemMixBytesFollowTheKernels(t *testing.T) {
-	for _, n := range []int{37, 203} {
+	for _, n := range []int{37, 203, 9000} {
 		for _, off := range []int{0, 1, 3} {
 			checkMixBytes(t, n, off)
 		}
@@ -121,7 +122,12 @@ func checkMixBytes(t *testing.T, n, off int) {
 }
 
 func TestMemMixKernelsComputeTheirFormulas(t *testing.T) {
-	const n = 203
+	for _, n := range []int{203, 9000} { // 9000: whole page-interleaved blocks and a tail
+		memMixFormulas(t, n)
+	}
+}
+
+func memMixFormulas(t *testing.T, n int) {
 	for _, mx := range append(mixes(), sweepMixes()...) {
 		a, b, c := make([]float64, n), make([]float64, n), make([]float64, n)
 		for i := range n {
@@ -144,7 +150,7 @@ func TestMemMixKernelsComputeTheirFormulas(t *testing.T) {
 				t.Errorf("%s: a = %v, want b + 3c", mx.name, a)
 			}
 		case "read", "read_zmm":
-			if s := mx.kernel(a, b, c); s != n*(n-1)/2 {
+			if s := mx.kernel(a, b, c); s != float64(n*(n-1)/2) {
 				t.Errorf("%s: sum %g, want %d", mx.name, s, n*(n-1)/2)
 			}
 		case "write", "write_nt":

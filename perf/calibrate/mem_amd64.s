@@ -32,30 +32,69 @@ done:
 	VZEROUPPER
 	RET
 
+// The non-temporal kernels walk several 4 KiB pages at once, as the catalog's streaming
+// kernels do (ops/stream_amd64.s): each step does one 64-byte line in each of 8 consecutive
+// pages (4 for the triad, whose two inputs make 12 streams), 64 steps a block, then jumps to
+// the next block; the lines left after the last whole block go in order. A core's hardware
+// prefetcher follows each page as its own stream and runs only so far ahead in each, so a
+// one-page loop moves about 0.7-0.8 of what the same core moves walking 8 (glibc's memcpy
+// interleaves pages for the same reason), and an envelope measured one page at a time sits
+// below what the catalog's kernels move. The result is the same in any order.
+
+#define PAGES8(LINE) LINE(0); LINE(4096); LINE(8192); LINE(12288); LINE(16384); LINE(20480); LINE(24576); LINE(28672)
+#define PAGES4(LINE) LINE(0); LINE(4096); LINE(8192); LINE(12288)
+
+// INTERLEAVE runs LINE over the CX lines at the pointers, PAGES pages at a time (BLOCK lines
+// a block), then SFENCE, VZEROUPPER and RET. ADV advances the pointers by one line, JUMP by
+// the pages a block skips; BX counts the 64 steps of a block.
+#define INTERLEAVE(PAGES, BLOCK, LINE, ADV, JUMP) \
+	CMPQ CX, $BLOCK; \
+	JB   tail; \
+block: \
+	MOVQ $64, BX; \
+inner: \
+	PAGES(LINE); \
+	ADV; \
+	DECQ BX; \
+	JNZ  inner; \
+	JUMP; \
+	SUBQ $BLOCK, CX; \
+	CMPQ CX, $BLOCK; \
+	JAE  block; \
+tail: \
+	TESTQ CX, CX; \
+	JZ   done; \
+tloop: \
+	LINE(0); \
+	ADV; \
+	DECQ CX; \
+	JNZ  tloop; \
+done: \
+	SFENCE; \
+	VZEROUPPER; \
+	RET
+
+// The pointer steps of a kernel of one input (SI) and of two (SI, DX): a line, and the
+// pages a block skips (7 of 8, 3 of 4).
+#define ADV1 ADDQ $64, SI; ADDQ $64, DI
+#define JUMP1 ADDQ $28672, SI; ADDQ $28672, DI
+#define ADV2 ADDQ $64, SI; ADDQ $64, DX; ADDQ $64, DI
+#define JUMP2 ADDQ $12288, SI; ADDQ $12288, DX; ADDQ $12288, DI
+
+// CLINE is one line (8 elements) of dst = src: DI = dst, SI = src.
+#define CLINE(off) \
+	VMOVUPD off+0(SI), Y0; \
+	VMOVUPD off+32(SI), Y1; \
+	VMOVNTPD Y0, off+0(DI); \
+	VMOVNTPD Y1, off+32(DI)
+
 // func copyNT(dst, src *float64, n int)
 TEXT ·copyNT(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-	SHRQ $4, CX
-	JZ   done
-loop:
-	VMOVUPS 0(SI), Y0
-	VMOVUPS 32(SI), Y1
-	VMOVUPS 64(SI), Y2
-	VMOVUPS 96(SI), Y3
-	VMOVNTPS Y0, 0(DI)
-	VMOVNTPS Y1, 32(DI)
-	VMOVNTPS Y2, 64(DI)
-	VMOVNTPS Y3, 96(DI)
-	ADDQ $128, SI
-	ADDQ $128, DI
-	DECQ CX
-	JNZ  loop
-	SFENCE
-done:
-	VZEROUPPER
-	RET
+	SHRQ $3, CX
+	INTERLEAVE(PAGES8, 512, CLINE, ADV1, JUMP1)
 
 // TRIAD is a[i] = b[i] + s*c[i] over 16 elements: DI = a, SI = b, DX = c, Y15 = s.
 #define TRIAD(STORE) \
@@ -92,6 +131,15 @@ done:
 	VZEROUPPER
 	RET
 
+// TLINE is one line (8 elements) of a = b + s*c: DI = a, SI = b, DX = c, Y15 = s.
+#define TLINE(off) \
+	VMOVUPD off+0(DX), Y0; \
+	VMOVUPD off+32(DX), Y1; \
+	VFMADD213PD off+0(SI), Y15, Y0; \
+	VFMADD213PD off+32(SI), Y15, Y1; \
+	VMOVNTPD Y0, off+0(DI); \
+	VMOVNTPD Y1, off+32(DI)
+
 // func triadNT(a, b, c *float64, n int, s float64)
 TEXT ·triadNT(SB), NOSPLIT, $0-40
 	MOVQ a+0(FP), DI
@@ -99,16 +147,8 @@ TEXT ·triadNT(SB), NOSPLIT, $0-40
 	MOVQ c+16(FP), DX
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+32(FP), Y15
-	SHRQ $4, CX
-	JZ   done
-loop:
-	TRIAD(VMOVNTPD)
-	DECQ CX
-	JNZ  loop
-	SFENCE
-done:
-	VZEROUPPER
-	RET
+	SHRQ $3, CX
+	INTERLEAVE(PAGES4, 256, TLINE, ADV2, JUMP2)
 
 // func readAVX(a *float64, n int) float64
 //
