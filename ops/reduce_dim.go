@@ -191,7 +191,7 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 		v.eachRowBuf(func(lo, hi int, buf []float32) {
 			xs, ys := x.Data[lo:hi], out.Data[lo:hi]
 			m := float32(maxRow(xs))
-			k, s := vecExpSum(buf, xs, m)
+			k, s := vecExpSum(buf, xs, m, prefetchNext(x.Data, lo, hi))
 			for i := k; i < len(xs); i++ {
 				p := expf(xs[i] - m)
 				buf[i] = p
@@ -205,7 +205,7 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 		v.eachRow(func(lo, hi int) {
 			xs, ys := x.Data[lo:hi], out.Data[lo:hi]
 			m := float32(maxRow(xs))
-			k, s := vecExpSum(ys, xs, m)
+			k, s := vecExpSum(ys, xs, m, prefetchNext(x.Data, lo, hi))
 			for i := k; i < len(xs); i++ {
 				p := expf(xs[i] - m)
 				ys[i] = p
@@ -305,7 +305,7 @@ func (op *LogSoftmaxFwd) Forward(out, x *Tensor) error {
 		v.eachRow(func(lo, hi int) {
 			xs, ys := x.Data[lo:hi], out.Data[lo:hi]
 			m := float32(maxRow(xs))
-			k, s := vecExpSum(nil, xs, m)
+			k, s := vecExpSum(nil, xs, m, prefetchNext(x.Data, lo, hi))
 			for _, e := range xs[k:] {
 				s += float64(expf(e - m))
 			}

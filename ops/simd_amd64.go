@@ -126,8 +126,11 @@ func vecClamp(y, x []float32, lo, hi float32) int {
 }
 
 // vecExpSum writes exp(x - m) into y (y may be nil: only sum) for the full vectors of x and
-// returns how many elements it did and their sum, accumulated in float64.
-func vecExpSum(y, x []float32, m float32) (int, float64) {
+// returns how many elements it did and their sum, accumulated in float64. It prefetches
+// next (nil: nothing), the row its caller reads after x, one line per vector of x: a row op
+// whose first pass over a row only reads (a max) then finds the row in cache, its memory
+// time spent while this pass computes.
+func vecExpSum(y, x []float32, m float32, next []float32) (int, float64) {
 	kern, l := pick(expSumAVX2, expSumAVX512)
 	if l == 0 {
 		return 0, 0
@@ -136,9 +139,12 @@ func vecExpSum(y, x []float32, m float32) (int, float64) {
 	if y == nil {
 		store, out = 0, x // the kernel never writes through it
 	}
+	if len(next) < len(x) {
+		next = x // prefetching x itself costs a cache hit per line
+	}
 	var s float64
 	n := blocks(len(x), l, func(i, n int) int {
-		k, p := kern(out[i:n], x[i:n], m, store)
+		k, p := kern(out[i:n], x[i:n], m, store, &next[i])
 		s += p
 		return k
 	}, func(i int) {

@@ -2898,39 +2898,41 @@ varRowAVX2_done:
 	VZEROUPPER
 	RET
 
-// func expSumAVX2(y []float32, x []float32, m float32, store int) (int, float64)
-// Requires: AVX, AVX2, CMOV, FMA3, SSE, SSE2
-TEXT ·expSumAVX2(SB), NOSPLIT, $0-80
+// func expSumAVX2(y []float32, x []float32, m float32, store int, pf *float32) (int, float64)
+// Requires: AVX, AVX2, CMOV, FMA3, MMX+, SSE, SSE2
+TEXT ·expSumAVX2(SB), NOSPLIT, $0-88
 	MOVQ         y_base+0(FP), AX
 	MOVQ         x_base+24(FP), CX
 	MOVSS        m+48(FP), X0
 	VBROADCASTSS X0, Y0
 	MOVQ         store+56(FP), DX
-	MOVQ         x_len+32(FP), BX
-	ANDQ         $-8, BX
-	XORQ         SI, SI
+	MOVQ         pf+64(FP), BX
+	MOVQ         x_len+32(FP), SI
+	ANDQ         $-8, SI
+	XORQ         DI, DI
 	VXORPS       Y1, Y1, Y1
 	VXORPS       Y2, Y2, Y2
 
 expSumAVX2_chunk:
-	CMPQ    SI, BX
+	CMPQ    DI, SI
 	JAE     expSumAVX2_done
-	LEAQ    64(SI), DI
-	CMPQ    DI, BX
-	CMOVQGT BX, DI
+	LEAQ    64(DI), R8
+	CMPQ    R8, SI
+	CMOVQGT SI, R8
 	VXORPS  Y3, Y3, Y3
 
 expSumAVX2_loop:
-	CMPQ         SI, DI
+	CMPQ         DI, R8
 	JAE          expSumAVX2_fold
-	VMOVUPS      (CX)(SI*4), Y4
+	VMOVUPS      (CX)(DI*4), Y4
 	VSUBPS       Y0, Y4, Y4
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y4, Y5
 	VCMPPS       $0x11, k32_42b00000<>+0(SB), Y4, Y6
 	VANDPS       Y5, Y6, Y5
-	VMOVMSKPS    Y5, R8
-	CMPL         R8, $0xff
+	VMOVMSKPS    Y5, R9
+	CMPL         R9, $0xff
 	JNE          expSumAVX2_stop
+	PREFETCHT0   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2952,11 +2954,11 @@ expSumAVX2_loop:
 	VMULPS       Y5, Y4, Y4
 	TESTQ        DX, DX
 	JZ           expSumAVX2_nostore
-	VMOVUPS      Y4, (AX)(SI*4)
+	VMOVUPS      Y4, (AX)(DI*4)
 
 expSumAVX2_nostore:
 	VADDPS Y4, Y3, Y3
-	ADDQ   $0x08, SI
+	ADDQ   $0x08, DI
 	JMP    expSumAVX2_loop
 
 expSumAVX2_fold:
@@ -2976,12 +2978,12 @@ expSumAVX2_stop:
 
 expSumAVX2_done:
 	VADDPD       Y2, Y1, Y1
-	MOVQ         SI, ret+64(FP)
+	MOVQ         DI, ret+72(FP)
 	VEXTRACTF128 $0x01, Y1, X0
 	VADDPD       X0, X1, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	MOVSD        X0, ret1+72(FP)
+	MOVSD        X0, ret1+80(FP)
 	VZEROUPPER
 	RET
 
@@ -5613,37 +5615,39 @@ varRowAVX512_done:
 	VZEROUPPER
 	RET
 
-// func expSumAVX512(y []float32, x []float32, m float32, store int) (int, float64)
-// Requires: AVX, AVX512F, CMOV, SSE, SSE2
-TEXT ·expSumAVX512(SB), NOSPLIT, $0-80
+// func expSumAVX512(y []float32, x []float32, m float32, store int, pf *float32) (int, float64)
+// Requires: AVX, AVX512F, CMOV, MMX+, SSE, SSE2
+TEXT ·expSumAVX512(SB), NOSPLIT, $0-88
 	MOVQ         y_base+0(FP), AX
 	MOVQ         x_base+24(FP), CX
 	MOVSS        m+48(FP), X0
 	VBROADCASTSS X0, Z0
 	MOVQ         store+56(FP), DX
-	MOVQ         x_len+32(FP), BX
-	ANDQ         $-16, BX
-	XORQ         SI, SI
+	MOVQ         pf+64(FP), BX
+	MOVQ         x_len+32(FP), SI
+	ANDQ         $-16, SI
+	XORQ         DI, DI
 	VPXORD       Z1, Z1, Z1
 	VPXORD       Z2, Z2, Z2
 
 expSumAVX512_chunk:
-	CMPQ    SI, BX
+	CMPQ    DI, SI
 	JAE     expSumAVX512_done
-	LEAQ    128(SI), DI
-	CMPQ    DI, BX
-	CMOVQGT BX, DI
+	LEAQ    128(DI), R8
+	CMPQ    R8, SI
+	CMOVQGT SI, R8
 	VPXORD  Z3, Z3, Z3
 
 expSumAVX512_loop:
-	CMPQ         SI, DI
+	CMPQ         DI, R8
 	JAE          expSumAVX512_fold
-	VMOVUPS      (CX)(SI*4), Z4
+	VMOVUPS      (CX)(DI*4), Z4
 	VSUBPS       Z0, Z4, Z4
 	VCMPPS       $0x1a, k32_c2ae0000<>+0(SB), Z4, K1
 	VCMPPS       $0x15, k32_42b00000<>+0(SB), Z4, K2
 	KORTESTW     K2, K1
 	JNE          expSumAVX512_stop
+	PREFETCHT0   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Z5
 	VMOVUPS      Z4, Z6
 	VFMADD213PS  k32_4b400000<>+0(SB), Z5, Z6
@@ -5663,11 +5667,11 @@ expSumAVX512_loop:
 	VSCALEFPS    Z5, Z4, Z4
 	TESTQ        DX, DX
 	JZ           expSumAVX512_nostore
-	VMOVUPS      Z4, (AX)(SI*4)
+	VMOVUPS      Z4, (AX)(DI*4)
 
 expSumAVX512_nostore:
 	VADDPS Z4, Z3, Z3
-	ADDQ   $0x10, SI
+	ADDQ   $0x10, DI
 	JMP    expSumAVX512_loop
 
 expSumAVX512_fold:
@@ -5687,14 +5691,14 @@ expSumAVX512_stop:
 
 expSumAVX512_done:
 	VADDPD        Z2, Z1, Z1
-	MOVQ          SI, ret+64(FP)
+	MOVQ          DI, ret+72(FP)
 	VEXTRACTF64X4 $0x01, Z1, Y0
 	VADDPD        Y0, Y1, Y0
 	VEXTRACTF128  $0x01, Y0, X1
 	VADDPD        X1, X0, X1
 	VUNPCKHPD     X1, X1, X0
 	VADDSD        X0, X1, X1
-	MOVSD         X1, ret1+72(FP)
+	MOVSD         X1, ret1+80(FP)
 	VZEROUPPER
 	RET
 

@@ -114,10 +114,10 @@ func aboveAVX2(x []float32, t float32) int
 //go:noescape
 func varRowAVX2(x []float32, x0 float64) (int, float64, float64)
 
-// expSumAVX2 computes exp(x - m) over the full vectors of x (into y when store != 0) and returns how many and their sum in float64, stopping at a vector outside exp's fast range (8 lanes; see asmgen).
+// expSumAVX2 computes exp(x - m) over the full vectors of x (into y when store != 0) and returns how many and their sum in float64, stopping at a vector outside exp's fast range; it prefetches the line at pf + i for the vector at x + i (8 lanes; see asmgen).
 //
 //go:noescape
-func expSumAVX2(y []float32, x []float32, m float32, store int) (int, float64)
+func expSumAVX2(y []float32, x []float32, m float32, store int, pf *float32) (int, float64)
 
 // expScaleAVX2 computes y = exp(x - m) * s over the full vectors of x, stopping at a vector outside exp's fast range (8 lanes; see asmgen).
 //
@@ -291,10 +291,10 @@ func aboveAVX512(x []float32, t float32) int
 //go:noescape
 func varRowAVX512(x []float32, x0 float64) (int, float64, float64)
 
-// expSumAVX512 computes exp(x - m) over the full vectors of x (into y when store != 0) and returns how many and their sum in float64, stopping at a vector outside exp's fast range (16 lanes; see asmgen).
+// expSumAVX512 computes exp(x - m) over the full vectors of x (into y when store != 0) and returns how many and their sum in float64, stopping at a vector outside exp's fast range; it prefetches the line at pf + i for the vector at x + i (16 lanes; see asmgen).
 //
 //go:noescape
-func expSumAVX512(y []float32, x []float32, m float32, store int) (int, float64)
+func expSumAVX512(y []float32, x []float32, m float32, store int, pf *float32) (int, float64)
 
 // expScaleAVX512 computes y = exp(x - m) * s over the full vectors of x, stopping at a vector outside exp's fast range (16 lanes; see asmgen).
 //

@@ -119,10 +119,10 @@ func lseFinish(m float32, s float64) float32 {
 	return float32(float64(m) + math.Log(s))
 }
 
-// expSum returns sum(exp(x - sh)) in float64: the vector kernel's blocks, then two chains
-// to hide the add latency.
-func expSum(x []float32, sh float32) float64 {
-	i, s0 := vecExpSum(nil, x, sh)
+// expSum returns sum(exp(x - sh)) in float64: the vector kernel's blocks (prefetching
+// next), then two chains to hide the add latency.
+func expSum(x []float32, sh float32, next []float32) float64 {
+	i, s0 := vecExpSum(nil, x, sh, next)
 	var s1 float64
 	for ; i+2 <= len(x); i += 2 {
 		s0 += float64(expf(x[i] - sh))
@@ -134,13 +134,18 @@ func expSum(x []float32, sh float32) float64 {
 	return s0 + s1
 }
 
-// lseRow is logsumexp of one contiguous line, chunk by chunk.
-func lseRow(x []float32) float32 {
+// lseRow is logsumexp of one contiguous line, chunk by chunk; next is the line read after
+// it (nil: none), whose first chunk the last chunk's exp pass prefetches.
+func lseRow(x, next []float32) float32 {
 	m, s := float32(math.Inf(-1)), 0.0
 	for c := 0; c < len(x); c += lseChunk {
 		xs := x[c:min(c+lseChunk, len(x))]
 		m, s = lseRescale(m, s, float32(maxRow(xs)))
-		s += expSum(xs, lseShift(m))
+		ahead := next
+		if c+lseChunk < len(x) {
+			ahead = x[c+lseChunk:]
+		}
+		s += expSum(xs, lseShift(m), ahead)
 	}
 	return lseFinish(m, s)
 }
@@ -152,7 +157,7 @@ func (op *LogsumexpFwd) Forward(out, x *Tensor) error {
 		return err
 	}
 	if v.inner == 1 {
-		v.eachRow(func(lo, hi int) { out.Data[lo/v.n] = lseRow(x.Data[lo:hi]) })
+		v.eachRow(func(lo, hi int) { out.Data[lo/v.n] = lseRow(x.Data[lo:hi], prefetchNext(x.Data, lo, hi)) })
 		return nil
 	}
 	v.eachBlock(func(base, c0, c1 int) {

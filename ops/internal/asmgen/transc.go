@@ -260,11 +260,12 @@ func expRows() {
 		// chunk instead of per vector, and a chunk's sum of at most 128 (AVX-512) positive
 		// terms is within 2**-17 of exact (softmax's tolerance is 1e-6 relative).
 		const expChunk = 8
-		name := frame("expSum", "func(y, x []float32, m float32, store int) (int, float64)", "computes exp(x - m) over the full vectors of x (into y when store != 0) and returns how many and their sum in float64, stopping at a vector outside exp's fast range")
+		name := frame("expSum", "func(y, x []float32, m float32, store int, pf *float32) (int, float64)", "computes exp(x - m) over the full vectors of x (into y when store != 0) and returns how many and their sum in float64, stopping at a vector outside exp's fast range; it prefetches the line at pf + i for the vector at x + i")
 		y := Load(Param("y").Base(), GP64())
 		x := Load(Param("x").Base(), GP64())
 		vm := bc(Load(Param("m"), XMM()))
 		st := Load(Param("store"), GP64())
+		pf := Load(Param("pf"), GP64())
 		n, i := fullN("x"), counter()
 		a, b := zero(), zero()
 		end := GP64()
@@ -290,6 +291,7 @@ func expRows() {
 		JAE(LabelRef(name + "_fold"))
 		d := sub(ld(at(x, i)), vm)
 		expCheck(d, name+"_stop")
+		PREFETCHT0(at(pf, i)) // the caller's next row: its first pass then reads from cache
 		e := exp(d)
 		TESTQ(st, st)
 		JZ(LabelRef(name + "_nostore"))
