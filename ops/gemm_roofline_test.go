@@ -33,8 +33,8 @@ func inputNamed(in *Instance, name string) *Tensor {
 // every workload and dtype of the catalog against a count derived from the bound tensors
 // instead of the manifest's dims: a contraction does one multiply-add (2 FLOPs) per output
 // element per term of its reduction, whose length is read off an input's shape, plus one
-// add per output element for a bias; a pool combines kernel_size² taps per output, with
-// kernel_size² - 1 compare-selects (max) or adds and one divide (avg).
+// add per output element for a bias; a pool combines KH·KW taps per output, with KH·KW - 1
+// compare-selects (max) or adds and one divide (avg).
 func TestContractionFlops(t *testing.T) {
 	for _, c := range matrixCases(t, "GemmFwd", "BatchedGemmFwd", "LinearFwd", "Conv2dFwd", "AvgPool2dFwd", "MaxPool2dFwd") {
 		in, op, ok := buildMeta(t, c)
@@ -55,10 +55,11 @@ func TestContractionFlops(t *testing.T) {
 				want += out
 			}
 		case "AvgPool2dFwd", "MaxPool2dFwd":
-			k := int64(c.Params["kernel_size"].(int))
-			want = out * k * k
+			k := c.Params["kernel_size"].([]int)
+			taps := int64(k[0] * k[1])
+			want = out * taps
 			if c.Op == "MaxPool2dFwd" {
-				want = out * (k*k - 1)
+				want = out * (taps - 1)
 			}
 		}
 		flops, _, err := op.EvalRoofline()
@@ -164,4 +165,10 @@ func BenchmarkContraction(b *testing.B) {
 func BenchmarkMaxPool2dFwd(b *testing.B) { benchVsCopy(b, "MaxPool2dFwd", "resnet50-b1-stem-maxpool") }
 func BenchmarkAvgPool2dFwd(b *testing.B) {
 	benchVsCopy(b, "AvgPool2dFwd", "densenet121-b32-transition1")
+}
+
+// The same window in ceil mode without the padding in the divisor (ResNet-D's avg down):
+// the per-window divisor is computed for every output.
+func BenchmarkAvgPool2dFwdCeilExcludePad(b *testing.B) {
+	benchVsCopy(b, "AvgPool2dFwd", "resnet50d-b32-layer2-avg-down")
 }

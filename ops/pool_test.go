@@ -7,11 +7,63 @@ import (
 )
 
 func poolCase(op, label string, x [4]int, k, s, p int, dtype string) kcase {
-	hOut, wOut := (x[2]+2*p-k)/s+1, (x[3]+2*p-k)/s+1
+	return poolCaseOpt(op, label, x, [2]int{k, k}, [2]int{s, s}, [2]int{p, p}, nil, dtype)
+}
+
+// poolCaseOpt is a pool case with [h, w] geometry and extra params (ceil_mode,
+// count_include_pad, divisor_override). The output size counts the window starts below
+// poolLimit, as the manifest's shape rule does.
+func poolCaseOpt(op, label string, x [4]int, k, s, p [2]int, opts map[string]any, dtype string) kcase {
+	ceil, _ := opts["ceil_mode"].(bool)
+	out := func(i int) int {
+		lim := poolLimit(x[2+i], k[i], s[i], p[i], ceil)
+		return (lim + s[i] - 1) / s[i] // starts 0, s, 2s, ... below lim
+	}
+	hOut, wOut := out(0), out(1)
+	params := map[string]any{"kernel_size": k[:], "stride": s[:], "padding": p[:], "ceil_mode": ceil}
+	if op == "AvgPool2dFwd" {
+		params["count_include_pad"], params["divisor_override"] = true, nil
+	}
+	for name, v := range opts {
+		params[name] = v
+	}
 	return kcase{op: op, label: label,
 		dims:   map[string]int{"N": x[0], "C": x[1], "H": x[2], "W": x[3], "H_out": hOut, "W_out": wOut},
 		shapes: map[string][]int{"x": x[:], "y": {x[0], x[1], hOut, wOut}},
-		params: map[string]any{"kernel_size": k, "stride": s, "padding": p}, dtype: dtype, outputs: []string{"y"}}
+		params: params, dtype: dtype, outputs: []string{"y"}}
+}
+
+// poolLimit is the shape rule's bound on window starts (padded coordinates): below
+// span + 1 in floor mode, below min(span + stride, in + padding) in ceil mode.
+func poolLimit(in, k, s, p int, ceil bool) int {
+	span := in + 2*p - k
+	if ceil {
+		return min(span+s, in+p)
+	}
+	return span + 1
+}
+
+// TestPoolOut: torch's output-size rule (poolOut) is the count of window starts below the
+// manifest rule's limit, over every small geometry torch accepts.
+func TestPoolOut(t *testing.T) {
+	for in := 1; in <= 12; in++ {
+		for k := 1; k <= in+2; k++ {
+			for s := 1; s <= 4; s++ {
+				for p := 0; 2*p <= k; p++ {
+					if in+2*p < k {
+						continue
+					}
+					for _, ceil := range []bool{false, true} {
+						got, err := poolOut("pool", "H", in, k, s, p, ceil)
+						want := (poolLimit(in, k, s, p, ceil) + s - 1) / s
+						if err != nil || got != want {
+							t.Errorf("in %d k %d s %d p %d ceil %v: poolOut = %d, %v; the rule counts %d", in, k, s, p, ceil, got, err, want)
+						}
+					}
+				}
+			}
+		}
+	}
 }
 
 func TestPool2dMatchesReference(t *testing.T) {
@@ -23,8 +75,83 @@ func TestPool2dMatchesReference(t *testing.T) {
 			poolCase(op, "stride-over-kernel", [4]int{1, 2, 9, 9}, 2, 3, 1, "bfloat16"),
 			poolCase(op, "global", [4]int{2, 5, 7, 7}, 7, 7, 0, "float32"),
 			poolCase(op, "two-cores", [4]int{4, 16, 64, 64}, 3, 2, 1, "float32"),
+			poolCaseOpt(op, "rect", [4]int{2, 3, 13, 10}, [2]int{3, 2}, [2]int{2, 1}, [2]int{1, 0}, nil, "float32"),
+			poolCaseOpt(op, "rect-wide", [4]int{1, 2, 7, 31}, [2]int{1, 5}, [2]int{1, 4}, [2]int{0, 2}, nil, "bfloat16"),
+			poolCaseOpt(op, "ceil-overhang", [4]int{2, 5, 12, 10}, [2]int{3, 3}, [2]int{2, 2}, [2]int{1, 1},
+				map[string]any{"ceil_mode": true}, "float32"),
+			poolCaseOpt(op, "ceil-drop-last", [4]int{1, 4, 9, 4}, [2]int{3, 2}, [2]int{2, 3}, [2]int{1, 1},
+				map[string]any{"ceil_mode": true}, "float32"),
+			poolCaseOpt(op, "ceil-two-cores", [4]int{4, 16, 63, 65}, [2]int{3, 2}, [2]int{2, 2}, [2]int{1, 0},
+				map[string]any{"ceil_mode": true}, "float32"),
 		} {
 			checkKernel(t, k)
+		}
+	}
+	for _, opts := range []map[string]any{
+		{"count_include_pad": false},
+		{"count_include_pad": false, "ceil_mode": true},
+		{"divisor_override": 5},
+		{"divisor_override": -3, "ceil_mode": true},
+	} {
+		for _, k := range []kcase{
+			poolCaseOpt("AvgPool2dFwd", "opts", [4]int{2, 3, 11, 9}, [2]int{3, 3}, [2]int{2, 2}, [2]int{1, 1}, opts, "float32"),
+			poolCaseOpt("AvgPool2dFwd", "opts-rect", [4]int{1, 5, 12, 7}, [2]int{2, 3}, [2]int{3, 2}, [2]int{1, 1}, opts, "float16"),
+		} {
+			checkKernel(t, k)
+		}
+	}
+}
+
+// TestPool2dOptionsKnownValues: ceil mode over a 3x3 ramp (windows of 4, 2, 2 and 1
+// elements), the divisor with and without the padding, a fixed divisor, the max in ceil mode.
+func TestPool2dOptionsKnownValues(t *testing.T) {
+	ramp := &Tensor{Shape: []int{1, 1, 3, 3}, DType: Float32, Data: []float32{1, 2, 3, 4, 5, 6, 7, 8, 9}}
+	small := &Tensor{Shape: []int{1, 1, 2, 2}, DType: Float32, Data: []float32{1, 2, 3, 4}}
+	two := func(v int) *int { return &v }(2)
+	for _, tc := range []struct {
+		name             string
+		x                *Tensor
+		k, s, p          int
+		ceil, includePad bool
+		div              *int
+		max              bool
+		want             []float32
+	}{
+		{"avg ceil", ramp, 2, 2, 0, true, true, nil, false, []float32{12. / 4, 9. / 2, 15. / 2, 9}},
+		{"avg ceil override", ramp, 2, 2, 0, true, true, two, false, []float32{6, 4.5, 7.5, 4.5}},
+		{"max ceil", ramp, 2, 2, 0, true, true, nil, true, []float32{5, 6, 8, 9}},
+		{"avg pad counted", small, 2, 1, 1, false, true, nil, false,
+			[]float32{1. / 4, 3. / 4, 2. / 4, 4. / 4, 10. / 4, 6. / 4, 3. / 4, 7. / 4, 4. / 4}},
+		{"avg pad not counted", small, 2, 1, 1, false, false, nil, false,
+			[]float32{1, 1.5, 2, 2, 2.5, 3, 3, 3.5, 4}},
+	} {
+		x := [4]int(tc.x.Shape)
+		k, s, p := [2]int{tc.k, tc.k}, [2]int{tc.s, tc.s}, [2]int{tc.p, tc.p}
+		var op poolOp
+		var err error
+		if tc.max {
+			op, err = NewMaxPool2dFwd(x, k, s, p, tc.ceil, Float32)
+		} else {
+			op, err = NewAvgPool2dFwd(x, k, s, p, tc.ceil, tc.includePad, tc.div, Float32)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		shape, err := op.Bind(tc.x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := &Tensor{Shape: shape, DType: Float32, Data: tc.want}
+		y, _ := NewTensor(Float32, shape...)
+		if err := op.Forward(y, tc.x); err != nil {
+			t.Fatal(err)
+		}
+		if err := Compare(y, want, Tol{}); err != nil {
+			t.Errorf("%s: kernel: %v (got %v)", tc.name, err, y.Data)
+		}
+		op.reference(y, tc.x)
+		if err := Compare(y, want, Tol{}); err != nil {
+			t.Errorf("%s: reference: %v (got %v)", tc.name, err, y.Data)
 		}
 	}
 }
@@ -36,7 +163,7 @@ func TestPool2dKnownValues(t *testing.T) {
 	for i := range x.Data {
 		x.Data[i] = float32(i) - 20 // all negative
 	}
-	avg, err := NewAvgPool2dFwd([4]int{1, 1, 4, 4}, 2, 2, 1, Float32)
+	avg, err := NewAvgPool2dFwd([4]int{1, 1, 4, 4}, [2]int{2, 2}, [2]int{2, 2}, [2]int{1, 1}, false, true, nil, Float32)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +178,7 @@ func TestPool2dKnownValues(t *testing.T) {
 	if err := Compare(y, &Tensor{Shape: y.Shape, DType: Float32, Data: want}, Tol{}); err != nil {
 		t.Errorf("avg: %v", err)
 	}
-	mx, _ := NewMaxPool2dFwd([4]int{1, 1, 4, 4}, 2, 2, 1, Float32)
+	mx, _ := NewMaxPool2dFwd([4]int{1, 1, 4, 4}, [2]int{2, 2}, [2]int{2, 2}, [2]int{1, 1}, false, Float32)
 	if err := mx.Forward(y, x); err != nil {
 		t.Fatal(err)
 	}
@@ -69,24 +196,39 @@ func TestPool2dKnownValues(t *testing.T) {
 }
 
 func TestPool2dErrors(t *testing.T) {
+	zero := 0
 	for _, tc := range []struct {
 		x       [4]int
-		k, s, p int
+		k, s, p [2]int
+		div     *int
 		dt      DType
 		want    string
 	}{
-		{[4]int{1, 1, 8, 8}, 3, 1, 2, Float32, "padding 2 must be between 0 and half the kernel size 3"},
-		{[4]int{1, 1, 8, 8}, 3, 0, 1, Float32, "stride is 0"},
-		{[4]int{1, 1, 2, 8}, 5, 1, 1, Float32, "window (5) is larger than H padded"},
-		{[4]int{1, 1, 8, 8}, 2, 2, 0, Int32, "dtype int32 not supported"},
+		{[4]int{1, 1, 8, 8}, [2]int{3, 3}, [2]int{1, 1}, [2]int{2, 2}, nil, Float32, "padding [2 2] must be between 0 and half the kernel size [3 3]"},
+		{[4]int{1, 1, 8, 8}, [2]int{4, 1}, [2]int{1, 1}, [2]int{0, 1}, nil, Float32, "padding [0 1] must be between 0 and half the kernel size [4 1]"},
+		{[4]int{1, 1, 8, 8}, [2]int{3, 3}, [2]int{1, 0}, [2]int{1, 1}, nil, Float32, "stride[1] is 0"},
+		{[4]int{1, 1, 2, 8}, [2]int{5, 5}, [2]int{1, 1}, [2]int{1, 1}, nil, Float32, "window (5) is larger than H padded"},
+		{[4]int{1, 1, 8, 8}, [2]int{2, 2}, [2]int{2, 2}, [2]int{0, 0}, nil, Int32, "dtype int32 not supported"},
 	} {
 		for name, mk := range map[string]func() error{
-			"avg": func() error { _, err := NewAvgPool2dFwd(tc.x, tc.k, tc.s, tc.p, tc.dt); return err },
-			"max": func() error { _, err := NewMaxPool2dFwd(tc.x, tc.k, tc.s, tc.p, tc.dt); return err },
+			"avg": func() error {
+				_, err := NewAvgPool2dFwd(tc.x, tc.k, tc.s, tc.p, false, true, tc.div, tc.dt)
+				return err
+			},
+			"max": func() error { _, err := NewMaxPool2dFwd(tc.x, tc.k, tc.s, tc.p, false, tc.dt); return err },
 		} {
 			if err := mk(); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("%s %+v: err = %v, want %q", name, tc, err, tc.want)
 			}
 		}
+	}
+	_, err := NewAvgPool2dFwd([4]int{1, 1, 8, 8}, [2]int{2, 2}, [2]int{2, 2}, [2]int{0, 0}, false, true, &zero, Float32)
+	if err == nil || !strings.Contains(err.Error(), "divisor_override must not be 0") {
+		t.Errorf("divisor_override 0: err = %v", err)
+	}
+	k := poolCaseOpt("MaxPool2dFwd", "bad-pair", [4]int{1, 1, 8, 8}, [2]int{2, 2}, [2]int{2, 2}, [2]int{0, 0}, nil, "float32")
+	k.params["kernel_size"] = []int{2}
+	if got := buildErr(t, k); !strings.Contains(got, "param kernel_size is [2]; it must be a pair [h, w]") {
+		t.Errorf("one-element kernel_size: %s", got)
 	}
 }

@@ -188,6 +188,27 @@ func (b *caseBuilder) optFloat(name string) *float64 {
 	return &f
 }
 
+// optInt returns a nullable int param (*int in the manifest): nil when null.
+func (b *caseBuilder) optInt(name string) *int {
+	if v, ok := b.c.Params[name]; ok && v == nil {
+		return nil
+	}
+	i := b.int(name)
+	return &i
+}
+
+// pair reads a [h, w] param.
+func (b *caseBuilder) pair(name string) [2]int {
+	v := b.ints(name)
+	if b.err == nil && len(v) != 2 {
+		b.fail("param %s is %v; it must be a pair [h, w]", name, v)
+	}
+	if len(v) != 2 {
+		return [2]int{}
+	}
+	return [2]int(v)
+}
+
 // dim returns a dim of the case's fixed-rank shapes.
 func (b *caseBuilder) dim(name string) int {
 	v, ok := b.c.Dims[name]

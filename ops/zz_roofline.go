@@ -36,25 +36,26 @@ func (op *AttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Attention(op)
 }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one AvgPool2dFwd call (conv.yaml:77).
+// EvalRoofline returns the minimum FLOPs and bytes of one AvgPool2dFwd call (conv.yaml:81).
 func (op *AvgPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
-	var rooflineCk rooflineChecker
+	rooflineAt := "roofline"
+	defer rooflineRecover("AvgPool2dFwd", &rooflineAt, &err)
 	N := op.N
 	C := op.C
 	H := op.H
 	W := op.W
 	H_out := op.HOut
 	W_out := op.WOut
-	kernel_size := op.KernelSize
+	kernel_size := op.KernelSize[:len(op.KernelSize):len(op.KernelSize)]
 	elem_bytes := op.DType.Size()
-	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C), H_out), W_out), kernel_size), kernel_size)
-	if rooflineCk.bad {
-		return 0, 0, rooflineCk.err("AvgPool2dFwd", `roofline.flops "N * C * H_out * W_out * kernel_size * kernel_size"`)
-	}
-	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C), H), W), rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C), H_out), W_out))), elem_bytes)
-	if rooflineCk.bad {
-		return 0, 0, rooflineCk.err("AvgPool2dFwd", `roofline.bytes "(N * C * H * W + N * C * H_out * W_out) * elem_bytes"`)
-	}
+	rooflineAt = `roofline.vars.KH "kernel_size[0]"`
+	KH := kernel_size[0]
+	rooflineAt = `roofline.vars.KW "kernel_size[1]"`
+	KW := kernel_size[1]
+	rooflineAt = `roofline.flops "N * C * H_out * W_out * KH * KW"`
+	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(rooflineMul(rooflineMul(N, C), H_out), W_out), KH), KW)
+	rooflineAt = `roofline.bytes "(N * C * H * W + N * C * H_out * W_out) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineMul(rooflineMul(rooflineMul(N, C), H), W), rooflineMul(rooflineMul(rooflineMul(N, C), H_out), W_out))), elem_bytes)
 	return rooflineResult("AvgPool2dFwd", rooflineFlops, rooflineBytes)
 }
 
@@ -641,25 +642,26 @@ func (op *LogsumexpFwd) rooflineEval() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *LogsumexpFwd) ComputeRoof() string { return "vector.fp32" }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one MaxPool2dFwd call (conv.yaml:104).
+// EvalRoofline returns the minimum FLOPs and bytes of one MaxPool2dFwd call (conv.yaml:132).
 func (op *MaxPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
-	var rooflineCk rooflineChecker
+	rooflineAt := "roofline"
+	defer rooflineRecover("MaxPool2dFwd", &rooflineAt, &err)
 	N := op.N
 	C := op.C
 	H := op.H
 	W := op.W
 	H_out := op.HOut
 	W_out := op.WOut
-	kernel_size := op.KernelSize
+	kernel_size := op.KernelSize[:len(op.KernelSize):len(op.KernelSize)]
 	elem_bytes := op.DType.Size()
-	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C), H_out), W_out), (rooflineCk.sub(rooflineCk.mul(kernel_size, kernel_size), 1)))
-	if rooflineCk.bad {
-		return 0, 0, rooflineCk.err("MaxPool2dFwd", `roofline.flops "N * C * H_out * W_out * (kernel_size * kernel_size - 1)"`)
-	}
-	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C), H), W), rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(N, C), H_out), W_out))), elem_bytes)
-	if rooflineCk.bad {
-		return 0, 0, rooflineCk.err("MaxPool2dFwd", `roofline.bytes "(N * C * H * W + N * C * H_out * W_out) * elem_bytes"`)
-	}
+	rooflineAt = `roofline.vars.KH "kernel_size[0]"`
+	KH := kernel_size[0]
+	rooflineAt = `roofline.vars.KW "kernel_size[1]"`
+	KW := kernel_size[1]
+	rooflineAt = `roofline.flops "N * C * H_out * W_out * (KH * KW - 1)"`
+	rooflineFlops := rooflineMul(rooflineMul(rooflineMul(rooflineMul(N, C), H_out), W_out), (rooflineSub(rooflineMul(KH, KW), 1)))
+	rooflineAt = `roofline.bytes "(N * C * H * W + N * C * H_out * W_out) * elem_bytes"`
+	rooflineBytes := rooflineMul((rooflineAdd(rooflineMul(rooflineMul(rooflineMul(N, C), H), W), rooflineMul(rooflineMul(rooflineMul(N, C), H_out), W_out))), elem_bytes)
 	return rooflineResult("MaxPool2dFwd", rooflineFlops, rooflineBytes)
 }
 
