@@ -20,6 +20,7 @@ expAVX2_loopfalse:
 	CMPQ         SI, DX
 	JAE          expAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
 	VCMPPS       $0x11, k32_42b00000<>+0(SB), Y0, Y2
 	VANDPS       Y1, Y2, Y1
@@ -53,6 +54,7 @@ expAVX2_looptrue:
 	CMPQ         SI, DX
 	JAE          expAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
 	VCMPPS       $0x11, k32_42b00000<>+0(SB), Y0, Y2
 	VANDPS       Y1, Y2, Y1
@@ -360,6 +362,7 @@ sigmoidAVX2_loopfalse:
 	CMPQ         SI, DX
 	JAE          sigmoidAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
 	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y0, Y2
 	VANDPS       Y1, Y2, Y1
@@ -396,6 +399,7 @@ sigmoidAVX2_looptrue:
 	CMPQ         SI, DX
 	JAE          sigmoidAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
 	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y0, Y2
 	VANDPS       Y1, Y2, Y1
@@ -490,6 +494,7 @@ siluAVX2_loopfalse:
 	CMPQ         SI, DX
 	JAE          siluAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
 	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y0, Y2
 	VANDPS       Y1, Y2, Y1
@@ -527,6 +532,7 @@ siluAVX2_looptrue:
 	CMPQ         SI, DX
 	JAE          siluAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
 	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y0, Y2
 	VANDPS       Y1, Y2, Y1
@@ -586,6 +592,7 @@ tanhAVX2_loopfalse:
 	CMPQ         SI, DX
 	JAE          tanhAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
 	VPAND        k32_7fffffff<>+0(SB), Y0, Y1
 	VMOVUPS      k32_411051ec<>+0(SB), Y2
 	VMINPS       Y1, Y2, Y1
@@ -621,6 +628,7 @@ tanhAVX2_looptrue:
 	CMPQ         SI, DX
 	JAE          tanhAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
 	VPAND        k32_7fffffff<>+0(SB), Y0, Y1
 	VMOVUPS      k32_411051ec<>+0(SB), Y2
 	VMINPS       Y1, Y2, Y1
@@ -750,6 +758,7 @@ geluAVX2_loopfalse:
 	CMPQ         SI, DX
 	JAE          geluAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c11ccccd<>+0(SB), Y0, Y1
 	VCMPPS       $0x11, k32_411ccccd<>+0(SB), Y0, Y2
 	VANDPS       Y1, Y2, Y1
@@ -790,6 +799,7 @@ geluAVX2_looptrue:
 	CMPQ         SI, DX
 	JAE          geluAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c11ccccd<>+0(SB), Y0, Y1
 	VCMPPS       $0x11, k32_411ccccd<>+0(SB), Y0, Y2
 	VANDPS       Y1, Y2, Y1
@@ -924,6 +934,7 @@ geluErfAVX2_loopfalse:
 	CMPQ        SI, DX
 	JAE         geluErfAVX2_done
 	VMOVUPS     (CX)(SI*4), Y0
+	PREFETCHT0  2048(CX)(SI*4)
 	VCMPPS      $0x1e, k32_c14ba592<>+0(SB), Y0, Y1
 	VCMPPS      $0x11, k32_414ba592<>+0(SB), Y0, Y2
 	VANDPS      Y1, Y2, Y1
@@ -1037,6 +1048,7 @@ geluErfAVX2_looptrue:
 	CMPQ        SI, DX
 	JAE         geluErfAVX2_done
 	VMOVUPS     (CX)(SI*4), Y0
+	PREFETCHT0  2048(CX)(SI*4)
 	VCMPPS      $0x1e, k32_c14ba592<>+0(SB), Y0, Y1
 	VCMPPS      $0x11, k32_414ba592<>+0(SB), Y0, Y2
 	VANDPS      Y1, Y2, Y1
@@ -1694,6 +1706,7 @@ softplusAVX2_loopfalse:
 	CMPQ         SI, DX
 	JAE          softplusAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
 	VMOVMSKPS    Y1, DI
 	CMPL         DI, $0xff
@@ -1752,6 +1765,7 @@ softplusAVX2_looptrue:
 	CMPQ         SI, DX
 	JAE          softplusAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
 	VMOVMSKPS    Y1, DI
 	CMPL         DI, $0xff
@@ -2012,6 +2026,7 @@ mishAVX2_loopfalse:
 	CMPQ         SI, DX
 	JAE          mishAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
 	VMOVMSKPS    Y1, DI
 	CMPL         DI, $0xff
@@ -2049,6 +2064,7 @@ mishAVX2_looptrue:
 	CMPQ         SI, DX
 	JAE          mishAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
 	VMOVMSKPS    Y1, DI
 	CMPL         DI, $0xff
@@ -2128,6 +2144,7 @@ eluAVX2_loopfalse:
 	CMPQ         SI, DX
 	JAE          eluAVX2_done
 	VMOVUPS      (CX)(SI*4), Y1
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y2
 	VMOVMSKPS    Y2, DI
 	CMPL         DI, $0xff
@@ -2165,6 +2182,7 @@ eluAVX2_looptrue:
 	CMPQ         SI, DX
 	JAE          eluAVX2_done
 	VMOVUPS      (CX)(SI*4), Y1
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y2
 	VMOVMSKPS    Y2, DI
 	CMPL         DI, $0xff
@@ -3993,6 +4011,7 @@ expAVX512_loopfalse:
 	CMPQ         SI, DX
 	JAE          expAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1a, k32_c2ae0000<>+0(SB), Z0, K1
 	VCMPPS       $0x15, k32_42b00000<>+0(SB), Z0, K2
 	KORTESTW     K2, K1
@@ -4022,6 +4041,7 @@ expAVX512_looptrue:
 	CMPQ         SI, DX
 	JAE          expAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1a, k32_c2ae0000<>+0(SB), Z0, K1
 	VCMPPS       $0x15, k32_42b00000<>+0(SB), Z0, K2
 	KORTESTW     K2, K1
@@ -4073,6 +4093,7 @@ sigmoidAVX512_loopfalse:
 	CMPQ         SI, DX
 	JAE          sigmoidAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1a, k32_c2ae0000<>+0(SB), Z0, K1
 	VCMPPS       $0x15, k32_42ae0000<>+0(SB), Z0, K2
 	KORTESTW     K2, K1
@@ -4105,6 +4126,7 @@ sigmoidAVX512_looptrue:
 	CMPQ         SI, DX
 	JAE          sigmoidAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1a, k32_c2ae0000<>+0(SB), Z0, K1
 	VCMPPS       $0x15, k32_42ae0000<>+0(SB), Z0, K2
 	KORTESTW     K2, K1
@@ -4159,6 +4181,7 @@ siluAVX512_loopfalse:
 	CMPQ         SI, DX
 	JAE          siluAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1a, k32_c2ae0000<>+0(SB), Z0, K1
 	VCMPPS       $0x15, k32_42ae0000<>+0(SB), Z0, K2
 	KORTESTW     K2, K1
@@ -4192,6 +4215,7 @@ siluAVX512_looptrue:
 	CMPQ         SI, DX
 	JAE          siluAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1a, k32_c2ae0000<>+0(SB), Z0, K1
 	VCMPPS       $0x15, k32_42ae0000<>+0(SB), Z0, K2
 	KORTESTW     K2, K1
@@ -4247,6 +4271,7 @@ tanhAVX512_loopfalse:
 	CMPQ         SI, DX
 	JAE          tanhAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
 	VPANDD       k32_7fffffff<>+0(SB), Z0, Z1
 	VMOVUPS      k32_411051ec<>+0(SB), Z2
 	VMINPS       Z1, Z2, Z1
@@ -4282,6 +4307,7 @@ tanhAVX512_looptrue:
 	CMPQ         SI, DX
 	JAE          tanhAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
 	VPANDD       k32_7fffffff<>+0(SB), Z0, Z1
 	VMOVUPS      k32_411051ec<>+0(SB), Z2
 	VMINPS       Z1, Z2, Z1
@@ -4339,6 +4365,7 @@ geluAVX512_loopfalse:
 	CMPQ         SI, DX
 	JAE          geluAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1a, k32_c11ccccd<>+0(SB), Z0, K1
 	VCMPPS       $0x15, k32_411ccccd<>+0(SB), Z0, K2
 	KORTESTW     K2, K1
@@ -4375,6 +4402,7 @@ geluAVX512_looptrue:
 	CMPQ         SI, DX
 	JAE          geluAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1a, k32_c11ccccd<>+0(SB), Z0, K1
 	VCMPPS       $0x15, k32_411ccccd<>+0(SB), Z0, K2
 	KORTESTW     K2, K1
@@ -4433,6 +4461,7 @@ geluErfAVX512_loopfalse:
 	CMPQ        SI, DX
 	JAE         geluErfAVX512_done
 	VMOVUPS     (CX)(SI*4), Z0
+	PREFETCHT0  2048(CX)(SI*4)
 	VCMPPS      $0x1a, k32_c14ba592<>+0(SB), Z0, K1
 	VCMPPS      $0x15, k32_414ba592<>+0(SB), Z0, K2
 	KORTESTW    K2, K1
@@ -4539,6 +4568,7 @@ geluErfAVX512_looptrue:
 	CMPQ        SI, DX
 	JAE         geluErfAVX512_done
 	VMOVUPS     (CX)(SI*4), Z0
+	PREFETCHT0  2048(CX)(SI*4)
 	VCMPPS      $0x1a, k32_c14ba592<>+0(SB), Z0, K1
 	VCMPPS      $0x15, k32_414ba592<>+0(SB), Z0, K2
 	KORTESTW    K2, K1
@@ -4667,6 +4697,7 @@ softplusAVX512_loopfalse:
 	CMPQ         SI, DX
 	JAE          softplusAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
 	VPANDD       k32_7fffffff<>+0(SB), Z0, Z1
 	VMOVUPS      k32_42d00000<>+0(SB), Z2
 	VMINPS       Z1, Z2, Z1
@@ -4718,6 +4749,7 @@ softplusAVX512_looptrue:
 	CMPQ         SI, DX
 	JAE          softplusAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
 	VPANDD       k32_7fffffff<>+0(SB), Z0, Z1
 	VMOVUPS      k32_42d00000<>+0(SB), Z2
 	VMINPS       Z1, Z2, Z1
@@ -4809,6 +4841,7 @@ mishAVX512_loopfalse:
 	CMPQ         SI, DX
 	JAE          mishAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Z0, K1
 	KORTESTW     K1, K1
 	JCC          mishAVX512_done
@@ -4843,6 +4876,7 @@ mishAVX512_looptrue:
 	CMPQ         SI, DX
 	JAE          mishAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Z0, K1
 	KORTESTW     K1, K1
 	JCC          mishAVX512_done
@@ -4901,6 +4935,7 @@ eluAVX512_loopfalse:
 	CMPQ         SI, DX
 	JAE          eluAVX512_done
 	VMOVUPS      (CX)(SI*4), Z2
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Z2, K1
 	KORTESTW     K1, K1
 	JCC          eluAVX512_done
@@ -4935,6 +4970,7 @@ eluAVX512_looptrue:
 	CMPQ         SI, DX
 	JAE          eluAVX512_done
 	VMOVUPS      (CX)(SI*4), Z1
+	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Z1, K1
 	KORTESTW     K1, K1
 	JCC          eluAVX512_done

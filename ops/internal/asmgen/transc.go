@@ -183,10 +183,10 @@ func erf1p(z Register, done string) VecVirtual {
 
 func unaries() {
 	for _, u := range []unary{
-		{"exp", func(x Register) mask { return within(x, -87, 88) }, func(x Register, _ string) VecVirtual { return exp(x) }, nil},
-		{"sigmoid", func(x Register) mask { return within(x, -87, 87) }, func(x Register, _ string) VecVirtual { return sigmoid(x) }, nil},
-		{"silu", func(x Register) mask { return within(x, -87, 87) }, func(x Register, _ string) VecVirtual { return mul(x, sigmoid(x)) }, nil},
-		{"tanh", nil, func(x Register, _ string) VecVirtual { return tanh(x) }, nil},
+		{"exp", func(x Register) mask { return within(x, -87, 88) }, func(x Register, _ string) VecVirtual { return exp(x) }, nil, true},
+		{"sigmoid", func(x Register) mask { return within(x, -87, 87) }, func(x Register, _ string) VecVirtual { return sigmoid(x) }, nil, true},
+		{"silu", func(x Register) mask { return within(x, -87, 87) }, func(x Register, _ string) VecVirtual { return mul(x, sigmoid(x)) }, nil, true},
+		{"tanh", nil, func(x Register, _ string) VecVirtual { return tanh(x) }, nil, true},
 		{"gelu", func(x Register) mask {
 			// -2z within exp's fast range: |x| below about 9.9
 			return within(x, -9.8, 9.8)
@@ -194,13 +194,13 @@ func unaries() {
 			// x / (1 + e**-2z), as geluf, with -2z in one step: the constants times -2
 			m2z := mul(x, fma(ld(c32(-2*geluC1)), mul(x, x), c32(-2*geluC0)))
 			return div(x, add(c32(1), exp(m2z)))
-		}, nil},
+		}, nil, true},
 		{"geluErf", func(x Register) mask {
 			lim := float32(9) / float32(sqrtHalf)
 			return within(x, -lim, lim)
 		}, func(x Register, l string) VecVirtual {
 			return mul(erf1p(mul(c32(sqrtHalf), x), l), mul(c32(0.5), x))
-		}, nil},
+		}, nil, true},
 		{"softplus", narrow(func(x Register) mask { return above(x, -87) }), func(x Register, _ string) VecVirtual {
 			// max(x, 0) + log1p(e**-|x|): no overflow, no cancellation, no divide. |x| is
 			// capped where exp's range ends (e**-87 is below half an ulp of 87, e**-104 is 0
@@ -213,23 +213,23 @@ func unaries() {
 				u = expCore(vmin(c32(87), a), true)
 			}
 			return add(vmax(zero(), x), log1p(u)) // NaN: log1p(NaN)
-		}, nil},
+		}, nil, true},
 		{"mish", func(x Register) mask { return above(x, -87) }, func(x Register, _ string) VecVirtual {
 			// x * n/(n + 2), n = e*(e + 2), e = e**min(x, 20) (see mish in activation_math.go)
 			e := exp(vmin(c32(20), x))
 			n := mul(e, add(c32(2), e))
 			return mul(x, div(n, add(c32(2), n)))
-		}, nil},
+		}, nil, true},
 		{"elu", func(x Register) mask { return above(x, -87) }, func(x Register, _ string) VecVirtual {
 			z0 := zero()
 			e := sub(exp(vmin(z0, x)), c32(1))
 			return fma(pv[0], e, vmax(z0, x)) // alpha*(e-1) + max(x, 0)
-		}, []string{"alpha"}},
+		}, []string{"alpha"}, true},
 		{"hardswish", noNaN, func(x Register, _ string) VecVirtual {
 			z0 := zero()
 			c := vmin(c32(6), vmax(z0, add(c32(3), x)))
 			return div(mul(c, x), c32(6))
-		}, nil},
+		}, nil, false},
 		{"relu", nil, func(x Register, _ string) VecVirtual {
 			// max with +0 as the first source returns x for NaN and both zeros; clearing the
 			// sign bit maps -0 to +0 and keeps NaN: Go's max(x, 0) bit for bit.
@@ -237,13 +237,13 @@ func unaries() {
 			m := vec()
 			VMAXPS(x, z0, m)
 			return and(cbits(0x7fffffff), m)
-		}, nil},
+		}, nil, false},
 		{"leakyRelu", nil, func(x Register, _ string) VecVirtual {
 			return mul(blend(sign(x), ld(c32(1)), pv[0]), x) // lanes with the sign bit set: x*s
-		}, []string{"s"}},
+		}, []string{"s"}, false},
 		{"clamp", noNaN, func(x Register, _ string) VecVirtual {
 			return minExact(pv[1], maxExact(pv[0], x)) // Go's min(max(x, lo), hi), signed zeros included
-		}, []string{"lo", "hi"}},
+		}, []string{"lo", "hi"}, false},
 	} {
 		unaryKernel(u)
 	}
