@@ -21,6 +21,7 @@ var oracleAudited = []string{
 	"SumFwd", "MeanFwd", "AmaxFwd", "SoftmaxFwd", "LogSoftmaxFwd", "CumsumFwd",
 	"RMSNormFwd", "LayerNormFwd", "RopeFwd", "FusedAddRMSNormFwd",
 	"GemmFwd", "BatchedGemmFwd", "LinearFwd", "Conv2dFwd", "AvgPool2dFwd", "MaxPool2dFwd", "AttentionFwd",
+	"AdaptiveAvgPool2dFwd", "AdaptiveMaxPool2dFwd",
 	"GroupedGemmFwd", "Fp8BlockScaledGemmFwd",
 	"CopyFwd", "TransposeFwd", "ConcatFwd", "PadFwd",
 	"GeluErfFwd", "SoftplusFwd", "MishFwd", "EluFwd", "HardswishFwd",

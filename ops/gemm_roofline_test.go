@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ropgen/ropgen/manifest"
@@ -36,7 +37,8 @@ func inputNamed(in *Instance, name string) *Tensor {
 // add per output element for a bias; a pool combines KH·KW taps per output, with KH·KW - 1
 // compare-selects (max) or adds and one divide (avg).
 func TestContractionFlops(t *testing.T) {
-	for _, c := range matrixCases(t, "GemmFwd", "BatchedGemmFwd", "LinearFwd", "Conv2dFwd", "AvgPool2dFwd", "MaxPool2dFwd") {
+	for _, c := range matrixCases(t, "GemmFwd", "BatchedGemmFwd", "LinearFwd", "Conv2dFwd", "AvgPool2dFwd", "MaxPool2dFwd",
+		"AdaptiveAvgPool2dFwd", "AdaptiveMaxPool2dFwd") {
 		in, op, ok := buildMeta(t, c)
 		if !ok {
 			continue
@@ -54,6 +56,26 @@ func TestContractionFlops(t *testing.T) {
 			if inputNamed(in, "bias") != nil {
 				want += out
 			}
+		case "AdaptiveAvgPool2dFwd", "AdaptiveMaxPool2dFwd":
+			// Every output's bin counted one by one: s FLOPs for the average, s - 1 for the max.
+			x, y := inputNamed(in, "x").Shape, in.Outputs[0].T.Shape
+			for oh := range y[2] {
+				for ow := range y[3] {
+					bh := (oh+1)*x[2]/y[2] - oh*x[2]/y[2]
+					if (oh+1)*x[2]%y[2] != 0 {
+						bh++
+					}
+					bw := (ow+1)*x[3]/y[3] - ow*x[3]/y[3]
+					if (ow+1)*x[3]%y[3] != 0 {
+						bw++
+					}
+					want += int64(bh * bw)
+					if c.Op == "AdaptiveMaxPool2dFwd" {
+						want--
+					}
+				}
+			}
+			want *= int64(x[0] * x[1])
 		case "AvgPool2dFwd", "MaxPool2dFwd":
 			k := c.Params["kernel_size"].([]int)
 			taps := int64(k[0] * k[1])
@@ -77,14 +99,15 @@ func TestContractionFlops(t *testing.T) {
 // on the vector unit.
 func TestContractionRoofs(t *testing.T) {
 	want := map[string]string{"float16": "cube.fp16", "bfloat16": "cube.bf16", "float32": "cube.fp32"}
-	for _, c := range matrixCases(t, "GemmFwd", "BatchedGemmFwd", "LinearFwd", "Conv2dFwd", "AttentionFwd", "AvgPool2dFwd", "MaxPool2dFwd") {
+	for _, c := range matrixCases(t, "GemmFwd", "BatchedGemmFwd", "LinearFwd", "Conv2dFwd", "AttentionFwd", "AvgPool2dFwd", "MaxPool2dFwd",
+		"AdaptiveAvgPool2dFwd", "AdaptiveMaxPool2dFwd") {
 		in, op, ok := buildMeta(t, c)
 		if !ok {
 			continue
 		}
 		first := in.Inputs[0]
 		w := want[c.DTypes[first.Name]]
-		if c.Op == "AvgPool2dFwd" || c.Op == "MaxPool2dFwd" {
+		if strings.HasSuffix(c.Op, "Pool2dFwd") {
 			w = "vector.fp32"
 		}
 		if got := op.ComputeRoof(); got != w {
@@ -165,6 +188,15 @@ func BenchmarkContraction(b *testing.B) {
 func BenchmarkMaxPool2dFwd(b *testing.B) { benchVsCopy(b, "MaxPool2dFwd", "resnet50-b1-stem-maxpool") }
 func BenchmarkAvgPool2dFwd(b *testing.B) {
 	benchVsCopy(b, "AvgPool2dFwd", "densenet121-b32-transition1")
+}
+
+// Adaptive pools: global average pooling (ResNet-50's head), and 7 x 7 ROI max pooling of
+// 14 x 14 crops.
+func BenchmarkAdaptiveAvgPool2dFwd(b *testing.B) {
+	benchVsCopy(b, "AdaptiveAvgPool2dFwd", "resnet50-b32-head")
+}
+func BenchmarkAdaptiveMaxPool2dFwd(b *testing.B) {
+	benchVsCopy(b, "AdaptiveMaxPool2dFwd", "frcnn-512-roi-7x7")
 }
 
 // The same window in ceil mode without the padding in the divisor (ResNet-D's avg down):

@@ -232,3 +232,68 @@ func TestPool2dErrors(t *testing.T) {
 		t.Errorf("one-element kernel_size: %s", got)
 	}
 }
+
+func adaptiveCase(op, label string, x [4]int, out [2]int, dtype string) kcase {
+	return kcase{op: op, label: label,
+		dims:   map[string]int{"N": x[0], "C": x[1], "H": x[2], "W": x[3], "H_out": out[0], "W_out": out[1]},
+		shapes: map[string][]int{"x": x[:], "y": {x[0], x[1], out[0], out[1]}},
+		dtype:  dtype, outputs: []string{"y"}}
+}
+
+// TestAdaptivePoolMatchesReference: uniform and non-uniform bins, bins that repeat rows
+// (H_out > H), global pooling, planes on both cores.
+func TestAdaptivePoolMatchesReference(t *testing.T) {
+	for _, op := range []string{"AdaptiveAvgPool2dFwd", "AdaptiveMaxPool2dFwd"} {
+		for _, k := range []kcase{
+			adaptiveCase(op, "uniform", [4]int{2, 3, 12, 8}, [2]int{3, 4}, "float32"),
+			adaptiveCase(op, "non-uniform", [4]int{1, 5, 13, 11}, [2]int{5, 3}, "float32"),
+			adaptiveCase(op, "repeat", [4]int{2, 2, 3, 4}, [2]int{7, 9}, "bfloat16"),
+			adaptiveCase(op, "global", [4]int{3, 4, 9, 7}, [2]int{1, 1}, "float16"),
+			adaptiveCase(op, "identity", [4]int{1, 2, 6, 5}, [2]int{6, 5}, "float32"),
+			adaptiveCase(op, "two-cores", [4]int{4, 32, 60, 60}, [2]int{7, 6}, "float32"),
+		} {
+			checkKernel(t, k)
+		}
+	}
+}
+
+// TestAdaptivePoolKnownValues pools a 5 x 3 ramp to 3 x 2: row bins [0,2) [1,4) [3,5), column
+// bins [0,2) [1,3), so the middle row's bins hold 6 elements and the others 4.
+func TestAdaptivePoolKnownValues(t *testing.T) {
+	x := &Tensor{Shape: []int{1, 1, 5, 3}, DType: Float32, Data: make([]float32, 15)}
+	for i := range x.Data {
+		x.Data[i] = float32(i + 1) // x[i][j] = 3i + j + 1
+	}
+	avg, err := NewAdaptiveAvgPool2dFwd([4]int{1, 1, 5, 3}, [2]int{3, 2}, Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mx, err := NewAdaptiveMaxPool2dFwd([4]int{1, 1, 5, 3}, [2]int{3, 2}, Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		op   poolOp
+		want []float32
+	}{
+		{"avg", avg, []float32{12. / 4, 16. / 4, 45. / 6, 51. / 6, 48. / 4, 52. / 4}},
+		{"max", mx, []float32{5, 6, 11, 12, 14, 15}},
+	} {
+		y, _ := NewTensor(Float32, 1, 1, 3, 2)
+		want := &Tensor{Shape: y.Shape, DType: Float32, Data: tc.want}
+		if err := tc.op.Forward(y, x); err != nil {
+			t.Fatal(err)
+		}
+		if err := Compare(y, want, Tol{}); err != nil {
+			t.Errorf("%s kernel: %v (got %v)", tc.name, err, y.Data)
+		}
+		tc.op.reference(y, x)
+		if err := Compare(y, want, Tol{}); err != nil {
+			t.Errorf("%s reference: %v (got %v)", tc.name, err, y.Data)
+		}
+	}
+	if _, err := NewAdaptiveAvgPool2dFwd([4]int{1, 1, 5, 3}, [2]int{0, 2}, Float32); err == nil || !strings.Contains(err.Error(), "H_out is 0") {
+		t.Errorf("H_out 0: err = %v", err)
+	}
+}

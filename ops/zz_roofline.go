@@ -10,6 +10,26 @@ import (
 	"slices"
 )
 
+// EvalRoofline returns the minimum FLOPs and bytes of one AdaptiveAvgPool2dFwd call, computed by
+// formulas.AdaptiveAvgPool2d (func mode, conv.yaml:206).
+func (op *AdaptiveAvgPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
+	return rooflineFormulas.AdaptiveAvgPool2d(op)
+}
+
+// ComputeRoof returns the profile key of the unit that prices AdaptiveAvgPool2dFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *AdaptiveAvgPool2dFwd) ComputeRoof() string { return "vector.fp32" }
+
+// EvalRoofline returns the minimum FLOPs and bytes of one AdaptiveMaxPool2dFwd call, computed by
+// formulas.AdaptiveMaxPool2d (func mode, conv.yaml:227).
+func (op *AdaptiveMaxPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
+	return rooflineFormulas.AdaptiveMaxPool2d(op)
+}
+
+// ComputeRoof returns the profile key of the unit that prices AdaptiveMaxPool2dFwd's FLOPs: the
+// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+func (op *AdaptiveMaxPool2dFwd) ComputeRoof() string { return "vector.fp32" }
+
 // EvalRoofline returns the minimum FLOPs and bytes of one AddFwd call, computed by
 // formulas.Binary (func mode, elementwise.yaml:231).
 func (op *AddFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -1194,6 +1214,8 @@ func (op *VarFwd) ComputeRoof() string { return "vector.fp32" }
 // A compile error here means an op type lost a generated method, or declares ComputeRoof
 // with another signature than ComputeRoof() string: fix the type, then rerun go generate.
 var (
+	_ rooflineOp = (*AdaptiveAvgPool2dFwd)(nil)
+	_ rooflineOp = (*AdaptiveMaxPool2dFwd)(nil)
 	_ rooflineOp = (*AddFwd)(nil)
 	_ rooflineOp = (*AmaxFwd)(nil)
 	_ rooflineOp = (*AttentionFwd)(nil)
