@@ -33,8 +33,10 @@ With -check nothing is priced: exit 3 when the profile is from another boot of t
 drift reference in the records is off its copy ceiling (recalibrate), else 0.
 Repeated records of one row (ropbench run -count N) are one row: the median time, with the spread.
 With -base, the table compares each row against the base run: a row is faster or slower when the
-Mann-Whitney U test gives p < %g and the medians differ by %.0f%% or more, and by more than %g times
-the two runs' drift (how far rows scatter between them). For one kernel, ropbench ab is sharper.`,
+Mann-Whitney U test gives p < %g, the medians differ by %.0f%% or more and by more than %g times
+the two runs' drift (how far rows scatter between them), and the two runs' records do not overlap
+(one run's records are taken back to back, so they are no independent draws). For one kernel,
+ropbench ab is sharper.`,
 		report.DefaultCompare.Alpha, 100*report.DefaultCompare.MinEffect, report.DefaultCompare.NoiseZ), stdout, stderr)
 	profile := fl.String("profile", "", "price every record against this profile: a builtin name or a .yaml file (default: the builtin profile matching each record's device)")
 	basis := fl.String("basis", string(profiles.Effective), "ceilings to price against: effective (measured) or theoretical (datasheet)")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,6 +121,61 @@ func TestCompareAA(t *testing.T) {
 	}
 	if why == 0 {
 		t.Errorf("no A/A row had p < 0.05: the test would not show the minimum effect at work")
+	}
+}
+
+// TestCompareOverlap: two A/A rows measured on this host (ropbench run -quick -count 6, two
+// runs back to back), each marked by the U test, the minimum effect and the drift rule: one
+// ran at two speeds in one run (records at 23 µs and 53 µs), one stepped down part way
+// through its records. Their records overlap, so neither is a change; a kernel slowed 1.5x,
+// whose every record moves, is still slower. The other rows scatter by about 3% between
+// the runs, so the drift rule alone would let both A/A rows through.
+func TestCompareOverlap(t *testing.T) {
+	us := func(name string, vs ...float64) []record.Record {
+		var recs []record.Record
+		for _, v := range vs {
+			r := rec("vector.fp32", 1<<10, 1<<12, v*1e-6)
+			r.Op = name
+			recs = append(recs, r)
+		}
+		return recs
+	}
+	old := slices.Concat(
+		us("Bimodal", 26.59, 25.28, 22.94, 22.33, 21.64, 22.54), // GemmFwd/cpu-ragged/bfloat16
+		us("Step", 31.71, 30.11, 30.79, 30.25, 29.63, 29.88),    // MaxPool2dFwd/cpu-2x2/float32
+		us("Slowed", 16.1, 15.2, 17.3, 16.6, 15.9, 19.4))
+	new := slices.Concat(
+		us("Bimodal", 59.86, 23.74, 53.48, 53.80, 22.85, 46.00),
+		us("Step", 30.26, 27.82, 21.06, 20.19, 20.84, 20.90),
+		us("Slowed", 25.9, 24.1, 26.2, 28.8, 24.6, 25.3)) // + 10 µs a call
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range 20 {
+		op := "Steady" + string(rune('A'+i))
+		base := 10 + float64(i)
+		for _, recs := range []*[]record.Record{&old, &new} {
+			shift := 1 + 0.03*(2*rng.Float64()-1)
+			var vs []float64
+			for range 6 {
+				vs = append(vs, base*shift*(1+0.02*(2*rng.Float64()-1)))
+			}
+			*recs = append(*recs, us(op, vs...)...)
+		}
+	}
+	c := compareRuns(t, old, new)
+	for _, d := range c.Deltas {
+		want := Unchanged
+		if d.New.Op == "Slowed" {
+			want = Slower
+		}
+		if d.Change != want {
+			t.Errorf("%s: %s (ratio %.3f p %.3f, %s), want %s", d.Name(), d.Change, d.Ratio, d.P, d.Why, want)
+		}
+		if (d.New.Op == "Bimodal" || d.New.Op == "Step") && (d.P >= 0.05 || driftOff(d.Ratio, c.Shift) < math.Log1p(c.Threshold) || !strings.Contains(d.Why, "records overlap")) {
+			t.Errorf("%s: p %.3f, ratio %.3f against the drift threshold %.0f%%, why %q: the overlap rule is not what decides this row", d.Name(), d.P, d.Ratio, 100*c.Threshold, d.Why)
+		}
+	}
+	if d := c.Deltas[0]; !strings.Contains(d.Why, "base 21.6µs..26.6µs, new 22.9µs..59.9µs") {
+		t.Errorf("Bimodal: why %q should give both runs' ranges", d.Why)
 	}
 }
 
