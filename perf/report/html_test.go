@@ -245,7 +245,7 @@ func TestHTMLChartAndBandwidth(t *testing.T) {
 	// Every row with no point is named with why: the copy and the concat are in the bandwidth
 	// view, the zero-byte row on neither.
 	unplotted := text(byID(t, doc, "unplotted"))
-	for _, want := range []string{NoteZeroBytes + ": <script>alert(1)</script>/w/float32", "zero FLOPs: no arithmetic intensity (see the bandwidth view): CopyFwd/w/float32, ConcatFwd/w/float32", "3 of 6 rows"} {
+	for _, want := range []string{NoteZeroBytes + ": <script>alert(1)</script>/w/float32", "zero FLOPs: no arithmetic intensity (the HTML report's bandwidth view shows their byte rates): CopyFwd/w/float32, ConcatFwd/w/float32", "3 of 6 rows"} {
 		if !strings.Contains(unplotted, want) {
 			t.Errorf("unplotted rows %q lack %q", unplotted, want)
 		}

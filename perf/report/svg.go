@@ -182,7 +182,7 @@ func WriteSVG(w io.Writer, c *Chart) (int, error) {
 	// Priced points are drawn over unpriced ones: a hollow point never hides a verdict.
 	slices.SortStableFunc(pts, func(a, b *Row) int { return cmp.Compare(drawRank(a), drawRank(b)) })
 	roofs, unmeasured := chartRoofs(prof, basis, used)
-	arrows, arrowsOff := chartArrows(c.Comparison, prof)
+	arrows, arrowsOff, onlyBase := chartArrows(c.Comparison, prof)
 	achieved, minimal, unaudited := chartTraffic(c.Traffic, pts)
 
 	// Axis ranges cover every point, base point, achieved intensity, ridge and roof, with room
@@ -525,7 +525,7 @@ func WriteSVG(w io.Writer, c *Chart) (int, error) {
 		notes = append(notes, fmt.Sprintf("%d points, too many to label (at most %d): hover a point for its name", len(pts), maxLabelled))
 	}
 	if unlabelled > 0 {
-		notes = append(notes, fmt.Sprintf("%d points left unlabelled for room: hover a point for its name", unlabelled))
+		notes = append(notes, pointsN(unlabelled)+" left unlabelled for room: hover a point for its name")
 	}
 	if n := countMoved(at, shown); n > 0 {
 		notes = append(notes, fmt.Sprintf("%d points fanned out from one another: a line joins each to its true position (the dot)", n))
@@ -537,7 +537,10 @@ func WriteSVG(w io.Writer, c *Chart) (int, error) {
 		notes = append(notes, fmt.Sprintf("no %s ceiling, not drawn: %s", basis, strings.Join(unmeasured, ", ")))
 	}
 	if arrowsOff > 0 {
-		notes = append(notes, fmt.Sprintf("%d rows of the base run have no point on this chart (not plottable in one of the runs, or priced against another profile): no arrow", arrowsOff))
+		notes = append(notes, pointsN(arrowsOff)+" with no base point to draw an arrow from (not plottable in the base run, or priced there against another profile)")
+	}
+	if onlyBase > 0 {
+		notes = append(notes, rowsN(onlyBase)+" only in the base run: not drawn")
 	}
 	if len(minimal) > 0 {
 		notes = append(notes, fmt.Sprintf("measured traffic within %.0f%% of the formula's bytes (achieved intensity on the point): %s", 100*minTrafficOff, strings.Join(minimal, ", ")))

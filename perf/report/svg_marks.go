@@ -197,18 +197,23 @@ type chartArrow struct {
 	colour, title  string
 }
 
-// chartArrows returns an arrow per row plotted in both runs of a comparison, and how many
-// rows of the base run have none (not plottable in one run, or priced on another profile).
-func chartArrows(c *Comparison, prof *profiles.Profile) (arrows []chartArrow, off int) {
+// chartArrows returns an arrow per row plotted in both runs of a comparison; how many rows
+// with a point have no base point to start from (not plottable in the base run, or priced
+// there on another profile); and how many rows are in the base run only. A row with no point
+// in this run is named below the plot already.
+func chartArrows(c *Comparison, prof *profiles.Profile) (arrows []chartArrow, off, gone int) {
 	if c == nil {
-		return nil, 0
+		return nil, 0, 0
 	}
 	for i := range c.Deltas {
 		d := &c.Deltas[i]
-		if d.OldRow == nil {
+		switch {
+		case d.OldRow == nil || d.NewRow != nil && !Plottable(d.NewRow):
 			continue
-		}
-		if d.NewRow == nil || !Plottable(d.OldRow) || !Plottable(d.NewRow) || d.OldRow.Profile != prof || d.NewRow.Profile != prof {
+		case d.NewRow == nil:
+			gone++
+			continue
+		case !Plottable(d.OldRow) || d.OldRow.Profile != prof:
 			off++
 			continue
 		}
@@ -225,7 +230,7 @@ func chartArrows(c *Comparison, prof *profiles.Profile) (arrows []chartArrow, of
 		}
 		arrows = append(arrows, chartArrow{old: d.OldRow, new: d.NewRow, colour: colour, title: title})
 	}
-	return arrows, off
+	return arrows, off, gone
 }
 
 // achievedPoint is a row's achieved intensity: its flops over the bytes an audit measured.
@@ -342,7 +347,7 @@ func WhyNotPlotted(r *Row) string {
 	case r.Rec.Bytes <= 0:
 		return NoteZeroBytes
 	case r.Rec.Flops <= 0:
-		return "zero FLOPs: no arithmetic intensity (see the bandwidth view)"
+		return "zero FLOPs: no arithmetic intensity (the HTML report's bandwidth view shows their byte rates)"
 	case r.Rec.Seconds <= 0:
 		return "no measured time"
 	}
@@ -413,4 +418,11 @@ func chartMeta(prof *profiles.Profile, basis profiles.Basis, m *Meta) []string {
 		lines = append(lines, strings.Join(run, "; "))
 	}
 	return lines
+}
+
+func pointsN(n int) string {
+	if n == 1 {
+		return "1 point"
+	}
+	return fmt.Sprintf("%d points", n)
 }

@@ -170,7 +170,7 @@ func (c *chart) checkLayout(t *testing.T, all bool) {
 
 // unlabelled returns the count the footnote gives of points left unlabelled for room.
 func (c *chart) unlabelled() int {
-	m := regexp.MustCompile(`(\d+) points left unlabelled`).FindStringSubmatch(c.svg)
+	m := regexp.MustCompile(`(\d+) points? left unlabelled`).FindStringSubmatch(c.svg)
 	if m == nil {
 		return 0
 	}
@@ -542,6 +542,9 @@ func TestSVGArrows(t *testing.T) {
 	}
 	if !strings.Contains(c.svg, "Slowed/w/float32") || !strings.Contains(c.svg, "time +") {
 		t.Errorf("the arrow's tooltip does not name the row and its change")
+	}
+	if !strings.Contains(c.joined("note"), "1 row only in the base run: not drawn") {
+		t.Errorf("notes %q do not count Gone, in the base run only", c.joined("note"))
 	}
 	c.checkLayout(t, true)
 }
