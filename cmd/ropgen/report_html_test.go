@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,11 +46,15 @@ func TestReportHTMLAndCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The chart draws big's move, slower: a base point and a red arrow.
 	for _, want := range []string{"<!DOCTYPE html>", `id="deltas"`, `<svg xmlns="http://www.w3.org/2000/svg"`, "AddFwd", oldFile, newFile,
-		"ropgen report -profile " + prof} {
+		"ropgen report -profile " + prof, `class="base-point"`, `class="arrow" d="`} {
 		if !bytes.Contains(html, []byte(want)) {
 			t.Errorf("HTML lacks %q", want)
 		}
+	}
+	if !regexp.MustCompile(`class="arrow" d="[^"]*" stroke="#cf222e"`).Match(html) {
+		t.Errorf("the chart's arrow for big, slower, is not red")
 	}
 	summary, _ := os.ReadFile(md)
 	if !bytes.Contains(summary, []byte("Changed verdict (1 row)")) || !bytes.Contains(summary, []byte("| AddFwd/big/float32 |")) {
@@ -104,9 +109,9 @@ func TestReportCompareJSONAndCSV(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	var doc struct {
-		Test   string `json:"test"`
-		Slower int    `json:"slower"`
-		Rows   []struct {
+		Summary string `json:"summary"`
+		Slower  int    `json:"slower"`
+		Rows    []struct {
 			Workload       string   `json:"workload"`
 			Change         string   `json:"change"`
 			Significant    bool     `json:"significant"`
@@ -125,8 +130,8 @@ func TestReportCompareJSONAndCSV(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("-base -json is not JSON: %v\n%s", err, out)
 	}
-	if doc.Test != "Mann-Whitney U" || doc.Slower != 1 || len(doc.Rows) != 2 {
-		t.Fatalf("comparison document %+v, want the test, 1 slower, 2 rows", doc)
+	if !strings.Contains(doc.Summary, "Mann-Whitney U") || doc.Slower != 1 || len(doc.Rows) != 2 {
+		t.Fatalf("comparison document %+v, want the summary naming the test, 1 slower, 2 rows", doc)
 	}
 	big, small := doc.Rows[0], doc.Rows[1]
 	if big.Workload != "big" || big.Change != "slower" || !big.Significant || big.OldN != 6 || big.P == nil || *big.P >= 0.05 ||

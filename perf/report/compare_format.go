@@ -106,13 +106,12 @@ func posOrNull(s *Sampled) any {
 func WriteCompareCSV(w io.Writer, c *Comparison) error { return writeCSV(w, compareColumns, c.Deltas) }
 
 // WriteCompareJSON writes a comparison as one JSON document: the basis, the test's options,
-// the runs' typical shift, drift and the threshold it set, the summary line, and one object
-// per row (compareColumns' names as keys, blank cells null).
+// the runs' typical shift, drift and the threshold it set, the counts, the summary line (which
+// states the rule), and one object per row (compareColumns' names as keys, blank cells null).
 func WriteCompareJSON(w io.Writer, basis profiles.Basis, c *Comparison) error {
 	n := Tally(c.Deltas)
 	head, err := json.Marshal(struct {
 		Basis     profiles.Basis `json:"basis"`
-		Test      string         `json:"test"`
 		Alpha     float64        `json:"alpha"`
 		MinEffect float64        `json:"min_effect"`
 		NoiseZ    float64        `json:"noise_z"`
@@ -125,7 +124,7 @@ func WriteCompareJSON(w io.Writer, basis profiles.Basis, c *Comparison) error {
 		Added     int            `json:"added"`
 		Removed   int            `json:"removed"`
 		Summary   string         `json:"summary"`
-	}{basis, "Mann-Whitney U", c.Options.Alpha, c.Options.MinEffect, c.Options.NoiseZ, orNull(c.Shift), orNull(c.Noise), c.Threshold,
+	}{basis, c.Options.Alpha, c.Options.MinEffect, c.Options.NoiseZ, orNull(c.Shift), orNull(c.Noise), c.Threshold,
 		n[Faster], n[Slower], n[Unchanged], n[Added], n[Removed], c.Summary()})
 	if err != nil {
 		return err
