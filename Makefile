@@ -36,14 +36,18 @@ run: generate
 	  echo "full tables: $(OUT)/quick-report.txt, $(OUT)/chart-report.txt; chart: $(OUT)/roofline.svg; profile: $(PROFILE)"; exit $$status
 
 # All tests: formatting, vet, the generated code is current (roofline code and the SIMD
-# assembly), go test, the ops package again on its Go loops only (ROPGEN_SIMD=go: the
+# assembly), go test, every command example of the docs (go test -v ./docs, whose summary
+# names each page's run and skipped blocks), the ops package again on its Go loops only (ROPGEN_SIMD=go: the
 # fallback of a CPU without AVX2), and the other architectures still build.
 test: asm-check
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run ./cmd/ropgen generate -check
-	$(GO) test ./...
+	$(GO) test $$($(GO) list ./... | grep -v '^github.com/ropgen/ropgen/docs$$')
+	@echo "$(GO) test -v ./docs   # every example of README.md and docs/*.md (docs/docs_test.go)"
+	@out=$$($(GO) test -v ./docs 2>&1); status=$$?; \
+	  printf '%s\n' "$$out" | grep -vE '^(=== (RUN|PAUSE|CONT|NAME)|\s*--- PASS)'; exit $$status
 	ROPGEN_SIMD=go $(GO) test ./ops
 	GOARCH=arm64 $(GO) vet ./ops
 	$(MAKE) --no-print-directory example

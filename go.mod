@@ -11,6 +11,7 @@ require (
 	golang.org/x/net v0.62.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	golang.org/x/tools v0.52.0
+	rsc.io/script v0.0.2
 )
 
 require (
