@@ -1,5 +1,4 @@
-// Package examples holds the test that follows docs/using.md from an empty directory. The
-// worked example module is examples/mykernels (its own go.mod, with a replace to this
+// Package examples holds the worked example module examples/mykernels (its own go.mod, with a replace to this
 // tree), which make test builds and checks.
 //
 // go generate ./... at the root keeps that module current too: its go.mod follows this
