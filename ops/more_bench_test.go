@@ -27,3 +27,6 @@ func BenchmarkLogsumexpFwdColumns(b *testing.B) {
 }
 func BenchmarkVarFwd(b *testing.B)        { benchVsCopy(b, "VarFwd", "cpu-large") }
 func BenchmarkVarFwdColumns(b *testing.B) { benchVsCopy(b, "VarFwd", "cpu-large-columns") }
+
+// Non-adjacent axes: the kept axis moved ahead of the reduced ones in a copy, then rows.
+func BenchmarkVarFwdStridedAxes(b *testing.B) { benchVsCopy(b, "VarFwd", "cpu-large-strided-axes") }

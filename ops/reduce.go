@@ -8,10 +8,11 @@ import (
 	"github.com/ropgen/ropgen/perf/formulas"
 )
 
-// Reductions over a list of axes: sum, mean and amax, with torch's dim and keepdim. Their
-// roofline is func mode (formulas.Sum, Mean, Amax: the reduced size is a product over a list
-// of axes); ReductionShape hands the formula the bound shape and the dim param as given, so
-// the formula validates the axes on its own.
+// Reductions over a list of axes: sum, mean and amax, with torch's dim and keepdim (and
+// var and logsumexp, statistics.go). An empty dim is torch's dim=None: every axis. Their
+// roofline is func mode (formulas.Sum, Mean, Amax, Var, Logsumexp: the reduced size is a
+// product over a list of axes); ReductionShape hands the formula the bound shape and the
+// dim param as given, so the formula validates the axes on its own.
 //
 // Sums accumulate in float64: a float32 sum of 128256 logits loses about three digits, and
 // on a memory-bound kernel the wider adds cost nothing measurable.
@@ -247,13 +248,20 @@ type reduction struct {
 }
 
 func newReduction(name string, dim []int, dt DType) error {
-	if err := checkDType(name, dt, floatDTypes...); err != nil {
-		return err
-	}
+	return checkDType(name, dt, floatDTypes...)
+}
+
+// reduceAxes returns the normalized, sorted axes of dim for a tensor of rank ndim: every
+// axis when dim is empty (torch's dim=None), else normAxes's.
+func reduceAxes(op string, dim []int, ndim int) ([]int, error) {
 	if len(dim) == 0 {
-		return fmt.Errorf("%s: dim is empty; name the axes to reduce (torch spells reduce-all differently per op)", name)
+		all := make([]int, ndim)
+		for i := range all {
+			all[i] = i
+		}
+		return all, nil
 	}
-	return nil
+	return normAxes(op, dim, ndim)
 }
 
 // bind checks x, validates dim against its rank, records its shape and returns the
@@ -262,7 +270,7 @@ func (r reduction) bind(x *Tensor) (axes, shape []int, err error) {
 	if err := checkInput(r.name, "x", x, r.dt); err != nil {
 		return nil, nil, err
 	}
-	axes, err = normAxes(r.name, r.dim, len(x.Shape))
+	axes, err = reduceAxes(r.name, r.dim, len(x.Shape))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -309,8 +317,8 @@ type SumFwd struct {
 	XShape  []int
 }
 
-// NewSumFwd returns a sum over the axes dim (negative axes count from the end) of a tensor
-// of dtype dt; keepdim keeps the reduced axes as size 1.
+// NewSumFwd returns a sum over the axes dim (negative axes count from the end; none: every
+// axis) of a tensor of dtype dt; keepdim keeps the reduced axes as size 1.
 func NewSumFwd(dim []int, keepdim bool, dt DType) (*SumFwd, error) {
 	if err := newReduction("SumFwd", dim, dt); err != nil {
 		return nil, err
@@ -412,7 +420,7 @@ func buildReduction(mk func(dim []int, keepdim bool, dt DType) (xyOp, error),
 			return nil, err
 		}
 		return b.xyInstance(op, func(out, x *Tensor) error {
-			axes, err := normAxes("reference", dim, len(x.Shape))
+			axes, err := reduceAxes("reference", dim, len(x.Shape))
 			if err != nil {
 				return err
 			}

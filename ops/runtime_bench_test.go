@@ -74,9 +74,12 @@ func BenchmarkMulFwd(b *testing.B)        { benchVsCopy(b, "MulFwd", "cpu-large"
 func BenchmarkDivFwd(b *testing.B)        { benchVsCopy(b, "DivFwd", "cpu-large") }
 func BenchmarkSumFwd(b *testing.B)        { benchVsCopy(b, "SumFwd", "cpu-large") }
 func BenchmarkSumFwdColumns(b *testing.B) { benchVsCopy(b, "SumFwd", "cpu-large-columns") }
-func BenchmarkMeanFwd(b *testing.B)       { benchVsCopy(b, "MeanFwd", "cpu-large") }
-func BenchmarkAmaxFwd(b *testing.B)       { benchVsCopy(b, "AmaxFwd", "cpu-large") }
-func BenchmarkSoftmaxFwd(b *testing.B)    { benchVsCopy(b, "SoftmaxFwd", "cpu-large") }
+
+// dim=None: one output, the whole tensor as one line.
+func BenchmarkSumFwdAll(b *testing.B)  { benchVsCopy(b, "SumFwd", "cpu-large-all") }
+func BenchmarkMeanFwd(b *testing.B)    { benchVsCopy(b, "MeanFwd", "cpu-large") }
+func BenchmarkAmaxFwd(b *testing.B)    { benchVsCopy(b, "AmaxFwd", "cpu-large") }
+func BenchmarkSoftmaxFwd(b *testing.B) { benchVsCopy(b, "SoftmaxFwd", "cpu-large") }
 func BenchmarkSoftmaxFwdColumns(b *testing.B) {
 	benchVsCopy(b, "SoftmaxFwd", "cpu-large-columns")
 }

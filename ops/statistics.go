@@ -3,73 +3,156 @@ package ops
 import (
 	"fmt"
 	"math"
+	"slices"
+
+	"github.com/ropgen/ropgen/perf/formulas"
 )
 
-// Statistics reduced along one dim: logsumexp and variance, with torch's keepdim. Both bind
-// through reduction (reduce.go) with the one dim as its list, view x as [outer, n, inner]
-// around it (viewAlong, reduce_dim.go), and read x once: a contiguous line (inner = 1) per
-// output, or blocks of up to colChunk adjacent columns walked down the n rows with
-// per-column accumulators. Accumulators are float64.
+// Statistics reduced over a list of axes: logsumexp and variance, with torch's dim (empty:
+// dim=None, every axis) and keepdim. Both bind through reduction (reduce.go), view x as
+// [outer, n, inner] with the reduced elements of each output in the middle (statLayout), and
+// read it once: a contiguous line (inner = 1) per output, or blocks of up to colChunk
+// adjacent columns walked down the n rows with per-column accumulators. Accumulators are
+// float64.
 
-// statReduction returns the reduction state of a one-dim statistic.
-func statReduction(name string, dt DType, dim int, keepdim bool, xshape *[]int) reduction {
-	return reduction{name, dt, []int{dim}, keepdim, xshape}
-}
-
-// prepareStat binds x, checks the tensors of a Forward and returns the view around the dim.
-func prepareStat(r reduction, out, x *Tensor) (alongDim, error) {
+// prepareStat binds x, checks the tensors of a Forward and returns the data and view the
+// kernels read (statLayout).
+func prepareStat(r reduction, out, x *Tensor) ([]float32, alongDim, error) {
 	axes, shape, err := r.bind(x)
 	if err != nil {
-		return alongDim{}, err
+		return nil, alongDim{}, err
 	}
 	if err := x.checkData(r.name, "x"); err != nil {
-		return alongDim{}, err
+		return nil, alongDim{}, err
 	}
 	if err := checkOutput(r.name, out, r.dt, shape); err != nil {
-		return alongDim{}, err
+		return nil, alongDim{}, err
 	}
-	return viewAlong(x.Shape, axes[0]), nil
+	data, v := statLayout(x.Data, x.Shape, axes)
+	return data, v, nil
 }
 
-// referenceStat is the plain reference of a statistic along axis: every (outer, inner) line
-// gathered into float64, reduced by f, written at its output position.
-func referenceStat(out, x *Tensor, axis int, f func(line []float64) float64) {
-	v := viewAlong(x.Shape, axis)
-	line := make([]float64, v.n)
-	for o := range v.outer {
-		for i := range v.inner {
-			for j := range line {
-				line[j] = float64(x.Data[(o*v.n+j)*v.inner+i])
-			}
-			out.Data[o*v.inner+i] = float32(f(line))
+// statLayout returns x's data and its [outer, n, inner] view with the n reduced elements of
+// each output along the middle: x itself when the reduced axes are one run of adjacent dims
+// once size-1 dims are dropped (one axis, a trailing or a leading block, every axis), else
+// a copy with the kept axes first and the reduced axes last (inner = 1), in which the
+// kept elements keep their row-major order, as the output's do.
+func statLayout(x []float32, shape, axes []int) ([]float32, alongDim) {
+	gs := axisGroups(shape, axes)
+	nred := 0
+	v := alongDim{outer: 1, n: 1, inner: 1}
+	for _, g := range gs {
+		switch {
+		case g.reduced:
+			nred++
+			v.n *= g.size
+		case nred == 0:
+			v.outer *= g.size
+		default:
+			v.inner *= g.size
 		}
 	}
+	if nred <= 1 {
+		return x, v
+	}
+	// The copy walks the merged groups with an odometer, in runs of the innermost group
+	// when it is reduced (contiguous in x and in the copy), else element by element.
+	var perm []int // group indices: kept, then reduced, each in order
+	for pass := range 2 {
+		for i, g := range gs {
+			if g.reduced == (pass == 1) {
+				perm = append(perm, i)
+			}
+		}
+	}
+	src := make([]int, len(gs)) // row-major strides of the groups in x
+	for i, st := len(gs)-1, 1; i >= 0; i-- {
+		src[i] = st
+		st *= gs[i].size
+	}
+	dst := make([]int, len(gs)) // and in the copy
+	for k, st := len(perm)-1, 1; k >= 0; k-- {
+		dst[perm[k]] = st
+		st *= gs[perm[k]].size
+	}
+	dims := len(gs)
+	run := 1
+	if gs[dims-1].reduced {
+		dims, run = dims-1, gs[dims-1].size
+	}
+	y := make([]float32, len(x))
+	idx := make([]int, dims)
+	for so, do := 0, 0; ; {
+		copy(y[do:do+run], x[so:so+run])
+		d := dims - 1
+		for ; d >= 0; d-- { // advance the odometer
+			idx[d]++
+			so += src[d]
+			do += dst[d]
+			if idx[d] < gs[d].size {
+				break
+			}
+			so -= idx[d] * src[d]
+			do -= idx[d] * dst[d]
+			idx[d] = 0
+		}
+		if d < 0 {
+			break
+		}
+	}
+	return y, alongDim{outer: v.outer * v.inner, n: v.n, inner: 1}
 }
 
-// LogsumexpFwd is torch.logsumexp(x, dim, keepdim): log(sum(exp(x))) along dim, computed as
-// max + log(sum(exp(x - max))) so that no exp overflows.
+// referenceStat is the plain reference of a statistic over axes: the elements of each output
+// gathered into float64 in input order (the output index made of the kept coordinates),
+// reduced by f, written at the output's position.
+func referenceStat(out, x *Tensor, axes []int, f func(line []float64) float64) {
+	lines := make([][]float64, len(out.Data))
+	keptStride := make([]int, len(x.Shape)) // 0 for a reduced dim
+	s := 1
+	for d := len(x.Shape) - 1; d >= 0; d-- {
+		if !slices.Contains(axes, d) {
+			keptStride[d] = s
+			s *= x.Shape[d]
+		}
+	}
+	eachIndex(x.Shape, func(i int, idx []int) {
+		o := 0
+		for d, c := range idx {
+			o += c * keptStride[d]
+		}
+		lines[o] = append(lines[o], float64(x.Data[i]))
+	})
+	for o, l := range lines {
+		out.Data[o] = float32(f(l))
+	}
+}
+
+// LogsumexpFwd is torch.logsumexp(x, dim, keepdim): log(sum(exp(x))) over the axes dim,
+// computed as max + log(sum(exp(x - max))) so that no exp overflows.
 type LogsumexpFwd struct {
 	DType   DType
-	Dim     int
+	Dim     []int
 	Keepdim bool
 	XShape  []int
-
-	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
-// NewLogsumexpFwd returns a logsumexp along dim (negative counts from the end) over dtype
-// dt; keepdim keeps the reduced dim as size 1. The dim is checked against the input's rank
-// by Bind.
-func NewLogsumexpFwd(dim int, keepdim bool, dt DType) (*LogsumexpFwd, error) {
-	if err := checkDType("LogsumexpFwd", dt, floatDTypes...); err != nil {
+// NewLogsumexpFwd returns a logsumexp over the axes dim (negative axes count from the end;
+// none: every axis) over dtype dt; keepdim keeps the reduced axes as size 1. The axes are
+// checked against the input's rank by Bind.
+func NewLogsumexpFwd(dim []int, keepdim bool, dt DType) (*LogsumexpFwd, error) {
+	if err := newReduction("LogsumexpFwd", dim, dt); err != nil {
 		return nil, err
 	}
-	return &LogsumexpFwd{DType: dt, Dim: dim, Keepdim: keepdim}, nil
+	return &LogsumexpFwd{DType: dt, Dim: slices.Clone(dim), Keepdim: keepdim}, nil
 }
 
 func (op *LogsumexpFwd) red() reduction {
-	return statReduction("LogsumexpFwd", op.DType, op.Dim, op.Keepdim, &op.XShape)
+	return reduction{"LogsumexpFwd", op.DType, op.Dim, op.Keepdim, &op.XShape}
 }
+
+// ReductionShape is what formulas.Logsumexp reads.
+func (op *LogsumexpFwd) ReductionShape() (formulas.ReductionShape, error) { return op.red().shape() }
 
 // Bind checks x and dim, records x's shape for EvalRoofline and returns the output shape.
 func (op *LogsumexpFwd) Bind(x *Tensor) ([]int, error) {
@@ -152,12 +235,12 @@ func lseRow(x, next []float32) float32 {
 
 // Forward computes out = logsumexp(x, dim, keepdim).
 func (op *LogsumexpFwd) Forward(out, x *Tensor) error {
-	v, err := prepareStat(op.red(), out, x)
+	xd, v, err := prepareStat(op.red(), out, x)
 	if err != nil {
 		return err
 	}
 	if v.inner == 1 {
-		v.eachRow(func(lo, hi int) { out.Data[lo/v.n] = lseRow(x.Data[lo:hi], prefetchNext(x.Data, lo, hi)) })
+		v.eachRow(func(lo, hi int) { out.Data[lo/v.n] = lseRow(xd[lo:hi], prefetchNext(xd, lo, hi)) })
 		return nil
 	}
 	v.eachBlock(func(base, c0, c1 int) {
@@ -169,9 +252,9 @@ func (op *LogsumexpFwd) Forward(out, x *Tensor) error {
 		rows := max(1, lseColChunk/w)
 		for j0 := 0; j0 < v.n; j0 += rows {
 			j1 := min(j0+rows, v.n)
-			copy(mc, x.Data[base+j0*v.inner+c0:base+j0*v.inner+c1])
+			copy(mc, xd[base+j0*v.inner+c0:base+j0*v.inner+c1])
 			for j := j0 + 1; j < j1; j++ {
-				row := x.Data[base+j*v.inner+c0 : base+j*v.inner+c1]
+				row := xd[base+j*v.inner+c0 : base+j*v.inner+c1]
 				for i := vecMaxInto(mc, row); i < len(row); i++ {
 					mc[i] = max(mc[i], row[i])
 				}
@@ -181,7 +264,7 @@ func (op *LogsumexpFwd) Forward(out, x *Tensor) error {
 				sh[i] = lseShift(m[i])
 			}
 			for j := j0; j < j1; j++ {
-				row := x.Data[base+j*v.inner+c0 : base+j*v.inner+c1]
+				row := xd[base+j*v.inner+c0 : base+j*v.inner+c1]
 				for i := vecExpSumCols(s, sh, row); i < len(row); i++ {
 					s[i] += float64(expf(row[i] - sh[i]))
 				}
@@ -196,8 +279,8 @@ func (op *LogsumexpFwd) Forward(out, x *Tensor) error {
 }
 
 func (op *LogsumexpFwd) reference(out, x *Tensor) {
-	axis, _ := normAxis("LogsumexpFwd", op.Dim, len(x.Shape)) // validated by Bind
-	referenceStat(out, x, axis, func(l []float64) float64 {
+	axes, _ := reduceAxes("LogsumexpFwd", op.Dim, len(x.Shape)) // validated by Bind
+	referenceStat(out, x, axes, func(l []float64) float64 {
 		m := math.Inf(-1)
 		for _, v := range l {
 			m = max(m, v)
@@ -214,33 +297,35 @@ func (op *LogsumexpFwd) reference(out, x *Tensor) {
 }
 
 // VarFwd is torch.var(x, dim, correction, keepdim): sum((x - mean)²) / (n - correction)
-// along dim; correction 1 is the unbiased (Bessel) estimate, 0 the biased one.
+// over the axes dim (n elements per output); correction 1 is the unbiased (Bessel)
+// estimate, 0 the biased one.
 type VarFwd struct {
 	DType      DType
-	Dim        int
+	Dim        []int
 	Correction int
 	Keepdim    bool
 	XShape     []int
-
-	roofline rooflineCache // EvalRoofline's cache, keyed by the bound shapes (generated)
 }
 
-// NewVarFwd returns a variance along dim over dtype dt (see NewLogsumexpFwd). correction
-// must not be negative; Bind refuses a dim whose size leaves no degrees of freedom, where
-// torch returns inf or NaN with a warning.
-func NewVarFwd(dim, correction int, keepdim bool, dt DType) (*VarFwd, error) {
-	if err := checkDType("VarFwd", dt, floatDTypes...); err != nil {
+// NewVarFwd returns a variance over the axes dim over dtype dt (see NewLogsumexpFwd).
+// correction must not be negative; Bind refuses axes whose size leaves no degrees of
+// freedom, where torch returns inf or NaN with a warning.
+func NewVarFwd(dim []int, correction int, keepdim bool, dt DType) (*VarFwd, error) {
+	if err := newReduction("VarFwd", dim, dt); err != nil {
 		return nil, err
 	}
 	if correction < 0 {
 		return nil, fmt.Errorf("VarFwd: correction %d is negative", correction)
 	}
-	return &VarFwd{DType: dt, Dim: dim, Correction: correction, Keepdim: keepdim}, nil
+	return &VarFwd{DType: dt, Dim: slices.Clone(dim), Correction: correction, Keepdim: keepdim}, nil
 }
 
 func (op *VarFwd) red() reduction {
-	return statReduction("VarFwd", op.DType, op.Dim, op.Keepdim, &op.XShape)
+	return reduction{"VarFwd", op.DType, op.Dim, op.Keepdim, &op.XShape}
 }
+
+// ReductionShape is what formulas.Var reads.
+func (op *VarFwd) ReductionShape() (formulas.ReductionShape, error) { return op.red().shape() }
 
 // Bind checks x, dim and correction, records x's shape for EvalRoofline and returns the
 // output shape.
@@ -249,14 +334,18 @@ func (op *VarFwd) Bind(x *Tensor) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	return shape, op.checkDOF(x, x.Shape[axes[0]])
+	n := 1
+	for _, a := range axes {
+		n *= x.Shape[a]
+	}
+	return shape, op.checkDOF(x, n)
 }
 
-// checkDOF refuses a dim of n elements that the correction leaves without degrees of
-// freedom.
+// checkDOF refuses axes of n elements per output that the correction leaves without
+// degrees of freedom.
 func (op *VarFwd) checkDOF(x *Tensor, n int) error {
 	if n <= op.Correction {
-		return fmt.Errorf("VarFwd: dim %d of x %v has %d elements; correction %d leaves no degrees of freedom", op.Dim, x, n, op.Correction)
+		return fmt.Errorf("VarFwd: dim %v of x %v has %d elements per output; correction %d leaves no degrees of freedom", op.Dim, x, n, op.Correction)
 	}
 	return nil
 }
@@ -292,7 +381,7 @@ func varRow(x []float32) (s1, s2 float64) {
 
 // Forward computes out = var(x, dim, correction, keepdim) in one pass over x.
 func (op *VarFwd) Forward(out, x *Tensor) error {
-	v, err := prepareStat(op.red(), out, x)
+	xd, v, err := prepareStat(op.red(), out, x)
 	if err != nil {
 		return err
 	}
@@ -302,7 +391,7 @@ func (op *VarFwd) Forward(out, x *Tensor) error {
 	n, c := v.n, op.Correction
 	if v.inner == 1 {
 		v.eachRow(func(lo, hi int) {
-			s1, s2 := varRow(x.Data[lo:hi])
+			s1, s2 := varRow(xd[lo:hi])
 			out.Data[lo/n] = varFinish(s1, s2, n, c)
 		})
 		return nil
@@ -310,11 +399,11 @@ func (op *VarFwd) Forward(out, x *Tensor) error {
 	v.eachBlock(func(base, c0, c1 int) {
 		w := c1 - c0
 		x0, s1, s2 := make([]float64, w), make([]float64, w), make([]float64, w)
-		for i, e := range x.Data[base+c0 : base+c1] {
+		for i, e := range xd[base+c0 : base+c1] {
 			x0[i] = float64(e)
 		}
 		for j := range n {
-			row := x.Data[base+j*v.inner+c0 : base+j*v.inner+c1]
+			row := xd[base+j*v.inner+c0 : base+j*v.inner+c1]
 			for i := vecVarCols(s1, s2, x0, row); i < len(row); i++ {
 				d := float64(row[i]) - x0[i]
 				s1[i] += d
@@ -331,8 +420,8 @@ func (op *VarFwd) Forward(out, x *Tensor) error {
 
 // reference is the two-pass textbook form: the mean, then the squared deviations from it.
 func (op *VarFwd) reference(out, x *Tensor) {
-	axis, _ := normAxis("VarFwd", op.Dim, len(x.Shape)) // validated by Bind
-	referenceStat(out, x, axis, func(l []float64) float64 {
+	axes, _ := reduceAxes("VarFwd", op.Dim, len(x.Shape)) // validated by Bind
+	referenceStat(out, x, axes, func(l []float64) float64 {
 		mean := 0.0
 		for _, v := range l {
 			mean += v
@@ -355,9 +444,9 @@ var (
 
 func init() {
 	register("LogsumexpFwd", buildUnary(func(b *caseBuilder, dt DType) (unaryOp, error) {
-		return NewLogsumexpFwd(b.int("dim"), b.bool("keepdim"), dt)
+		return NewLogsumexpFwd(b.ints("dim"), b.bool("keepdim"), dt)
 	}, lseTol))
 	register("VarFwd", buildUnary(func(b *caseBuilder, dt DType) (unaryOp, error) {
-		return NewVarFwd(b.int("dim"), b.int("correction"), b.bool("keepdim"), dt)
+		return NewVarFwd(b.ints("dim"), b.int("correction"), b.bool("keepdim"), dt)
 	}, varTol))
 }

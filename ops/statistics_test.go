@@ -28,14 +28,106 @@ func TestStatKernels(t *testing.T) {
 	for _, c := range statShapes {
 		for _, keepdim := range []bool{false, true} {
 			checkKernel(t, kcase{op: "LogsumexpFwd", shapes: map[string][]int{"x": c.shape},
-				params: map[string]any{"dim": c.dim, "keepdim": keepdim}, dtype: "float32", outputs: []string{"y"}})
+				params: map[string]any{"dim": []int{c.dim}, "keepdim": keepdim}, dtype: "float32", outputs: []string{"y"}})
 		}
 		if c.shape[normDim(c.dim, len(c.shape))] == 1 {
 			continue // no degrees of freedom with correction 1
 		}
 		for _, corr := range []int{0, 1} {
 			checkKernel(t, kcase{op: "VarFwd", shapes: map[string][]int{"x": c.shape},
-				params: map[string]any{"dim": c.dim, "correction": corr, "keepdim": corr == 0}, dtype: "bfloat16", outputs: []string{"y"}})
+				params: map[string]any{"dim": []int{c.dim}, "correction": corr, "keepdim": corr == 0}, dtype: "bfloat16", outputs: []string{"y"}})
+		}
+	}
+}
+
+// statAxes are lists of axes: adjacent (one view, no copy) and not (the permuted copy),
+// size-1 dims between reduced ones (still adjacent), every axis (dim=None, nil), and shapes
+// above 2*grainElems so both cores run.
+var statAxes = []struct {
+	shape []int
+	dim   []int
+}{
+	{[]int{3, 5, 40}, []int{0, 2}},
+	{[]int{6, 7, 8}, []int{1, 2}},
+	{[]int{6, 7, 8}, []int{0, 1}},
+	{[]int{6, 1, 8}, []int{0, 2}}, // adjacent once the 1 is dropped
+	{[]int{2, 9, 7, 5}, []int{-4, -2}},
+	{[]int{4, 3, 5, 6}, []int{3, 1}}, // unsorted
+	{[]int{5, 41}, nil},
+	{[]int{3, 4, 5}, []int{}},
+	{[]int{7}, nil},
+	{[]int{130, 40, 30}, []int{0, 2}}, // 156000 elements: both cores after the copy
+	{[]int{3, 200, 300}, []int{1, 2}}, // both cores, rows of 60000
+	{[]int{300, 300, 2}, nil},         // one long line
+}
+
+func TestStatKernelsAxes(t *testing.T) {
+	for _, c := range statAxes {
+		for _, keepdim := range []bool{false, true} {
+			checkKernel(t, kcase{op: "LogsumexpFwd", shapes: map[string][]int{"x": c.shape},
+				params: map[string]any{"dim": c.dim, "keepdim": keepdim}, dtype: "float32", outputs: []string{"y"}})
+			for _, corr := range []int{0, 1} {
+				checkKernel(t, kcase{op: "VarFwd", shapes: map[string][]int{"x": c.shape},
+					params: map[string]any{"dim": c.dim, "correction": corr, "keepdim": keepdim}, dtype: "bfloat16", outputs: []string{"y"}})
+			}
+		}
+	}
+}
+
+// TestStatAxesKnownValues: over a 2 x 2 x 2 cube of 1..8, the variance and logsumexp over
+// axes (0, 2) (non-adjacent: the permuted copy) and over every axis, by hand.
+func TestStatAxesKnownValues(t *testing.T) {
+	x := &Tensor{Shape: []int{2, 2, 2}, DType: Float32, Data: []float32{1, 2, 3, 4, 5, 6, 7, 8}}
+	lse := func(v ...float64) float32 {
+		s := 0.0
+		for _, e := range v {
+			s += math.Exp(e)
+		}
+		return float32(math.Log(s))
+	}
+	for _, c := range []struct {
+		name  string
+		dim   []int
+		keep  bool
+		shape []int
+		want  []float32
+		var_  bool
+	}{
+		// axis 1 kept: index 0 holds {1, 2, 5, 6} (mean 3.5, squared deviations 17), 1
+		// holds {3, 4, 7, 8} (mean 5.5, 17); unbiased: 17 / 3 each.
+		{"var (0, 2)", []int{0, 2}, false, []int{2}, []float32{17. / 3, 17. / 3}, true},
+		{"var all", nil, true, []int{1, 1, 1}, []float32{6}, true}, // 1..8: squared deviations 42, / 7
+		{"lse (0, 2)", []int{2, 0}, true, []int{1, 2, 1}, []float32{lse(1, 2, 5, 6), lse(3, 4, 7, 8)}, false},
+		{"lse all", []int{}, false, []int{}, []float32{lse(1, 2, 3, 4, 5, 6, 7, 8)}, false},
+	} {
+		var op interface {
+			Bind(x *Tensor) ([]int, error)
+			Forward(out, x *Tensor) error
+			reference(out, x *Tensor)
+		}
+		if c.var_ {
+			op, _ = NewVarFwd(c.dim, 1, c.keep, Float32)
+		} else {
+			op, _ = NewLogsumexpFwd(c.dim, c.keep, Float32)
+		}
+		shape, err := op.Bind(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(shape, c.shape) {
+			t.Errorf("%s: output shape %v, want %v", c.name, shape, c.shape)
+		}
+		want := &Tensor{Shape: shape, DType: Float32, Data: c.want}
+		y := mustTensor(t, Float32, shape...)
+		if err := op.Forward(y, x); err != nil {
+			t.Fatal(err)
+		}
+		if err := Compare(y, want, Tol{Abs: 1e-6, Rel: 1e-6}); err != nil {
+			t.Errorf("%s: kernel: %v", c.name, err)
+		}
+		op.reference(y, x)
+		if err := Compare(y, want, Tol{Abs: 1e-6, Rel: 1e-6}); err != nil {
+			t.Errorf("%s: reference: %v", c.name, err)
 		}
 	}
 }
@@ -84,7 +176,7 @@ func TestLogsumexpSpecial(t *testing.T) {
 					x.Data[j] = v
 				}
 			}
-			op, _ := NewLogsumexpFwd(dim, false, Float32)
+			op, _ := NewLogsumexpFwd([]int{dim}, false, Float32)
 			shape, err := op.Bind(x)
 			if err != nil {
 				t.Fatal(err)
@@ -108,7 +200,7 @@ func TestLogsumexpSpecial(t *testing.T) {
 func TestVarLargeMean(t *testing.T) {
 	for _, dim := range []int{-1, 0} {
 		in, err := Build(kcase{op: "VarFwd", shapes: map[string][]int{"x": {300, 300}},
-			params: map[string]any{"dim": dim, "correction": 1, "keepdim": false}, dtype: "float32", outputs: []string{"y"}}.Case(), BuildOptions{})
+			params: map[string]any{"dim": []int{dim}, "correction": 1, "keepdim": false}, dtype: "float32", outputs: []string{"y"}}.Case(), BuildOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,19 +214,27 @@ func TestVarLargeMean(t *testing.T) {
 }
 
 func TestStatErrors(t *testing.T) {
-	if _, err := NewVarFwd(0, -1, false, Float32); err == nil || !strings.Contains(err.Error(), "VarFwd: correction -1 is negative") {
+	if _, err := NewVarFwd([]int{0}, -1, false, Float32); err == nil || !strings.Contains(err.Error(), "VarFwd: correction -1 is negative") {
 		t.Errorf("NewVarFwd(correction -1): err = %v", err)
 	}
-	v, _ := NewVarFwd(1, 1, false, Float32)
-	if _, err := v.Bind(mustTensor(t, Float32, 5, 1)); err == nil || !strings.Contains(err.Error(), "has 1 elements; correction 1 leaves no degrees of freedom") {
+	v, _ := NewVarFwd([]int{1}, 1, false, Float32)
+	if _, err := v.Bind(mustTensor(t, Float32, 5, 1)); err == nil || !strings.Contains(err.Error(), "has 1 elements per output; correction 1 leaves no degrees of freedom") {
 		t.Errorf("var over a dim of 1: err = %v", err)
 	}
-	l, _ := NewLogsumexpFwd(-3, true, Float32)
+	v, _ = NewVarFwd(nil, 2, false, Float32) // every axis: 2 elements
+	if _, err := v.Bind(mustTensor(t, Float32, 1, 2)); err == nil || !strings.Contains(err.Error(), "has 2 elements per output; correction 2") {
+		t.Errorf("var over every axis of 2 elements, correction 2: err = %v", err)
+	}
+	v, _ = NewVarFwd([]int{0, 0}, 1, false, Float32)
+	if _, err := v.Bind(mustTensor(t, Float32, 5, 2)); err == nil || !strings.Contains(err.Error(), "names axis 0 twice") {
+		t.Errorf("var over [0 0]: err = %v", err)
+	}
+	l, _ := NewLogsumexpFwd([]int{-3}, true, Float32)
 	if _, err := l.Bind(mustTensor(t, Float32, 5, 2)); err == nil || !strings.Contains(err.Error(), "LogsumexpFwd: dim -3 out of range for a tensor of rank 2") {
 		t.Errorf("logsumexp dim -3 of a matrix: err = %v", err)
 	}
 	// keepdim shapes the output; Forward refuses the other shape.
-	l, _ = NewLogsumexpFwd(0, true, Float32)
+	l, _ = NewLogsumexpFwd([]int{0}, true, Float32)
 	if err := l.Forward(mustTensor(t, Float32, 2), mustTensor(t, Float32, 3, 2)); err == nil || !strings.Contains(err.Error(), "want float32[1 2]") {
 		t.Errorf("logsumexp keepdim into a squeezed output: err = %v", err)
 	}

@@ -41,7 +41,7 @@ func (op *AddFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *AddFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AmaxFwd call, computed by
-// formulas.Amax (func mode, reduction.yaml:85).
+// formulas.Amax (func mode, reduction.yaml:95).
 func (op *AmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Amax(op)
 }
@@ -205,7 +205,7 @@ func (op *CopyFwd) rooflineEval() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *CopyFwd) ComputeRoof() string { return "vector.fp32" }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one CumsumFwd call (reduction.yaml:150).
+// EvalRoofline returns the minimum FLOPs and bytes of one CumsumFwd call (reduction.yaml:160).
 func (op *CumsumFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("CumsumFwd", "x")
@@ -591,7 +591,7 @@ func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineResult("LinearFwd", rooflineFlops, rooflineBytes)
 }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one LogSoftmaxFwd call (reduction.yaml:121).
+// EvalRoofline returns the minimum FLOPs and bytes of one LogSoftmaxFwd call (reduction.yaml:131).
 func (op *LogSoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("LogSoftmaxFwd", "x")
@@ -623,39 +623,10 @@ func (op *LogSoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *LogSoftmaxFwd) ComputeRoof() string { return "vector.fp32" }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one LogsumexpFwd call (statistics.yaml:14).
+// EvalRoofline returns the minimum FLOPs and bytes of one LogsumexpFwd call, computed by
+// formulas.Logsumexp (func mode, statistics.yaml:49).
 func (op *LogsumexpFwd) EvalRoofline() (flops, bytes int64, err error) {
-	if op.XShape == nil {
-		return 0, 0, rooflineUnbound("LogsumexpFwd", "x")
-	}
-	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.Dim || c.ints[1] != op.DType.Size() {
-		flops, bytes, err := op.rooflineEval()
-		c.store([][]int{op.XShape}, []int{op.Dim, op.DType.Size()}, flops, bytes, err)
-	}
-	return c.flops, c.bytes, c.err
-}
-
-// rooflineEval is LogsumexpFwd's roofline, computed from the bound values; EvalRoofline caches it.
-func (op *LogsumexpFwd) rooflineEval() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("LogsumexpFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
-	dim := op.Dim
-	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
-	d := rooflineNormdim(dim, x.ndim)
-	rooflineAt = `roofline.vars.N "x.shape[d]"`
-	N := x.shape[d]
-	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := rooflineProduct(x.shape)
-	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
-	R := rooflineFloordiv(T, N)
-	rooflineAt = `roofline.flops "4 * T"`
-	rooflineFlops := rooflineMul(4, T)
-	rooflineAt = `roofline.bytes "(T + R) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(T, R)), elem_bytes)
-	return rooflineResult("LogsumexpFwd", rooflineFlops, rooflineBytes)
+	return rooflineFormulas.Logsumexp(op)
 }
 
 // ComputeRoof returns the profile key of the unit that prices LogsumexpFwd's FLOPs: the
@@ -690,7 +661,7 @@ func (op *MaxPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *MaxPool2dFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MeanFwd call, computed by
-// formulas.Mean (func mode, reduction.yaml:62).
+// formulas.Mean (func mode, reduction.yaml:69).
 func (op *MeanFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Mean(op)
 }
@@ -980,7 +951,7 @@ func (op *SiluFwd) rooflineEval() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *SiluFwd) ComputeRoof() string { return "vector.fp32" }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one SoftmaxFwd call (reduction.yaml:87).
+// EvalRoofline returns the minimum FLOPs and bytes of one SoftmaxFwd call (reduction.yaml:97).
 func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SoftmaxFwd", "x")
@@ -1062,7 +1033,7 @@ func (op *SubFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *SubFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one SumFwd call, computed by
-// formulas.Sum (func mode, reduction.yaml:39).
+// formulas.Sum (func mode, reduction.yaml:45).
 func (op *SumFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Sum(op)
 }
@@ -1102,7 +1073,7 @@ func (op *TanhFwd) rooflineEval() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *TanhFwd) ComputeRoof() string { return "vector.fp32" }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one TopKFwd call (reduction.yaml:181).
+// EvalRoofline returns the minimum FLOPs and bytes of one TopKFwd call (reduction.yaml:191).
 func (op *TopKFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("TopKFwd", "x")
@@ -1172,39 +1143,10 @@ func (op *TransposeFwd) rooflineEval() (flops, bytes int64, err error) {
 // default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
 func (op *TransposeFwd) ComputeRoof() string { return "vector.fp32" }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one VarFwd call (statistics.yaml:51).
+// EvalRoofline returns the minimum FLOPs and bytes of one VarFwd call, computed by
+// formulas.Var (func mode, statistics.yaml:91).
 func (op *VarFwd) EvalRoofline() (flops, bytes int64, err error) {
-	if op.XShape == nil {
-		return 0, 0, rooflineUnbound("VarFwd", "x")
-	}
-	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.Dim || c.ints[1] != op.DType.Size() {
-		flops, bytes, err := op.rooflineEval()
-		c.store([][]int{op.XShape}, []int{op.Dim, op.DType.Size()}, flops, bytes, err)
-	}
-	return c.flops, c.bytes, c.err
-}
-
-// rooflineEval is VarFwd's roofline, computed from the bound values; EvalRoofline caches it.
-func (op *VarFwd) rooflineEval() (flops, bytes int64, err error) {
-	rooflineAt := "roofline"
-	defer rooflineRecover("VarFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
-	dim := op.Dim
-	elem_bytes := op.DType.Size()
-	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
-	d := rooflineNormdim(dim, x.ndim)
-	rooflineAt = `roofline.vars.N "x.shape[d]"`
-	N := x.shape[d]
-	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := rooflineProduct(x.shape)
-	rooflineAt = `roofline.vars.R "floordiv(T, N)"`
-	R := rooflineFloordiv(T, N)
-	rooflineAt = `roofline.flops "4 * T"`
-	rooflineFlops := rooflineMul(4, T)
-	rooflineAt = `roofline.bytes "(T + R) * elem_bytes"`
-	rooflineBytes := rooflineMul((rooflineAdd(T, R)), elem_bytes)
-	return rooflineResult("VarFwd", rooflineFlops, rooflineBytes)
+	return rooflineFormulas.Var(op)
 }
 
 // ComputeRoof returns the profile key of the unit that prices VarFwd's FLOPs: the
