@@ -130,6 +130,31 @@ func TestPlateaus(t *testing.T) {
 	if len(got) != 2 || got[1].Key != "l2" {
 		t.Errorf("DRAM-speed plateau named a cache: %v", got)
 	}
+	// A busy machine: the L1 sizes' best rounds zigzag by ±30%, so they form no plateau. The
+	// level /sys reports is still measured, as the best round of the sizes that fit in it,
+	// and marked; a level whose sizes are no faster than a larger level's is left out.
+	zig := synthetic(bounds, levels, 0, -1)
+	for i := range zig {
+		if zig[i].Bytes <= 48<<10 {
+			v := levels[0] * (1 + 0.3*float64(1-2*(i%2)))
+			zig[i].Rate = profiles.Spread{Min: v, Median: v, Max: v, N: 1}
+			zig[i].Samples = []float64{v}
+		}
+	}
+	got = plateaus(zig, cpu, 2, 10e9)
+	if len(got) != 3 || got[0].Key != "l1" || !got[0].NoPlateau || got[1].NoPlateau || got[0].To > 48<<10 || got[0].Rate.Max != 1.3*levels[0] {
+		t.Errorf("no L1 plateau: %v", got)
+	}
+	for i := range zig {
+		if zig[i].Bytes <= 48<<10 {
+			v := levels[1] * (0.7 + 0.1*float64(i%2))
+			zig[i].Rate = profiles.Spread{Min: v, Median: v, Max: v, N: 1}
+			zig[i].Samples = []float64{v}
+		}
+	}
+	if got = plateaus(zig, cpu, 2, 10e9); len(got) != 2 || got[0].Key != "l2" {
+		t.Errorf("an L1 slower than L2 was kept: %v", got)
+	}
 	// Without /sys the plateaus are named in order.
 	got = plateaus(synthetic(bounds, levels, 0, -1), profiles.CPU{}, 2, 10e9)
 	if len(got) != 3 || got[2].Key != "l3" {

@@ -156,12 +156,17 @@ func Render(r *Result) []byte {
 	if len(r.Caches) > 0 {
 		p("# Cache bandwidth from a working-set sweep (%d sizes per worker, %d KiB to %d MiB, each", len(r.Sweep), r.Sweep[0].Bytes>>10, r.Sweep[len(r.Sweep)-1].Bytes>>20)
 		p("# worker its own buffer; the best of the read and copy mixes, ymm and zmm, at each size), plateaus")
-		p("# found within %.0f%% of their median and named by the /sys cache sizes. Bytes: the largest", 100*plateauTol)
+		p("# of each size's best round found within %.0f%% of their median and named by the /sys cache sizes. Bytes: the largest", 100*plateauTol)
 		p("# working set on the plateau (all workers together for a shared level).")
 		p("caches:")
 		for _, c := range r.Caches {
-			p("  %s:  # plateau %d KiB-%d KiB per worker, %d sizes", c.Key, c.From>>10, c.To>>10, c.Points)
-			ceiling("    ", theoretical{c.Rate.Max, true, "no datasheet value: the best rate the sweep reached on this plateau"}, c.Rate)
+			if c.NoPlateau {
+				p("  %s:  # no plateau: the %d sweep sizes in %d KiB-%d KiB per worker, which fit in this level and not the one below", c.Key, c.Points, c.From>>10, c.To>>10)
+				ceiling("    ", theoretical{c.Rate.Max, true, "no datasheet value and no plateau (rounds of neighbouring sizes differed by more than the plateau tolerance): the best rate the sweep reached at the sizes that fit in this level"}, c.Rate)
+			} else {
+				p("  %s:  # plateau %d KiB-%d KiB per worker, %d sizes", c.Key, c.From>>10, c.To>>10, c.Points)
+				ceiling("    ", theoretical{c.Rate.Max, true, "no datasheet value: the best rate the sweep reached on this plateau"}, c.Rate)
+			}
 			p("    bytes: %d", c.Bytes)
 		}
 	}

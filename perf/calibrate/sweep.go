@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/ropgen/ropgen/perf/profiles"
 )
@@ -23,12 +24,16 @@ type SweepPoint struct {
 // CacheLevel is a cache level found in the sweep: Key "l1", "l2", "l3"; Bytes the largest
 // working set of its plateau (all workers together for a level they share); From and To
 // the range of per-worker working sets on the plateau; Rate the spread of every sample on it.
+// NoPlateau marks a level /sys reports whose sizes formed no plateau (on a busy machine the
+// rounds of neighbouring sizes can differ by more than plateauTol): its points are the
+// sweep sizes that fit in the level and not in the one below.
 type CacheLevel struct {
-	Key      string
-	Bytes    int64
-	From, To int64
-	Points   int
-	Rate     profiles.Spread
+	Key       string
+	Bytes     int64
+	From, To  int64
+	Points    int
+	Rate      profiles.Spread
+	NoPlateau bool
 }
 
 // sweepSizes are the per-worker working sets of the sweep: from 16 KiB up to max by factors
@@ -95,7 +100,7 @@ func sweep(cfg Config, cpu profiles.CPU) []SweepPoint {
 		var bs profiles.Spread
 		for j := range kern {
 			s := profiles.SpreadOf(slices.Clone(samples[i][j]))
-			if best < 0 || s.Median > bs.Median {
+			if best < 0 || s.Max > bs.Max {
 				best, bs = j, s
 			}
 		}
@@ -141,23 +146,30 @@ func sweepRate(cfg Config, mx memMix, bufs [][]float64, w int64) float64 {
 const plateauTol = 0.15
 
 // plateaus finds the flat stretches of the sweep, the way the Empirical Roofline Toolkit and
-// likwid-bench read a bandwidth-versus-working-set curve: consecutive points within
-// plateauTol of their segment's median form a segment; a lone point between segments (a
+// likwid-bench read a bandwidth-versus-working-set curve, on each size's best round (a
+// ceiling is the best any code reaches; on a shared machine other jobs only ever slow a
+// round down, so the best rounds are flat where the medians of a busy machine are not):
+// consecutive points within plateauTol of their segment's median form a segment; a lone point between segments (a
 // transition, or noise) is dropped and neighbours with equal medians merge; segments of two
 // or more points are plateaus. Each plateau is named by the smallest cache level (from /sys,
 // as a worker sees it: a shared level divided among the workers sharing it) that holds its
 // median working set, or, without /sys, by its order. A plateau beyond every cache is DRAM
 // and left out (the DRAM mixes measure it).
 //
-// dram is the sweep kernels' median rate on the DRAM arrays: a plateau no faster than DRAM (within plateauTol) is
+// dram is the sweep kernels' best rate on the DRAM arrays: a plateau no faster than DRAM (within plateauTol) is
 // DRAM whatever /sys says (a virtual machine may report the host's last-level cache, of
 // which the guest sees little).
+//
+// A level /sys reports that no plateau was found for is still measured: its roof is the
+// best round at the sweep sizes that fit in it and not in the level below (NoPlateau),
+// provided that is faster than DRAM. A level no faster than a larger one is left out, found
+// on a plateau or not: a level nearer the core is never slower.
 func plateaus(pts []SweepPoint, cpu profiles.CPU, workers int, dram float64) []CacheLevel {
 	type seg struct{ lo, hi int } // pts[lo:hi]
 	median := func(s seg) float64 {
 		v := make([]float64, 0, s.hi-s.lo)
 		for _, p := range pts[s.lo:s.hi] {
-			v = append(v, p.Rate.Median)
+			v = append(v, p.Rate.Max)
 		}
 		return profiles.SpreadOf(v).Median
 	}
@@ -232,7 +244,39 @@ func plateaus(pts []SweepPoint, cpu profiles.CPU, workers int, dram float64) []C
 		out = append(out, CacheLevel{Key: key, Bytes: pts[s.hi-1].Bytes * int64(shared), From: pts[s.lo].Bytes, To: pts[s.hi-1].Bytes,
 			Points: s.hi - s.lo, Rate: profiles.SpreadOf(all)})
 	}
-	return out
+	prev := int64(0) // per-worker bytes of the level below
+	for _, l := range lv {
+		key := profiles.CacheKeys[l.n-1]
+		lo, hi := prev, l.per
+		prev = max(prev, l.per)
+		if slices.ContainsFunc(out, func(c CacheLevel) bool { return c.Key == key }) {
+			continue
+		}
+		var in []SweepPoint
+		for _, p := range pts {
+			if p.Bytes > lo && p.Bytes <= hi {
+				in = append(in, p)
+			}
+		}
+		if len(in) == 0 {
+			continue
+		}
+		var all []float64
+		for _, p := range in {
+			all = append(all, p.Samples...)
+		}
+		c := CacheLevel{Key: key, Bytes: in[len(in)-1].Bytes * int64(l.shared), From: in[0].Bytes, To: in[len(in)-1].Bytes,
+			Points: len(in), Rate: profiles.SpreadOf(all), NoPlateau: true}
+		if c.Rate.Max > dram*(1+plateauTol) {
+			out = append(out, c)
+		}
+	}
+	// A level nearer the core is never slower than one further out: one that measured so
+	// (a busy machine's rounds) is no roof.
+	return slices.DeleteFunc(slices.SortedFunc(slices.Values(out), func(a, b CacheLevel) int { return strings.Compare(a.Key, b.Key) }),
+		func(c CacheLevel) bool {
+			return slices.ContainsFunc(out, func(o CacheLevel) bool { return o.Key > c.Key && o.Rate.Max >= c.Rate.Max })
+		})
 }
 
 func (c CacheLevel) String() string {
