@@ -460,6 +460,16 @@ var (
 		}
 		start := time.Now()
 		defer func() { toolsTime = time.Since(start) }()
+		// The pages run offline (goEnv), and docs/using.md's `go mod tidy` in a new module also
+		// resolves the test dependencies of ropgen's dependencies (go-cmp, via x/tools), which
+		// a fresh module cache lacks: fetch ropgen's whole module graph first, through the
+		// environment's proxy. (Offline, because the proxy here answers 403, which go get takes
+		// as fatal, for github.com/ropgen/ropgen/cmd/ropgen, a path the replace covers.)
+		dl := exec.Command("go", "mod", "download", "all")
+		dl.Dir = r
+		if out, err := dl.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go mod download all: %v\n%s", err, out)
+		}
 		cmd := exec.Command("go", "install", "./cmd/...")
 		cmd.Dir = r
 		cmd.Env = append(os.Environ(), "GOBIN="+bin)
