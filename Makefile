@@ -13,7 +13,7 @@ CHART_OPS ?= CopyFwd|ReluFwd|SiluFwd|AddFwd|SoftmaxFwd|RMSNormFwd|SumFwd|Transpo
 # (each run times a copy reference at its start and end), recalibrate and measure again once
 # when that reference drifted off the profile, then print the short summary; the full tables,
 # the chart and every log go under $(OUT)/. Exit 1 when a row breaches a theoretical ceiling
-# (a formula error, spec §4.3).
+# (a formula error: docs/report.md, the physics check).
 PROFILE = $(OUT)/host.yaml
 BIN = $(OUT)/bin
 CALIBRATE = echo "calibrating $(PROFILE) (log: $(OUT)/calibrate.log)" >&2; \

@@ -19,7 +19,7 @@ import (
 // roprun -cachegrind under valgrind.
 func runAudit(args []string, stdout, stderr io.Writer) int {
 	fl := cli.NewFlags("ropgen audit", "-records FILE (-ncu FILE | -cachegrind DIR) [-eps E] [-reads] [-json]", `
-Audit compares each record's formula bytes with measured traffic (spec §4.5):
+Audit compares each record's formula bytes with measured traffic:
 FAIL measured < formula×(1−ε), WARN measured > formula×1.5, ERROR no usable measurement.
 Exits 1 on any FAIL or ERROR. See docs/audit.md.`, stdout, stderr)
 	records := fl.String("records", "", "benchmark records `FILE` (Go benchmark format or JSON lines): the formula bytes")

@@ -26,7 +26,7 @@ import (
 func runReport(args []string, stdout, stderr io.Writer) int {
 	fl := cli.NewFlags("ropgen report", "[-profile NAME|FILE] [-basis effective|theoretical] [-json|-csv|-summary] [-o FILE] [-svg FILE] [-html FILE] [-md FILE] [-audit FILE] [-base OLD[,OLD]] records...\n-check -profile FILE [records...]", fmt.Sprintf(`
 Prices benchmark records (Go benchmark format or JSON lines) against a device profile:
-memory, compute and SOL time, efficiency, bound and verdict per row (spec §4.3).
+memory, compute and SOL time, efficiency, bound and verdict per row (docs/report.md).
 Exit 1 when a row implies a rate above a theoretical ceiling (a formula error), when a
 record cannot be read, or when no profile matches a device (its SOL cells are blank).
 With -check nothing is priced: exit 3 when the profile is from another boot of this machine or a

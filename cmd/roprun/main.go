@@ -60,7 +60,7 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	fl := cli.NewFlags("roprun", "-op OP -workload LABEL -dtype DTYPE [-baseline]   (one call)\n-cachegrind DIR [-ops LIST] [-workloads LIST] [flags]   (the CPU bytes audit run)", `
-Roprun runs single calls of catalog ops for the CPU side of the bytes audit (spec §4.5):
+Roprun runs single calls of catalog ops for the CPU side of the bytes audit (docs/audit.md):
 one call builds a case with random inputs, runs Forward once (the warm-up), evicts the
 caches and runs it once more (the measured call); the audit run runs every selected case
 under valgrind's cache simulator, with and without the measured call, and writes what
