@@ -340,3 +340,10 @@ func normalizeAVX512(y []float32, x []float32, w []float32, b []float32, pf []fl
 //
 //go:noescape
 func ropeAVX512(y1 []float32, y2 []float32, x1 []float32, x2 []float32, c1 []float32, c2 []float32, s1 []float32, s2 []float32) int
+
+// transpose16x16AVX512 writes the 16×16 tile y[c*ys + r] = x[r*xs + c] (r, c < 16) in
+// registers; nt != 0 stores with VMOVNTPS (the rows of y must then start 64-byte aligned;
+// the caller fences with sfence).
+//
+//go:noescape
+func transpose16x16AVX512(y *float32, x *float32, ys int, xs int, nt int)

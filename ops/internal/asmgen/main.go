@@ -47,6 +47,7 @@ func main() {
 		expRows()
 		binaries()
 		layout()
+		streamKernels()
 	}
 	Generate()
 }

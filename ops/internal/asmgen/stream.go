@@ -1,0 +1,107 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// streamKernels emits the memory-path kernels of this file: at AVX-512, the 16×16
+// transpose.
+func streamKernels() {
+	if cur.wide {
+		transpose16x16()
+	}
+}
+
+// transpose16x16 writes y[c*ys + r] = x[r*xs + c] for r, c < 16 in registers: 16 row
+// loads, four rounds of 16 shuffles (32-bit pairs, 64-bit pairs, then 128-bit lanes twice),
+// and 16 stores of one whole 64-byte row of y each. Each y line is written by one store,
+// so the streamed form completes every line it opens: the 16×8 AVX2 kernel writes the
+// two halves of 8 lines in two rounds and has 16 lines half-written at once, more than the
+// core's write-combining buffers.
+func transpose16x16() {
+	TEXT("transpose16x16AVX512", NOSPLIT, "func(y, x *float32, ys, xs, nt int)")
+	Pragma("noescape")
+	Doc("transpose16x16AVX512 writes the 16×16 tile y[c*ys + r] = x[r*xs + c] (r, c < 16) in",
+		"registers; nt != 0 stores with VMOVNTPS (the rows of y must then start 64-byte aligned;",
+		"the caller fences with sfence).")
+	y := Load(Param("y"), GP64())
+	x := Load(Param("x"), GP64())
+	ys := Load(Param("ys"), GP64())
+	xs := Load(Param("xs"), GP64())
+	nt := Load(Param("nt"), GP64())
+	SHLQ(U8(2), ys)
+	SHLQ(U8(2), xs)
+	var r, t [16]VecVirtual
+	p := GP64()
+	MOVQ(x, p)
+	for k := range r {
+		r[k] = ZMM()
+		VMOVUPS(Mem{Base: p}, r[k])
+		if k < 15 {
+			ADDQ(xs, p)
+		}
+	}
+	// Rows a..p are r[0..15]. After the 32-bit unpacks, t[2k] holds pairs (row 2k, row
+	// 2k+1) of columns 0,1 | 4,5 | 8,9 | 12,13 and t[2k+1] of columns 2,3 | 6,7 | ...
+	for k := 0; k < 8; k++ {
+		t[2*k], t[2*k+1] = ZMM(), ZMM()
+		VUNPCKLPS(r[2*k+1], r[2*k], t[2*k])
+		VUNPCKHPS(r[2*k+1], r[2*k], t[2*k+1])
+	}
+	// 64-bit unpacks: for each group g of 4 rows, u[4g+c] holds column c, c+4, c+8, c+12
+	// of the group's 4 rows in its four 128-bit lanes.
+	var u [16]VecVirtual
+	for g := 0; g < 4; g++ {
+		a, b, c, d := t[4*g], t[4*g+1], t[4*g+2], t[4*g+3]
+		for k := range 4 {
+			u[4*g+k] = ZMM()
+		}
+		VUNPCKLPD(c, a, u[4*g])   // column 0 (4, 8, 12)
+		VUNPCKHPD(c, a, u[4*g+1]) // column 1
+		VUNPCKLPD(d, b, u[4*g+2]) // column 2
+		VUNPCKHPD(d, b, u[4*g+3]) // column 3
+	}
+	// 128-bit lanes, groups 0 with 1 and 2 with 3: v[c] and v[8+c] (c < 4) hold columns c
+	// and c+8 of rows a-h and i-p; v[4+c] and v[12+c] columns c+4 and c+12.
+	var v [16]VecVirtual
+	for h := 0; h < 2; h++ {
+		for c := 0; c < 4; c++ {
+			lo, hi := u[8*h+c], u[8*h+4+c]
+			v[8*h+c], v[8*h+4+c] = ZMM(), ZMM()
+			VSHUFF32X4(U8(0x88), hi, lo, v[8*h+c])   // lanes 0, 2 of each: columns c, c+8
+			VSHUFF32X4(U8(0xdd), hi, lo, v[8*h+4+c]) // lanes 1, 3: columns c+4, c+12
+		}
+	}
+	// The last round joins rows a-h and i-p: column c < 8 from lanes 0, 2, column c+8 from
+	// lanes 1, 3.
+	var col [16]VecVirtual
+	for c := 0; c < 8; c++ {
+		col[c], col[c+8] = ZMM(), ZMM()
+		VSHUFF32X4(U8(0x88), v[8+c], v[c], col[c])
+		VSHUFF32X4(U8(0xdd), v[8+c], v[c], col[c+8])
+	}
+	q := GP64()
+	for _, stream := range []bool{false, true} {
+		if !stream {
+			TESTQ(nt, nt)
+			JNZ(LabelRef("transpose16_nt"))
+		} else {
+			Label("transpose16_nt")
+		}
+		MOVQ(y, q)
+		for c := range col {
+			if stream {
+				VMOVNTPS(col[c], Mem{Base: q})
+			} else {
+				VMOVUPS(col[c], Mem{Base: q})
+			}
+			if c < 15 {
+				ADDQ(ys, q)
+			}
+		}
+		VZEROUPPER()
+		RET()
+	}
+}
