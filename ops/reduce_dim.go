@@ -57,8 +57,9 @@ func (v alongDim) eachRowStreamed(stream bool, row func(lo, hi int)) {
 // cumsumRow writes the running sum of x into y in float64 (rounded to float32 per element):
 // the vector steps where SIMD is on (their in-register prefix sums add in another order
 // than the Go loop, so an element may differ from it in the last float64 bits, which
-// float32 rounding hides but at a rounding boundary), streamed when stream.
-func cumsumRow(y, x []float32, stream bool) {
+// float32 rounding hides but at a rounding boundary), streamed when stream, prefetching pf
+// (the next row, nil: none; see prefetchNext) alongside.
+func cumsumRow(y, x, pf []float32, stream bool) {
 	var s float64
 	i := 0
 	if simdLevel >= SIMDAVX2 && len(x) >= 8 {
@@ -71,7 +72,7 @@ func cumsumRow(y, x []float32, stream bool) {
 			y[i] = float32(s)
 		}
 		k := (len(x) - i) &^ 7
-		s = cumsumAVX2(y[i:i+k], x[i:i+k], s, nt)
+		s = cumsumAVX2(y[i:i+k], x[i:i+k], prefetchOr(pf, x)[i:i+k], s, nt)
 		i += k
 	}
 	for ; i < len(x); i++ {
@@ -412,7 +413,9 @@ func (op *CumsumFwd) Forward(out, x *Tensor) error {
 	}
 	if v.inner == 1 {
 		stream := streams(len(out.Data))
-		v.eachRowStreamed(stream, func(lo, hi int) { cumsumRow(out.Data[lo:hi], x.Data[lo:hi], stream) })
+		v.eachRowStreamed(stream, func(lo, hi int) {
+			cumsumRow(out.Data[lo:hi], x.Data[lo:hi], prefetchNext(x.Data, lo, hi), stream)
+		})
 		return nil
 	}
 	v.eachBlock(func(base, c0, c1 int) {

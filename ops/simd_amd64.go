@@ -227,15 +227,6 @@ func vecNormalize(y, x, w, b, pf []float32, m, r float32, nt bool) int {
 	return kern(y, x, w, b, prefetchOr(pf, x), m, r, mode)
 }
 
-// prefetchOr is the slice a kernel prefetches alongside x: pf when it is as long as x, else
-// x itself, whose lines the kernel reads anyway.
-func prefetchOr(pf, x []float32) []float32 {
-	if len(pf) < len(x) {
-		return x
-	}
-	return pf
-}
-
 // vecRope computes one rotate-half row: y1 = x1*c1 - x2*s1 and y2 = x2*c2 + x1*s2, all
 // slices of the half length.
 func vecRope(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int {

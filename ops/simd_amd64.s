@@ -2483,6 +2483,53 @@ TEXT ·sumAVX2(SB), NOSPLIT, $0-40
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
 	VXORPS Y3, Y3, Y3
+	VXORPS Y0, Y0, Y0
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	MOVQ   CX, BX
+	SHRQ   $0x02, BX
+	ANDQ   $-8, BX
+	CMPQ   BX, $0x00000200
+	JB     sumAVX2_seg_skip
+	LEAQ   (AX)(BX*4), SI
+	LEAQ   (SI)(BX*4), DI
+	LEAQ   (DI)(BX*4), R8
+
+sumAVX2_seg_loop:
+	VCVTPS2PD (AX)(DX*4), Y11
+	VCVTPS2PD 16(AX)(DX*4), Y12
+	VADDPD    Y11, Y0, Y0
+	VADDPD    Y12, Y4, Y4
+	VCVTPS2PD (SI)(DX*4), Y11
+	VCVTPS2PD 16(SI)(DX*4), Y12
+	VADDPD    Y11, Y5, Y5
+	VADDPD    Y12, Y6, Y6
+	VCVTPS2PD (DI)(DX*4), Y11
+	VCVTPS2PD 16(DI)(DX*4), Y12
+	VADDPD    Y11, Y7, Y7
+	VADDPD    Y12, Y8, Y8
+	VCVTPS2PD (R8)(DX*4), Y11
+	VCVTPS2PD 16(R8)(DX*4), Y12
+	VADDPD    Y11, Y9, Y9
+	VADDPD    Y12, Y10, Y10
+	ADDQ      $0x08, DX
+	CMPQ      DX, BX
+	JB        sumAVX2_seg_loop
+	SHLQ      $0x02, DX
+
+sumAVX2_seg_skip:
+	VADDPD Y4, Y0, Y0
+	VADDPD Y6, Y5, Y5
+	VADDPD Y8, Y7, Y7
+	VADDPD Y10, Y9, Y9
+	VADDPD Y5, Y0, Y0
+	VADDPD Y9, Y7, Y7
+	VADDPD Y7, Y0, Y0
 	MOVQ   CX, BX
 	ANDQ   $-16, BX
 
@@ -2591,7 +2638,59 @@ TEXT ·maxAVX2(SB), NOSPLIT, $0-37
 	VMOVUPS k32_ff800000<>+0(SB), Y1
 	MOVB    $0x01, BL
 	MOVQ    CX, SI
-	ANDQ    $-16, SI
+	SHRQ    $0x02, SI
+	ANDQ    $-8, SI
+	CMPQ    SI, $0x00000200
+	JB      maxAVX2_seg_skip
+	LEAQ    (AX)(SI*4), DI
+	LEAQ    (DI)(SI*4), R8
+	LEAQ    (R8)(SI*4), R9
+
+maxAVX2_seg_loop:
+	VMOVUPS   (AX)(DX*4), Y2
+	VCMPPS    $0x00, Y2, Y2, Y3
+	VMOVMSKPS Y3, R10
+	CMPL      R10, $0xff
+	JNE       maxAVX2_nan
+	VMAXPS    Y0, Y2, Y3
+	VMAXPS    Y2, Y0, Y0
+	VPAND     Y3, Y0, Y0
+	VMOVUPS   Y0, Y0
+	VMOVUPS   (DI)(DX*4), Y2
+	VCMPPS    $0x00, Y2, Y2, Y3
+	VMOVMSKPS Y3, R10
+	CMPL      R10, $0xff
+	JNE       maxAVX2_nan
+	VMAXPS    Y1, Y2, Y3
+	VMAXPS    Y2, Y1, Y1
+	VPAND     Y3, Y1, Y1
+	VMOVUPS   Y1, Y1
+	VMOVUPS   (R8)(DX*4), Y2
+	VCMPPS    $0x00, Y2, Y2, Y3
+	VMOVMSKPS Y3, R10
+	CMPL      R10, $0xff
+	JNE       maxAVX2_nan
+	VMAXPS    Y0, Y2, Y3
+	VMAXPS    Y2, Y0, Y0
+	VPAND     Y3, Y0, Y0
+	VMOVUPS   Y0, Y0
+	VMOVUPS   (R9)(DX*4), Y2
+	VCMPPS    $0x00, Y2, Y2, Y3
+	VMOVMSKPS Y3, R10
+	CMPL      R10, $0xff
+	JNE       maxAVX2_nan
+	VMAXPS    Y1, Y2, Y3
+	VMAXPS    Y2, Y1, Y1
+	VPAND     Y3, Y1, Y1
+	VMOVUPS   Y1, Y1
+	ADDQ      $0x08, DX
+	CMPQ      DX, SI
+	JB        maxAVX2_seg_loop
+	SHLQ      $0x02, DX
+
+maxAVX2_seg_skip:
+	MOVQ CX, SI
+	ANDQ $-16, SI
 
 maxAVX2_loop2:
 	CMPQ      DX, SI
@@ -2858,7 +2957,55 @@ TEXT ·varRowAVX2(SB), NOSPLIT, $0-56
 	VXORPS       Y7, Y7, Y7
 	VXORPS       Y8, Y8, Y8
 	MOVQ         CX, BX
-	ANDQ         $-16, BX
+	SHRQ         $0x02, BX
+	ANDQ         $-8, BX
+	CMPQ         BX, $0x00000200
+	JB           varRowAVX2_seg_skip
+	LEAQ         (AX)(BX*4), SI
+	LEAQ         (SI)(BX*4), DI
+	LEAQ         (DI)(BX*4), R8
+
+varRowAVX2_seg_loop:
+	VCVTPS2PD   (AX)(DX*4), Y9
+	VCVTPS2PD   16(AX)(DX*4), Y10
+	VSUBPD      Y0, Y9, Y9
+	VSUBPD      Y0, Y10, Y10
+	VADDPD      Y9, Y1, Y1
+	VFMADD231PD Y9, Y9, Y3
+	VADDPD      Y10, Y1, Y1
+	VFMADD231PD Y10, Y10, Y3
+	VCVTPS2PD   (SI)(DX*4), Y9
+	VCVTPS2PD   16(SI)(DX*4), Y10
+	VSUBPD      Y0, Y9, Y9
+	VSUBPD      Y0, Y10, Y10
+	VADDPD      Y9, Y2, Y2
+	VFMADD231PD Y9, Y9, Y4
+	VADDPD      Y10, Y2, Y2
+	VFMADD231PD Y10, Y10, Y4
+	VCVTPS2PD   (DI)(DX*4), Y9
+	VCVTPS2PD   16(DI)(DX*4), Y10
+	VSUBPD      Y0, Y9, Y9
+	VSUBPD      Y0, Y10, Y10
+	VADDPD      Y9, Y5, Y5
+	VFMADD231PD Y9, Y9, Y7
+	VADDPD      Y10, Y5, Y5
+	VFMADD231PD Y10, Y10, Y7
+	VCVTPS2PD   (R8)(DX*4), Y9
+	VCVTPS2PD   16(R8)(DX*4), Y10
+	VSUBPD      Y0, Y9, Y9
+	VSUBPD      Y0, Y10, Y10
+	VADDPD      Y9, Y6, Y6
+	VFMADD231PD Y9, Y9, Y8
+	VADDPD      Y10, Y6, Y6
+	VFMADD231PD Y10, Y10, Y8
+	ADDQ        $0x08, DX
+	CMPQ        DX, BX
+	JB          varRowAVX2_seg_loop
+	SHLQ        $0x02, DX
+
+varRowAVX2_seg_skip:
+	MOVQ CX, BX
+	ANDQ $-16, BX
 
 varRowAVX2_loop2:
 	CMPQ        DX, BX
@@ -3908,26 +4055,28 @@ transpose_nt:
 	VZEROUPPER
 	RET
 
-// func cumsumAVX2(y []float32, x []float32, carry float64, nt int) float64
-// Requires: AVX, AVX2, SSE2
-TEXT ·cumsumAVX2(SB), NOSPLIT, $0-72
+// func cumsumAVX2(y []float32, x []float32, pf []float32, carry float64, nt int) float64
+// Requires: AVX, AVX2, MMX+, SSE2
+TEXT ·cumsumAVX2(SB), NOSPLIT, $0-96
 	MOVQ         y_base+0(FP), AX
 	MOVQ         x_base+24(FP), CX
-	MOVQ         x_len+32(FP), DX
-	ANDQ         $-8, DX
-	MOVSD        carry+48(FP), X0
+	MOVQ         pf_base+48(FP), DX
+	MOVQ         x_len+32(FP), BX
+	ANDQ         $-8, BX
+	MOVSD        carry+72(FP), X0
 	VBROADCASTSD X0, Y0
-	MOVQ         nt+56(FP), BX
+	MOVQ         nt+80(FP), SI
 	VXORPD       Y1, Y1, Y1
-	XORQ         SI, SI
-	TESTQ        BX, BX
+	XORQ         DI, DI
+	TESTQ        SI, SI
 	JNZ          cumsum_nt_start
 
 cumsum_loop:
-	CMPQ       SI, DX
+	CMPQ       DI, BX
 	JAE        cumsum_done
-	VCVTPS2PD  (CX)(SI*4), Y2
-	VCVTPS2PD  16(CX)(SI*4), Y3
+	PREFETCHT0 (DX)(DI*4)
+	VCVTPS2PD  (CX)(DI*4), Y2
+	VCVTPS2PD  16(CX)(DI*4), Y3
 	VPERMPD    $0x90, Y2, Y4
 	VBLENDPD   $0x01, Y1, Y4, Y4
 	VADDPD     Y4, Y2, Y2
@@ -3945,10 +4094,10 @@ cumsum_loop:
 	VADDPD     Y0, Y3, Y3
 	VADDPD     Y4, Y0, Y0
 	VCVTPD2PSY Y2, X2
-	VMOVUPS    X2, (AX)(SI*4)
+	VMOVUPS    X2, (AX)(DI*4)
 	VCVTPD2PSY Y3, X2
-	VMOVUPS    X2, 16(AX)(SI*4)
-	ADDQ       $0x08, SI
+	VMOVUPS    X2, 16(AX)(DI*4)
+	ADDQ       $0x08, DI
 	JMP        cumsum_loop
 
 cumsum_done:
@@ -3956,10 +4105,11 @@ cumsum_done:
 
 cumsum_nt_start:
 cumsum_nt_loop:
-	CMPQ       SI, DX
+	CMPQ       DI, BX
 	JAE        cumsum_nt_done
-	VCVTPS2PD  (CX)(SI*4), Y2
-	VCVTPS2PD  16(CX)(SI*4), Y3
+	PREFETCHT0 (DX)(DI*4)
+	VCVTPS2PD  (CX)(DI*4), Y2
+	VCVTPS2PD  16(CX)(DI*4), Y3
 	VPERMPD    $0x90, Y2, Y4
 	VBLENDPD   $0x01, Y1, Y4, Y4
 	VADDPD     Y4, Y2, Y2
@@ -3977,15 +4127,15 @@ cumsum_nt_loop:
 	VADDPD     Y0, Y3, Y3
 	VADDPD     Y4, Y0, Y0
 	VCVTPD2PSY Y2, X2
-	VMOVNTPS   X2, (AX)(SI*4)
+	VMOVNTPS   X2, (AX)(DI*4)
 	VCVTPD2PSY Y3, X2
-	VMOVNTPS   X2, 16(AX)(SI*4)
-	ADDQ       $0x08, SI
+	VMOVNTPS   X2, 16(AX)(DI*4)
+	ADDQ       $0x08, DI
 	JMP        cumsum_nt_loop
 
 cumsum_nt_done:
 cumsum_ret:
-	MOVSD X0, ret+64(FP)
+	MOVSD X0, ret+88(FP)
 	VZEROUPPER
 	RET
 
@@ -5230,6 +5380,53 @@ TEXT ·sumAVX512(SB), NOSPLIT, $0-40
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
 	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	MOVQ   CX, BX
+	SHRQ   $0x02, BX
+	ANDQ   $-16, BX
+	CMPQ   BX, $0x00000200
+	JB     sumAVX512_seg_skip
+	LEAQ   (AX)(BX*4), SI
+	LEAQ   (SI)(BX*4), DI
+	LEAQ   (DI)(BX*4), R8
+
+sumAVX512_seg_loop:
+	VCVTPS2PD (AX)(DX*4), Z0
+	VCVTPS2PD 32(AX)(DX*4), Z12
+	VADDPD    Z0, Z4, Z4
+	VADDPD    Z12, Z5, Z5
+	VCVTPS2PD (SI)(DX*4), Z0
+	VCVTPS2PD 32(SI)(DX*4), Z12
+	VADDPD    Z0, Z6, Z6
+	VADDPD    Z12, Z7, Z7
+	VCVTPS2PD (DI)(DX*4), Z0
+	VCVTPS2PD 32(DI)(DX*4), Z12
+	VADDPD    Z0, Z8, Z8
+	VADDPD    Z12, Z9, Z9
+	VCVTPS2PD (R8)(DX*4), Z0
+	VCVTPS2PD 32(R8)(DX*4), Z12
+	VADDPD    Z0, Z10, Z10
+	VADDPD    Z12, Z11, Z11
+	ADDQ      $0x10, DX
+	CMPQ      DX, BX
+	JB        sumAVX512_seg_loop
+	SHLQ      $0x02, DX
+
+sumAVX512_seg_skip:
+	VADDPD Z5, Z4, Z4
+	VADDPD Z7, Z6, Z6
+	VADDPD Z9, Z8, Z8
+	VADDPD Z11, Z10, Z10
+	VADDPD Z6, Z4, Z4
+	VADDPD Z10, Z8, Z8
+	VADDPD Z8, Z4, Z0
 	MOVQ   CX, BX
 	ANDQ   $-32, BX
 
@@ -5342,7 +5539,55 @@ TEXT ·maxAVX512(SB), NOSPLIT, $0-37
 	VMOVUPS k32_ff800000<>+0(SB), Z1
 	MOVB    $0x01, BL
 	MOVQ    CX, SI
-	ANDQ    $-32, SI
+	SHRQ    $0x02, SI
+	ANDQ    $-16, SI
+	CMPQ    SI, $0x00000200
+	JB      maxAVX512_seg_skip
+	LEAQ    (AX)(SI*4), DI
+	LEAQ    (DI)(SI*4), R8
+	LEAQ    (R8)(SI*4), R9
+
+maxAVX512_seg_loop:
+	VMOVUPS  (AX)(DX*4), Z2
+	VCMPPS   $0x00, Z2, Z2, K1
+	KORTESTW K1, K1
+	JCC      maxAVX512_nan
+	VMAXPS   Z0, Z2, Z3
+	VMAXPS   Z2, Z0, Z0
+	VPANDD   Z3, Z0, Z0
+	VMOVUPS  Z0, Z0
+	VMOVUPS  (DI)(DX*4), Z2
+	VCMPPS   $0x00, Z2, Z2, K1
+	KORTESTW K1, K1
+	JCC      maxAVX512_nan
+	VMAXPS   Z1, Z2, Z3
+	VMAXPS   Z2, Z1, Z1
+	VPANDD   Z3, Z1, Z1
+	VMOVUPS  Z1, Z1
+	VMOVUPS  (R8)(DX*4), Z2
+	VCMPPS   $0x00, Z2, Z2, K1
+	KORTESTW K1, K1
+	JCC      maxAVX512_nan
+	VMAXPS   Z0, Z2, Z3
+	VMAXPS   Z2, Z0, Z0
+	VPANDD   Z3, Z0, Z0
+	VMOVUPS  Z0, Z0
+	VMOVUPS  (R9)(DX*4), Z2
+	VCMPPS   $0x00, Z2, Z2, K1
+	KORTESTW K1, K1
+	JCC      maxAVX512_nan
+	VMAXPS   Z1, Z2, Z3
+	VMAXPS   Z2, Z1, Z1
+	VPANDD   Z3, Z1, Z1
+	VMOVUPS  Z1, Z1
+	ADDQ     $0x10, DX
+	CMPQ     DX, SI
+	JB       maxAVX512_seg_loop
+	SHLQ     $0x02, DX
+
+maxAVX512_seg_skip:
+	MOVQ CX, SI
+	ANDQ $-32, SI
 
 maxAVX512_loop2:
 	CMPQ     DX, SI
@@ -5589,7 +5834,55 @@ TEXT ·varRowAVX512(SB), NOSPLIT, $0-56
 	VPXORD       Z7, Z7, Z7
 	VPXORD       Z8, Z8, Z8
 	MOVQ         CX, BX
-	ANDQ         $-32, BX
+	SHRQ         $0x02, BX
+	ANDQ         $-16, BX
+	CMPQ         BX, $0x00000200
+	JB           varRowAVX512_seg_skip
+	LEAQ         (AX)(BX*4), SI
+	LEAQ         (SI)(BX*4), DI
+	LEAQ         (DI)(BX*4), R8
+
+varRowAVX512_seg_loop:
+	VCVTPS2PD   (AX)(DX*4), Z9
+	VCVTPS2PD   32(AX)(DX*4), Z10
+	VSUBPD      Z0, Z9, Z9
+	VSUBPD      Z0, Z10, Z10
+	VADDPD      Z9, Z1, Z1
+	VFMADD231PD Z9, Z9, Z3
+	VADDPD      Z10, Z1, Z1
+	VFMADD231PD Z10, Z10, Z3
+	VCVTPS2PD   (SI)(DX*4), Z9
+	VCVTPS2PD   32(SI)(DX*4), Z10
+	VSUBPD      Z0, Z9, Z9
+	VSUBPD      Z0, Z10, Z10
+	VADDPD      Z9, Z2, Z2
+	VFMADD231PD Z9, Z9, Z4
+	VADDPD      Z10, Z2, Z2
+	VFMADD231PD Z10, Z10, Z4
+	VCVTPS2PD   (DI)(DX*4), Z9
+	VCVTPS2PD   32(DI)(DX*4), Z10
+	VSUBPD      Z0, Z9, Z9
+	VSUBPD      Z0, Z10, Z10
+	VADDPD      Z9, Z5, Z5
+	VFMADD231PD Z9, Z9, Z7
+	VADDPD      Z10, Z5, Z5
+	VFMADD231PD Z10, Z10, Z7
+	VCVTPS2PD   (R8)(DX*4), Z9
+	VCVTPS2PD   32(R8)(DX*4), Z10
+	VSUBPD      Z0, Z9, Z9
+	VSUBPD      Z0, Z10, Z10
+	VADDPD      Z9, Z6, Z6
+	VFMADD231PD Z9, Z9, Z8
+	VADDPD      Z10, Z6, Z6
+	VFMADD231PD Z10, Z10, Z8
+	ADDQ        $0x10, DX
+	CMPQ        DX, BX
+	JB          varRowAVX512_seg_loop
+	SHLQ        $0x02, DX
+
+varRowAVX512_seg_skip:
+	MOVQ CX, BX
+	ANDQ $-32, BX
 
 varRowAVX512_loop2:
 	CMPQ        DX, BX

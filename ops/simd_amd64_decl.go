@@ -172,11 +172,11 @@ func ropeAVX2(y1 []float32, y2 []float32, x1 []float32, x2 []float32, c1 []float
 func transpose16x8AVX2(y *float32, x *float32, ys int, xs int, nt int)
 
 // cumsumAVX2 writes y[i] = carry + x[0] + ... + x[i] (float64 sums, rounded to float32) over
-// the whole 8-element steps of x and returns the carry after them; nt != 0 streams y (then
-// 16-byte aligned), and the caller fences.
+// the whole 8-element steps of x and returns the carry after them, prefetching pf (as long as
+// x) alongside; nt != 0 streams y (then 16-byte aligned), and the caller fences.
 //
 //go:noescape
-func cumsumAVX2(y []float32, x []float32, carry float64, nt int) float64
+func cumsumAVX2(y []float32, x []float32, pf []float32, carry float64, nt int) float64
 
 // sfence orders the non-temporal stores before it before every later store.
 func sfence()

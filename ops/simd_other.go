@@ -42,6 +42,6 @@ func fence() {}
 
 func ntAlign16(y []float32) int { return 0 }
 
-func cumsumAVX2(y, x []float32, carry float64, nt int) float64 { return carry }
+func cumsumAVX2(y, x, pf []float32, carry float64, nt int) float64 { return carry }
 
 func vecAbove(x []float32, t float32) int { return 0 }

@@ -146,6 +146,21 @@ func reductions() {
 		x := Load(Param("x").Base(), GP64())
 		n, i := fullN("x"), counter()
 		acc := [4]VecVirtual{zero(), zero(), zero(), zero()}
+		seg := [8]VecVirtual{}
+		for k := range seg {
+			seg[k] = zero()
+		}
+		segments(name, x, n, i, func(k int, m Mem) {
+			lo, hi := cvtHalves(m)
+			VADDPD(lo, seg[2*k], seg[2*k])
+			VADDPD(hi, seg[2*k+1], seg[2*k+1])
+		})
+		for k := 0; k < 4; k++ {
+			VADDPD(seg[2*k+1], seg[2*k], seg[2*k])
+		}
+		VADDPD(seg[2], seg[0], seg[0])
+		VADDPD(seg[6], seg[4], seg[4])
+		VADDPD(seg[4], seg[0], acc[0])
 		loop2(name, i, n, func(k int) {
 			lo, hi := cvtHalves(vat(x, i, k))
 			VADDPD(lo, acc[2*k], acc[2*k])
@@ -189,6 +204,11 @@ func reductions() {
 		accs := [2]VecVirtual{ld(cbits(0xff800000)), ld(cbits(0xff800000))} // -Inf
 		ok := GP8()
 		MOVB(U8(1), ok)
+		segments(name, x, n, i, func(k int, m Mem) {
+			v := ld(m)
+			allOr(noNaN(v), name+"_nan")
+			VMOVUPS(maxExact(accs[k%2], v), accs[k%2])
+		})
 		loop2(name, i, n, func(k int) {
 			v := ld(vat(x, i, k))
 			allOr(noNaN(v), name+"_nan")
@@ -330,6 +350,19 @@ func reductions() {
 		n, i := fullN("x"), counter()
 		a, b, c, d := zero(), zero(), zero(), zero()
 		a2, b2, c2, d2 := zero(), zero(), zero(), zero()
+		// The segments' walk: segment k adds into one sum and one square chain of its own
+		// (both halves in turn), so the four segments keep 8 chains going.
+		sk := [4]VecVirtual{a, b, a2, b2}
+		qk := [4]VecVirtual{c, d, c2, d2}
+		segments(name, x, n, i, func(k int, m Mem) {
+			lo, hi := cvtHalves(m)
+			VSUBPD(v0, lo, lo)
+			VSUBPD(v0, hi, hi)
+			VADDPD(lo, sk[k], sk[k])
+			VFMADD231PD(lo, lo, qk[k])
+			VADDPD(hi, sk[k], sk[k])
+			VFMADD231PD(hi, hi, qk[k])
+		})
 		loop2(name, i, n, func(k int) {
 			lo, hi := cvtHalves(vat(x, i, k))
 			VSUBPD(v0, lo, lo)
@@ -632,13 +665,14 @@ func layout() {
 		// cumsum: the running sum in float64 lanes, 8 elements a step. Each half's prefix
 		// is formed in the register (two shifted adds), off the critical path; only the
 		// carry's add chains from step to step.
-		TEXT("cumsumAVX2", NOSPLIT, "func(y, x []float32, carry float64, nt int) float64")
+		TEXT("cumsumAVX2", NOSPLIT, "func(y, x, pf []float32, carry float64, nt int) float64")
 		Pragma("noescape")
 		Doc("cumsumAVX2 writes y[i] = carry + x[0] + ... + x[i] (float64 sums, rounded to float32) over",
-			"the whole 8-element steps of x and returns the carry after them; nt != 0 streams y (then",
-			"16-byte aligned), and the caller fences.")
+			"the whole 8-element steps of x and returns the carry after them, prefetching pf (as long as",
+			"x) alongside; nt != 0 streams y (then 16-byte aligned), and the caller fences.")
 		y := Load(Param("y").Base(), GP64())
 		x := Load(Param("x").Base(), GP64())
+		pf := Load(Param("pf").Base(), GP64())
 		n := Load(Param("x").Len(), GP64())
 		ANDQ(I32(^7), n)
 		c := YMM()
@@ -667,6 +701,7 @@ func layout() {
 				JNZ(LabelRef("cumsum_nt_start"))
 			}
 			loopTo(lbl, i, n, func() {
+				PREFETCHT0(at(pf, i))
 				a, b := YMM(), YMM()
 				VCVTPS2PD(at(x, i), a)
 				VCVTPS2PD(at(x, i).Offset(16), b)

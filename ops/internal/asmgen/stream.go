@@ -105,3 +105,38 @@ func transpose16x16() {
 		RET()
 	}
 }
+
+// segMin is the least number of elements of each of a row reduction's four segments: a
+// shorter row is read in one walk (the prefetcher gains little on runs of a few lines).
+const segMin = 512
+
+// segments emits the page-interleaved walk of a row reduction over x's n full-vector
+// elements: for n >= 4*segMin, the row is cut into four segments of qn whole vectors each
+// and body(k, m) runs for the vector m of every segment k at each step, one segment after
+// the other; i ends at 4*qn, where the kernel's ordinary loop takes the rest. (Otherwise i
+// stays 0.) A core's prefetcher follows each 4 KiB page as its own stream and runs only so
+// far ahead in each, so four walks at once read more of DRAM's bandwidth than one walk
+// along the row (the streaming kernels of stream_amd64.s interleave pages the same way).
+func segments(name string, x, n, i Register, body func(k int, m Mem)) {
+	qn := GP64()
+	MOVQ(n, qn)
+	SHRQ(U8(2), qn)
+	ANDQ(I32(^(cur.lanes - 1)), qn) // whole vectors per segment
+	CMPQ(qn, U32(segMin))
+	JB(LabelRef(name + "_seg_skip"))
+	var p [4]Register
+	p[0] = x
+	for k := 1; k < 4; k++ {
+		p[k] = GP64()
+		LEAQ(Mem{Base: p[k-1], Index: qn, Scale: 4}, p[k])
+	}
+	Label(name + "_seg_loop")
+	for k := range p {
+		body(k, at(p[k], i))
+	}
+	ADDQ(U8(cur.lanes), i)
+	CMPQ(i, qn)
+	JB(LabelRef(name + "_seg_loop"))
+	SHLQ(U8(2), i) // 4*qn: the elements done
+	Label(name + "_seg_skip")
+}
