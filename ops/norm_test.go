@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -82,4 +83,33 @@ func TestNormBindsOptional(t *testing.T) {
 	if _, err := op.Bind(x, nil); err != nil || op.WeightShape != nil {
 		t.Fatalf("without weight: WeightShape = %v, err = %v", op.WeightShape, err)
 	}
+}
+
+// TestLayerNormShiftedSums checks layer norm's one-pass shifted sums where the shift is
+// worst: the row's first element far out from the rest (1e4 and -3e5 against a spread of 1;
+// the variance is then mostly that element's), on rows long enough for the vector
+// kernel's segments. (A mean far from zero against the spread is another matter: the
+// output pass subtracts the mean in float32, with the same error before and after.)
+func TestLayerNormShiftedSums(t *testing.T) {
+	const rows, n = 3, 8205
+	op, err := NewLayerNormFwd([]int{n}, 1e-5, Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	x := mustTensor(t, Float32, rows, n)
+	for i := range x.Data {
+		x.Data[i] = r.Float32()*2 - 1
+	}
+	x.Data[0], x.Data[n] = 1e4, -3e5
+	y, want := mustTensor(t, Float32, rows, n), mustTensor(t, Float32, rows, n)
+	eachSIMD(t, func(t *testing.T) {
+		if err := op.Forward(y, x, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		op.reference(want, x, nil, nil)
+		if err := Compare(y, want, normTol); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

@@ -355,8 +355,11 @@ func (op *VarFwd) checkDOF(x *Tensor, n int) error {
 // s1²/n from cancelling when the mean is large against the spread; a rounding below 0 is
 // clamped.
 func varFinish(s1, s2 float64, n, c int) float32 {
-	return float32(max(0, s2-s1*s1/float64(n)) / float64(n-c))
+	return float32(shiftedSquares(s1, s2, n) / float64(n-c))
 }
+
+// shiftedSquares is Σ(x - mean)² from the shifted sums of n elements (varFinish).
+func shiftedSquares(s1, s2 float64, n int) float64 { return max(0, s2-s1*s1/float64(n)) }
 
 // varRow returns the shifted sums of one contiguous line: the vector kernel's blocks, then
 // two chains each.
