@@ -58,9 +58,10 @@ func TestCReference(t *testing.T) {
 	if mib == 0 {
 		mib = DefaultArrayMiB(profiles.HostCPU(), MemAvailable())
 	}
+	threads := workers
 	c := func(args ...string) []float64 {
 		cmd := exec.Command(bin, args...)
-		cmd.Env = append(os.Environ(), fmt.Sprintf("OMP_NUM_THREADS=%d", workers), "OMP_PROC_BIND=false")
+		cmd.Env = append(os.Environ(), fmt.Sprintf("OMP_NUM_THREADS=%d", threads), "OMP_PROC_BIND=false")
 		out, err := cmd.Output()
 		if err != nil {
 			t.Fatalf("roofref %v: %v", args, err)
@@ -119,6 +120,22 @@ func TestCReference(t *testing.T) {
 			}
 			get("Go vector."+dt, best[dt])
 		}
+		// One thread each: the loops against each other without the scheduler's say in when
+		// both threads of a region hold a core at once (on a machine loaded far beyond its
+		// cores, that decides the all-core fastest region more than the code does).
+		threads = 1
+		for _, f := range cfma {
+			if strings.Contains(f.mode, "32") {
+				get(f.name+" 1 thread", c(f.mode, strconv.Itoa(fmaMS), dispatchMS)[1])
+			}
+		}
+		for _, k := range simd {
+			if k.dtype == "fp32" {
+				_, peak := fmaRate(1, k, iters[k.name+k.dtype], int(fmaMS*time.Millisecond/fmaDispatch))
+				get("Go "+k.name+" fp32 1 thread", peak)
+			}
+		}
+		threads = workers
 		get("C memcpy", c("memcpy", strconv.Itoa(mib))[0])
 		get("C stream", c("stream", strconv.Itoa(mib))[0])
 		get("C cold memcpy", c("coldmemcpy", coldMiBs, coldK, evictMiB)[0])
@@ -164,10 +181,10 @@ func TestCReference(t *testing.T) {
 	}
 	var names []string
 	for _, f := range cfma {
-		names = append(names, f.name, f.name+" sustained")
+		names = append(names, f.name, f.name+" sustained", f.name+" 1 thread")
 	}
 	for _, k := range simd {
-		names = append(names, "Go "+k.name+" "+k.dtype, "Go "+k.name+" "+k.dtype+" sustained")
+		names = append(names, "Go "+k.name+" "+k.dtype, "Go "+k.name+" "+k.dtype+" sustained", "Go "+k.name+" "+k.dtype+" 1 thread")
 	}
 	names = append(names, "Go vector.fp32", "Go vector.fp64", "C memcpy", "C stream", "C cold memcpy", "C cold stream", "C best copy")
 	for _, mx := range append(ms, cm.mixes...) {
@@ -184,6 +201,8 @@ func TestCReference(t *testing.T) {
 		{"avx2 fp32 / C fma32 ymm, sustained", "Go avx2 fp32 sustained", "C fma32 ymm sustained"},
 		{"avx512 fp32 / C fma32 zmm (same ISA)", "Go avx512 fp32", "C fma32 zmm"},
 		{"avx512 fp32 / C fma32 zmm, sustained", "Go avx512 fp32 sustained", "C fma32 zmm sustained"},
+		{"avx2 fp32 / C fma32 ymm, 1 thread", "Go avx2 fp32 1 thread", "C fma32 ymm 1 thread"},
+		{"avx512 fp32 / C fma32 zmm, 1 thread", "Go avx512 fp32 1 thread", "C fma32 zmm 1 thread"},
 		{"vector.fp64 / C fma64 ymm", "Go vector.fp64", "C fma64 ymm"},
 		{"DRAM envelope / C best copy (target >= 0.9)", "Go DRAM envelope", "C best copy"},
 		{"Go copy / C memcpy (warm, same operation)", "Go copy", "C memcpy"},
