@@ -73,9 +73,14 @@ func Create(dest string, inputs ...string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A missing folder is made, as go build -o makes one: `-o out/report.txt` on a fresh
+	// clone is what a user types first.
+	if err := os.MkdirAll(filepath.Dir(dest), 0o777); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", dest, err)
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp*")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("writing %s: %w", dest, err)
 	}
 	pending.add(tmp.Name())
 	return &File{dest: dest, mode: mode, tmp: tmp}, nil

@@ -170,3 +170,15 @@ func TestSignalRemovesTemp(t *testing.T) {
 		t.Errorf("after SIGTERM: %q, directory %s", got, entries(t, dir))
 	}
 }
+
+// TestCreatesFolder checks that a destination in a folder that does not exist yet is
+// written, the folders made.
+func TestCreatesFolder(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "out", "charts", "r.svg")
+	if err := WriteFile(dest, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, dest); got != "x" {
+		t.Errorf("wrote %q", got)
+	}
+}
