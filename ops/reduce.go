@@ -205,6 +205,21 @@ func reduceStrided(r reducer, x, out []float32, shape, axes []int, n int) {
 	}
 }
 
+// keptStrides are the strides of an output over axes of shape: for each dim of shape, the
+// output stride of its coordinate, 0 for a reduced dim (the output keeps the kept dims in
+// order, row-major). The references index their outputs with it.
+func keptStrides(shape, axes []int) []int {
+	kept := make([]int, len(shape))
+	s := 1
+	for d := len(shape) - 1; d >= 0; d-- {
+		if !slices.Contains(axes, d) {
+			kept[d] = s
+			s *= shape[d]
+		}
+	}
+	return kept
+}
+
 // reduceReference is the plain reference: for every input element, its coordinates, the
 // output index made of the kept coordinates, and a float64 fold.
 func reduceReference(out, x *Tensor, axes []int, fold func(acc, v float64) float64, identity float64, mean bool) {
@@ -212,14 +227,7 @@ func reduceReference(out, x *Tensor, axes []int, fold func(acc, v float64) float
 	for i := range acc {
 		acc[i] = identity
 	}
-	keptStride := make([]int, len(x.Shape)) // 0 for a reduced dim
-	s := 1
-	for d := len(x.Shape) - 1; d >= 0; d-- {
-		if !slices.Contains(axes, d) {
-			keptStride[d] = s
-			s *= x.Shape[d]
-		}
-	}
+	keptStride := keptStrides(x.Shape, axes)
 	for i, v := range x.Data {
 		o, rest := 0, i
 		for d := len(x.Shape) - 1; d >= 0; d-- {

@@ -108,14 +108,7 @@ func statLayout(x []float32, shape, axes []int) ([]float32, alongDim) {
 // reduced by f, written at the output's position.
 func referenceStat(out, x *Tensor, axes []int, f func(line []float64) float64) {
 	lines := make([][]float64, len(out.Data))
-	keptStride := make([]int, len(x.Shape)) // 0 for a reduced dim
-	s := 1
-	for d := len(x.Shape) - 1; d >= 0; d-- {
-		if !slices.Contains(axes, d) {
-			keptStride[d] = s
-			s *= x.Shape[d]
-		}
-	}
+	keptStride := keptStrides(x.Shape, axes)
 	eachIndex(x.Shape, func(i int, idx []int) {
 		o := 0
 		for d, c := range idx {
