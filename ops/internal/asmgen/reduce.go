@@ -590,13 +590,7 @@ func layout() {
 		Doc("transpose16x8AVX2 writes the 8×16 tile y[c*ys + r] = x[r*xs + c] (r < 16, c < 8)",
 			"with two in-register 8×8 transposes; nt != 0 stores with VMOVNTPS (the rows of y",
 			"must then start 64-byte aligned; the caller fences with sfence).")
-		y := Load(Param("y"), GP64())
-		x := Load(Param("x"), GP64())
-		ys := Load(Param("ys"), GP64())
-		xs := Load(Param("xs"), GP64())
-		nt := Load(Param("nt"), GP64())
-		SHLQ(U8(2), ys)
-		SHLQ(U8(2), xs)
+		y, x, ys, xs, nt := tileArgs()
 		for _, stream := range []bool{false, true} {
 			if !stream {
 				TESTQ(nt, nt)

@@ -6,6 +6,19 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
+// tileArgs loads the arguments of a transpose tile kernel, func(y, x *float32, ys, xs, nt
+// int), with the two strides turned from elements into bytes.
+func tileArgs() (y, x, ys, xs, nt Register) {
+	y = Load(Param("y"), GP64())
+	x = Load(Param("x"), GP64())
+	ys = Load(Param("ys"), GP64())
+	xs = Load(Param("xs"), GP64())
+	nt = Load(Param("nt"), GP64())
+	SHLQ(U8(2), ys)
+	SHLQ(U8(2), xs)
+	return y, x, ys, xs, nt
+}
+
 // streamKernels emits the memory-path kernels of this file: at AVX-512, the 16×16
 // transpose.
 func streamKernels() {
@@ -26,13 +39,7 @@ func transpose16x16() {
 	Doc("transpose16x16AVX512 writes the 16×16 tile y[c*ys + r] = x[r*xs + c] (r, c < 16) in",
 		"registers; nt != 0 stores with VMOVNTPS (the rows of y must then start 64-byte aligned;",
 		"the caller fences with sfence).")
-	y := Load(Param("y"), GP64())
-	x := Load(Param("x"), GP64())
-	ys := Load(Param("ys"), GP64())
-	xs := Load(Param("xs"), GP64())
-	nt := Load(Param("nt"), GP64())
-	SHLQ(U8(2), ys)
-	SHLQ(U8(2), xs)
+	y, x, ys, xs, nt := tileArgs()
 	var r, t [16]VecVirtual
 	p := GP64()
 	MOVQ(x, p)
