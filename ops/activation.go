@@ -135,16 +135,19 @@ func (op *EluFwd) Bind(x *Tensor) ([]int, error) {
 	return bindUnary("EluFwd", op.DType, &op.XShape, x)
 }
 
-// Forward computes out = elu(x), without a branch (see elu).
+// Forward computes out = elu(x), without a branch (see elu). A large output is streamed
+// (ntElu).
 func (op *EluFwd) Forward(out, x *Tensor) error {
 	alpha := float32(op.Alpha)
-	return unaryForward(op, "EluFwd", out, x, func(y, x []float32) {
+	loop := func(y, x []float32) {
 		i := vecElu(y, x, alpha)
 		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
 			y[i] = elu(v, alpha)
 		}
-	})
+	}
+	nt := func(y, x []float32) (int, int) { return ntElu(y, x, alpha) }
+	return unaryForward(op, "EluFwd", out, x, streamed(x, nt, loop))
 }
 
 func (op *EluFwd) reference(out, x *Tensor) {

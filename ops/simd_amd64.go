@@ -101,12 +101,27 @@ func vecTanh(y, x []float32) int    { return vecUnary(uTanh, y, x) }
 func vecGelu(y, x []float32) int    { return vecUnary(uGelu, y, x) }
 func vecRelu(y, x []float32) int    { return vecUnary(uRelu, y, x) }
 
-func vecElu(y, x []float32, alpha float32) int {
+func vecElu(y, x []float32, alpha float32) int { return eluNT(y, x, alpha, 0) }
+
+func eluNT(y, x []float32, alpha float32, nt int) int {
 	kern, l := pick(eluAVX2, eluAVX512)
 	if l == 0 {
 		return 0
 	}
-	return blocks(len(x), l, func(i, n int) int { return kern(y[i:n], x[i:n], 0, alpha) }, func(i int) { y[i] = elu(x[i], alpha) })
+	return blocks(len(x), l, func(i, n int) int { return kern(y[i:n], x[i:n], nt, alpha) }, func(i int) { y[i] = elu(x[i], alpha) })
+}
+
+// ntElu streams elu(x) with alpha into the aligned span of y (ntSpan) and returns it, as
+// ntUnary.
+func ntElu(y, x []float32, alpha float32) (s, e int) {
+	if simdLevel < SIMDAVX2 {
+		return 0, 0
+	}
+	s, e = ntSpan(y)
+	if e > s {
+		eluNT(y[s:e], x[s:e], alpha, 1)
+	}
+	return s, e
 }
 
 func vecLeakyRelu(y, x []float32, s float32) int {

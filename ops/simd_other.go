@@ -32,9 +32,10 @@ func vecExpSumCols(s []float64, sh, row []float32) int                   { retur
 func vecVarCols(s1, s2, x0 []float64, row []float32) int                 { return 0 }
 func vecVarRow(x []float32, x0 float64) (int, float64, float64)          { return 0, 0, 0 }
 
-func ntUnary(k int, y, x []float32) (s, e int) { return 0, 0 }
-func vecUnary(k int, y, x []float32) int       { return 0 }
-func lanes() int                               { return 0 }
+func ntUnary(k int, y, x []float32) (s, e int)       { return 0, 0 }
+func ntElu(y, x []float32, alpha float32) (s, e int) { return 0, 0 }
+func vecUnary(k int, y, x []float32) int             { return 0 }
+func lanes() int                                     { return 0 }
 
 func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool { return false }
 

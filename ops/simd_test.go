@@ -220,7 +220,13 @@ func TestSIMDMatchesGo(t *testing.T) {
 		}
 	}
 	for _, a := range []float32{1, 0.5, -1.5} {
-		ks = append(ks, kernel{"elu", 2, 1e-7, tail(func(y, x []float32) int { return vecElu(y, x, a) }, func(v float32) float32 { return elu(v, a) })})
+		eluLoop := tail(func(y, x []float32) int { return vecElu(y, x, a) }, func(v float32) float32 { return elu(v, a) })
+		ks = append(ks, kernel{"elu", 2, 1e-7, eluLoop})
+		ks = append(ks, kernel{"elu/streamed", 2, 1e-7, func(y, x []float32) {
+			s, e := ntElu(y, x, a)
+			eluLoop(y[:s], x[:s])
+			eluLoop(y[e:], x[e:])
+		}})
 	}
 	for _, s := range streamSlopes {
 		ks = append(ks, kernel{"leaky_relu", 0, 0, tail(func(y, x []float32) int { return vecLeakyRelu(y, x, s) }, func(v float32) float32 {
@@ -533,6 +539,7 @@ func testStreamForward(t *testing.T, rows, cols int) {
 		"exp": un(NewExpFwd(Float32)), "sigmoid": un(NewSigmoidFwd(Float32)), "silu": un(NewSiluFwd(Float32)),
 		"tanh": un(NewTanhFwd(Float32)), "gelu": un(NewGeluFwd(Float32)), "gelu_erf": un(NewGeluErfFwd(Float32)),
 		"softplus": un(NewSoftplusFwd(Float32)), "mish": un(NewMishFwd(Float32)), "hardswish": un(NewHardswishFwd(Float32)),
+		"elu":     un(NewEluFwd(1.5, Float32)),
 		"softmax": un(NewSoftmaxFwd(-1, Float32)), "log_softmax": un(NewLogSoftmaxFwd(-1, Float32)),
 		"rms_norm":     func(out *Tensor) error { return rms.Forward(out, x, w) },
 		"rms_norm/nw":  func(out *Tensor) error { return rms.Forward(out, x, nil) },
