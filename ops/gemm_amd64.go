@@ -26,7 +26,9 @@ func dot4(k int, x, w *float32, ldw int, out *float32)
 
 var (
 	hasAVX2FMA = cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2, cpuid.FMA3)
-	hasAVX512  = hasAVX2FMA && cpuid.CPU.Supports(cpuid.AVX512F)
+	// AVX512DQ for VRANGEPS, the one-instruction exact max and min of the reductions; every
+	// AVX-512 CPU but the Xeon Phi has it.
+	hasAVX512 = hasAVX2FMA && cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512DQ)
 )
 
 // archKernels returns the vector micro-kernels this CPU can run, by SIMD level.

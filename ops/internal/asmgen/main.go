@@ -172,6 +172,14 @@ func emit(plain, bcst func(...Op), ops ...Op) {
 	plain(in...)
 }
 
+// kreg is the register of c in the kernel being written, or a new one loaded with it.
+func kreg(c konst) Register {
+	if r := hoistedReg(c); r != nil {
+		return r
+	}
+	return ld(c)
+}
+
 // hoistedReg is the register of c in the kernel being written, or nil.
 func hoistedReg(c konst) Register {
 	if hoisted == nil || !cur.wide {
@@ -265,13 +273,14 @@ func shl(n int, a Register) VecVirtual { d := vec(); VPSLLD(U8(n), a, d); return
 
 // Comparison predicates of VCMPPS.
 const (
-	cmpEQ  = 0x00 // ordered, equal
-	cmpLT  = 0x11 // ordered, less
-	cmpLE  = 0x12
-	cmpNEQ = 0x0c // ordered, not equal (false for NaN)
-	cmpGT  = 0x1e
-	cmpNGT = 0x1a // unordered or not greater
-	cmpNLT = 0x15 // unordered or not less
+	cmpEQ    = 0x00 // ordered, equal
+	cmpLT    = 0x11 // ordered, less
+	cmpLE    = 0x12
+	cmpNEQ   = 0x0c // ordered, not equal (false for NaN)
+	cmpGT    = 0x1e
+	cmpNGT   = 0x1a // unordered or not greater
+	cmpNLT   = 0x15 // unordered or not less
+	cmpUNORD = 0x03 // either is NaN
 )
 
 // mask is a lane mask: a vector register (AVX2) or a K register (AVX-512). A mask with out
@@ -344,6 +353,19 @@ func allOr(m mask, label string) {
 	g := GP32()
 	VMOVMSKPS(m.r, g)
 	CMPL(g, U8(0xff))
+	JNE(LabelRef(label))
+}
+
+// anyOf jumps to label when a lane of a or b is set (two masks of cmp).
+func anyOf(a, b mask, label string) {
+	if cur.wide {
+		KORTESTW(a.r, b.r)
+		JNE(LabelRef(label)) // ZF is clear when a bit of a | b is set
+		return
+	}
+	d := vec()
+	VORPS(a.r, b.r, d)
+	VPTEST(d, d)
 	JNE(LabelRef(label))
 }
 

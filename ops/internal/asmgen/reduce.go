@@ -67,12 +67,36 @@ func hsum64(a VecVirtual) VecVirtual {
 // maxExact is Go's max of two vectors without NaN: VMAXPS returns its second source for
 // equal lanes, so the two operand orders differ only for zeros of opposite sign, where
 // their AND is +0 as Go's max returns.
+// On AVX-512 it is one VRANGEPS (select the max, sign from the comparison), which orders -0
+// below +0.
 func maxExact(a, b Register) VecVirtual {
+	if cur.wide {
+		d := vec()
+		VRANGEPS(U8(rangeMax), b, a, d)
+		return d
+	}
 	r1, r2 := vec(), vec()
 	VMAXPS(a, b, r1)
 	VMAXPS(b, a, r2)
 	return and(r1, r2)
 }
+
+// maxAcc sets acc = maxExact(acc, v), in place on AVX-512 (no move on the accumulator's
+// chain).
+func maxAcc(acc VecVirtual, v Register) {
+	if cur.wide {
+		VRANGEPS(U8(rangeMax), v, acc, acc)
+		return
+	}
+	VMOVUPS(maxExact(acc, v), acc)
+}
+
+// VRANGEPS selectors: imm[1:0] min (0) or max (1), imm[3:2] = 01 the sign of the selected
+// value (AVX512DQ, which hasAVX512 in ops/gemm_amd64.go requires).
+const (
+	rangeMin = 0b0100
+	rangeMax = 0b0101
+)
 
 func maxExact64(a, b Register) VecVirtual {
 	r1, r2 := vec(), vec()
@@ -201,20 +225,32 @@ func reductions() {
 		name := frame("max", "func(x []float32) (int, float32, bool)", "returns how many elements of x it did and their maximum; false if it met a NaN")
 		x := Load(Param("x").Base(), GP64())
 		n, i := fullN("x"), counter()
-		accs := [2]VecVirtual{ld(cbits(0xff800000)), ld(cbits(0xff800000))} // -Inf
+		// One accumulator per segment, so that the four chains of maxExact overlap; the NaN
+		// check takes one compare per pair of vectors (unordered: a NaN in either).
+		var accs [4]VecVirtual
+		for k := range accs {
+			accs[k] = ld(cbits(0xff800000)) // -Inf
+		}
 		ok := GP8()
 		MOVB(U8(1), ok)
+		var vs [4]VecVirtual
+		var pair mask
 		segments(name, x, n, i, func(k int, m Mem) {
-			v := ld(m)
-			allOr(noNaN(v), name+"_nan")
-			VMOVUPS(maxExact(accs[k%2], v), accs[k%2])
+			vs[k] = ld(m)
+			switch k {
+			case 1:
+				pair = cmp(cmpUNORD, vs[0], vs[1])
+			case 3:
+				anyOf(pair, cmp(cmpUNORD, vs[2], vs[3]), name+"_nan")
+			}
+			maxAcc(accs[k], vs[k])
 		})
 		loop2(name, i, n, func(k int) {
 			v := ld(vat(x, i, k))
 			allOr(noNaN(v), name+"_nan")
-			VMOVUPS(maxExact(accs[k], v), accs[k])
+			maxAcc(accs[k], v)
 		})
-		acc := maxExact(accs[0], accs[1])
+		acc := maxExact(maxExact(accs[0], accs[2]), maxExact(accs[1], accs[3]))
 		// fold the lanes to one
 		// fold the lanes to one with the same exact max on narrower registers
 		var a8 VecVirtual = acc.AsY().(VecVirtual)
@@ -413,6 +449,11 @@ func blend64(m mask, f, t Register) VecVirtual {
 // minExact is Go's min of two vectors without NaN: the OR of both operand orders, -0 for
 // zeros of opposite sign (see maxExact).
 func minExact(a, b Register) VecVirtual {
+	if cur.wide {
+		d := vec()
+		VRANGEPS(U8(rangeMin), b, a, d)
+		return d
+	}
 	r1, r2 := vec(), vec()
 	VMINPS(a, b, r1)
 	VMINPS(b, a, r2)
