@@ -155,9 +155,9 @@ func (op *RMSNormFwd) Forward(out, x, weight *Tensor) error {
 	n, eps, w := shapeNumel(op.NormalizedShape), op.eps(), dataOf(weight)
 	v := alongDim{outer: len(x.Data) / n, n: n, inner: 1}
 	stream := streams(len(out.Data)) // the output pass streams (see streamRow)
-	v.eachRow(func(lo, hi int) {
+	v.eachRowStreamed(stream, func(lo, hi int) {
 		xs, ys := x.Data[lo:hi], out.Data[lo:hi]
-		i, s0 := vecSumSq(xs, 0)
+		i, s0 := vecSumSq(xs)
 		var s1 float64
 		for ; i+2 <= len(xs); i += 2 {
 			s0 += float64(xs[i]) * float64(xs[i])
@@ -246,7 +246,7 @@ func (op *LayerNormFwd) Forward(out, x, weight, bias *Tensor) error {
 	w, bs := dataOf(weight), dataOf(bias)
 	v := alongDim{outer: len(x.Data) / n, n: n, inner: 1}
 	stream := streams(len(out.Data))
-	v.eachRow(func(lo, hi int) {
+	v.eachRowStreamed(stream, func(lo, hi int) {
 		xs, ys := x.Data[lo:hi], out.Data[lo:hi]
 		// One pass of shifted sums, as VarFwd's (varRow, shiftedSquares): in float64, the
 		// shift by the row's first element keeps s2 and s1²/n from cancelling; the
@@ -366,7 +366,8 @@ func init() {
 // read-for-ownership of lines the row pass would otherwise fetch only to overwrite, and
 // the at most 15 elements either side with ordinary stores. The row itself is in cache
 // from the statistics pass; only its output goes to memory. pf (nil: none) is the next
-// row, prefetched alongside (prefetchNext).
+// row, prefetched alongside (prefetchNext). The streamed stores are not fenced: the
+// caller's worker fences after its last row (eachRowStreamed).
 func streamRow(y, x, w, b, pf []float32, stream bool, piece func(y, x, w, b, pf []float32, nt bool)) {
 	s, e := 0, 0
 	if stream && simdLevel >= SIMDAVX2 {

@@ -71,7 +71,7 @@ func (op *FusedAddRMSNormFwd) Forward(y, residualOut, x, residual, weight *Tenso
 		for i := vecArith(opAdd, os, xs, rs); i < len(os); i++ {
 			os[i] = xs[i] + rs[i]
 		}
-		i, s := vecSumSq(os, 0)
+		i, s := vecSumSq(os)
 		for ; i < len(os); i++ {
 			s += float64(os[i]) * float64(os[i])
 		}

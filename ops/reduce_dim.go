@@ -32,9 +32,11 @@ func (v alongDim) eachRow(row func(lo, hi int)) {
 	})
 }
 
-// eachRowBuf is eachRow with a scratch row of v.n elements per worker.
+// eachRowBuf is eachRow with a scratch row of v.n elements per worker, whose workers fence
+// their streamed stores.
 func (v alongDim) eachRowBuf(row func(lo, hi int, buf []float32)) {
 	parallelFor(v.outer, max(1, grainElems/v.n), func(lo, hi int) {
+		defer fence()
 		buf := make([]float32, v.n)
 		for r := lo; r < hi; r++ {
 			row(r*v.n, (r+1)*v.n, buf)

@@ -261,13 +261,13 @@ func vecSum(x []float32) (int, float64) {
 	return kern(x)
 }
 
-// vecSumSq returns how many elements of x it did and the sum of (x - m)² in float64.
-func vecSumSq(x []float32, m float64) (int, float64) {
+// vecSumSq returns how many elements of x it did and the sum of x² in float64.
+func vecSumSq(x []float32) (int, float64) {
 	kern, l := pick(sumSqAVX2, sumSqAVX512)
 	if l == 0 {
 		return 0, 0
 	}
-	return kern(x, m)
+	return kern(x)
 }
 
 // vecMax returns how many elements of x it did and their maximum; ok is false when a

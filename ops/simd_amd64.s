@@ -2041,61 +2041,53 @@ sumAVX2_done:
 	VZEROUPPER
 	RET
 
-// func sumSqAVX2(x []float32, m float64) (int, float64)
-// Requires: AVX, AVX2, FMA3, SSE2
-TEXT ·sumSqAVX2(SB), NOSPLIT, $0-48
-	MOVQ         x_base+0(FP), AX
-	MOVSD        m+24(FP), X0
-	VBROADCASTSD X0, Y0
-	MOVQ         x_len+8(FP), CX
-	ANDQ         $-8, CX
-	XORQ         DX, DX
-	VXORPS       Y1, Y1, Y1
-	VXORPS       Y2, Y2, Y2
-	VXORPS       Y3, Y3, Y3
-	VXORPS       Y4, Y4, Y4
-	MOVQ         CX, BX
-	ANDQ         $-16, BX
+// func sumSqAVX2(x []float32) (int, float64)
+// Requires: AVX, FMA3, SSE2
+TEXT ·sumSqAVX2(SB), NOSPLIT, $0-40
+	MOVQ   x_base+0(FP), AX
+	MOVQ   x_len+8(FP), CX
+	ANDQ   $-8, CX
+	XORQ   DX, DX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	MOVQ   CX, BX
+	ANDQ   $-16, BX
 
 sumSqAVX2_loop2:
 	CMPQ        DX, BX
 	JAE         sumSqAVX2_tail
-	VCVTPS2PD   (AX)(DX*4), Y5
-	VCVTPS2PD   16(AX)(DX*4), Y6
-	VSUBPD      Y0, Y5, Y5
-	VSUBPD      Y0, Y6, Y6
+	VCVTPS2PD   (AX)(DX*4), Y4
+	VCVTPS2PD   16(AX)(DX*4), Y5
+	VFMADD231PD Y4, Y4, Y0
 	VFMADD231PD Y5, Y5, Y1
-	VFMADD231PD Y6, Y6, Y2
-	VCVTPS2PD   32(AX)(DX*4), Y5
-	VCVTPS2PD   48(AX)(DX*4), Y6
-	VSUBPD      Y0, Y5, Y5
-	VSUBPD      Y0, Y6, Y6
+	VCVTPS2PD   32(AX)(DX*4), Y4
+	VCVTPS2PD   48(AX)(DX*4), Y5
+	VFMADD231PD Y4, Y4, Y2
 	VFMADD231PD Y5, Y5, Y3
-	VFMADD231PD Y6, Y6, Y4
 	ADDQ        $0x10, DX
 	JMP         sumSqAVX2_loop2
 
 sumSqAVX2_tail:
 	CMPQ        DX, CX
 	JAE         sumSqAVX2_done
-	VCVTPS2PD   (AX)(DX*4), Y5
-	VCVTPS2PD   16(AX)(DX*4), Y6
-	VSUBPD      Y0, Y5, Y5
-	VSUBPD      Y0, Y6, Y6
+	VCVTPS2PD   (AX)(DX*4), Y4
+	VCVTPS2PD   16(AX)(DX*4), Y5
+	VFMADD231PD Y4, Y4, Y0
 	VFMADD231PD Y5, Y5, Y1
-	VFMADD231PD Y6, Y6, Y2
 	ADDQ        $0x08, DX
 
 sumSqAVX2_done:
-	VADDPD       Y2, Y1, Y1
-	VADDPD       Y4, Y3, Y3
-	VADDPD       Y3, Y1, Y1
-	MOVQ         DX, ret+32(FP)
-	VEXTRACTF128 $0x01, Y1, X0
-	VADDPD       X0, X1, X0
-	VUNPCKHPD    X0, X0, X1
-	VADDSD       X1, X0, X0
-	MOVSD        X0, ret1+40(FP)
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	MOVQ         DX, ret+24(FP)
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X1
+	VUNPCKHPD    X1, X1, X0
+	VADDSD       X0, X1, X1
+	MOVSD        X1, ret1+32(FP)
 	VZEROUPPER
 	RET
 
@@ -2614,7 +2606,7 @@ expSumAVX2_done:
 	RET
 
 // func expScaleAVX2(y []float32, x []float32, m float32, s float32, nt int) int
-// Requires: AVX, AVX2, FMA3, MMX+, SSE
+// Requires: AVX, AVX2, FMA3, SSE
 TEXT ·expScaleAVX2(SB), NOSPLIT, $0-72
 	MOVQ         y_base+0(FP), AX
 	MOVQ         x_base+24(FP), CX
@@ -2703,8 +2695,6 @@ expScaleAVX2_nt_loop:
 	JMP          expScaleAVX2_nt_loop
 
 expScaleAVX2_nt_done:
-	SFENCE
-
 expScaleAVX2_ret:
 	MOVQ SI, ret+64(FP)
 	VZEROUPPER
@@ -3060,7 +3050,6 @@ scaleAVX2_m3_loop:
 
 scaleAVX2_m3_done:
 scaleAVX2_ret:
-	SFENCE
 	MOVQ R9, ret+120(FP)
 	VZEROUPPER
 	RET
@@ -3218,7 +3207,6 @@ normalizeAVX2_m7_loop:
 
 normalizeAVX2_m7_done:
 normalizeAVX2_ret:
-	SFENCE
 	MOVQ R9, ret+136(FP)
 	VZEROUPPER
 	RET
@@ -5119,63 +5107,55 @@ sumAVX512_done:
 	VZEROUPPER
 	RET
 
-// func sumSqAVX512(x []float32, m float64) (int, float64)
+// func sumSqAVX512(x []float32) (int, float64)
 // Requires: AVX, AVX512F, SSE2
-TEXT ·sumSqAVX512(SB), NOSPLIT, $0-48
-	MOVQ         x_base+0(FP), AX
-	MOVSD        m+24(FP), X0
-	VBROADCASTSD X0, Z0
-	MOVQ         x_len+8(FP), CX
-	ANDQ         $-16, CX
-	XORQ         DX, DX
-	VPXORD       Z1, Z1, Z1
-	VPXORD       Z2, Z2, Z2
-	VPXORD       Z3, Z3, Z3
-	VPXORD       Z4, Z4, Z4
-	MOVQ         CX, BX
-	ANDQ         $-32, BX
+TEXT ·sumSqAVX512(SB), NOSPLIT, $0-40
+	MOVQ   x_base+0(FP), AX
+	MOVQ   x_len+8(FP), CX
+	ANDQ   $-16, CX
+	XORQ   DX, DX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	MOVQ   CX, BX
+	ANDQ   $-32, BX
 
 sumSqAVX512_loop2:
 	CMPQ        DX, BX
 	JAE         sumSqAVX512_tail
-	VCVTPS2PD   (AX)(DX*4), Z5
-	VCVTPS2PD   32(AX)(DX*4), Z6
-	VSUBPD      Z0, Z5, Z5
-	VSUBPD      Z0, Z6, Z6
+	VCVTPS2PD   (AX)(DX*4), Z4
+	VCVTPS2PD   32(AX)(DX*4), Z5
+	VFMADD231PD Z4, Z4, Z0
 	VFMADD231PD Z5, Z5, Z1
-	VFMADD231PD Z6, Z6, Z2
-	VCVTPS2PD   64(AX)(DX*4), Z5
-	VCVTPS2PD   96(AX)(DX*4), Z6
-	VSUBPD      Z0, Z5, Z5
-	VSUBPD      Z0, Z6, Z6
+	VCVTPS2PD   64(AX)(DX*4), Z4
+	VCVTPS2PD   96(AX)(DX*4), Z5
+	VFMADD231PD Z4, Z4, Z2
 	VFMADD231PD Z5, Z5, Z3
-	VFMADD231PD Z6, Z6, Z4
 	ADDQ        $0x20, DX
 	JMP         sumSqAVX512_loop2
 
 sumSqAVX512_tail:
 	CMPQ        DX, CX
 	JAE         sumSqAVX512_done
-	VCVTPS2PD   (AX)(DX*4), Z5
-	VCVTPS2PD   32(AX)(DX*4), Z6
-	VSUBPD      Z0, Z5, Z5
-	VSUBPD      Z0, Z6, Z6
+	VCVTPS2PD   (AX)(DX*4), Z4
+	VCVTPS2PD   32(AX)(DX*4), Z5
+	VFMADD231PD Z4, Z4, Z0
 	VFMADD231PD Z5, Z5, Z1
-	VFMADD231PD Z6, Z6, Z2
 	ADDQ        $0x10, DX
 
 sumSqAVX512_done:
-	VADDPD        Z2, Z1, Z1
-	VADDPD        Z4, Z3, Z3
-	VADDPD        Z3, Z1, Z1
-	MOVQ          DX, ret+32(FP)
-	VEXTRACTF64X4 $0x01, Z1, Y0
-	VADDPD        Y0, Y1, Y0
-	VEXTRACTF128  $0x01, Y0, X1
-	VADDPD        X1, X0, X1
-	VUNPCKHPD     X1, X1, X0
-	VADDSD        X0, X1, X1
-	MOVSD         X1, ret1+40(FP)
+	VADDPD        Z1, Z0, Z0
+	VADDPD        Z3, Z2, Z2
+	VADDPD        Z2, Z0, Z0
+	MOVQ          DX, ret+24(FP)
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y1
+	VEXTRACTF128  $0x01, Y1, X0
+	VADDPD        X0, X1, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	MOVSD         X0, ret1+32(FP)
 	VZEROUPPER
 	RET
 
@@ -5688,7 +5668,7 @@ DATA k32_c2d00000<>+28(SB)/4, $0xc2d00000
 GLOBL k32_c2d00000<>(SB), RODATA|NOPTR, $32
 
 // func expScaleAVX512(y []float32, x []float32, m float32, s float32, nt int) int
-// Requires: AVX, AVX512F, MMX+, SSE
+// Requires: AVX, AVX512F, SSE
 TEXT ·expScaleAVX512(SB), NOSPLIT, $0-72
 	MOVQ         y_base+0(FP), AX
 	MOVQ         x_base+24(FP), CX
@@ -5768,8 +5748,6 @@ expScaleAVX512_nt_loop:
 	JMP          expScaleAVX512_nt_loop
 
 expScaleAVX512_nt_done:
-	SFENCE
-
 expScaleAVX512_ret:
 	MOVQ SI, ret+64(FP)
 	VZEROUPPER
@@ -6153,7 +6131,6 @@ scaleAVX512_m3_loop:
 
 scaleAVX512_m3_done:
 scaleAVX512_ret:
-	SFENCE
 	MOVQ R9, ret+120(FP)
 	VZEROUPPER
 	RET
@@ -6311,7 +6288,6 @@ normalizeAVX512_m7_loop:
 
 normalizeAVX512_m7_done:
 normalizeAVX512_ret:
-	SFENCE
 	MOVQ R9, ret+136(FP)
 	VZEROUPPER
 	RET

@@ -74,10 +74,10 @@ func clampAVX2(y []float32, x []float32, nt int, lo float32, hi float32) int
 //go:noescape
 func sumAVX2(x []float32) (int, float64)
 
-// sumSqAVX2 returns how many elements of x it did and the sum of (x - m)² in float64 (8 lanes; see asmgen).
+// sumSqAVX2 returns how many elements of x it did and the sum of x² in float64 (8 lanes; see asmgen).
 //
 //go:noescape
-func sumSqAVX2(x []float32, m float64) (int, float64)
+func sumSqAVX2(x []float32) (int, float64)
 
 // maxAVX2 returns how many elements of x it did and their maximum; false if it met a NaN (8 lanes; see asmgen).
 //
@@ -119,7 +119,7 @@ func varRowAVX2(x []float32, x0 float64) (int, float64, float64)
 //go:noescape
 func expSumAVX2(y []float32, x []float32, m float32, store int, pf *float32) (int, float64)
 
-// expScaleAVX2 computes y = exp(x - m) * s over the full vectors of x, stopping at a vector outside exp's fast range (8 lanes; see asmgen).
+// expScaleAVX2 computes y = exp(x - m) * s over the full vectors of x (streamed when nt != 0; the caller fences), stopping at a vector outside exp's fast range (8 lanes; see asmgen).
 //
 //go:noescape
 func expScaleAVX2(y []float32, x []float32, m float32, s float32, nt int) int
@@ -149,12 +149,12 @@ func mulAVX2(y []float32, a []float32, b []float32, mode int) int
 //go:noescape
 func divAVX2(y []float32, a []float32, b []float32, mode int) int
 
-// scaleAVX2 computes y = x * s, times w when hasW != 0, over the full vectors of x, prefetching pf alongside (8 lanes; see asmgen).
+// scaleAVX2 computes y = x * s, times w when hasW != 0, over the full vectors of x, prefetching pf alongside; with nt != 0 the caller fences (8 lanes; see asmgen).
 //
 //go:noescape
 func scaleAVX2(y []float32, x []float32, w []float32, pf []float32, s float32, hasW int, nt int) int
 
-// normalizeAVX2 computes y = (x - m) * r, times w (mode&1), plus b (mode&2), streamed (mode&4), over the full vectors of x, prefetching pf alongside (8 lanes; see asmgen).
+// normalizeAVX2 computes y = (x - m) * r, times w (mode&1), plus b (mode&2), streamed (mode&4; the caller fences), over the full vectors of x, prefetching pf alongside (8 lanes; see asmgen).
 //
 //go:noescape
 func normalizeAVX2(y []float32, x []float32, w []float32, b []float32, pf []float32, m float32, r float32, mode int) int
@@ -251,10 +251,10 @@ func clampAVX512(y []float32, x []float32, nt int, lo float32, hi float32) int
 //go:noescape
 func sumAVX512(x []float32) (int, float64)
 
-// sumSqAVX512 returns how many elements of x it did and the sum of (x - m)² in float64 (16 lanes; see asmgen).
+// sumSqAVX512 returns how many elements of x it did and the sum of x² in float64 (16 lanes; see asmgen).
 //
 //go:noescape
-func sumSqAVX512(x []float32, m float64) (int, float64)
+func sumSqAVX512(x []float32) (int, float64)
 
 // maxAVX512 returns how many elements of x it did and their maximum; false if it met a NaN (16 lanes; see asmgen).
 //
@@ -296,7 +296,7 @@ func varRowAVX512(x []float32, x0 float64) (int, float64, float64)
 //go:noescape
 func expSumAVX512(y []float32, x []float32, m float32, store int, pf *float32) (int, float64)
 
-// expScaleAVX512 computes y = exp(x - m) * s over the full vectors of x, stopping at a vector outside exp's fast range (16 lanes; see asmgen).
+// expScaleAVX512 computes y = exp(x - m) * s over the full vectors of x (streamed when nt != 0; the caller fences), stopping at a vector outside exp's fast range (16 lanes; see asmgen).
 //
 //go:noescape
 func expScaleAVX512(y []float32, x []float32, m float32, s float32, nt int) int
@@ -326,12 +326,12 @@ func mulAVX512(y []float32, a []float32, b []float32, mode int) int
 //go:noescape
 func divAVX512(y []float32, a []float32, b []float32, mode int) int
 
-// scaleAVX512 computes y = x * s, times w when hasW != 0, over the full vectors of x, prefetching pf alongside (16 lanes; see asmgen).
+// scaleAVX512 computes y = x * s, times w when hasW != 0, over the full vectors of x, prefetching pf alongside; with nt != 0 the caller fences (16 lanes; see asmgen).
 //
 //go:noescape
 func scaleAVX512(y []float32, x []float32, w []float32, pf []float32, s float32, hasW int, nt int) int
 
-// normalizeAVX512 computes y = (x - m) * r, times w (mode&1), plus b (mode&2), streamed (mode&4), over the full vectors of x, prefetching pf alongside (16 lanes; see asmgen).
+// normalizeAVX512 computes y = (x - m) * r, times w (mode&1), plus b (mode&2), streamed (mode&4; the caller fences), over the full vectors of x, prefetching pf alongside (16 lanes; see asmgen).
 //
 //go:noescape
 func normalizeAVX512(y []float32, x []float32, w []float32, b []float32, pf []float32, m float32, r float32, mode int) int

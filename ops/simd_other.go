@@ -23,7 +23,7 @@ func vecScale(y, x, w, pf []float32, s float32, nt bool) int             { retur
 func vecNormalize(y, x, w, b, pf []float32, m, r float32, nt bool) int   { return 0 }
 func vecRope(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int               { return 0 }
 func vecSum(x []float32) (int, float64)                                  { return 0, 0 }
-func vecSumSq(x []float32, m float64) (int, float64)                     { return 0, 0 }
+func vecSumSq(x []float32) (int, float64)                                { return 0, 0 }
 func vecMax(x []float32) (n int, m float32, ok bool)                     { return 0, 0, true }
 func vecSumCols(acc []float64, x []float32) int                          { return 0 }
 func vecMaxCols(acc []float64, x []float32) int                          { return 0 }
