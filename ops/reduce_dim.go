@@ -306,29 +306,19 @@ func (op *LogSoftmaxFwd) Forward(out, x *Tensor) error {
 	if err != nil {
 		return err
 	}
-	stream := streams(len(out.Data)) && simdLevel >= SIMDAVX2
+	stream := streams(len(out.Data))
 	if v.inner == 1 {
-		v.eachRow(func(lo, hi int) {
+		v.eachRowStreamed(stream, func(lo, hi int) {
 			xs, ys := x.Data[lo:hi], out.Data[lo:hi]
 			m := float32(maxRow(xs))
 			k, s := vecExpSum(nil, xs, m, prefetchNext(x.Data, lo, hi))
 			for _, e := range xs[k:] {
 				s += float64(expf(e - m))
 			}
-			c := m + logf(float32(s))
-			sub := func(ys, xs []float32) {
-				j := vecArith(opSub, ys, xs, []float32{c})
-				for i, e := range xs[j:len(ys)] {
-					ys[j+i] = e - c
-				}
-			}
-			if !stream {
-				sub(ys, xs)
-				return
-			}
-			s0, e0 := ntArith(opSub, ys, xs, []float32{c}) // a large output streams
-			sub(ys[:s0], xs[:s0])
-			sub(ys[e0:], xs[e0:])
+			// y = (x - c) * 1, which is x - c bit for bit, through the row ops' output pass:
+			// a large output streams and its worker fences once (the two-input streaming
+			// kernel fenced every row; the exp pass prefetched the next row already)
+			normalizeRow(ys, xs, nil, nil, nil, m+logf(float32(s)), 1, stream)
 		})
 		return nil
 	}
