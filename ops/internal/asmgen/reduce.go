@@ -12,6 +12,15 @@ import (
 func at(p, i Register) Mem   { return Mem{Base: p, Index: i, Scale: 4} }
 func at64(p, i Register) Mem { return Mem{Base: p, Index: i, Scale: 8} }
 
+// addInto64 adds the float64 halves lo and hi of a vector into the float64 slice at p from
+// element i (a column fold's accumulator).
+func addInto64(p, i Register, lo, hi VecVirtual) {
+	VADDPD(at64(p, i), lo, lo)
+	VADDPD(at64(p, i).Offset(cur.lanes*4), hi, hi)
+	VMOVUPD(lo, at64(p, i))
+	VMOVUPD(hi, at64(p, i).Offset(cur.lanes*4))
+}
+
 // cvtHalves converts the float32 vector at m to float64: the low and the high half.
 func cvtHalves(m Mem) (lo, hi VecVirtual) {
 	lo, hi = vec(), vec()
@@ -287,10 +296,7 @@ func reductions() {
 		n, i := fullN("x"), counter()
 		loopTo(name, i, n, func() {
 			lo, hi := cvtHalves(at(x, i))
-			VADDPD(at64(acc, i), lo, lo)
-			VADDPD(at64(acc, i).Offset(cur.lanes*4), hi, hi)
-			VMOVUPD(lo, at64(acc, i))
-			VMOVUPD(hi, at64(acc, i).Offset(cur.lanes*4))
+			addInto64(acc, i, lo, hi)
 		})
 		Store(i, ReturnIndex(0))
 		VZEROUPPER()

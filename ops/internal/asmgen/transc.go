@@ -379,10 +379,7 @@ func expRows() {
 			loopTo(name, i, n, func() {
 				d := sub(ld(at(x, i)), at(sh, i))
 				lo, hi := cvtReg(exp(expCheck(d, name+"_done")))
-				VADDPD(at64(s, i), lo, lo)
-				VADDPD(at64(s, i).Offset(cur.lanes*4), hi, hi)
-				VMOVUPD(lo, at64(s, i))
-				VMOVUPD(hi, at64(s, i).Offset(cur.lanes*4))
+				addInto64(s, i, lo, hi)
 			})
 			Store(i, ReturnIndex(0))
 			VZEROUPPER()
