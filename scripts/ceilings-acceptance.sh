@@ -3,7 +3,10 @@
 # host) while another process keeps one core busy. After each run it counts anomalies and
 # formula errors over every row, records the verdict of each memory-bound cpu-large row, and
 # prices a copy of the catalog whose AddFwd bytes are doubled against that run's profile:
-# that copy must be reported as a formula error (exit 1) every time.
+# that copy must be reported as a formula error (exit 1) every time. Each run's line shows
+# the margins of the same-time physics check (docs/report.md): the doubled AddFwd's implied
+# rate over its same-time reference (a formula error above report.SameTimeFactor, 1.4), and
+# the highest such ratio among the run's correct rows (which must stay below it).
 #
 #   N=10 scripts/ceilings-acceptance.sh      (default N=3; each run takes several minutes)
 #
@@ -49,7 +52,12 @@ for i in $(seq 1 "$N"); do
 	(cd "$dbl" && "$work/doubled-bin/ropbench" run -op '^AddFwd$' -workload '^cpu-large$' -samples 5 -o "$out/add2x.txt" 2>/dev/null)
 	"$out/bin/ropgen" report -profile "$out/host.yaml" "$out/add2x.txt" > "$out/add2x-report.txt" 2>&1
 	caught=$?
-	echo "run $i: make run exit $rc, $(( $(date +%s) - start )) s, $anomalies anomalies, $errors formula errors; doubled AddFwd: report exit $caught ($(grep -c 'formula error' "$out/add2x-report.txt") formula-error lines)"
+	"$out/bin/ropgen" report -json -profile "$out/host.yaml" "$out/add2x.txt" > "$out/add2x.json" 2>/dev/null
+	# ref_ratio: the row's implied rate (median sample) over its same-time reference.
+	ratios() { sed -n 's/.*"op":"\([A-Za-z0-9]*\)","workload":"\([^"]*\)".*"ref_ratio":\([0-9.e+-]*\),.*/\3 \1\/\2/p' "$1" | sort -g; }
+	doubled=$(ratios "$out/add2x.json" | tail -1)
+	highest=$(ratios "$out/all.json" | tail -1)
+	echo "run $i: make run exit $rc, $(( $(date +%s) - start )) s, $anomalies anomalies, $errors formula errors; doubled AddFwd: report exit $caught ($(grep -c 'formula error' "$out/add2x-report.txt") formula-error lines), implied/reference ${doubled%% *} (line 1.4); correct rows' highest ${highest:-none}"
 done
 
 echo "verdicts of the memory-bound cpu-large rows (op: verdict counts over $N runs):"

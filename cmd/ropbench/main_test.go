@@ -274,3 +274,37 @@ func TestRunRefusesManifestOutput(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, manifest changed: %v", code, stderr, !bytes.Equal(before, after))
 	}
 }
+
+// TestRunSameTime: a cold case with more tensors than -same-time-mib gets the same-time
+// reference in its record (ref_rate) and on its progress line; below the line, or with 0, it
+// has none.
+func TestRunSameTime(t *testing.T) {
+	const row = "ClampFwd/cpu-small-row-bound/float32" // 1.6 MiB of tensors
+	for _, c := range []struct {
+		mib  string
+		want bool
+	}{{"1", true}, {"2", false}, {"0", false}} {
+		out := filepath.Join(t.TempDir(), "bench.jsonl")
+		code, _, stderr := runCmd("run", "-manifests", manifests, "-json", "-op", "^ClampFwd$", "-workload", "^cpu-small-row-bound$", "-dtype", "^float32$",
+			"-samples", "2", "-ref-mib", "0", "-same-time-mib", c.mib, "-o", out)
+		if code != 0 {
+			t.Fatalf("-same-time-mib %s: exit %d:\n%s", c.mib, code, stderr)
+		}
+		recs, fs := record.ReadFiles(out)
+		if len(fs) > 0 {
+			t.Fatal(fs)
+		}
+		var got *record.Record
+		for i := range recs {
+			if recs[i].Op+"/"+recs[i].Workload+"/"+recs[i].DType == row {
+				got = &recs[i]
+			}
+		}
+		if got == nil {
+			t.Fatalf("-same-time-mib %s: no record of %s in %+v", c.mib, row, recs)
+		}
+		if (got.RefRate > 0) != c.want || strings.Contains(stderr, "same-time ref ") != c.want {
+			t.Errorf("-same-time-mib %s: ref_rate %v; want one: %v\n%s", c.mib, got.RefRate, c.want, stderr)
+		}
+	}
+}

@@ -523,3 +523,76 @@ func TestFlush(t *testing.T) {
 		t.Error("no eviction for an instance without Buffers")
 	}
 }
+
+// logged is an Instance whose timed calls are logged, with the calls of a fake same-time
+// reference, in one sequence.
+type logged struct {
+	bench.Instance
+	log *[]string
+}
+
+func (l logged) Run() error { *l.log = append(*l.log, "row"); return l.Instance.Run() }
+
+type loggedRegistry struct {
+	bench.Registry
+	log *[]string
+}
+
+func (r loggedRegistry) Build(c manifest.Case, opt bench.BuildOptions) (bench.Instance, error) {
+	in, err := r.Registry.Build(c, opt)
+	if err != nil || opt.Meta {
+		return in, err
+	}
+	return logged{in, r.log}, nil
+}
+
+// TestSameTimeInterleaved: a cold row beyond SameTime.Above has one reference call after each
+// of its samples (sample, reference, sample, reference ...), and each record's RefRate is the
+// median of the faster pattern over that record's own samples, not the fastest sample of
+// either; a row not beyond Above, or timed warm, has no reference and no RefRate.
+func TestSameTimeInterleaved(t *testing.T) {
+	var log []string
+	reg := loggedRegistry{reg, &log}
+	p := planOne(t, find(t, "ReluFwd/cpu-small/float32"))
+	// Two patterns: the first's medians are 3 and 30, the second's 2 and 20, though its
+	// fastest samples (9, 90) are the fastest of all. The first call is the warm-up, whose
+	// rates (1000) are not kept.
+	copyRates := []float64{1000, 5, 1, 3, 50, 30, 10}
+	triadRates := []float64{1000, 2, 9, 2, 20, 20, 90}
+	calls := 0
+	opt := quickOptions // 2 records of 3 samples
+	opt.Evictor = cold.NewEvictor(1 << 20)
+	opt.SameTime = &bench.SameTime{Above: p.Storage - 1, Sample: func() []float64 {
+		log = append(log, "ref")
+		calls++
+		return []float64{copyRates[calls-1], triadRates[calls-1]}
+	}}
+	res := bench.Measure(reg, p, opt)
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	// The first calls are the warm-ups of the row (the check's) and of the reference (its
+	// rates not kept), before any sample.
+	want := []string{"row", "ref", "row", "ref", "row", "ref", "row", "ref", "row", "ref", "row", "ref", "row", "ref"}
+	if !slices.Equal(log, want) {
+		t.Errorf("calls %v, want %v", log, want)
+	}
+	if len(res.Records) != 2 || res.Records[0].RefRate != 3 || res.Records[1].RefRate != 30 {
+		t.Errorf("records %+v: want RefRate 3 then 30", res.Records)
+	}
+
+	for name, o := range map[string]bench.Options{
+		"not beyond Above": func() bench.Options {
+			o := opt
+			o.SameTime = &bench.SameTime{Above: p.Storage, Sample: opt.SameTime.Sample}
+			return o
+		}(),
+		"warm": func() bench.Options { o := opt; o.Evictor = nil; return o }(),
+	} {
+		log, calls = nil, 0
+		res := bench.Measure(reg, p, o)
+		if res.Err != nil || calls != 0 || res.Records[0].RefRate != 0 || res.Records[1].RefRate != 0 {
+			t.Errorf("%s: %d reference calls, records %+v, err %v; want none", name, calls, res.Records, res.Err)
+		}
+	}
+}

@@ -32,6 +32,40 @@ type Options struct {
 	// made after evicting the caches (cold.Sample after EvictFor). Nil: every case is timed
 	// in warm batches, and a case that fits in the caches runs at cache bandwidth.
 	Evictor *cold.Evictor
+	// SameTime, when set, times a same-time reference beside the cold rows whose tensors
+	// exceed SameTime.Above (DRAM-sized rows): see SameTime. Nil: none.
+	SameTime *SameTime
+}
+
+// SameTime is the same-time reference of the DRAM-sized cold rows: streaming patterns of the
+// catalog's own kernels timed one cold call each right after every sample of the row
+// (sample, reference, sample, reference, ...), so that the reference saw the machine load
+// the row saw, sample by sample. A record's RefRate is the median rate of the faster
+// pattern over its samples; the report convicts a row whose implied rate is well above it
+// (report.SameTimeFactor), which a fixed ceiling cannot do on a machine whose load moves.
+type SameTime struct {
+	// Above: only a cold row whose tensors take more than Above bytes (its Storage) gets the
+	// reference: beyond the last-level cache its data streams from DRAM, as the
+	// reference's does. A smaller row runs partly from cache and has none.
+	Above int64
+	// Sample times one cold call of each pattern, in the same order every time, and returns
+	// their rates in bytes/s (calibrate.SameTime.Sample).
+	Sample func() []float64
+}
+
+// applies reports whether the reference is timed beside p, timed cold or not.
+func (st *SameTime) applies(p Planned, cold bool) bool {
+	return st != nil && cold && p.Storage > st.Above
+}
+
+// refRate is the record's RefRate from the rates of each pattern's samples: the median of
+// the faster pattern (the one with the higher median); 0 when there are none.
+func refRate(byPattern [][]float64) float64 {
+	best := 0.0
+	for _, rs := range byPattern {
+		best = max(best, Median(rs))
+	}
+	return best
 }
 
 // DefaultOptions are the options of `ropbench run` without flags.
@@ -104,12 +138,18 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 		res.Err = fmt.Errorf("EvalRoofline: %w", err)
 		return res
 	}
+	res.Cold = opt.Evictor != nil
+	sameTime := opt.SameTime.applies(p, res.Cold)
+	if sameTime {
+		// The reference's warm-up, not kept: its first call may make its arrays (see
+		// benchcmd), which must not happen, nor be collected, between timed calls.
+		opt.SameTime.Sample()
+	}
 	// Garbage from building this case and the previous ones must not be collected inside a
 	// timed batch; the kernels themselves do not allocate.
 	runtime.GC()
 	// A cold sample is one call; a warm one a batch of n, calibrated (the warm-up) to last
 	// at least its share of MaxTime. The cold case's warm-up is the two calls above.
-	res.Cold = opt.Evictor != nil
 	n := 1
 	var sample func() (float64, error)
 	if res.Cold {
@@ -125,10 +165,20 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 	}
 	for range opt.Count {
 		times := make([]float64, opt.Samples)
+		var refs [][]float64 // the reference's rates, by pattern
 		for i := range times {
 			if times[i], err = sample(); err != nil {
 				res.Err = err
 				return res
+			}
+			if sameTime {
+				rates := opt.SameTime.Sample()
+				if refs == nil {
+					refs = make([][]float64, len(rates))
+				}
+				for j, r := range rates {
+					refs[j] = append(refs[j], r)
+				}
 			}
 		}
 		res.Seconds = append(res.Seconds, times...)
@@ -136,6 +186,7 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 			Device: opt.Device, Op: p.Case.Case.Op, Workload: p.Case.Case.Label, DType: p.DType,
 			Roof: op.ComputeRoof(), Flops: flops, Bytes: bytes,
 			Seconds: Median(times), MinSeconds: slices.Min(times), MaxSeconds: slices.Max(times), Iters: n * opt.Samples,
+			RefRate: refRate(refs),
 		})
 	}
 	return res
@@ -186,8 +237,13 @@ func (res Result) progress() string {
 	if res.Cold {
 		mode = "cold"
 	}
-	return fmt.Sprintf("%-58s %s %10s  [%s .. %s]  %8.2f GB/s  %8.2f GFLOP/s",
+	line := fmt.Sprintf("%-58s %s %10s  [%s .. %s]  %8.2f GB/s  %8.2f GFLOP/s",
 		res.Name(), mode, Seconds(med), Seconds(lo), Seconds(hi), float64(res.Bytes)/med/1e9, float64(res.Flops)/med/1e9)
+	if r := res.Records[0]; r.RefRate > 0 {
+		// The figure the physics check judges: the row's median rate over the reference's.
+		line += fmt.Sprintf("  same-time ref %.2f GB/s (row %.2fx)", r.RefRate/1e9, float64(r.Bytes)/r.Seconds/r.RefRate)
+	}
+	return line
 }
 
 // Seconds formats a time in seconds with three significant digits and a unit ("12.3µs").

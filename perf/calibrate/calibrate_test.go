@@ -3,10 +3,12 @@ package calibrate
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ropgen/ropgen/perf/cold"
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
@@ -321,6 +323,35 @@ func TestHalfPrecision(t *testing.T) {
 		got := HalfPrecision(c.cpu)
 		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
 			t.Errorf("HalfPrecision(%v) = %q; want it to contain %q", c.cpu.Flags, got, c.want)
+		}
+	}
+}
+
+// TestSameTime: the same-time reference is the calibration's cold mixes, the same kernels
+// under the same names, each sampled once a Sample in Names' order, its rate counted as the
+// mix counts its bytes (positive, finite); it evicts with the evictor it is given.
+func TestSameTime(t *testing.T) {
+	ev := cold.NewEvictor(1 << 20)
+	st := newSameTime(ev, 1)
+	if st.cm.ev != ev {
+		t.Error("the reference made an evictor of its own")
+	}
+	var want []string
+	for _, m := range newColdMixes(1, 1, mixes(), ev).mixes {
+		want = append(want, m.name)
+	}
+	if names := st.Names(); !slices.Equal(names, want) || !slices.Contains(names, "copy_cold") || !slices.Contains(names, "triad_cold") {
+		t.Errorf("names %v, want the cold mixes %v", names, want)
+	}
+	for range 2 {
+		rates := st.Sample()
+		if len(rates) != len(want) {
+			t.Fatalf("%d rates for %d patterns", len(rates), len(want))
+		}
+		for i, r := range rates {
+			if !(r > 0) || math.IsInf(r, 0) {
+				t.Errorf("%s: rate %v", want[i], r)
+			}
 		}
 	}
 }

@@ -49,9 +49,12 @@ type coldMixes struct {
 }
 
 // newColdMixes prepares the cold mixes for the warm mixes ms on arrays of mib MiB (at most
-// coldMiB).
-func newColdMixes(workers, mib int, ms []memMix) *coldMixes {
-	cm := &coldMixes{workers: workers, ev: cold.NewEvictor(cold.DefaultEvictSize())}
+// coldMiB), evicting with ev (nil: an evictor of its own, cold.DefaultEvictSize).
+func newColdMixes(workers, mib int, ms []memMix, ev *cold.Evictor) *coldMixes {
+	if ev == nil {
+		ev = cold.NewEvictor(cold.DefaultEvictSize())
+	}
+	cm := &coldMixes{workers: workers, ev: ev}
 	for _, pair := range coldOf {
 		if slices.ContainsFunc(cm.mixes, func(m memMix) bool { return m.name == pair.cold }) {
 			continue
@@ -85,11 +88,17 @@ func (cm *coldMixes) round(k int) {
 		return
 	}
 	for range k {
-		for i, mx := range cm.mixes {
-			secs, _ := cold.Sample(func() error { cm.call(mx); return nil }, cm.evicts[i])
-			cm.samples[i] = append(cm.samples[i], float64(mx.bytes(len(cm.a)))/max(secs, 1e-9))
+		for i := range cm.mixes {
+			cm.samples[i] = append(cm.samples[i], cm.sample(i))
 		}
 	}
+}
+
+// sample times one cold call of mix i and returns its rate in bytes/s.
+func (cm *coldMixes) sample(i int) float64 {
+	mx := cm.mixes[i]
+	secs, _ := cold.Sample(func() error { cm.call(mx); return nil }, cm.evicts[i])
+	return float64(mx.bytes(len(cm.a))) / max(secs, 1e-9)
 }
 
 // call runs mx once over the arrays as ops.parallelFor dispatches a kernel: workers-1
@@ -121,4 +130,41 @@ func (cm *coldMixes) results() []MixResult {
 		}
 	}
 	return out
+}
+
+// SameTime is the same-time reference of the benchmark's DRAM-sized rows (bench.SameTime):
+// the cold mixes themselves (copy_cold and triad_cold, the non-temporal-store kernels where
+// the CPU has them, on arrays of a cpu-large row's size), each timed as the calibration
+// times it: one call after the eviction, dispatched as the catalog's kernels are, on the
+// same clock. Timed between a row's samples, they say what the machine gave the catalog's
+// streaming patterns at that moment, under the load the row ran under.
+type SameTime struct{ cm *coldMixes }
+
+// NewSameTime prepares the same-time reference on all CPUs (GOMAXPROCS): three arrays of
+// coldMiB MiB, first touched by the workers that stream them, evicted with ev (nil: an
+// evictor of its own).
+func NewSameTime(ev *cold.Evictor) *SameTime { return newSameTime(ev, coldMiB) }
+
+func newSameTime(ev *cold.Evictor, mib int) *SameTime {
+	return &SameTime{newColdMixes(max(1, runtimeWorkers()), mib, mixes(), ev)}
+}
+
+// Names are the reference's patterns (the cold mixes' names), in the order Sample returns
+// their rates.
+func (s *SameTime) Names() []string {
+	names := make([]string, len(s.cm.mixes))
+	for i, mx := range s.cm.mixes {
+		names[i] = mx.name
+	}
+	return names
+}
+
+// Sample times one cold call of each pattern, one after the other, and returns their rates
+// in bytes/s, counted as the profile's mixes count them (no write-allocate).
+func (s *SameTime) Sample() []float64 {
+	rates := make([]float64, len(s.cm.mixes))
+	for i := range s.cm.mixes {
+		rates[i] = s.cm.sample(i)
+	}
+	return rates
 }

@@ -89,7 +89,7 @@ func TestCReference(t *testing.T) {
 	n := mib << 20 / 8
 	a, b, cc3 := arrays(workers, n)
 	ms := mixes()
-	cm := newColdMixes(workers, coldMiB, ms)
+	cm := newColdMixes(workers, coldMiB, ms, nil)
 	evictMiB := strconv.FormatInt(cm.ev.Size()>>20, 10)
 	coldMiBs, coldK := strconv.Itoa(len(cm.a)*8>>20), strconv.Itoa(crefCold)
 	series := map[string][]float64{}

@@ -44,6 +44,9 @@ const (
 	// metrics of their own to benchstat, which compares them run against run like sec/op.
 	UnitMinSeconds = "min-sec/op"
 	UnitMaxSeconds = "max-sec/op"
+	// UnitRefRate is the unit of Record.RefRate (bytes/s), written only when the row has a
+	// same-time reference.
+	UnitRefRate = "ref-B/s"
 	// ConfigDevice and ConfigRoof are the configuration keys of Record.Device and Record.Roof.
 	ConfigDevice = "device"
 	ConfigRoof   = "roof"
@@ -75,7 +78,7 @@ func Check(r Record) []string {
 	for _, f := range []struct {
 		key string
 		v   float64
-	}{{"seconds", r.Seconds}, {"min_seconds", r.MinSeconds}, {"max_seconds", r.MaxSeconds}} {
+	}{{"seconds", r.Seconds}, {"min_seconds", r.MinSeconds}, {"max_seconds", r.MaxSeconds}, {"ref_rate", r.RefRate}} {
 		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			errs = append(errs, fmt.Sprintf("%s %v must be finite and not negative", f.key, f.v))
 		}
@@ -155,6 +158,9 @@ func (bw *BenchWriter) Write(r Record) error {
 	res.Values = append(res.Values,
 		benchfmt.Value{Value: float64(r.Flops), Unit: UnitFlops},
 		benchfmt.Value{Value: float64(r.Bytes), Unit: UnitBytes})
+	if r.RefRate != 0 {
+		res.Values = append(res.Values, benchfmt.Value{Value: r.RefRate, Unit: UnitRefRate})
+	}
 	return bw.w.Write(res)
 }
 
@@ -243,6 +249,7 @@ func fromResult(res *benchfmt.Result) (Record, []string) {
 	case okLo || okHi:
 		errs = append(errs, fmt.Sprintf("%s and %s come together or not at all", UnitMinSeconds, UnitMaxSeconds))
 	}
+	rec.RefRate, _ = res.Value(UnitRefRate) // optional: 0 (none) when absent
 	rec.Flops, errs = count(res, UnitFlops, errs)
 	rec.Bytes, errs = count(res, UnitBytes, errs)
 	if errs != nil {
@@ -282,8 +289,9 @@ func (jw *JSONWriter) Write(r Record) error {
 // object with exactly the keys the writer writes, spelled as it spells them: an unknown key,
 // a key given twice or in another case ("BYTES"), and a missing required key are errors at
 // the line, so no record is read as anything but what its line says. min_seconds and
-// max_seconds may be left out together (records from before spreads were kept). Blank
-// lines are skipped.
+// max_seconds may be left out together (records from before spreads were kept), and
+// ref_rate may be left out (a row without a same-time reference; the writer leaves it out
+// then). Blank lines are skipped.
 func ReadJSON(r io.Reader, file string) ([]Record, diag.Findings) {
 	var recs []Record
 	r, fs := skipBOM(r, file)
@@ -329,7 +337,7 @@ func jsonKeys(r *Record) []jsonKey {
 		{"dtype", &r.DType, false}, {"roof", &r.Roof, false}, {"flops", &r.Flops, false},
 		{"bytes", &r.Bytes, false}, {"seconds", &r.Seconds, false},
 		{"min_seconds", &r.MinSeconds, true}, {"max_seconds", &r.MaxSeconds, true},
-		{"iters", &r.Iters, false},
+		{"iters", &r.Iters, false}, {"ref_rate", &r.RefRate, true},
 	}
 }
 
@@ -351,7 +359,7 @@ func decodeJSON(b []byte) (Record, error) {
 		name := t.(string) // object keys are strings
 		i := slices.IndexFunc(keys, func(k jsonKey) bool { return k.key == name })
 		if i < 0 {
-			return rec, fmt.Errorf("unknown key %q (keys are lower case: device, op, workload, dtype, roof, flops, bytes, seconds, min_seconds, max_seconds, iters)", name)
+			return rec, fmt.Errorf("unknown key %q (keys are lower case: device, op, workload, dtype, roof, flops, bytes, seconds, min_seconds, max_seconds, iters, ref_rate)", name)
 		}
 		if seen[name] {
 			return rec, fmt.Errorf("key %q given twice", name)

@@ -296,3 +296,54 @@ func mustRead(t *testing.T, read func(io.Reader, string) ([]Record, diag.Finding
 	}
 	return recs
 }
+
+// TestRefRateRoundTrip: the same-time reference survives both formats as a value of its own
+// (a metric to benchstat, a key in JSON lines); a record without one is written exactly as
+// before it existed (no ref-B/s value, no ref_rate key), and such an old record reads back
+// with none (0). A negative or NaN rate is refused.
+func TestRefRateRoundTrip(t *testing.T) {
+	r := sample[0]
+	r.MinSeconds, r.MaxSeconds, r.RefRate = 1.1e-05, 1.5e-05, 1.25e10
+	var bench, jsonl bytes.Buffer
+	if err := NewBenchWriter(&bench).Write(r); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewJSONWriter(&jsonl).Write(r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(bench.String(), " 3.3570816e+07 roof-bytes/op 1.25e+10 ref-B/s\n") || !strings.Contains(jsonl.String(), `,"ref_rate":12500000000}`) {
+		t.Errorf("the reference is not written:\n%s%s", bench.String(), jsonl.String())
+	}
+	for name, got := range map[string][]Record{"bench": mustRead(t, ReadBench, &bench), "json": mustRead(t, ReadJSON, &jsonl)} {
+		if len(got) != 1 || got[0].RefRate != r.RefRate {
+			t.Errorf("%s: %+v", name, got)
+		}
+	}
+
+	old := sample[0]
+	bench.Reset()
+	jsonl.Reset()
+	NewBenchWriter(&bench).Write(old)
+	NewJSONWriter(&jsonl).Write(old)
+	if strings.Contains(bench.String()+jsonl.String(), "ref") {
+		t.Errorf("a record without a reference names one:\n%s%s", bench.String(), jsonl.String())
+	}
+	const oldJSON = `{"device":"d","op":"A","workload":"w","dtype":"float32","roof":"vector.fp32","flops":1,"bytes":2,"seconds":1e-6,"iters":3}`
+	const oldBench = "device: d\nroof: vector.fp32\n\nBenchmarkRoofline/op=A/workload=w/dtype=float32 3 1e-06 sec/op 1 roof-flops/op 2 roof-bytes/op\n"
+	for name, got := range map[string][]Record{"bench": mustRead(t, ReadBench, strings.NewReader(oldBench)), "json": mustRead(t, ReadJSON, strings.NewReader(oldJSON))} {
+		if len(got) != 1 || got[0].RefRate != 0 || got[0].Bytes != 2 {
+			t.Errorf("%s: an old record reads as %+v", name, got)
+		}
+	}
+
+	for _, bad := range []string{`-1`, `"fast"`, `null`} {
+		line := strings.TrimSuffix(oldJSON, "}") + `,"ref_rate":` + bad + "}"
+		if recs, fs := ReadJSON(strings.NewReader(line), "r.jsonl"); len(recs) != 0 || len(fs) != 1 || !strings.Contains(fs.Error(), "ref_rate") {
+			t.Errorf("ref_rate %s: records %+v, findings %v", bad, recs, fs)
+		}
+	}
+	in := strings.Replace(oldBench, "roof-bytes/op\n", "roof-bytes/op -5 ref-B/s\n", 1)
+	if recs, fs := ReadBench(strings.NewReader(in), "r.txt"); len(recs) != 0 || !strings.Contains(fs.Error(), "ref_rate -5 must be finite and not negative") {
+		t.Errorf("a negative ref-B/s: records %+v, findings %v", recs, fs)
+	}
+}

@@ -27,6 +27,14 @@ type Record struct {
 	MinSeconds float64 `json:"min_seconds"`
 	MaxSeconds float64 `json:"max_seconds"`
 	Iters      int     `json:"iters"` // calls timed
+	// RefRate is the same-time reference of a DRAM-sized cold row, in bytes/s: streaming
+	// patterns of the catalog's kernels (the calibration's copy_cold and triad_cold mixes)
+	// timed one cold call each after every sample of the row, so that they saw the machine
+	// the row saw; it is the median rate of the faster pattern. The report's physics check
+	// compares the row's implied rate with it (report.SameTimeFactor). Zero when the row had
+	// none (it fits in the last-level cache, it was timed warm, or the record is from before
+	// the reference): the record is then priced as before.
+	RefRate float64 `json:"ref_rate,omitempty"`
 	// Pos is where a reader found the record (file and line), so a report can point at it;
 	// writers ignore it.
 	Pos diag.Pos `json:"-"`

@@ -55,6 +55,8 @@ var columns = []column[Row]{
 	{name: "flop_rate", num: func(r *Row) float64 { return r.FlopRate }},
 	{name: "peak_byte_rate", num: func(r *Row) float64 { return r.PeakByteRate }},
 	{name: "peak_flop_rate", num: func(r *Row) float64 { return r.PeakFlopRate }},
+	{name: "ref_rate", num: func(r *Row) float64 { return r.RefRate }},
+	{name: "ref_ratio", num: func(r *Row) float64 { return r.RefRatio }},
 	{name: "bound", text: func(r *Row) string { return string(r.Bound) }},
 	{name: "verdict", text: func(r *Row) string { return string(r.Verdict) }},
 	{name: "note", text: func(r *Row) string { return r.Note }},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
 	"regexp"
 	"strings"
@@ -622,5 +623,54 @@ func TestSummary(t *testing.T) {
 		!regexp.MustCompile(`(?m)^Op +2 +90\.0% +w/float32 +memory-bound +at ceiling$`).MatchString(out) ||
 		!strings.Contains(out, "3 rows: 1 at ceiling") || !strings.Contains(out, "HBM (hbm)") {
 		t.Errorf("summary:\n%s", out)
+	}
+}
+
+// TestSameTimeCheck: measured beside the same same-time reference, a row whose formula
+// doubles its bytes is a formula error while the correct row, at 1.1x the reference, is
+// not; without a reference (a record from before it, or a row that fits in the cache) the
+// doubled row is priced as before: under the theoretical ceiling, so no breach. Both rows are
+// far below the theoretical ceiling: the reference alone convicts.
+func TestSameTimeCheck(t *testing.T) {
+	const secs = 1.0 / (1 << 8)
+	correct, doubled := rec("vector.fp32", 1<<28, 1<<30, secs), rec("vector.fp32", 1<<28, 1<<31, secs)
+	ref := float64(correct.Bytes) / secs / 1.1
+	withRef := func(r record.Record) record.Record { r.RefRate = ref; return r }
+
+	for _, c := range []struct {
+		name      string
+		r         record.Record
+		breach    bool
+		verdict   Verdict
+		ratio     float64 // NaN: none
+		notePrefx string
+	}{
+		{"correct, 1.1x its reference", withRef(correct), false, Below, 1.1, ""},
+		{"doubled, 2.2x the same reference", withRef(doubled), true, FormulaError, 2.2, "formula error: implied 550 GB/s by its median sample is 2.20x the same-time reference (250 GB/s"},
+		{"correct, no reference", correct, false, Below, math.NaN(), ""},
+		{"doubled, no reference", doubled, false, AtCeiling, math.NaN(), ""},
+	} {
+		row := price(t, c.r)
+		if row.RefBreach != c.breach || row.Verdict != c.verdict || !strings.HasPrefix(row.Note, c.notePrefx) || (c.notePrefx == "") != (row.Note == "") {
+			t.Errorf("%s: breach %v verdict %q note %q; want %v %q %q...", c.name, row.RefBreach, row.Verdict, row.Note, c.breach, c.verdict, c.notePrefx)
+		}
+		if math.IsNaN(c.ratio) != Blank(row.RefRatio) || (!math.IsNaN(c.ratio) && math.Abs(row.RefRatio-c.ratio) > 1e-12) || Blank(row.RefRate) != math.IsNaN(c.ratio) {
+			t.Errorf("%s: ref %v ratio %v, want ratio %v", c.name, row.RefRate, row.RefRatio, c.ratio)
+		}
+		if row.ByteBreach || row.FlopBreach {
+			t.Errorf("%s: the theoretical ceilings are breached; the test wants them far away", c.name)
+		}
+		if got := len(Breaches([]Row{row})); got != map[bool]int{true: 1}[c.breach] {
+			t.Errorf("%s: Breaches lists %d rows", c.name, got)
+		}
+	}
+	// The reference adds a check and changes nothing else of a correct row's price.
+	pr := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	ra, rb := withRef(correct), correct
+	a, b := pr.Price(&ra), pr.Price(&rb)
+	a.Rec, b.Rec = nil, nil
+	a.RefRate, a.RefRatio = b.RefRate, b.RefRatio
+	if fmt.Sprintf("%v", a) != fmt.Sprintf("%v", b) {
+		t.Errorf("a reference changed the price:\n%+v\n%+v", a, b)
 	}
 }

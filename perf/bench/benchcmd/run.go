@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/ropgen/ropgen/internal/cli"
@@ -40,6 +41,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	maxFlops := fl.Int64("max-flops", bench.DefaultLimits.FlopLimit, "skip cases above `N` FLOPs (a plain reference runs at about 1 GFLOP/s)")
 	warm := fl.Bool("warm", false, "time every case in warm batches; by default every case is timed cold, one call a sample after evicting the caches")
 	verbose := fl.Bool("v", false, "list every skipped case")
+	sameTime := fl.Int64("same-time-mib", llcMiB(), "after every sample of a cold case with more than `N` MiB of tensors, time the same-time reference (the calibration's copy_cold and triad_cold mixes, one cold call each) for the report's physics check (default: this host's last-level cache, so the cases that stream from DRAM); 0: none")
 	refSize := fl.Int64("ref-mib", refMiB(), "time the drift reference (the calibration's copy) at the start and end of the run on arrays of `N` MiB each (default: the calibration's size, so the report can compare it with the profile); 0: none")
 	if code, ok := fl.Parse(args); !ok {
 		return code
@@ -62,6 +64,9 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	}
 	if !*warm {
 		opt.Evictor = cold.NewEvictor(cold.DefaultEvictSize())
+		if *sameTime > 0 {
+			opt.SameTime = sameTimeReference(opt.Evictor, *sameTime<<20)
+		}
 	}
 	lim := bench.Limits{MaxStorage: *maxStorage, FlopLimit: *maxFlops, Quick: *quick}
 	cat, code, ok := e.load(fl, *manifests)
@@ -145,6 +150,24 @@ func copyReference(mib int64) func() (int64, profiles.Spread) {
 	}
 }
 
+// sameTimeReference is the same-time reference of a run (bench.SameTime): the calibration's
+// cold mixes (calibrate.SameTime), beside every cold case with more than above bytes of
+// tensors. Its arrays are made at the first such case, so a run without one (-quick) pays
+// nothing for it.
+func sameTimeReference(ev *cold.Evictor, above int64) *bench.SameTime {
+	ref := sync.OnceValue(func() *calibrate.SameTime { return calibrate.NewSameTime(ev) })
+	return &bench.SameTime{Above: above, Sample: func() []float64 { return ref().Sample() }}
+}
+
+// llcMiB is the default -same-time-mib: this host's last-level cache, or half the default
+// eviction buffer when /sys does not say how large it is.
+func llcMiB() int64 {
+	if llc := profiles.HostCPU().LLCBytes; llc > 0 {
+		return llc >> 20
+	}
+	return cold.DefaultEvictSize() >> 21
+}
+
 // refMiB is the default size of a drift reference's arrays: the calibration's.
 func refMiB() int64 {
 	return int64(calibrate.DefaultArrayMiB(profiles.HostCPU(), calibrate.MemAvailable()))
@@ -174,7 +197,11 @@ func timingNote(opt bench.Options) string {
 	if opt.Evictor == nil {
 		return "every case in " + warm
 	}
-	return fmt.Sprintf("every case cold: one call a sample, after reading a %d MiB buffer to evict the caches (not timed)", opt.Evictor.Size()>>20)
+	note := fmt.Sprintf("every case cold: one call a sample, after reading a %d MiB buffer to evict the caches (not timed)", opt.Evictor.Size()>>20)
+	if opt.SameTime != nil {
+		note += fmt.Sprintf("; after each sample of a case with more than %d MiB of tensors, one cold call of each same-time reference (the calibration's copy_cold and triad_cold)", opt.SameTime.Above>>20)
+	}
+	return note
 }
 
 // reportSkips says which planned cases are skipped and why, and returns the others. The
