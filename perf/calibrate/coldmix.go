@@ -10,7 +10,7 @@ import (
 )
 
 // The cold mixes: the envelope timed the way the benchmark times a row. ropbench times every
-// case as one call after an eviction (a read of twice the last-level cache, then CLFLUSH of
+// case as one call after an eviction (a read of twice the last-level cache, then a flush of
 // the case's own tensors: package perf/cold), and a run has many such samples, each a few
 // milliseconds long, taken over minutes. The warm mixes time passes of several dispatches
 // over arrays streamed back to back: on a shared machine a pass is fast only if every one of

@@ -94,8 +94,8 @@ func (e *Evictor) Before(bufs [][]byte) func() {
 	}
 }
 
-// Flush writes back and drops every cache line of bufs from every cache level (CLFLUSH on
-// amd64, DC CIVAC on arm64), and reports whether this architecture can; elsewhere it does
+// Flush writes back and drops every cache line of bufs from every cache level (CLFLUSHOPT on
+// amd64 where the CPU has it, else CLFLUSH; DC CIVAC on arm64), and reports whether this architecture can; elsewhere it does
 // nothing.
 func Flush(bufs [][]byte) bool {
 	if !canFlush {
