@@ -163,7 +163,7 @@ func sameTimeReference(ev *cold.Evictor, above int64) *bench.SameTime {
 // eviction buffer when /sys does not say how large it is.
 func llcMiB() int64 {
 	if llc := profiles.HostCPU().LLCBytes; llc > 0 {
-		return llc >> 20
+		return max(llc>>20, 1)
 	}
 	return cold.DefaultEvictSize() >> 21
 }
