@@ -580,6 +580,9 @@ func TestSameTimeInterleaved(t *testing.T) {
 	if len(res.Records) != 2 || res.Records[0].RefRate != 3 || res.Records[1].RefRate != 30 {
 		t.Errorf("records %+v: want RefRate 3 then 30", res.Records)
 	}
+	if len(res.Refs) != 2 || !slices.Equal(res.Refs[0], copyRates[1:]) || !slices.Equal(res.Refs[1], triadRates[1:]) {
+		t.Errorf("the result keeps the reference's rates %v; want every sample's but the warm-up's", res.Refs)
+	}
 
 	for name, o := range map[string]bench.Options{
 		"not beyond Above": func() bench.Options {

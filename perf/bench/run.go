@@ -48,6 +48,8 @@ type SameTime struct {
 	// reference: beyond the last-level cache its data streams from DRAM, as the
 	// reference's does. A smaller row runs partly from cache and has none.
 	Above int64
+	// Names are the patterns, in the order Sample returns their rates.
+	Names []string
 	// Sample times one cold call of each pattern, in the same order every time, and returns
 	// their rates in bytes/s (calibrate.SameTime.Sample).
 	Sample func() []float64
@@ -83,7 +85,11 @@ type Result struct {
 	Seconds []float64
 	// Cold reports that each sample was one call after evicting the caches.
 	Cold bool
-	Err  error
+	// Refs holds the same-time reference's rates (bytes/s), by pattern (RefNames, from
+	// SameTime.Names), one per sample in order; nil when the case had none.
+	Refs     [][]float64
+	RefNames []string
+	Err      error
 }
 
 // Check reports options that cannot time anything: no record, no sample, no time, no device.
@@ -141,6 +147,7 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 	res.Cold = opt.Evictor != nil
 	sameTime := opt.SameTime.applies(p, res.Cold)
 	if sameTime {
+		res.RefNames = opt.SameTime.Names
 		// The reference's warm-up, not kept: its first call may make its arrays (see
 		// benchcmd), which must not happen, nor be collected, between timed calls.
 		opt.SameTime.Sample()
@@ -176,8 +183,12 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 				if refs == nil {
 					refs = make([][]float64, len(rates))
 				}
+				if res.Refs == nil {
+					res.Refs = make([][]float64, len(rates))
+				}
 				for j, r := range rates {
 					refs[j] = append(refs[j], r)
+					res.Refs[j] = append(res.Refs[j], r)
 				}
 			}
 		}
@@ -240,8 +251,16 @@ func (res Result) progress() string {
 	line := fmt.Sprintf("%-58s %s %10s  [%s .. %s]  %8.2f GB/s  %8.2f GFLOP/s",
 		res.Name(), mode, Seconds(med), Seconds(lo), Seconds(hi), float64(res.Bytes)/med/1e9, float64(res.Flops)/med/1e9)
 	if r := res.Records[0]; r.RefRate > 0 {
-		// The figure the physics check judges: the row's median rate over the reference's.
-		line += fmt.Sprintf("  same-time ref %.2f GB/s (row %.2fx)", r.RefRate/1e9, float64(r.Bytes)/r.Seconds/r.RefRate)
+		// The figure the physics check judges: the row's median rate over the reference's;
+		// then each pattern's median and range.
+		line += fmt.Sprintf("  same-time ref %.2f GB/s (row %.2fx):", r.RefRate/1e9, float64(r.Bytes)/r.Seconds/r.RefRate)
+		for j, rates := range res.Refs {
+			name := fmt.Sprintf("ref%d", j)
+			if j < len(res.RefNames) {
+				name = res.RefNames[j]
+			}
+			line += fmt.Sprintf(" %s %.2f [%.2f .. %.2f]", name, Median(rates)/1e9, slices.Min(rates)/1e9, slices.Max(rates)/1e9)
+		}
 	}
 	return line
 }

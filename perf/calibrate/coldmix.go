@@ -54,17 +54,7 @@ func newColdMixes(workers, mib int, ms []memMix, ev *cold.Evictor) *coldMixes {
 	if ev == nil {
 		ev = cold.NewEvictor(cold.DefaultEvictSize())
 	}
-	cm := &coldMixes{workers: workers, ev: ev}
-	for _, pair := range coldOf {
-		if slices.ContainsFunc(cm.mixes, func(m memMix) bool { return m.name == pair.cold }) {
-			continue
-		}
-		if i := slices.IndexFunc(ms, func(m memMix) bool { return m.name == pair.warm }); i >= 0 {
-			mx := ms[i]
-			mx.name, mx.how = pair.cold, mx.how+"; one cold call a sample, as ropbench times a row"
-			cm.mixes = append(cm.mixes, mx)
-		}
-	}
+	cm := &coldMixes{workers: workers, ev: ev, mixes: coldMixesOf(ms)}
 	n := min(mib, coldMiB) << 20 / 8
 	cm.a, cm.b, cm.c = arrays(workers, n)
 	for _, mx := range cm.mixes {
@@ -76,6 +66,22 @@ func newColdMixes(workers, mib int, ms []memMix, ev *cold.Evictor) *coldMixes {
 	}
 	cm.samples = make([][]float64, len(cm.mixes))
 	return cm
+}
+
+// coldMixesOf returns the cold mixes of the warm mixes ms (coldOf), in coldOf's order.
+func coldMixesOf(ms []memMix) []memMix {
+	var out []memMix
+	for _, pair := range coldOf {
+		if slices.ContainsFunc(out, func(m memMix) bool { return m.name == pair.cold }) {
+			continue
+		}
+		if i := slices.IndexFunc(ms, func(m memMix) bool { return m.name == pair.warm }); i >= 0 {
+			mx := ms[i]
+			mx.name, mx.how = pair.cold, mx.how+"; one cold call a sample, as ropbench times a row"
+			out = append(out, mx)
+		}
+	}
+	return out
 }
 
 func asBytes(a []float64) []byte {
@@ -138,33 +144,37 @@ func (cm *coldMixes) results() []MixResult {
 // times it: one call after the eviction, dispatched as the catalog's kernels are, on the
 // same clock. Timed between a row's samples, they say what the machine gave the catalog's
 // streaming patterns at that moment, under the load the row ran under.
-type SameTime struct{ cm *coldMixes }
+type SameTime struct {
+	names []string
+	cm    func() *coldMixes // made at the first Sample
+}
 
-// NewSameTime prepares the same-time reference on all CPUs (GOMAXPROCS): three arrays of
-// coldMiB MiB, first touched by the workers that stream them, evicted with ev (nil: an
-// evictor of its own).
+// NewSameTime returns the same-time reference on all CPUs (GOMAXPROCS), evicting with ev
+// (nil: an evictor of its own). Its three arrays of coldMiB MiB are made, first touched by
+// the workers that stream them, at the first Sample: a run that never samples it pays
+// nothing.
 func NewSameTime(ev *cold.Evictor) *SameTime { return newSameTime(ev, coldMiB) }
 
 func newSameTime(ev *cold.Evictor, mib int) *SameTime {
-	return &SameTime{newColdMixes(max(1, runtimeWorkers()), mib, mixes(), ev)}
+	ms := mixes()
+	s := &SameTime{cm: sync.OnceValue(func() *coldMixes { return newColdMixes(max(1, runtimeWorkers()), mib, ms, ev) })}
+	for _, mx := range coldMixesOf(ms) {
+		s.names = append(s.names, mx.name)
+	}
+	return s
 }
 
 // Names are the reference's patterns (the cold mixes' names), in the order Sample returns
 // their rates.
-func (s *SameTime) Names() []string {
-	names := make([]string, len(s.cm.mixes))
-	for i, mx := range s.cm.mixes {
-		names[i] = mx.name
-	}
-	return names
-}
+func (s *SameTime) Names() []string { return slices.Clone(s.names) }
 
 // Sample times one cold call of each pattern, one after the other, and returns their rates
 // in bytes/s, counted as the profile's mixes count them (no write-allocate).
 func (s *SameTime) Sample() []float64 {
-	rates := make([]float64, len(s.cm.mixes))
-	for i := range s.cm.mixes {
-		rates[i] = s.cm.sample(i)
+	cm := s.cm()
+	rates := make([]float64, len(cm.mixes))
+	for i := range cm.mixes {
+		rates[i] = cm.sample(i)
 	}
 	return rates
 }

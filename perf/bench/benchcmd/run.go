@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/ropgen/ropgen/internal/cli"
@@ -152,11 +151,11 @@ func copyReference(mib int64) func() (int64, profiles.Spread) {
 
 // sameTimeReference is the same-time reference of a run (bench.SameTime): the calibration's
 // cold mixes (calibrate.SameTime), beside every cold case with more than above bytes of
-// tensors. Its arrays are made at the first such case, so a run without one (-quick) pays
-// nothing for it.
+// tensors. Its arrays are made at its first sample, so a run without such a case (-quick)
+// pays nothing for it.
 func sameTimeReference(ev *cold.Evictor, above int64) *bench.SameTime {
-	ref := sync.OnceValue(func() *calibrate.SameTime { return calibrate.NewSameTime(ev) })
-	return &bench.SameTime{Above: above, Sample: func() []float64 { return ref().Sample() }}
+	ref := calibrate.NewSameTime(ev)
+	return &bench.SameTime{Above: above, Names: ref.Names(), Sample: ref.Sample}
 }
 
 // llcMiB is the default -same-time-mib: this host's last-level cache, or half the default
