@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 )
 
@@ -41,63 +40,6 @@ func TestParallelFor(t *testing.T) {
 				t.Fatalf("n=%d grain=%d: index %d visited %d times (ranges %v)", c.n, c.grain, i, k, ranges)
 			}
 		}
-	}
-}
-
-// TestParallelForConcurrent: parallelFor from several goroutines at once, and from inside a
-// body (nested), covers every index exactly once each time: one caller holds the persistent
-// workers, the others start goroutines.
-func TestParallelForConcurrent(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	var outer sync.WaitGroup
-	for g := range 8 {
-		outer.Go(func() {
-			for rep := range 50 {
-				n := 100 + g*7 + rep
-				seen := make([]int32, n)
-				parallelFor(n, 10, func(lo, hi int) {
-					for i := lo; i < hi; i++ {
-						atomic.AddInt32(&seen[i], 1)
-					}
-					if rep%10 == 0 { // a nested call inside a share
-						inner := make([]int32, 40)
-						parallelFor(40, 10, func(lo, hi int) {
-							for i := lo; i < hi; i++ {
-								atomic.AddInt32(&inner[i], 1)
-							}
-						})
-						for i, k := range inner {
-							if k != 1 {
-								t.Errorf("nested: index %d visited %d times", i, k)
-							}
-						}
-					}
-				})
-				for i, k := range seen {
-					if k != 1 {
-						t.Errorf("goroutine %d rep %d: index %d visited %d times", g, rep, i, k)
-						return
-					}
-				}
-			}
-		})
-	}
-	outer.Wait()
-}
-
-// TestParallelForWorkers: back-to-back calls hand their second share to a persistent
-// worker (see spinFor) rather than to a new goroutine.
-func TestParallelForWorkers(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	if runtime.NumCPU() < 2 {
-		t.Skip("one CPU: no workers")
-	}
-	before := pooledShares.Load()
-	for range 100 {
-		parallelFor(2, 1, func(lo, hi int) {})
-	}
-	if got := pooledShares.Load() - before; got != 100 {
-		t.Errorf("100 calls gave %d shares to the persistent workers, want 100", got)
 	}
 }
 
