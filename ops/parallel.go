@@ -2,7 +2,8 @@ package ops
 
 import (
 	"runtime"
-	"sync"
+
+	"github.com/ropgen/ropgen/internal/par"
 )
 
 // grainElems is the default smallest piece of elementwise work worth a goroutine: below it
@@ -26,11 +27,6 @@ func parallelFor(n, grain int, body func(lo, hi int)) {
 		}
 		return
 	}
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		lo, hi := w*n/workers, (w+1)*n/workers
-		wg.Go(func() { body(lo, hi) })
-	}
-	body(0, n/workers) // the caller does the first share instead of waiting idle
-	wg.Wait()
+	// the caller does the first share; the others go to par's persistent workers
+	par.Each(workers, func(w int) { body(w*n/workers, (w+1)*n/workers) })
 }
