@@ -87,11 +87,7 @@ func ntUnary(k int, y, x []float32) (s, e int) {
 	if simdLevel < SIMDAVX2 {
 		return 0, 0
 	}
-	s, e = ntSpan(y)
-	if e > s {
-		unaryNT(k, y[s:e], x[s:e], 1)
-	}
-	return s, e
+	return ntStream(y, func(s, e int) { unaryNT(k, y[s:e], x[s:e], 1) })
 }
 
 func vecExp(y, x []float32) int     { return vecUnary(uExp, y, x) }
@@ -117,11 +113,7 @@ func ntElu(y, x []float32, alpha float32) (s, e int) {
 	if simdLevel < SIMDAVX2 {
 		return 0, 0
 	}
-	s, e = ntSpan(y)
-	if e > s {
-		eluNT(y[s:e], x[s:e], alpha, 1)
-	}
-	return s, e
+	return ntStream(y, func(s, e int) { eluNT(y[s:e], x[s:e], alpha, 1) })
 }
 
 func vecLeakyRelu(y, x []float32, s float32) int {

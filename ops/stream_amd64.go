@@ -83,32 +83,30 @@ func ntSpan(y []float32) (s, e int) {
 	return s, s + (len(y)-s)&^15
 }
 
-// ntRelu streams relu(x) into the aligned span of y and returns it (ntSpan).
-func ntRelu(y, x []float32) (s, e int) {
+// ntStream runs kern over the aligned span of y (ntSpan), when it holds a line, and
+// returns the span: the shape of every one-input streaming helper.
+func ntStream(y []float32, kern func(s, e int)) (s, e int) {
 	s, e = ntSpan(y)
 	if e > s {
-		reluNT(y[s:e], x[s:e])
+		kern(s, e)
 	}
 	return s, e
+}
+
+// ntRelu streams relu(x) into the aligned span of y and returns it (ntSpan).
+func ntRelu(y, x []float32) (s, e int) {
+	return ntStream(y, func(s, e int) { reluNT(y[s:e], x[s:e]) })
 }
 
 // ntLeakyRelu streams leaky_relu(x) with slope sl into the aligned span of y and returns
 // it (ntSpan).
 func ntLeakyRelu(y, x []float32, sl float32) (s, e int) {
-	s, e = ntSpan(y)
-	if e > s {
-		leakyReluNT(y[s:e], x[s:e], sl)
-	}
-	return s, e
+	return ntStream(y, func(s, e int) { leakyReluNT(y[s:e], x[s:e], sl) })
 }
 
 // ntClamp streams min(max(x, lo), hi) into the aligned span of y and returns it (ntSpan).
 func ntClamp(y, x []float32, lo, hi float32) (s, e int) {
-	s, e = ntSpan(y)
-	if e > s {
-		clampNT(y[s:e], x[s:e], lo, hi)
-	}
-	return s, e
+	return ntStream(y, func(s, e int) { clampNT(y[s:e], x[s:e], lo, hi) })
 }
 
 // ntArith streams a ∘ b (op is opAdd..opDiv) into the aligned span of y and returns it
@@ -138,9 +136,5 @@ func copyNT(y, x []float32)
 
 // ntCopy streams x into the aligned span of y and returns it (ntSpan).
 func ntCopy(y, x []float32) (s, e int) {
-	s, e = ntSpan(y)
-	if e > s {
-		copyNT(y[s:e], x[s:e])
-	}
-	return s, e
+	return ntStream(y, func(s, e int) { copyNT(y[s:e], x[s:e]) })
 }
