@@ -114,17 +114,17 @@ func aboveAVX2(x []float32, t float32) int
 //go:noescape
 func varRowAVX2(x []float32, x0 float64) (int, float64, float64)
 
-// expSumAVX2 computes exp(x - m) over the full vectors of x (into y when store != 0) and returns how many and their sum in float64, stopping at a vector outside exp's fast range; it prefetches the line at pf + i for the vector at x + i (8 lanes; see asmgen).
+// expSumAVX2 computes exp(x - m) over the full vectors of x (into y when store != 0), m at least every element of x, and returns how many and their sum in float64, stopping at a vector outside exp's fast range; it prefetches the line at pf + i for the vector at x + i (8 lanes; see asmgen).
 //
 //go:noescape
 func expSumAVX2(y []float32, x []float32, m float32, store int, pf *float32) (int, float64)
 
-// expScaleAVX2 computes y = exp(x - m) * s over the full vectors of x (streamed when nt != 0; the caller fences), stopping at a vector outside exp's fast range (8 lanes; see asmgen).
+// expScaleAVX2 computes y = exp(x - m) * s over the full vectors of x (streamed when nt != 0; the caller fences), m at least every element of x, stopping at a vector outside exp's fast range (8 lanes; see asmgen).
 //
 //go:noescape
 func expScaleAVX2(y []float32, x []float32, m float32, s float32, nt int) int
 
-// expSumColsAVX2 adds exp(row - sh) into s (float64) over the full vectors of row, stopping at a vector outside exp's fast range (8 lanes; see asmgen).
+// expSumColsAVX2 adds exp(row - sh) into s (float64) over the full vectors of row, sh at least row lane by lane, stopping at a vector outside exp's fast range (8 lanes; see asmgen).
 //
 //go:noescape
 func expSumColsAVX2(s []float64, sh []float32, row []float32) int
@@ -291,17 +291,17 @@ func aboveAVX512(x []float32, t float32) int
 //go:noescape
 func varRowAVX512(x []float32, x0 float64) (int, float64, float64)
 
-// expSumAVX512 computes exp(x - m) over the full vectors of x (into y when store != 0) and returns how many and their sum in float64, stopping at a vector outside exp's fast range; it prefetches the line at pf + i for the vector at x + i (16 lanes; see asmgen).
+// expSumAVX512 computes exp(x - m) over the full vectors of x (into y when store != 0), m at least every element of x, and returns how many and their sum in float64, stopping at a vector outside exp's fast range; it prefetches the line at pf + i for the vector at x + i (16 lanes; see asmgen).
 //
 //go:noescape
 func expSumAVX512(y []float32, x []float32, m float32, store int, pf *float32) (int, float64)
 
-// expScaleAVX512 computes y = exp(x - m) * s over the full vectors of x (streamed when nt != 0; the caller fences), stopping at a vector outside exp's fast range (16 lanes; see asmgen).
+// expScaleAVX512 computes y = exp(x - m) * s over the full vectors of x (streamed when nt != 0; the caller fences), m at least every element of x, stopping at a vector outside exp's fast range (16 lanes; see asmgen).
 //
 //go:noescape
 func expScaleAVX512(y []float32, x []float32, m float32, s float32, nt int) int
 
-// expSumColsAVX512 adds exp(row - sh) into s (float64) over the full vectors of row, stopping at a vector outside exp's fast range (16 lanes; see asmgen).
+// expSumColsAVX512 adds exp(row - sh) into s (float64) over the full vectors of row, sh at least row lane by lane, stopping at a vector outside exp's fast range (16 lanes; see asmgen).
 //
 //go:noescape
 func expSumColsAVX512(s []float64, sh []float32, row []float32) int

@@ -17,8 +17,14 @@
 package main
 
 import (
+	"bytes"
+	"flag"
 	"fmt"
+	"log"
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -50,6 +56,52 @@ func main() {
 		streamKernels()
 	}
 	Generate()
+	if out := flag.Lookup("out").Value.String(); out != "" && out != "-" {
+		if err := pruneSelfMoves(out); err != nil {
+			log.Fatal(err)
+		}
+	}
+}
+
+// selfMove matches a full-width vector move of a register onto itself, which the register
+// allocator leaves where a copy's source dies at the copy (avo prunes only the integer
+// ones). It is not free: Ice Lake executes every vector move (its move elimination is off),
+// and exp's reduction had one per vector, one of its 19 vector instructions. Only ZMM moves
+// and YMM moves in AVX2 kernels are pruned: a narrower VEX move zeroes the upper lanes.
+var selfMove = regexp.MustCompile(`^\tVMOV(?:UPS|APS|DQU64|DQU32)\s+([YZ]\d+), ([YZ]\d+)$`)
+
+// pruneSelfMoves rewrites the generated file path without its vector self-moves.
+func pruneSelfMoves(path string) error {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var out bytes.Buffer
+	avx2 := false
+	for _, line := range bytes.SplitAfter(src, []byte("\n")) {
+		if bytes.HasPrefix(line, []byte("TEXT ")) {
+			avx2 = bytes.Contains(line, []byte("AVX2("))
+		}
+		if m := selfMove.FindSubmatch(bytes.TrimSuffix(line, []byte("\n"))); m != nil &&
+			bytes.Equal(m[1], m[2]) && (m[1][0] == 'Z' || avx2) {
+			continue
+		}
+		out.Write(line)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".asmgen-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(out.Bytes()); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 // vec allocates a vector register of the current width.

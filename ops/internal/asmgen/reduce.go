@@ -46,12 +46,17 @@ func cvtReg(v VecVirtual) (lo, hi VecVirtual) {
 
 func zero() VecVirtual {
 	z := vec()
+	zeroVec(z)
+	return z
+}
+
+// zeroVec sets z to zero.
+func zeroVec(z Register) {
 	if cur.wide {
 		VPXORD(z, z, z)
 	} else {
 		VXORPS(z, z, z)
 	}
-	return z
 }
 
 // hsum64 adds the float64 lanes of a into an XMM register's low lane.
