@@ -38,7 +38,9 @@ run: generate
 # All tests: formatting, vet, the generated code is current (roofline code and the SIMD
 # assembly), go test, every command example of the docs (go test -v ./docs, whose summary
 # names each page's run and skipped blocks), the ops package again on its Go loops only (ROPGEN_SIMD=go: the
-# fallback of a CPU without AVX2), and the other architectures still build.
+# fallback of a CPU without AVX2), the other architectures still build, and the ops package's
+# tests on arm64 (its NEON kernels) under qemu-user where qemu-aarch64-static is installed
+# (optional: skipped with a message otherwise; correctness only, qemu says nothing of speed).
 test: asm-check
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
@@ -50,6 +52,11 @@ test: asm-check
 	  printf '%s\n' "$$out" | grep -vE '^(=== (RUN|PAUSE|CONT|NAME)|\s*--- PASS)'; exit $$status
 	ROPGEN_SIMD=go $(GO) test ./ops
 	GOARCH=arm64 $(GO) vet ./ops
+	@if [ "$$($(GO) env GOHOSTARCH)" = arm64 ]; then echo "arm64 host: go test ./ops ran the NEON kernels natively"; \
+	elif command -v qemu-aarch64-static >/dev/null 2>&1; then \
+	  echo "GOARCH=arm64 $(GO) test -exec qemu-aarch64-static ./ops"; \
+	  GOARCH=arm64 $(GO) test -exec qemu-aarch64-static ./ops; \
+	else echo "skipping the arm64 ops tests (NEON kernels): qemu-aarch64-static not found (apt install qemu-user-static)"; fi
 	$(MAKE) --no-print-directory example
 
 # The outside module of examples/mykernels (its own go.mod, replace to this tree, its own

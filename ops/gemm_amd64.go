@@ -43,13 +43,6 @@ func archKernels() map[int]*microKernel {
 	return ks
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 func tile12x32(kc int, a, b, c []float32, ldc int, load bool) {
 	_, _, _ = a[kc*12-1], b[kc*32-1], c[11*ldc+31] // the whole tile and both panels
 	gemmMicro12x32(kc, &a[0], &b[0], &c[0], ldc, b2i(load))

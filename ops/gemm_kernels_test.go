@@ -202,9 +202,102 @@ func TestGemmKernelFollowsSIMD(t *testing.T) {
 	if got != "go" {
 		t.Errorf("at SIMDGo the GEMM kernel is %s, want go", got)
 	}
-	want := map[int]string{SIMDGo: "go", SIMDAVX2: "avx2", SIMDAVX512: "avx512"}[cpuSIMD]
+	want := simdName(cpuSIMD) // each vector kernel is named after its level
 	defer SetSIMD(cpuSIMD)()
 	if got := GemmKernel(); got != want {
 		t.Errorf("at the CPU's level %d the GEMM kernel is %s, want %s", cpuSIMD, got, want)
+	}
+}
+
+// fma32 is float32's fused multiply-add a·b + c rounded once, as FMLA and VFMADD231PS
+// round it: a·b is exact in float64, so the float64 sum s is the exact result rounded once;
+// rounding s to float32 again is the once-rounded result unless s lies exactly halfway
+// between two float32 values, where the sign of the first rounding's error (TwoSum)
+// decides. For finite results below the float32 overflow threshold.
+func fma32(a, b, c float32) float32 {
+	p, q := float64(a)*float64(b), float64(c)
+	s := p + q
+	r := float32(s)
+	if float64(r) == s || math.IsInf(float64(r), 0) || s != s {
+		return r
+	}
+	bv := s - p
+	e := (p - (s - bv)) + (q - bv) // s + e == p + q exactly
+	other := math.Nextafter32(r, float32(math.Copysign(math.Inf(1), s-float64(r))))
+	if e == 0 || float64(r)-s != s-float64(other) {
+		return r // not a halfway case: float32(s) is nearest to p + q too
+	}
+	if (e > 0) == (float64(other) > s) {
+		return other
+	}
+	return r
+}
+
+func TestFma32(t *testing.T) {
+	// (1 + 2⁻²³)(1 - 2⁻²⁴) + 2⁻⁴⁷(1 + 2⁻²³) = 1 + 2⁻²⁴ + 2⁻⁷⁰: just above the halfway point
+	// 1 + 2⁻²⁴, so it rounds up to 1 + 2⁻²³; rounded to float64 first it is the halfway point,
+	// which rounds to even, 1.
+	a, b, c := math.Float32frombits(0x3f800001), math.Float32frombits(0x3f7fffff), float32(0x1p-47*(1+0x1p-23))
+	if naive := float32(math.FMA(float64(a), float64(b), float64(c))); naive != 1 {
+		t.Fatalf("the double-rounding case is not one: float32(math.FMA) = %v", naive)
+	}
+	if got, want := fma32(a, b, c), float32(1+0x1p-23); got != want {
+		t.Errorf("fma32(%v, %v, %v) = %v, want %v", a, b, c, got, want)
+	}
+	if got, want := fma32(a, b, -c), float32(1); got != want { // just below halfway
+		t.Errorf("fma32(%v, %v, %v) = %v, want %v", a, b, -c, got, want)
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for range 10000 { // the common case: float32(math.FMA) is right but for the rare halfway sums
+		a, b, c := rng.Float32()-0.5, rng.Float32()*3, rng.Float32()-0.5
+		if got, want := fma32(a, b, c), float32(math.FMA(float64(a), float64(b), float64(c))); got != want {
+			t.Errorf("fma32(%v, %v, %v) = %v, float32(math.FMA) %v", a, b, c, got, want)
+		}
+	}
+}
+
+// TestGemmTilesFused checks every vector micro-kernel's tile bit for bit against the fused
+// running sum its header promises: c[i, j] = fma(a[i, p], b[p, j], ...) for p = 0..kc-1 in
+// order, from zero or from c's tile (load). Signed zeros and products of mixed sign are in
+// the panels; the elements of c between tile rows (ldc > nr) must stay untouched.
+func TestGemmTilesFused(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, level := range slices.Sorted(maps.Keys(gemmKernels)) {
+		k := gemmKernels[level]
+		if level == SIMDGo {
+			continue // the Go tile's steps are fused or not as the compiler chooses
+		}
+		mr, nr := k.mr, k.nr
+		for _, kc := range []int{1, 2, 3, 8, 61} {
+			for _, load := range []bool{false, true} {
+				a, b := randMat(rng, kc*mr, false), randMat(rng, kc*nr, false)
+				a[0], b[nr-1], b[len(b)-1] = float32(math.Copysign(0, -1)), 0, float32(math.Copysign(0, -1))
+				ldc := nr + 3
+				c := make([]float32, mr*ldc)
+				for i := range c {
+					c[i] = rng.Float32()*4 - 2
+				}
+				c[1] = float32(math.Copysign(0, -1))
+				want := slices.Clone(c)
+				for i := range mr {
+					for j := range nr {
+						acc := float32(0)
+						if load {
+							acc = c[i*ldc+j]
+						}
+						for p := range kc {
+							acc = fma32(a[p*mr+i], b[p*nr+j], acc)
+						}
+						want[i*ldc+j] = acc
+					}
+				}
+				k.tile(kc, a, b, c, ldc, load)
+				for i := range c {
+					if !sameBits(c[i], want[i]) {
+						t.Fatalf("%s kc=%d load=%v: c[%d, %d] = %v, fused sum %v", k.name, kc, load, i/ldc, i%ldc, c[i], want[i])
+					}
+				}
+			}
+		}
 	}
 }

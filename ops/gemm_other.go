@@ -2,10 +2,9 @@
 
 package ops
 
-// Other architectures have no vector GEMM kernels yet (gemm_amd64.s): the pure-Go
-// micro-kernel and few-row loops compute every product.
-
-func archKernels() map[int]*microKernel { return nil }
+// The few-row and packing kernels only amd64 has in assembly (gemm_amd64.s): elsewhere the
+// Go loops of gemmSmall, packA and packB do that work (arm64's micro-kernel is in
+// gemm_arm64.go, the other architectures' in gemm_novec.go).
 
 func gemvRows(x []float32, b mat, c []float32) int { return 0 }
 

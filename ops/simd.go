@@ -1,17 +1,24 @@
 package ops
 
-import "os"
+import (
+	"os"
+	"runtime"
+)
 
 //go:generate sh -c "cd internal/asmgen && go run . -out ../../simd_amd64.s -stubs ../../simd_amd64_decl.go -pkg ops"
 
-// The SIMD kernels of the default build are Go assembly (simd_amd64.s), generated with avo by
-// ops/internal/asmgen in both widths from one description per kernel, and chosen at run
-// time from the CPU's features. Each vecXxx function does the full vectors of its input and
+// The SIMD kernels of the default build are Go assembly: on amd64 simd_amd64.s, generated
+// with avo by ops/internal/asmgen in both widths from one description per kernel and chosen
+// at run time from the CPU's features; on arm64 simd_arm64.s, NEON (Advanced SIMD, in the
+// arm64 baseline: no feature test), for the kernels simd_arm64.go lists. Each vecXxx function does the full vectors of its input and
 // returns how many elements it did; its caller's Go loop does the rest, and the same Go loop
 // over everything is the fallback where no SIMD level is available and the reference the
 // kernels are tested against (simd_test.go).
 
-// SIMD levels: which kernels vecXxx run (SetSIMD).
+// SIMD levels: which kernels vecXxx run (SetSIMD). The levels rank the kernels of one
+// architecture: 1 is the Go loops everywhere, 2 the first vector level (AVX2 on amd64, NEON
+// on arm64), 3 AVX-512 (amd64 only), so "simd=1 against simd=2" is the same comparison on
+// both.
 const (
 	// SIMDGo runs the Go loops only (and the SSE streaming kernels, which are the amd64
 	// baseline: the default build before the generated kernels).
@@ -20,16 +27,44 @@ const (
 	SIMDAVX2 = 2
 	// SIMDAVX512 runs the 16-lane AVX-512 kernels.
 	SIMDAVX512 = 3
+	// SIMDNEON runs the 4-lane NEON kernels of arm64: level 2 there.
+	SIMDNEON = 2
 )
 
+// simdNames are the names ROPGEN_SIMD takes on this architecture, by level.
+var simdNames = func() map[string]int {
+	if runtime.GOARCH == "arm64" {
+		return map[string]int{"go": SIMDGo, "neon": SIMDNEON}
+	}
+	return map[string]int{"go": SIMDGo, "avx2": SIMDAVX2, "avx512": SIMDAVX512}
+}()
+
+// simdName returns the name of level l on this architecture ("" for none).
+func simdName(l int) string {
+	for name, v := range simdNames {
+		if v == l {
+			return name
+		}
+	}
+	return ""
+}
+
+// b2i is 1 for true and 0 for false: the flag arguments of the assembly kernels.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // simdLevel is the level in use: the CPU's best, unless the environment variable
-// ROPGEN_SIMD (go, avx2 or avx512) or SetSIMD lowered it.
+// ROPGEN_SIMD (go, avx2 or avx512; go or neon on arm64) or SetSIMD lowered it.
 var simdLevel = envSIMD(os.Getenv("ROPGEN_SIMD"))
 
 // envSIMD returns the level ROPGEN_SIMD asks for, capped at the CPU's; the CPU's best when
 // it is empty or not a level's name.
 func envSIMD(v string) int {
-	l, ok := map[string]int{"go": SIMDGo, "avx2": SIMDAVX2, "avx512": SIMDAVX512}[v]
+	l, ok := simdNames[v]
 	if !ok {
 		return cpuSIMD
 	}

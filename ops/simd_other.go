@@ -2,10 +2,9 @@
 
 package ops
 
-// Other architectures have no SIMD kernels yet (the Go loops run everywhere): every vecXxx
-// does nothing.
-
-const cpuSIMD = SIMDGo
+// The kernels only amd64 has in assembly: elsewhere (arm64 included; its NEON kernels are in
+// simd_arm64.go, the rest of the kernels of other architectures in simd_novec.go) every vecXxx
+// here does nothing and the Go loop does every element.
 
 func vecExp(y, x []float32) int                                          { return 0 }
 func vecSigmoid(y, x []float32) int                                      { return 0 }
@@ -35,14 +34,11 @@ func vecVarRow(x []float32, x0 float64) (int, float64, float64)          { retur
 func ntUnary(k int, y, x []float32) (s, e int)       { return 0, 0 }
 func ntElu(y, x []float32, alpha float32) (s, e int) { return 0, 0 }
 func vecUnary(k int, y, x []float32) int             { return 0 }
-func lanes() int                                     { return 0 }
 
 func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool { return false }
 
 func fence() {}
 
 func ntAlign16(y []float32) int { return 0 }
-
-func cumsumAVX2(y, x, pf []float32, carry float64, nt int) float64 { return carry }
 
 func vecAbove(x []float32, t float32) int { return 0 }
