@@ -40,7 +40,9 @@ run: generate
 # names each page's run and skipped blocks), the ops package again on its Go loops only (ROPGEN_SIMD=go: the
 # fallback of a CPU without AVX2), the other architectures still build, and the ops package's
 # tests on arm64 (its NEON kernels) under qemu-user where qemu-aarch64-static is installed
-# (optional: skipped with a message otherwise; correctness only, qemu says nothing of speed).
+# (optional: skipped with a message otherwise; correctness only, qemu says nothing of speed;
+# without TestStreamForward, 31 of the package's 78 s under qemu, whose large rows test the
+# non-temporal stores arm64 does not have: its ops run the kernels the other tests cover).
 test: asm-check
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
@@ -54,8 +56,8 @@ test: asm-check
 	GOARCH=arm64 $(GO) vet ./ops
 	@if [ "$$($(GO) env GOHOSTARCH)" = arm64 ]; then echo "arm64 host: go test ./ops ran the NEON kernels natively"; \
 	elif command -v qemu-aarch64-static >/dev/null 2>&1; then \
-	  echo "GOARCH=arm64 $(GO) test -exec qemu-aarch64-static ./ops"; \
-	  GOARCH=arm64 $(GO) test -exec qemu-aarch64-static ./ops; \
+	  echo "GOARCH=arm64 $(GO) test -exec qemu-aarch64-static -skip '^TestStreamForward$$' ./ops"; \
+	  GOARCH=arm64 $(GO) test -exec qemu-aarch64-static -skip '^TestStreamForward$$' ./ops; \
 	else echo "skipping the arm64 ops tests (NEON kernels): qemu-aarch64-static not found (apt install qemu-user-static)"; fi
 	$(MAKE) --no-print-directory example
 
