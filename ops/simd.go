@@ -49,6 +49,18 @@ func simdName(l int) string {
 	return ""
 }
 
+// arithMode is vecArith's broadcast mode: 1 when a is a single element broadcast over y, 2
+// when b is, 0 when both are as long as y.
+func arithMode(y, a, b []float32) int {
+	switch {
+	case len(a) == 1 && len(y) > 1:
+		return 1
+	case len(b) == 1 && len(y) > 1:
+		return 2
+	}
+	return 0
+}
+
 // b2i is 1 for true and 0 for false: the flag arguments of the assembly kernels.
 func b2i(b bool) int {
 	if b {

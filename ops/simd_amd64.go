@@ -192,14 +192,7 @@ func vecArith(op int, y, a, b []float32) int {
 	if l == 0 || len(y) < l { // the kernel reads a[0] and b[0]
 		return 0
 	}
-	mode := 0
-	switch {
-	case len(a) == 1 && len(y) > 1:
-		mode = 1
-	case len(b) == 1 && len(y) > 1:
-		mode = 2
-	}
-	return kern(y, a, b, mode)
+	return kern(y, a, b, arithMode(y, a, b))
 }
 
 // vecScale computes y = x * s, and y = x * s * w when w is not nil, streaming y when nt,

@@ -26,3 +26,107 @@ func cumsumAVX2(y, x, pf []float32, carry float64, nt int) float64 {
 	}
 	return carry
 }
+
+//go:noescape
+func sumNEON(x []float32) (n int, s float64)
+
+//go:noescape
+func sumSqNEON(x []float32) (n int, s float64)
+
+//go:noescape
+func maxNEON(x []float32) (n int, m float32, ok bool)
+
+//go:noescape
+func addNEON(y, a, b []float32, mode int) int
+
+//go:noescape
+func subNEON(y, a, b []float32, mode int) int
+
+//go:noescape
+func mulNEON(y, a, b []float32, mode int) int
+
+//go:noescape
+func divNEON(y, a, b []float32, mode int) int
+
+//go:noescape
+func reluNEON(y, x []float32) int
+
+//go:noescape
+func scaleNEON(y, x, w []float32, s float32, hasW int) int
+
+// vecSum returns how many elements of x it summed (the full vectors) and their sum in
+// float64.
+func vecSum(x []float32) (int, float64) {
+	if simdLevel < SIMDNEON {
+		return 0, 0
+	}
+	return sumNEON(x)
+}
+
+// vecSumSq returns how many elements of x it did and the sum of x² in float64.
+func vecSumSq(x []float32) (int, float64) {
+	if simdLevel < SIMDNEON {
+		return 0, 0
+	}
+	return sumSqNEON(x)
+}
+
+// vecMax returns how many elements of x it did and their maximum; ok is false when x holds
+// a NaN in them (the caller then takes the Go loop, which keeps it).
+func vecMax(x []float32) (n int, m float32, ok bool) {
+	if simdLevel < SIMDNEON || len(x) < 4 {
+		return 0, 0, true
+	}
+	return maxNEON(x)
+}
+
+var arithNEON = [...]func(y, a, b []float32, mode int) int{opAdd: addNEON, opSub: subNEON, opMul: mulNEON, opDiv: divNEON}
+
+// vecArith computes y = a ∘ b over the full vectors of y, where a and b are each either as
+// long as y or a single broadcast element (arithMode); bit-identical to the Go loops.
+func vecArith(op int, y, a, b []float32) int {
+	if simdLevel < SIMDNEON || len(y) < 4 {
+		return 0
+	}
+	mode := arithMode(y, a, b)
+	n := len(y) &^ 3
+	if mode != 1 {
+		_ = a[n-1] // the kernel reads every full vector of a full input
+	}
+	if mode != 2 {
+		_ = b[n-1]
+	}
+	return arithNEON[op](y, a, b, mode)
+}
+
+// vecRelu computes y = max(x, 0) over the full vectors of x.
+func vecRelu(y, x []float32) int {
+	if simdLevel < SIMDNEON {
+		return 0
+	}
+	return reluNEON(y[:len(x)], x)
+}
+
+// vecUnary computes unary k over the full vectors of x into y: relu only on arm64, the
+// others do nothing (their Go functions do every element).
+func vecUnary(k int, y, x []float32) int {
+	if k == uRelu {
+		return vecRelu(y, x)
+	}
+	return 0
+}
+
+// vecScale computes y = x * s, and y = x * s * w when w is not nil, over the full vectors
+// of the shorter of x and y. Neither prefetch (pf) nor streaming (nt) on arm64: ntSpan is
+// empty there, so no caller asks to stream.
+func vecScale(y, x, w, pf []float32, s float32, nt bool) int {
+	if simdLevel < SIMDNEON {
+		return 0
+	}
+	n := min(len(x), len(y))
+	y, x = y[:n], x[:n]
+	if w != nil {
+		w = w[:n]
+	}
+	return scaleNEON(y, x, w, s, b2i(w != nil))
+}

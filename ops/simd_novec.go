@@ -2,11 +2,20 @@
 
 package ops
 
-// Architectures without vector kernels: the Go loops run everywhere (simd_other.go has the
-// kernels that do nothing, these are the ones arm64 has in NEON).
+// Architectures with neither amd64's nor arm64's kernels: the level is SIMDGo and every
+// vecXxx does nothing. This file has the level and the kernels arm64 has in NEON
+// (simd_arm64.go), simd_other.go the rest.
 
 const cpuSIMD = SIMDGo
 
 func lanes() int { return 0 }
 
 func cumsumAVX2(y, x, pf []float32, carry float64, nt int) float64 { return carry }
+
+func vecRelu(y, x []float32) int                             { return 0 }
+func vecArith(op int, y, a, b []float32) int                 { return 0 }
+func vecScale(y, x, w, pf []float32, s float32, nt bool) int { return 0 }
+func vecSum(x []float32) (int, float64)                      { return 0, 0 }
+func vecSumSq(x []float32) (int, float64)                    { return 0, 0 }
+func vecMax(x []float32) (n int, m float32, ok bool)         { return 0, 0, true }
+func vecUnary(k int, y, x []float32) int                     { return 0 }

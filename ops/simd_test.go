@@ -115,7 +115,6 @@ func eachSIMD(t *testing.T, f func(t *testing.T)) {
 // Go loop does every element.
 var notOnNEON = map[string]bool{
 	"exp": true, "tanh": true, "sigmoid": true, "silu": true, "gelu": true, "exp_sum": true,
-	"sum": true, "sum_sq": true,
 }
 
 // wantVectors returns how many of n elements the vector kernel name does at the level in
@@ -472,6 +471,34 @@ func TestSIMDReductions(t *testing.T) {
 							t.Fatalf("n=%d: %s[%d] = %v, Go loop %v (x %v, acc %v)", n, name, i, g[i], w[i], x[i], acc[i])
 						}
 					}
+				}
+			}
+		}
+	})
+}
+
+// TestSIMDMaxSignedZeros checks the row max where it is a zero: +0 wherever a +0 is in the
+// row (Go's max takes +0 over -0), -0 where every zero is -0, on rows of every length with
+// the +0 at every position, against the Go loop bit for bit.
+func TestSIMDMaxSignedZeros(t *testing.T) {
+	negZero := float32(math.Copysign(0, -1))
+	fill := []float32{negZero, -1, float32(math.Inf(-1)), -math.Float32frombits(1), negZero}
+	eachSIMD(t, func(t *testing.T) {
+		for n := 1; n <= 40; n++ {
+			for p := -1; p < n; p++ { // p: where the +0 is (-1: none)
+				x := make([]float32, n)
+				for i := range x {
+					x[i] = fill[(i+n)%len(fill)]
+				}
+				if p >= 0 {
+					x[p] = 0
+				}
+				got := maxRow(x)
+				restore := SetSIMD(SIMDGo)
+				want := maxRow(x)
+				restore()
+				if math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("n=%d, +0 at %d: max %v (sign %v), Go loop %v (sign %v)", n, p, got, math.Signbit(got), want, math.Signbit(want))
 				}
 			}
 		}

@@ -1,0 +1,228 @@
+//go:build arm64
+
+#include "textflag.h"
+
+// NEON kernels (simd_arm64.go), hand-written: a few short loops, one vector of 4 float32 per
+// step (the row reductions two, into separate accumulators), so cpp macros keep them
+// readable and a generator (asmgen writes the amd64 kernels with avo, which has no arm64
+// backend) would buy nothing. Each kernel does the full vectors of its row (the length
+// rounded down to 4) and returns how many elements that is; the Go caller does the rest.
+// They are not tuned: there is no arm64 machine to time them on (qemu-user, where they are
+// tested, says nothing of speed).
+//
+// The Go assembler has FMLA's vector form but none of the other vector floating-point
+// instructions; those are encoded with WORD below, the mnemonic beside each (go tool
+// objdump decodes them back). d, n and m are register numbers (V0-V31).
+
+#define VOP3(op, d, n, m) WORD $((op) | ((m)<<16) | ((n)<<5) | (d))
+
+#define FADD4S(d, n, m) VOP3(0x4E20D400, d, n, m)  // FADD Vd.4S, Vn.4S, Vm.4S
+#define FSUB4S(d, n, m) VOP3(0x4EA0D400, d, n, m)  // FSUB Vd.4S, Vn.4S, Vm.4S
+#define FMUL4S(d, n, m) VOP3(0x6E20DC00, d, n, m)  // FMUL Vd.4S, Vn.4S, Vm.4S
+#define FDIV4S(d, n, m) VOP3(0x6E20FC00, d, n, m)  // FDIV Vd.4S, Vn.4S, Vm.4S
+#define FMAX4S(d, n, m) VOP3(0x4E20F400, d, n, m)  // FMAX Vd.4S, Vn.4S, Vm.4S (NaN wins; +0 > -0)
+#define FADD2D(d, n, m) VOP3(0x4E60D400, d, n, m)  // FADD Vd.2D, Vn.2D, Vm.2D
+#define FCVTL(d, n) VOP3(0x0E617800, d, n, 0)      // FCVTL Vd.2D, Vn.2S (lanes 0, 1 to float64)
+#define FCVTL2(d, n) VOP3(0x4E617800, d, n, 0)     // FCVTL2 Vd.2D, Vn.4S (lanes 2, 3)
+#define FADDP2D(d, n) VOP3(0x7E70D800, d, n, 0)    // FADDP Dd, Vn.2D (the two lanes' sum)
+#define FMAXV4S(d, n) VOP3(0x6E30F800, d, n, 0)    // FMAXV Sd, Vn.4S (the four lanes' max)
+
+// ---- Row sums in float64: each vector of x widened to two float64 pairs, added (sum) or
+// multiplied and added (sumSq: x² is exact in float64, so FMLA rounds as x*x + acc does)
+// into four pairs of partial sums, V4-V7, two vectors per step.
+
+#define ADD_SUM(acc, v) FADD2D(acc, acc, v)
+#define ADD_SQ(acc, v) VOP3(0x4E60CC00, acc, v, v) // FMLA Vacc.2D, Vv.2D, Vv.2D
+
+#define ROWSUM(name, ACC) \
+TEXT name(SB), NOSPLIT, $0-40 \
+	MOVD x_base+0(FP), R0 \
+	MOVD x_len+8(FP), R1 \
+	AND  $~3, R1, R1 \
+	MOVD R1, R2 \
+	VEOR V4.B16, V4.B16, V4.B16 \
+	VEOR V5.B16, V5.B16, V5.B16 \
+	VEOR V6.B16, V6.B16, V6.B16 \
+	VEOR V7.B16, V7.B16, V7.B16 \
+loop: \
+	CMP  $8, R2 \
+	BLT  tail \
+	VLD1.P 32(R0), [V0.S4, V1.S4] \
+	FCVTL(16, 0) \
+	FCVTL2(17, 0) \
+	FCVTL(18, 1) \
+	FCVTL2(19, 1) \
+	ACC(4, 16) \
+	ACC(5, 17) \
+	ACC(6, 18) \
+	ACC(7, 19) \
+	SUB  $8, R2, R2 \
+	B    loop \
+tail: \
+	CBZ  R2, done \
+	VLD1.P 16(R0), [V0.S4] \
+	FCVTL(16, 0) \
+	FCVTL2(17, 0) \
+	ACC(4, 16) \
+	ACC(5, 17) \
+done: \
+	FADD2D(4, 4, 5) \
+	FADD2D(6, 6, 7) \
+	FADD2D(4, 4, 6) \
+	FADDP2D(4, 4) \
+	MOVD R1, n+24(FP) \
+	FMOVD F4, s+32(FP) \
+	RET
+
+// func sumNEON(x []float32) (n int, s float64)
+ROWSUM(·sumNEON, ADD_SUM)
+
+// func sumSqNEON(x []float32) (n int, s float64)
+ROWSUM(·sumSqNEON, ADD_SQ)
+
+// func maxNEON(x []float32) (n int, m float32, ok bool)
+//
+// The max of the full vectors of x (at least one) with FMAX, which keeps a NaN and takes +0
+// over -0 as Go's max does; ok is false when the max is NaN (x held one).
+TEXT ·maxNEON(SB), NOSPLIT, $0-37
+	MOVD x_base+0(FP), R0
+	MOVD x_len+8(FP), R1
+	AND  $~3, R1, R1
+	VLD1.P 16(R0), [V0.S4]
+	VORR V0.B16, V0.B16, V1.B16
+	SUB  $4, R1, R2
+mloop:
+	CMP  $8, R2
+	BLT  mtail
+	VLD1.P 32(R0), [V2.S4, V3.S4]
+	FMAX4S(0, 0, 2)
+	FMAX4S(1, 1, 3)
+	SUB  $8, R2, R2
+	B    mloop
+mtail:
+	CBZ  R2, mdone
+	VLD1.P 16(R0), [V2.S4]
+	FMAX4S(0, 0, 2)
+mdone:
+	FMAX4S(0, 0, 1)
+	FMAXV4S(0, 0)
+	MOVD R1, n+24(FP)
+	FMOVS F0, m+32(FP)
+	FCMPS F0, F0
+	CSET VC, R3 // ordered: not NaN
+	MOVB R3, ok+36(FP)
+	RET
+
+// ---- Elementwise: y = a op b over the full vectors of y; mode 1: a is one element
+// (broadcast), 2: b is.
+
+#define ARITH(name, op) \
+TEXT name(SB), NOSPLIT, $0-88 \
+	MOVD y_base+0(FP), R0 \
+	MOVD y_len+8(FP), R1 \
+	MOVD a_base+24(FP), R2 \
+	MOVD b_base+48(FP), R3 \
+	MOVD mode+72(FP), R4 \
+	AND  $~3, R1, R1 \
+	MOVD R1, R5 \
+	CBZ  R5, done \
+	CMP  $1, R4 \
+	BEQ  abc \
+	CMP  $2, R4 \
+	BEQ  bbc \
+both: \
+	VLD1.P 16(R2), [V0.S4] \
+	VLD1.P 16(R3), [V1.S4] \
+	VOP3(op, 2, 0, 1) \
+	VST1.P [V2.S4], 16(R0) \
+	SUBS $4, R5, R5 \
+	BNE  both \
+	B    done \
+abc: \
+	VLD1R (R2), [V0.S4] \
+aloop: \
+	VLD1.P 16(R3), [V1.S4] \
+	VOP3(op, 2, 0, 1) \
+	VST1.P [V2.S4], 16(R0) \
+	SUBS $4, R5, R5 \
+	BNE  aloop \
+	B    done \
+bbc: \
+	VLD1R (R3), [V1.S4] \
+bloop: \
+	VLD1.P 16(R2), [V0.S4] \
+	VOP3(op, 2, 0, 1) \
+	VST1.P [V2.S4], 16(R0) \
+	SUBS $4, R5, R5 \
+	BNE  bloop \
+done: \
+	MOVD R1, ret+80(FP) \
+	RET
+
+// func addNEON(y, a, b []float32, mode int) int
+ARITH(·addNEON, 0x4E20D400) // FADD
+
+// func subNEON(y, a, b []float32, mode int) int
+ARITH(·subNEON, 0x4EA0D400) // FSUB
+
+// func mulNEON(y, a, b []float32, mode int) int
+ARITH(·mulNEON, 0x6E20DC00) // FMUL
+
+// func divNEON(y, a, b []float32, mode int) int
+ARITH(·divNEON, 0x6E20FC00) // FDIV
+
+// func reluNEON(y, x []float32) int
+//
+// y = max(x, 0) over the full vectors of x with FMAX: NaN kept, -0 to +0, as Go's max.
+TEXT ·reluNEON(SB), NOSPLIT, $0-56
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	AND  $~3, R1, R1
+	MOVD R1, R5
+	VEOR V1.B16, V1.B16, V1.B16
+	CBZ  R5, rdone
+rloop:
+	VLD1.P 16(R2), [V0.S4]
+	FMAX4S(2, 0, 1)
+	VST1.P [V2.S4], 16(R0)
+	SUBS $4, R5, R5
+	BNE  rloop
+rdone:
+	MOVD R1, ret+48(FP)
+	RET
+
+// func scaleNEON(y, x, w []float32, s float32, hasW int) int
+//
+// y = x * s, and y = (x * s) * w when hasW != 0, over the full vectors of x: the Go loop's
+// order of operations.
+TEXT ·scaleNEON(SB), NOSPLIT, $0-96
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	MOVD w_base+48(FP), R3
+	MOVD $s+72(FP), R6
+	VLD1R (R6), [V3.S4]
+	MOVD hasW+80(FP), R4
+	AND  $~3, R1, R1
+	MOVD R1, R5
+	CBZ  R5, sdone
+	CBNZ R4, swloop
+sloop:
+	VLD1.P 16(R2), [V0.S4]
+	FMUL4S(0, 0, 3)
+	VST1.P [V0.S4], 16(R0)
+	SUBS $4, R5, R5
+	BNE  sloop
+	B    sdone
+swloop:
+	VLD1.P 16(R2), [V0.S4]
+	VLD1.P 16(R3), [V1.S4]
+	FMUL4S(0, 0, 3)
+	FMUL4S(0, 0, 1)
+	VST1.P [V0.S4], 16(R0)
+	SUBS $4, R5, R5
+	BNE  swloop
+sdone:
+	MOVD R1, ret+88(FP)
+	RET
