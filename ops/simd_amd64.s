@@ -2533,7 +2533,7 @@ expSumAVX2_chunk:
 	VMOVMSKPS    Y5, DX
 	CMPL         DX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2561,7 +2561,7 @@ expSumAVX2_chunk:
 	VMOVMSKPS    Y5, DX
 	CMPL         DX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2589,7 +2589,7 @@ expSumAVX2_chunk:
 	VMOVMSKPS    Y5, DX
 	CMPL         DX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2617,7 +2617,7 @@ expSumAVX2_chunk:
 	VMOVMSKPS    Y5, DX
 	CMPL         DX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2645,7 +2645,7 @@ expSumAVX2_chunk:
 	VMOVMSKPS    Y5, DX
 	CMPL         DX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2673,7 +2673,7 @@ expSumAVX2_chunk:
 	VMOVMSKPS    Y5, DX
 	CMPL         DX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2701,7 +2701,7 @@ expSumAVX2_chunk:
 	VMOVMSKPS    Y5, DX
 	CMPL         DX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2729,7 +2729,7 @@ expSumAVX2_chunk:
 	VMOVMSKPS    Y5, DX
 	CMPL         DX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2770,7 +2770,7 @@ expSumAVX2_one:
 	VMOVMSKPS    Y5, DX
 	CMPL         DX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2805,7 +2805,7 @@ expSumAVX2_sum_chunk:
 	VMOVMSKPS    Y5, AX
 	CMPL         AX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2832,7 +2832,7 @@ expSumAVX2_sum_chunk:
 	VMOVMSKPS    Y5, AX
 	CMPL         AX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2859,7 +2859,7 @@ expSumAVX2_sum_chunk:
 	VMOVMSKPS    Y5, AX
 	CMPL         AX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2886,7 +2886,7 @@ expSumAVX2_sum_chunk:
 	VMOVMSKPS    Y5, AX
 	CMPL         AX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2913,7 +2913,7 @@ expSumAVX2_sum_chunk:
 	VMOVMSKPS    Y5, AX
 	CMPL         AX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2940,7 +2940,7 @@ expSumAVX2_sum_chunk:
 	VMOVMSKPS    Y5, AX
 	CMPL         AX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2967,7 +2967,7 @@ expSumAVX2_sum_chunk:
 	VMOVMSKPS    Y5, AX
 	CMPL         AX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -2994,7 +2994,7 @@ expSumAVX2_sum_chunk:
 	VMOVMSKPS    Y5, AX
 	CMPL         AX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -3034,7 +3034,7 @@ expSumAVX2_sum_one:
 	VMOVMSKPS    Y5, AX
 	CMPL         AX, $0xff
 	JNE          expSumAVX2_stop
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
 	VMOVUPS      Y4, Y6
 	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
@@ -3548,7 +3548,7 @@ TEXT ·normalizeAVX2(SB), NOSPLIT, $0-144
 normalizeAVX2_m0_loop:
 	CMPQ       R9, R8
 	JAE        normalizeAVX2_m0_done
-	PREFETCHT0 (SI)(R9*4)
+	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Y2
 	VSUBPS     Y0, Y2, Y2
 	VMULPS     Y1, Y2, Y2
@@ -3562,7 +3562,7 @@ normalizeAVX2_m0_done:
 normalizeAVX2_m1_loop:
 	CMPQ       R9, R8
 	JAE        normalizeAVX2_m1_done
-	PREFETCHT0 (SI)(R9*4)
+	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Y2
 	VSUBPS     Y0, Y2, Y2
 	VMULPS     Y1, Y2, Y2
@@ -3577,7 +3577,7 @@ normalizeAVX2_m1_done:
 normalizeAVX2_m2_loop:
 	CMPQ       R9, R8
 	JAE        normalizeAVX2_m2_done
-	PREFETCHT0 (SI)(R9*4)
+	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Y2
 	VSUBPS     Y0, Y2, Y2
 	VMULPS     Y1, Y2, Y2
@@ -3592,7 +3592,7 @@ normalizeAVX2_m2_done:
 normalizeAVX2_m3_loop:
 	CMPQ       R9, R8
 	JAE        normalizeAVX2_m3_done
-	PREFETCHT0 (SI)(R9*4)
+	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Y2
 	VSUBPS     Y0, Y2, Y2
 	VMULPS     Y1, Y2, Y2
@@ -3608,7 +3608,7 @@ normalizeAVX2_m3_done:
 normalizeAVX2_m4_loop:
 	CMPQ       R9, R8
 	JAE        normalizeAVX2_m4_done
-	PREFETCHT0 (SI)(R9*4)
+	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Y2
 	VSUBPS     Y0, Y2, Y2
 	VMULPS     Y1, Y2, Y2
@@ -3622,7 +3622,7 @@ normalizeAVX2_m4_done:
 normalizeAVX2_m5_loop:
 	CMPQ       R9, R8
 	JAE        normalizeAVX2_m5_done
-	PREFETCHT0 (SI)(R9*4)
+	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Y2
 	VSUBPS     Y0, Y2, Y2
 	VMULPS     Y1, Y2, Y2
@@ -3637,7 +3637,7 @@ normalizeAVX2_m5_done:
 normalizeAVX2_m6_loop:
 	CMPQ       R9, R8
 	JAE        normalizeAVX2_m6_done
-	PREFETCHT0 (SI)(R9*4)
+	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Y2
 	VSUBPS     Y0, Y2, Y2
 	VMULPS     Y1, Y2, Y2
@@ -3652,7 +3652,7 @@ normalizeAVX2_m6_done:
 normalizeAVX2_m7_loop:
 	CMPQ       R9, R8
 	JAE        normalizeAVX2_m7_done
-	PREFETCHT0 (SI)(R9*4)
+	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Y2
 	VSUBPS     Y0, Y2, Y2
 	VMULPS     Y1, Y2, Y2
@@ -5953,7 +5953,7 @@ expSumAVX512_chunk:
 	VMOVUPS       (CX)(DI*4), Z4
 	VSUBPS        Z0, Z4, Z4
 	VMAXPS        Z4, Z5, Z4
-	PREFETCHT0    (BX)(DI*4)
+	PREFETCHT1    (BX)(DI*4)
 	VMOVUPS       Z4, Z16
 	VFMADD213PS   Z7, Z6, Z16
 	VSUBPS        Z7, Z16, Z16
@@ -5973,7 +5973,7 @@ expSumAVX512_chunk:
 	VMOVUPS       (CX)(DI*4), Z4
 	VSUBPS        Z0, Z4, Z4
 	VMAXPS        Z4, Z5, Z4
-	PREFETCHT0    (BX)(DI*4)
+	PREFETCHT1    (BX)(DI*4)
 	VMOVUPS       Z4, Z16
 	VFMADD213PS   Z7, Z6, Z16
 	VSUBPS        Z7, Z16, Z16
@@ -5993,7 +5993,7 @@ expSumAVX512_chunk:
 	VMOVUPS       (CX)(DI*4), Z4
 	VSUBPS        Z0, Z4, Z4
 	VMAXPS        Z4, Z5, Z4
-	PREFETCHT0    (BX)(DI*4)
+	PREFETCHT1    (BX)(DI*4)
 	VMOVUPS       Z4, Z16
 	VFMADD213PS   Z7, Z6, Z16
 	VSUBPS        Z7, Z16, Z16
@@ -6013,7 +6013,7 @@ expSumAVX512_chunk:
 	VMOVUPS       (CX)(DI*4), Z4
 	VSUBPS        Z0, Z4, Z4
 	VMAXPS        Z4, Z5, Z4
-	PREFETCHT0    (BX)(DI*4)
+	PREFETCHT1    (BX)(DI*4)
 	VMOVUPS       Z4, Z16
 	VFMADD213PS   Z7, Z6, Z16
 	VSUBPS        Z7, Z16, Z16
@@ -6033,7 +6033,7 @@ expSumAVX512_chunk:
 	VMOVUPS       (CX)(DI*4), Z4
 	VSUBPS        Z0, Z4, Z4
 	VMAXPS        Z4, Z5, Z4
-	PREFETCHT0    (BX)(DI*4)
+	PREFETCHT1    (BX)(DI*4)
 	VMOVUPS       Z4, Z16
 	VFMADD213PS   Z7, Z6, Z16
 	VSUBPS        Z7, Z16, Z16
@@ -6053,7 +6053,7 @@ expSumAVX512_chunk:
 	VMOVUPS       (CX)(DI*4), Z4
 	VSUBPS        Z0, Z4, Z4
 	VMAXPS        Z4, Z5, Z4
-	PREFETCHT0    (BX)(DI*4)
+	PREFETCHT1    (BX)(DI*4)
 	VMOVUPS       Z4, Z16
 	VFMADD213PS   Z7, Z6, Z16
 	VSUBPS        Z7, Z16, Z16
@@ -6073,7 +6073,7 @@ expSumAVX512_chunk:
 	VMOVUPS       (CX)(DI*4), Z4
 	VSUBPS        Z0, Z4, Z4
 	VMAXPS        Z4, Z5, Z4
-	PREFETCHT0    (BX)(DI*4)
+	PREFETCHT1    (BX)(DI*4)
 	VMOVUPS       Z4, Z16
 	VFMADD213PS   Z7, Z6, Z16
 	VSUBPS        Z7, Z16, Z16
@@ -6093,7 +6093,7 @@ expSumAVX512_chunk:
 	VMOVUPS       (CX)(DI*4), Z4
 	VSUBPS        Z0, Z4, Z4
 	VMAXPS        Z4, Z5, Z4
-	PREFETCHT0    (BX)(DI*4)
+	PREFETCHT1    (BX)(DI*4)
 	VMOVUPS       Z4, Z16
 	VFMADD213PS   Z7, Z6, Z16
 	VSUBPS        Z7, Z16, Z16
@@ -6126,7 +6126,7 @@ expSumAVX512_one:
 	VMOVUPS      (CX)(DI*4), Z4
 	VSUBPS       Z0, Z4, Z4
 	VMAXPS       Z4, Z5, Z4
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      Z4, Z16
 	VFMADD213PS  Z7, Z6, Z16
 	VSUBPS       Z7, Z16, Z16
@@ -6153,7 +6153,7 @@ expSumAVX512_sum_chunk:
 	VMOVUPS       (CX)(DI*4), Z4
 	VSUBPS        Z0, Z4, Z4
 	VMAXPS        Z4, Z5, Z4
-	PREFETCHT0    (BX)(DI*4)
+	PREFETCHT1    (BX)(DI*4)
 	VMOVUPS       Z4, Z16
 	VFMADD213PS   Z7, Z6, Z16
 	VSUBPS        Z7, Z16, Z16
@@ -6172,7 +6172,7 @@ expSumAVX512_sum_chunk:
 	VMOVUPS       (CX)(DI*4), Z4
 	VSUBPS        Z0, Z4, Z4
 	VMAXPS        Z4, Z5, Z4
-	PREFETCHT0    (BX)(DI*4)
+	PREFETCHT1    (BX)(DI*4)
 	VMOVUPS       Z4, Z16
 	VFMADD213PS   Z7, Z6, Z16
 	VSUBPS        Z7, Z16, Z16
@@ -6191,7 +6191,7 @@ expSumAVX512_sum_chunk:
 	VMOVUPS       (CX)(DI*4), Z4
 	VSUBPS        Z0, Z4, Z4
 	VMAXPS        Z4, Z5, Z4
-	PREFETCHT0    (BX)(DI*4)
+	PREFETCHT1    (BX)(DI*4)
 	VMOVUPS       Z4, Z16
 	VFMADD213PS   Z7, Z6, Z16
 	VSUBPS        Z7, Z16, Z16
@@ -6210,7 +6210,7 @@ expSumAVX512_sum_chunk:
 	VMOVUPS       (CX)(DI*4), Z4
 	VSUBPS        Z0, Z4, Z4
 	VMAXPS        Z4, Z5, Z4
-	PREFETCHT0    (BX)(DI*4)
+	PREFETCHT1    (BX)(DI*4)
 	VMOVUPS       Z4, Z16
 	VFMADD213PS   Z7, Z6, Z16
 	VSUBPS        Z7, Z16, Z16
@@ -6229,7 +6229,7 @@ expSumAVX512_sum_chunk:
 	VMOVUPS       (CX)(DI*4), Z4
 	VSUBPS        Z0, Z4, Z4
 	VMAXPS        Z4, Z5, Z4
-	PREFETCHT0    (BX)(DI*4)
+	PREFETCHT1    (BX)(DI*4)
 	VMOVUPS       Z4, Z16
 	VFMADD213PS   Z7, Z6, Z16
 	VSUBPS        Z7, Z16, Z16
@@ -6248,7 +6248,7 @@ expSumAVX512_sum_chunk:
 	VMOVUPS       (CX)(DI*4), Z4
 	VSUBPS        Z0, Z4, Z4
 	VMAXPS        Z4, Z5, Z4
-	PREFETCHT0    (BX)(DI*4)
+	PREFETCHT1    (BX)(DI*4)
 	VMOVUPS       Z4, Z16
 	VFMADD213PS   Z7, Z6, Z16
 	VSUBPS        Z7, Z16, Z16
@@ -6267,7 +6267,7 @@ expSumAVX512_sum_chunk:
 	VMOVUPS       (CX)(DI*4), Z4
 	VSUBPS        Z0, Z4, Z4
 	VMAXPS        Z4, Z5, Z4
-	PREFETCHT0    (BX)(DI*4)
+	PREFETCHT1    (BX)(DI*4)
 	VMOVUPS       Z4, Z16
 	VFMADD213PS   Z7, Z6, Z16
 	VSUBPS        Z7, Z16, Z16
@@ -6286,7 +6286,7 @@ expSumAVX512_sum_chunk:
 	VMOVUPS       (CX)(DI*4), Z4
 	VSUBPS        Z0, Z4, Z4
 	VMAXPS        Z4, Z5, Z4
-	PREFETCHT0    (BX)(DI*4)
+	PREFETCHT1    (BX)(DI*4)
 	VMOVUPS       Z4, Z16
 	VFMADD213PS   Z7, Z6, Z16
 	VSUBPS        Z7, Z16, Z16
@@ -6318,7 +6318,7 @@ expSumAVX512_sum_one:
 	VMOVUPS      (CX)(DI*4), Z4
 	VSUBPS       Z0, Z4, Z4
 	VMAXPS       Z4, Z5, Z4
-	PREFETCHT0   (BX)(DI*4)
+	PREFETCHT1   (BX)(DI*4)
 	VMOVUPS      Z4, Z16
 	VFMADD213PS  Z7, Z6, Z16
 	VSUBPS       Z7, Z16, Z16
@@ -6864,7 +6864,7 @@ TEXT ·normalizeAVX512(SB), NOSPLIT, $0-144
 normalizeAVX512_m0_loop:
 	CMPQ       R9, R8
 	JAE        normalizeAVX512_m0_done
-	PREFETCHT0 (SI)(R9*4)
+	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Z2
 	VSUBPS     Z0, Z2, Z2
 	VMULPS     Z1, Z2, Z2
@@ -6878,7 +6878,7 @@ normalizeAVX512_m0_done:
 normalizeAVX512_m1_loop:
 	CMPQ       R9, R8
 	JAE        normalizeAVX512_m1_done
-	PREFETCHT0 (SI)(R9*4)
+	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Z2
 	VSUBPS     Z0, Z2, Z2
 	VMULPS     Z1, Z2, Z2
@@ -6893,7 +6893,7 @@ normalizeAVX512_m1_done:
 normalizeAVX512_m2_loop:
 	CMPQ       R9, R8
 	JAE        normalizeAVX512_m2_done
-	PREFETCHT0 (SI)(R9*4)
+	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Z2
 	VSUBPS     Z0, Z2, Z2
 	VMULPS     Z1, Z2, Z2
@@ -6908,7 +6908,7 @@ normalizeAVX512_m2_done:
 normalizeAVX512_m3_loop:
 	CMPQ       R9, R8
 	JAE        normalizeAVX512_m3_done
-	PREFETCHT0 (SI)(R9*4)
+	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Z2
 	VSUBPS     Z0, Z2, Z2
 	VMULPS     Z1, Z2, Z2
@@ -6924,7 +6924,7 @@ normalizeAVX512_m3_done:
 normalizeAVX512_m4_loop:
 	CMPQ       R9, R8
 	JAE        normalizeAVX512_m4_done
-	PREFETCHT0 (SI)(R9*4)
+	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Z2
 	VSUBPS     Z0, Z2, Z2
 	VMULPS     Z1, Z2, Z2
@@ -6938,7 +6938,7 @@ normalizeAVX512_m4_done:
 normalizeAVX512_m5_loop:
 	CMPQ       R9, R8
 	JAE        normalizeAVX512_m5_done
-	PREFETCHT0 (SI)(R9*4)
+	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Z2
 	VSUBPS     Z0, Z2, Z2
 	VMULPS     Z1, Z2, Z2
@@ -6953,7 +6953,7 @@ normalizeAVX512_m5_done:
 normalizeAVX512_m6_loop:
 	CMPQ       R9, R8
 	JAE        normalizeAVX512_m6_done
-	PREFETCHT0 (SI)(R9*4)
+	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Z2
 	VSUBPS     Z0, Z2, Z2
 	VMULPS     Z1, Z2, Z2
@@ -6968,7 +6968,7 @@ normalizeAVX512_m6_done:
 normalizeAVX512_m7_loop:
 	CMPQ       R9, R8
 	JAE        normalizeAVX512_m7_done
-	PREFETCHT0 (SI)(R9*4)
+	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Z2
 	VSUBPS     Z0, Z2, Z2
 	VMULPS     Z1, Z2, Z2
