@@ -1317,31 +1317,23 @@ softplusAVX2_loopfalse:
 	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y1
 	VPSLLD       $0x17, Y1, Y1
 	VMULPS       Y1, Y2, Y1
-	VXORPS       Y2, Y2, Y2
-	VMAXPS       Y2, Y0, Y0
-	VCMPPS       $0x1e, k32_3ed413cd<>+0(SB), Y1, Y2
-	VMOVUPS      k32_3f000000<>+0(SB), Y3
-	VFMSUB213PS  k32_3f000000<>+0(SB), Y1, Y3
-	VBLENDVPS    Y2, Y3, Y1, Y1
-	VMULPS       Y1, Y1, Y3
-	VMOVUPS      k32_3d9021bb<>+0(SB), Y4
-	VFMADD213PS  k32_bdebd1b8<>+0(SB), Y1, Y4
-	VFMADD213PS  k32_3def251a<>+0(SB), Y1, Y4
-	VFMADD213PS  k32_bdfe5d4f<>+0(SB), Y1, Y4
-	VFMADD213PS  k32_3e11e9bf<>+0(SB), Y1, Y4
-	VFMADD213PS  k32_be2aae50<>+0(SB), Y1, Y4
-	VFMADD213PS  k32_3e4cceac<>+0(SB), Y1, Y4
-	VFMADD213PS  k32_be7ffffc<>+0(SB), Y1, Y4
-	VFMADD213PS  k32_3eaaaaaa<>+0(SB), Y1, Y4
-	VMULPS       Y1, Y4, Y4
-	VMULPS       Y3, Y4, Y4
-	VPAND        k32_b95e8083<>+0(SB), Y2, Y5
-	VADDPS       Y5, Y4, Y4
-	VFNMADD231PS k32_3f000000<>+0(SB), Y3, Y4
-	VADDPS       Y1, Y4, Y1
-	VPAND        k32_3f318000<>+0(SB), Y2, Y2
-	VADDPS       Y2, Y1, Y1
-	VADDPS       Y0, Y1, Y0
+	VMOVUPS      Y1, Y2
+	VMOVUPS      k32_40e00000<>+0(SB), Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y2
+	VPERMPS      tab_log1pC_8<>+0(SB), Y2, Y3
+	VPERMPS      tab_log1pCm1_8<>+0(SB), Y2, Y4
+	VPERMPS      tab_log1pL_8<>+0(SB), Y2, Y2
+	VFMADD213PS  Y4, Y3, Y1
+	VMOVUPS      k32_3e4a7a84<>+0(SB), Y3
+	VFMADD213PS  k32_be807924<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_3eaaabb7<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_beffffde<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD213PS  Y1, Y4, Y3
+	VXORPS       Y1, Y1, Y1
+	VMAXPS       Y0, Y1, Y0
+	VADDPS       Y0, Y2, Y0
+	VADDPS       Y0, Y3, Y0
 	VMOVUPS      Y0, (AX)(SI*4)
 	ADDQ         $0x08, SI
 	JMP          softplusAVX2_loopfalse
@@ -1373,31 +1365,23 @@ softplusAVX2_looptrue:
 	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y1
 	VPSLLD       $0x17, Y1, Y1
 	VMULPS       Y1, Y2, Y1
-	VXORPS       Y2, Y2, Y2
-	VMAXPS       Y2, Y0, Y0
-	VCMPPS       $0x1e, k32_3ed413cd<>+0(SB), Y1, Y2
-	VMOVUPS      k32_3f000000<>+0(SB), Y3
-	VFMSUB213PS  k32_3f000000<>+0(SB), Y1, Y3
-	VBLENDVPS    Y2, Y3, Y1, Y1
-	VMULPS       Y1, Y1, Y3
-	VMOVUPS      k32_3d9021bb<>+0(SB), Y4
-	VFMADD213PS  k32_bdebd1b8<>+0(SB), Y1, Y4
-	VFMADD213PS  k32_3def251a<>+0(SB), Y1, Y4
-	VFMADD213PS  k32_bdfe5d4f<>+0(SB), Y1, Y4
-	VFMADD213PS  k32_3e11e9bf<>+0(SB), Y1, Y4
-	VFMADD213PS  k32_be2aae50<>+0(SB), Y1, Y4
-	VFMADD213PS  k32_3e4cceac<>+0(SB), Y1, Y4
-	VFMADD213PS  k32_be7ffffc<>+0(SB), Y1, Y4
-	VFMADD213PS  k32_3eaaaaaa<>+0(SB), Y1, Y4
-	VMULPS       Y1, Y4, Y4
-	VMULPS       Y3, Y4, Y4
-	VPAND        k32_b95e8083<>+0(SB), Y2, Y5
-	VADDPS       Y5, Y4, Y4
-	VFNMADD231PS k32_3f000000<>+0(SB), Y3, Y4
-	VADDPS       Y1, Y4, Y1
-	VPAND        k32_3f318000<>+0(SB), Y2, Y2
-	VADDPS       Y2, Y1, Y1
-	VADDPS       Y0, Y1, Y0
+	VMOVUPS      Y1, Y2
+	VMOVUPS      k32_40e00000<>+0(SB), Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y2
+	VPERMPS      tab_log1pC_8<>+0(SB), Y2, Y3
+	VPERMPS      tab_log1pCm1_8<>+0(SB), Y2, Y4
+	VPERMPS      tab_log1pL_8<>+0(SB), Y2, Y2
+	VFMADD213PS  Y4, Y3, Y1
+	VMOVUPS      k32_3e4a7a84<>+0(SB), Y3
+	VFMADD213PS  k32_be807924<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_3eaaabb7<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_beffffde<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD213PS  Y1, Y4, Y3
+	VXORPS       Y1, Y1, Y1
+	VMAXPS       Y0, Y1, Y0
+	VADDPS       Y0, Y2, Y0
+	VADDPS       Y0, Y3, Y0
 	VMOVNTPS     Y0, (AX)(SI*4)
 	ADDQ         $0x08, SI
 	JMP          softplusAVX2_looptrue
@@ -1412,105 +1396,85 @@ softplusAVX2_ret:
 	VZEROUPPER
 	RET
 
-DATA k32_3ed413cd<>+0(SB)/4, $0x3ed413cd
-DATA k32_3ed413cd<>+4(SB)/4, $0x3ed413cd
-DATA k32_3ed413cd<>+8(SB)/4, $0x3ed413cd
-DATA k32_3ed413cd<>+12(SB)/4, $0x3ed413cd
-DATA k32_3ed413cd<>+16(SB)/4, $0x3ed413cd
-DATA k32_3ed413cd<>+20(SB)/4, $0x3ed413cd
-DATA k32_3ed413cd<>+24(SB)/4, $0x3ed413cd
-DATA k32_3ed413cd<>+28(SB)/4, $0x3ed413cd
-GLOBL k32_3ed413cd<>(SB), RODATA|NOPTR, $32
+DATA k32_40e00000<>+0(SB)/4, $0x40e00000
+DATA k32_40e00000<>+4(SB)/4, $0x40e00000
+DATA k32_40e00000<>+8(SB)/4, $0x40e00000
+DATA k32_40e00000<>+12(SB)/4, $0x40e00000
+DATA k32_40e00000<>+16(SB)/4, $0x40e00000
+DATA k32_40e00000<>+20(SB)/4, $0x40e00000
+DATA k32_40e00000<>+24(SB)/4, $0x40e00000
+DATA k32_40e00000<>+28(SB)/4, $0x40e00000
+GLOBL k32_40e00000<>(SB), RODATA|NOPTR, $32
 
-DATA k32_3d9021bb<>+0(SB)/4, $0x3d9021bb
-DATA k32_3d9021bb<>+4(SB)/4, $0x3d9021bb
-DATA k32_3d9021bb<>+8(SB)/4, $0x3d9021bb
-DATA k32_3d9021bb<>+12(SB)/4, $0x3d9021bb
-DATA k32_3d9021bb<>+16(SB)/4, $0x3d9021bb
-DATA k32_3d9021bb<>+20(SB)/4, $0x3d9021bb
-DATA k32_3d9021bb<>+24(SB)/4, $0x3d9021bb
-DATA k32_3d9021bb<>+28(SB)/4, $0x3d9021bb
-GLOBL k32_3d9021bb<>(SB), RODATA|NOPTR, $32
+DATA tab_log1pC_8<>+0(SB)/4, $0x3f800000
+DATA tab_log1pC_8<>+4(SB)/4, $0x3f5ff34c
+DATA tab_log1pC_8<>+8(SB)/4, $0x3f4728a8
+DATA tab_log1pC_8<>+12(SB)/4, $0x3f332bf3
+DATA tab_log1pC_8<>+16(SB)/4, $0x3f22db3b
+DATA tab_log1pC_8<>+20(SB)/4, $0x3f155a4a
+DATA tab_log1pC_8<>+24(SB)/4, $0x3f09d5a5
+DATA tab_log1pC_8<>+28(SB)/4, $0x3f000206
+GLOBL tab_log1pC_8<>(SB), RODATA|NOPTR, $32
 
-DATA k32_bdebd1b8<>+0(SB)/4, $0xbdebd1b8
-DATA k32_bdebd1b8<>+4(SB)/4, $0xbdebd1b8
-DATA k32_bdebd1b8<>+8(SB)/4, $0xbdebd1b8
-DATA k32_bdebd1b8<>+12(SB)/4, $0xbdebd1b8
-DATA k32_bdebd1b8<>+16(SB)/4, $0xbdebd1b8
-DATA k32_bdebd1b8<>+20(SB)/4, $0xbdebd1b8
-DATA k32_bdebd1b8<>+24(SB)/4, $0xbdebd1b8
-DATA k32_bdebd1b8<>+28(SB)/4, $0xbdebd1b8
-GLOBL k32_bdebd1b8<>(SB), RODATA|NOPTR, $32
+DATA tab_log1pCm1_8<>+0(SB)/4, $0x00000000
+DATA tab_log1pCm1_8<>+4(SB)/4, $0xbe0032d0
+DATA tab_log1pCm1_8<>+8(SB)/4, $0xbe635d60
+DATA tab_log1pCm1_8<>+12(SB)/4, $0xbe99a81a
+DATA tab_log1pCm1_8<>+16(SB)/4, $0xbeba498a
+DATA tab_log1pCm1_8<>+20(SB)/4, $0xbed54b6c
+DATA tab_log1pCm1_8<>+24(SB)/4, $0xbeec54b6
+DATA tab_log1pCm1_8<>+28(SB)/4, $0xbefffbf4
+GLOBL tab_log1pCm1_8<>(SB), RODATA|NOPTR, $32
 
-DATA k32_3def251a<>+0(SB)/4, $0x3def251a
-DATA k32_3def251a<>+4(SB)/4, $0x3def251a
-DATA k32_3def251a<>+8(SB)/4, $0x3def251a
-DATA k32_3def251a<>+12(SB)/4, $0x3def251a
-DATA k32_3def251a<>+16(SB)/4, $0x3def251a
-DATA k32_3def251a<>+20(SB)/4, $0x3def251a
-DATA k32_3def251a<>+24(SB)/4, $0x3def251a
-DATA k32_3def251a<>+28(SB)/4, $0x3def251a
-GLOBL k32_3def251a<>(SB), RODATA|NOPTR, $32
+DATA tab_log1pL_8<>+0(SB)/4, $0x00000000
+DATA tab_log1pL_8<>+4(SB)/4, $0x3e08f688
+DATA tab_log1pL_8<>+8(SB)/4, $0x3e808ce3
+DATA tab_log1pL_8<>+12(SB)/4, $0x3eb6b2d1
+DATA tab_log1pL_8<>+16(SB)/4, $0x3ee79505
+DATA tab_log1pL_8<>+20(SB)/4, $0x3f09f32e
+DATA tab_log1pL_8<>+24(SB)/4, $0x3f1e7edf
+DATA tab_log1pL_8<>+28(SB)/4, $0x3f316e0c
+GLOBL tab_log1pL_8<>(SB), RODATA|NOPTR, $32
 
-DATA k32_bdfe5d4f<>+0(SB)/4, $0xbdfe5d4f
-DATA k32_bdfe5d4f<>+4(SB)/4, $0xbdfe5d4f
-DATA k32_bdfe5d4f<>+8(SB)/4, $0xbdfe5d4f
-DATA k32_bdfe5d4f<>+12(SB)/4, $0xbdfe5d4f
-DATA k32_bdfe5d4f<>+16(SB)/4, $0xbdfe5d4f
-DATA k32_bdfe5d4f<>+20(SB)/4, $0xbdfe5d4f
-DATA k32_bdfe5d4f<>+24(SB)/4, $0xbdfe5d4f
-DATA k32_bdfe5d4f<>+28(SB)/4, $0xbdfe5d4f
-GLOBL k32_bdfe5d4f<>(SB), RODATA|NOPTR, $32
+DATA k32_3e4a7a84<>+0(SB)/4, $0x3e4a7a84
+DATA k32_3e4a7a84<>+4(SB)/4, $0x3e4a7a84
+DATA k32_3e4a7a84<>+8(SB)/4, $0x3e4a7a84
+DATA k32_3e4a7a84<>+12(SB)/4, $0x3e4a7a84
+DATA k32_3e4a7a84<>+16(SB)/4, $0x3e4a7a84
+DATA k32_3e4a7a84<>+20(SB)/4, $0x3e4a7a84
+DATA k32_3e4a7a84<>+24(SB)/4, $0x3e4a7a84
+DATA k32_3e4a7a84<>+28(SB)/4, $0x3e4a7a84
+GLOBL k32_3e4a7a84<>(SB), RODATA|NOPTR, $32
 
-DATA k32_3e11e9bf<>+0(SB)/4, $0x3e11e9bf
-DATA k32_3e11e9bf<>+4(SB)/4, $0x3e11e9bf
-DATA k32_3e11e9bf<>+8(SB)/4, $0x3e11e9bf
-DATA k32_3e11e9bf<>+12(SB)/4, $0x3e11e9bf
-DATA k32_3e11e9bf<>+16(SB)/4, $0x3e11e9bf
-DATA k32_3e11e9bf<>+20(SB)/4, $0x3e11e9bf
-DATA k32_3e11e9bf<>+24(SB)/4, $0x3e11e9bf
-DATA k32_3e11e9bf<>+28(SB)/4, $0x3e11e9bf
-GLOBL k32_3e11e9bf<>(SB), RODATA|NOPTR, $32
+DATA k32_be807924<>+0(SB)/4, $0xbe807924
+DATA k32_be807924<>+4(SB)/4, $0xbe807924
+DATA k32_be807924<>+8(SB)/4, $0xbe807924
+DATA k32_be807924<>+12(SB)/4, $0xbe807924
+DATA k32_be807924<>+16(SB)/4, $0xbe807924
+DATA k32_be807924<>+20(SB)/4, $0xbe807924
+DATA k32_be807924<>+24(SB)/4, $0xbe807924
+DATA k32_be807924<>+28(SB)/4, $0xbe807924
+GLOBL k32_be807924<>(SB), RODATA|NOPTR, $32
 
-DATA k32_be2aae50<>+0(SB)/4, $0xbe2aae50
-DATA k32_be2aae50<>+4(SB)/4, $0xbe2aae50
-DATA k32_be2aae50<>+8(SB)/4, $0xbe2aae50
-DATA k32_be2aae50<>+12(SB)/4, $0xbe2aae50
-DATA k32_be2aae50<>+16(SB)/4, $0xbe2aae50
-DATA k32_be2aae50<>+20(SB)/4, $0xbe2aae50
-DATA k32_be2aae50<>+24(SB)/4, $0xbe2aae50
-DATA k32_be2aae50<>+28(SB)/4, $0xbe2aae50
-GLOBL k32_be2aae50<>(SB), RODATA|NOPTR, $32
+DATA k32_3eaaabb7<>+0(SB)/4, $0x3eaaabb7
+DATA k32_3eaaabb7<>+4(SB)/4, $0x3eaaabb7
+DATA k32_3eaaabb7<>+8(SB)/4, $0x3eaaabb7
+DATA k32_3eaaabb7<>+12(SB)/4, $0x3eaaabb7
+DATA k32_3eaaabb7<>+16(SB)/4, $0x3eaaabb7
+DATA k32_3eaaabb7<>+20(SB)/4, $0x3eaaabb7
+DATA k32_3eaaabb7<>+24(SB)/4, $0x3eaaabb7
+DATA k32_3eaaabb7<>+28(SB)/4, $0x3eaaabb7
+GLOBL k32_3eaaabb7<>(SB), RODATA|NOPTR, $32
 
-DATA k32_3e4cceac<>+0(SB)/4, $0x3e4cceac
-DATA k32_3e4cceac<>+4(SB)/4, $0x3e4cceac
-DATA k32_3e4cceac<>+8(SB)/4, $0x3e4cceac
-DATA k32_3e4cceac<>+12(SB)/4, $0x3e4cceac
-DATA k32_3e4cceac<>+16(SB)/4, $0x3e4cceac
-DATA k32_3e4cceac<>+20(SB)/4, $0x3e4cceac
-DATA k32_3e4cceac<>+24(SB)/4, $0x3e4cceac
-DATA k32_3e4cceac<>+28(SB)/4, $0x3e4cceac
-GLOBL k32_3e4cceac<>(SB), RODATA|NOPTR, $32
-
-DATA k32_be7ffffc<>+0(SB)/4, $0xbe7ffffc
-DATA k32_be7ffffc<>+4(SB)/4, $0xbe7ffffc
-DATA k32_be7ffffc<>+8(SB)/4, $0xbe7ffffc
-DATA k32_be7ffffc<>+12(SB)/4, $0xbe7ffffc
-DATA k32_be7ffffc<>+16(SB)/4, $0xbe7ffffc
-DATA k32_be7ffffc<>+20(SB)/4, $0xbe7ffffc
-DATA k32_be7ffffc<>+24(SB)/4, $0xbe7ffffc
-DATA k32_be7ffffc<>+28(SB)/4, $0xbe7ffffc
-GLOBL k32_be7ffffc<>(SB), RODATA|NOPTR, $32
-
-DATA k32_3eaaaaaa<>+0(SB)/4, $0x3eaaaaaa
-DATA k32_3eaaaaaa<>+4(SB)/4, $0x3eaaaaaa
-DATA k32_3eaaaaaa<>+8(SB)/4, $0x3eaaaaaa
-DATA k32_3eaaaaaa<>+12(SB)/4, $0x3eaaaaaa
-DATA k32_3eaaaaaa<>+16(SB)/4, $0x3eaaaaaa
-DATA k32_3eaaaaaa<>+20(SB)/4, $0x3eaaaaaa
-DATA k32_3eaaaaaa<>+24(SB)/4, $0x3eaaaaaa
-DATA k32_3eaaaaaa<>+28(SB)/4, $0x3eaaaaaa
-GLOBL k32_3eaaaaaa<>(SB), RODATA|NOPTR, $32
+DATA k32_beffffde<>+0(SB)/4, $0xbeffffde
+DATA k32_beffffde<>+4(SB)/4, $0xbeffffde
+DATA k32_beffffde<>+8(SB)/4, $0xbeffffde
+DATA k32_beffffde<>+12(SB)/4, $0xbeffffde
+DATA k32_beffffde<>+16(SB)/4, $0xbeffffde
+DATA k32_beffffde<>+20(SB)/4, $0xbeffffde
+DATA k32_beffffde<>+24(SB)/4, $0xbeffffde
+DATA k32_beffffde<>+28(SB)/4, $0xbeffffde
+GLOBL k32_beffffde<>(SB), RODATA|NOPTR, $32
 
 // func mishAVX2(y []float32, x []float32, nt int) int
 // Requires: AVX, AVX2, FMA3, MMX+
@@ -4805,7 +4769,7 @@ geluErfAVX512_konst:
 	JMP          geluErfAVX512_body
 
 // func softplusAVX512(y []float32, x []float32, nt int) int
-// Requires: AVX, AVX512F, MMX+
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·softplusAVX512(SB), NOSPLIT, $0-64
 	MOVQ y_base+0(FP), AX
 	MOVQ x_base+24(FP), CX
@@ -4820,98 +4784,82 @@ softplusAVX512_body:
 	JNZ   softplusAVX512_looptrue
 
 softplusAVX512_loopfalse:
-	CMPQ             SI, DX
-	JAE              softplusAVX512_done
-	VMOVUPS          (CX)(SI*4), Z0
-	PREFETCHT0       2048(CX)(SI*4)
-	VPANDD           Z2, Z0, Z1
-	VMINPS           Z1, Z3, Z1
-	VMOVUPS          Z1, Z20
-	VFMADD213PS      Z5, Z4, Z20
-	VSUBPS           Z5, Z20, Z20
-	VFNMSUB231PS     Z6, Z20, Z1
-	VFNMADD231PS     Z7, Z20, Z1
-	VMOVUPS          Z8, Z21
-	VFMADD213PS      Z9, Z1, Z21
-	VFMADD213PS      Z10, Z1, Z21
-	VFMADD213PS      Z11, Z1, Z21
-	VFMADD213PS      Z12, Z1, Z21
-	VFMADD213PS      Z13, Z1, Z21
-	VFMADD213PS      Z13, Z1, Z21
-	VSCALEFPS        Z20, Z21, Z1
-	VPXORD           Z14, Z14, Z14
-	VMAXPS           Z14, Z0, Z0
-	VCMPPS           $0x1e, Z15, Z1, K1
-	VMOVUPS          Z16, Z20
-	VFMSUB213PS      Z16, Z1, Z20
-	VBLENDMPS        Z20, Z1, K1, Z17
-	VMULPS           Z17, Z17, Z1
-	VMOVUPS          Z18, Z20
-	VFMADD213PS      Z19, Z17, Z20
-	VFMADD213PS.BCST k32_3def251a<>+0(SB), Z17, Z20
-	VFMADD213PS.BCST k32_bdfe5d4f<>+0(SB), Z17, Z20
-	VFMADD213PS.BCST k32_3e11e9bf<>+0(SB), Z17, Z20
-	VFMADD213PS.BCST k32_be2aae50<>+0(SB), Z17, Z20
-	VFMADD213PS.BCST k32_3e4cceac<>+0(SB), Z17, Z20
-	VFMADD213PS.BCST k32_be7ffffc<>+0(SB), Z17, Z20
-	VFMADD213PS.BCST k32_3eaaaaaa<>+0(SB), Z17, Z20
-	VMULPS           Z17, Z20, Z20
-	VMULPS           Z1, Z20, Z20
-	VADDPS           Z7, Z20, K1, Z20
-	VFNMADD231PS     Z16, Z1, Z20
-	VADDPS           Z17, Z20, Z1
-	VADDPS           Z6, Z1, K1, Z1
-	VADDPS           Z0, Z1, Z0
-	VMOVUPS          Z0, (AX)(SI*4)
-	ADDQ             $0x10, SI
-	JMP              softplusAVX512_loopfalse
+	CMPQ         SI, DX
+	JAE          softplusAVX512_done
+	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
+	VRANGEPS     $0x0a, Z2, Z0, Z1
+	VMOVUPS      Z1, Z4
+	VFMADD213PS  Z5, Z3, Z4
+	VSUBPS       Z5, Z4, Z4
+	VFNMSUB231PS Z6, Z4, Z1
+	VFNMADD231PS Z7, Z4, Z1
+	VMOVUPS      Z8, Z23
+	VFMADD213PS  Z9, Z1, Z23
+	VFMADD213PS  Z10, Z1, Z23
+	VFMADD213PS  Z11, Z1, Z23
+	VFMADD213PS  Z12, Z1, Z23
+	VFMADD213PS  Z13, Z1, Z23
+	VFMADD213PS  Z13, Z1, Z23
+	VSCALEFPS    Z4, Z23, Z1
+	VMOVUPS      Z1, Z4
+	VFMADD213PS  Z5, Z14, Z4
+	VPERMPS      Z15, Z4, Z23
+	VPERMPS      Z16, Z4, Z24
+	VPERMPS      Z17, Z4, Z4
+	VFMADD213PS  Z24, Z23, Z1
+	VMOVUPS      Z18, Z23
+	VFMADD213PS  Z19, Z1, Z23
+	VFMADD213PS  Z20, Z1, Z23
+	VFMADD213PS  Z21, Z1, Z23
+	VMULPS       Z1, Z1, Z24
+	VFMADD213PS  Z1, Z24, Z23
+	VPXORD       Z22, Z22, Z22
+	VMAXPS       Z0, Z22, Z0
+	VADDPS       Z0, Z4, Z0
+	VADDPS       Z0, Z23, Z0
+	VMOVUPS      Z0, (AX)(SI*4)
+	ADDQ         $0x10, SI
+	JMP          softplusAVX512_loopfalse
 
 softplusAVX512_looptrue:
-	CMPQ             SI, DX
-	JAE              softplusAVX512_done
-	VMOVUPS          (CX)(SI*4), Z0
-	PREFETCHT0       2048(CX)(SI*4)
-	VPANDD           Z2, Z0, Z1
-	VMINPS           Z1, Z3, Z1
-	VMOVUPS          Z1, Z20
-	VFMADD213PS      Z5, Z4, Z20
-	VSUBPS           Z5, Z20, Z20
-	VFNMSUB231PS     Z6, Z20, Z1
-	VFNMADD231PS     Z7, Z20, Z1
-	VMOVUPS          Z8, Z21
-	VFMADD213PS      Z9, Z1, Z21
-	VFMADD213PS      Z10, Z1, Z21
-	VFMADD213PS      Z11, Z1, Z21
-	VFMADD213PS      Z12, Z1, Z21
-	VFMADD213PS      Z13, Z1, Z21
-	VFMADD213PS      Z13, Z1, Z21
-	VSCALEFPS        Z20, Z21, Z1
-	VPXORD           Z14, Z14, Z14
-	VMAXPS           Z14, Z0, Z0
-	VCMPPS           $0x1e, Z15, Z1, K1
-	VMOVUPS          Z16, Z20
-	VFMSUB213PS      Z16, Z1, Z20
-	VBLENDMPS        Z20, Z1, K1, Z17
-	VMULPS           Z17, Z17, Z1
-	VMOVUPS          Z18, Z20
-	VFMADD213PS      Z19, Z17, Z20
-	VFMADD213PS.BCST k32_3def251a<>+0(SB), Z17, Z20
-	VFMADD213PS.BCST k32_bdfe5d4f<>+0(SB), Z17, Z20
-	VFMADD213PS.BCST k32_3e11e9bf<>+0(SB), Z17, Z20
-	VFMADD213PS.BCST k32_be2aae50<>+0(SB), Z17, Z20
-	VFMADD213PS.BCST k32_3e4cceac<>+0(SB), Z17, Z20
-	VFMADD213PS.BCST k32_be7ffffc<>+0(SB), Z17, Z20
-	VFMADD213PS.BCST k32_3eaaaaaa<>+0(SB), Z17, Z20
-	VMULPS           Z17, Z20, Z20
-	VMULPS           Z1, Z20, Z20
-	VADDPS           Z7, Z20, K1, Z20
-	VFNMADD231PS     Z16, Z1, Z20
-	VADDPS           Z17, Z20, Z1
-	VADDPS           Z6, Z1, K1, Z1
-	VADDPS           Z0, Z1, Z0
-	VMOVNTPS         Z0, (AX)(SI*4)
-	ADDQ             $0x10, SI
-	JMP              softplusAVX512_looptrue
+	CMPQ         SI, DX
+	JAE          softplusAVX512_done
+	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
+	VRANGEPS     $0x0a, Z2, Z0, Z1
+	VMOVUPS      Z1, Z4
+	VFMADD213PS  Z5, Z3, Z4
+	VSUBPS       Z5, Z4, Z4
+	VFNMSUB231PS Z6, Z4, Z1
+	VFNMADD231PS Z7, Z4, Z1
+	VMOVUPS      Z8, Z23
+	VFMADD213PS  Z9, Z1, Z23
+	VFMADD213PS  Z10, Z1, Z23
+	VFMADD213PS  Z11, Z1, Z23
+	VFMADD213PS  Z12, Z1, Z23
+	VFMADD213PS  Z13, Z1, Z23
+	VFMADD213PS  Z13, Z1, Z23
+	VSCALEFPS    Z4, Z23, Z1
+	VMOVUPS      Z1, Z4
+	VFMADD213PS  Z5, Z14, Z4
+	VPERMPS      Z15, Z4, Z23
+	VPERMPS      Z16, Z4, Z24
+	VPERMPS      Z17, Z4, Z4
+	VFMADD213PS  Z24, Z23, Z1
+	VMOVUPS      Z18, Z23
+	VFMADD213PS  Z19, Z1, Z23
+	VFMADD213PS  Z20, Z1, Z23
+	VFMADD213PS  Z21, Z1, Z23
+	VMULPS       Z1, Z1, Z24
+	VFMADD213PS  Z1, Z24, Z23
+	VPXORD       Z22, Z22, Z22
+	VMAXPS       Z0, Z22, Z0
+	VADDPS       Z0, Z4, Z0
+	VADDPS       Z0, Z23, Z0
+	VMOVNTPS     Z0, (AX)(SI*4)
+	ADDQ         $0x10, SI
+	JMP          softplusAVX512_looptrue
 
 softplusAVX512_done:
 	TESTQ BX, BX
@@ -4924,9 +4872,8 @@ softplusAVX512_ret:
 	RET
 
 softplusAVX512_konst:
-	VBROADCASTSS k32_7fffffff<>+0(SB), Z2
-	VBROADCASTSS k32_42d00000<>+0(SB), Z3
-	VBROADCASTSS k32_bfb8aa3b<>+0(SB), Z4
+	VBROADCASTSS k32_42d00000<>+0(SB), Z2
+	VBROADCASTSS k32_bfb8aa3b<>+0(SB), Z3
 	VBROADCASTSS k32_4b400000<>+0(SB), Z5
 	VBROADCASTSS k32_3f318000<>+0(SB), Z6
 	VBROADCASTSS k32_b95e8083<>+0(SB), Z7
@@ -4936,10 +4883,14 @@ softplusAVX512_konst:
 	VBROADCASTSS k32_3e2aaa49<>+0(SB), Z11
 	VBROADCASTSS k32_3efffffe<>+0(SB), Z12
 	VBROADCASTSS k32_3f800000<>+0(SB), Z13
-	VBROADCASTSS k32_3ed413cd<>+0(SB), Z15
-	VBROADCASTSS k32_3f000000<>+0(SB), Z16
-	VBROADCASTSS k32_3d9021bb<>+0(SB), Z18
-	VBROADCASTSS k32_bdebd1b8<>+0(SB), Z19
+	VBROADCASTSS k32_41700000<>+0(SB), Z14
+	VBROADCASTSS k32_3e4c2361<>+0(SB), Z18
+	VBROADCASTSS k32_be801cb5<>+0(SB), Z19
+	VBROADCASTSS k32_3eaaaabc<>+0(SB), Z20
+	VBROADCASTSS k32_befffffe<>+0(SB), Z21
+	VMOVUPS      tab_log1pC_16<>+0(SB), Z15
+	VMOVUPS      tab_log1pCm1_16<>+0(SB), Z16
+	VMOVUPS      tab_log1pL_16<>+0(SB), Z17
 	JMP          softplusAVX512_body
 
 DATA k32_42d00000<>+0(SB)/4, $0x42d00000
@@ -4951,6 +4902,110 @@ DATA k32_42d00000<>+20(SB)/4, $0x42d00000
 DATA k32_42d00000<>+24(SB)/4, $0x42d00000
 DATA k32_42d00000<>+28(SB)/4, $0x42d00000
 GLOBL k32_42d00000<>(SB), RODATA|NOPTR, $32
+
+DATA k32_41700000<>+0(SB)/4, $0x41700000
+DATA k32_41700000<>+4(SB)/4, $0x41700000
+DATA k32_41700000<>+8(SB)/4, $0x41700000
+DATA k32_41700000<>+12(SB)/4, $0x41700000
+DATA k32_41700000<>+16(SB)/4, $0x41700000
+DATA k32_41700000<>+20(SB)/4, $0x41700000
+DATA k32_41700000<>+24(SB)/4, $0x41700000
+DATA k32_41700000<>+28(SB)/4, $0x41700000
+GLOBL k32_41700000<>(SB), RODATA|NOPTR, $32
+
+DATA tab_log1pC_16<>+0(SB)/4, $0x3f800000
+DATA tab_log1pC_16<>+4(SB)/4, $0x3f700fd6
+DATA tab_log1pC_16<>+8(SB)/4, $0x3f61e6fd
+DATA tab_log1pC_16<>+12(SB)/4, $0x3f55573e
+DATA tab_log1pC_16<>+16(SB)/4, $0x3f4a206b
+DATA tab_log1pC_16<>+20(SB)/4, $0x3f3ff54c
+DATA tab_log1pC_16<>+24(SB)/4, $0x3f36d9f7
+DATA tab_log1pC_16<>+28(SB)/4, $0x3f2e86fc
+DATA tab_log1pC_16<>+32(SB)/4, $0x3f26e9be
+DATA tab_log1pC_16<>+36(SB)/4, $0x3f1ff9d0
+DATA tab_log1pC_16<>+40(SB)/4, $0x3f19a340
+DATA tab_log1pC_16<>+44(SB)/4, $0x3f13adf9
+DATA tab_log1pC_16<>+48(SB)/4, $0x3f0e2c91
+DATA tab_log1pC_16<>+52(SB)/4, $0x3f091cd9
+DATA tab_log1pC_16<>+56(SB)/4, $0x3f046f6d
+DATA tab_log1pC_16<>+60(SB)/4, $0x3f000206
+GLOBL tab_log1pC_16<>(SB), RODATA|NOPTR, $64
+
+DATA tab_log1pCm1_16<>+0(SB)/4, $0x00000000
+DATA tab_log1pCm1_16<>+4(SB)/4, $0xbd7f02a0
+DATA tab_log1pCm1_16<>+8(SB)/4, $0xbdf0c818
+DATA tab_log1pCm1_16<>+12(SB)/4, $0xbe2aa308
+DATA tab_log1pCm1_16<>+16(SB)/4, $0xbe577e54
+DATA tab_log1pCm1_16<>+20(SB)/4, $0xbe801568
+DATA tab_log1pCm1_16<>+24(SB)/4, $0xbe924c12
+DATA tab_log1pCm1_16<>+28(SB)/4, $0xbea2f208
+DATA tab_log1pCm1_16<>+32(SB)/4, $0xbeb22c84
+DATA tab_log1pCm1_16<>+36(SB)/4, $0xbec00c60
+DATA tab_log1pCm1_16<>+40(SB)/4, $0xbeccb980
+DATA tab_log1pCm1_16<>+44(SB)/4, $0xbed8a40e
+DATA tab_log1pCm1_16<>+48(SB)/4, $0xbee3a6de
+DATA tab_log1pCm1_16<>+52(SB)/4, $0xbeedc64e
+DATA tab_log1pCm1_16<>+56(SB)/4, $0xbef72126
+DATA tab_log1pCm1_16<>+60(SB)/4, $0xbefffbf4
+GLOBL tab_log1pCm1_16<>(SB), RODATA|NOPTR, $64
+
+DATA tab_log1pL_16<>+0(SB)/4, $0x00000000
+DATA tab_log1pL_16<>+4(SB)/4, $0x3d83a5a8
+DATA tab_log1pL_16<>+8(SB)/4, $0x3e00139f
+DATA tab_log1pL_16<>+12(SB)/4, $0x3e3aa957
+DATA tab_log1pL_16<>+16(SB)/4, $0x3e71f42f
+DATA tab_log1pL_16<>+20(SB)/4, $0x3e93679c
+DATA tab_log1pL_16<>+24(SB)/4, $0x3eac4a30
+DATA tab_log1pL_16<>+28(SB)/4, $0x3ec42535
+DATA tab_log1pL_16<>+32(SB)/4, $0x3edafc12
+DATA tab_log1pL_16<>+36(SB)/4, $0x3ef0b81e
+DATA tab_log1pL_16<>+40(SB)/4, $0x3f02b563
+DATA tab_log1pL_16<>+44(SB)/4, $0x3f0cd57c
+DATA tab_log1pL_16<>+48(SB)/4, $0x3f168f5f
+DATA tab_log1pL_16<>+52(SB)/4, $0x3f1fd6ff
+DATA tab_log1pL_16<>+56(SB)/4, $0x3f28b9b3
+DATA tab_log1pL_16<>+60(SB)/4, $0x3f316e0c
+GLOBL tab_log1pL_16<>(SB), RODATA|NOPTR, $64
+
+DATA k32_3e4c2361<>+0(SB)/4, $0x3e4c2361
+DATA k32_3e4c2361<>+4(SB)/4, $0x3e4c2361
+DATA k32_3e4c2361<>+8(SB)/4, $0x3e4c2361
+DATA k32_3e4c2361<>+12(SB)/4, $0x3e4c2361
+DATA k32_3e4c2361<>+16(SB)/4, $0x3e4c2361
+DATA k32_3e4c2361<>+20(SB)/4, $0x3e4c2361
+DATA k32_3e4c2361<>+24(SB)/4, $0x3e4c2361
+DATA k32_3e4c2361<>+28(SB)/4, $0x3e4c2361
+GLOBL k32_3e4c2361<>(SB), RODATA|NOPTR, $32
+
+DATA k32_be801cb5<>+0(SB)/4, $0xbe801cb5
+DATA k32_be801cb5<>+4(SB)/4, $0xbe801cb5
+DATA k32_be801cb5<>+8(SB)/4, $0xbe801cb5
+DATA k32_be801cb5<>+12(SB)/4, $0xbe801cb5
+DATA k32_be801cb5<>+16(SB)/4, $0xbe801cb5
+DATA k32_be801cb5<>+20(SB)/4, $0xbe801cb5
+DATA k32_be801cb5<>+24(SB)/4, $0xbe801cb5
+DATA k32_be801cb5<>+28(SB)/4, $0xbe801cb5
+GLOBL k32_be801cb5<>(SB), RODATA|NOPTR, $32
+
+DATA k32_3eaaaabc<>+0(SB)/4, $0x3eaaaabc
+DATA k32_3eaaaabc<>+4(SB)/4, $0x3eaaaabc
+DATA k32_3eaaaabc<>+8(SB)/4, $0x3eaaaabc
+DATA k32_3eaaaabc<>+12(SB)/4, $0x3eaaaabc
+DATA k32_3eaaaabc<>+16(SB)/4, $0x3eaaaabc
+DATA k32_3eaaaabc<>+20(SB)/4, $0x3eaaaabc
+DATA k32_3eaaaabc<>+24(SB)/4, $0x3eaaaabc
+DATA k32_3eaaaabc<>+28(SB)/4, $0x3eaaaabc
+GLOBL k32_3eaaaabc<>(SB), RODATA|NOPTR, $32
+
+DATA k32_befffffe<>+0(SB)/4, $0xbefffffe
+DATA k32_befffffe<>+4(SB)/4, $0xbefffffe
+DATA k32_befffffe<>+8(SB)/4, $0xbefffffe
+DATA k32_befffffe<>+12(SB)/4, $0xbefffffe
+DATA k32_befffffe<>+16(SB)/4, $0xbefffffe
+DATA k32_befffffe<>+20(SB)/4, $0xbefffffe
+DATA k32_befffffe<>+24(SB)/4, $0xbefffffe
+DATA k32_befffffe<>+28(SB)/4, $0xbefffffe
+GLOBL k32_befffffe<>(SB), RODATA|NOPTR, $32
 
 // func mishAVX512(y []float32, x []float32, nt int) int
 // Requires: AVX, AVX512F, MMX+

@@ -157,9 +157,15 @@ func cbits(b uint32) konst {
 var hoisted *hoist
 
 type hoist struct {
-	regs  map[uint32]VecVirtual
-	order []konst
-	left  int // registers it may still take
+	regs   map[uint32]VecVirtual
+	order  []konst
+	left   int // registers it may still take
+	tables []hoistedTable
+}
+
+type hoistedTable struct {
+	t table
+	r VecVirtual
 }
 
 // reg returns the register holding c, allocating one while any are left; nil when none is.
@@ -200,7 +206,59 @@ func hoistKernel(name string, body func()) {
 	for _, c := range h.order {
 		VBROADCASTSS(c.Mem, h.regs[c.bits])
 	}
+	for _, t := range h.tables {
+		VMOVUPS(t.t.Mem, t.r)
+	}
 	JMP(LabelRef(name + "_body"))
+}
+
+// table is a lookup table of one float32 per lane, for perm. The linker aligns it to 32
+// bytes, so on AVX-512 the whole 64 bytes straddle two cache lines: a hoisted kernel reads
+// it into a register once, outside its loops (tables take no share of maxHoisted).
+type table struct {
+	Mem
+	name string
+}
+
+var tables = map[string]table{}
+
+// newTable returns the table named name (and the current width) holding v, one entry a lane.
+func newTable(name string, v []float32) table {
+	if len(v) != cur.lanes {
+		panic(fmt.Sprintf("table %s: %d entries for %d lanes", name, len(v), cur.lanes))
+	}
+	name = fmt.Sprintf("tab_%s_%d", name, cur.lanes)
+	if t, ok := tables[name]; ok {
+		return t
+	}
+	t := table{GLOBL(name, RODATA|NOPTR), name}
+	for i, f := range v {
+		DATA(4*i, U32(math.Float32bits(f)))
+	}
+	tables[name] = t
+	return t
+}
+
+// perm returns t[idx] per lane, idx being the low bits of each lane of idx (3 on AVX2, 4 on
+// AVX-512; VPERMPS ignores the rest).
+func perm(t table, idx Register) VecVirtual {
+	var src Op = t.Mem
+	if hoisted != nil && cur.wide {
+		r := VecVirtual(nil)
+		for _, h := range hoisted.tables {
+			if h.t.name == t.name {
+				r = h.r
+			}
+		}
+		if r == nil {
+			r = ZMM()
+			hoisted.tables = append(hoisted.tables, hoistedTable{t, r})
+		}
+		src = r
+	}
+	d := vec()
+	VPERMPS(src, idx, d)
+	return d
 }
 
 // emit adds the instruction plain(ops...), or on AVX-512 bcst(ops...), its embedded-broadcast
