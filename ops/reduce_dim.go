@@ -64,7 +64,9 @@ func (v alongDim) eachRowStreamed(stream bool, row func(lo, hi int)) {
 func cumsumRow(y, x, pf []float32, stream bool) {
 	var s float64
 	i := 0
-	if simdLevel >= SIMDAVX2 && len(x) >= 8 {
+	if k, c := vecCumsum(y, x, pf, stream); k > 0 {
+		i, s = k, c
+	} else if simdLevel >= SIMDAVX2 && len(x) >= 8 {
 		nt, a := 0, 0
 		if stream {
 			nt, a = 1, ntAlign16(y)

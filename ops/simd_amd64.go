@@ -383,6 +383,30 @@ func fence() {
 	}
 }
 
+// vecCumsum is cumsumRow's AVX-512 steps: the running sum of x into y from the start over
+// the elements before y's first 64-byte boundary (Go, when stream) and the whole 16-element
+// steps after it (cumsumAVX512, streamed when stream), prefetching pf (nil: x itself). It
+// returns how many elements it did and the running sum after them; 0 below AVX-512, where
+// cumsumRow takes the AVX2 steps.
+func vecCumsum(y, x, pf []float32, stream bool) (int, float64) {
+	if simdLevel < SIMDAVX512 || len(x) < 32 {
+		return 0, 0
+	}
+	var s float64
+	i, nt := 0, 0
+	if stream {
+		nt = 1
+		a := int(-uintptr(unsafe.Pointer(unsafe.SliceData(y))) % 64 / 4)
+		for ; i < a; i++ {
+			s += float64(x[i])
+			y[i] = float32(s)
+		}
+	}
+	k := (len(x) - i) &^ 15
+	s = cumsumAVX512(y[i:i+k], x[i:i+k], prefetchOr(pf, x)[i:i+k], s, nt)
+	return i + k, s
+}
+
 // ntAlign16 returns how many elements of y come before its first 16-byte boundary.
 func ntAlign16(y []float32) int {
 	return int(-uintptr(unsafe.Pointer(unsafe.SliceData(y))) % 16 / 4)

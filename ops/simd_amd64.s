@@ -7075,6 +7075,96 @@ ropeAVX512_done:
 	VZEROUPPER
 	RET
 
+// func cumsumAVX512(y []float32, x []float32, pf []float32, carry float64, nt int) float64
+// Requires: AVX, AVX512F, MMX+, SSE2
+TEXT ·cumsumAVX512(SB), NOSPLIT, $0-96
+	MOVQ         y_base+0(FP), AX
+	MOVQ         x_base+24(FP), CX
+	MOVQ         pf_base+48(FP), DX
+	MOVQ         x_len+32(FP), BX
+	ANDQ         $-16, BX
+	MOVSD        carry+72(FP), X0
+	VBROADCASTSD X0, Z0
+	MOVQ         nt+80(FP), SI
+	VPXORD       Z1, Z1, Z1
+	MOVL         $0x00000007, DI
+	VPBROADCASTD DI, Z2
+	XORQ         DI, DI
+	TESTQ        SI, SI
+	JNZ          cumsumW_nt_start
+
+cumsumW_loop:
+	CMPQ         DI, BX
+	JAE          cumsumW_done
+	PREFETCHT0   (DX)(DI*4)
+	VCVTPS2PD    (CX)(DI*4), Z3
+	VCVTPS2PD    32(CX)(DI*4), Z4
+	VALIGNQ      $0x07, Z1, Z3, Z5
+	VADDPD       Z5, Z3, Z3
+	VALIGNQ      $0x06, Z1, Z3, Z5
+	VADDPD       Z5, Z3, Z3
+	VALIGNQ      $0x04, Z1, Z3, Z5
+	VADDPD       Z5, Z3, Z3
+	VALIGNQ      $0x07, Z1, Z4, Z5
+	VADDPD       Z5, Z4, Z4
+	VALIGNQ      $0x06, Z1, Z4, Z5
+	VADDPD       Z5, Z4, Z4
+	VALIGNQ      $0x04, Z1, Z4, Z5
+	VADDPD       Z5, Z4, Z4
+	VPERMPD      Z3, Z2, Z5
+	VADDPD       Z5, Z4, Z4
+	VPERMPD      Z4, Z2, Z5
+	VADDPD       Z0, Z3, Z3
+	VADDPD       Z0, Z4, Z4
+	VADDPD       Z5, Z0, Z0
+	VCVTPD2PS    Z3, Y6
+	VCVTPD2PS    Z4, Y3
+	VINSERTF64X4 $0x01, Y3, Z6, Z3
+	VMOVUPS      Z3, (AX)(DI*4)
+	ADDQ         $0x10, DI
+	JMP          cumsumW_loop
+
+cumsumW_done:
+	JMP cumsumW_ret
+
+cumsumW_nt_start:
+cumsumW_nt_loop:
+	CMPQ         DI, BX
+	JAE          cumsumW_nt_done
+	PREFETCHT0   (DX)(DI*4)
+	VCVTPS2PD    (CX)(DI*4), Z3
+	VCVTPS2PD    32(CX)(DI*4), Z4
+	VALIGNQ      $0x07, Z1, Z3, Z5
+	VADDPD       Z5, Z3, Z3
+	VALIGNQ      $0x06, Z1, Z3, Z5
+	VADDPD       Z5, Z3, Z3
+	VALIGNQ      $0x04, Z1, Z3, Z5
+	VADDPD       Z5, Z3, Z3
+	VALIGNQ      $0x07, Z1, Z4, Z5
+	VADDPD       Z5, Z4, Z4
+	VALIGNQ      $0x06, Z1, Z4, Z5
+	VADDPD       Z5, Z4, Z4
+	VALIGNQ      $0x04, Z1, Z4, Z5
+	VADDPD       Z5, Z4, Z4
+	VPERMPD      Z3, Z2, Z5
+	VADDPD       Z5, Z4, Z4
+	VPERMPD      Z4, Z2, Z5
+	VADDPD       Z0, Z3, Z3
+	VADDPD       Z0, Z4, Z4
+	VADDPD       Z5, Z0, Z0
+	VCVTPD2PS    Z3, Y6
+	VCVTPD2PS    Z4, Y3
+	VINSERTF64X4 $0x01, Y3, Z6, Z3
+	VMOVNTPS     Z3, (AX)(DI*4)
+	ADDQ         $0x10, DI
+	JMP          cumsumW_nt_loop
+
+cumsumW_nt_done:
+cumsumW_ret:
+	MOVSD X0, ret+88(FP)
+	VZEROUPPER
+	RET
+
 // func transpose16x16AVX512(y *float32, x *float32, ys int, xs int, nt int)
 // Requires: AVX, AVX512F
 TEXT ·transpose16x16AVX512(SB), NOSPLIT, $0-40

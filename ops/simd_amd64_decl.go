@@ -341,6 +341,13 @@ func normalizeAVX512(y []float32, x []float32, w []float32, b []float32, pf []fl
 //go:noescape
 func ropeAVX512(y1 []float32, y2 []float32, x1 []float32, x2 []float32, c1 []float32, c2 []float32, s1 []float32, s2 []float32) int
 
+// cumsumAVX512 writes y[i] = carry + x[0] + ... + x[i] (float64 sums, rounded to float32) over
+// the whole 16-element steps of x and returns the carry after them, prefetching pf (as long as
+// x) alongside; nt != 0 streams y (then 64-byte aligned), and the caller fences.
+//
+//go:noescape
+func cumsumAVX512(y []float32, x []float32, pf []float32, carry float64, nt int) float64
+
 // transpose16x16AVX512 writes the 16×16 tile y[c*ys + r] = x[r*xs + c] (r, c < 16) in
 // registers; nt != 0 stores with VMOVNTPS (the rows of y must then start 64-byte aligned;
 // the caller fences with sfence).

@@ -642,6 +642,7 @@ func binaries() {
 // layout emits the transpose kernel (AVX2 only: both levels use it) and SFENCE.
 func layout() {
 	if cur.wide {
+		cumsumWide()
 		return
 	}
 	{
@@ -795,4 +796,83 @@ func layout() {
 		SFENCE()
 		RET()
 	}
+}
+
+// cumsumWide is cumsumAVX2's running sum 16 elements a step on AVX-512: each eight-lane
+// float64 half takes its prefix in three shifted adds (VALIGNQ against zero by 1, 2 and 4
+// lanes), the second half adds the first's total, and only the carry's add chains from
+// step to step; the step's 16 results go out as one 64-byte store. Per 16 elements that is
+// 13 port-5 instructions (shifts, lane broadcasts, the converts' shuffle halves, the
+// merge) where the AVX2 kernel's two steps take 18 (its 4-lane prefixes and 128-bit lane
+// crossing).
+func cumsumWide() {
+	TEXT("cumsumAVX512", NOSPLIT, "func(y, x, pf []float32, carry float64, nt int) float64")
+	Pragma("noescape")
+	Doc("cumsumAVX512 writes y[i] = carry + x[0] + ... + x[i] (float64 sums, rounded to float32) over",
+		"the whole 16-element steps of x and returns the carry after them, prefetching pf (as long as",
+		"x) alongside; nt != 0 streams y (then 64-byte aligned), and the caller fences.")
+	y := Load(Param("y").Base(), GP64())
+	x := Load(Param("x").Base(), GP64())
+	pf := Load(Param("pf").Base(), GP64())
+	n := Load(Param("x").Len(), GP64())
+	ANDQ(I32(^15), n)
+	c := ZMM()
+	VBROADCASTSD(Load(Param("carry"), XMM()), c)
+	nt := Load(Param("nt"), GP64())
+	z := zero()
+	last := ZMM() // qword index 7 in every lane (VPERMPD reads each index's low 3 bits)
+	seven := GP32()
+	MOVL(U32(7), seven)
+	VPBROADCASTD(seven, last)
+	i := counter()
+	prefix := func(v VecVirtual) {
+		for _, k := range []int{7, 6, 4} { // shifts by 1, 2 and 4 lanes
+			t := ZMM()
+			VALIGNQ(U8(k), z, v, t) // lanes j >= 8-k of v moved up by 8-k, zeros below
+			VADDPD(t, v, v)
+		}
+	}
+	for _, stream := range []bool{false, true} {
+		lbl := "cumsumW"
+		if stream {
+			lbl += "_nt"
+			Label("cumsumW_nt_start")
+		} else {
+			TESTQ(nt, nt)
+			JNZ(LabelRef("cumsumW_nt_start"))
+		}
+		loopTo(lbl, i, n, func() {
+			PREFETCHT0(at(pf, i))
+			a, b := ZMM(), ZMM()
+			VCVTPS2PD(at(x, i), a)
+			VCVTPS2PD(at(x, i).Offset(32), b)
+			prefix(a)
+			prefix(b)
+			ta := ZMM()
+			VPERMPD(a, last, ta) // a's total in every lane
+			VADDPD(ta, b, b)
+			tb := ZMM()
+			VPERMPD(b, last, tb) // the step's total
+			VADDPD(c, a, a)
+			VADDPD(c, b, b)
+			VADDPD(tb, c, c) // the new carry: one add on the chain per step
+			lo, hi := YMM(), YMM()
+			VCVTPD2PS(a, lo)
+			VCVTPD2PS(b, hi)
+			o := ZMM()
+			VINSERTF64X4(U8(1), hi, lo.AsZ(), o)
+			if stream {
+				VMOVNTPS(o, at(y, i))
+			} else {
+				VMOVUPS(o, at(y, i))
+			}
+		})
+		if !stream {
+			JMP(LabelRef("cumsumW_ret"))
+		}
+	}
+	Label("cumsumW_ret")
+	Store(c.AsX(), ReturnIndex(0))
+	VZEROUPPER()
+	RET()
 }
