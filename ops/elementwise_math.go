@@ -24,8 +24,17 @@ const (
 // 1 + r + r²P(r), two steps longer, reached 0.99; in cache the AVX-512 exp takes 0.8 of the
 // time it took with Cephes' form.
 func expPoly(r float32) float32 {
-	return ((((((1.381461275741458e-3*r+8.368710055947304e-3)*r+4.166838899254799e-2)*r+1.666652113199234e-1)*r+4.999999403953552e-1)*r+1)*r + 1)
+	return ((((((expC6*r+expC5)*r+expC4)*r+expC3)*r+expC2)*r+1)*r + 1)
 }
+
+// expPoly's coefficients of r**6 .. r**2 (the NEON kernels' constants too, simd_arm64.go).
+const (
+	expC6 = 1.381461275741458e-3
+	expC5 = 8.368710055947304e-3
+	expC4 = 4.166838899254799e-2
+	expC3 = 1.666652113199234e-1
+	expC2 = 4.999999403953552e-1
+)
 
 // expf returns e**x: x = k*ln2 + r with |r| <= ln2/2, e**r from expPoly, then a scale by 2**k
 // built from the exponent bits. The common range takes no data-dependent branch (k is

@@ -52,23 +52,6 @@ var unaryKernels = [nUnary][2]unaryKernel{
 	uHardswish: {hardswishAVX2, hardswishAVX512}, uRelu: {reluAVX2, reluAVX512},
 }
 
-// blocks runs kern over the full vectors of m elements (width l) and returns how many
-// elements that is. kern(i, n) does elements [i, n) and returns how many it did; each time
-// it stops early, the next vector is computed with f, element by element, and kern resumes.
-func blocks(m, l int, kern func(i, n int) int, f func(i int)) int {
-	n := m &^ (l - 1)
-	for i := 0; i < n; {
-		i += kern(i, n)
-		if i < n {
-			for j := i; j < i+l; j++ {
-				f(j)
-			}
-			i += l
-		}
-	}
-	return n
-}
-
 // vecUnary computes unary k over the full vectors of x into y.
 func vecUnary(k int, y, x []float32) int { return unaryNT(k, y, x, 0) }
 

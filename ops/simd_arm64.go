@@ -107,14 +107,52 @@ func vecRelu(y, x []float32) int {
 	return reluNEON(y[:len(x)], x)
 }
 
-// vecUnary computes unary k over the full vectors of x into y: relu only on arm64, the
-// others do nothing (their Go functions do every element).
+//go:noescape
+func expNEON(y, x []float32, lo, hi float32, c *[10]float32) int
+
+//go:noescape
+func sigmoidNEON(y, x []float32, lo, hi float32, c *[10]float32) int
+
+//go:noescape
+func siluNEON(y, x []float32, lo, hi float32, c *[10]float32) int
+
+// neonExpConsts are the constants of expf's steps, in the order the exp kernels load them.
+var neonExpConsts = [10]float32{log2e, roundShift, ln2hi, ln2lo, expC6, expC5, expC4, expC3, expC2, 1}
+
+// neonUnaries are the exp-based NEON kernels by unary and the range (lo, hi) each computes:
+// where expf takes its fast path (-87 < x < 88; for the sigmoids -87 < -x < 88), outside which
+// the vector goes to the Go function.
+var neonUnaries = [nUnary]struct {
+	kern   func(y, x []float32, lo, hi float32, c *[10]float32) int
+	lo, hi float32
+}{
+	uExp:     {expNEON, -87, 88},
+	uSigmoid: {sigmoidNEON, -88, 87},
+	uSilu:    {siluNEON, -88, 87},
+}
+
+// vecUnary computes unary k over the full vectors of x into y: relu, exp, sigmoid and silu
+// on arm64, each vector the kernel leaves out with the Go function; the other unaries do
+// nothing (their Go functions do every element).
 func vecUnary(k int, y, x []float32) int {
+	if simdLevel < SIMDNEON {
+		return 0
+	}
 	if k == uRelu {
 		return vecRelu(y, x)
 	}
-	return 0
+	u := neonUnaries[k]
+	if u.kern == nil {
+		return 0
+	}
+	f := unaryScalar[k]
+	y = y[:len(x)]
+	return blocks(len(x), 4, func(i, n int) int { return u.kern(y[i:n], x[i:n], u.lo, u.hi, &neonExpConsts) }, func(i int) { y[i] = f(x[i]) })
 }
+
+func vecExp(y, x []float32) int     { return vecUnary(uExp, y, x) }
+func vecSigmoid(y, x []float32) int { return vecUnary(uSigmoid, y, x) }
+func vecSilu(y, x []float32) int    { return vecUnary(uSilu, y, x) }
 
 // vecScale computes y = x * s, and y = x * s * w when w is not nil, over the full vectors
 // of the shorter of x and y. Neither prefetch (pf) nor streaming (nt) on arm64: ntSpan is

@@ -8,7 +8,9 @@
 // backend) would buy nothing. Each kernel does the full vectors of its row (the length
 // rounded down to 4) and returns how many elements that is; the Go caller does the rest.
 // They are not tuned: there is no arm64 machine to time them on (qemu-user, where they are
-// tested, says nothing of speed).
+// tested, says nothing of speed). Each TEXT line and argument load is written out, the loops
+// are macros: go vet's asmdecl checks what it sees outside macros, every frame size and
+// argument offset here.
 //
 // The Go assembler has FMLA's vector form but none of the other vector floating-point
 // instructions; those are encoded with WORD below, the mnemonic beside each (go tool
@@ -26,19 +28,18 @@
 #define FCVTL2(d, n) VOP3(0x4E617800, d, n, 0)     // FCVTL2 Vd.2D, Vn.4S (lanes 2, 3)
 #define FADDP2D(d, n) VOP3(0x7E70D800, d, n, 0)    // FADDP Dd, Vn.2D (the two lanes' sum)
 #define FMAXV4S(d, n) VOP3(0x6E30F800, d, n, 0)    // FMAXV Sd, Vn.4S (the four lanes' max)
+#define FCMGT4S(d, n, m) VOP3(0x6EA0E400, d, n, m) // FCMGT Vd.4S, Vn.4S, Vm.4S (all ones where n > m)
+#define FNEG4S(d, n) VOP3(0x6EA0F800, d, n, 0)     // FNEG Vd.4S, Vn.4S
 
 // ---- Row sums in float64: each vector of x widened to two float64 pairs, added (sum) or
 // multiplied and added (sumSq: x² is exact in float64, so FMLA rounds as x*x + acc does)
-// into four pairs of partial sums, V4-V7, two vectors per step.
+// into four pairs of partial sums, V4-V7, two vectors per step. ROWSUM takes x in R0 and the
+// number of full-vector elements in R1 and leaves the sum in F4.
 
 #define ADD_SUM(acc, v) FADD2D(acc, acc, v)
 #define ADD_SQ(acc, v) VOP3(0x4E60CC00, acc, v, v) // FMLA Vacc.2D, Vv.2D, Vv.2D
 
-#define ROWSUM(name, ACC) \
-TEXT name(SB), NOSPLIT, $0-40 \
-	MOVD x_base+0(FP), R0 \
-	MOVD x_len+8(FP), R1 \
-	AND  $~3, R1, R1 \
+#define ROWSUM(ACC) \
 	MOVD R1, R2 \
 	VEOR V4.B16, V4.B16, V4.B16 \
 	VEOR V5.B16, V5.B16, V5.B16 \
@@ -69,16 +70,27 @@ done: \
 	FADD2D(4, 4, 5) \
 	FADD2D(6, 6, 7) \
 	FADD2D(4, 4, 6) \
-	FADDP2D(4, 4) \
-	MOVD R1, n+24(FP) \
-	FMOVD F4, s+32(FP) \
-	RET
+	FADDP2D(4, 4)
 
 // func sumNEON(x []float32) (n int, s float64)
-ROWSUM(·sumNEON, ADD_SUM)
+TEXT ·sumNEON(SB), NOSPLIT, $0-40
+	MOVD x_base+0(FP), R0
+	MOVD x_len+8(FP), R1
+	AND  $~3, R1, R1
+	ROWSUM(ADD_SUM)
+	MOVD R1, n+24(FP)
+	FMOVD F4, s+32(FP)
+	RET
 
 // func sumSqNEON(x []float32) (n int, s float64)
-ROWSUM(·sumSqNEON, ADD_SQ)
+TEXT ·sumSqNEON(SB), NOSPLIT, $0-40
+	MOVD x_base+0(FP), R0
+	MOVD x_len+8(FP), R1
+	AND  $~3, R1, R1
+	ROWSUM(ADD_SQ)
+	MOVD R1, n+24(FP)
+	FMOVD F4, s+32(FP)
+	RET
 
 // func maxNEON(x []float32) (n int, m float32, ok bool)
 //
@@ -113,16 +125,11 @@ mdone:
 	MOVB R3, ok+36(FP)
 	RET
 
-// ---- Elementwise: y = a op b over the full vectors of y; mode 1: a is one element
-// (broadcast), 2: b is.
+// ---- Elementwise: y = a op b over the full vectors of y (R0, R1 the full-vector count),
+// a in R2, b in R3; mode (R4) 1: a is one element (broadcast), 2: b is. The count returned
+// is R1.
 
-#define ARITH(name, op) \
-TEXT name(SB), NOSPLIT, $0-88 \
-	MOVD y_base+0(FP), R0 \
-	MOVD y_len+8(FP), R1 \
-	MOVD a_base+24(FP), R2 \
-	MOVD b_base+48(FP), R3 \
-	MOVD mode+72(FP), R4 \
+#define ARITH(op) \
 	AND  $~3, R1, R1 \
 	MOVD R1, R5 \
 	CBZ  R5, done \
@@ -155,21 +162,51 @@ bloop: \
 	VST1.P [V2.S4], 16(R0) \
 	SUBS $4, R5, R5 \
 	BNE  bloop \
-done: \
-	MOVD R1, ret+80(FP) \
-	RET
+done:
 
 // func addNEON(y, a, b []float32, mode int) int
-ARITH(·addNEON, 0x4E20D400) // FADD
+TEXT ·addNEON(SB), NOSPLIT, $0-88
+	MOVD y_base+0(FP), R0
+	MOVD y_len+8(FP), R1
+	MOVD a_base+24(FP), R2
+	MOVD b_base+48(FP), R3
+	MOVD mode+72(FP), R4
+	ARITH(0x4E20D400) // FADD
+	MOVD R1, ret+80(FP)
+	RET
 
 // func subNEON(y, a, b []float32, mode int) int
-ARITH(·subNEON, 0x4EA0D400) // FSUB
+TEXT ·subNEON(SB), NOSPLIT, $0-88
+	MOVD y_base+0(FP), R0
+	MOVD y_len+8(FP), R1
+	MOVD a_base+24(FP), R2
+	MOVD b_base+48(FP), R3
+	MOVD mode+72(FP), R4
+	ARITH(0x4EA0D400) // FSUB
+	MOVD R1, ret+80(FP)
+	RET
 
 // func mulNEON(y, a, b []float32, mode int) int
-ARITH(·mulNEON, 0x6E20DC00) // FMUL
+TEXT ·mulNEON(SB), NOSPLIT, $0-88
+	MOVD y_base+0(FP), R0
+	MOVD y_len+8(FP), R1
+	MOVD a_base+24(FP), R2
+	MOVD b_base+48(FP), R3
+	MOVD mode+72(FP), R4
+	ARITH(0x6E20DC00) // FMUL
+	MOVD R1, ret+80(FP)
+	RET
 
 // func divNEON(y, a, b []float32, mode int) int
-ARITH(·divNEON, 0x6E20FC00) // FDIV
+TEXT ·divNEON(SB), NOSPLIT, $0-88
+	MOVD y_base+0(FP), R0
+	MOVD y_len+8(FP), R1
+	MOVD a_base+24(FP), R2
+	MOVD b_base+48(FP), R3
+	MOVD mode+72(FP), R4
+	ARITH(0x6E20FC00) // FDIV
+	MOVD R1, ret+80(FP)
+	RET
 
 // func reluNEON(y, x []float32) int
 //
@@ -225,4 +262,133 @@ swloop:
 	BNE  swloop
 sdone:
 	MOVD R1, ret+88(FP)
+	RET
+
+// ---- exp and the activations built on it: y = f(x) over the full vectors of x until the
+// first vector with a lane outside the kernel's range (lo, hi) (NaN included), where the
+// kernel stops and returns how many elements it did: the Go caller computes that vector with
+// the Go function and calls the kernel again past it (blocks, simd.go).
+//
+// UNARY(BODY) takes y in R0, x in R2, len(x) in R1, the constants c (neonExpConsts) in R3,
+// and lo and hi at R8 and R9 (their addresses), and leaves the count done in R5. Registers:
+// x in V0, f(x) in V1, V2-V8 temporaries; c in V16-V25, lo and hi in V26, V27, and
+// roundShift's bits - 127 in V28.
+
+// IN_RANGE branches to stop unless every lane of V0 is in (lo, hi): lo < x and x < hi, all
+// ones in both halves of the mask (a NaN fails both compares).
+#define IN_RANGE(stop) \
+	FCMGT4S(6, 0, 26) \
+	FCMGT4S(7, 27, 0) \
+	VAND V7.B16, V6.B16, V6.B16 \
+	VMOV V6.D[0], R6 \
+	VMOV V6.D[1], R7 \
+	AND  R7, R6, R6 \
+	CMN  $1, R6 \
+	BNE  stop
+
+// EXP: V1 = e**V0 by expf's steps (elementwise_math.go), each of its multiply-adds one fused
+// FMLA or FMLS as Go compiles them on arm64: t = x*log2e + roundShift (k in t's low bits),
+// fk = t - roundShift, r = x - fk*ln2hi - fk*ln2lo, expPoly's Horner steps from c6 (each a
+// copy of the coefficient and an FMLA), times 2**k = (t's bits - (roundShift's - 127)) << 23.
+#define EXP \
+	VORR  V17.B16, V17.B16, V2.B16 \
+	VFMLA V16.S4, V0.S4, V2.S4 \
+	FSUB4S(3, 2, 17) \
+	VORR  V0.B16, V0.B16, V4.B16 \
+	VFMLS V18.S4, V3.S4, V4.S4 \
+	VFMLS V19.S4, V3.S4, V4.S4 \
+	VORR  V21.B16, V21.B16, V5.B16 \
+	VFMLA V20.S4, V4.S4, V5.S4 \
+	VORR  V22.B16, V22.B16, V1.B16 \
+	VFMLA V5.S4, V4.S4, V1.S4 \
+	VORR  V23.B16, V23.B16, V5.B16 \
+	VFMLA V1.S4, V4.S4, V5.S4 \
+	VORR  V24.B16, V24.B16, V1.B16 \
+	VFMLA V5.S4, V4.S4, V1.S4 \
+	VORR  V25.B16, V25.B16, V5.B16 \
+	VFMLA V1.S4, V4.S4, V5.S4 \
+	VORR  V25.B16, V25.B16, V1.B16 \
+	VFMLA V5.S4, V4.S4, V1.S4 \
+	VSUB  V28.S4, V2.S4, V2.S4 \
+	VSHL  $23, V2.S4, V2.S4 \
+	FMUL4S(1, 1, 2)
+
+// SIGMOID: V1 = 1 / (1 + e**-x), x kept in V8 (sigmoidf's steps).
+#define SIGMOID \
+	VORR V0.B16, V0.B16, V8.B16 \
+	FNEG4S(0, 0) \
+	EXP \
+	FADD4S(1, 1, 25) \
+	FDIV4S(1, 25, 1)
+
+// SILU: V1 = x * sigmoid(x) (siluf's steps).
+#define SILU \
+	SIGMOID \
+	FMUL4S(1, 8, 1)
+
+#define UNARY(BODY) \
+	AND  $~3, R1, R1 \
+	MOVD $0, R5 \
+	VLD1R.P 4(R3), [V16.S4] \
+	VLD1R.P 4(R3), [V17.S4] \
+	VLD1R.P 4(R3), [V18.S4] \
+	VLD1R.P 4(R3), [V19.S4] \
+	VLD1R.P 4(R3), [V20.S4] \
+	VLD1R.P 4(R3), [V21.S4] \
+	VLD1R.P 4(R3), [V22.S4] \
+	VLD1R.P 4(R3), [V23.S4] \
+	VLD1R.P 4(R3), [V24.S4] \
+	VLD1R.P 4(R3), [V25.S4] \
+	VLD1R (R8), [V26.S4] \
+	VLD1R (R9), [V27.S4] \
+	MOVW $127, R6 \
+	VDUP R6, V28.S4 \
+	VSUB V28.S4, V17.S4, V28.S4 \
+	CMP  R1, R5 \
+	BGE  done \
+loop: \
+	VLD1 (R2), [V0.S4] \
+	IN_RANGE(done) \
+	BODY \
+	VST1.P [V1.S4], 16(R0) \
+	ADD  $16, R2, R2 \
+	ADD  $4, R5, R5 \
+	CMP  R1, R5 \
+	BLT  loop \
+done:
+
+// func expNEON(y, x []float32, lo, hi float32, c *[10]float32) int
+TEXT ·expNEON(SB), NOSPLIT, $0-72
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	MOVD $lo+48(FP), R8
+	MOVD $hi+52(FP), R9
+	MOVD c+56(FP), R3
+	UNARY(EXP)
+	MOVD R5, ret+64(FP)
+	RET
+
+// func sigmoidNEON(y, x []float32, lo, hi float32, c *[10]float32) int
+TEXT ·sigmoidNEON(SB), NOSPLIT, $0-72
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	MOVD $lo+48(FP), R8
+	MOVD $hi+52(FP), R9
+	MOVD c+56(FP), R3
+	UNARY(SIGMOID)
+	MOVD R5, ret+64(FP)
+	RET
+
+// func siluNEON(y, x []float32, lo, hi float32, c *[10]float32) int
+TEXT ·siluNEON(SB), NOSPLIT, $0-72
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	MOVD $lo+48(FP), R8
+	MOVD $hi+52(FP), R9
+	MOVD c+56(FP), R3
+	UNARY(SILU)
+	MOVD R5, ret+64(FP)
 	RET

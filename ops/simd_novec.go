@@ -19,3 +19,6 @@ func vecSum(x []float32) (int, float64)                      { return 0, 0 }
 func vecSumSq(x []float32) (int, float64)                    { return 0, 0 }
 func vecMax(x []float32) (n int, m float32, ok bool)         { return 0, 0, true }
 func vecUnary(k int, y, x []float32) int                     { return 0 }
+func vecExp(y, x []float32) int                              { return 0 }
+func vecSigmoid(y, x []float32) int                          { return 0 }
+func vecSilu(y, x []float32) int                             { return 0 }
