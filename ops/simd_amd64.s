@@ -3936,14 +3936,14 @@ TEXT ·cumsumAVX2(SB), NOSPLIT, $0-96
 	MOVSD        carry+72(FP), X0
 	VBROADCASTSD X0, Y0
 	MOVQ         nt+80(FP), SI
-	VXORPD       Y1, Y1, Y1
+	VXORPS       Y1, Y1, Y1
 	XORQ         DI, DI
 	TESTQ        SI, SI
-	JNZ          cumsum_nt_start
+	JNZ          cumsumAVX2_nt_start
 
-cumsum_loop:
+cumsumAVX2_loop:
 	CMPQ       DI, BX
-	JAE        cumsum_done
+	JAE        cumsumAVX2_done
 	PREFETCHT0 (DX)(DI*4)
 	VCVTPS2PD  (CX)(DI*4), Y2
 	VCVTPS2PD  16(CX)(DI*4), Y3
@@ -3968,15 +3968,15 @@ cumsum_loop:
 	VCVTPD2PSY Y3, X2
 	VMOVUPS    X2, 16(AX)(DI*4)
 	ADDQ       $0x08, DI
-	JMP        cumsum_loop
+	JMP        cumsumAVX2_loop
 
-cumsum_done:
-	JMP cumsum_ret
+cumsumAVX2_done:
+	JMP cumsumAVX2_ret
 
-cumsum_nt_start:
-cumsum_nt_loop:
+cumsumAVX2_nt_start:
+cumsumAVX2_nt_loop:
 	CMPQ       DI, BX
-	JAE        cumsum_nt_done
+	JAE        cumsumAVX2_nt_done
 	PREFETCHT0 (DX)(DI*4)
 	VCVTPS2PD  (CX)(DI*4), Y2
 	VCVTPS2PD  16(CX)(DI*4), Y3
@@ -4001,10 +4001,10 @@ cumsum_nt_loop:
 	VCVTPD2PSY Y3, X2
 	VMOVNTPS   X2, 16(AX)(DI*4)
 	ADDQ       $0x08, DI
-	JMP        cumsum_nt_loop
+	JMP        cumsumAVX2_nt_loop
 
-cumsum_nt_done:
-cumsum_ret:
+cumsumAVX2_nt_done:
+cumsumAVX2_ret:
 	MOVSD X0, ret+88(FP)
 	VZEROUPPER
 	RET
@@ -7091,11 +7091,11 @@ TEXT ·cumsumAVX512(SB), NOSPLIT, $0-96
 	VPBROADCASTD DI, Z2
 	XORQ         DI, DI
 	TESTQ        SI, SI
-	JNZ          cumsumW_nt_start
+	JNZ          cumsumAVX512_nt_start
 
-cumsumW_loop:
+cumsumAVX512_loop:
 	CMPQ         DI, BX
-	JAE          cumsumW_done
+	JAE          cumsumAVX512_done
 	PREFETCHT0   (DX)(DI*4)
 	VCVTPS2PD    (CX)(DI*4), Z3
 	VCVTPS2PD    32(CX)(DI*4), Z4
@@ -7122,15 +7122,15 @@ cumsumW_loop:
 	VINSERTF64X4 $0x01, Y3, Z6, Z3
 	VMOVUPS      Z3, (AX)(DI*4)
 	ADDQ         $0x10, DI
-	JMP          cumsumW_loop
+	JMP          cumsumAVX512_loop
 
-cumsumW_done:
-	JMP cumsumW_ret
+cumsumAVX512_done:
+	JMP cumsumAVX512_ret
 
-cumsumW_nt_start:
-cumsumW_nt_loop:
+cumsumAVX512_nt_start:
+cumsumAVX512_nt_loop:
 	CMPQ         DI, BX
-	JAE          cumsumW_nt_done
+	JAE          cumsumAVX512_nt_done
 	PREFETCHT0   (DX)(DI*4)
 	VCVTPS2PD    (CX)(DI*4), Z3
 	VCVTPS2PD    32(CX)(DI*4), Z4
@@ -7157,10 +7157,10 @@ cumsumW_nt_loop:
 	VINSERTF64X4 $0x01, Y3, Z6, Z3
 	VMOVNTPS     Z3, (AX)(DI*4)
 	ADDQ         $0x10, DI
-	JMP          cumsumW_nt_loop
+	JMP          cumsumAVX512_nt_loop
 
-cumsumW_nt_done:
-cumsumW_ret:
+cumsumAVX512_nt_done:
+cumsumAVX512_ret:
 	MOVSD X0, ret+88(FP)
 	VZEROUPPER
 	RET

@@ -343,7 +343,7 @@ func ropeAVX512(y1 []float32, y2 []float32, x1 []float32, x2 []float32, c1 []flo
 
 // cumsumAVX512 writes y[i] = carry + x[0] + ... + x[i] (float64 sums, rounded to float32) over
 // the whole 16-element steps of x and returns the carry after them, prefetching pf (as long as
-// x) alongside; nt != 0 streams y (then 64-byte aligned), and the caller fences.
+// x) alongside; nt != 0 streams y (then 32-byte aligned), and the caller fences.
 //
 //go:noescape
 func cumsumAVX512(y []float32, x []float32, pf []float32, carry float64, nt int) float64

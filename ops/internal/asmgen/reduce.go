@@ -642,7 +642,7 @@ func binaries() {
 // layout emits the transpose kernel (AVX2 only: both levels use it) and SFENCE.
 func layout() {
 	if cur.wide {
-		cumsumWide()
+		cumsum()
 		return
 	}
 	{
@@ -716,80 +716,7 @@ func layout() {
 			RET()
 		}
 	}
-	{
-		// cumsum: the running sum in float64 lanes, 8 elements a step. Each half's prefix
-		// is formed in the register (two shifted adds), off the critical path; only the
-		// carry's add chains from step to step.
-		TEXT("cumsumAVX2", NOSPLIT, "func(y, x, pf []float32, carry float64, nt int) float64")
-		Pragma("noescape")
-		Doc("cumsumAVX2 writes y[i] = carry + x[0] + ... + x[i] (float64 sums, rounded to float32) over",
-			"the whole 8-element steps of x and returns the carry after them, prefetching pf (as long as",
-			"x) alongside; nt != 0 streams y (then 16-byte aligned), and the caller fences.")
-		y := Load(Param("y").Base(), GP64())
-		x := Load(Param("x").Base(), GP64())
-		pf := Load(Param("pf").Base(), GP64())
-		n := Load(Param("x").Len(), GP64())
-		ANDQ(I32(^7), n)
-		c := YMM()
-		VBROADCASTSD(Load(Param("carry"), XMM()), c)
-		nt := Load(Param("nt"), GP64())
-		z := YMM()
-		VXORPD(z, z, z)
-		i := GP64()
-		XORQ(i, i)
-		prefix := func(v VecVirtual) {
-			t := YMM()
-			VPERMPD(U8(0x90), v, t)  // [v0 v0 v1 v2]
-			VBLENDPD(U8(1), z, t, t) // [0 v0 v1 v2]
-			VADDPD(t, v, v)
-			u := YMM()
-			VPERM2F128(U8(0x08), v, v, u) // [0 0 v0 v1]
-			VADDPD(u, v, v)
-		}
-		for _, stream := range []bool{false, true} {
-			lbl := "cumsum"
-			if stream {
-				lbl += "_nt"
-				Label("cumsum_nt_start")
-			} else {
-				TESTQ(nt, nt)
-				JNZ(LabelRef("cumsum_nt_start"))
-			}
-			loopTo(lbl, i, n, func() {
-				PREFETCHT0(at(pf, i))
-				a, b := YMM(), YMM()
-				VCVTPS2PD(at(x, i), a)
-				VCVTPS2PD(at(x, i).Offset(16), b)
-				prefix(a)
-				prefix(b)
-				ta := YMM()
-				VPERMPD(U8(0xff), a, ta) // a's total in every lane
-				VADDPD(ta, b, b)
-				tb := YMM()
-				VPERMPD(U8(0xff), b, tb) // the step's total
-				VADDPD(c, a, a)
-				VADDPD(c, b, b)
-				VADDPD(tb, c, c) // the new carry: one add on the chain per step
-				for k, v := range []VecVirtual{a, b} {
-					o := XMM()
-					VCVTPD2PSY(v, o)
-					if stream {
-						VMOVNTPS(o, at(y, i).Offset(16*k))
-					} else {
-						VMOVUPS(o, at(y, i).Offset(16*k))
-					}
-				}
-				// loopTo advances by cur.lanes = 8
-			})
-			if !stream {
-				JMP(LabelRef("cumsum_ret"))
-			}
-		}
-		Label("cumsum_ret")
-		Store(c.AsX(), ReturnIndex(0))
-		VZEROUPPER()
-		RET()
-	}
+	cumsum()
 	{
 		TEXT("sfence", NOSPLIT, "func()")
 		Doc("sfence orders the non-temporal stores before it before every later store.")
@@ -798,80 +725,108 @@ func layout() {
 	}
 }
 
-// cumsumWide is cumsumAVX2's running sum 16 elements a step on AVX-512: each eight-lane
-// float64 half takes its prefix in three shifted adds (VALIGNQ against zero by 1, 2 and 4
-// lanes), the second half adds the first's total, and only the carry's add chains from
-// step to step; the step's 16 results go out as one 64-byte store. Per 16 elements that is
-// 13 port-5 instructions (shifts, lane broadcasts, the converts' shuffle halves, the
-// merge) where the AVX2 kernel's two steps take 18 (its 4-lane prefixes and 128-bit lane
-// crossing).
-func cumsumWide() {
-	TEXT("cumsumAVX512", NOSPLIT, "func(y, x, pf []float32, carry float64, nt int) float64")
+// cumsum emits cumsumAVX2 or cumsumAVX512: the running sum in float64 lanes, a step of
+// two float64 halves of the current width (8 elements on AVX2, 16 on AVX-512). Each half's
+// prefix is formed in the register, off the critical path (AVX2: a lane shift and a
+// 128-bit lane shift; AVX-512: three VALIGNQ shifts against zero, by 1, 2 and 4 lanes),
+// the second half adds the first's total, and only the carry's add chains from step to
+// step. Per 16 elements AVX-512 issues 13 port-5 instructions where AVX2's two steps take
+// 18, and its results go out as one 64-byte store.
+func cumsum() {
+	w := cur.lanes
+	name := "cumsum" + cur.name
+	TEXT(name, NOSPLIT, "func(y, x, pf []float32, carry float64, nt int) float64")
 	Pragma("noescape")
-	Doc("cumsumAVX512 writes y[i] = carry + x[0] + ... + x[i] (float64 sums, rounded to float32) over",
-		"the whole 16-element steps of x and returns the carry after them, prefetching pf (as long as",
-		"x) alongside; nt != 0 streams y (then 64-byte aligned), and the caller fences.")
+	Doc(fmt.Sprintf("%s writes y[i] = carry + x[0] + ... + x[i] (float64 sums, rounded to float32) over", name),
+		fmt.Sprintf("the whole %d-element steps of x and returns the carry after them, prefetching pf (as long as", w),
+		fmt.Sprintf("x) alongside; nt != 0 streams y (then %d-byte aligned), and the caller fences.", 2*w))
 	y := Load(Param("y").Base(), GP64())
 	x := Load(Param("x").Base(), GP64())
 	pf := Load(Param("pf").Base(), GP64())
 	n := Load(Param("x").Len(), GP64())
-	ANDQ(I32(^15), n)
-	c := ZMM()
+	ANDQ(I32(^(w - 1)), n)
+	c := vec()
 	VBROADCASTSD(Load(Param("carry"), XMM()), c)
 	nt := Load(Param("nt"), GP64())
 	z := zero()
-	last := ZMM() // qword index 7 in every lane (VPERMPD reads each index's low 3 bits)
-	seven := GP32()
-	MOVL(U32(7), seven)
-	VPBROADCASTD(seven, last)
+	var last VecVirtual // AVX-512: qword index 7 in every lane (VPERMPD reads the low 3 bits)
+	if cur.wide {
+		last = ZMM()
+		seven := GP32()
+		MOVL(U32(7), seven)
+		VPBROADCASTD(seven, last)
+	}
 	i := counter()
 	prefix := func(v VecVirtual) {
-		for _, k := range []int{7, 6, 4} { // shifts by 1, 2 and 4 lanes
-			t := ZMM()
-			VALIGNQ(U8(k), z, v, t) // lanes j >= 8-k of v moved up by 8-k, zeros below
-			VADDPD(t, v, v)
+		if cur.wide {
+			for _, k := range []int{7, 6, 4} {
+				t := ZMM()
+				VALIGNQ(U8(k), z, v, t) // v moved up by 8-k lanes, zeros below
+				VADDPD(t, v, v)
+			}
+			return
 		}
+		t := YMM()
+		VPERMPD(U8(0x90), v, t)  // [v0 v0 v1 v2]
+		VBLENDPD(U8(1), z, t, t) // [0 v0 v1 v2]
+		VADDPD(t, v, v)
+		u := YMM()
+		VPERM2F128(U8(0x08), v, v, u) // [0 0 v0 v1]
+		VADDPD(u, v, v)
+	}
+	total := func(v VecVirtual) VecVirtual { // v's last lane in every lane
+		t := vec()
+		if cur.wide {
+			VPERMPD(v, last, t)
+		} else {
+			VPERMPD(U8(0xff), v, t)
+		}
+		return t
 	}
 	for _, stream := range []bool{false, true} {
-		lbl := "cumsumW"
+		lbl := name
 		if stream {
 			lbl += "_nt"
-			Label("cumsumW_nt_start")
+			Label(name + "_nt_start")
 		} else {
 			TESTQ(nt, nt)
-			JNZ(LabelRef("cumsumW_nt_start"))
+			JNZ(LabelRef(name + "_nt_start"))
 		}
 		loopTo(lbl, i, n, func() {
 			PREFETCHT0(at(pf, i))
-			a, b := ZMM(), ZMM()
+			a, b := vec(), vec()
 			VCVTPS2PD(at(x, i), a)
-			VCVTPS2PD(at(x, i).Offset(32), b)
+			VCVTPS2PD(at(x, i).Offset(2*w), b)
 			prefix(a)
 			prefix(b)
-			ta := ZMM()
-			VPERMPD(a, last, ta) // a's total in every lane
-			VADDPD(ta, b, b)
-			tb := ZMM()
-			VPERMPD(b, last, tb) // the step's total
+			VADDPD(total(a), b, b)
+			tb := total(b) // the step's total
 			VADDPD(c, a, a)
 			VADDPD(c, b, b)
 			VADDPD(tb, c, c) // the new carry: one add on the chain per step
-			lo, hi := YMM(), YMM()
-			VCVTPD2PS(a, lo)
-			VCVTPD2PS(b, hi)
-			o := ZMM()
-			VINSERTF64X4(U8(1), hi, lo.AsZ(), o)
+			store := func(v, m Op) { VMOVUPS(v, m) }
 			if stream {
-				VMOVNTPS(o, at(y, i))
-			} else {
-				VMOVUPS(o, at(y, i))
+				store = func(v, m Op) { VMOVNTPS(v, m) }
+			}
+			if cur.wide {
+				lo, hi, o := YMM(), YMM(), ZMM()
+				VCVTPD2PS(a, lo)
+				VCVTPD2PS(b, hi)
+				VINSERTF64X4(U8(1), hi, lo.AsZ(), o)
+				store(o, at(y, i))
+				return
+			}
+			for k, v := range []VecVirtual{a, b} {
+				o := XMM()
+				VCVTPD2PSY(v, o)
+				store(o, at(y, i).Offset(16*k))
 			}
 		})
 		if !stream {
-			JMP(LabelRef("cumsumW_ret"))
+			JMP(LabelRef(name + "_ret"))
 		}
 	}
-	Label("cumsumW_ret")
+	Label(name + "_ret")
 	Store(c.AsX(), ReturnIndex(0))
 	VZEROUPPER()
 	RET()
