@@ -400,15 +400,6 @@ func prefetchNext(data []float32, lo, hi int) []float32 {
 	return nil
 }
 
-// prefetchOr is the slice a kernel prefetches alongside x: pf when it is as long as x, else
-// x itself, whose lines the kernel reads anyway.
-func prefetchOr(pf, x []float32) []float32 {
-	if len(pf) < len(x) {
-		return x
-	}
-	return pf
-}
-
 // scaleRow computes y = x * r (* w where w is not nil), streaming y when stream and
 // prefetching pf alongside.
 func scaleRow(y, x, w, pf []float32, r float32, stream bool) {

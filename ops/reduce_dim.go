@@ -62,23 +62,7 @@ func (v alongDim) eachRowStreamed(stream bool, row func(lo, hi int)) {
 // float32 rounding hides but at a rounding boundary), streamed when stream, prefetching pf
 // (the next row, nil: none; see prefetchNext) alongside.
 func cumsumRow(y, x, pf []float32, stream bool) {
-	var s float64
-	i := 0
-	if k, c := vecCumsum(y, x, pf, stream); k > 0 {
-		i, s = k, c
-	} else if simdLevel >= SIMDAVX2 && len(x) >= 8 {
-		nt, a := 0, 0
-		if stream {
-			nt, a = 1, ntAlign16(y)
-		}
-		for ; i < a && i < len(x); i++ {
-			s += float64(x[i])
-			y[i] = float32(s)
-		}
-		k := (len(x) - i) &^ 7
-		s = cumsumAVX2(y[i:i+k], x[i:i+k], prefetchOr(pf, x)[i:i+k], s, nt)
-		i += k
-	}
+	i, s := vecCumsum(y, x, pf, stream)
 	for ; i < len(x); i++ {
 		s += float64(x[i])
 		y[i] = float32(s)

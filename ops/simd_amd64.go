@@ -366,33 +366,39 @@ func fence() {
 	}
 }
 
-// vecCumsum is cumsumRow's AVX-512 steps: the running sum of x into y from the start over
-// the elements before y's first 64-byte boundary (Go, when stream) and the whole 16-element
-// steps after it (cumsumAVX512, streamed when stream), prefetching pf (nil: x itself). It
-// returns how many elements it did and the running sum after them; 0 below AVX-512, where
-// cumsumRow takes the AVX2 steps.
+// prefetchOr is the slice a kernel prefetches alongside x: pf when it is as long as x, else
+// x itself, whose lines the kernel reads anyway.
+func prefetchOr(pf, x []float32) []float32 {
+	if len(pf) < len(x) {
+		return x
+	}
+	return pf
+}
+
+// vecCumsum is cumsumRow's vector steps: the running sum of x into y from the start over
+// the elements before y's first 16-byte (AVX2) or 64-byte (AVX-512) boundary, in Go and only
+// when stream, then over the whole 8- or 16-element steps after them (cumsumAVX2,
+// cumsumAVX512; streamed when stream), prefetching pf (nil: x itself). It returns how many
+// elements it did and the running sum after them: 0, 0 at SIMDGo.
 func vecCumsum(y, x, pf []float32, stream bool) (int, float64) {
-	if simdLevel < SIMDAVX512 || len(x) < 32 {
+	kern, l := pick(cumsumAVX2, cumsumAVX512)
+	if l == 0 || len(x) < 2*l {
 		return 0, 0
 	}
 	var s float64
 	i, nt := 0, 0
 	if stream {
 		nt = 1
-		a := int(-uintptr(unsafe.Pointer(unsafe.SliceData(y))) % 64 / 4)
+		align := uintptr(4 * l) // the kernel's store: 16 bytes (two per step) or 64
+		a := int(-uintptr(unsafe.Pointer(unsafe.SliceData(y))) % align / 4)
 		for ; i < a; i++ {
 			s += float64(x[i])
 			y[i] = float32(s)
 		}
 	}
-	k := (len(x) - i) &^ 15
-	s = cumsumAVX512(y[i:i+k], x[i:i+k], prefetchOr(pf, x)[i:i+k], s, nt)
+	k := (len(x) - i) &^ (l - 1)
+	s = kern(y[i:i+k], x[i:i+k], prefetchOr(pf, x)[i:i+k], s, nt)
 	return i + k, s
-}
-
-// ntAlign16 returns how many elements of y come before its first 16-byte boundary.
-func ntAlign16(y []float32) int {
-	return int(-uintptr(unsafe.Pointer(unsafe.SliceData(y))) % 16 / 4)
 }
 
 // vecAbove returns the offset of the first full vector of x holding an element above t or

@@ -16,17 +16,6 @@ func lanes() int {
 	return 0
 }
 
-// cumsumAVX2 is the vector steps' running sum, which cumsumRow calls at every vector level:
-// arm64 has no vector version, so it is the Go loop's, in its order.
-func cumsumAVX2(y, x, pf []float32, carry float64, nt int) float64 {
-	y = y[:len(x)]
-	for i, v := range x {
-		carry += float64(v)
-		y[i] = float32(carry)
-	}
-	return carry
-}
-
 //go:noescape
 func sumNEON(x []float32) (n int, s float64)
 

@@ -10,8 +10,6 @@ const cpuSIMD = SIMDGo
 
 func lanes() int { return 0 }
 
-func cumsumAVX2(y, x, pf []float32, carry float64, nt int) float64 { return carry }
-
 func vecRelu(y, x []float32) int                             { return 0 }
 func vecArith(op int, y, a, b []float32) int                 { return 0 }
 func vecScale(y, x, w, pf []float32, s float32, nt bool) int { return 0 }

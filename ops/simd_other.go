@@ -29,8 +29,6 @@ func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool 
 
 func fence() {}
 
-func ntAlign16(y []float32) int { return 0 }
-
 func vecCumsum(y, x, pf []float32, stream bool) (int, float64) { return 0, 0 }
 
 func vecAbove(x []float32, t float32) int { return 0 }
