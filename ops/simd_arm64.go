@@ -157,3 +157,85 @@ func vecScale(y, x, w, pf []float32, s float32, nt bool) int {
 	}
 	return scaleNEON(y, x, w, s, b2i(w != nil))
 }
+
+//go:noescape
+func expSumNEON(y, x []float32, m, lo, hi float32, store int, c *[10]float32) (n int, s float64)
+
+//go:noescape
+func expScaleNEON(y, x []float32, m, s, lo, hi float32, c *[10]float32) int
+
+// vecExpSum writes exp(x - m) into y (y may be nil: only sum) for the full vectors of x and
+// returns how many elements it did and their sum, accumulated in float64; m is at least
+// every element of x in the callers. A vector with a lane outside expf's fast range
+// (-87 < x - m < 88) is done by expf. next (the row the caller reads after x) is not
+// prefetched: there is no arm64 machine to tune a prefetch distance on.
+func vecExpSum(y, x []float32, m float32, next []float32) (int, float64) {
+	if simdLevel < SIMDNEON {
+		return 0, 0
+	}
+	store, out := 1, y
+	if y == nil {
+		store, out = 0, x // the kernel never writes through it
+	}
+	out = out[:len(x)]
+	var s float64
+	n := blocks(len(x), 4, func(i, n int) int {
+		k, p := expSumNEON(out[i:n], x[i:n], m, -87, 88, store, &neonExpConsts)
+		s += p
+		return k
+	}, func(i int) {
+		e := expf(x[i] - m)
+		if store != 0 {
+			y[i] = e
+		}
+		s += float64(e)
+	})
+	return n, s
+}
+
+// vecExpScale computes y = exp(x - m) * s over the full vectors of x (softmax's output
+// pass), a vector outside expf's fast range with expf; never streamed (nt is always false
+// on arm64: ntSpan is empty there).
+func vecExpScale(y, x []float32, m, s float32, nt bool) int {
+	if simdLevel < SIMDNEON {
+		return 0
+	}
+	y = y[:len(x)]
+	return blocks(len(x), 4, func(i, n int) int { return expScaleNEON(y[i:n], x[i:n], m, s, -87, 88, &neonExpConsts) }, func(i int) { y[i] = expf(x[i]-m) * s })
+}
+
+//go:noescape
+func normalizeNEON(y, x, w, b []float32, m, r float32, mode int) int
+
+//go:noescape
+func varRowNEON(x []float32, x0 float64) (n int, s1, s2 float64)
+
+// vecNormalize computes y = (x - m) * r, times w and plus b where they are not nil, over the
+// full vectors of x: the layer-norm output pass, bit for bit normalizeRow's Go loop as Go
+// compiles it on arm64 (its adds of b fused). Neither prefetch (pf) nor streaming (nt).
+func vecNormalize(y, x, w, b, pf []float32, m, r float32, nt bool) int {
+	if simdLevel < SIMDNEON {
+		return 0
+	}
+	n := len(x) &^ 3
+	y = y[:n]
+	mode := 0
+	if w != nil {
+		_ = w[:n]
+		mode |= 1
+	}
+	if b != nil {
+		_ = b[:n]
+		mode |= 2
+	}
+	return normalizeNEON(y, x[:n], w, b, m, r, mode)
+}
+
+// vecVarRow returns how many elements of x it did (the full vectors) and their shifted sums
+// Σ(x - x0) and Σ(x - x0)² in float64, in one pass.
+func vecVarRow(x []float32, x0 float64) (int, float64, float64) {
+	if simdLevel < SIMDNEON {
+		return 0, 0, 0
+	}
+	return varRowNEON(x, x0)
+}

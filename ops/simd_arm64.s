@@ -30,6 +30,7 @@
 #define FMAXV4S(d, n) VOP3(0x6E30F800, d, n, 0)    // FMAXV Sd, Vn.4S (the four lanes' max)
 #define FCMGT4S(d, n, m) VOP3(0x6EA0E400, d, n, m) // FCMGT Vd.4S, Vn.4S, Vm.4S (all ones where n > m)
 #define FNEG4S(d, n) VOP3(0x6EA0F800, d, n, 0)     // FNEG Vd.4S, Vn.4S
+#define FSUB2D(d, n, m) VOP3(0x4EE0D400, d, n, m)  // FSUB Vd.2D, Vn.2D, Vm.2D
 
 // ---- Row sums in float64: each vector of x widened to two float64 pairs, added (sum) or
 // multiplied and added (sumSq: x² is exact in float64, so FMLA rounds as x*x + acc does)
@@ -326,9 +327,9 @@ sdone:
 	SIGMOID \
 	FMUL4S(1, 8, 1)
 
-#define UNARY(BODY) \
-	AND  $~3, R1, R1 \
-	MOVD $0, R5 \
+// EXP_CONSTS loads exp's constants from c (R3) into V16-V25, lo and hi from their addresses
+// (R8, R9) into V26 and V27, and roundShift's bits - 127 into V28.
+#define EXP_CONSTS \
 	VLD1R.P 4(R3), [V16.S4] \
 	VLD1R.P 4(R3), [V17.S4] \
 	VLD1R.P 4(R3), [V18.S4] \
@@ -343,7 +344,12 @@ sdone:
 	VLD1R (R9), [V27.S4] \
 	MOVW $127, R6 \
 	VDUP R6, V28.S4 \
-	VSUB V28.S4, V17.S4, V28.S4 \
+	VSUB V28.S4, V17.S4, V28.S4
+
+#define UNARY(BODY) \
+	AND  $~3, R1, R1 \
+	MOVD $0, R5 \
+	EXP_CONSTS \
 	CMP  R1, R5 \
 	BGE  done \
 loop: \
@@ -391,4 +397,168 @@ TEXT ·siluNEON(SB), NOSPLIT, $0-72
 	MOVD c+56(FP), R3
 	UNARY(SILU)
 	MOVD R5, ret+64(FP)
+	RET
+
+// ---- The softmax family's exp passes: d = x - m (m at least every x in the callers; the
+// kernels check d's range all the same, as UNARY, and stop at a vector with a lane outside
+// (lo, hi), NaN included), then e**d by EXP. m in V29; no prefetch of the caller's next row
+// (nothing to tune it on).
+
+// func expSumNEON(y, x []float32, m, lo, hi float32, store int, c *[10]float32) (n int, s float64)
+//
+// e = exp(x - m) into y when store != 0 (else y is never written), each vector's four e
+// widened to float64 and added into two pairs of partial sums (V30, V31): s is their sum.
+TEXT ·expSumNEON(SB), NOSPLIT, $0-96
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	MOVD $m+48(FP), R10
+	MOVD $lo+52(FP), R8
+	MOVD $hi+56(FP), R9
+	MOVD store+64(FP), R4
+	MOVD c+72(FP), R3
+	AND  $~3, R1, R1
+	MOVD $0, R5
+	EXP_CONSTS
+	VLD1R (R10), [V29.S4]
+	VEOR V30.B16, V30.B16, V30.B16
+	VEOR V31.B16, V31.B16, V31.B16
+	CMP  R1, R5
+	BGE  esdone
+esloop:
+	VLD1.P 16(R2), [V0.S4]
+	FSUB4S(0, 0, 29)
+	IN_RANGE(esdone)
+	EXP
+	CBZ  R4, esadd
+	VST1 [V1.S4], (R0)
+esadd:
+	ADD  $16, R0, R0
+	FCVTL(2, 1)
+	FCVTL2(3, 1)
+	FADD2D(30, 30, 2)
+	FADD2D(31, 31, 3)
+	ADD  $4, R5, R5
+	CMP  R1, R5
+	BLT  esloop
+esdone:
+	FADD2D(30, 30, 31)
+	FADDP2D(30, 30)
+	MOVD R5, n+80(FP)
+	FMOVD F30, s+88(FP)
+	RET
+
+// func expScaleNEON(y, x []float32, m, s, lo, hi float32, c *[10]float32) int
+//
+// y = exp(x - m) * s: softmax's output pass.
+TEXT ·expScaleNEON(SB), NOSPLIT, $0-80
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	MOVD $m+48(FP), R10
+	MOVD $s+52(FP), R11
+	MOVD $lo+56(FP), R8
+	MOVD $hi+60(FP), R9
+	MOVD c+64(FP), R3
+	AND  $~3, R1, R1
+	MOVD $0, R5
+	EXP_CONSTS
+	VLD1R (R10), [V29.S4]
+	VLD1R (R11), [V30.S4]
+	CMP  R1, R5
+	BGE  xsdone
+xsloop:
+	VLD1.P 16(R2), [V0.S4]
+	FSUB4S(0, 0, 29)
+	IN_RANGE(xsdone)
+	EXP
+	FMUL4S(1, 1, 30)
+	VST1.P [V1.S4], 16(R0)
+	ADD  $4, R5, R5
+	CMP  R1, R5
+	BLT  xsloop
+xsdone:
+	MOVD R5, ret+72(FP)
+	RET
+
+// ---- The norms' passes.
+
+// func normalizeNEON(y, x, w, b []float32, m, r float32, mode int) int
+//
+// y = (x - m) * r, times w (mode&1), plus b (mode&2), over the full vectors of x, in
+// normalizeRow's order of operations as Go compiles it on arm64: the add of b fused with the
+// multiply before it (FMLA; FMADD in the Go loop), so (x - m)*r*w + b rounds once after
+// (x - m)*r, and (x - m)*r + b once after x - m.
+TEXT ·normalizeNEON(SB), NOSPLIT, $0-120
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	MOVD w_base+48(FP), R3
+	MOVD b_base+72(FP), R6
+	MOVD $m+96(FP), R7
+	VLD1R (R7), [V29.S4]
+	MOVD $r+100(FP), R7
+	VLD1R (R7), [V30.S4]
+	MOVD mode+104(FP), R4
+	AND  $~3, R1, R1
+	MOVD R1, R5
+	CBZ  R5, ndone
+nloop:
+	VLD1.P 16(R2), [V0.S4]
+	FSUB4S(0, 0, 29)          // x - m
+	CMP  $2, R4
+	BEQ  nb
+	FMUL4S(0, 0, 30)          // (x - m) * r
+	TBZ  $0, R4, nstore
+	VLD1.P 16(R3), [V1.S4]
+	TBNZ $1, R4, nwb
+	FMUL4S(0, 0, 1)           // (x - m) * r * w
+	B    nstore
+nwb:
+	VLD1.P 16(R6), [V2.S4]
+	VFMLA V1.S4, V0.S4, V2.S4 // (x - m) * r * w + b, one rounding
+	B    nstoreb
+nb:
+	VLD1.P 16(R6), [V2.S4]
+	VFMLA V30.S4, V0.S4, V2.S4 // (x - m) * r + b, one rounding
+nstoreb:
+	VST1.P [V2.S4], 16(R0)
+	B    nnext
+nstore:
+	VST1.P [V0.S4], 16(R0)
+nnext:
+	SUBS $4, R5, R5
+	BNE  nloop
+ndone:
+	MOVD R1, ret+112(FP)
+	RET
+
+// ADD_VAR is ROWSUM's step for varRow: d = x - x0 (x0 in V29.2D), d into the sums V4-V7 and
+// d² into V8-V11 (FMLA, as Go fuses varRow's d*d + a1 on arm64).
+#define ADD_VAR(acc, v) \
+	FSUB2D(v, v, 29) \
+	FADD2D(acc, acc, v) \
+	VOP3(0x4E60CC00, (acc)+4, v, v)
+
+// func varRowNEON(x []float32, x0 float64) (n int, s1, s2 float64)
+//
+// The shifted sums Σ(x - x0) and Σ(x - x0)² of the full vectors of x, in float64.
+TEXT ·varRowNEON(SB), NOSPLIT, $0-56
+	MOVD x_base+0(FP), R0
+	MOVD x_len+8(FP), R1
+	MOVD $x0+24(FP), R6
+	VLD1R (R6), [V29.D2]
+	AND  $~3, R1, R1
+	VEOR V8.B16, V8.B16, V8.B16
+	VEOR V9.B16, V9.B16, V9.B16
+	VEOR V10.B16, V10.B16, V10.B16
+	VEOR V11.B16, V11.B16, V11.B16
+	ROWSUM(ADD_VAR)
+	FADD2D(8, 8, 9)
+	FADD2D(10, 10, 11)
+	FADD2D(8, 8, 10)
+	FADDP2D(8, 8)
+	MOVD R1, n+32(FP)
+	FMOVD F4, s1+40(FP)
+	FMOVD F8, s2+48(FP)
 	RET

@@ -10,13 +10,17 @@ const cpuSIMD = SIMDGo
 
 func lanes() int { return 0 }
 
-func vecRelu(y, x []float32) int                             { return 0 }
-func vecArith(op int, y, a, b []float32) int                 { return 0 }
-func vecScale(y, x, w, pf []float32, s float32, nt bool) int { return 0 }
-func vecSum(x []float32) (int, float64)                      { return 0, 0 }
-func vecSumSq(x []float32) (int, float64)                    { return 0, 0 }
-func vecMax(x []float32) (n int, m float32, ok bool)         { return 0, 0, true }
-func vecUnary(k int, y, x []float32) int                     { return 0 }
-func vecExp(y, x []float32) int                              { return 0 }
-func vecSigmoid(y, x []float32) int                          { return 0 }
-func vecSilu(y, x []float32) int                             { return 0 }
+func vecRelu(y, x []float32) int                                         { return 0 }
+func vecArith(op int, y, a, b []float32) int                             { return 0 }
+func vecScale(y, x, w, pf []float32, s float32, nt bool) int             { return 0 }
+func vecSum(x []float32) (int, float64)                                  { return 0, 0 }
+func vecSumSq(x []float32) (int, float64)                                { return 0, 0 }
+func vecMax(x []float32) (n int, m float32, ok bool)                     { return 0, 0, true }
+func vecUnary(k int, y, x []float32) int                                 { return 0 }
+func vecExp(y, x []float32) int                                          { return 0 }
+func vecSigmoid(y, x []float32) int                                      { return 0 }
+func vecSilu(y, x []float32) int                                         { return 0 }
+func vecExpSum(y, x []float32, m float32, next []float32) (int, float64) { return 0, 0 }
+func vecExpScale(y, x []float32, m, s float32, nt bool) int              { return 0 }
+func vecNormalize(y, x, w, b, pf []float32, m, r float32, nt bool) int   { return 0 }
+func vecVarRow(x []float32, x0 float64) (int, float64, float64)          { return 0, 0, 0 }

@@ -6,21 +6,17 @@ package ops
 // simd_arm64.go, the rest of the kernels of other architectures in simd_novec.go) every vecXxx
 // here does nothing and the Go loop does every element.
 
-func vecTanh(y, x []float32) int                                         { return 0 }
-func vecGelu(y, x []float32) int                                         { return 0 }
-func vecElu(y, x []float32, alpha float32) int                           { return 0 }
-func vecLeakyRelu(y, x []float32, s float32) int                         { return 0 }
-func vecClamp(y, x []float32, lo, hi float32) int                        { return 0 }
-func vecExpSum(y, x []float32, m float32, next []float32) (int, float64) { return 0, 0 }
-func vecExpScale(y, x []float32, m, s float32, nt bool) int              { return 0 }
-func vecNormalize(y, x, w, b, pf []float32, m, r float32, nt bool) int   { return 0 }
-func vecRope(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int               { return 0 }
-func vecSumCols(acc []float64, x []float32) int                          { return 0 }
-func vecMaxCols(acc []float64, x []float32) int                          { return 0 }
-func vecMaxInto(m, row []float32) int                                    { return 0 }
-func vecExpSumCols(s []float64, sh, row []float32) int                   { return 0 }
-func vecVarCols(s1, s2, x0 []float64, row []float32) int                 { return 0 }
-func vecVarRow(x []float32, x0 float64) (int, float64, float64)          { return 0, 0, 0 }
+func vecTanh(y, x []float32) int                           { return 0 }
+func vecGelu(y, x []float32) int                           { return 0 }
+func vecElu(y, x []float32, alpha float32) int             { return 0 }
+func vecLeakyRelu(y, x []float32, s float32) int           { return 0 }
+func vecClamp(y, x []float32, lo, hi float32) int          { return 0 }
+func vecRope(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int { return 0 }
+func vecSumCols(acc []float64, x []float32) int            { return 0 }
+func vecMaxCols(acc []float64, x []float32) int            { return 0 }
+func vecMaxInto(m, row []float32) int                      { return 0 }
+func vecExpSumCols(s []float64, sh, row []float32) int     { return 0 }
+func vecVarCols(s1, s2, x0 []float64, row []float32) int   { return 0 }
 
 func ntUnary(k int, y, x []float32) (s, e int)       { return 0, 0 }
 func ntElu(y, x []float32, alpha float32) (s, e int) { return 0, 0 }
