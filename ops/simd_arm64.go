@@ -120,15 +120,18 @@ var neonUnaries = [nUnary]struct {
 	uSilu:    {siluNEON, -88, 87},
 }
 
-// vecUnary computes unary k over the full vectors of x into y: relu, exp, sigmoid and silu
-// on arm64, each vector the kernel leaves out with the Go function; the other unaries do
+// vecUnary computes unary k over the full vectors of x into y: relu, exp, sigmoid, silu and
+// tanh on arm64, each vector the kernel leaves out with the Go function; the other unaries do
 // nothing (their Go functions do every element).
 func vecUnary(k int, y, x []float32) int {
 	if simdLevel < SIMDNEON {
 		return 0
 	}
-	if k == uRelu {
+	switch k {
+	case uRelu:
 		return vecRelu(y, x)
+	case uTanh: // every lane in the kernel
+		return tanhNEON(y[:len(x)], x, &neonTanhConsts)
 	}
 	u := neonUnaries[k]
 	if u.kern == nil {
@@ -142,6 +145,16 @@ func vecUnary(k int, y, x []float32) int {
 func vecExp(y, x []float32) int     { return vecUnary(uExp, y, x) }
 func vecSigmoid(y, x []float32) int { return vecUnary(uSigmoid, y, x) }
 func vecSilu(y, x []float32) int    { return vecUnary(uSilu, y, x) }
+func vecTanh(y, x []float32) int    { return vecUnary(uTanh, y, x) }
+
+//go:noescape
+func tanhNEON(y, x []float32, c *[13]float32) int
+
+// neonTanhConsts are tanhNEON's constants in the order it loads them: exp's reduction, the
+// expm1 polynomial's coefficients (asmgen's tanh), the cap 9.02, 1 and 2.
+var neonTanhConsts = [13]float32{log2e, roundShift, ln2hi, ln2lo,
+	1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1,
+	9.02, 1, 2}
 
 // vecScale computes y = x * s, and y = x * s * w when w is not nil, over the full vectors
 // of the shorter of x and y. Neither prefetch (pf) nor streaming (nt) on arm64: ntSpan is

@@ -31,6 +31,8 @@
 #define FCMGT4S(d, n, m) VOP3(0x6EA0E400, d, n, m) // FCMGT Vd.4S, Vn.4S, Vm.4S (all ones where n > m)
 #define FNEG4S(d, n) VOP3(0x6EA0F800, d, n, 0)     // FNEG Vd.4S, Vn.4S
 #define FSUB2D(d, n, m) VOP3(0x4EE0D400, d, n, m)  // FSUB Vd.2D, Vn.2D, Vm.2D
+#define FMIN4S(d, n, m) VOP3(0x4EA0F400, d, n, m)  // FMIN Vd.4S, Vn.4S, Vm.4S (NaN wins)
+#define FABS4S(d, n) VOP3(0x4EA0F800, d, n, 0)     // FABS Vd.4S, Vn.4S
 
 // ---- Row sums in float64: each vector of x widened to two float64 pairs, added (sum) or
 // multiplied and added (sumSq: x² is exact in float64, so FMLA rounds as x*x + acc does)
@@ -397,6 +399,82 @@ TEXT ·siluNEON(SB), NOSPLIT, $0-72
 	MOVD c+56(FP), R3
 	UNARY(SILU)
 	MOVD R5, ret+64(FP)
+	RET
+
+// TANH: V1 = tanh(V0) as asmgen's tanh (transc.go): em / (em + 2) with x's sign, em =
+// e**2a - 1 from expm1's steps and a = |x| capped at 9.02 (FMIN keeps a NaN, which then
+// passes every step): y = 2a, k and r = y - k*ln2 as EXP's, q = e**r - 1 = r + r²P(r)
+// (P's Horner steps from V20, then one FMLA), em = q*2**k + (2**k - 1) in one FMLA. The
+// constants (neonTanhConsts) in V16-V28: log2e, roundShift, ln2hi, ln2lo, P's six
+// coefficients, 9.02, 1, 2; roundShift's bits - 127 in V29, the sign bit in V30.
+#define TANH \
+	FABS4S(2, 0) \
+	FMIN4S(2, 2, 26) \
+	FADD4S(2, 2, 2) \
+	VORR  V17.B16, V17.B16, V3.B16 \
+	VFMLA V16.S4, V2.S4, V3.S4 \
+	FSUB4S(4, 3, 17) \
+	VORR  V2.B16, V2.B16, V5.B16 \
+	VFMLS V18.S4, V4.S4, V5.S4 \
+	VFMLS V19.S4, V4.S4, V5.S4 \
+	VORR  V21.B16, V21.B16, V6.B16 \
+	VFMLA V20.S4, V5.S4, V6.S4 \
+	VORR  V22.B16, V22.B16, V1.B16 \
+	VFMLA V6.S4, V5.S4, V1.S4 \
+	VORR  V23.B16, V23.B16, V6.B16 \
+	VFMLA V1.S4, V5.S4, V6.S4 \
+	VORR  V24.B16, V24.B16, V1.B16 \
+	VFMLA V6.S4, V5.S4, V1.S4 \
+	VORR  V25.B16, V25.B16, V6.B16 \
+	VFMLA V1.S4, V5.S4, V6.S4 \
+	FMUL4S(7, 5, 5) \
+	VFMLA V6.S4, V7.S4, V5.S4 \
+	VSUB  V29.S4, V3.S4, V3.S4 \
+	VSHL  $23, V3.S4, V3.S4 \
+	FSUB4S(1, 3, 27) \
+	VFMLA V3.S4, V5.S4, V1.S4 \
+	FADD4S(2, 28, 1) \
+	FDIV4S(1, 1, 2) \
+	VAND  V30.B16, V0.B16, V6.B16 \
+	VORR  V6.B16, V1.B16, V1.B16
+
+// func tanhNEON(y, x []float32, c *[13]float32) int
+//
+// y = tanh(x) over the full vectors of x: every lane (no range stop).
+TEXT ·tanhNEON(SB), NOSPLIT, $0-64
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	MOVD c+48(FP), R3
+	AND  $~3, R1, R1
+	VLD1R.P 4(R3), [V16.S4]
+	VLD1R.P 4(R3), [V17.S4]
+	VLD1R.P 4(R3), [V18.S4]
+	VLD1R.P 4(R3), [V19.S4]
+	VLD1R.P 4(R3), [V20.S4]
+	VLD1R.P 4(R3), [V21.S4]
+	VLD1R.P 4(R3), [V22.S4]
+	VLD1R.P 4(R3), [V23.S4]
+	VLD1R.P 4(R3), [V24.S4]
+	VLD1R.P 4(R3), [V25.S4]
+	VLD1R.P 4(R3), [V26.S4]
+	VLD1R.P 4(R3), [V27.S4]
+	VLD1R.P 4(R3), [V28.S4]
+	MOVW $127, R6
+	VDUP R6, V29.S4
+	VSUB V29.S4, V17.S4, V29.S4
+	MOVW $0x80000000, R6
+	VDUP R6, V30.S4
+	MOVD R1, R5
+	CBZ  R5, thdone
+thloop:
+	VLD1.P 16(R2), [V0.S4]
+	TANH
+	VST1.P [V1.S4], 16(R0)
+	SUBS $4, R5, R5
+	BNE  thloop
+thdone:
+	MOVD R1, ret+56(FP)
 	RET
 
 // ---- The softmax family's exp passes: d = x - m (m at least every x in the callers; the

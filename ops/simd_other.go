@@ -6,7 +6,6 @@ package ops
 // simd_arm64.go, the rest of the kernels of other architectures in simd_novec.go) every vecXxx
 // here does nothing and the Go loop does every element.
 
-func vecTanh(y, x []float32) int                           { return 0 }
 func vecGelu(y, x []float32) int                           { return 0 }
 func vecElu(y, x []float32, alpha float32) int             { return 0 }
 func vecLeakyRelu(y, x []float32, s float32) int           { return 0 }
