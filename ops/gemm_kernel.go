@@ -1,11 +1,6 @@
 package ops
 
-import (
-	"runtime"
-	"sync"
-
-	"github.com/klauspost/cpuid/v2"
-)
+import "sync"
 
 // The GEMM kernel every matrix op in the catalog runs on (gemm, batched gemm, linear,
 // conv2d through im2col, attention): c = a·b with a m×k, b k×n, c m×n row-major.
@@ -87,19 +82,6 @@ func gemmActive() *microKernel {
 // "avx2" (6×16) or "avx512" (12×32).
 func GemmKernel() string { return gemmActive().name }
 
-// cacheSizes returns the per-core L1 data and L2 sizes and the L3 size the CPU reports
-// (CPUID through klauspost/cpuid, on any OS), with common sizes where it reports none.
-func cacheSizes() (l1, l2, l3 int) {
-	c := cpuid.CPU.Cache
-	pick := func(v, def int) int {
-		if v <= 0 {
-			return def
-		}
-		return v
-	}
-	return pick(c.L1D, 32<<10), pick(c.L2, 1<<20), pick(c.L3, 8<<20)
-}
-
 // gemmBlocking returns the block sizes of an mr×nr micro-kernel on caches of l1, l2 and
 // l3 bytes shared by cores cores: the kc×nr micro-panel of b, which every micro-tile of a
 // column panel reuses, fills two thirds of L1 (the a micro-panel and the c tile stream
@@ -111,13 +93,6 @@ func gemmBlocking(mr, nr, l1, l2, l3, cores int) (kc, mc, nc int) {
 	mc = min(max(l2/2/(4*kc), mr), 4096) / mr * mr
 	nc = min(max(l3/2/max(cores, 1)/(4*kc), nr), 8192) / nr * nr
 	return kc, mc, nc
-}
-
-// vecKernel returns a vector micro-kernel with the blocking of this CPU's caches.
-func vecKernel(name string, mr, nr int, tile func(kc int, a, b, c []float32, ldc int, load bool)) *microKernel {
-	l1, l2, l3 := cacheSizes()
-	kc, mc, nc := gemmBlocking(mr, nr, l1, l2, l3, runtime.NumCPU())
-	return &microKernel{name: name, mr: mr, nr: nr, tile: tile, kc: kc, mc: mc, nc: nc}
 }
 
 // mat is a strided read-only view of a float32 matrix: element (i, j) is at

@@ -49,43 +49,6 @@ func simdName(l int) string {
 	return ""
 }
 
-// blocks runs kern over the full vectors of m elements (width l) and returns how many
-// elements that is. kern(i, n) does elements [i, n) and returns how many it did; each time
-// it stops early, the next vector is computed with f, element by element, and kern resumes.
-func blocks(m, l int, kern func(i, n int) int, f func(i int)) int {
-	n := m &^ (l - 1)
-	for i := 0; i < n; {
-		i += kern(i, n)
-		if i < n {
-			for j := i; j < i+l; j++ {
-				f(j)
-			}
-			i += l
-		}
-	}
-	return n
-}
-
-// arithMode is vecArith's broadcast mode: 1 when a is a single element broadcast over y, 2
-// when b is, 0 when both are as long as y.
-func arithMode(y, a, b []float32) int {
-	switch {
-	case len(a) == 1 && len(y) > 1:
-		return 1
-	case len(b) == 1 && len(y) > 1:
-		return 2
-	}
-	return 0
-}
-
-// b2i is 1 for true and 0 for false: the flag arguments of the assembly kernels.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // simdLevel is the level in use: the CPU's best, unless the environment variable
 // ROPGEN_SIMD (go, avx2 or avx512; go or neon on arm64) or SetSIMD lowered it.
 var simdLevel = envSIMD(os.Getenv("ROPGEN_SIMD"))
