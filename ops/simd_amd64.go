@@ -125,26 +125,12 @@ func vecExpSum(y, x []float32, m float32, next []float32) (int, float64) {
 	if l == 0 {
 		return 0, 0
 	}
-	store, out := 1, y
-	if y == nil {
-		store, out = 0, x // the kernel never writes through it
-	}
 	if len(next) < len(x) {
 		next = x // prefetching x itself costs a cache hit per line
 	}
-	var s float64
-	n := blocks(len(x), l, func(i, n int) int {
-		k, p := kern(out[i:n], x[i:n], m, store, &next[i])
-		s += p
-		return k
-	}, func(i int) {
-		e := expf(x[i] - m)
-		if store != 0 {
-			y[i] = e
-		}
-		s += float64(e)
+	return expSumBlocks(y, x, m, l, func(out, xs []float32, i, store int) (int, float64) {
+		return kern(out, xs, m, store, &next[i])
 	})
-	return n, s
 }
 
 // vecExpScale computes y = exp(x - m) * s over the full vectors of x, streaming y when nt

@@ -186,24 +186,9 @@ func vecExpSum(y, x []float32, m float32, next []float32) (int, float64) {
 	if simdLevel < SIMDNEON {
 		return 0, 0
 	}
-	store, out := 1, y
-	if y == nil {
-		store, out = 0, x // the kernel never writes through it
-	}
-	out = out[:len(x)]
-	var s float64
-	n := blocks(len(x), 4, func(i, n int) int {
-		k, p := expSumNEON(out[i:n], x[i:n], m, -87, 88, store, &neonExpConsts)
-		s += p
-		return k
-	}, func(i int) {
-		e := expf(x[i] - m)
-		if store != 0 {
-			y[i] = e
-		}
-		s += float64(e)
+	return expSumBlocks(y, x, m, 4, func(out, xs []float32, _, store int) (int, float64) {
+		return expSumNEON(out, xs, m, -87, 88, store, &neonExpConsts)
 	})
-	return n, s
 }
 
 // vecExpScale computes y = exp(x - m) * s over the full vectors of x (softmax's output

@@ -41,3 +41,28 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// expSumBlocks is vecExpSum's walk over x on a kernel of l lanes: kern(out, xs, i, store)
+// does the full vectors of xs = x[i:...], writing exp(x - m) into out when store != 0 (out
+// is then y's span, else x's, which the kernel never writes), and returns how many elements
+// it did and their sum; a vector it stops at is done with expf, and the kernel resumes.
+func expSumBlocks(y, x []float32, m float32, l int, kern func(out, xs []float32, i, store int) (int, float64)) (int, float64) {
+	store, out := 1, y
+	if y == nil {
+		store, out = 0, x
+	}
+	out = out[:len(x)]
+	var s float64
+	n := blocks(len(x), l, func(i, n int) int {
+		k, p := kern(out[i:n], x[i:n], i, store)
+		s += p
+		return k
+	}, func(i int) {
+		e := expf(x[i] - m)
+		if store != 0 {
+			y[i] = e
+		}
+		s += float64(e)
+	})
+	return n, s
+}
