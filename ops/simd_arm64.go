@@ -2,6 +2,8 @@
 
 package ops
 
+import "math"
+
 // The Go side of the NEON kernels (simd_arm64.s). Advanced SIMD is part of the arm64
 // baseline: every arm64 CPU runs SIMDNEON, no feature test needed. The kernels arm64 has no
 // NEON version of do nothing there (simd_other.go), and the Go loops do their elements.
@@ -96,33 +98,62 @@ func vecRelu(y, x []float32) int {
 	return reluNEON(y[:len(x)], x)
 }
 
-//go:noescape
-func expNEON(y, x []float32, lo, hi float32, c *[10]float32) int
+// The exp-based kernels (UNARY in simd_arm64.s): y = f(x) over the full vectors of x until
+// a vector with a lane outside (lo, hi); p and q are the kernel's two parameters (elu's alpha,
+// mish's and gelu's constants), unused by exp, sigmoid and silu.
 
 //go:noescape
-func sigmoidNEON(y, x []float32, lo, hi float32, c *[10]float32) int
+func expNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
 
 //go:noescape
-func siluNEON(y, x []float32, lo, hi float32, c *[10]float32) int
+func sigmoidNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+
+//go:noescape
+func siluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+
+//go:noescape
+func eluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+
+//go:noescape
+func mishNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+
+//go:noescape
+func geluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
 
 // neonExpConsts are the constants of expf's steps, in the order the exp kernels load them.
 var neonExpConsts = [10]float32{log2e, roundShift, ln2hi, ln2lo, expC6, expC5, expC4, expC3, expC2, 1}
 
-// neonUnaries are the exp-based NEON kernels by unary and the range (lo, hi) each computes:
-// where expf takes its fast path (-87 < x < 88; for the sigmoids -87 < -x < 88), outside which
-// the vector goes to the Go function.
-var neonUnaries = [nUnary]struct {
-	kern   func(y, x []float32, lo, hi float32, c *[10]float32) int
-	lo, hi float32
-}{
-	uExp:     {expNEON, -87, 88},
-	uSigmoid: {sigmoidNEON, -88, 87},
-	uSilu:    {siluNEON, -88, 87},
+// neonUnary is an exp-based NEON kernel, the range (lo, hi) it computes and its parameters.
+type neonUnary struct {
+	kern         func(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+	lo, hi, p, q float32
 }
 
-// vecUnary computes unary k over the full vectors of x into y: relu, exp, sigmoid, silu and
-// tanh on arm64, each vector the kernel leaves out with the Go function; the other unaries do
-// nothing (their Go functions do every element).
+// neonNoHi is the hi of the kernels with no upper limit: +Inf itself goes to the Go function.
+var neonNoHi = float32(math.Inf(1))
+
+// neonUnaries are the exp-based NEON kernels by unary. Each range is where expf takes its fast
+// path on the kernel's exponent (-87 < x < 88; for the sigmoids -87 < -x < 88; elu's and
+// mish's exponents min(x, 0) and min(x, 20) are below 88 for every x; gelu's -2z is within
+// it for |x| < 9.8, asmgen's range), outside which the vector goes to the Go function. mish's
+// p and q are its cap 20 and 2, gelu's the constants of -2z = x*(p*x² + q).
+var neonUnaries = [nUnary]neonUnary{
+	uExp:     {expNEON, -87, 88, 0, 0},
+	uSigmoid: {sigmoidNEON, -88, 87, 0, 0},
+	uSilu:    {siluNEON, -88, 87, 0, 0},
+	uMish:    {mishNEON, -87, neonNoHi, 20, 2},
+	uGelu:    {geluNEON, -9.8, 9.8, -2 * geluC1, -2 * geluC0},
+}
+
+// run computes u over the full vectors of x into y, each vector the kernel leaves out with f.
+func (u neonUnary) run(y, x []float32, f func(float32) float32) int {
+	y = y[:len(x)]
+	return blocks(len(x), 4, func(i, n int) int { return u.kern(y[i:n], x[i:n], u.lo, u.hi, u.p, u.q, &neonExpConsts) }, func(i int) { y[i] = f(x[i]) })
+}
+
+// vecUnary computes unary k over the full vectors of x into y: relu, exp, sigmoid, silu, tanh,
+// gelu and mish on arm64, each vector the kernel leaves out with the Go function; the other
+// unaries do nothing (their Go functions do every element).
 func vecUnary(k int, y, x []float32) int {
 	if simdLevel < SIMDNEON {
 		return 0
@@ -137,15 +168,23 @@ func vecUnary(k int, y, x []float32) int {
 	if u.kern == nil {
 		return 0
 	}
-	f := unaryScalar[k]
-	y = y[:len(x)]
-	return blocks(len(x), 4, func(i, n int) int { return u.kern(y[i:n], x[i:n], u.lo, u.hi, &neonExpConsts) }, func(i int) { y[i] = f(x[i]) })
+	return u.run(y, x, unaryScalar[k])
+}
+
+// vecElu computes elu(x) with alpha over the full vectors of x into y, a vector with a lane
+// at or below -87 (or NaN, or +Inf) with the Go function.
+func vecElu(y, x []float32, alpha float32) int {
+	if simdLevel < SIMDNEON {
+		return 0
+	}
+	return neonUnary{eluNEON, -87, neonNoHi, alpha, 0}.run(y, x, func(v float32) float32 { return elu(v, alpha) })
 }
 
 func vecExp(y, x []float32) int     { return vecUnary(uExp, y, x) }
 func vecSigmoid(y, x []float32) int { return vecUnary(uSigmoid, y, x) }
 func vecSilu(y, x []float32) int    { return vecUnary(uSilu, y, x) }
 func vecTanh(y, x []float32) int    { return vecUnary(uTanh, y, x) }
+func vecGelu(y, x []float32) int    { return vecUnary(uGelu, y, x) }
 
 //go:noescape
 func tanhNEON(y, x []float32, c *[13]float32) int

@@ -273,9 +273,10 @@ sdone:
 // the Go function and calls the kernel again past it (blocks, simd.go).
 //
 // UNARY(BODY) takes y in R0, x in R2, len(x) in R1, the constants c (neonExpConsts) in R3,
-// and lo and hi at R8 and R9 (their addresses), and leaves the count done in R5. Registers:
-// x in V0, f(x) in V1, V2-V8 temporaries; c in V16-V25, lo and hi in V26, V27, and
-// roundShift's bits - 127 in V28.
+// lo and hi at R8 and R9 and the kernel's two parameters p and q at R10 and R11 (their
+// addresses), and leaves the count done in R5. Registers: x in V0, f(x) in V1, V2-V8
+// temporaries; c in V16-V25, lo and hi in V26, V27, roundShift's bits - 127 in V28, p and q
+// in V29 and V30.
 
 // IN_RANGE branches to stop unless every lane of V0 is in (lo, hi): lo < x and x < hi, all
 // ones in both halves of the mask (a NaN fails both compares).
@@ -348,10 +349,51 @@ sdone:
 	VDUP R6, V28.S4 \
 	VSUB V28.S4, V17.S4, V28.S4
 
+// ELU: V1 = max(x, 0) + alpha*(e**min(x, 0) - 1), alpha = p (V29) and q = 0 (V30), as elu
+// (activation_math.go) compiles on arm64: the multiply by alpha and the add of max(x, 0) one
+// fused FMLA (FMADDS in the Go loop), as asmgen's elu. FMAX and FMIN with +0: +0 for x = -0
+// in max, -0 in min, as Go's max and min.
+#define ELU \
+	FMAX4S(8, 0, 30) \
+	FMIN4S(0, 0, 30) \
+	EXP \
+	FSUB4S(1, 1, 25) \
+	VFMLA V29.S4, V1.S4, V8.S4 \
+	VORR V8.B16, V8.B16, V1.B16
+
+// MISH: V1 = x * (n / (n + 2)), n = e*(e + 2), e = e**min(x, 20), 20 = p (V29) and 2 = q
+// (V30), as mish (activation_math.go) compiles on arm64: n + 2 is e*(e + 2) + 2 in one fused
+// FMLA (FMADDS in the Go function), n the same product rounded.
+#define MISH \
+	VORR V0.B16, V0.B16, V8.B16 \
+	FMIN4S(0, 0, 29) \
+	EXP \
+	FADD4S(2, 1, 30) \
+	FMUL4S(3, 1, 2) \
+	VORR V30.B16, V30.B16, V4.B16 \
+	VFMLA V2.S4, V1.S4, V4.S4 \
+	FDIV4S(1, 3, 4) \
+	FMUL4S(1, 8, 1)
+
+// GELU: V1 = x / (1 + e**-2z), z = x*(c1*x² + c0) (geluf's tanh form), with -2z in one step
+// as asmgen's gelu: x*(p*x² + q), p = -2c1 (V29) and q = -2c0 (V30), the multiply-add fused
+// as Go fuses geluf's (FMADDS); scaling by -2 is exact, so this is -2 times geluf's z.
+#define GELU \
+	VORR V0.B16, V0.B16, V8.B16 \
+	FMUL4S(2, 0, 0) \
+	VORR V30.B16, V30.B16, V3.B16 \
+	VFMLA V29.S4, V2.S4, V3.S4 \
+	FMUL4S(0, 8, 3) \
+	EXP \
+	FADD4S(1, 1, 25) \
+	FDIV4S(1, 8, 1)
+
 #define UNARY(BODY) \
 	AND  $~3, R1, R1 \
 	MOVD $0, R5 \
 	EXP_CONSTS \
+	VLD1R (R10), [V29.S4] \
+	VLD1R (R11), [V30.S4] \
 	CMP  R1, R5 \
 	BGE  done \
 loop: \
@@ -365,40 +407,94 @@ loop: \
 	BLT  loop \
 done:
 
-// func expNEON(y, x []float32, lo, hi float32, c *[10]float32) int
-TEXT ·expNEON(SB), NOSPLIT, $0-72
+// func expNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+TEXT ·expNEON(SB), NOSPLIT, $0-80
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
 	MOVD $lo+48(FP), R8
 	MOVD $hi+52(FP), R9
-	MOVD c+56(FP), R3
+	MOVD $p+56(FP), R10
+	MOVD $q+60(FP), R11
+	MOVD c+64(FP), R3
 	UNARY(EXP)
-	MOVD R5, ret+64(FP)
+	MOVD R5, ret+72(FP)
 	RET
 
-// func sigmoidNEON(y, x []float32, lo, hi float32, c *[10]float32) int
-TEXT ·sigmoidNEON(SB), NOSPLIT, $0-72
+// func sigmoidNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+TEXT ·sigmoidNEON(SB), NOSPLIT, $0-80
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
 	MOVD $lo+48(FP), R8
 	MOVD $hi+52(FP), R9
-	MOVD c+56(FP), R3
+	MOVD $p+56(FP), R10
+	MOVD $q+60(FP), R11
+	MOVD c+64(FP), R3
 	UNARY(SIGMOID)
-	MOVD R5, ret+64(FP)
+	MOVD R5, ret+72(FP)
 	RET
 
-// func siluNEON(y, x []float32, lo, hi float32, c *[10]float32) int
-TEXT ·siluNEON(SB), NOSPLIT, $0-72
+// func siluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+TEXT ·siluNEON(SB), NOSPLIT, $0-80
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
 	MOVD $lo+48(FP), R8
 	MOVD $hi+52(FP), R9
-	MOVD c+56(FP), R3
+	MOVD $p+56(FP), R10
+	MOVD $q+60(FP), R11
+	MOVD c+64(FP), R3
 	UNARY(SILU)
-	MOVD R5, ret+64(FP)
+	MOVD R5, ret+72(FP)
+	RET
+
+// func eluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+//
+// y = elu(x) with alpha = p; q = 0.
+TEXT ·eluNEON(SB), NOSPLIT, $0-80
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	MOVD $lo+48(FP), R8
+	MOVD $hi+52(FP), R9
+	MOVD $p+56(FP), R10
+	MOVD $q+60(FP), R11
+	MOVD c+64(FP), R3
+	UNARY(ELU)
+	MOVD R5, ret+72(FP)
+	RET
+
+// func mishNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+//
+// y = mish(x); p = 20, q = 2.
+TEXT ·mishNEON(SB), NOSPLIT, $0-80
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	MOVD $lo+48(FP), R8
+	MOVD $hi+52(FP), R9
+	MOVD $p+56(FP), R10
+	MOVD $q+60(FP), R11
+	MOVD c+64(FP), R3
+	UNARY(MISH)
+	MOVD R5, ret+72(FP)
+	RET
+
+// func geluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+//
+// y = gelu(x), tanh form; p = -2c1, q = -2c0.
+TEXT ·geluNEON(SB), NOSPLIT, $0-80
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	MOVD $lo+48(FP), R8
+	MOVD $hi+52(FP), R9
+	MOVD $p+56(FP), R10
+	MOVD $q+60(FP), R11
+	MOVD c+64(FP), R3
+	UNARY(GELU)
+	MOVD R5, ret+72(FP)
 	RET
 
 // TANH: V1 = tanh(V0) as asmgen's tanh (transc.go): em / (em + 2) with x's sign, em =

@@ -25,3 +25,5 @@ func vecExpScale(y, x []float32, m, s float32, nt bool) int              { retur
 func vecNormalize(y, x, w, b, pf []float32, m, r float32, nt bool) int   { return 0 }
 func vecVarRow(x []float32, x0 float64) (int, float64, float64)          { return 0, 0, 0 }
 func vecTanh(y, x []float32) int                                         { return 0 }
+func vecGelu(y, x []float32) int                                         { return 0 }
+func vecElu(y, x []float32, alpha float32) int                           { return 0 }

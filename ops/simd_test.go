@@ -114,7 +114,7 @@ func eachSIMD(t *testing.T, f func(t *testing.T)) {
 // notOnNEON are the kernels with no NEON version (yet): at SIMDNEON they do nothing and the
 // Go loop does every element.
 var notOnNEON = map[string]bool{
-	"gelu": true,
+	"gelu_erf": true, "softplus": true, "hardswish": true,
 }
 
 // wantVectors returns how many of n elements the vector kernel name does at the level in
@@ -503,9 +503,10 @@ func TestSIMDMaxSignedZeros(t *testing.T) {
 	})
 }
 
-// TestSIMDVectorCounts checks that the row kernels whose results TestSIMDMatchesGo and
-// TestSIMDReductions compare with the Go loops' do every full vector at the level in use
-// (none where the level has no version): a kernel that did nothing would match them too.
+// TestSIMDVectorCounts checks that the row kernels and the one-input kernels (elu included)
+// whose results TestSIMDMatchesGo and TestSIMDReductions compare with the Go loops' do every
+// full vector at the level in use (none where the level has no version): a kernel that did
+// nothing would match them too.
 func TestSIMDVectorCounts(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	eachSIMD(t, func(t *testing.T) {
@@ -530,6 +531,10 @@ func TestSIMDVectorCounts(t *testing.T) {
 				got["normalize"+fmt.Sprint(mode)] = vecNormalize(y, x, wm, bm, nil, 0.25, 1.5, false)
 			}
 			got["var_row"], _, _ = vecVarRow(x, 0.5)
+			for k := range nUnary {
+				got[unaryNames[k]] = vecUnary(k, y, x)
+			}
+			got["elu"] = vecElu(y, x, 1.5)
 			for name, k := range got {
 				if want := wantVectors(strings.TrimRight(name, "0123"), n); k != want || k1 != k2 {
 					t.Errorf("n=%d: %s did %d elements, want %d", n, name, k, want)
