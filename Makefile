@@ -3,8 +3,11 @@ GO ?= go
 OUT ?= out
 # The quick subset's small rows are timed cold and are latency- or cache-dominated. The chart
 # and its report take memory-bound ops on their cpu-large rows (larger than the last-level
-# cache, so they stream from DRAM and can earn a verdict) and GEMM on a compute-bound shape.
-CHART_OPS ?= CopyFwd|ReluFwd|SiluFwd|AddFwd|SoftmaxFwd|RMSNormFwd|SumFwd|TransposeFwd|GemmFwd
+# cache, so they stream from DRAM and can earn a verdict) and GEMM on a compute-bound shape:
+# each family's SIMD kernels, the transcendental (silu, softplus), the softmax (softmax,
+# log_softmax, logsumexp), the norm (rms_norm, layer_norm) and the scan (cumsum) ones with
+# them (the last five add 5.7 s to the chart step).
+CHART_OPS ?= CopyFwd|ReluFwd|SiluFwd|SoftplusFwd|AddFwd|SoftmaxFwd|LogSoftmaxFwd|LogsumexpFwd|RMSNormFwd|LayerNormFwd|SumFwd|CumsumFwd|TransposeFwd|GemmFwd
 
 .PHONY: run test example generate check asm-check bench compare fuzz clean
 
