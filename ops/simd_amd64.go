@@ -375,7 +375,10 @@ func vecCumsum(y, x, pf []float32, stream bool) (int, float64) {
 	i, nt := 0, 0
 	if stream {
 		nt = 1
-		align := uintptr(4 * l) // the kernel's store: 16 bytes (two per step) or 64
+		align := uintptr(16) // the kernel's stores: two 16-byte halves a step on AVX2,
+		if l == 16 {         // one 64-byte line on AVX-512
+			align = 64
+		}
 		a := int(-uintptr(unsafe.Pointer(unsafe.SliceData(y))) % align / 4)
 		for ; i < a; i++ {
 			s += float64(x[i])
