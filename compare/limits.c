@@ -100,24 +100,38 @@ static void read_loop(int t) {
 	sink[t] = sum[0];
 }
 
-// stream_line copies one 64-byte line with streaming stores, in the widest vectors the CPU
-// has (a plain copy where it has none).
-static inline void stream_line(char *q, const char *p) {
+// line is one 64-byte line in registers, streamed with the widest stores the CPU has (a
+// plain copy where it has none).
 #if defined(__AVX512F__)
-	_mm512_stream_ps((float *)q, _mm512_load_ps((const float *)p));
+typedef struct { __m512 a; } line;
+static inline line load_line(const char *p) { return (line){_mm512_load_ps((const float *)p)}; }
+static inline void stream_line(char *q, line v) { _mm512_stream_ps((float *)q, v.a); }
 #elif defined(__AVX__)
-	_mm256_stream_ps((float *)q, _mm256_load_ps((const float *)p));
-	_mm256_stream_ps((float *)q + 8, _mm256_load_ps((const float *)p + 8));
+typedef struct { __m256 a, b; } line;
+static inline line load_line(const char *p) { return (line){_mm256_load_ps((const float *)p), _mm256_load_ps((const float *)p + 8)}; }
+static inline void stream_line(char *q, line v) { _mm256_stream_ps((float *)q, v.a); _mm256_stream_ps((float *)q + 8, v.b); }
 #elif defined(__SSE2__)
-	for (int i = 0; i < 16; i += 4)
-		_mm_stream_ps((float *)q + i, _mm_load_ps((const float *)p + i));
-#else
-	memcpy(q, p, 64);
-#endif
+typedef struct { __m128 a, b, c, d; } line;
+static inline line load_line(const char *p) {
+	const float *f = (const float *)p;
+	return (line){_mm_load_ps(f), _mm_load_ps(f + 4), _mm_load_ps(f + 8), _mm_load_ps(f + 12)};
 }
+static inline void stream_line(char *q, line v) {
+	float *f = (float *)q;
+	_mm_stream_ps(f, v.a); _mm_stream_ps(f + 4, v.b); _mm_stream_ps(f + 8, v.c); _mm_stream_ps(f + 12, v.d);
+}
+#else
+typedef struct { char b[64]; } line;
+static inline line load_line(const char *p) { line v; memcpy(v.b, p, 64); return v; }
+static inline void stream_line(char *q, line v) { memcpy(q, v.b, 64); }
+#endif
 
 // copy_loop is glibc's memcpy (kind 2) or the page-interleaved loop of streaming stores
-// (kind 4, as ops/stream_amd64.s's copyNT); the copy limit is the faster of the two.
+// (kind 4); the copy limit is the faster of the two. Each step of the loop loads its line
+// of all PAGES pages before it streams any of them: streaming each line right after its
+// load moved 0.81-0.82 of that and 0.83 of glibc's memcpy, which the grouped loop beats by
+// 1.13-1.16x (cc -O2 loops over 64 MiB, 15 interleaved rounds, one thread and two, on the
+// 2-core Ice Lake host).
 static void copy_loop(int t, int kind) {
 	size_t half = buf_bytes / 2, lo, hi;
 	span(t, half, &lo, &hi);
@@ -128,9 +142,23 @@ static void copy_loop(int t, int kind) {
 	const char *p = buf_a + lo, *e = buf_a + hi;
 	char *q = buf_b + lo;
 	for (; p + PAGES * PAGE <= e; p += PAGES * PAGE, q += PAGES * PAGE)
-		for (size_t o = 0; o < PAGE; o += 64)
-			for (int j = 0; j < PAGES; j++)
-				stream_line(q + j * PAGE + o, p + j * PAGE + o);
+		for (size_t o = 0; o < PAGE; o += 64) {
+			// written out, so that the lines stay in registers (PAGES is 8)
+			const char *s = p + o;
+			char *d = q + o;
+			line v0 = load_line(s), v1 = load_line(s + PAGE), v2 = load_line(s + 2 * PAGE),
+			     v3 = load_line(s + 3 * PAGE), v4 = load_line(s + 4 * PAGE),
+			     v5 = load_line(s + 5 * PAGE), v6 = load_line(s + 6 * PAGE),
+			     v7 = load_line(s + 7 * PAGE);
+			stream_line(d, v0);
+			stream_line(d + PAGE, v1);
+			stream_line(d + 2 * PAGE, v2);
+			stream_line(d + 3 * PAGE, v3);
+			stream_line(d + 4 * PAGE, v4);
+			stream_line(d + 5 * PAGE, v5);
+			stream_line(d + 6 * PAGE, v6);
+			stream_line(d + 7 * PAGE, v7);
+		}
 #if defined(__SSE2__)
 	_mm_sfence();
 #endif
