@@ -48,6 +48,226 @@ expAVX2_loopfalse:
 	JMP          expAVX2_loopfalse
 
 expAVX2_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+expAVX2_looptrue_q_q:
+	CMPQ         SI, DI
+	JAE          expAVX2_looptrue_q_qdone
+	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
+	VCMPPS       $0x11, k32_42b00000<>+0(SB), Y0, Y2
+	VANDPS       Y1, Y2, Y1
+	VMOVMSKPS    Y1, R11
+	CMPL         R11, $0xff
+	JNE          expAVX2_looptrue_q_bail
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y1
+	VMOVUPS      Y0, Y2
+	VFMADD213PS  k32_4b400000<>+0(SB), Y1, Y2
+	VSUBPS       k32_4b400000<>+0(SB), Y2, Y1
+	VFNMADD231PS k32_3f318000<>+0(SB), Y1, Y0
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y1, Y0
+	VMOVUPS      k32_3ab51226<>+0(SB), Y1
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y0, Y1
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y0, Y1
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y0, Y1
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y0, Y1
+	VFMADD213PS  k32_3f800000<>+0(SB), Y0, Y1
+	VFMADD213PS  k32_3f800000<>+0(SB), Y0, Y1
+	VPSUBD       k32_4b3fff81<>+0(SB), Y2, Y0
+	VPSLLD       $0x17, Y0, Y0
+	VMULPS       Y0, Y1, Y0
+	VMOVUPS      (CX)(R8*4), Y1
+	PREFETCHT0   2048(CX)(R8*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y2
+	VCMPPS       $0x11, k32_42b00000<>+0(SB), Y1, Y3
+	VANDPS       Y2, Y3, Y2
+	VMOVMSKPS    Y2, R11
+	CMPL         R11, $0xff
+	JNE          expAVX2_looptrue_q_bail
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y2
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y2, Y3
+	VSUBPS       k32_4b400000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_3f318000<>+0(SB), Y2, Y1
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y2, Y1
+	VMOVUPS      k32_3ab51226<>+0(SB), Y2
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y2
+	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y1, Y2, Y1
+	VMOVUPS      (CX)(R9*4), Y2
+	PREFETCHT0   2048(CX)(R9*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y2, Y3
+	VCMPPS       $0x11, k32_42b00000<>+0(SB), Y2, Y4
+	VANDPS       Y3, Y4, Y3
+	VMOVMSKPS    Y3, R11
+	CMPL         R11, $0xff
+	JNE          expAVX2_looptrue_q_bail
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y3
+	VMOVUPS      Y2, Y4
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y4
+	VSUBPS       k32_4b400000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_3f318000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y3, Y2
+	VMOVUPS      k32_3ab51226<>+0(SB), Y3
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y3
+	VPSUBD       k32_4b3fff81<>+0(SB), Y4, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y3, Y2
+	VMOVUPS      (CX)(R10*4), Y3
+	PREFETCHT0   2048(CX)(R10*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y3, Y4
+	VCMPPS       $0x11, k32_42b00000<>+0(SB), Y3, Y5
+	VANDPS       Y4, Y5, Y4
+	VMOVMSKPS    Y4, R11
+	CMPL         R11, $0xff
+	JNE          expAVX2_looptrue_q_bail
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y4
+	VMOVUPS      Y3, Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y5
+	VSUBPS       k32_4b400000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_3f318000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y4, Y3
+	VMOVUPS      k32_3ab51226<>+0(SB), Y4
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VPSUBD       k32_4b3fff81<>+0(SB), Y5, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y4, Y3
+	VMOVNTPS     Y0, (AX)(SI*4)
+	VMOVNTPS     Y1, (AX)(R8*4)
+	VMOVNTPS     Y2, (AX)(R9*4)
+	VMOVNTPS     Y3, (AX)(R10*4)
+	VMOVUPS      32(CX)(SI*4), Y0
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
+	VCMPPS       $0x11, k32_42b00000<>+0(SB), Y0, Y2
+	VANDPS       Y1, Y2, Y1
+	VMOVMSKPS    Y1, R11
+	CMPL         R11, $0xff
+	JNE          expAVX2_looptrue_q_bail
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y1
+	VMOVUPS      Y0, Y2
+	VFMADD213PS  k32_4b400000<>+0(SB), Y1, Y2
+	VSUBPS       k32_4b400000<>+0(SB), Y2, Y1
+	VFNMADD231PS k32_3f318000<>+0(SB), Y1, Y0
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y1, Y0
+	VMOVUPS      k32_3ab51226<>+0(SB), Y1
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y0, Y1
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y0, Y1
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y0, Y1
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y0, Y1
+	VFMADD213PS  k32_3f800000<>+0(SB), Y0, Y1
+	VFMADD213PS  k32_3f800000<>+0(SB), Y0, Y1
+	VPSUBD       k32_4b3fff81<>+0(SB), Y2, Y0
+	VPSLLD       $0x17, Y0, Y0
+	VMULPS       Y0, Y1, Y0
+	VMOVUPS      32(CX)(R8*4), Y1
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y2
+	VCMPPS       $0x11, k32_42b00000<>+0(SB), Y1, Y3
+	VANDPS       Y2, Y3, Y2
+	VMOVMSKPS    Y2, R11
+	CMPL         R11, $0xff
+	JNE          expAVX2_looptrue_q_bail
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y2
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y2, Y3
+	VSUBPS       k32_4b400000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_3f318000<>+0(SB), Y2, Y1
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y2, Y1
+	VMOVUPS      k32_3ab51226<>+0(SB), Y2
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y2
+	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y1, Y2, Y1
+	VMOVUPS      32(CX)(R9*4), Y2
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y2, Y3
+	VCMPPS       $0x11, k32_42b00000<>+0(SB), Y2, Y4
+	VANDPS       Y3, Y4, Y3
+	VMOVMSKPS    Y3, R11
+	CMPL         R11, $0xff
+	JNE          expAVX2_looptrue_q_bail
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y3
+	VMOVUPS      Y2, Y4
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y4
+	VSUBPS       k32_4b400000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_3f318000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y3, Y2
+	VMOVUPS      k32_3ab51226<>+0(SB), Y3
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y3
+	VPSUBD       k32_4b3fff81<>+0(SB), Y4, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y3, Y2
+	VMOVUPS      32(CX)(R10*4), Y3
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y3, Y4
+	VCMPPS       $0x11, k32_42b00000<>+0(SB), Y3, Y5
+	VANDPS       Y4, Y5, Y4
+	VMOVMSKPS    Y4, R11
+	CMPL         R11, $0xff
+	JNE          expAVX2_looptrue_q_bail
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y4
+	VMOVUPS      Y3, Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y5
+	VSUBPS       k32_4b400000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_3f318000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y4, Y3
+	VMOVUPS      k32_3ab51226<>+0(SB), Y4
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VPSUBD       k32_4b3fff81<>+0(SB), Y5, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y4, Y3
+	VMOVNTPS     Y0, 32(AX)(SI*4)
+	VMOVNTPS     Y1, 32(AX)(R8*4)
+	VMOVNTPS     Y2, 32(AX)(R9*4)
+	VMOVNTPS     Y3, 32(AX)(R10*4)
+	ADDQ         $0x10, SI
+	ADDQ         $0x10, R8
+	ADDQ         $0x10, R9
+	ADDQ         $0x10, R10
+	JMP          expAVX2_looptrue_q_q
+
+expAVX2_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  expAVX2_looptrue_seq
+
+expAVX2_looptrue_q_qdone:
+	MOVQ R10, SI
+
+expAVX2_looptrue_seq:
 	CMPQ         SI, DX
 	JAE          expAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
@@ -76,7 +296,7 @@ expAVX2_looptrue:
 	VMULPS       Y0, Y1, Y0
 	VMOVNTPS     Y0, (AX)(SI*4)
 	ADDQ         $0x08, SI
-	JMP          expAVX2_looptrue
+	JMP          expAVX2_looptrue_seq
 
 expAVX2_done:
 	TESTQ BX, BX
@@ -265,6 +485,250 @@ sigmoidAVX2_loopfalse:
 	JMP          sigmoidAVX2_loopfalse
 
 sigmoidAVX2_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+sigmoidAVX2_looptrue_q_q:
+	CMPQ         SI, DI
+	JAE          sigmoidAVX2_looptrue_q_qdone
+	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
+	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y0, Y2
+	VANDPS       Y1, Y2, Y1
+	VMOVMSKPS    Y1, R11
+	CMPL         R11, $0xff
+	JNE          sigmoidAVX2_looptrue_q_bail
+	VMOVUPS      k32_3f800000<>+0(SB), Y1
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y2
+	VMOVUPS      Y0, Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y2, Y3
+	VSUBPS       k32_4b400000<>+0(SB), Y3, Y2
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y2, Y0
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y2, Y0
+	VMOVUPS      k32_3ab51226<>+0(SB), Y2
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y0, Y2
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y0, Y2
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y0, Y2
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y0, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y0, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y0, Y2
+	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y0
+	VPSLLD       $0x17, Y0, Y0
+	VMULPS       Y0, Y2, Y0
+	VADDPS       k32_3f800000<>+0(SB), Y0, Y0
+	VDIVPS       Y0, Y1, Y0
+	VMOVUPS      (CX)(R8*4), Y1
+	PREFETCHT0   2048(CX)(R8*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y2
+	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y1, Y3
+	VANDPS       Y2, Y3, Y2
+	VMOVMSKPS    Y2, R11
+	CMPL         R11, $0xff
+	JNE          sigmoidAVX2_looptrue_q_bail
+	VMOVUPS      k32_3f800000<>+0(SB), Y2
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y3
+	VMOVUPS      Y1, Y4
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y4
+	VSUBPS       k32_4b400000<>+0(SB), Y4, Y3
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y3, Y1
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y3, Y1
+	VMOVUPS      k32_3ab51226<>+0(SB), Y3
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y3
+	VPSUBD       k32_4b3fff81<>+0(SB), Y4, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y1, Y3, Y1
+	VADDPS       k32_3f800000<>+0(SB), Y1, Y1
+	VDIVPS       Y1, Y2, Y1
+	VMOVUPS      (CX)(R9*4), Y2
+	PREFETCHT0   2048(CX)(R9*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y2, Y3
+	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y2, Y4
+	VANDPS       Y3, Y4, Y3
+	VMOVMSKPS    Y3, R11
+	CMPL         R11, $0xff
+	JNE          sigmoidAVX2_looptrue_q_bail
+	VMOVUPS      k32_3f800000<>+0(SB), Y3
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y4
+	VMOVUPS      Y2, Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y5
+	VSUBPS       k32_4b400000<>+0(SB), Y5, Y4
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y4, Y2
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y4, Y2
+	VMOVUPS      k32_3ab51226<>+0(SB), Y4
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y2, Y4
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y2, Y4
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y2, Y4
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y2, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y4
+	VPSUBD       k32_4b3fff81<>+0(SB), Y5, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y4, Y2
+	VADDPS       k32_3f800000<>+0(SB), Y2, Y2
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      (CX)(R10*4), Y3
+	PREFETCHT0   2048(CX)(R10*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y3, Y4
+	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y3, Y5
+	VANDPS       Y4, Y5, Y4
+	VMOVMSKPS    Y4, R11
+	CMPL         R11, $0xff
+	JNE          sigmoidAVX2_looptrue_q_bail
+	VMOVUPS      k32_3f800000<>+0(SB), Y4
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y5
+	VMOVUPS      Y3, Y6
+	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
+	VSUBPS       k32_4b400000<>+0(SB), Y6, Y5
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y5, Y3
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y5, Y3
+	VMOVUPS      k32_3ab51226<>+0(SB), Y5
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y3, Y5
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y3, Y5
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y3, Y5
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y3, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y5
+	VPSUBD       k32_4b3fff81<>+0(SB), Y6, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y5, Y3
+	VADDPS       k32_3f800000<>+0(SB), Y3, Y3
+	VDIVPS       Y3, Y4, Y3
+	VMOVNTPS     Y0, (AX)(SI*4)
+	VMOVNTPS     Y1, (AX)(R8*4)
+	VMOVNTPS     Y2, (AX)(R9*4)
+	VMOVNTPS     Y3, (AX)(R10*4)
+	VMOVUPS      32(CX)(SI*4), Y0
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
+	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y0, Y2
+	VANDPS       Y1, Y2, Y1
+	VMOVMSKPS    Y1, R11
+	CMPL         R11, $0xff
+	JNE          sigmoidAVX2_looptrue_q_bail
+	VMOVUPS      k32_3f800000<>+0(SB), Y1
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y2
+	VMOVUPS      Y0, Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y2, Y3
+	VSUBPS       k32_4b400000<>+0(SB), Y3, Y2
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y2, Y0
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y2, Y0
+	VMOVUPS      k32_3ab51226<>+0(SB), Y2
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y0, Y2
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y0, Y2
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y0, Y2
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y0, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y0, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y0, Y2
+	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y0
+	VPSLLD       $0x17, Y0, Y0
+	VMULPS       Y0, Y2, Y0
+	VADDPS       k32_3f800000<>+0(SB), Y0, Y0
+	VDIVPS       Y0, Y1, Y0
+	VMOVUPS      32(CX)(R8*4), Y1
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y2
+	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y1, Y3
+	VANDPS       Y2, Y3, Y2
+	VMOVMSKPS    Y2, R11
+	CMPL         R11, $0xff
+	JNE          sigmoidAVX2_looptrue_q_bail
+	VMOVUPS      k32_3f800000<>+0(SB), Y2
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y3
+	VMOVUPS      Y1, Y4
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y4
+	VSUBPS       k32_4b400000<>+0(SB), Y4, Y3
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y3, Y1
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y3, Y1
+	VMOVUPS      k32_3ab51226<>+0(SB), Y3
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y3
+	VPSUBD       k32_4b3fff81<>+0(SB), Y4, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y1, Y3, Y1
+	VADDPS       k32_3f800000<>+0(SB), Y1, Y1
+	VDIVPS       Y1, Y2, Y1
+	VMOVUPS      32(CX)(R9*4), Y2
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y2, Y3
+	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y2, Y4
+	VANDPS       Y3, Y4, Y3
+	VMOVMSKPS    Y3, R11
+	CMPL         R11, $0xff
+	JNE          sigmoidAVX2_looptrue_q_bail
+	VMOVUPS      k32_3f800000<>+0(SB), Y3
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y4
+	VMOVUPS      Y2, Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y5
+	VSUBPS       k32_4b400000<>+0(SB), Y5, Y4
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y4, Y2
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y4, Y2
+	VMOVUPS      k32_3ab51226<>+0(SB), Y4
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y2, Y4
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y2, Y4
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y2, Y4
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y2, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y4
+	VPSUBD       k32_4b3fff81<>+0(SB), Y5, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y4, Y2
+	VADDPS       k32_3f800000<>+0(SB), Y2, Y2
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      32(CX)(R10*4), Y3
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y3, Y4
+	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y3, Y5
+	VANDPS       Y4, Y5, Y4
+	VMOVMSKPS    Y4, R11
+	CMPL         R11, $0xff
+	JNE          sigmoidAVX2_looptrue_q_bail
+	VMOVUPS      k32_3f800000<>+0(SB), Y4
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y5
+	VMOVUPS      Y3, Y6
+	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
+	VSUBPS       k32_4b400000<>+0(SB), Y6, Y5
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y5, Y3
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y5, Y3
+	VMOVUPS      k32_3ab51226<>+0(SB), Y5
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y3, Y5
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y3, Y5
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y3, Y5
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y3, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y5
+	VPSUBD       k32_4b3fff81<>+0(SB), Y6, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y5, Y3
+	VADDPS       k32_3f800000<>+0(SB), Y3, Y3
+	VDIVPS       Y3, Y4, Y3
+	VMOVNTPS     Y0, 32(AX)(SI*4)
+	VMOVNTPS     Y1, 32(AX)(R8*4)
+	VMOVNTPS     Y2, 32(AX)(R9*4)
+	VMOVNTPS     Y3, 32(AX)(R10*4)
+	ADDQ         $0x10, SI
+	ADDQ         $0x10, R8
+	ADDQ         $0x10, R9
+	ADDQ         $0x10, R10
+	JMP          sigmoidAVX2_looptrue_q_q
+
+sigmoidAVX2_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  sigmoidAVX2_looptrue_seq
+
+sigmoidAVX2_looptrue_q_qdone:
+	MOVQ R10, SI
+
+sigmoidAVX2_looptrue_seq:
 	CMPQ         SI, DX
 	JAE          sigmoidAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
@@ -296,7 +760,7 @@ sigmoidAVX2_looptrue:
 	VDIVPS       Y0, Y1, Y0
 	VMOVNTPS     Y0, (AX)(SI*4)
 	ADDQ         $0x08, SI
-	JMP          sigmoidAVX2_looptrue
+	JMP          sigmoidAVX2_looptrue_seq
 
 sigmoidAVX2_done:
 	TESTQ BX, BX
@@ -377,6 +841,266 @@ siluAVX2_loopfalse:
 	JMP          siluAVX2_loopfalse
 
 siluAVX2_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+siluAVX2_looptrue_q_q:
+	CMPQ         SI, DI
+	JAE          siluAVX2_looptrue_q_qdone
+	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
+	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y0, Y2
+	VANDPS       Y1, Y2, Y1
+	VMOVMSKPS    Y1, R11
+	CMPL         R11, $0xff
+	JNE          siluAVX2_looptrue_q_bail
+	VMOVUPS      k32_3f800000<>+0(SB), Y1
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y2
+	VMOVUPS      Y0, Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y2, Y3
+	VSUBPS       k32_4b400000<>+0(SB), Y3, Y2
+	VMOVUPS      Y0, Y4
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y2, Y4
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y2, Y4
+	VMOVUPS      k32_3ab51226<>+0(SB), Y2
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y4, Y2
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y4, Y2
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y4, Y2
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y4, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y2
+	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y2, Y2
+	VADDPS       k32_3f800000<>+0(SB), Y2, Y2
+	VDIVPS       Y2, Y1, Y1
+	VMULPS       Y0, Y1, Y0
+	VMOVUPS      (CX)(R8*4), Y1
+	PREFETCHT0   2048(CX)(R8*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y2
+	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y1, Y3
+	VANDPS       Y2, Y3, Y2
+	VMOVMSKPS    Y2, R11
+	CMPL         R11, $0xff
+	JNE          siluAVX2_looptrue_q_bail
+	VMOVUPS      k32_3f800000<>+0(SB), Y2
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y3
+	VMOVUPS      Y1, Y4
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y4
+	VSUBPS       k32_4b400000<>+0(SB), Y4, Y3
+	VMOVUPS      Y1, Y5
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y3, Y5
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y3, Y5
+	VMOVUPS      k32_3ab51226<>+0(SB), Y3
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y5, Y3
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y5, Y3
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y5, Y3
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y5, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y5, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y5, Y3
+	VPSUBD       k32_4b3fff81<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y3, Y3
+	VADDPS       k32_3f800000<>+0(SB), Y3, Y3
+	VDIVPS       Y3, Y2, Y2
+	VMULPS       Y1, Y2, Y1
+	VMOVUPS      (CX)(R9*4), Y2
+	PREFETCHT0   2048(CX)(R9*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y2, Y3
+	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y2, Y4
+	VANDPS       Y3, Y4, Y3
+	VMOVMSKPS    Y3, R11
+	CMPL         R11, $0xff
+	JNE          siluAVX2_looptrue_q_bail
+	VMOVUPS      k32_3f800000<>+0(SB), Y3
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y4
+	VMOVUPS      Y2, Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y5
+	VSUBPS       k32_4b400000<>+0(SB), Y5, Y4
+	VMOVUPS      Y2, Y6
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y4, Y6
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y4, Y6
+	VMOVUPS      k32_3ab51226<>+0(SB), Y4
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y6, Y4
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y6, Y4
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y6, Y4
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y6, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y6, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y6, Y4
+	VPSUBD       k32_4b3fff81<>+0(SB), Y5, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VMULPS       Y5, Y4, Y4
+	VADDPS       k32_3f800000<>+0(SB), Y4, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMULPS       Y2, Y3, Y2
+	VMOVUPS      (CX)(R10*4), Y3
+	PREFETCHT0   2048(CX)(R10*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y3, Y4
+	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y3, Y5
+	VANDPS       Y4, Y5, Y4
+	VMOVMSKPS    Y4, R11
+	CMPL         R11, $0xff
+	JNE          siluAVX2_looptrue_q_bail
+	VMOVUPS      k32_3f800000<>+0(SB), Y4
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y5
+	VMOVUPS      Y3, Y6
+	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
+	VSUBPS       k32_4b400000<>+0(SB), Y6, Y5
+	VMOVUPS      Y3, Y7
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y5, Y7
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y5, Y7
+	VMOVUPS      k32_3ab51226<>+0(SB), Y5
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y7, Y5
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y7, Y5
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y7, Y5
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y7, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y7, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y7, Y5
+	VPSUBD       k32_4b3fff81<>+0(SB), Y6, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VMULPS       Y6, Y5, Y5
+	VADDPS       k32_3f800000<>+0(SB), Y5, Y5
+	VDIVPS       Y5, Y4, Y4
+	VMULPS       Y3, Y4, Y3
+	VMOVNTPS     Y0, (AX)(SI*4)
+	VMOVNTPS     Y1, (AX)(R8*4)
+	VMOVNTPS     Y2, (AX)(R9*4)
+	VMOVNTPS     Y3, (AX)(R10*4)
+	VMOVUPS      32(CX)(SI*4), Y0
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
+	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y0, Y2
+	VANDPS       Y1, Y2, Y1
+	VMOVMSKPS    Y1, R11
+	CMPL         R11, $0xff
+	JNE          siluAVX2_looptrue_q_bail
+	VMOVUPS      k32_3f800000<>+0(SB), Y1
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y2
+	VMOVUPS      Y0, Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y2, Y3
+	VSUBPS       k32_4b400000<>+0(SB), Y3, Y2
+	VMOVUPS      Y0, Y4
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y2, Y4
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y2, Y4
+	VMOVUPS      k32_3ab51226<>+0(SB), Y2
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y4, Y2
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y4, Y2
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y4, Y2
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y4, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y2
+	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y2, Y2
+	VADDPS       k32_3f800000<>+0(SB), Y2, Y2
+	VDIVPS       Y2, Y1, Y1
+	VMULPS       Y0, Y1, Y0
+	VMOVUPS      32(CX)(R8*4), Y1
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y2
+	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y1, Y3
+	VANDPS       Y2, Y3, Y2
+	VMOVMSKPS    Y2, R11
+	CMPL         R11, $0xff
+	JNE          siluAVX2_looptrue_q_bail
+	VMOVUPS      k32_3f800000<>+0(SB), Y2
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y3
+	VMOVUPS      Y1, Y4
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y4
+	VSUBPS       k32_4b400000<>+0(SB), Y4, Y3
+	VMOVUPS      Y1, Y5
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y3, Y5
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y3, Y5
+	VMOVUPS      k32_3ab51226<>+0(SB), Y3
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y5, Y3
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y5, Y3
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y5, Y3
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y5, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y5, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y5, Y3
+	VPSUBD       k32_4b3fff81<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y3, Y3
+	VADDPS       k32_3f800000<>+0(SB), Y3, Y3
+	VDIVPS       Y3, Y2, Y2
+	VMULPS       Y1, Y2, Y1
+	VMOVUPS      32(CX)(R9*4), Y2
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y2, Y3
+	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y2, Y4
+	VANDPS       Y3, Y4, Y3
+	VMOVMSKPS    Y3, R11
+	CMPL         R11, $0xff
+	JNE          siluAVX2_looptrue_q_bail
+	VMOVUPS      k32_3f800000<>+0(SB), Y3
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y4
+	VMOVUPS      Y2, Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y5
+	VSUBPS       k32_4b400000<>+0(SB), Y5, Y4
+	VMOVUPS      Y2, Y6
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y4, Y6
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y4, Y6
+	VMOVUPS      k32_3ab51226<>+0(SB), Y4
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y6, Y4
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y6, Y4
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y6, Y4
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y6, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y6, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y6, Y4
+	VPSUBD       k32_4b3fff81<>+0(SB), Y5, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VMULPS       Y5, Y4, Y4
+	VADDPS       k32_3f800000<>+0(SB), Y4, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMULPS       Y2, Y3, Y2
+	VMOVUPS      32(CX)(R10*4), Y3
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y3, Y4
+	VCMPPS       $0x11, k32_42ae0000<>+0(SB), Y3, Y5
+	VANDPS       Y4, Y5, Y4
+	VMOVMSKPS    Y4, R11
+	CMPL         R11, $0xff
+	JNE          siluAVX2_looptrue_q_bail
+	VMOVUPS      k32_3f800000<>+0(SB), Y4
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y5
+	VMOVUPS      Y3, Y6
+	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
+	VSUBPS       k32_4b400000<>+0(SB), Y6, Y5
+	VMOVUPS      Y3, Y7
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y5, Y7
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y5, Y7
+	VMOVUPS      k32_3ab51226<>+0(SB), Y5
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y7, Y5
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y7, Y5
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y7, Y5
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y7, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y7, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y7, Y5
+	VPSUBD       k32_4b3fff81<>+0(SB), Y6, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VMULPS       Y6, Y5, Y5
+	VADDPS       k32_3f800000<>+0(SB), Y5, Y5
+	VDIVPS       Y5, Y4, Y4
+	VMULPS       Y3, Y4, Y3
+	VMOVNTPS     Y0, 32(AX)(SI*4)
+	VMOVNTPS     Y1, 32(AX)(R8*4)
+	VMOVNTPS     Y2, 32(AX)(R9*4)
+	VMOVNTPS     Y3, 32(AX)(R10*4)
+	ADDQ         $0x10, SI
+	ADDQ         $0x10, R8
+	ADDQ         $0x10, R9
+	ADDQ         $0x10, R10
+	JMP          siluAVX2_looptrue_q_q
+
+siluAVX2_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  siluAVX2_looptrue_seq
+
+siluAVX2_looptrue_q_qdone:
+	MOVQ R10, SI
+
+siluAVX2_looptrue_seq:
 	CMPQ         SI, DX
 	JAE          siluAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
@@ -410,7 +1134,7 @@ siluAVX2_looptrue:
 	VMULPS       Y0, Y1, Y0
 	VMOVNTPS     Y0, (AX)(SI*4)
 	ADDQ         $0x08, SI
-	JMP          siluAVX2_looptrue
+	JMP          siluAVX2_looptrue_seq
 
 siluAVX2_done:
 	TESTQ BX, BX
@@ -470,6 +1194,254 @@ tanhAVX2_loopfalse:
 	JMP          tanhAVX2_loopfalse
 
 tanhAVX2_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+tanhAVX2_looptrue_q_q:
+	CMPQ         SI, DI
+	JAE          tanhAVX2_looptrue_q_qdone
+	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
+	VPAND        k32_7fffffff<>+0(SB), Y0, Y1
+	VMOVUPS      k32_411051ec<>+0(SB), Y2
+	VMINPS       Y1, Y2, Y1
+	VADDPS       Y1, Y1, Y1
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y2
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y2, Y3
+	VSUBPS       k32_4b400000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_3f318000<>+0(SB), Y2, Y1
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y2, Y1
+	VMOVUPS      k32_39506967<>+0(SB), Y2
+	VFMADD213PS  k32_3ab743ce<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3c088908<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3d2aa9c1<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3e2aaaaa<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f000000<>+0(SB), Y1, Y2
+	VMULPS       Y1, Y1, Y4
+	VFMADD213PS  Y1, Y4, Y2
+	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VSUBPS       k32_3f800000<>+0(SB), Y1, Y3
+	VFMADD231PS  Y2, Y1, Y3
+	VADDPS       k32_40000000<>+0(SB), Y3, Y1
+	VDIVPS       Y1, Y3, Y1
+	VPAND        k32_80000000<>+0(SB), Y0, Y0
+	VPOR         Y0, Y1, Y0
+	VMOVUPS      (CX)(R8*4), Y1
+	PREFETCHT0   2048(CX)(R8*4)
+	VPAND        k32_7fffffff<>+0(SB), Y1, Y2
+	VMOVUPS      k32_411051ec<>+0(SB), Y3
+	VMINPS       Y2, Y3, Y2
+	VADDPS       Y2, Y2, Y2
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y3
+	VMOVUPS      Y2, Y4
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y4
+	VSUBPS       k32_4b400000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_3f318000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y3, Y2
+	VMOVUPS      k32_39506967<>+0(SB), Y3
+	VFMADD213PS  k32_3ab743ce<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3c088908<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3d2aa9c1<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3e2aaaaa<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f000000<>+0(SB), Y2, Y3
+	VMULPS       Y2, Y2, Y5
+	VFMADD213PS  Y2, Y5, Y3
+	VPSUBD       k32_4b3fff81<>+0(SB), Y4, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VSUBPS       k32_3f800000<>+0(SB), Y2, Y4
+	VFMADD231PS  Y3, Y2, Y4
+	VADDPS       k32_40000000<>+0(SB), Y4, Y2
+	VDIVPS       Y2, Y4, Y2
+	VPAND        k32_80000000<>+0(SB), Y1, Y1
+	VPOR         Y1, Y2, Y1
+	VMOVUPS      (CX)(R9*4), Y2
+	PREFETCHT0   2048(CX)(R9*4)
+	VPAND        k32_7fffffff<>+0(SB), Y2, Y3
+	VMOVUPS      k32_411051ec<>+0(SB), Y4
+	VMINPS       Y3, Y4, Y3
+	VADDPS       Y3, Y3, Y3
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y4
+	VMOVUPS      Y3, Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y5
+	VSUBPS       k32_4b400000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_3f318000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y4, Y3
+	VMOVUPS      k32_39506967<>+0(SB), Y4
+	VFMADD213PS  k32_3ab743ce<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3c088908<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3d2aa9c1<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3e2aaaaa<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f000000<>+0(SB), Y3, Y4
+	VMULPS       Y3, Y3, Y6
+	VFMADD213PS  Y3, Y6, Y4
+	VPSUBD       k32_4b3fff81<>+0(SB), Y5, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VSUBPS       k32_3f800000<>+0(SB), Y3, Y5
+	VFMADD231PS  Y4, Y3, Y5
+	VADDPS       k32_40000000<>+0(SB), Y5, Y3
+	VDIVPS       Y3, Y5, Y3
+	VPAND        k32_80000000<>+0(SB), Y2, Y2
+	VPOR         Y2, Y3, Y2
+	VMOVUPS      (CX)(R10*4), Y3
+	PREFETCHT0   2048(CX)(R10*4)
+	VPAND        k32_7fffffff<>+0(SB), Y3, Y4
+	VMOVUPS      k32_411051ec<>+0(SB), Y5
+	VMINPS       Y4, Y5, Y4
+	VADDPS       Y4, Y4, Y4
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
+	VMOVUPS      Y4, Y6
+	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
+	VSUBPS       k32_4b400000<>+0(SB), Y6, Y5
+	VFNMADD231PS k32_3f318000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y5, Y4
+	VMOVUPS      k32_39506967<>+0(SB), Y5
+	VFMADD213PS  k32_3ab743ce<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3c088908<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3d2aa9c1<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3e2aaaaa<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f000000<>+0(SB), Y4, Y5
+	VMULPS       Y4, Y4, Y7
+	VFMADD213PS  Y4, Y7, Y5
+	VPSUBD       k32_4b3fff81<>+0(SB), Y6, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VSUBPS       k32_3f800000<>+0(SB), Y4, Y6
+	VFMADD231PS  Y5, Y4, Y6
+	VADDPS       k32_40000000<>+0(SB), Y6, Y4
+	VDIVPS       Y4, Y6, Y4
+	VPAND        k32_80000000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y4, Y3
+	VMOVNTPS     Y0, (AX)(SI*4)
+	VMOVNTPS     Y1, (AX)(R8*4)
+	VMOVNTPS     Y2, (AX)(R9*4)
+	VMOVNTPS     Y3, (AX)(R10*4)
+	VMOVUPS      32(CX)(SI*4), Y0
+	VPAND        k32_7fffffff<>+0(SB), Y0, Y1
+	VMOVUPS      k32_411051ec<>+0(SB), Y2
+	VMINPS       Y1, Y2, Y1
+	VADDPS       Y1, Y1, Y1
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y2
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y2, Y3
+	VSUBPS       k32_4b400000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_3f318000<>+0(SB), Y2, Y1
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y2, Y1
+	VMOVUPS      k32_39506967<>+0(SB), Y2
+	VFMADD213PS  k32_3ab743ce<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3c088908<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3d2aa9c1<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3e2aaaaa<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f000000<>+0(SB), Y1, Y2
+	VMULPS       Y1, Y1, Y4
+	VFMADD213PS  Y1, Y4, Y2
+	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VSUBPS       k32_3f800000<>+0(SB), Y1, Y3
+	VFMADD231PS  Y2, Y1, Y3
+	VADDPS       k32_40000000<>+0(SB), Y3, Y1
+	VDIVPS       Y1, Y3, Y1
+	VPAND        k32_80000000<>+0(SB), Y0, Y0
+	VPOR         Y0, Y1, Y0
+	VMOVUPS      32(CX)(R8*4), Y1
+	VPAND        k32_7fffffff<>+0(SB), Y1, Y2
+	VMOVUPS      k32_411051ec<>+0(SB), Y3
+	VMINPS       Y2, Y3, Y2
+	VADDPS       Y2, Y2, Y2
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y3
+	VMOVUPS      Y2, Y4
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y4
+	VSUBPS       k32_4b400000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_3f318000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y3, Y2
+	VMOVUPS      k32_39506967<>+0(SB), Y3
+	VFMADD213PS  k32_3ab743ce<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3c088908<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3d2aa9c1<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3e2aaaaa<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f000000<>+0(SB), Y2, Y3
+	VMULPS       Y2, Y2, Y5
+	VFMADD213PS  Y2, Y5, Y3
+	VPSUBD       k32_4b3fff81<>+0(SB), Y4, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VSUBPS       k32_3f800000<>+0(SB), Y2, Y4
+	VFMADD231PS  Y3, Y2, Y4
+	VADDPS       k32_40000000<>+0(SB), Y4, Y2
+	VDIVPS       Y2, Y4, Y2
+	VPAND        k32_80000000<>+0(SB), Y1, Y1
+	VPOR         Y1, Y2, Y1
+	VMOVUPS      32(CX)(R9*4), Y2
+	VPAND        k32_7fffffff<>+0(SB), Y2, Y3
+	VMOVUPS      k32_411051ec<>+0(SB), Y4
+	VMINPS       Y3, Y4, Y3
+	VADDPS       Y3, Y3, Y3
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y4
+	VMOVUPS      Y3, Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y5
+	VSUBPS       k32_4b400000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_3f318000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y4, Y3
+	VMOVUPS      k32_39506967<>+0(SB), Y4
+	VFMADD213PS  k32_3ab743ce<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3c088908<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3d2aa9c1<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3e2aaaaa<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f000000<>+0(SB), Y3, Y4
+	VMULPS       Y3, Y3, Y6
+	VFMADD213PS  Y3, Y6, Y4
+	VPSUBD       k32_4b3fff81<>+0(SB), Y5, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VSUBPS       k32_3f800000<>+0(SB), Y3, Y5
+	VFMADD231PS  Y4, Y3, Y5
+	VADDPS       k32_40000000<>+0(SB), Y5, Y3
+	VDIVPS       Y3, Y5, Y3
+	VPAND        k32_80000000<>+0(SB), Y2, Y2
+	VPOR         Y2, Y3, Y2
+	VMOVUPS      32(CX)(R10*4), Y3
+	VPAND        k32_7fffffff<>+0(SB), Y3, Y4
+	VMOVUPS      k32_411051ec<>+0(SB), Y5
+	VMINPS       Y4, Y5, Y4
+	VADDPS       Y4, Y4, Y4
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
+	VMOVUPS      Y4, Y6
+	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
+	VSUBPS       k32_4b400000<>+0(SB), Y6, Y5
+	VFNMADD231PS k32_3f318000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y5, Y4
+	VMOVUPS      k32_39506967<>+0(SB), Y5
+	VFMADD213PS  k32_3ab743ce<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3c088908<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3d2aa9c1<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3e2aaaaa<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f000000<>+0(SB), Y4, Y5
+	VMULPS       Y4, Y4, Y7
+	VFMADD213PS  Y4, Y7, Y5
+	VPSUBD       k32_4b3fff81<>+0(SB), Y6, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VSUBPS       k32_3f800000<>+0(SB), Y4, Y6
+	VFMADD231PS  Y5, Y4, Y6
+	VADDPS       k32_40000000<>+0(SB), Y6, Y4
+	VDIVPS       Y4, Y6, Y4
+	VPAND        k32_80000000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y4, Y3
+	VMOVNTPS     Y0, 32(AX)(SI*4)
+	VMOVNTPS     Y1, 32(AX)(R8*4)
+	VMOVNTPS     Y2, 32(AX)(R9*4)
+	VMOVNTPS     Y3, 32(AX)(R10*4)
+	ADDQ         $0x10, SI
+	ADDQ         $0x10, R8
+	ADDQ         $0x10, R9
+	ADDQ         $0x10, R10
+	JMP          tanhAVX2_looptrue_q_q
+
+tanhAVX2_looptrue_q_qdone:
+	MOVQ R10, SI
+
+tanhAVX2_looptrue_seq:
 	CMPQ         SI, DX
 	JAE          tanhAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
@@ -502,7 +1474,7 @@ tanhAVX2_looptrue:
 	VPOR         Y0, Y1, Y0
 	VMOVNTPS     Y0, (AX)(SI*4)
 	ADDQ         $0x08, SI
-	JMP          tanhAVX2_looptrue
+	JMP          tanhAVX2_looptrue_seq
 
 tanhAVX2_done:
 	TESTQ BX, BX
@@ -664,6 +1636,274 @@ geluAVX2_loopfalse:
 	JMP          geluAVX2_loopfalse
 
 geluAVX2_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+geluAVX2_looptrue_q_q:
+	CMPQ         SI, DI
+	JAE          geluAVX2_looptrue_q_qdone
+	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
+	VCMPPS       $0x1e, k32_c11ccccd<>+0(SB), Y0, Y1
+	VCMPPS       $0x11, k32_411ccccd<>+0(SB), Y0, Y2
+	VANDPS       Y1, Y2, Y1
+	VMOVMSKPS    Y1, R11
+	CMPL         R11, $0xff
+	JNE          geluAVX2_looptrue_q_bail
+	VMOVUPS      k32_bd922279<>+0(SB), Y1
+	VMULPS       Y0, Y0, Y2
+	VFMADD213PS  k32_bfcc422a<>+0(SB), Y2, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y2
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y2, Y3
+	VSUBPS       k32_4b400000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_3f318000<>+0(SB), Y2, Y1
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y2, Y1
+	VMOVUPS      k32_3ab51226<>+0(SB), Y2
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y2
+	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y1, Y2, Y1
+	VADDPS       k32_3f800000<>+0(SB), Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VMOVUPS      (CX)(R8*4), Y1
+	PREFETCHT0   2048(CX)(R8*4)
+	VCMPPS       $0x1e, k32_c11ccccd<>+0(SB), Y1, Y2
+	VCMPPS       $0x11, k32_411ccccd<>+0(SB), Y1, Y3
+	VANDPS       Y2, Y3, Y2
+	VMOVMSKPS    Y2, R11
+	CMPL         R11, $0xff
+	JNE          geluAVX2_looptrue_q_bail
+	VMOVUPS      k32_bd922279<>+0(SB), Y2
+	VMULPS       Y1, Y1, Y3
+	VFMADD213PS  k32_bfcc422a<>+0(SB), Y3, Y2
+	VMULPS       Y1, Y2, Y2
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y3
+	VMOVUPS      Y2, Y4
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y4
+	VSUBPS       k32_4b400000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_3f318000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y3, Y2
+	VMOVUPS      k32_3ab51226<>+0(SB), Y3
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y3
+	VPSUBD       k32_4b3fff81<>+0(SB), Y4, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y3, Y2
+	VADDPS       k32_3f800000<>+0(SB), Y2, Y2
+	VDIVPS       Y2, Y1, Y1
+	VMOVUPS      (CX)(R9*4), Y2
+	PREFETCHT0   2048(CX)(R9*4)
+	VCMPPS       $0x1e, k32_c11ccccd<>+0(SB), Y2, Y3
+	VCMPPS       $0x11, k32_411ccccd<>+0(SB), Y2, Y4
+	VANDPS       Y3, Y4, Y3
+	VMOVMSKPS    Y3, R11
+	CMPL         R11, $0xff
+	JNE          geluAVX2_looptrue_q_bail
+	VMOVUPS      k32_bd922279<>+0(SB), Y3
+	VMULPS       Y2, Y2, Y4
+	VFMADD213PS  k32_bfcc422a<>+0(SB), Y4, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y4
+	VMOVUPS      Y3, Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y5
+	VSUBPS       k32_4b400000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_3f318000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y4, Y3
+	VMOVUPS      k32_3ab51226<>+0(SB), Y4
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VPSUBD       k32_4b3fff81<>+0(SB), Y5, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y4, Y3
+	VADDPS       k32_3f800000<>+0(SB), Y3, Y3
+	VDIVPS       Y3, Y2, Y2
+	VMOVUPS      (CX)(R10*4), Y3
+	PREFETCHT0   2048(CX)(R10*4)
+	VCMPPS       $0x1e, k32_c11ccccd<>+0(SB), Y3, Y4
+	VCMPPS       $0x11, k32_411ccccd<>+0(SB), Y3, Y5
+	VANDPS       Y4, Y5, Y4
+	VMOVMSKPS    Y4, R11
+	CMPL         R11, $0xff
+	JNE          geluAVX2_looptrue_q_bail
+	VMOVUPS      k32_bd922279<>+0(SB), Y4
+	VMULPS       Y3, Y3, Y5
+	VFMADD213PS  k32_bfcc422a<>+0(SB), Y5, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
+	VMOVUPS      Y4, Y6
+	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
+	VSUBPS       k32_4b400000<>+0(SB), Y6, Y5
+	VFNMADD231PS k32_3f318000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y5, Y4
+	VMOVUPS      k32_3ab51226<>+0(SB), Y5
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y5
+	VPSUBD       k32_4b3fff81<>+0(SB), Y6, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y5, Y4
+	VADDPS       k32_3f800000<>+0(SB), Y4, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVNTPS     Y0, (AX)(SI*4)
+	VMOVNTPS     Y1, (AX)(R8*4)
+	VMOVNTPS     Y2, (AX)(R9*4)
+	VMOVNTPS     Y3, (AX)(R10*4)
+	VMOVUPS      32(CX)(SI*4), Y0
+	VCMPPS       $0x1e, k32_c11ccccd<>+0(SB), Y0, Y1
+	VCMPPS       $0x11, k32_411ccccd<>+0(SB), Y0, Y2
+	VANDPS       Y1, Y2, Y1
+	VMOVMSKPS    Y1, R11
+	CMPL         R11, $0xff
+	JNE          geluAVX2_looptrue_q_bail
+	VMOVUPS      k32_bd922279<>+0(SB), Y1
+	VMULPS       Y0, Y0, Y2
+	VFMADD213PS  k32_bfcc422a<>+0(SB), Y2, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y2
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y2, Y3
+	VSUBPS       k32_4b400000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_3f318000<>+0(SB), Y2, Y1
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y2, Y1
+	VMOVUPS      k32_3ab51226<>+0(SB), Y2
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y2
+	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y1, Y2, Y1
+	VADDPS       k32_3f800000<>+0(SB), Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VMOVUPS      32(CX)(R8*4), Y1
+	VCMPPS       $0x1e, k32_c11ccccd<>+0(SB), Y1, Y2
+	VCMPPS       $0x11, k32_411ccccd<>+0(SB), Y1, Y3
+	VANDPS       Y2, Y3, Y2
+	VMOVMSKPS    Y2, R11
+	CMPL         R11, $0xff
+	JNE          geluAVX2_looptrue_q_bail
+	VMOVUPS      k32_bd922279<>+0(SB), Y2
+	VMULPS       Y1, Y1, Y3
+	VFMADD213PS  k32_bfcc422a<>+0(SB), Y3, Y2
+	VMULPS       Y1, Y2, Y2
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y3
+	VMOVUPS      Y2, Y4
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y4
+	VSUBPS       k32_4b400000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_3f318000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y3, Y2
+	VMOVUPS      k32_3ab51226<>+0(SB), Y3
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y3
+	VPSUBD       k32_4b3fff81<>+0(SB), Y4, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y3, Y2
+	VADDPS       k32_3f800000<>+0(SB), Y2, Y2
+	VDIVPS       Y2, Y1, Y1
+	VMOVUPS      32(CX)(R9*4), Y2
+	VCMPPS       $0x1e, k32_c11ccccd<>+0(SB), Y2, Y3
+	VCMPPS       $0x11, k32_411ccccd<>+0(SB), Y2, Y4
+	VANDPS       Y3, Y4, Y3
+	VMOVMSKPS    Y3, R11
+	CMPL         R11, $0xff
+	JNE          geluAVX2_looptrue_q_bail
+	VMOVUPS      k32_bd922279<>+0(SB), Y3
+	VMULPS       Y2, Y2, Y4
+	VFMADD213PS  k32_bfcc422a<>+0(SB), Y4, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y4
+	VMOVUPS      Y3, Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y5
+	VSUBPS       k32_4b400000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_3f318000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y4, Y3
+	VMOVUPS      k32_3ab51226<>+0(SB), Y4
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VPSUBD       k32_4b3fff81<>+0(SB), Y5, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y4, Y3
+	VADDPS       k32_3f800000<>+0(SB), Y3, Y3
+	VDIVPS       Y3, Y2, Y2
+	VMOVUPS      32(CX)(R10*4), Y3
+	VCMPPS       $0x1e, k32_c11ccccd<>+0(SB), Y3, Y4
+	VCMPPS       $0x11, k32_411ccccd<>+0(SB), Y3, Y5
+	VANDPS       Y4, Y5, Y4
+	VMOVMSKPS    Y4, R11
+	CMPL         R11, $0xff
+	JNE          geluAVX2_looptrue_q_bail
+	VMOVUPS      k32_bd922279<>+0(SB), Y4
+	VMULPS       Y3, Y3, Y5
+	VFMADD213PS  k32_bfcc422a<>+0(SB), Y5, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
+	VMOVUPS      Y4, Y6
+	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
+	VSUBPS       k32_4b400000<>+0(SB), Y6, Y5
+	VFNMADD231PS k32_3f318000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y5, Y4
+	VMOVUPS      k32_3ab51226<>+0(SB), Y5
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y5
+	VPSUBD       k32_4b3fff81<>+0(SB), Y6, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y5, Y4
+	VADDPS       k32_3f800000<>+0(SB), Y4, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVNTPS     Y0, 32(AX)(SI*4)
+	VMOVNTPS     Y1, 32(AX)(R8*4)
+	VMOVNTPS     Y2, 32(AX)(R9*4)
+	VMOVNTPS     Y3, 32(AX)(R10*4)
+	ADDQ         $0x10, SI
+	ADDQ         $0x10, R8
+	ADDQ         $0x10, R9
+	ADDQ         $0x10, R10
+	JMP          geluAVX2_looptrue_q_q
+
+geluAVX2_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  geluAVX2_looptrue_seq
+
+geluAVX2_looptrue_q_qdone:
+	MOVQ R10, SI
+
+geluAVX2_looptrue_seq:
 	CMPQ         SI, DX
 	JAE          geluAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
@@ -698,7 +1938,7 @@ geluAVX2_looptrue:
 	VDIVPS       Y1, Y0, Y0
 	VMOVNTPS     Y0, (AX)(SI*4)
 	ADDQ         $0x08, SI
-	JMP          geluAVX2_looptrue
+	JMP          geluAVX2_looptrue_seq
 
 geluAVX2_done:
 	TESTQ BX, BX
@@ -789,10 +2029,10 @@ geluErfAVX2_loopfalse:
 	VMOVUPS     Y3, Y5
 	VMOVMSKPS   Y4, DI
 	CMPL        DI, $0xff
-	JNE         erfc_geluErfAVX2_bfalse
-	JMP         geluErfAVX2_bfalse
+	JNE         erfc_geluErfAVX2_bfalse1
+	JMP         geluErfAVX2_bfalse1
 
-erfc_geluErfAVX2_bfalse:
+erfc_geluErfAVX2_bfalse1:
 	VMAXPS       k32_3f800000<>+0(SB), Y2, Y2
 	VMOVUPS      k32_3f800000<>+0(SB), Y5
 	VDIVPS       Y2, Y5, Y5
@@ -863,7 +2103,7 @@ erfc_geluErfAVX2_bfalse:
 	VBLENDVPS    Y4, Y3, Y1, Y1
 	VMOVUPS      Y1, Y5
 
-geluErfAVX2_bfalse:
+geluErfAVX2_bfalse1:
 	VMULPS  k32_3f000000<>+0(SB), Y0, Y0
 	VMULPS  Y5, Y0, Y0
 	VMOVUPS Y0, (AX)(SI*4)
@@ -871,6 +2111,842 @@ geluErfAVX2_bfalse:
 	JMP     geluErfAVX2_loopfalse
 
 geluErfAVX2_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+geluErfAVX2_looptrue_q_q:
+	CMPQ        SI, DI
+	JAE         geluErfAVX2_looptrue_q_qdone
+	VMOVUPS     (CX)(SI*4), Y0
+	PREFETCHT0  2048(CX)(SI*4)
+	VCMPPS      $0x1e, k32_c14ba592<>+0(SB), Y0, Y1
+	VCMPPS      $0x11, k32_414ba592<>+0(SB), Y0, Y2
+	VANDPS      Y1, Y2, Y1
+	VMOVMSKPS   Y1, R11
+	CMPL        R11, $0xff
+	JNE         geluErfAVX2_looptrue_q_bail
+	VMULPS      k32_3f3504f3<>+0(SB), Y0, Y1
+	VPAND       k32_7fffffff<>+0(SB), Y1, Y2
+	VMULPS      Y1, Y1, Y3
+	VMOVUPS     k32_38a4b519<>+0(SB), Y4
+	VFMADD213PS k32_ba51fb80<>+0(SB), Y3, Y4
+	VFMADD213PS k32_3baa02d9<>+0(SB), Y3, Y4
+	VFMADD213PS k32_bcdbfc87<>+0(SB), Y3, Y4
+	VFMADD213PS k32_3de7167c<>+0(SB), Y3, Y4
+	VFMADD213PS k32_bec0939f<>+0(SB), Y3, Y4
+	VFMADD213PS k32_3f906eba<>+0(SB), Y3, Y4
+	VMULPS      Y1, Y4, Y3
+	VADDPS      k32_3f800000<>+0(SB), Y3, Y3
+	VCMPPS      $0x11, k32_3f800000<>+0(SB), Y2, Y4
+	VMOVUPS     Y3, Y5
+	VMOVMSKPS   Y4, R11
+	CMPL        R11, $0xff
+	JNE         erfc_geluErfAVX2_btrue1
+	JMP         geluErfAVX2_btrue1
+
+erfc_geluErfAVX2_btrue1:
+	VMAXPS       k32_3f800000<>+0(SB), Y2, Y2
+	VMOVUPS      k32_3f800000<>+0(SB), Y5
+	VDIVPS       Y2, Y5, Y5
+	VMULPS       Y5, Y5, Y6
+	VMOVUPS      k32_3cbe9cf4<>+0(SB), Y7
+	VFMADD213PS  k32_be0e0868<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3ebccbd0<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_bf151cf8<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3f1ef9e3<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_befd28c0<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3eae5471<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_be8c5880<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3f1056e6<>+0(SB), Y6, Y7
+	VMOVUPS      k32_c127a483<>+0(SB), Y8
+	VFMADD213PS  k32_414fa29c<>+0(SB), Y6, Y8
+	VFMADD213PS  k32_c0efdb4a<>+0(SB), Y6, Y8
+	VFMADD213PS  k32_403af1fa<>+0(SB), Y6, Y8
+	VFMADD213PS  k32_bf81f436<>+0(SB), Y6, Y8
+	VFMADD213PS  k32_3ed7fc3e<>+0(SB), Y6, Y8
+	VFMADD213PS  k32_be906c5d<>+0(SB), Y6, Y8
+	VFMADD213PS  k32_3f106eb9<>+0(SB), Y6, Y8
+	VCMPPS       $0x11, k32_40000000<>+0(SB), Y2, Y6
+	VBLENDVPS    Y6, Y7, Y8, Y6
+	VPAND        k32_fffff000<>+0(SB), Y2, Y7
+	VMULPS       Y7, Y7, Y8
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y9
+	VMOVUPS      Y8, Y10
+	VFMADD213PS  k32_4b400000<>+0(SB), Y9, Y10
+	VSUBPS       k32_4b400000<>+0(SB), Y10, Y9
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y9, Y8
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y9, Y8
+	VMOVUPS      k32_3ab51226<>+0(SB), Y9
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3f800000<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3f800000<>+0(SB), Y8, Y9
+	VPSUBD       k32_4b3fff81<>+0(SB), Y10, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VMULPS       Y8, Y9, Y8
+	VSUBPS       Y7, Y2, Y9
+	VADDPS       Y2, Y7, Y2
+	VMULPS       Y9, Y2, Y2
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y7
+	VMOVUPS      Y2, Y9
+	VFMADD213PS  k32_4b400000<>+0(SB), Y7, Y9
+	VSUBPS       k32_4b400000<>+0(SB), Y9, Y7
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y7, Y2
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y7, Y2
+	VMOVUPS      k32_3ab51226<>+0(SB), Y7
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y2, Y7
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y2, Y7
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y2, Y7
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y2, Y7
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y7
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y7
+	VPSUBD       k32_4b3fff81<>+0(SB), Y9, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y7, Y2
+	VMULPS       Y2, Y8, Y2
+	VMULPS       Y5, Y2, Y2
+	VMULPS       Y6, Y2, Y2
+	VCMPPS       $0x11, k32_00000000<>+0(SB), Y1, Y1
+	VMOVUPS      k32_40000000<>+0(SB), Y5
+	VSUBPS       Y2, Y5, Y5
+	VBLENDVPS    Y1, Y2, Y5, Y1
+	VBLENDVPS    Y4, Y3, Y1, Y1
+	VMOVUPS      Y1, Y5
+
+geluErfAVX2_btrue1:
+	VMULPS      k32_3f000000<>+0(SB), Y0, Y0
+	VMULPS      Y5, Y0, Y0
+	VMOVUPS     (CX)(R8*4), Y1
+	PREFETCHT0  2048(CX)(R8*4)
+	VCMPPS      $0x1e, k32_c14ba592<>+0(SB), Y1, Y2
+	VCMPPS      $0x11, k32_414ba592<>+0(SB), Y1, Y3
+	VANDPS      Y2, Y3, Y2
+	VMOVMSKPS   Y2, R11
+	CMPL        R11, $0xff
+	JNE         geluErfAVX2_looptrue_q_bail
+	VMULPS      k32_3f3504f3<>+0(SB), Y1, Y2
+	VPAND       k32_7fffffff<>+0(SB), Y2, Y3
+	VMULPS      Y2, Y2, Y4
+	VMOVUPS     k32_38a4b519<>+0(SB), Y5
+	VFMADD213PS k32_ba51fb80<>+0(SB), Y4, Y5
+	VFMADD213PS k32_3baa02d9<>+0(SB), Y4, Y5
+	VFMADD213PS k32_bcdbfc87<>+0(SB), Y4, Y5
+	VFMADD213PS k32_3de7167c<>+0(SB), Y4, Y5
+	VFMADD213PS k32_bec0939f<>+0(SB), Y4, Y5
+	VFMADD213PS k32_3f906eba<>+0(SB), Y4, Y5
+	VMULPS      Y2, Y5, Y4
+	VADDPS      k32_3f800000<>+0(SB), Y4, Y4
+	VCMPPS      $0x11, k32_3f800000<>+0(SB), Y3, Y5
+	VMOVUPS     Y4, Y6
+	VMOVMSKPS   Y5, R11
+	CMPL        R11, $0xff
+	JNE         erfc_geluErfAVX2_btrue2
+	JMP         geluErfAVX2_btrue2
+
+erfc_geluErfAVX2_btrue2:
+	VMAXPS       k32_3f800000<>+0(SB), Y3, Y3
+	VMOVUPS      k32_3f800000<>+0(SB), Y6
+	VDIVPS       Y3, Y6, Y6
+	VMULPS       Y6, Y6, Y7
+	VMOVUPS      k32_3cbe9cf4<>+0(SB), Y8
+	VFMADD213PS  k32_be0e0868<>+0(SB), Y7, Y8
+	VFMADD213PS  k32_3ebccbd0<>+0(SB), Y7, Y8
+	VFMADD213PS  k32_bf151cf8<>+0(SB), Y7, Y8
+	VFMADD213PS  k32_3f1ef9e3<>+0(SB), Y7, Y8
+	VFMADD213PS  k32_befd28c0<>+0(SB), Y7, Y8
+	VFMADD213PS  k32_3eae5471<>+0(SB), Y7, Y8
+	VFMADD213PS  k32_be8c5880<>+0(SB), Y7, Y8
+	VFMADD213PS  k32_3f1056e6<>+0(SB), Y7, Y8
+	VMOVUPS      k32_c127a483<>+0(SB), Y9
+	VFMADD213PS  k32_414fa29c<>+0(SB), Y7, Y9
+	VFMADD213PS  k32_c0efdb4a<>+0(SB), Y7, Y9
+	VFMADD213PS  k32_403af1fa<>+0(SB), Y7, Y9
+	VFMADD213PS  k32_bf81f436<>+0(SB), Y7, Y9
+	VFMADD213PS  k32_3ed7fc3e<>+0(SB), Y7, Y9
+	VFMADD213PS  k32_be906c5d<>+0(SB), Y7, Y9
+	VFMADD213PS  k32_3f106eb9<>+0(SB), Y7, Y9
+	VCMPPS       $0x11, k32_40000000<>+0(SB), Y3, Y7
+	VBLENDVPS    Y7, Y8, Y9, Y7
+	VPAND        k32_fffff000<>+0(SB), Y3, Y8
+	VMULPS       Y8, Y8, Y9
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y10
+	VMOVUPS      Y9, Y11
+	VFMADD213PS  k32_4b400000<>+0(SB), Y10, Y11
+	VSUBPS       k32_4b400000<>+0(SB), Y11, Y10
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y10, Y9
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y10, Y9
+	VMOVUPS      k32_3ab51226<>+0(SB), Y10
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3f800000<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3f800000<>+0(SB), Y9, Y10
+	VPSUBD       k32_4b3fff81<>+0(SB), Y11, Y9
+	VPSLLD       $0x17, Y9, Y9
+	VMULPS       Y9, Y10, Y9
+	VSUBPS       Y8, Y3, Y10
+	VADDPS       Y3, Y8, Y3
+	VMULPS       Y10, Y3, Y3
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y8
+	VMOVUPS      Y3, Y10
+	VFMADD213PS  k32_4b400000<>+0(SB), Y8, Y10
+	VSUBPS       k32_4b400000<>+0(SB), Y10, Y8
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y8, Y3
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y8, Y3
+	VMOVUPS      k32_3ab51226<>+0(SB), Y8
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y3, Y8
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y3, Y8
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y3, Y8
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y3, Y8
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y8
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y8
+	VPSUBD       k32_4b3fff81<>+0(SB), Y10, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y8, Y3
+	VMULPS       Y3, Y9, Y3
+	VMULPS       Y6, Y3, Y3
+	VMULPS       Y7, Y3, Y3
+	VCMPPS       $0x11, k32_00000000<>+0(SB), Y2, Y2
+	VMOVUPS      k32_40000000<>+0(SB), Y6
+	VSUBPS       Y3, Y6, Y6
+	VBLENDVPS    Y2, Y3, Y6, Y2
+	VBLENDVPS    Y5, Y4, Y2, Y2
+	VMOVUPS      Y2, Y6
+
+geluErfAVX2_btrue2:
+	VMULPS      k32_3f000000<>+0(SB), Y1, Y1
+	VMULPS      Y6, Y1, Y1
+	VMOVUPS     (CX)(R9*4), Y2
+	PREFETCHT0  2048(CX)(R9*4)
+	VCMPPS      $0x1e, k32_c14ba592<>+0(SB), Y2, Y3
+	VCMPPS      $0x11, k32_414ba592<>+0(SB), Y2, Y4
+	VANDPS      Y3, Y4, Y3
+	VMOVMSKPS   Y3, R11
+	CMPL        R11, $0xff
+	JNE         geluErfAVX2_looptrue_q_bail
+	VMULPS      k32_3f3504f3<>+0(SB), Y2, Y3
+	VPAND       k32_7fffffff<>+0(SB), Y3, Y4
+	VMULPS      Y3, Y3, Y5
+	VMOVUPS     k32_38a4b519<>+0(SB), Y6
+	VFMADD213PS k32_ba51fb80<>+0(SB), Y5, Y6
+	VFMADD213PS k32_3baa02d9<>+0(SB), Y5, Y6
+	VFMADD213PS k32_bcdbfc87<>+0(SB), Y5, Y6
+	VFMADD213PS k32_3de7167c<>+0(SB), Y5, Y6
+	VFMADD213PS k32_bec0939f<>+0(SB), Y5, Y6
+	VFMADD213PS k32_3f906eba<>+0(SB), Y5, Y6
+	VMULPS      Y3, Y6, Y5
+	VADDPS      k32_3f800000<>+0(SB), Y5, Y5
+	VCMPPS      $0x11, k32_3f800000<>+0(SB), Y4, Y6
+	VMOVUPS     Y5, Y7
+	VMOVMSKPS   Y6, R11
+	CMPL        R11, $0xff
+	JNE         erfc_geluErfAVX2_btrue3
+	JMP         geluErfAVX2_btrue3
+
+erfc_geluErfAVX2_btrue3:
+	VMAXPS       k32_3f800000<>+0(SB), Y4, Y4
+	VMOVUPS      k32_3f800000<>+0(SB), Y7
+	VDIVPS       Y4, Y7, Y7
+	VMULPS       Y7, Y7, Y8
+	VMOVUPS      k32_3cbe9cf4<>+0(SB), Y9
+	VFMADD213PS  k32_be0e0868<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3ebccbd0<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_bf151cf8<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3f1ef9e3<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_befd28c0<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3eae5471<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_be8c5880<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3f1056e6<>+0(SB), Y8, Y9
+	VMOVUPS      k32_c127a483<>+0(SB), Y10
+	VFMADD213PS  k32_414fa29c<>+0(SB), Y8, Y10
+	VFMADD213PS  k32_c0efdb4a<>+0(SB), Y8, Y10
+	VFMADD213PS  k32_403af1fa<>+0(SB), Y8, Y10
+	VFMADD213PS  k32_bf81f436<>+0(SB), Y8, Y10
+	VFMADD213PS  k32_3ed7fc3e<>+0(SB), Y8, Y10
+	VFMADD213PS  k32_be906c5d<>+0(SB), Y8, Y10
+	VFMADD213PS  k32_3f106eb9<>+0(SB), Y8, Y10
+	VCMPPS       $0x11, k32_40000000<>+0(SB), Y4, Y8
+	VBLENDVPS    Y8, Y9, Y10, Y8
+	VPAND        k32_fffff000<>+0(SB), Y4, Y9
+	VMULPS       Y9, Y9, Y10
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y11
+	VMOVUPS      Y10, Y12
+	VFMADD213PS  k32_4b400000<>+0(SB), Y11, Y12
+	VSUBPS       k32_4b400000<>+0(SB), Y12, Y11
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y11, Y10
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y11, Y10
+	VMOVUPS      k32_3ab51226<>+0(SB), Y11
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y10, Y11
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y10, Y11
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y10, Y11
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y10, Y11
+	VFMADD213PS  k32_3f800000<>+0(SB), Y10, Y11
+	VFMADD213PS  k32_3f800000<>+0(SB), Y10, Y11
+	VPSUBD       k32_4b3fff81<>+0(SB), Y12, Y10
+	VPSLLD       $0x17, Y10, Y10
+	VMULPS       Y10, Y11, Y10
+	VSUBPS       Y9, Y4, Y11
+	VADDPS       Y4, Y9, Y4
+	VMULPS       Y11, Y4, Y4
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y9
+	VMOVUPS      Y4, Y11
+	VFMADD213PS  k32_4b400000<>+0(SB), Y9, Y11
+	VSUBPS       k32_4b400000<>+0(SB), Y11, Y9
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y9, Y4
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y9, Y4
+	VMOVUPS      k32_3ab51226<>+0(SB), Y9
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y4, Y9
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y4, Y9
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y4, Y9
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y4, Y9
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y9
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y9
+	VPSUBD       k32_4b3fff81<>+0(SB), Y11, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y9, Y4
+	VMULPS       Y4, Y10, Y4
+	VMULPS       Y7, Y4, Y4
+	VMULPS       Y8, Y4, Y4
+	VCMPPS       $0x11, k32_00000000<>+0(SB), Y3, Y3
+	VMOVUPS      k32_40000000<>+0(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VBLENDVPS    Y3, Y4, Y7, Y3
+	VBLENDVPS    Y6, Y5, Y3, Y3
+	VMOVUPS      Y3, Y7
+
+geluErfAVX2_btrue3:
+	VMULPS      k32_3f000000<>+0(SB), Y2, Y2
+	VMULPS      Y7, Y2, Y2
+	VMOVUPS     (CX)(R10*4), Y3
+	PREFETCHT0  2048(CX)(R10*4)
+	VCMPPS      $0x1e, k32_c14ba592<>+0(SB), Y3, Y4
+	VCMPPS      $0x11, k32_414ba592<>+0(SB), Y3, Y5
+	VANDPS      Y4, Y5, Y4
+	VMOVMSKPS   Y4, R11
+	CMPL        R11, $0xff
+	JNE         geluErfAVX2_looptrue_q_bail
+	VMULPS      k32_3f3504f3<>+0(SB), Y3, Y4
+	VPAND       k32_7fffffff<>+0(SB), Y4, Y5
+	VMULPS      Y4, Y4, Y6
+	VMOVUPS     k32_38a4b519<>+0(SB), Y7
+	VFMADD213PS k32_ba51fb80<>+0(SB), Y6, Y7
+	VFMADD213PS k32_3baa02d9<>+0(SB), Y6, Y7
+	VFMADD213PS k32_bcdbfc87<>+0(SB), Y6, Y7
+	VFMADD213PS k32_3de7167c<>+0(SB), Y6, Y7
+	VFMADD213PS k32_bec0939f<>+0(SB), Y6, Y7
+	VFMADD213PS k32_3f906eba<>+0(SB), Y6, Y7
+	VMULPS      Y4, Y7, Y6
+	VADDPS      k32_3f800000<>+0(SB), Y6, Y6
+	VCMPPS      $0x11, k32_3f800000<>+0(SB), Y5, Y7
+	VMOVUPS     Y6, Y8
+	VMOVMSKPS   Y7, R11
+	CMPL        R11, $0xff
+	JNE         erfc_geluErfAVX2_btrue4
+	JMP         geluErfAVX2_btrue4
+
+erfc_geluErfAVX2_btrue4:
+	VMAXPS       k32_3f800000<>+0(SB), Y5, Y5
+	VMOVUPS      k32_3f800000<>+0(SB), Y8
+	VDIVPS       Y5, Y8, Y8
+	VMULPS       Y8, Y8, Y9
+	VMOVUPS      k32_3cbe9cf4<>+0(SB), Y10
+	VFMADD213PS  k32_be0e0868<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3ebccbd0<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_bf151cf8<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3f1ef9e3<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_befd28c0<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3eae5471<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_be8c5880<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3f1056e6<>+0(SB), Y9, Y10
+	VMOVUPS      k32_c127a483<>+0(SB), Y11
+	VFMADD213PS  k32_414fa29c<>+0(SB), Y9, Y11
+	VFMADD213PS  k32_c0efdb4a<>+0(SB), Y9, Y11
+	VFMADD213PS  k32_403af1fa<>+0(SB), Y9, Y11
+	VFMADD213PS  k32_bf81f436<>+0(SB), Y9, Y11
+	VFMADD213PS  k32_3ed7fc3e<>+0(SB), Y9, Y11
+	VFMADD213PS  k32_be906c5d<>+0(SB), Y9, Y11
+	VFMADD213PS  k32_3f106eb9<>+0(SB), Y9, Y11
+	VCMPPS       $0x11, k32_40000000<>+0(SB), Y5, Y9
+	VBLENDVPS    Y9, Y10, Y11, Y9
+	VPAND        k32_fffff000<>+0(SB), Y5, Y10
+	VMULPS       Y10, Y10, Y11
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y12
+	VMOVUPS      Y11, Y13
+	VFMADD213PS  k32_4b400000<>+0(SB), Y12, Y13
+	VSUBPS       k32_4b400000<>+0(SB), Y13, Y12
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y12, Y11
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y12, Y11
+	VMOVUPS      k32_3ab51226<>+0(SB), Y12
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y11, Y12
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y11, Y12
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y11, Y12
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y11, Y12
+	VFMADD213PS  k32_3f800000<>+0(SB), Y11, Y12
+	VFMADD213PS  k32_3f800000<>+0(SB), Y11, Y12
+	VPSUBD       k32_4b3fff81<>+0(SB), Y13, Y11
+	VPSLLD       $0x17, Y11, Y11
+	VMULPS       Y11, Y12, Y11
+	VSUBPS       Y10, Y5, Y12
+	VADDPS       Y5, Y10, Y5
+	VMULPS       Y12, Y5, Y5
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y10
+	VMOVUPS      Y5, Y12
+	VFMADD213PS  k32_4b400000<>+0(SB), Y10, Y12
+	VSUBPS       k32_4b400000<>+0(SB), Y12, Y10
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y10, Y5
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y10, Y5
+	VMOVUPS      k32_3ab51226<>+0(SB), Y10
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y5, Y10
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y5, Y10
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y5, Y10
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y5, Y10
+	VFMADD213PS  k32_3f800000<>+0(SB), Y5, Y10
+	VFMADD213PS  k32_3f800000<>+0(SB), Y5, Y10
+	VPSUBD       k32_4b3fff81<>+0(SB), Y12, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VMULPS       Y5, Y10, Y5
+	VMULPS       Y5, Y11, Y5
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y9, Y5, Y5
+	VCMPPS       $0x11, k32_00000000<>+0(SB), Y4, Y4
+	VMOVUPS      k32_40000000<>+0(SB), Y8
+	VSUBPS       Y5, Y8, Y8
+	VBLENDVPS    Y4, Y5, Y8, Y4
+	VBLENDVPS    Y7, Y6, Y4, Y4
+	VMOVUPS      Y4, Y8
+
+geluErfAVX2_btrue4:
+	VMULPS      k32_3f000000<>+0(SB), Y3, Y3
+	VMULPS      Y8, Y3, Y3
+	VMOVNTPS    Y0, (AX)(SI*4)
+	VMOVNTPS    Y1, (AX)(R8*4)
+	VMOVNTPS    Y2, (AX)(R9*4)
+	VMOVNTPS    Y3, (AX)(R10*4)
+	VMOVUPS     32(CX)(SI*4), Y0
+	VCMPPS      $0x1e, k32_c14ba592<>+0(SB), Y0, Y1
+	VCMPPS      $0x11, k32_414ba592<>+0(SB), Y0, Y2
+	VANDPS      Y1, Y2, Y1
+	VMOVMSKPS   Y1, R11
+	CMPL        R11, $0xff
+	JNE         geluErfAVX2_looptrue_q_bail
+	VMULPS      k32_3f3504f3<>+0(SB), Y0, Y1
+	VPAND       k32_7fffffff<>+0(SB), Y1, Y2
+	VMULPS      Y1, Y1, Y3
+	VMOVUPS     k32_38a4b519<>+0(SB), Y4
+	VFMADD213PS k32_ba51fb80<>+0(SB), Y3, Y4
+	VFMADD213PS k32_3baa02d9<>+0(SB), Y3, Y4
+	VFMADD213PS k32_bcdbfc87<>+0(SB), Y3, Y4
+	VFMADD213PS k32_3de7167c<>+0(SB), Y3, Y4
+	VFMADD213PS k32_bec0939f<>+0(SB), Y3, Y4
+	VFMADD213PS k32_3f906eba<>+0(SB), Y3, Y4
+	VMULPS      Y1, Y4, Y3
+	VADDPS      k32_3f800000<>+0(SB), Y3, Y3
+	VCMPPS      $0x11, k32_3f800000<>+0(SB), Y2, Y4
+	VMOVUPS     Y3, Y5
+	VMOVMSKPS   Y4, R11
+	CMPL        R11, $0xff
+	JNE         erfc_geluErfAVX2_btrue5
+	JMP         geluErfAVX2_btrue5
+
+erfc_geluErfAVX2_btrue5:
+	VMAXPS       k32_3f800000<>+0(SB), Y2, Y2
+	VMOVUPS      k32_3f800000<>+0(SB), Y5
+	VDIVPS       Y2, Y5, Y5
+	VMULPS       Y5, Y5, Y6
+	VMOVUPS      k32_3cbe9cf4<>+0(SB), Y7
+	VFMADD213PS  k32_be0e0868<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3ebccbd0<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_bf151cf8<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3f1ef9e3<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_befd28c0<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3eae5471<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_be8c5880<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3f1056e6<>+0(SB), Y6, Y7
+	VMOVUPS      k32_c127a483<>+0(SB), Y8
+	VFMADD213PS  k32_414fa29c<>+0(SB), Y6, Y8
+	VFMADD213PS  k32_c0efdb4a<>+0(SB), Y6, Y8
+	VFMADD213PS  k32_403af1fa<>+0(SB), Y6, Y8
+	VFMADD213PS  k32_bf81f436<>+0(SB), Y6, Y8
+	VFMADD213PS  k32_3ed7fc3e<>+0(SB), Y6, Y8
+	VFMADD213PS  k32_be906c5d<>+0(SB), Y6, Y8
+	VFMADD213PS  k32_3f106eb9<>+0(SB), Y6, Y8
+	VCMPPS       $0x11, k32_40000000<>+0(SB), Y2, Y6
+	VBLENDVPS    Y6, Y7, Y8, Y6
+	VPAND        k32_fffff000<>+0(SB), Y2, Y7
+	VMULPS       Y7, Y7, Y8
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y9
+	VMOVUPS      Y8, Y10
+	VFMADD213PS  k32_4b400000<>+0(SB), Y9, Y10
+	VSUBPS       k32_4b400000<>+0(SB), Y10, Y9
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y9, Y8
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y9, Y8
+	VMOVUPS      k32_3ab51226<>+0(SB), Y9
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3f800000<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3f800000<>+0(SB), Y8, Y9
+	VPSUBD       k32_4b3fff81<>+0(SB), Y10, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VMULPS       Y8, Y9, Y8
+	VSUBPS       Y7, Y2, Y9
+	VADDPS       Y2, Y7, Y2
+	VMULPS       Y9, Y2, Y2
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y7
+	VMOVUPS      Y2, Y9
+	VFMADD213PS  k32_4b400000<>+0(SB), Y7, Y9
+	VSUBPS       k32_4b400000<>+0(SB), Y9, Y7
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y7, Y2
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y7, Y2
+	VMOVUPS      k32_3ab51226<>+0(SB), Y7
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y2, Y7
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y2, Y7
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y2, Y7
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y2, Y7
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y7
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y7
+	VPSUBD       k32_4b3fff81<>+0(SB), Y9, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y7, Y2
+	VMULPS       Y2, Y8, Y2
+	VMULPS       Y5, Y2, Y2
+	VMULPS       Y6, Y2, Y2
+	VCMPPS       $0x11, k32_00000000<>+0(SB), Y1, Y1
+	VMOVUPS      k32_40000000<>+0(SB), Y5
+	VSUBPS       Y2, Y5, Y5
+	VBLENDVPS    Y1, Y2, Y5, Y1
+	VBLENDVPS    Y4, Y3, Y1, Y1
+	VMOVUPS      Y1, Y5
+
+geluErfAVX2_btrue5:
+	VMULPS      k32_3f000000<>+0(SB), Y0, Y0
+	VMULPS      Y5, Y0, Y0
+	VMOVUPS     32(CX)(R8*4), Y1
+	VCMPPS      $0x1e, k32_c14ba592<>+0(SB), Y1, Y2
+	VCMPPS      $0x11, k32_414ba592<>+0(SB), Y1, Y3
+	VANDPS      Y2, Y3, Y2
+	VMOVMSKPS   Y2, R11
+	CMPL        R11, $0xff
+	JNE         geluErfAVX2_looptrue_q_bail
+	VMULPS      k32_3f3504f3<>+0(SB), Y1, Y2
+	VPAND       k32_7fffffff<>+0(SB), Y2, Y3
+	VMULPS      Y2, Y2, Y4
+	VMOVUPS     k32_38a4b519<>+0(SB), Y5
+	VFMADD213PS k32_ba51fb80<>+0(SB), Y4, Y5
+	VFMADD213PS k32_3baa02d9<>+0(SB), Y4, Y5
+	VFMADD213PS k32_bcdbfc87<>+0(SB), Y4, Y5
+	VFMADD213PS k32_3de7167c<>+0(SB), Y4, Y5
+	VFMADD213PS k32_bec0939f<>+0(SB), Y4, Y5
+	VFMADD213PS k32_3f906eba<>+0(SB), Y4, Y5
+	VMULPS      Y2, Y5, Y4
+	VADDPS      k32_3f800000<>+0(SB), Y4, Y4
+	VCMPPS      $0x11, k32_3f800000<>+0(SB), Y3, Y5
+	VMOVUPS     Y4, Y6
+	VMOVMSKPS   Y5, R11
+	CMPL        R11, $0xff
+	JNE         erfc_geluErfAVX2_btrue6
+	JMP         geluErfAVX2_btrue6
+
+erfc_geluErfAVX2_btrue6:
+	VMAXPS       k32_3f800000<>+0(SB), Y3, Y3
+	VMOVUPS      k32_3f800000<>+0(SB), Y6
+	VDIVPS       Y3, Y6, Y6
+	VMULPS       Y6, Y6, Y7
+	VMOVUPS      k32_3cbe9cf4<>+0(SB), Y8
+	VFMADD213PS  k32_be0e0868<>+0(SB), Y7, Y8
+	VFMADD213PS  k32_3ebccbd0<>+0(SB), Y7, Y8
+	VFMADD213PS  k32_bf151cf8<>+0(SB), Y7, Y8
+	VFMADD213PS  k32_3f1ef9e3<>+0(SB), Y7, Y8
+	VFMADD213PS  k32_befd28c0<>+0(SB), Y7, Y8
+	VFMADD213PS  k32_3eae5471<>+0(SB), Y7, Y8
+	VFMADD213PS  k32_be8c5880<>+0(SB), Y7, Y8
+	VFMADD213PS  k32_3f1056e6<>+0(SB), Y7, Y8
+	VMOVUPS      k32_c127a483<>+0(SB), Y9
+	VFMADD213PS  k32_414fa29c<>+0(SB), Y7, Y9
+	VFMADD213PS  k32_c0efdb4a<>+0(SB), Y7, Y9
+	VFMADD213PS  k32_403af1fa<>+0(SB), Y7, Y9
+	VFMADD213PS  k32_bf81f436<>+0(SB), Y7, Y9
+	VFMADD213PS  k32_3ed7fc3e<>+0(SB), Y7, Y9
+	VFMADD213PS  k32_be906c5d<>+0(SB), Y7, Y9
+	VFMADD213PS  k32_3f106eb9<>+0(SB), Y7, Y9
+	VCMPPS       $0x11, k32_40000000<>+0(SB), Y3, Y7
+	VBLENDVPS    Y7, Y8, Y9, Y7
+	VPAND        k32_fffff000<>+0(SB), Y3, Y8
+	VMULPS       Y8, Y8, Y9
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y10
+	VMOVUPS      Y9, Y11
+	VFMADD213PS  k32_4b400000<>+0(SB), Y10, Y11
+	VSUBPS       k32_4b400000<>+0(SB), Y11, Y10
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y10, Y9
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y10, Y9
+	VMOVUPS      k32_3ab51226<>+0(SB), Y10
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3f800000<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3f800000<>+0(SB), Y9, Y10
+	VPSUBD       k32_4b3fff81<>+0(SB), Y11, Y9
+	VPSLLD       $0x17, Y9, Y9
+	VMULPS       Y9, Y10, Y9
+	VSUBPS       Y8, Y3, Y10
+	VADDPS       Y3, Y8, Y3
+	VMULPS       Y10, Y3, Y3
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y8
+	VMOVUPS      Y3, Y10
+	VFMADD213PS  k32_4b400000<>+0(SB), Y8, Y10
+	VSUBPS       k32_4b400000<>+0(SB), Y10, Y8
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y8, Y3
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y8, Y3
+	VMOVUPS      k32_3ab51226<>+0(SB), Y8
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y3, Y8
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y3, Y8
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y3, Y8
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y3, Y8
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y8
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y8
+	VPSUBD       k32_4b3fff81<>+0(SB), Y10, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y8, Y3
+	VMULPS       Y3, Y9, Y3
+	VMULPS       Y6, Y3, Y3
+	VMULPS       Y7, Y3, Y3
+	VCMPPS       $0x11, k32_00000000<>+0(SB), Y2, Y2
+	VMOVUPS      k32_40000000<>+0(SB), Y6
+	VSUBPS       Y3, Y6, Y6
+	VBLENDVPS    Y2, Y3, Y6, Y2
+	VBLENDVPS    Y5, Y4, Y2, Y2
+	VMOVUPS      Y2, Y6
+
+geluErfAVX2_btrue6:
+	VMULPS      k32_3f000000<>+0(SB), Y1, Y1
+	VMULPS      Y6, Y1, Y1
+	VMOVUPS     32(CX)(R9*4), Y2
+	VCMPPS      $0x1e, k32_c14ba592<>+0(SB), Y2, Y3
+	VCMPPS      $0x11, k32_414ba592<>+0(SB), Y2, Y4
+	VANDPS      Y3, Y4, Y3
+	VMOVMSKPS   Y3, R11
+	CMPL        R11, $0xff
+	JNE         geluErfAVX2_looptrue_q_bail
+	VMULPS      k32_3f3504f3<>+0(SB), Y2, Y3
+	VPAND       k32_7fffffff<>+0(SB), Y3, Y4
+	VMULPS      Y3, Y3, Y5
+	VMOVUPS     k32_38a4b519<>+0(SB), Y6
+	VFMADD213PS k32_ba51fb80<>+0(SB), Y5, Y6
+	VFMADD213PS k32_3baa02d9<>+0(SB), Y5, Y6
+	VFMADD213PS k32_bcdbfc87<>+0(SB), Y5, Y6
+	VFMADD213PS k32_3de7167c<>+0(SB), Y5, Y6
+	VFMADD213PS k32_bec0939f<>+0(SB), Y5, Y6
+	VFMADD213PS k32_3f906eba<>+0(SB), Y5, Y6
+	VMULPS      Y3, Y6, Y5
+	VADDPS      k32_3f800000<>+0(SB), Y5, Y5
+	VCMPPS      $0x11, k32_3f800000<>+0(SB), Y4, Y6
+	VMOVUPS     Y5, Y7
+	VMOVMSKPS   Y6, R11
+	CMPL        R11, $0xff
+	JNE         erfc_geluErfAVX2_btrue7
+	JMP         geluErfAVX2_btrue7
+
+erfc_geluErfAVX2_btrue7:
+	VMAXPS       k32_3f800000<>+0(SB), Y4, Y4
+	VMOVUPS      k32_3f800000<>+0(SB), Y7
+	VDIVPS       Y4, Y7, Y7
+	VMULPS       Y7, Y7, Y8
+	VMOVUPS      k32_3cbe9cf4<>+0(SB), Y9
+	VFMADD213PS  k32_be0e0868<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3ebccbd0<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_bf151cf8<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3f1ef9e3<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_befd28c0<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3eae5471<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_be8c5880<>+0(SB), Y8, Y9
+	VFMADD213PS  k32_3f1056e6<>+0(SB), Y8, Y9
+	VMOVUPS      k32_c127a483<>+0(SB), Y10
+	VFMADD213PS  k32_414fa29c<>+0(SB), Y8, Y10
+	VFMADD213PS  k32_c0efdb4a<>+0(SB), Y8, Y10
+	VFMADD213PS  k32_403af1fa<>+0(SB), Y8, Y10
+	VFMADD213PS  k32_bf81f436<>+0(SB), Y8, Y10
+	VFMADD213PS  k32_3ed7fc3e<>+0(SB), Y8, Y10
+	VFMADD213PS  k32_be906c5d<>+0(SB), Y8, Y10
+	VFMADD213PS  k32_3f106eb9<>+0(SB), Y8, Y10
+	VCMPPS       $0x11, k32_40000000<>+0(SB), Y4, Y8
+	VBLENDVPS    Y8, Y9, Y10, Y8
+	VPAND        k32_fffff000<>+0(SB), Y4, Y9
+	VMULPS       Y9, Y9, Y10
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y11
+	VMOVUPS      Y10, Y12
+	VFMADD213PS  k32_4b400000<>+0(SB), Y11, Y12
+	VSUBPS       k32_4b400000<>+0(SB), Y12, Y11
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y11, Y10
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y11, Y10
+	VMOVUPS      k32_3ab51226<>+0(SB), Y11
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y10, Y11
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y10, Y11
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y10, Y11
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y10, Y11
+	VFMADD213PS  k32_3f800000<>+0(SB), Y10, Y11
+	VFMADD213PS  k32_3f800000<>+0(SB), Y10, Y11
+	VPSUBD       k32_4b3fff81<>+0(SB), Y12, Y10
+	VPSLLD       $0x17, Y10, Y10
+	VMULPS       Y10, Y11, Y10
+	VSUBPS       Y9, Y4, Y11
+	VADDPS       Y4, Y9, Y4
+	VMULPS       Y11, Y4, Y4
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y9
+	VMOVUPS      Y4, Y11
+	VFMADD213PS  k32_4b400000<>+0(SB), Y9, Y11
+	VSUBPS       k32_4b400000<>+0(SB), Y11, Y9
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y9, Y4
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y9, Y4
+	VMOVUPS      k32_3ab51226<>+0(SB), Y9
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y4, Y9
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y4, Y9
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y4, Y9
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y4, Y9
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y9
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y9
+	VPSUBD       k32_4b3fff81<>+0(SB), Y11, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y9, Y4
+	VMULPS       Y4, Y10, Y4
+	VMULPS       Y7, Y4, Y4
+	VMULPS       Y8, Y4, Y4
+	VCMPPS       $0x11, k32_00000000<>+0(SB), Y3, Y3
+	VMOVUPS      k32_40000000<>+0(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VBLENDVPS    Y3, Y4, Y7, Y3
+	VBLENDVPS    Y6, Y5, Y3, Y3
+	VMOVUPS      Y3, Y7
+
+geluErfAVX2_btrue7:
+	VMULPS      k32_3f000000<>+0(SB), Y2, Y2
+	VMULPS      Y7, Y2, Y2
+	VMOVUPS     32(CX)(R10*4), Y3
+	VCMPPS      $0x1e, k32_c14ba592<>+0(SB), Y3, Y4
+	VCMPPS      $0x11, k32_414ba592<>+0(SB), Y3, Y5
+	VANDPS      Y4, Y5, Y4
+	VMOVMSKPS   Y4, R11
+	CMPL        R11, $0xff
+	JNE         geluErfAVX2_looptrue_q_bail
+	VMULPS      k32_3f3504f3<>+0(SB), Y3, Y4
+	VPAND       k32_7fffffff<>+0(SB), Y4, Y5
+	VMULPS      Y4, Y4, Y6
+	VMOVUPS     k32_38a4b519<>+0(SB), Y7
+	VFMADD213PS k32_ba51fb80<>+0(SB), Y6, Y7
+	VFMADD213PS k32_3baa02d9<>+0(SB), Y6, Y7
+	VFMADD213PS k32_bcdbfc87<>+0(SB), Y6, Y7
+	VFMADD213PS k32_3de7167c<>+0(SB), Y6, Y7
+	VFMADD213PS k32_bec0939f<>+0(SB), Y6, Y7
+	VFMADD213PS k32_3f906eba<>+0(SB), Y6, Y7
+	VMULPS      Y4, Y7, Y6
+	VADDPS      k32_3f800000<>+0(SB), Y6, Y6
+	VCMPPS      $0x11, k32_3f800000<>+0(SB), Y5, Y7
+	VMOVUPS     Y6, Y8
+	VMOVMSKPS   Y7, R11
+	CMPL        R11, $0xff
+	JNE         erfc_geluErfAVX2_btrue8
+	JMP         geluErfAVX2_btrue8
+
+erfc_geluErfAVX2_btrue8:
+	VMAXPS       k32_3f800000<>+0(SB), Y5, Y5
+	VMOVUPS      k32_3f800000<>+0(SB), Y8
+	VDIVPS       Y5, Y8, Y8
+	VMULPS       Y8, Y8, Y9
+	VMOVUPS      k32_3cbe9cf4<>+0(SB), Y10
+	VFMADD213PS  k32_be0e0868<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3ebccbd0<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_bf151cf8<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3f1ef9e3<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_befd28c0<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3eae5471<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_be8c5880<>+0(SB), Y9, Y10
+	VFMADD213PS  k32_3f1056e6<>+0(SB), Y9, Y10
+	VMOVUPS      k32_c127a483<>+0(SB), Y11
+	VFMADD213PS  k32_414fa29c<>+0(SB), Y9, Y11
+	VFMADD213PS  k32_c0efdb4a<>+0(SB), Y9, Y11
+	VFMADD213PS  k32_403af1fa<>+0(SB), Y9, Y11
+	VFMADD213PS  k32_bf81f436<>+0(SB), Y9, Y11
+	VFMADD213PS  k32_3ed7fc3e<>+0(SB), Y9, Y11
+	VFMADD213PS  k32_be906c5d<>+0(SB), Y9, Y11
+	VFMADD213PS  k32_3f106eb9<>+0(SB), Y9, Y11
+	VCMPPS       $0x11, k32_40000000<>+0(SB), Y5, Y9
+	VBLENDVPS    Y9, Y10, Y11, Y9
+	VPAND        k32_fffff000<>+0(SB), Y5, Y10
+	VMULPS       Y10, Y10, Y11
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y12
+	VMOVUPS      Y11, Y13
+	VFMADD213PS  k32_4b400000<>+0(SB), Y12, Y13
+	VSUBPS       k32_4b400000<>+0(SB), Y13, Y12
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y12, Y11
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y12, Y11
+	VMOVUPS      k32_3ab51226<>+0(SB), Y12
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y11, Y12
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y11, Y12
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y11, Y12
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y11, Y12
+	VFMADD213PS  k32_3f800000<>+0(SB), Y11, Y12
+	VFMADD213PS  k32_3f800000<>+0(SB), Y11, Y12
+	VPSUBD       k32_4b3fff81<>+0(SB), Y13, Y11
+	VPSLLD       $0x17, Y11, Y11
+	VMULPS       Y11, Y12, Y11
+	VSUBPS       Y10, Y5, Y12
+	VADDPS       Y5, Y10, Y5
+	VMULPS       Y12, Y5, Y5
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y10
+	VMOVUPS      Y5, Y12
+	VFMADD213PS  k32_4b400000<>+0(SB), Y10, Y12
+	VSUBPS       k32_4b400000<>+0(SB), Y12, Y10
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y10, Y5
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y10, Y5
+	VMOVUPS      k32_3ab51226<>+0(SB), Y10
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y5, Y10
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y5, Y10
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y5, Y10
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y5, Y10
+	VFMADD213PS  k32_3f800000<>+0(SB), Y5, Y10
+	VFMADD213PS  k32_3f800000<>+0(SB), Y5, Y10
+	VPSUBD       k32_4b3fff81<>+0(SB), Y12, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VMULPS       Y5, Y10, Y5
+	VMULPS       Y5, Y11, Y5
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y9, Y5, Y5
+	VCMPPS       $0x11, k32_00000000<>+0(SB), Y4, Y4
+	VMOVUPS      k32_40000000<>+0(SB), Y8
+	VSUBPS       Y5, Y8, Y8
+	VBLENDVPS    Y4, Y5, Y8, Y4
+	VBLENDVPS    Y7, Y6, Y4, Y4
+	VMOVUPS      Y4, Y8
+
+geluErfAVX2_btrue8:
+	VMULPS   k32_3f000000<>+0(SB), Y3, Y3
+	VMULPS   Y8, Y3, Y3
+	VMOVNTPS Y0, 32(AX)(SI*4)
+	VMOVNTPS Y1, 32(AX)(R8*4)
+	VMOVNTPS Y2, 32(AX)(R9*4)
+	VMOVNTPS Y3, 32(AX)(R10*4)
+	ADDQ     $0x10, SI
+	ADDQ     $0x10, R8
+	ADDQ     $0x10, R9
+	ADDQ     $0x10, R10
+	JMP      geluErfAVX2_looptrue_q_q
+
+geluErfAVX2_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  geluErfAVX2_looptrue_seq
+
+geluErfAVX2_looptrue_q_qdone:
+	MOVQ R10, SI
+
+geluErfAVX2_looptrue_seq:
 	CMPQ        SI, DX
 	JAE         geluErfAVX2_done
 	VMOVUPS     (CX)(SI*4), Y0
@@ -897,10 +2973,10 @@ geluErfAVX2_looptrue:
 	VMOVUPS     Y3, Y5
 	VMOVMSKPS   Y4, DI
 	CMPL        DI, $0xff
-	JNE         erfc_geluErfAVX2_btrue
-	JMP         geluErfAVX2_btrue
+	JNE         erfc_geluErfAVX2_btrue9
+	JMP         geluErfAVX2_btrue9
 
-erfc_geluErfAVX2_btrue:
+erfc_geluErfAVX2_btrue9:
 	VMAXPS       k32_3f800000<>+0(SB), Y2, Y2
 	VMOVUPS      k32_3f800000<>+0(SB), Y5
 	VDIVPS       Y2, Y5, Y5
@@ -971,12 +3047,12 @@ erfc_geluErfAVX2_btrue:
 	VBLENDVPS    Y4, Y3, Y1, Y1
 	VMOVUPS      Y1, Y5
 
-geluErfAVX2_btrue:
+geluErfAVX2_btrue9:
 	VMULPS   k32_3f000000<>+0(SB), Y0, Y0
 	VMULPS   Y5, Y0, Y0
 	VMOVNTPS Y0, (AX)(SI*4)
 	ADDQ     $0x08, SI
-	JMP      geluErfAVX2_looptrue
+	JMP      geluErfAVX2_looptrue_seq
 
 geluErfAVX2_done:
 	TESTQ BX, BX
@@ -1339,6 +3415,362 @@ softplusAVX2_loopfalse:
 	JMP          softplusAVX2_loopfalse
 
 softplusAVX2_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+softplusAVX2_looptrue_q_q:
+	CMPQ         SI, DI
+	JAE          softplusAVX2_looptrue_q_qdone
+	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
+	VMOVMSKPS    Y1, R11
+	CMPL         R11, $0xff
+	JNE          softplusAVX2_looptrue_q_bail
+	VPAND        k32_7fffffff<>+0(SB), Y0, Y1
+	VMINPS       k32_42ae0000<>+0(SB), Y1, Y1
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y2
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y2, Y3
+	VSUBPS       k32_4b400000<>+0(SB), Y3, Y2
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y2, Y1
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y2, Y1
+	VMOVUPS      k32_3ab51226<>+0(SB), Y2
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y2
+	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y1, Y2, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      k32_40e00000<>+0(SB), Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y2
+	VPERMPS      tab_log1pC_8<>+0(SB), Y2, Y3
+	VPERMPS      tab_log1pCm1_8<>+0(SB), Y2, Y4
+	VPERMPS      tab_log1pL_8<>+0(SB), Y2, Y2
+	VFMADD213PS  Y4, Y3, Y1
+	VMOVUPS      k32_3e4a7a84<>+0(SB), Y3
+	VFMADD213PS  k32_be807924<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_3eaaabb7<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_beffffde<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD213PS  Y1, Y4, Y3
+	VXORPS       Y1, Y1, Y1
+	VMAXPS       Y0, Y1, Y0
+	VADDPS       Y0, Y2, Y0
+	VADDPS       Y0, Y3, Y0
+	VMOVUPS      (CX)(R8*4), Y1
+	PREFETCHT0   2048(CX)(R8*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y2
+	VMOVMSKPS    Y2, R11
+	CMPL         R11, $0xff
+	JNE          softplusAVX2_looptrue_q_bail
+	VPAND        k32_7fffffff<>+0(SB), Y1, Y2
+	VMINPS       k32_42ae0000<>+0(SB), Y2, Y2
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y3
+	VMOVUPS      Y2, Y4
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y4
+	VSUBPS       k32_4b400000<>+0(SB), Y4, Y3
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y3, Y2
+	VMOVUPS      k32_3ab51226<>+0(SB), Y3
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y3
+	VPSUBD       k32_4b3fff81<>+0(SB), Y4, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y3, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      k32_40e00000<>+0(SB), Y4
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y3
+	VPERMPS      tab_log1pC_8<>+0(SB), Y3, Y4
+	VPERMPS      tab_log1pCm1_8<>+0(SB), Y3, Y5
+	VPERMPS      tab_log1pL_8<>+0(SB), Y3, Y3
+	VFMADD213PS  Y5, Y4, Y2
+	VMOVUPS      k32_3e4a7a84<>+0(SB), Y4
+	VFMADD213PS  k32_be807924<>+0(SB), Y2, Y4
+	VFMADD213PS  k32_3eaaabb7<>+0(SB), Y2, Y4
+	VFMADD213PS  k32_beffffde<>+0(SB), Y2, Y4
+	VMULPS       Y2, Y2, Y5
+	VFMADD213PS  Y2, Y5, Y4
+	VXORPS       Y2, Y2, Y2
+	VMAXPS       Y1, Y2, Y1
+	VADDPS       Y1, Y3, Y1
+	VADDPS       Y1, Y4, Y1
+	VMOVUPS      (CX)(R9*4), Y2
+	PREFETCHT0   2048(CX)(R9*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y2, Y3
+	VMOVMSKPS    Y3, R11
+	CMPL         R11, $0xff
+	JNE          softplusAVX2_looptrue_q_bail
+	VPAND        k32_7fffffff<>+0(SB), Y2, Y3
+	VMINPS       k32_42ae0000<>+0(SB), Y3, Y3
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y4
+	VMOVUPS      Y3, Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y5
+	VSUBPS       k32_4b400000<>+0(SB), Y5, Y4
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y4, Y3
+	VMOVUPS      k32_3ab51226<>+0(SB), Y4
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VPSUBD       k32_4b3fff81<>+0(SB), Y5, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y4, Y3
+	VMOVUPS      Y3, Y4
+	VMOVUPS      k32_40e00000<>+0(SB), Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y4
+	VPERMPS      tab_log1pC_8<>+0(SB), Y4, Y5
+	VPERMPS      tab_log1pCm1_8<>+0(SB), Y4, Y6
+	VPERMPS      tab_log1pL_8<>+0(SB), Y4, Y4
+	VFMADD213PS  Y6, Y5, Y3
+	VMOVUPS      k32_3e4a7a84<>+0(SB), Y5
+	VFMADD213PS  k32_be807924<>+0(SB), Y3, Y5
+	VFMADD213PS  k32_3eaaabb7<>+0(SB), Y3, Y5
+	VFMADD213PS  k32_beffffde<>+0(SB), Y3, Y5
+	VMULPS       Y3, Y3, Y6
+	VFMADD213PS  Y3, Y6, Y5
+	VXORPS       Y3, Y3, Y3
+	VMAXPS       Y2, Y3, Y2
+	VADDPS       Y2, Y4, Y2
+	VADDPS       Y2, Y5, Y2
+	VMOVUPS      (CX)(R10*4), Y3
+	PREFETCHT0   2048(CX)(R10*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y3, Y4
+	VMOVMSKPS    Y4, R11
+	CMPL         R11, $0xff
+	JNE          softplusAVX2_looptrue_q_bail
+	VPAND        k32_7fffffff<>+0(SB), Y3, Y4
+	VMINPS       k32_42ae0000<>+0(SB), Y4, Y4
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y5
+	VMOVUPS      Y4, Y6
+	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
+	VSUBPS       k32_4b400000<>+0(SB), Y6, Y5
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y5, Y4
+	VMOVUPS      k32_3ab51226<>+0(SB), Y5
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y5
+	VPSUBD       k32_4b3fff81<>+0(SB), Y6, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y5, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      k32_40e00000<>+0(SB), Y6
+	VFMADD213PS  k32_4b400000<>+0(SB), Y6, Y5
+	VPERMPS      tab_log1pC_8<>+0(SB), Y5, Y6
+	VPERMPS      tab_log1pCm1_8<>+0(SB), Y5, Y7
+	VPERMPS      tab_log1pL_8<>+0(SB), Y5, Y5
+	VFMADD213PS  Y7, Y6, Y4
+	VMOVUPS      k32_3e4a7a84<>+0(SB), Y6
+	VFMADD213PS  k32_be807924<>+0(SB), Y4, Y6
+	VFMADD213PS  k32_3eaaabb7<>+0(SB), Y4, Y6
+	VFMADD213PS  k32_beffffde<>+0(SB), Y4, Y6
+	VMULPS       Y4, Y4, Y7
+	VFMADD213PS  Y4, Y7, Y6
+	VXORPS       Y4, Y4, Y4
+	VMAXPS       Y3, Y4, Y3
+	VADDPS       Y3, Y5, Y3
+	VADDPS       Y3, Y6, Y3
+	VMOVNTPS     Y0, (AX)(SI*4)
+	VMOVNTPS     Y1, (AX)(R8*4)
+	VMOVNTPS     Y2, (AX)(R9*4)
+	VMOVNTPS     Y3, (AX)(R10*4)
+	VMOVUPS      32(CX)(SI*4), Y0
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
+	VMOVMSKPS    Y1, R11
+	CMPL         R11, $0xff
+	JNE          softplusAVX2_looptrue_q_bail
+	VPAND        k32_7fffffff<>+0(SB), Y0, Y1
+	VMINPS       k32_42ae0000<>+0(SB), Y1, Y1
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y2
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y2, Y3
+	VSUBPS       k32_4b400000<>+0(SB), Y3, Y2
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y2, Y1
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y2, Y1
+	VMOVUPS      k32_3ab51226<>+0(SB), Y2
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y2
+	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y1, Y2, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      k32_40e00000<>+0(SB), Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y2
+	VPERMPS      tab_log1pC_8<>+0(SB), Y2, Y3
+	VPERMPS      tab_log1pCm1_8<>+0(SB), Y2, Y4
+	VPERMPS      tab_log1pL_8<>+0(SB), Y2, Y2
+	VFMADD213PS  Y4, Y3, Y1
+	VMOVUPS      k32_3e4a7a84<>+0(SB), Y3
+	VFMADD213PS  k32_be807924<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_3eaaabb7<>+0(SB), Y1, Y3
+	VFMADD213PS  k32_beffffde<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD213PS  Y1, Y4, Y3
+	VXORPS       Y1, Y1, Y1
+	VMAXPS       Y0, Y1, Y0
+	VADDPS       Y0, Y2, Y0
+	VADDPS       Y0, Y3, Y0
+	VMOVUPS      32(CX)(R8*4), Y1
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y2
+	VMOVMSKPS    Y2, R11
+	CMPL         R11, $0xff
+	JNE          softplusAVX2_looptrue_q_bail
+	VPAND        k32_7fffffff<>+0(SB), Y1, Y2
+	VMINPS       k32_42ae0000<>+0(SB), Y2, Y2
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y3
+	VMOVUPS      Y2, Y4
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y4
+	VSUBPS       k32_4b400000<>+0(SB), Y4, Y3
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y3, Y2
+	VMOVUPS      k32_3ab51226<>+0(SB), Y3
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y3
+	VPSUBD       k32_4b3fff81<>+0(SB), Y4, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y3, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      k32_40e00000<>+0(SB), Y4
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y3
+	VPERMPS      tab_log1pC_8<>+0(SB), Y3, Y4
+	VPERMPS      tab_log1pCm1_8<>+0(SB), Y3, Y5
+	VPERMPS      tab_log1pL_8<>+0(SB), Y3, Y3
+	VFMADD213PS  Y5, Y4, Y2
+	VMOVUPS      k32_3e4a7a84<>+0(SB), Y4
+	VFMADD213PS  k32_be807924<>+0(SB), Y2, Y4
+	VFMADD213PS  k32_3eaaabb7<>+0(SB), Y2, Y4
+	VFMADD213PS  k32_beffffde<>+0(SB), Y2, Y4
+	VMULPS       Y2, Y2, Y5
+	VFMADD213PS  Y2, Y5, Y4
+	VXORPS       Y2, Y2, Y2
+	VMAXPS       Y1, Y2, Y1
+	VADDPS       Y1, Y3, Y1
+	VADDPS       Y1, Y4, Y1
+	VMOVUPS      32(CX)(R9*4), Y2
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y2, Y3
+	VMOVMSKPS    Y3, R11
+	CMPL         R11, $0xff
+	JNE          softplusAVX2_looptrue_q_bail
+	VPAND        k32_7fffffff<>+0(SB), Y2, Y3
+	VMINPS       k32_42ae0000<>+0(SB), Y3, Y3
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y4
+	VMOVUPS      Y3, Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y5
+	VSUBPS       k32_4b400000<>+0(SB), Y5, Y4
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y4, Y3
+	VMOVUPS      k32_3ab51226<>+0(SB), Y4
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VPSUBD       k32_4b3fff81<>+0(SB), Y5, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y4, Y3
+	VMOVUPS      Y3, Y4
+	VMOVUPS      k32_40e00000<>+0(SB), Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y4
+	VPERMPS      tab_log1pC_8<>+0(SB), Y4, Y5
+	VPERMPS      tab_log1pCm1_8<>+0(SB), Y4, Y6
+	VPERMPS      tab_log1pL_8<>+0(SB), Y4, Y4
+	VFMADD213PS  Y6, Y5, Y3
+	VMOVUPS      k32_3e4a7a84<>+0(SB), Y5
+	VFMADD213PS  k32_be807924<>+0(SB), Y3, Y5
+	VFMADD213PS  k32_3eaaabb7<>+0(SB), Y3, Y5
+	VFMADD213PS  k32_beffffde<>+0(SB), Y3, Y5
+	VMULPS       Y3, Y3, Y6
+	VFMADD213PS  Y3, Y6, Y5
+	VXORPS       Y3, Y3, Y3
+	VMAXPS       Y2, Y3, Y2
+	VADDPS       Y2, Y4, Y2
+	VADDPS       Y2, Y5, Y2
+	VMOVUPS      32(CX)(R10*4), Y3
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y3, Y4
+	VMOVMSKPS    Y4, R11
+	CMPL         R11, $0xff
+	JNE          softplusAVX2_looptrue_q_bail
+	VPAND        k32_7fffffff<>+0(SB), Y3, Y4
+	VMINPS       k32_42ae0000<>+0(SB), Y4, Y4
+	VMOVUPS      k32_bfb8aa3b<>+0(SB), Y5
+	VMOVUPS      Y4, Y6
+	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
+	VSUBPS       k32_4b400000<>+0(SB), Y6, Y5
+	VFNMSUB231PS k32_3f318000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y5, Y4
+	VMOVUPS      k32_3ab51226<>+0(SB), Y5
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y5
+	VPSUBD       k32_4b3fff81<>+0(SB), Y6, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y5, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      k32_40e00000<>+0(SB), Y6
+	VFMADD213PS  k32_4b400000<>+0(SB), Y6, Y5
+	VPERMPS      tab_log1pC_8<>+0(SB), Y5, Y6
+	VPERMPS      tab_log1pCm1_8<>+0(SB), Y5, Y7
+	VPERMPS      tab_log1pL_8<>+0(SB), Y5, Y5
+	VFMADD213PS  Y7, Y6, Y4
+	VMOVUPS      k32_3e4a7a84<>+0(SB), Y6
+	VFMADD213PS  k32_be807924<>+0(SB), Y4, Y6
+	VFMADD213PS  k32_3eaaabb7<>+0(SB), Y4, Y6
+	VFMADD213PS  k32_beffffde<>+0(SB), Y4, Y6
+	VMULPS       Y4, Y4, Y7
+	VFMADD213PS  Y4, Y7, Y6
+	VXORPS       Y4, Y4, Y4
+	VMAXPS       Y3, Y4, Y3
+	VADDPS       Y3, Y5, Y3
+	VADDPS       Y3, Y6, Y3
+	VMOVNTPS     Y0, 32(AX)(SI*4)
+	VMOVNTPS     Y1, 32(AX)(R8*4)
+	VMOVNTPS     Y2, 32(AX)(R9*4)
+	VMOVNTPS     Y3, 32(AX)(R10*4)
+	ADDQ         $0x10, SI
+	ADDQ         $0x10, R8
+	ADDQ         $0x10, R9
+	ADDQ         $0x10, R10
+	JMP          softplusAVX2_looptrue_q_q
+
+softplusAVX2_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  softplusAVX2_looptrue_seq
+
+softplusAVX2_looptrue_q_qdone:
+	MOVQ R10, SI
+
+softplusAVX2_looptrue_seq:
 	CMPQ         SI, DX
 	JAE          softplusAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
@@ -1384,7 +3816,7 @@ softplusAVX2_looptrue:
 	VADDPS       Y0, Y3, Y0
 	VMOVNTPS     Y0, (AX)(SI*4)
 	ADDQ         $0x08, SI
-	JMP          softplusAVX2_looptrue
+	JMP          softplusAVX2_looptrue_seq
 
 softplusAVX2_done:
 	TESTQ BX, BX
@@ -1524,6 +3956,258 @@ mishAVX2_loopfalse:
 	JMP          mishAVX2_loopfalse
 
 mishAVX2_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+mishAVX2_looptrue_q_q:
+	CMPQ         SI, DI
+	JAE          mishAVX2_looptrue_q_qdone
+	VMOVUPS      (CX)(SI*4), Y0
+	PREFETCHT0   2048(CX)(SI*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
+	VMOVMSKPS    Y1, R11
+	CMPL         R11, $0xff
+	JNE          mishAVX2_looptrue_q_bail
+	VMINPS       k32_41a00000<>+0(SB), Y0, Y1
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y2
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y2, Y3
+	VSUBPS       k32_4b400000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_3f318000<>+0(SB), Y2, Y1
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y2, Y1
+	VMOVUPS      k32_3ab51226<>+0(SB), Y2
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y2
+	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y1, Y2, Y1
+	VADDPS       k32_40000000<>+0(SB), Y1, Y2
+	VMULPS       Y1, Y2, Y1
+	VADDPS       k32_40000000<>+0(SB), Y1, Y2
+	VDIVPS       Y2, Y1, Y1
+	VMULPS       Y0, Y1, Y0
+	VMOVUPS      (CX)(R8*4), Y1
+	PREFETCHT0   2048(CX)(R8*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y2
+	VMOVMSKPS    Y2, R11
+	CMPL         R11, $0xff
+	JNE          mishAVX2_looptrue_q_bail
+	VMINPS       k32_41a00000<>+0(SB), Y1, Y2
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y3
+	VMOVUPS      Y2, Y4
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y4
+	VSUBPS       k32_4b400000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_3f318000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y3, Y2
+	VMOVUPS      k32_3ab51226<>+0(SB), Y3
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y3
+	VPSUBD       k32_4b3fff81<>+0(SB), Y4, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y3, Y2
+	VADDPS       k32_40000000<>+0(SB), Y2, Y3
+	VMULPS       Y2, Y3, Y2
+	VADDPS       k32_40000000<>+0(SB), Y2, Y3
+	VDIVPS       Y3, Y2, Y2
+	VMULPS       Y1, Y2, Y1
+	VMOVUPS      (CX)(R9*4), Y2
+	PREFETCHT0   2048(CX)(R9*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y2, Y3
+	VMOVMSKPS    Y3, R11
+	CMPL         R11, $0xff
+	JNE          mishAVX2_looptrue_q_bail
+	VMINPS       k32_41a00000<>+0(SB), Y2, Y3
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y4
+	VMOVUPS      Y3, Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y5
+	VSUBPS       k32_4b400000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_3f318000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y4, Y3
+	VMOVUPS      k32_3ab51226<>+0(SB), Y4
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VPSUBD       k32_4b3fff81<>+0(SB), Y5, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y4, Y3
+	VADDPS       k32_40000000<>+0(SB), Y3, Y4
+	VMULPS       Y3, Y4, Y3
+	VADDPS       k32_40000000<>+0(SB), Y3, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMULPS       Y2, Y3, Y2
+	VMOVUPS      (CX)(R10*4), Y3
+	PREFETCHT0   2048(CX)(R10*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y3, Y4
+	VMOVMSKPS    Y4, R11
+	CMPL         R11, $0xff
+	JNE          mishAVX2_looptrue_q_bail
+	VMINPS       k32_41a00000<>+0(SB), Y3, Y4
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
+	VMOVUPS      Y4, Y6
+	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
+	VSUBPS       k32_4b400000<>+0(SB), Y6, Y5
+	VFNMADD231PS k32_3f318000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y5, Y4
+	VMOVUPS      k32_3ab51226<>+0(SB), Y5
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y5
+	VPSUBD       k32_4b3fff81<>+0(SB), Y6, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y5, Y4
+	VADDPS       k32_40000000<>+0(SB), Y4, Y5
+	VMULPS       Y4, Y5, Y4
+	VADDPS       k32_40000000<>+0(SB), Y4, Y5
+	VDIVPS       Y5, Y4, Y4
+	VMULPS       Y3, Y4, Y3
+	VMOVNTPS     Y0, (AX)(SI*4)
+	VMOVNTPS     Y1, (AX)(R8*4)
+	VMOVNTPS     Y2, (AX)(R9*4)
+	VMOVNTPS     Y3, (AX)(R10*4)
+	VMOVUPS      32(CX)(SI*4), Y0
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y0, Y1
+	VMOVMSKPS    Y1, R11
+	CMPL         R11, $0xff
+	JNE          mishAVX2_looptrue_q_bail
+	VMINPS       k32_41a00000<>+0(SB), Y0, Y1
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y2
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  k32_4b400000<>+0(SB), Y2, Y3
+	VSUBPS       k32_4b400000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_3f318000<>+0(SB), Y2, Y1
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y2, Y1
+	VMOVUPS      k32_3ab51226<>+0(SB), Y2
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y2
+	VFMADD213PS  k32_3f800000<>+0(SB), Y1, Y2
+	VPSUBD       k32_4b3fff81<>+0(SB), Y3, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y1, Y2, Y1
+	VADDPS       k32_40000000<>+0(SB), Y1, Y2
+	VMULPS       Y1, Y2, Y1
+	VADDPS       k32_40000000<>+0(SB), Y1, Y2
+	VDIVPS       Y2, Y1, Y1
+	VMULPS       Y0, Y1, Y0
+	VMOVUPS      32(CX)(R8*4), Y1
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y2
+	VMOVMSKPS    Y2, R11
+	CMPL         R11, $0xff
+	JNE          mishAVX2_looptrue_q_bail
+	VMINPS       k32_41a00000<>+0(SB), Y1, Y2
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y3
+	VMOVUPS      Y2, Y4
+	VFMADD213PS  k32_4b400000<>+0(SB), Y3, Y4
+	VSUBPS       k32_4b400000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_3f318000<>+0(SB), Y3, Y2
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y3, Y2
+	VMOVUPS      k32_3ab51226<>+0(SB), Y3
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y3
+	VFMADD213PS  k32_3f800000<>+0(SB), Y2, Y3
+	VPSUBD       k32_4b3fff81<>+0(SB), Y4, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y3, Y2
+	VADDPS       k32_40000000<>+0(SB), Y2, Y3
+	VMULPS       Y2, Y3, Y2
+	VADDPS       k32_40000000<>+0(SB), Y2, Y3
+	VDIVPS       Y3, Y2, Y2
+	VMULPS       Y1, Y2, Y1
+	VMOVUPS      32(CX)(R9*4), Y2
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y2, Y3
+	VMOVMSKPS    Y3, R11
+	CMPL         R11, $0xff
+	JNE          mishAVX2_looptrue_q_bail
+	VMINPS       k32_41a00000<>+0(SB), Y2, Y3
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y4
+	VMOVUPS      Y3, Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y5
+	VSUBPS       k32_4b400000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_3f318000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y4, Y3
+	VMOVUPS      k32_3ab51226<>+0(SB), Y4
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VPSUBD       k32_4b3fff81<>+0(SB), Y5, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y4, Y3
+	VADDPS       k32_40000000<>+0(SB), Y3, Y4
+	VMULPS       Y3, Y4, Y3
+	VADDPS       k32_40000000<>+0(SB), Y3, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMULPS       Y2, Y3, Y2
+	VMOVUPS      32(CX)(R10*4), Y3
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y3, Y4
+	VMOVMSKPS    Y4, R11
+	CMPL         R11, $0xff
+	JNE          mishAVX2_looptrue_q_bail
+	VMINPS       k32_41a00000<>+0(SB), Y3, Y4
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
+	VMOVUPS      Y4, Y6
+	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
+	VSUBPS       k32_4b400000<>+0(SB), Y6, Y5
+	VFNMADD231PS k32_3f318000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y5, Y4
+	VMOVUPS      k32_3ab51226<>+0(SB), Y5
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y5
+	VPSUBD       k32_4b3fff81<>+0(SB), Y6, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y5, Y4
+	VADDPS       k32_40000000<>+0(SB), Y4, Y5
+	VMULPS       Y4, Y5, Y4
+	VADDPS       k32_40000000<>+0(SB), Y4, Y5
+	VDIVPS       Y5, Y4, Y4
+	VMULPS       Y3, Y4, Y3
+	VMOVNTPS     Y0, 32(AX)(SI*4)
+	VMOVNTPS     Y1, 32(AX)(R8*4)
+	VMOVNTPS     Y2, 32(AX)(R9*4)
+	VMOVNTPS     Y3, 32(AX)(R10*4)
+	ADDQ         $0x10, SI
+	ADDQ         $0x10, R8
+	ADDQ         $0x10, R9
+	ADDQ         $0x10, R10
+	JMP          mishAVX2_looptrue_q_q
+
+mishAVX2_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  mishAVX2_looptrue_seq
+
+mishAVX2_looptrue_q_qdone:
+	MOVQ R10, SI
+
+mishAVX2_looptrue_seq:
 	CMPQ         SI, DX
 	JAE          mishAVX2_done
 	VMOVUPS      (CX)(SI*4), Y0
@@ -1556,7 +4240,7 @@ mishAVX2_looptrue:
 	VMULPS       Y0, Y1, Y0
 	VMOVNTPS     Y0, (AX)(SI*4)
 	ADDQ         $0x08, SI
-	JMP          mishAVX2_looptrue
+	JMP          mishAVX2_looptrue_seq
 
 mishAVX2_done:
 	TESTQ BX, BX
@@ -1628,6 +4312,258 @@ eluAVX2_loopfalse:
 	JMP          eluAVX2_loopfalse
 
 eluAVX2_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+eluAVX2_looptrue_q_q:
+	CMPQ         SI, DI
+	JAE          eluAVX2_looptrue_q_qdone
+	VMOVUPS      (CX)(SI*4), Y1
+	PREFETCHT0   2048(CX)(SI*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y2
+	VMOVMSKPS    Y2, R11
+	CMPL         R11, $0xff
+	JNE          eluAVX2_looptrue_q_bail
+	VXORPS       Y2, Y2, Y2
+	VMINPS       Y2, Y1, Y3
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y4
+	VMOVUPS      Y3, Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y5
+	VSUBPS       k32_4b400000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_3f318000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y4, Y3
+	VMOVUPS      k32_3ab51226<>+0(SB), Y4
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VPSUBD       k32_4b3fff81<>+0(SB), Y5, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y4, Y3
+	VSUBPS       k32_3f800000<>+0(SB), Y3, Y3
+	VMAXPS       Y2, Y1, Y1
+	VMOVUPS      Y0, Y2
+	VFMADD213PS  Y1, Y3, Y2
+	VMOVUPS      (CX)(R8*4), Y1
+	PREFETCHT0   2048(CX)(R8*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y3
+	VMOVMSKPS    Y3, R11
+	CMPL         R11, $0xff
+	JNE          eluAVX2_looptrue_q_bail
+	VXORPS       Y3, Y3, Y3
+	VMINPS       Y3, Y1, Y4
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
+	VMOVUPS      Y4, Y6
+	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
+	VSUBPS       k32_4b400000<>+0(SB), Y6, Y5
+	VFNMADD231PS k32_3f318000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y5, Y4
+	VMOVUPS      k32_3ab51226<>+0(SB), Y5
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y5
+	VPSUBD       k32_4b3fff81<>+0(SB), Y6, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y5, Y4
+	VSUBPS       k32_3f800000<>+0(SB), Y4, Y4
+	VMAXPS       Y3, Y1, Y1
+	VMOVUPS      Y0, Y3
+	VFMADD213PS  Y1, Y4, Y3
+	VMOVUPS      (CX)(R9*4), Y1
+	PREFETCHT0   2048(CX)(R9*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y4
+	VMOVMSKPS    Y4, R11
+	CMPL         R11, $0xff
+	JNE          eluAVX2_looptrue_q_bail
+	VXORPS       Y4, Y4, Y4
+	VMINPS       Y4, Y1, Y5
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y6
+	VMOVUPS      Y5, Y7
+	VFMADD213PS  k32_4b400000<>+0(SB), Y6, Y7
+	VSUBPS       k32_4b400000<>+0(SB), Y7, Y6
+	VFNMADD231PS k32_3f318000<>+0(SB), Y6, Y5
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y6, Y5
+	VMOVUPS      k32_3ab51226<>+0(SB), Y6
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y5, Y6
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y5, Y6
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y5, Y6
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y5, Y6
+	VFMADD213PS  k32_3f800000<>+0(SB), Y5, Y6
+	VFMADD213PS  k32_3f800000<>+0(SB), Y5, Y6
+	VPSUBD       k32_4b3fff81<>+0(SB), Y7, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VMULPS       Y5, Y6, Y5
+	VSUBPS       k32_3f800000<>+0(SB), Y5, Y5
+	VMAXPS       Y4, Y1, Y1
+	VMOVUPS      Y0, Y4
+	VFMADD213PS  Y1, Y5, Y4
+	VMOVUPS      (CX)(R10*4), Y1
+	PREFETCHT0   2048(CX)(R10*4)
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y5
+	VMOVMSKPS    Y5, R11
+	CMPL         R11, $0xff
+	JNE          eluAVX2_looptrue_q_bail
+	VXORPS       Y5, Y5, Y5
+	VMINPS       Y5, Y1, Y6
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y7
+	VMOVUPS      Y6, Y8
+	VFMADD213PS  k32_4b400000<>+0(SB), Y7, Y8
+	VSUBPS       k32_4b400000<>+0(SB), Y8, Y7
+	VFNMADD231PS k32_3f318000<>+0(SB), Y7, Y6
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y7, Y6
+	VMOVUPS      k32_3ab51226<>+0(SB), Y7
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3f800000<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3f800000<>+0(SB), Y6, Y7
+	VPSUBD       k32_4b3fff81<>+0(SB), Y8, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VMULPS       Y6, Y7, Y6
+	VSUBPS       k32_3f800000<>+0(SB), Y6, Y6
+	VMAXPS       Y5, Y1, Y1
+	VMOVUPS      Y0, Y5
+	VFMADD213PS  Y1, Y6, Y5
+	VMOVNTPS     Y2, (AX)(SI*4)
+	VMOVNTPS     Y3, (AX)(R8*4)
+	VMOVNTPS     Y4, (AX)(R9*4)
+	VMOVNTPS     Y5, (AX)(R10*4)
+	VMOVUPS      32(CX)(SI*4), Y1
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y2
+	VMOVMSKPS    Y2, R11
+	CMPL         R11, $0xff
+	JNE          eluAVX2_looptrue_q_bail
+	VXORPS       Y2, Y2, Y2
+	VMINPS       Y2, Y1, Y3
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y4
+	VMOVUPS      Y3, Y5
+	VFMADD213PS  k32_4b400000<>+0(SB), Y4, Y5
+	VSUBPS       k32_4b400000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_3f318000<>+0(SB), Y4, Y3
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y4, Y3
+	VMOVUPS      k32_3ab51226<>+0(SB), Y4
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VFMADD213PS  k32_3f800000<>+0(SB), Y3, Y4
+	VPSUBD       k32_4b3fff81<>+0(SB), Y5, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y4, Y3
+	VSUBPS       k32_3f800000<>+0(SB), Y3, Y3
+	VMAXPS       Y2, Y1, Y1
+	VMOVUPS      Y0, Y2
+	VFMADD213PS  Y1, Y3, Y2
+	VMOVUPS      32(CX)(R8*4), Y1
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y3
+	VMOVMSKPS    Y3, R11
+	CMPL         R11, $0xff
+	JNE          eluAVX2_looptrue_q_bail
+	VXORPS       Y3, Y3, Y3
+	VMINPS       Y3, Y1, Y4
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y5
+	VMOVUPS      Y4, Y6
+	VFMADD213PS  k32_4b400000<>+0(SB), Y5, Y6
+	VSUBPS       k32_4b400000<>+0(SB), Y6, Y5
+	VFNMADD231PS k32_3f318000<>+0(SB), Y5, Y4
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y5, Y4
+	VMOVUPS      k32_3ab51226<>+0(SB), Y5
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y5
+	VFMADD213PS  k32_3f800000<>+0(SB), Y4, Y5
+	VPSUBD       k32_4b3fff81<>+0(SB), Y6, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y5, Y4
+	VSUBPS       k32_3f800000<>+0(SB), Y4, Y4
+	VMAXPS       Y3, Y1, Y1
+	VMOVUPS      Y0, Y3
+	VFMADD213PS  Y1, Y4, Y3
+	VMOVUPS      32(CX)(R9*4), Y1
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y4
+	VMOVMSKPS    Y4, R11
+	CMPL         R11, $0xff
+	JNE          eluAVX2_looptrue_q_bail
+	VXORPS       Y4, Y4, Y4
+	VMINPS       Y4, Y1, Y5
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y6
+	VMOVUPS      Y5, Y7
+	VFMADD213PS  k32_4b400000<>+0(SB), Y6, Y7
+	VSUBPS       k32_4b400000<>+0(SB), Y7, Y6
+	VFNMADD231PS k32_3f318000<>+0(SB), Y6, Y5
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y6, Y5
+	VMOVUPS      k32_3ab51226<>+0(SB), Y6
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y5, Y6
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y5, Y6
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y5, Y6
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y5, Y6
+	VFMADD213PS  k32_3f800000<>+0(SB), Y5, Y6
+	VFMADD213PS  k32_3f800000<>+0(SB), Y5, Y6
+	VPSUBD       k32_4b3fff81<>+0(SB), Y7, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VMULPS       Y5, Y6, Y5
+	VSUBPS       k32_3f800000<>+0(SB), Y5, Y5
+	VMAXPS       Y4, Y1, Y1
+	VMOVUPS      Y0, Y4
+	VFMADD213PS  Y1, Y5, Y4
+	VMOVUPS      32(CX)(R10*4), Y1
+	VCMPPS       $0x1e, k32_c2ae0000<>+0(SB), Y1, Y5
+	VMOVMSKPS    Y5, R11
+	CMPL         R11, $0xff
+	JNE          eluAVX2_looptrue_q_bail
+	VXORPS       Y5, Y5, Y5
+	VMINPS       Y5, Y1, Y6
+	VMOVUPS      k32_3fb8aa3b<>+0(SB), Y7
+	VMOVUPS      Y6, Y8
+	VFMADD213PS  k32_4b400000<>+0(SB), Y7, Y8
+	VSUBPS       k32_4b400000<>+0(SB), Y8, Y7
+	VFNMADD231PS k32_3f318000<>+0(SB), Y7, Y6
+	VFNMADD231PS k32_b95e8083<>+0(SB), Y7, Y6
+	VMOVUPS      k32_3ab51226<>+0(SB), Y7
+	VFMADD213PS  k32_3c091cea<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3d2aac79<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3e2aaa49<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3efffffe<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3f800000<>+0(SB), Y6, Y7
+	VFMADD213PS  k32_3f800000<>+0(SB), Y6, Y7
+	VPSUBD       k32_4b3fff81<>+0(SB), Y8, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VMULPS       Y6, Y7, Y6
+	VSUBPS       k32_3f800000<>+0(SB), Y6, Y6
+	VMAXPS       Y5, Y1, Y1
+	VMOVUPS      Y0, Y5
+	VFMADD213PS  Y1, Y6, Y5
+	VMOVNTPS     Y2, 32(AX)(SI*4)
+	VMOVNTPS     Y3, 32(AX)(R8*4)
+	VMOVNTPS     Y4, 32(AX)(R9*4)
+	VMOVNTPS     Y5, 32(AX)(R10*4)
+	ADDQ         $0x10, SI
+	ADDQ         $0x10, R8
+	ADDQ         $0x10, R9
+	ADDQ         $0x10, R10
+	JMP          eluAVX2_looptrue_q_q
+
+eluAVX2_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  eluAVX2_looptrue_seq
+
+eluAVX2_looptrue_q_qdone:
+	MOVQ R10, SI
+
+eluAVX2_looptrue_seq:
 	CMPQ         SI, DX
 	JAE          eluAVX2_done
 	VMOVUPS      (CX)(SI*4), Y1
@@ -1660,7 +4596,7 @@ eluAVX2_looptrue:
 	VFMADD213PS  Y1, Y3, Y2
 	VMOVNTPS     Y2, (AX)(SI*4)
 	ADDQ         $0x08, SI
-	JMP          eluAVX2_looptrue
+	JMP          eluAVX2_looptrue_seq
 
 eluAVX2_done:
 	TESTQ BX, BX
@@ -1703,6 +4639,126 @@ hardswishAVX2_loopfalse:
 	JMP       hardswishAVX2_loopfalse
 
 hardswishAVX2_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+hardswishAVX2_looptrue_q_q:
+	CMPQ      SI, DI
+	JAE       hardswishAVX2_looptrue_q_qdone
+	VMOVUPS   (CX)(SI*4), Y0
+	VCMPPS    $0x00, Y0, Y0, Y1
+	VMOVMSKPS Y1, R11
+	CMPL      R11, $0xff
+	JNE       hardswishAVX2_looptrue_q_bail
+	VXORPS    Y1, Y1, Y1
+	VADDPS    k32_40400000<>+0(SB), Y0, Y2
+	VMAXPS    Y1, Y2, Y1
+	VMINPS    k32_40c00000<>+0(SB), Y1, Y1
+	VMULPS    Y1, Y0, Y0
+	VDIVPS    k32_40c00000<>+0(SB), Y0, Y0
+	VMOVUPS   (CX)(R8*4), Y1
+	VCMPPS    $0x00, Y1, Y1, Y2
+	VMOVMSKPS Y2, R11
+	CMPL      R11, $0xff
+	JNE       hardswishAVX2_looptrue_q_bail
+	VXORPS    Y2, Y2, Y2
+	VADDPS    k32_40400000<>+0(SB), Y1, Y3
+	VMAXPS    Y2, Y3, Y2
+	VMINPS    k32_40c00000<>+0(SB), Y2, Y2
+	VMULPS    Y2, Y1, Y1
+	VDIVPS    k32_40c00000<>+0(SB), Y1, Y1
+	VMOVUPS   (CX)(R9*4), Y2
+	VCMPPS    $0x00, Y2, Y2, Y3
+	VMOVMSKPS Y3, R11
+	CMPL      R11, $0xff
+	JNE       hardswishAVX2_looptrue_q_bail
+	VXORPS    Y3, Y3, Y3
+	VADDPS    k32_40400000<>+0(SB), Y2, Y4
+	VMAXPS    Y3, Y4, Y3
+	VMINPS    k32_40c00000<>+0(SB), Y3, Y3
+	VMULPS    Y3, Y2, Y2
+	VDIVPS    k32_40c00000<>+0(SB), Y2, Y2
+	VMOVUPS   (CX)(R10*4), Y3
+	VCMPPS    $0x00, Y3, Y3, Y4
+	VMOVMSKPS Y4, R11
+	CMPL      R11, $0xff
+	JNE       hardswishAVX2_looptrue_q_bail
+	VXORPS    Y4, Y4, Y4
+	VADDPS    k32_40400000<>+0(SB), Y3, Y5
+	VMAXPS    Y4, Y5, Y4
+	VMINPS    k32_40c00000<>+0(SB), Y4, Y4
+	VMULPS    Y4, Y3, Y3
+	VDIVPS    k32_40c00000<>+0(SB), Y3, Y3
+	VMOVNTPS  Y0, (AX)(SI*4)
+	VMOVNTPS  Y1, (AX)(R8*4)
+	VMOVNTPS  Y2, (AX)(R9*4)
+	VMOVNTPS  Y3, (AX)(R10*4)
+	VMOVUPS   32(CX)(SI*4), Y0
+	VCMPPS    $0x00, Y0, Y0, Y1
+	VMOVMSKPS Y1, R11
+	CMPL      R11, $0xff
+	JNE       hardswishAVX2_looptrue_q_bail
+	VXORPS    Y1, Y1, Y1
+	VADDPS    k32_40400000<>+0(SB), Y0, Y2
+	VMAXPS    Y1, Y2, Y1
+	VMINPS    k32_40c00000<>+0(SB), Y1, Y1
+	VMULPS    Y1, Y0, Y0
+	VDIVPS    k32_40c00000<>+0(SB), Y0, Y0
+	VMOVUPS   32(CX)(R8*4), Y1
+	VCMPPS    $0x00, Y1, Y1, Y2
+	VMOVMSKPS Y2, R11
+	CMPL      R11, $0xff
+	JNE       hardswishAVX2_looptrue_q_bail
+	VXORPS    Y2, Y2, Y2
+	VADDPS    k32_40400000<>+0(SB), Y1, Y3
+	VMAXPS    Y2, Y3, Y2
+	VMINPS    k32_40c00000<>+0(SB), Y2, Y2
+	VMULPS    Y2, Y1, Y1
+	VDIVPS    k32_40c00000<>+0(SB), Y1, Y1
+	VMOVUPS   32(CX)(R9*4), Y2
+	VCMPPS    $0x00, Y2, Y2, Y3
+	VMOVMSKPS Y3, R11
+	CMPL      R11, $0xff
+	JNE       hardswishAVX2_looptrue_q_bail
+	VXORPS    Y3, Y3, Y3
+	VADDPS    k32_40400000<>+0(SB), Y2, Y4
+	VMAXPS    Y3, Y4, Y3
+	VMINPS    k32_40c00000<>+0(SB), Y3, Y3
+	VMULPS    Y3, Y2, Y2
+	VDIVPS    k32_40c00000<>+0(SB), Y2, Y2
+	VMOVUPS   32(CX)(R10*4), Y3
+	VCMPPS    $0x00, Y3, Y3, Y4
+	VMOVMSKPS Y4, R11
+	CMPL      R11, $0xff
+	JNE       hardswishAVX2_looptrue_q_bail
+	VXORPS    Y4, Y4, Y4
+	VADDPS    k32_40400000<>+0(SB), Y3, Y5
+	VMAXPS    Y4, Y5, Y4
+	VMINPS    k32_40c00000<>+0(SB), Y4, Y4
+	VMULPS    Y4, Y3, Y3
+	VDIVPS    k32_40c00000<>+0(SB), Y3, Y3
+	VMOVNTPS  Y0, 32(AX)(SI*4)
+	VMOVNTPS  Y1, 32(AX)(R8*4)
+	VMOVNTPS  Y2, 32(AX)(R9*4)
+	VMOVNTPS  Y3, 32(AX)(R10*4)
+	ADDQ      $0x10, SI
+	ADDQ      $0x10, R8
+	ADDQ      $0x10, R9
+	ADDQ      $0x10, R10
+	JMP       hardswishAVX2_looptrue_q_q
+
+hardswishAVX2_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  hardswishAVX2_looptrue_seq
+
+hardswishAVX2_looptrue_q_qdone:
+	MOVQ R10, SI
+
+hardswishAVX2_looptrue_seq:
 	CMPQ      SI, DX
 	JAE       hardswishAVX2_done
 	VMOVUPS   (CX)(SI*4), Y0
@@ -1718,7 +4774,7 @@ hardswishAVX2_looptrue:
 	VDIVPS    k32_40c00000<>+0(SB), Y0, Y0
 	VMOVNTPS  Y0, (AX)(SI*4)
 	ADDQ      $0x08, SI
-	JMP       hardswishAVX2_looptrue
+	JMP       hardswishAVX2_looptrue_seq
 
 hardswishAVX2_done:
 	TESTQ BX, BX
@@ -1774,6 +4830,66 @@ reluAVX2_loopfalse:
 	JMP     reluAVX2_loopfalse
 
 reluAVX2_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+reluAVX2_looptrue_q_q:
+	CMPQ     SI, DI
+	JAE      reluAVX2_looptrue_q_qdone
+	VMOVUPS  (CX)(SI*4), Y0
+	VXORPS   Y1, Y1, Y1
+	VMAXPS   Y0, Y1, Y0
+	VPAND    k32_7fffffff<>+0(SB), Y0, Y0
+	VMOVUPS  (CX)(R8*4), Y1
+	VXORPS   Y2, Y2, Y2
+	VMAXPS   Y1, Y2, Y1
+	VPAND    k32_7fffffff<>+0(SB), Y1, Y1
+	VMOVUPS  (CX)(R9*4), Y2
+	VXORPS   Y3, Y3, Y3
+	VMAXPS   Y2, Y3, Y2
+	VPAND    k32_7fffffff<>+0(SB), Y2, Y2
+	VMOVUPS  (CX)(R10*4), Y3
+	VXORPS   Y4, Y4, Y4
+	VMAXPS   Y3, Y4, Y3
+	VPAND    k32_7fffffff<>+0(SB), Y3, Y3
+	VMOVNTPS Y0, (AX)(SI*4)
+	VMOVNTPS Y1, (AX)(R8*4)
+	VMOVNTPS Y2, (AX)(R9*4)
+	VMOVNTPS Y3, (AX)(R10*4)
+	VMOVUPS  32(CX)(SI*4), Y0
+	VXORPS   Y1, Y1, Y1
+	VMAXPS   Y0, Y1, Y0
+	VPAND    k32_7fffffff<>+0(SB), Y0, Y0
+	VMOVUPS  32(CX)(R8*4), Y1
+	VXORPS   Y2, Y2, Y2
+	VMAXPS   Y1, Y2, Y1
+	VPAND    k32_7fffffff<>+0(SB), Y1, Y1
+	VMOVUPS  32(CX)(R9*4), Y2
+	VXORPS   Y3, Y3, Y3
+	VMAXPS   Y2, Y3, Y2
+	VPAND    k32_7fffffff<>+0(SB), Y2, Y2
+	VMOVUPS  32(CX)(R10*4), Y3
+	VXORPS   Y4, Y4, Y4
+	VMAXPS   Y3, Y4, Y3
+	VPAND    k32_7fffffff<>+0(SB), Y3, Y3
+	VMOVNTPS Y0, 32(AX)(SI*4)
+	VMOVNTPS Y1, 32(AX)(R8*4)
+	VMOVNTPS Y2, 32(AX)(R9*4)
+	VMOVNTPS Y3, 32(AX)(R10*4)
+	ADDQ     $0x10, SI
+	ADDQ     $0x10, R8
+	ADDQ     $0x10, R9
+	ADDQ     $0x10, R10
+	JMP      reluAVX2_looptrue_q_q
+
+reluAVX2_looptrue_q_qdone:
+	MOVQ R10, SI
+
+reluAVX2_looptrue_seq:
 	CMPQ     SI, DX
 	JAE      reluAVX2_done
 	VMOVUPS  (CX)(SI*4), Y0
@@ -1782,7 +4898,7 @@ reluAVX2_looptrue:
 	VPAND    k32_7fffffff<>+0(SB), Y0, Y0
 	VMOVNTPS Y0, (AX)(SI*4)
 	ADDQ     $0x08, SI
-	JMP      reluAVX2_looptrue
+	JMP      reluAVX2_looptrue_seq
 
 reluAVX2_done:
 	TESTQ BX, BX
@@ -1820,6 +4936,66 @@ leakyReluAVX2_loopfalse:
 	JMP       leakyReluAVX2_loopfalse
 
 leakyReluAVX2_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+leakyReluAVX2_looptrue_q_q:
+	CMPQ      SI, DI
+	JAE       leakyReluAVX2_looptrue_q_qdone
+	VMOVUPS   (CX)(SI*4), Y1
+	VMOVUPS   k32_3f800000<>+0(SB), Y2
+	VBLENDVPS Y1, Y0, Y2, Y2
+	VMULPS    Y2, Y1, Y1
+	VMOVUPS   (CX)(R8*4), Y2
+	VMOVUPS   k32_3f800000<>+0(SB), Y3
+	VBLENDVPS Y2, Y0, Y3, Y3
+	VMULPS    Y3, Y2, Y2
+	VMOVUPS   (CX)(R9*4), Y3
+	VMOVUPS   k32_3f800000<>+0(SB), Y4
+	VBLENDVPS Y3, Y0, Y4, Y4
+	VMULPS    Y4, Y3, Y3
+	VMOVUPS   (CX)(R10*4), Y4
+	VMOVUPS   k32_3f800000<>+0(SB), Y5
+	VBLENDVPS Y4, Y0, Y5, Y5
+	VMULPS    Y5, Y4, Y4
+	VMOVNTPS  Y1, (AX)(SI*4)
+	VMOVNTPS  Y2, (AX)(R8*4)
+	VMOVNTPS  Y3, (AX)(R9*4)
+	VMOVNTPS  Y4, (AX)(R10*4)
+	VMOVUPS   32(CX)(SI*4), Y1
+	VMOVUPS   k32_3f800000<>+0(SB), Y2
+	VBLENDVPS Y1, Y0, Y2, Y2
+	VMULPS    Y2, Y1, Y1
+	VMOVUPS   32(CX)(R8*4), Y2
+	VMOVUPS   k32_3f800000<>+0(SB), Y3
+	VBLENDVPS Y2, Y0, Y3, Y3
+	VMULPS    Y3, Y2, Y2
+	VMOVUPS   32(CX)(R9*4), Y3
+	VMOVUPS   k32_3f800000<>+0(SB), Y4
+	VBLENDVPS Y3, Y0, Y4, Y4
+	VMULPS    Y4, Y3, Y3
+	VMOVUPS   32(CX)(R10*4), Y4
+	VMOVUPS   k32_3f800000<>+0(SB), Y5
+	VBLENDVPS Y4, Y0, Y5, Y5
+	VMULPS    Y5, Y4, Y4
+	VMOVNTPS  Y1, 32(AX)(SI*4)
+	VMOVNTPS  Y2, 32(AX)(R8*4)
+	VMOVNTPS  Y3, 32(AX)(R9*4)
+	VMOVNTPS  Y4, 32(AX)(R10*4)
+	ADDQ      $0x10, SI
+	ADDQ      $0x10, R8
+	ADDQ      $0x10, R9
+	ADDQ      $0x10, R10
+	JMP       leakyReluAVX2_looptrue_q_q
+
+leakyReluAVX2_looptrue_q_qdone:
+	MOVQ R10, SI
+
+leakyReluAVX2_looptrue_seq:
 	CMPQ      SI, DX
 	JAE       leakyReluAVX2_done
 	VMOVUPS   (CX)(SI*4), Y1
@@ -1828,7 +5004,7 @@ leakyReluAVX2_looptrue:
 	VMULPS    Y2, Y1, Y1
 	VMOVNTPS  Y1, (AX)(SI*4)
 	ADDQ      $0x08, SI
-	JMP       leakyReluAVX2_looptrue
+	JMP       leakyReluAVX2_looptrue_seq
 
 leakyReluAVX2_done:
 	TESTQ BX, BX
@@ -1875,6 +5051,126 @@ clampAVX2_loopfalse:
 	JMP       clampAVX2_loopfalse
 
 clampAVX2_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+clampAVX2_looptrue_q_q:
+	CMPQ      SI, DI
+	JAE       clampAVX2_looptrue_q_qdone
+	VMOVUPS   (CX)(SI*4), Y2
+	VCMPPS    $0x00, Y2, Y2, Y3
+	VMOVMSKPS Y3, R11
+	CMPL      R11, $0xff
+	JNE       clampAVX2_looptrue_q_bail
+	VMAXPS    Y0, Y2, Y3
+	VMAXPS    Y2, Y0, Y2
+	VPAND     Y3, Y2, Y2
+	VMINPS    Y1, Y2, Y3
+	VMINPS    Y2, Y1, Y2
+	VPOR      Y3, Y2, Y2
+	VMOVUPS   (CX)(R8*4), Y3
+	VCMPPS    $0x00, Y3, Y3, Y4
+	VMOVMSKPS Y4, R11
+	CMPL      R11, $0xff
+	JNE       clampAVX2_looptrue_q_bail
+	VMAXPS    Y0, Y3, Y4
+	VMAXPS    Y3, Y0, Y3
+	VPAND     Y4, Y3, Y3
+	VMINPS    Y1, Y3, Y4
+	VMINPS    Y3, Y1, Y3
+	VPOR      Y4, Y3, Y3
+	VMOVUPS   (CX)(R9*4), Y4
+	VCMPPS    $0x00, Y4, Y4, Y5
+	VMOVMSKPS Y5, R11
+	CMPL      R11, $0xff
+	JNE       clampAVX2_looptrue_q_bail
+	VMAXPS    Y0, Y4, Y5
+	VMAXPS    Y4, Y0, Y4
+	VPAND     Y5, Y4, Y4
+	VMINPS    Y1, Y4, Y5
+	VMINPS    Y4, Y1, Y4
+	VPOR      Y5, Y4, Y4
+	VMOVUPS   (CX)(R10*4), Y5
+	VCMPPS    $0x00, Y5, Y5, Y6
+	VMOVMSKPS Y6, R11
+	CMPL      R11, $0xff
+	JNE       clampAVX2_looptrue_q_bail
+	VMAXPS    Y0, Y5, Y6
+	VMAXPS    Y5, Y0, Y5
+	VPAND     Y6, Y5, Y5
+	VMINPS    Y1, Y5, Y6
+	VMINPS    Y5, Y1, Y5
+	VPOR      Y6, Y5, Y5
+	VMOVNTPS  Y2, (AX)(SI*4)
+	VMOVNTPS  Y3, (AX)(R8*4)
+	VMOVNTPS  Y4, (AX)(R9*4)
+	VMOVNTPS  Y5, (AX)(R10*4)
+	VMOVUPS   32(CX)(SI*4), Y2
+	VCMPPS    $0x00, Y2, Y2, Y3
+	VMOVMSKPS Y3, R11
+	CMPL      R11, $0xff
+	JNE       clampAVX2_looptrue_q_bail
+	VMAXPS    Y0, Y2, Y3
+	VMAXPS    Y2, Y0, Y2
+	VPAND     Y3, Y2, Y2
+	VMINPS    Y1, Y2, Y3
+	VMINPS    Y2, Y1, Y2
+	VPOR      Y3, Y2, Y2
+	VMOVUPS   32(CX)(R8*4), Y3
+	VCMPPS    $0x00, Y3, Y3, Y4
+	VMOVMSKPS Y4, R11
+	CMPL      R11, $0xff
+	JNE       clampAVX2_looptrue_q_bail
+	VMAXPS    Y0, Y3, Y4
+	VMAXPS    Y3, Y0, Y3
+	VPAND     Y4, Y3, Y3
+	VMINPS    Y1, Y3, Y4
+	VMINPS    Y3, Y1, Y3
+	VPOR      Y4, Y3, Y3
+	VMOVUPS   32(CX)(R9*4), Y4
+	VCMPPS    $0x00, Y4, Y4, Y5
+	VMOVMSKPS Y5, R11
+	CMPL      R11, $0xff
+	JNE       clampAVX2_looptrue_q_bail
+	VMAXPS    Y0, Y4, Y5
+	VMAXPS    Y4, Y0, Y4
+	VPAND     Y5, Y4, Y4
+	VMINPS    Y1, Y4, Y5
+	VMINPS    Y4, Y1, Y4
+	VPOR      Y5, Y4, Y4
+	VMOVUPS   32(CX)(R10*4), Y5
+	VCMPPS    $0x00, Y5, Y5, Y6
+	VMOVMSKPS Y6, R11
+	CMPL      R11, $0xff
+	JNE       clampAVX2_looptrue_q_bail
+	VMAXPS    Y0, Y5, Y6
+	VMAXPS    Y5, Y0, Y5
+	VPAND     Y6, Y5, Y5
+	VMINPS    Y1, Y5, Y6
+	VMINPS    Y5, Y1, Y5
+	VPOR      Y6, Y5, Y5
+	VMOVNTPS  Y2, 32(AX)(SI*4)
+	VMOVNTPS  Y3, 32(AX)(R8*4)
+	VMOVNTPS  Y4, 32(AX)(R9*4)
+	VMOVNTPS  Y5, 32(AX)(R10*4)
+	ADDQ      $0x10, SI
+	ADDQ      $0x10, R8
+	ADDQ      $0x10, R9
+	ADDQ      $0x10, R10
+	JMP       clampAVX2_looptrue_q_q
+
+clampAVX2_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  clampAVX2_looptrue_seq
+
+clampAVX2_looptrue_q_qdone:
+	MOVQ R10, SI
+
+clampAVX2_looptrue_seq:
 	CMPQ      SI, DX
 	JAE       clampAVX2_done
 	VMOVUPS   (CX)(SI*4), Y2
@@ -1890,7 +5186,7 @@ clampAVX2_looptrue:
 	VPOR      Y3, Y2, Y2
 	VMOVNTPS  Y2, (AX)(SI*4)
 	ADDQ      $0x08, SI
-	JMP       clampAVX2_looptrue
+	JMP       clampAVX2_looptrue_seq
 
 clampAVX2_done:
 	TESTQ BX, BX
@@ -3012,28 +6308,116 @@ scaleAVX2_m1_done:
 	JMP scaleAVX2_ret
 
 scaleAVX2_m2_loop:
+	MOVQ R8, DX
+	SHRQ $0x06, DX
+	SHLQ $0x04, DX
+	MOVQ DX, SI
+	LEAQ (DX)(DX*1), DI
+	LEAQ (DI)(DX*1), R10
+
+scaleAVX2_m2_s_q:
+	CMPQ       R9, DX
+	JAE        scaleAVX2_m2_s_qdone
+	PREFETCHT0 (BX)(R9*4)
+	VMULPS     (CX)(R9*4), Y0, Y1
+	PREFETCHT0 (BX)(SI*4)
+	VMULPS     (CX)(SI*4), Y0, Y2
+	PREFETCHT0 (BX)(DI*4)
+	VMULPS     (CX)(DI*4), Y0, Y3
+	PREFETCHT0 (BX)(R10*4)
+	VMULPS     (CX)(R10*4), Y0, Y4
+	VMOVNTPS   Y1, (AX)(R9*4)
+	VMOVNTPS   Y2, (AX)(SI*4)
+	VMOVNTPS   Y3, (AX)(DI*4)
+	VMOVNTPS   Y4, (AX)(R10*4)
+	VMULPS     32(CX)(R9*4), Y0, Y1
+	VMULPS     32(CX)(SI*4), Y0, Y2
+	VMULPS     32(CX)(DI*4), Y0, Y3
+	VMULPS     32(CX)(R10*4), Y0, Y4
+	VMOVNTPS   Y1, 32(AX)(R9*4)
+	VMOVNTPS   Y2, 32(AX)(SI*4)
+	VMOVNTPS   Y3, 32(AX)(DI*4)
+	VMOVNTPS   Y4, 32(AX)(R10*4)
+	ADDQ       $0x10, R9
+	ADDQ       $0x10, SI
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, R10
+	JMP        scaleAVX2_m2_s_q
+
+scaleAVX2_m2_s_qdone:
+	MOVQ R10, R9
+
+scaleAVX2_m2_seq_loop:
 	CMPQ       R9, R8
-	JAE        scaleAVX2_m2_done
+	JAE        scaleAVX2_m2_seq_done
 	PREFETCHT0 (BX)(R9*4)
 	VMULPS     (CX)(R9*4), Y0, Y1
 	VMOVNTPS   Y1, (AX)(R9*4)
 	ADDQ       $0x08, R9
-	JMP        scaleAVX2_m2_loop
+	JMP        scaleAVX2_m2_seq_loop
 
-scaleAVX2_m2_done:
+scaleAVX2_m2_seq_done:
 	JMP scaleAVX2_ret
 
 scaleAVX2_m3_loop:
+	MOVQ R8, SI
+	SHRQ $0x06, SI
+	SHLQ $0x04, SI
+	MOVQ SI, DI
+	LEAQ (SI)(SI*1), R10
+	LEAQ (R10)(SI*1), R11
+
+scaleAVX2_m3_s_q:
+	CMPQ       R9, SI
+	JAE        scaleAVX2_m3_s_qdone
+	PREFETCHT0 (BX)(R9*4)
+	VMULPS     (CX)(R9*4), Y0, Y1
+	VMULPS     (DX)(R9*4), Y1, Y1
+	PREFETCHT0 (BX)(DI*4)
+	VMULPS     (CX)(DI*4), Y0, Y2
+	VMULPS     (DX)(DI*4), Y2, Y2
+	PREFETCHT0 (BX)(R10*4)
+	VMULPS     (CX)(R10*4), Y0, Y3
+	VMULPS     (DX)(R10*4), Y3, Y3
+	PREFETCHT0 (BX)(R11*4)
+	VMULPS     (CX)(R11*4), Y0, Y4
+	VMULPS     (DX)(R11*4), Y4, Y4
+	VMOVNTPS   Y1, (AX)(R9*4)
+	VMOVNTPS   Y2, (AX)(DI*4)
+	VMOVNTPS   Y3, (AX)(R10*4)
+	VMOVNTPS   Y4, (AX)(R11*4)
+	VMULPS     32(CX)(R9*4), Y0, Y1
+	VMULPS     32(DX)(R9*4), Y1, Y1
+	VMULPS     32(CX)(DI*4), Y0, Y2
+	VMULPS     32(DX)(DI*4), Y2, Y2
+	VMULPS     32(CX)(R10*4), Y0, Y3
+	VMULPS     32(DX)(R10*4), Y3, Y3
+	VMULPS     32(CX)(R11*4), Y0, Y4
+	VMULPS     32(DX)(R11*4), Y4, Y4
+	VMOVNTPS   Y1, 32(AX)(R9*4)
+	VMOVNTPS   Y2, 32(AX)(DI*4)
+	VMOVNTPS   Y3, 32(AX)(R10*4)
+	VMOVNTPS   Y4, 32(AX)(R11*4)
+	ADDQ       $0x10, R9
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, R10
+	ADDQ       $0x10, R11
+	JMP        scaleAVX2_m3_s_q
+
+scaleAVX2_m3_s_qdone:
+	MOVQ R11, R9
+
+scaleAVX2_m3_seq_loop:
 	CMPQ       R9, R8
-	JAE        scaleAVX2_m3_done
+	JAE        scaleAVX2_m3_seq_done
 	PREFETCHT0 (BX)(R9*4)
 	VMULPS     (CX)(R9*4), Y0, Y1
 	VMULPS     (DX)(R9*4), Y1, Y1
 	VMOVNTPS   Y1, (AX)(R9*4)
 	ADDQ       $0x08, R9
-	JMP        scaleAVX2_m3_loop
+	JMP        scaleAVX2_m3_seq_loop
 
-scaleAVX2_m3_done:
+scaleAVX2_m3_seq_done:
 scaleAVX2_ret:
 	MOVQ R9, ret+120(FP)
 	VZEROUPPER
@@ -3134,22 +6518,142 @@ normalizeAVX2_m3_done:
 	JMP normalizeAVX2_ret
 
 normalizeAVX2_m4_loop:
+	MOVQ R8, DX
+	SHRQ $0x06, DX
+	SHLQ $0x04, DX
+	MOVQ DX, BX
+	LEAQ (DX)(DX*1), DI
+	LEAQ (DI)(DX*1), R10
+
+normalizeAVX2_m4_s_q:
+	CMPQ       R9, DX
+	JAE        normalizeAVX2_m4_s_qdone
+	PREFETCHT1 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Y2
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y1, Y2, Y2
+	PREFETCHT1 (SI)(BX*4)
+	VMOVUPS    (CX)(BX*4), Y3
+	VSUBPS     Y0, Y3, Y3
+	VMULPS     Y1, Y3, Y3
+	PREFETCHT1 (SI)(DI*4)
+	VMOVUPS    (CX)(DI*4), Y4
+	VSUBPS     Y0, Y4, Y4
+	VMULPS     Y1, Y4, Y4
+	PREFETCHT1 (SI)(R10*4)
+	VMOVUPS    (CX)(R10*4), Y5
+	VSUBPS     Y0, Y5, Y5
+	VMULPS     Y1, Y5, Y5
+	VMOVNTPS   Y2, (AX)(R9*4)
+	VMOVNTPS   Y3, (AX)(BX*4)
+	VMOVNTPS   Y4, (AX)(DI*4)
+	VMOVNTPS   Y5, (AX)(R10*4)
+	VMOVUPS    32(CX)(R9*4), Y2
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y1, Y2, Y2
+	VMOVUPS    32(CX)(BX*4), Y3
+	VSUBPS     Y0, Y3, Y3
+	VMULPS     Y1, Y3, Y3
+	VMOVUPS    32(CX)(DI*4), Y4
+	VSUBPS     Y0, Y4, Y4
+	VMULPS     Y1, Y4, Y4
+	VMOVUPS    32(CX)(R10*4), Y5
+	VSUBPS     Y0, Y5, Y5
+	VMULPS     Y1, Y5, Y5
+	VMOVNTPS   Y2, 32(AX)(R9*4)
+	VMOVNTPS   Y3, 32(AX)(BX*4)
+	VMOVNTPS   Y4, 32(AX)(DI*4)
+	VMOVNTPS   Y5, 32(AX)(R10*4)
+	ADDQ       $0x10, R9
+	ADDQ       $0x10, BX
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, R10
+	JMP        normalizeAVX2_m4_s_q
+
+normalizeAVX2_m4_s_qdone:
+	MOVQ R10, R9
+
+normalizeAVX2_m4_seq_loop:
 	CMPQ       R9, R8
-	JAE        normalizeAVX2_m4_done
+	JAE        normalizeAVX2_m4_seq_done
 	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Y2
 	VSUBPS     Y0, Y2, Y2
 	VMULPS     Y1, Y2, Y2
 	VMOVNTPS   Y2, (AX)(R9*4)
 	ADDQ       $0x08, R9
-	JMP        normalizeAVX2_m4_loop
+	JMP        normalizeAVX2_m4_seq_loop
 
-normalizeAVX2_m4_done:
+normalizeAVX2_m4_seq_done:
 	JMP normalizeAVX2_ret
 
 normalizeAVX2_m5_loop:
+	MOVQ R8, BX
+	SHRQ $0x06, BX
+	SHLQ $0x04, BX
+	MOVQ BX, DI
+	LEAQ (BX)(BX*1), R10
+	LEAQ (R10)(BX*1), R11
+
+normalizeAVX2_m5_s_q:
+	CMPQ       R9, BX
+	JAE        normalizeAVX2_m5_s_qdone
+	PREFETCHT1 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Y2
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y1, Y2, Y2
+	VMULPS     (DX)(R9*4), Y2, Y2
+	PREFETCHT1 (SI)(DI*4)
+	VMOVUPS    (CX)(DI*4), Y3
+	VSUBPS     Y0, Y3, Y3
+	VMULPS     Y1, Y3, Y3
+	VMULPS     (DX)(DI*4), Y3, Y3
+	PREFETCHT1 (SI)(R10*4)
+	VMOVUPS    (CX)(R10*4), Y4
+	VSUBPS     Y0, Y4, Y4
+	VMULPS     Y1, Y4, Y4
+	VMULPS     (DX)(R10*4), Y4, Y4
+	PREFETCHT1 (SI)(R11*4)
+	VMOVUPS    (CX)(R11*4), Y5
+	VSUBPS     Y0, Y5, Y5
+	VMULPS     Y1, Y5, Y5
+	VMULPS     (DX)(R11*4), Y5, Y5
+	VMOVNTPS   Y2, (AX)(R9*4)
+	VMOVNTPS   Y3, (AX)(DI*4)
+	VMOVNTPS   Y4, (AX)(R10*4)
+	VMOVNTPS   Y5, (AX)(R11*4)
+	VMOVUPS    32(CX)(R9*4), Y2
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y1, Y2, Y2
+	VMULPS     32(DX)(R9*4), Y2, Y2
+	VMOVUPS    32(CX)(DI*4), Y3
+	VSUBPS     Y0, Y3, Y3
+	VMULPS     Y1, Y3, Y3
+	VMULPS     32(DX)(DI*4), Y3, Y3
+	VMOVUPS    32(CX)(R10*4), Y4
+	VSUBPS     Y0, Y4, Y4
+	VMULPS     Y1, Y4, Y4
+	VMULPS     32(DX)(R10*4), Y4, Y4
+	VMOVUPS    32(CX)(R11*4), Y5
+	VSUBPS     Y0, Y5, Y5
+	VMULPS     Y1, Y5, Y5
+	VMULPS     32(DX)(R11*4), Y5, Y5
+	VMOVNTPS   Y2, 32(AX)(R9*4)
+	VMOVNTPS   Y3, 32(AX)(DI*4)
+	VMOVNTPS   Y4, 32(AX)(R10*4)
+	VMOVNTPS   Y5, 32(AX)(R11*4)
+	ADDQ       $0x10, R9
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, R10
+	ADDQ       $0x10, R11
+	JMP        normalizeAVX2_m5_s_q
+
+normalizeAVX2_m5_s_qdone:
+	MOVQ R11, R9
+
+normalizeAVX2_m5_seq_loop:
 	CMPQ       R9, R8
-	JAE        normalizeAVX2_m5_done
+	JAE        normalizeAVX2_m5_seq_done
 	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Y2
 	VSUBPS     Y0, Y2, Y2
@@ -3157,14 +6661,78 @@ normalizeAVX2_m5_loop:
 	VMULPS     (DX)(R9*4), Y2, Y2
 	VMOVNTPS   Y2, (AX)(R9*4)
 	ADDQ       $0x08, R9
-	JMP        normalizeAVX2_m5_loop
+	JMP        normalizeAVX2_m5_seq_loop
 
-normalizeAVX2_m5_done:
+normalizeAVX2_m5_seq_done:
 	JMP normalizeAVX2_ret
 
 normalizeAVX2_m6_loop:
+	MOVQ R8, DX
+	SHRQ $0x06, DX
+	SHLQ $0x04, DX
+	MOVQ DX, DI
+	LEAQ (DX)(DX*1), R10
+	LEAQ (R10)(DX*1), R11
+
+normalizeAVX2_m6_s_q:
+	CMPQ       R9, DX
+	JAE        normalizeAVX2_m6_s_qdone
+	PREFETCHT1 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Y2
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y1, Y2, Y2
+	VADDPS     (BX)(R9*4), Y2, Y2
+	PREFETCHT1 (SI)(DI*4)
+	VMOVUPS    (CX)(DI*4), Y3
+	VSUBPS     Y0, Y3, Y3
+	VMULPS     Y1, Y3, Y3
+	VADDPS     (BX)(DI*4), Y3, Y3
+	PREFETCHT1 (SI)(R10*4)
+	VMOVUPS    (CX)(R10*4), Y4
+	VSUBPS     Y0, Y4, Y4
+	VMULPS     Y1, Y4, Y4
+	VADDPS     (BX)(R10*4), Y4, Y4
+	PREFETCHT1 (SI)(R11*4)
+	VMOVUPS    (CX)(R11*4), Y5
+	VSUBPS     Y0, Y5, Y5
+	VMULPS     Y1, Y5, Y5
+	VADDPS     (BX)(R11*4), Y5, Y5
+	VMOVNTPS   Y2, (AX)(R9*4)
+	VMOVNTPS   Y3, (AX)(DI*4)
+	VMOVNTPS   Y4, (AX)(R10*4)
+	VMOVNTPS   Y5, (AX)(R11*4)
+	VMOVUPS    32(CX)(R9*4), Y2
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y1, Y2, Y2
+	VADDPS     32(BX)(R9*4), Y2, Y2
+	VMOVUPS    32(CX)(DI*4), Y3
+	VSUBPS     Y0, Y3, Y3
+	VMULPS     Y1, Y3, Y3
+	VADDPS     32(BX)(DI*4), Y3, Y3
+	VMOVUPS    32(CX)(R10*4), Y4
+	VSUBPS     Y0, Y4, Y4
+	VMULPS     Y1, Y4, Y4
+	VADDPS     32(BX)(R10*4), Y4, Y4
+	VMOVUPS    32(CX)(R11*4), Y5
+	VSUBPS     Y0, Y5, Y5
+	VMULPS     Y1, Y5, Y5
+	VADDPS     32(BX)(R11*4), Y5, Y5
+	VMOVNTPS   Y2, 32(AX)(R9*4)
+	VMOVNTPS   Y3, 32(AX)(DI*4)
+	VMOVNTPS   Y4, 32(AX)(R10*4)
+	VMOVNTPS   Y5, 32(AX)(R11*4)
+	ADDQ       $0x10, R9
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, R10
+	ADDQ       $0x10, R11
+	JMP        normalizeAVX2_m6_s_q
+
+normalizeAVX2_m6_s_qdone:
+	MOVQ R11, R9
+
+normalizeAVX2_m6_seq_loop:
 	CMPQ       R9, R8
-	JAE        normalizeAVX2_m6_done
+	JAE        normalizeAVX2_m6_seq_done
 	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Y2
 	VSUBPS     Y0, Y2, Y2
@@ -3172,14 +6740,86 @@ normalizeAVX2_m6_loop:
 	VADDPS     (BX)(R9*4), Y2, Y2
 	VMOVNTPS   Y2, (AX)(R9*4)
 	ADDQ       $0x08, R9
-	JMP        normalizeAVX2_m6_loop
+	JMP        normalizeAVX2_m6_seq_loop
 
-normalizeAVX2_m6_done:
+normalizeAVX2_m6_seq_done:
 	JMP normalizeAVX2_ret
 
 normalizeAVX2_m7_loop:
+	MOVQ R8, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R10
+	LEAQ (DI)(DI*1), R11
+	LEAQ (R11)(DI*1), R12
+
+normalizeAVX2_m7_s_q:
+	CMPQ       R9, DI
+	JAE        normalizeAVX2_m7_s_qdone
+	PREFETCHT1 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Y2
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y1, Y2, Y2
+	VMULPS     (DX)(R9*4), Y2, Y2
+	VADDPS     (BX)(R9*4), Y2, Y2
+	PREFETCHT1 (SI)(R10*4)
+	VMOVUPS    (CX)(R10*4), Y3
+	VSUBPS     Y0, Y3, Y3
+	VMULPS     Y1, Y3, Y3
+	VMULPS     (DX)(R10*4), Y3, Y3
+	VADDPS     (BX)(R10*4), Y3, Y3
+	PREFETCHT1 (SI)(R11*4)
+	VMOVUPS    (CX)(R11*4), Y4
+	VSUBPS     Y0, Y4, Y4
+	VMULPS     Y1, Y4, Y4
+	VMULPS     (DX)(R11*4), Y4, Y4
+	VADDPS     (BX)(R11*4), Y4, Y4
+	PREFETCHT1 (SI)(R12*4)
+	VMOVUPS    (CX)(R12*4), Y5
+	VSUBPS     Y0, Y5, Y5
+	VMULPS     Y1, Y5, Y5
+	VMULPS     (DX)(R12*4), Y5, Y5
+	VADDPS     (BX)(R12*4), Y5, Y5
+	VMOVNTPS   Y2, (AX)(R9*4)
+	VMOVNTPS   Y3, (AX)(R10*4)
+	VMOVNTPS   Y4, (AX)(R11*4)
+	VMOVNTPS   Y5, (AX)(R12*4)
+	VMOVUPS    32(CX)(R9*4), Y2
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y1, Y2, Y2
+	VMULPS     32(DX)(R9*4), Y2, Y2
+	VADDPS     32(BX)(R9*4), Y2, Y2
+	VMOVUPS    32(CX)(R10*4), Y3
+	VSUBPS     Y0, Y3, Y3
+	VMULPS     Y1, Y3, Y3
+	VMULPS     32(DX)(R10*4), Y3, Y3
+	VADDPS     32(BX)(R10*4), Y3, Y3
+	VMOVUPS    32(CX)(R11*4), Y4
+	VSUBPS     Y0, Y4, Y4
+	VMULPS     Y1, Y4, Y4
+	VMULPS     32(DX)(R11*4), Y4, Y4
+	VADDPS     32(BX)(R11*4), Y4, Y4
+	VMOVUPS    32(CX)(R12*4), Y5
+	VSUBPS     Y0, Y5, Y5
+	VMULPS     Y1, Y5, Y5
+	VMULPS     32(DX)(R12*4), Y5, Y5
+	VADDPS     32(BX)(R12*4), Y5, Y5
+	VMOVNTPS   Y2, 32(AX)(R9*4)
+	VMOVNTPS   Y3, 32(AX)(R10*4)
+	VMOVNTPS   Y4, 32(AX)(R11*4)
+	VMOVNTPS   Y5, 32(AX)(R12*4)
+	ADDQ       $0x10, R9
+	ADDQ       $0x10, R10
+	ADDQ       $0x10, R11
+	ADDQ       $0x10, R12
+	JMP        normalizeAVX2_m7_s_q
+
+normalizeAVX2_m7_s_qdone:
+	MOVQ R12, R9
+
+normalizeAVX2_m7_seq_loop:
 	CMPQ       R9, R8
-	JAE        normalizeAVX2_m7_done
+	JAE        normalizeAVX2_m7_seq_done
 	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Y2
 	VSUBPS     Y0, Y2, Y2
@@ -3188,9 +6828,9 @@ normalizeAVX2_m7_loop:
 	VADDPS     (BX)(R9*4), Y2, Y2
 	VMOVNTPS   Y2, (AX)(R9*4)
 	ADDQ       $0x08, R9
-	JMP        normalizeAVX2_m7_loop
+	JMP        normalizeAVX2_m7_seq_loop
 
-normalizeAVX2_m7_done:
+normalizeAVX2_m7_seq_done:
 normalizeAVX2_ret:
 	MOVQ R9, ret+136(FP)
 	VZEROUPPER
@@ -3621,6 +7261,110 @@ expAVX512_loopfalse:
 	JMP          expAVX512_loopfalse
 
 expAVX512_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+expAVX512_looptrue_q_q:
+	CMPQ         SI, DI
+	JAE          expAVX512_looptrue_q_qdone
+	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
+	VCMPPS       $0x1a, Z1, Z0, K1
+	VCMPPS       $0x15, Z2, Z0, K2
+	KORTESTW     K2, K1
+	JNE          expAVX512_looptrue_q_bail
+	VMOVUPS      Z0, Z4
+	VFMADD213PS  Z5, Z3, Z4
+	VSUBPS       Z5, Z4, Z4
+	VFNMADD231PS Z6, Z4, Z0
+	VFNMADD231PS Z7, Z4, Z0
+	VMOVUPS      Z8, Z14
+	VFMADD213PS  Z9, Z0, Z14
+	VFMADD213PS  Z10, Z0, Z14
+	VFMADD213PS  Z11, Z0, Z14
+	VFMADD213PS  Z12, Z0, Z14
+	VFMADD213PS  Z13, Z0, Z14
+	VFMADD213PS  Z13, Z0, Z14
+	VSCALEFPS    Z4, Z14, Z0
+	VMOVUPS      (CX)(R8*4), Z4
+	PREFETCHT0   2048(CX)(R8*4)
+	VCMPPS       $0x1a, Z1, Z4, K1
+	VCMPPS       $0x15, Z2, Z4, K2
+	KORTESTW     K2, K1
+	JNE          expAVX512_looptrue_q_bail
+	VMOVUPS      Z4, Z14
+	VFMADD213PS  Z5, Z3, Z14
+	VSUBPS       Z5, Z14, Z14
+	VFNMADD231PS Z6, Z14, Z4
+	VFNMADD231PS Z7, Z14, Z4
+	VMOVUPS      Z8, Z15
+	VFMADD213PS  Z9, Z4, Z15
+	VFMADD213PS  Z10, Z4, Z15
+	VFMADD213PS  Z11, Z4, Z15
+	VFMADD213PS  Z12, Z4, Z15
+	VFMADD213PS  Z13, Z4, Z15
+	VFMADD213PS  Z13, Z4, Z15
+	VSCALEFPS    Z14, Z15, Z4
+	VMOVUPS      (CX)(R9*4), Z14
+	PREFETCHT0   2048(CX)(R9*4)
+	VCMPPS       $0x1a, Z1, Z14, K1
+	VCMPPS       $0x15, Z2, Z14, K2
+	KORTESTW     K2, K1
+	JNE          expAVX512_looptrue_q_bail
+	VMOVUPS      Z14, Z15
+	VFMADD213PS  Z5, Z3, Z15
+	VSUBPS       Z5, Z15, Z15
+	VFNMADD231PS Z6, Z15, Z14
+	VFNMADD231PS Z7, Z15, Z14
+	VMOVUPS      Z8, Z16
+	VFMADD213PS  Z9, Z14, Z16
+	VFMADD213PS  Z10, Z14, Z16
+	VFMADD213PS  Z11, Z14, Z16
+	VFMADD213PS  Z12, Z14, Z16
+	VFMADD213PS  Z13, Z14, Z16
+	VFMADD213PS  Z13, Z14, Z16
+	VSCALEFPS    Z15, Z16, Z14
+	VMOVUPS      (CX)(R10*4), Z15
+	PREFETCHT0   2048(CX)(R10*4)
+	VCMPPS       $0x1a, Z1, Z15, K1
+	VCMPPS       $0x15, Z2, Z15, K2
+	KORTESTW     K2, K1
+	JNE          expAVX512_looptrue_q_bail
+	VMOVUPS      Z15, Z16
+	VFMADD213PS  Z5, Z3, Z16
+	VSUBPS       Z5, Z16, Z16
+	VFNMADD231PS Z6, Z16, Z15
+	VFNMADD231PS Z7, Z16, Z15
+	VMOVUPS      Z8, Z17
+	VFMADD213PS  Z9, Z15, Z17
+	VFMADD213PS  Z10, Z15, Z17
+	VFMADD213PS  Z11, Z15, Z17
+	VFMADD213PS  Z12, Z15, Z17
+	VFMADD213PS  Z13, Z15, Z17
+	VFMADD213PS  Z13, Z15, Z17
+	VSCALEFPS    Z16, Z17, Z15
+	VMOVNTPS     Z0, (AX)(SI*4)
+	VMOVNTPS     Z4, (AX)(R8*4)
+	VMOVNTPS     Z14, (AX)(R9*4)
+	VMOVNTPS     Z15, (AX)(R10*4)
+	ADDQ         $0x10, SI
+	ADDQ         $0x10, R8
+	ADDQ         $0x10, R9
+	ADDQ         $0x10, R10
+	JMP          expAVX512_looptrue_q_q
+
+expAVX512_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  expAVX512_looptrue_seq
+
+expAVX512_looptrue_q_qdone:
+	MOVQ R10, SI
+
+expAVX512_looptrue_seq:
 	CMPQ         SI, DX
 	JAE          expAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
@@ -3644,7 +7388,7 @@ expAVX512_looptrue:
 	VSCALEFPS    Z4, Z14, Z0
 	VMOVNTPS     Z0, (AX)(SI*4)
 	ADDQ         $0x10, SI
-	JMP          expAVX512_looptrue
+	JMP          expAVX512_looptrue_seq
 
 expAVX512_done:
 	TESTQ BX, BX
@@ -3716,6 +7460,122 @@ sigmoidAVX512_loopfalse:
 	JMP          sigmoidAVX512_loopfalse
 
 sigmoidAVX512_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+sigmoidAVX512_looptrue_q_q:
+	CMPQ         SI, DI
+	JAE          sigmoidAVX512_looptrue_q_qdone
+	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
+	VCMPPS       $0x1a, Z1, Z0, K1
+	VCMPPS       $0x15, Z2, Z0, K2
+	KORTESTW     K2, K1
+	JNE          sigmoidAVX512_looptrue_q_bail
+	VMOVUPS      Z4, Z3
+	VMOVUPS      Z0, Z6
+	VFMADD213PS  Z7, Z5, Z6
+	VSUBPS       Z7, Z6, Z6
+	VFNMSUB231PS Z8, Z6, Z0
+	VFNMADD231PS Z9, Z6, Z0
+	VMOVUPS      Z10, Z15
+	VFMADD213PS  Z11, Z0, Z15
+	VFMADD213PS  Z12, Z0, Z15
+	VFMADD213PS  Z13, Z0, Z15
+	VFMADD213PS  Z14, Z0, Z15
+	VFMADD213PS  Z4, Z0, Z15
+	VFMADD213PS  Z4, Z0, Z15
+	VSCALEFPS    Z6, Z15, Z0
+	VADDPS       Z4, Z0, Z0
+	VDIVPS       Z0, Z3, Z0
+	VMOVUPS      (CX)(R8*4), Z3
+	PREFETCHT0   2048(CX)(R8*4)
+	VCMPPS       $0x1a, Z1, Z3, K1
+	VCMPPS       $0x15, Z2, Z3, K2
+	KORTESTW     K2, K1
+	JNE          sigmoidAVX512_looptrue_q_bail
+	VMOVUPS      Z4, Z6
+	VMOVUPS      Z3, Z15
+	VFMADD213PS  Z7, Z5, Z15
+	VSUBPS       Z7, Z15, Z15
+	VFNMSUB231PS Z8, Z15, Z3
+	VFNMADD231PS Z9, Z15, Z3
+	VMOVUPS      Z10, Z16
+	VFMADD213PS  Z11, Z3, Z16
+	VFMADD213PS  Z12, Z3, Z16
+	VFMADD213PS  Z13, Z3, Z16
+	VFMADD213PS  Z14, Z3, Z16
+	VFMADD213PS  Z4, Z3, Z16
+	VFMADD213PS  Z4, Z3, Z16
+	VSCALEFPS    Z15, Z16, Z3
+	VADDPS       Z4, Z3, Z3
+	VDIVPS       Z3, Z6, Z3
+	VMOVUPS      (CX)(R9*4), Z6
+	PREFETCHT0   2048(CX)(R9*4)
+	VCMPPS       $0x1a, Z1, Z6, K1
+	VCMPPS       $0x15, Z2, Z6, K2
+	KORTESTW     K2, K1
+	JNE          sigmoidAVX512_looptrue_q_bail
+	VMOVUPS      Z4, Z15
+	VMOVUPS      Z6, Z16
+	VFMADD213PS  Z7, Z5, Z16
+	VSUBPS       Z7, Z16, Z16
+	VFNMSUB231PS Z8, Z16, Z6
+	VFNMADD231PS Z9, Z16, Z6
+	VMOVUPS      Z10, Z17
+	VFMADD213PS  Z11, Z6, Z17
+	VFMADD213PS  Z12, Z6, Z17
+	VFMADD213PS  Z13, Z6, Z17
+	VFMADD213PS  Z14, Z6, Z17
+	VFMADD213PS  Z4, Z6, Z17
+	VFMADD213PS  Z4, Z6, Z17
+	VSCALEFPS    Z16, Z17, Z6
+	VADDPS       Z4, Z6, Z6
+	VDIVPS       Z6, Z15, Z6
+	VMOVUPS      (CX)(R10*4), Z15
+	PREFETCHT0   2048(CX)(R10*4)
+	VCMPPS       $0x1a, Z1, Z15, K1
+	VCMPPS       $0x15, Z2, Z15, K2
+	KORTESTW     K2, K1
+	JNE          sigmoidAVX512_looptrue_q_bail
+	VMOVUPS      Z4, Z16
+	VMOVUPS      Z15, Z17
+	VFMADD213PS  Z7, Z5, Z17
+	VSUBPS       Z7, Z17, Z17
+	VFNMSUB231PS Z8, Z17, Z15
+	VFNMADD231PS Z9, Z17, Z15
+	VMOVUPS      Z10, Z18
+	VFMADD213PS  Z11, Z15, Z18
+	VFMADD213PS  Z12, Z15, Z18
+	VFMADD213PS  Z13, Z15, Z18
+	VFMADD213PS  Z14, Z15, Z18
+	VFMADD213PS  Z4, Z15, Z18
+	VFMADD213PS  Z4, Z15, Z18
+	VSCALEFPS    Z17, Z18, Z15
+	VADDPS       Z4, Z15, Z15
+	VDIVPS       Z15, Z16, Z15
+	VMOVNTPS     Z0, (AX)(SI*4)
+	VMOVNTPS     Z3, (AX)(R8*4)
+	VMOVNTPS     Z6, (AX)(R9*4)
+	VMOVNTPS     Z15, (AX)(R10*4)
+	ADDQ         $0x10, SI
+	ADDQ         $0x10, R8
+	ADDQ         $0x10, R9
+	ADDQ         $0x10, R10
+	JMP          sigmoidAVX512_looptrue_q_q
+
+sigmoidAVX512_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  sigmoidAVX512_looptrue_seq
+
+sigmoidAVX512_looptrue_q_qdone:
+	MOVQ R10, SI
+
+sigmoidAVX512_looptrue_seq:
 	CMPQ         SI, DX
 	JAE          sigmoidAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
@@ -3742,7 +7602,7 @@ sigmoidAVX512_looptrue:
 	VDIVPS       Z0, Z3, Z0
 	VMOVNTPS     Z0, (AX)(SI*4)
 	ADDQ         $0x10, SI
-	JMP          sigmoidAVX512_looptrue
+	JMP          sigmoidAVX512_looptrue_seq
 
 sigmoidAVX512_done:
 	TESTQ BX, BX
@@ -3816,6 +7676,130 @@ siluAVX512_loopfalse:
 	JMP          siluAVX512_loopfalse
 
 siluAVX512_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+siluAVX512_looptrue_q_q:
+	CMPQ         SI, DI
+	JAE          siluAVX512_looptrue_q_qdone
+	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
+	VCMPPS       $0x1a, Z1, Z0, K1
+	VCMPPS       $0x15, Z2, Z0, K2
+	KORTESTW     K2, K1
+	JNE          siluAVX512_looptrue_q_bail
+	VMOVUPS      Z4, Z3
+	VMOVUPS      Z0, Z6
+	VFMADD213PS  Z7, Z5, Z6
+	VSUBPS       Z7, Z6, Z6
+	VMOVUPS      Z0, Z15
+	VFNMSUB231PS Z8, Z6, Z15
+	VFNMADD231PS Z9, Z6, Z15
+	VMOVUPS      Z10, Z16
+	VFMADD213PS  Z11, Z15, Z16
+	VFMADD213PS  Z12, Z15, Z16
+	VFMADD213PS  Z13, Z15, Z16
+	VFMADD213PS  Z14, Z15, Z16
+	VFMADD213PS  Z4, Z15, Z16
+	VFMADD213PS  Z4, Z15, Z16
+	VSCALEFPS    Z6, Z16, Z6
+	VADDPS       Z4, Z6, Z6
+	VDIVPS       Z6, Z3, Z3
+	VMULPS       Z0, Z3, Z0
+	VMOVUPS      (CX)(R8*4), Z3
+	PREFETCHT0   2048(CX)(R8*4)
+	VCMPPS       $0x1a, Z1, Z3, K1
+	VCMPPS       $0x15, Z2, Z3, K2
+	KORTESTW     K2, K1
+	JNE          siluAVX512_looptrue_q_bail
+	VMOVUPS      Z4, Z6
+	VMOVUPS      Z3, Z15
+	VFMADD213PS  Z7, Z5, Z15
+	VSUBPS       Z7, Z15, Z15
+	VMOVUPS      Z3, Z16
+	VFNMSUB231PS Z8, Z15, Z16
+	VFNMADD231PS Z9, Z15, Z16
+	VMOVUPS      Z10, Z17
+	VFMADD213PS  Z11, Z16, Z17
+	VFMADD213PS  Z12, Z16, Z17
+	VFMADD213PS  Z13, Z16, Z17
+	VFMADD213PS  Z14, Z16, Z17
+	VFMADD213PS  Z4, Z16, Z17
+	VFMADD213PS  Z4, Z16, Z17
+	VSCALEFPS    Z15, Z17, Z15
+	VADDPS       Z4, Z15, Z15
+	VDIVPS       Z15, Z6, Z6
+	VMULPS       Z3, Z6, Z3
+	VMOVUPS      (CX)(R9*4), Z6
+	PREFETCHT0   2048(CX)(R9*4)
+	VCMPPS       $0x1a, Z1, Z6, K1
+	VCMPPS       $0x15, Z2, Z6, K2
+	KORTESTW     K2, K1
+	JNE          siluAVX512_looptrue_q_bail
+	VMOVUPS      Z4, Z15
+	VMOVUPS      Z6, Z16
+	VFMADD213PS  Z7, Z5, Z16
+	VSUBPS       Z7, Z16, Z16
+	VMOVUPS      Z6, Z17
+	VFNMSUB231PS Z8, Z16, Z17
+	VFNMADD231PS Z9, Z16, Z17
+	VMOVUPS      Z10, Z18
+	VFMADD213PS  Z11, Z17, Z18
+	VFMADD213PS  Z12, Z17, Z18
+	VFMADD213PS  Z13, Z17, Z18
+	VFMADD213PS  Z14, Z17, Z18
+	VFMADD213PS  Z4, Z17, Z18
+	VFMADD213PS  Z4, Z17, Z18
+	VSCALEFPS    Z16, Z18, Z16
+	VADDPS       Z4, Z16, Z16
+	VDIVPS       Z16, Z15, Z15
+	VMULPS       Z6, Z15, Z6
+	VMOVUPS      (CX)(R10*4), Z15
+	PREFETCHT0   2048(CX)(R10*4)
+	VCMPPS       $0x1a, Z1, Z15, K1
+	VCMPPS       $0x15, Z2, Z15, K2
+	KORTESTW     K2, K1
+	JNE          siluAVX512_looptrue_q_bail
+	VMOVUPS      Z4, Z16
+	VMOVUPS      Z15, Z17
+	VFMADD213PS  Z7, Z5, Z17
+	VSUBPS       Z7, Z17, Z17
+	VMOVUPS      Z15, Z18
+	VFNMSUB231PS Z8, Z17, Z18
+	VFNMADD231PS Z9, Z17, Z18
+	VMOVUPS      Z10, Z19
+	VFMADD213PS  Z11, Z18, Z19
+	VFMADD213PS  Z12, Z18, Z19
+	VFMADD213PS  Z13, Z18, Z19
+	VFMADD213PS  Z14, Z18, Z19
+	VFMADD213PS  Z4, Z18, Z19
+	VFMADD213PS  Z4, Z18, Z19
+	VSCALEFPS    Z17, Z19, Z17
+	VADDPS       Z4, Z17, Z17
+	VDIVPS       Z17, Z16, Z16
+	VMULPS       Z15, Z16, Z15
+	VMOVNTPS     Z0, (AX)(SI*4)
+	VMOVNTPS     Z3, (AX)(R8*4)
+	VMOVNTPS     Z6, (AX)(R9*4)
+	VMOVNTPS     Z15, (AX)(R10*4)
+	ADDQ         $0x10, SI
+	ADDQ         $0x10, R8
+	ADDQ         $0x10, R9
+	ADDQ         $0x10, R10
+	JMP          siluAVX512_looptrue_q_q
+
+siluAVX512_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  siluAVX512_looptrue_seq
+
+siluAVX512_looptrue_q_qdone:
+	MOVQ R10, SI
+
+siluAVX512_looptrue_seq:
 	CMPQ         SI, DX
 	JAE          siluAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
@@ -3844,7 +7828,7 @@ siluAVX512_looptrue:
 	VMULPS       Z0, Z3, Z0
 	VMOVNTPS     Z0, (AX)(SI*4)
 	ADDQ         $0x10, SI
-	JMP          siluAVX512_looptrue
+	JMP          siluAVX512_looptrue_seq
 
 siluAVX512_done:
 	TESTQ BX, BX
@@ -3920,6 +7904,134 @@ tanhAVX512_loopfalse:
 	JMP          tanhAVX512_loopfalse
 
 tanhAVX512_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+tanhAVX512_looptrue_q_q:
+	CMPQ         SI, DI
+	JAE          tanhAVX512_looptrue_q_qdone
+	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
+	VPANDD       Z2, Z0, Z1
+	VMINPS       Z1, Z3, Z1
+	VADDPS       Z1, Z1, Z1
+	VMOVUPS      Z1, Z17
+	VFMADD213PS  Z5, Z4, Z17
+	VSUBPS       Z5, Z17, Z17
+	VFNMADD231PS Z6, Z17, Z1
+	VFNMADD231PS Z7, Z17, Z1
+	VMOVUPS      Z8, Z18
+	VFMADD213PS  Z9, Z1, Z18
+	VFMADD213PS  Z10, Z1, Z18
+	VFMADD213PS  Z11, Z1, Z18
+	VFMADD213PS  Z12, Z1, Z18
+	VFMADD213PS  Z13, Z1, Z18
+	VMULPS       Z1, Z1, Z19
+	VFMADD213PS  Z1, Z19, Z18
+	VMOVUPS      Z14, Z1
+	VSCALEFPS    Z17, Z1, Z1
+	VSUBPS       Z14, Z1, Z17
+	VFMADD231PS  Z18, Z1, Z17
+	VADDPS       Z15, Z17, Z1
+	VDIVPS       Z1, Z17, Z1
+	VPANDD       Z16, Z0, Z0
+	VPORD        Z0, Z1, Z0
+	VMOVUPS      (CX)(R8*4), Z1
+	PREFETCHT0   2048(CX)(R8*4)
+	VPANDD       Z2, Z1, Z17
+	VMINPS       Z17, Z3, Z17
+	VADDPS       Z17, Z17, Z17
+	VMOVUPS      Z17, Z18
+	VFMADD213PS  Z5, Z4, Z18
+	VSUBPS       Z5, Z18, Z18
+	VFNMADD231PS Z6, Z18, Z17
+	VFNMADD231PS Z7, Z18, Z17
+	VMOVUPS      Z8, Z19
+	VFMADD213PS  Z9, Z17, Z19
+	VFMADD213PS  Z10, Z17, Z19
+	VFMADD213PS  Z11, Z17, Z19
+	VFMADD213PS  Z12, Z17, Z19
+	VFMADD213PS  Z13, Z17, Z19
+	VMULPS       Z17, Z17, Z20
+	VFMADD213PS  Z17, Z20, Z19
+	VMOVUPS      Z14, Z17
+	VSCALEFPS    Z18, Z17, Z17
+	VSUBPS       Z14, Z17, Z18
+	VFMADD231PS  Z19, Z17, Z18
+	VADDPS       Z15, Z18, Z17
+	VDIVPS       Z17, Z18, Z17
+	VPANDD       Z16, Z1, Z1
+	VPORD        Z1, Z17, Z1
+	VMOVUPS      (CX)(R9*4), Z17
+	PREFETCHT0   2048(CX)(R9*4)
+	VPANDD       Z2, Z17, Z18
+	VMINPS       Z18, Z3, Z18
+	VADDPS       Z18, Z18, Z18
+	VMOVUPS      Z18, Z19
+	VFMADD213PS  Z5, Z4, Z19
+	VSUBPS       Z5, Z19, Z19
+	VFNMADD231PS Z6, Z19, Z18
+	VFNMADD231PS Z7, Z19, Z18
+	VMOVUPS      Z8, Z20
+	VFMADD213PS  Z9, Z18, Z20
+	VFMADD213PS  Z10, Z18, Z20
+	VFMADD213PS  Z11, Z18, Z20
+	VFMADD213PS  Z12, Z18, Z20
+	VFMADD213PS  Z13, Z18, Z20
+	VMULPS       Z18, Z18, Z21
+	VFMADD213PS  Z18, Z21, Z20
+	VMOVUPS      Z14, Z18
+	VSCALEFPS    Z19, Z18, Z18
+	VSUBPS       Z14, Z18, Z19
+	VFMADD231PS  Z20, Z18, Z19
+	VADDPS       Z15, Z19, Z18
+	VDIVPS       Z18, Z19, Z18
+	VPANDD       Z16, Z17, Z17
+	VPORD        Z17, Z18, Z17
+	VMOVUPS      (CX)(R10*4), Z18
+	PREFETCHT0   2048(CX)(R10*4)
+	VPANDD       Z2, Z18, Z19
+	VMINPS       Z19, Z3, Z19
+	VADDPS       Z19, Z19, Z19
+	VMOVUPS      Z19, Z20
+	VFMADD213PS  Z5, Z4, Z20
+	VSUBPS       Z5, Z20, Z20
+	VFNMADD231PS Z6, Z20, Z19
+	VFNMADD231PS Z7, Z20, Z19
+	VMOVUPS      Z8, Z21
+	VFMADD213PS  Z9, Z19, Z21
+	VFMADD213PS  Z10, Z19, Z21
+	VFMADD213PS  Z11, Z19, Z21
+	VFMADD213PS  Z12, Z19, Z21
+	VFMADD213PS  Z13, Z19, Z21
+	VMULPS       Z19, Z19, Z22
+	VFMADD213PS  Z19, Z22, Z21
+	VMOVUPS      Z14, Z19
+	VSCALEFPS    Z20, Z19, Z19
+	VSUBPS       Z14, Z19, Z20
+	VFMADD231PS  Z21, Z19, Z20
+	VADDPS       Z15, Z20, Z19
+	VDIVPS       Z19, Z20, Z19
+	VPANDD       Z16, Z18, Z18
+	VPORD        Z18, Z19, Z18
+	VMOVNTPS     Z0, (AX)(SI*4)
+	VMOVNTPS     Z1, (AX)(R8*4)
+	VMOVNTPS     Z17, (AX)(R9*4)
+	VMOVNTPS     Z18, (AX)(R10*4)
+	ADDQ         $0x10, SI
+	ADDQ         $0x10, R8
+	ADDQ         $0x10, R9
+	ADDQ         $0x10, R10
+	JMP          tanhAVX512_looptrue_q_q
+
+tanhAVX512_looptrue_q_qdone:
+	MOVQ R10, SI
+
+tanhAVX512_looptrue_seq:
 	CMPQ         SI, DX
 	JAE          tanhAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
@@ -3950,7 +8062,7 @@ tanhAVX512_looptrue:
 	VPORD        Z0, Z1, Z0
 	VMOVNTPS     Z0, (AX)(SI*4)
 	ADDQ         $0x10, SI
-	JMP          tanhAVX512_looptrue
+	JMP          tanhAVX512_looptrue_seq
 
 tanhAVX512_done:
 	TESTQ BX, BX
@@ -4028,6 +8140,134 @@ geluAVX512_loopfalse:
 	JMP          geluAVX512_loopfalse
 
 geluAVX512_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+geluAVX512_looptrue_q_q:
+	CMPQ         SI, DI
+	JAE          geluAVX512_looptrue_q_qdone
+	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
+	VCMPPS       $0x1a, Z1, Z0, K1
+	VCMPPS       $0x15, Z2, Z0, K2
+	KORTESTW     K2, K1
+	JNE          geluAVX512_looptrue_q_bail
+	VMOVUPS      Z4, Z3
+	VMULPS       Z0, Z0, Z5
+	VFMADD213PS  Z6, Z5, Z3
+	VMULPS       Z0, Z3, Z3
+	VMOVUPS      Z3, Z5
+	VFMADD213PS  Z8, Z7, Z5
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS Z9, Z5, Z3
+	VFNMADD231PS Z10, Z5, Z3
+	VMOVUPS      Z11, Z17
+	VFMADD213PS  Z12, Z3, Z17
+	VFMADD213PS  Z13, Z3, Z17
+	VFMADD213PS  Z14, Z3, Z17
+	VFMADD213PS  Z15, Z3, Z17
+	VFMADD213PS  Z16, Z3, Z17
+	VFMADD213PS  Z16, Z3, Z17
+	VSCALEFPS    Z5, Z17, Z3
+	VADDPS       Z16, Z3, Z3
+	VDIVPS       Z3, Z0, Z0
+	VMOVUPS      (CX)(R8*4), Z3
+	PREFETCHT0   2048(CX)(R8*4)
+	VCMPPS       $0x1a, Z1, Z3, K1
+	VCMPPS       $0x15, Z2, Z3, K2
+	KORTESTW     K2, K1
+	JNE          geluAVX512_looptrue_q_bail
+	VMOVUPS      Z4, Z5
+	VMULPS       Z3, Z3, Z17
+	VFMADD213PS  Z6, Z17, Z5
+	VMULPS       Z3, Z5, Z5
+	VMOVUPS      Z5, Z17
+	VFMADD213PS  Z8, Z7, Z17
+	VSUBPS       Z8, Z17, Z17
+	VFNMADD231PS Z9, Z17, Z5
+	VFNMADD231PS Z10, Z17, Z5
+	VMOVUPS      Z11, Z18
+	VFMADD213PS  Z12, Z5, Z18
+	VFMADD213PS  Z13, Z5, Z18
+	VFMADD213PS  Z14, Z5, Z18
+	VFMADD213PS  Z15, Z5, Z18
+	VFMADD213PS  Z16, Z5, Z18
+	VFMADD213PS  Z16, Z5, Z18
+	VSCALEFPS    Z17, Z18, Z5
+	VADDPS       Z16, Z5, Z5
+	VDIVPS       Z5, Z3, Z3
+	VMOVUPS      (CX)(R9*4), Z5
+	PREFETCHT0   2048(CX)(R9*4)
+	VCMPPS       $0x1a, Z1, Z5, K1
+	VCMPPS       $0x15, Z2, Z5, K2
+	KORTESTW     K2, K1
+	JNE          geluAVX512_looptrue_q_bail
+	VMOVUPS      Z4, Z17
+	VMULPS       Z5, Z5, Z18
+	VFMADD213PS  Z6, Z18, Z17
+	VMULPS       Z5, Z17, Z17
+	VMOVUPS      Z17, Z18
+	VFMADD213PS  Z8, Z7, Z18
+	VSUBPS       Z8, Z18, Z18
+	VFNMADD231PS Z9, Z18, Z17
+	VFNMADD231PS Z10, Z18, Z17
+	VMOVUPS      Z11, Z19
+	VFMADD213PS  Z12, Z17, Z19
+	VFMADD213PS  Z13, Z17, Z19
+	VFMADD213PS  Z14, Z17, Z19
+	VFMADD213PS  Z15, Z17, Z19
+	VFMADD213PS  Z16, Z17, Z19
+	VFMADD213PS  Z16, Z17, Z19
+	VSCALEFPS    Z18, Z19, Z17
+	VADDPS       Z16, Z17, Z17
+	VDIVPS       Z17, Z5, Z5
+	VMOVUPS      (CX)(R10*4), Z17
+	PREFETCHT0   2048(CX)(R10*4)
+	VCMPPS       $0x1a, Z1, Z17, K1
+	VCMPPS       $0x15, Z2, Z17, K2
+	KORTESTW     K2, K1
+	JNE          geluAVX512_looptrue_q_bail
+	VMOVUPS      Z4, Z18
+	VMULPS       Z17, Z17, Z19
+	VFMADD213PS  Z6, Z19, Z18
+	VMULPS       Z17, Z18, Z18
+	VMOVUPS      Z18, Z19
+	VFMADD213PS  Z8, Z7, Z19
+	VSUBPS       Z8, Z19, Z19
+	VFNMADD231PS Z9, Z19, Z18
+	VFNMADD231PS Z10, Z19, Z18
+	VMOVUPS      Z11, Z20
+	VFMADD213PS  Z12, Z18, Z20
+	VFMADD213PS  Z13, Z18, Z20
+	VFMADD213PS  Z14, Z18, Z20
+	VFMADD213PS  Z15, Z18, Z20
+	VFMADD213PS  Z16, Z18, Z20
+	VFMADD213PS  Z16, Z18, Z20
+	VSCALEFPS    Z19, Z20, Z18
+	VADDPS       Z16, Z18, Z18
+	VDIVPS       Z18, Z17, Z17
+	VMOVNTPS     Z0, (AX)(SI*4)
+	VMOVNTPS     Z3, (AX)(R8*4)
+	VMOVNTPS     Z5, (AX)(R9*4)
+	VMOVNTPS     Z17, (AX)(R10*4)
+	ADDQ         $0x10, SI
+	ADDQ         $0x10, R8
+	ADDQ         $0x10, R9
+	ADDQ         $0x10, R10
+	JMP          geluAVX512_looptrue_q_q
+
+geluAVX512_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  geluAVX512_looptrue_seq
+
+geluAVX512_looptrue_q_qdone:
+	MOVQ R10, SI
+
+geluAVX512_looptrue_seq:
 	CMPQ         SI, DX
 	JAE          geluAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
@@ -4057,7 +8297,7 @@ geluAVX512_looptrue:
 	VDIVPS       Z3, Z0, Z0
 	VMOVNTPS     Z0, (AX)(SI*4)
 	ADDQ         $0x10, SI
-	JMP          geluAVX512_looptrue
+	JMP          geluAVX512_looptrue_seq
 
 geluAVX512_done:
 	TESTQ BX, BX
@@ -4125,10 +8365,10 @@ geluErfAVX512_loopfalse:
 	VCMPPS      $0x11, Z16, Z5, K1
 	VMOVUPS     Z7, Z8
 	KORTESTW    K1, K1
-	JCC         erfc_geluErfAVX512_bfalse
-	JMP         geluErfAVX512_bfalse
+	JCC         erfc_geluErfAVX512_bfalse1
+	JMP         geluErfAVX512_bfalse1
 
-erfc_geluErfAVX512_bfalse:
+erfc_geluErfAVX512_bfalse1:
 	VMAXPS            Z16, Z5, Z5
 	VMOVUPS           Z16, Z8
 	VDIVPS            Z5, Z8, Z8
@@ -4195,7 +8435,7 @@ erfc_geluErfAVX512_bfalse:
 	VBLENDMPS         Z7, Z22, K1, Z23
 	VMOVUPS           Z23, Z8
 
-geluErfAVX512_bfalse:
+geluErfAVX512_bfalse1:
 	VMULPS.BCST k32_3f000000<>+0(SB), Z0, Z0
 	VMULPS      Z8, Z0, Z0
 	VMOVUPS     Z0, (AX)(SI*4)
@@ -4226,10 +8466,10 @@ geluErfAVX512_looptrue:
 	VCMPPS      $0x11, Z16, Z5, K1
 	VMOVUPS     Z7, Z8
 	KORTESTW    K1, K1
-	JCC         erfc_geluErfAVX512_btrue
-	JMP         geluErfAVX512_btrue
+	JCC         erfc_geluErfAVX512_btrue1
+	JMP         geluErfAVX512_btrue1
 
-erfc_geluErfAVX512_btrue:
+erfc_geluErfAVX512_btrue1:
 	VMAXPS            Z16, Z5, Z5
 	VMOVUPS           Z16, Z8
 	VDIVPS            Z5, Z8, Z8
@@ -4296,7 +8536,7 @@ erfc_geluErfAVX512_btrue:
 	VBLENDMPS         Z7, Z22, K1, Z23
 	VMOVUPS           Z23, Z8
 
-geluErfAVX512_btrue:
+geluErfAVX512_btrue1:
 	VMULPS.BCST k32_3f000000<>+0(SB), Z0, Z0
 	VMULPS      Z8, Z0, Z0
 	VMOVNTPS    Z0, (AX)(SI*4)
@@ -4387,6 +8627,158 @@ softplusAVX512_loopfalse:
 	JMP          softplusAVX512_loopfalse
 
 softplusAVX512_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+softplusAVX512_looptrue_q_q:
+	CMPQ         SI, DI
+	JAE          softplusAVX512_looptrue_q_qdone
+	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
+	VRANGEPS     $0x0a, Z2, Z0, Z1
+	VMOVUPS      Z1, Z4
+	VFMADD213PS  Z5, Z3, Z4
+	VSUBPS       Z5, Z4, Z4
+	VFNMSUB231PS Z6, Z4, Z1
+	VFNMADD231PS Z7, Z4, Z1
+	VMOVUPS      Z8, Z27
+	VFMADD213PS  Z9, Z1, Z27
+	VFMADD213PS  Z10, Z1, Z27
+	VFMADD213PS  Z11, Z1, Z27
+	VFMADD213PS  Z12, Z1, Z27
+	VFMADD213PS  Z13, Z1, Z27
+	VFMADD213PS  Z13, Z1, Z27
+	VSCALEFPS    Z4, Z27, Z1
+	VMOVUPS      Z1, Z4
+	VFMADD213PS  Z5, Z14, Z4
+	VPERMPS      Z15, Z4, Z27
+	VPERMPS      Z16, Z4, Z28
+	VPERMPS      Z17, Z4, Z4
+	VFMADD213PS  Z28, Z27, Z1
+	VMOVUPS      Z18, Z27
+	VFMADD213PS  Z19, Z1, Z27
+	VFMADD213PS  Z20, Z1, Z27
+	VFMADD213PS  Z21, Z1, Z27
+	VMULPS       Z1, Z1, Z28
+	VFMADD213PS  Z1, Z28, Z27
+	VPXORD       Z22, Z22, Z22
+	VMAXPS       Z0, Z22, Z0
+	VADDPS       Z0, Z4, Z0
+	VADDPS       Z0, Z27, Z0
+	VMOVUPS      (CX)(R8*4), Z1
+	PREFETCHT0   2048(CX)(R8*4)
+	VRANGEPS     $0x0a, Z2, Z1, Z4
+	VMOVUPS      Z4, Z27
+	VFMADD213PS  Z5, Z3, Z27
+	VSUBPS       Z5, Z27, Z27
+	VFNMSUB231PS Z6, Z27, Z4
+	VFNMADD231PS Z7, Z27, Z4
+	VMOVUPS      Z8, Z28
+	VFMADD213PS  Z9, Z4, Z28
+	VFMADD213PS  Z10, Z4, Z28
+	VFMADD213PS  Z11, Z4, Z28
+	VFMADD213PS  Z12, Z4, Z28
+	VFMADD213PS  Z13, Z4, Z28
+	VFMADD213PS  Z13, Z4, Z28
+	VSCALEFPS    Z27, Z28, Z4
+	VMOVUPS      Z4, Z27
+	VFMADD213PS  Z5, Z14, Z27
+	VPERMPS      Z15, Z27, Z28
+	VPERMPS      Z16, Z27, Z29
+	VPERMPS      Z17, Z27, Z27
+	VFMADD213PS  Z29, Z28, Z4
+	VMOVUPS      Z18, Z28
+	VFMADD213PS  Z19, Z4, Z28
+	VFMADD213PS  Z20, Z4, Z28
+	VFMADD213PS  Z21, Z4, Z28
+	VMULPS       Z4, Z4, Z29
+	VFMADD213PS  Z4, Z29, Z28
+	VPXORD       Z23, Z23, Z23
+	VMAXPS       Z1, Z23, Z1
+	VADDPS       Z1, Z27, Z1
+	VADDPS       Z1, Z28, Z1
+	VMOVUPS      (CX)(R9*4), Z4
+	PREFETCHT0   2048(CX)(R9*4)
+	VRANGEPS     $0x0a, Z2, Z4, Z27
+	VMOVUPS      Z27, Z28
+	VFMADD213PS  Z5, Z3, Z28
+	VSUBPS       Z5, Z28, Z28
+	VFNMSUB231PS Z6, Z28, Z27
+	VFNMADD231PS Z7, Z28, Z27
+	VMOVUPS      Z8, Z29
+	VFMADD213PS  Z9, Z27, Z29
+	VFMADD213PS  Z10, Z27, Z29
+	VFMADD213PS  Z11, Z27, Z29
+	VFMADD213PS  Z12, Z27, Z29
+	VFMADD213PS  Z13, Z27, Z29
+	VFMADD213PS  Z13, Z27, Z29
+	VSCALEFPS    Z28, Z29, Z27
+	VMOVUPS      Z27, Z28
+	VFMADD213PS  Z5, Z14, Z28
+	VPERMPS      Z15, Z28, Z29
+	VPERMPS      Z16, Z28, Z30
+	VPERMPS      Z17, Z28, Z28
+	VFMADD213PS  Z30, Z29, Z27
+	VMOVUPS      Z18, Z29
+	VFMADD213PS  Z19, Z27, Z29
+	VFMADD213PS  Z20, Z27, Z29
+	VFMADD213PS  Z21, Z27, Z29
+	VMULPS       Z27, Z27, Z30
+	VFMADD213PS  Z27, Z30, Z29
+	VPXORD       Z24, Z24, Z24
+	VMAXPS       Z4, Z24, Z4
+	VADDPS       Z4, Z28, Z4
+	VADDPS       Z4, Z29, Z4
+	VMOVUPS      (CX)(R10*4), Z27
+	PREFETCHT0   2048(CX)(R10*4)
+	VRANGEPS     $0x0a, Z2, Z27, Z28
+	VMOVUPS      Z28, Z29
+	VFMADD213PS  Z5, Z3, Z29
+	VSUBPS       Z5, Z29, Z29
+	VFNMSUB231PS Z6, Z29, Z28
+	VFNMADD231PS Z7, Z29, Z28
+	VMOVUPS      Z8, Z30
+	VFMADD213PS  Z9, Z28, Z30
+	VFMADD213PS  Z10, Z28, Z30
+	VFMADD213PS  Z11, Z28, Z30
+	VFMADD213PS  Z12, Z28, Z30
+	VFMADD213PS  Z13, Z28, Z30
+	VFMADD213PS  Z13, Z28, Z30
+	VSCALEFPS    Z29, Z30, Z28
+	VMOVUPS      Z28, Z29
+	VFMADD213PS  Z5, Z14, Z29
+	VPERMPS      Z15, Z29, Z30
+	VPERMPS      Z16, Z29, Z31
+	VPERMPS      Z17, Z29, Z29
+	VFMADD213PS  Z31, Z30, Z28
+	VMOVUPS      Z18, Z30
+	VFMADD213PS  Z19, Z28, Z30
+	VFMADD213PS  Z20, Z28, Z30
+	VFMADD213PS  Z21, Z28, Z30
+	VMULPS       Z28, Z28, Z31
+	VFMADD213PS  Z28, Z31, Z30
+	VPXORD       Z25, Z25, Z25
+	VMAXPS       Z27, Z25, Z27
+	VADDPS       Z27, Z29, Z27
+	VADDPS       Z27, Z30, Z27
+	VMOVNTPS     Z0, (AX)(SI*4)
+	VMOVNTPS     Z1, (AX)(R8*4)
+	VMOVNTPS     Z4, (AX)(R9*4)
+	VMOVNTPS     Z27, (AX)(R10*4)
+	ADDQ         $0x10, SI
+	ADDQ         $0x10, R8
+	ADDQ         $0x10, R9
+	ADDQ         $0x10, R10
+	JMP          softplusAVX512_looptrue_q_q
+
+softplusAVX512_looptrue_q_qdone:
+	MOVQ R10, SI
+
+softplusAVX512_looptrue_seq:
 	CMPQ         SI, DX
 	JAE          softplusAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
@@ -4397,33 +8789,33 @@ softplusAVX512_looptrue:
 	VSUBPS       Z5, Z4, Z4
 	VFNMSUB231PS Z6, Z4, Z1
 	VFNMADD231PS Z7, Z4, Z1
-	VMOVUPS      Z8, Z23
-	VFMADD213PS  Z9, Z1, Z23
-	VFMADD213PS  Z10, Z1, Z23
-	VFMADD213PS  Z11, Z1, Z23
-	VFMADD213PS  Z12, Z1, Z23
-	VFMADD213PS  Z13, Z1, Z23
-	VFMADD213PS  Z13, Z1, Z23
-	VSCALEFPS    Z4, Z23, Z1
+	VMOVUPS      Z8, Z22
+	VFMADD213PS  Z9, Z1, Z22
+	VFMADD213PS  Z10, Z1, Z22
+	VFMADD213PS  Z11, Z1, Z22
+	VFMADD213PS  Z12, Z1, Z22
+	VFMADD213PS  Z13, Z1, Z22
+	VFMADD213PS  Z13, Z1, Z22
+	VSCALEFPS    Z4, Z22, Z1
 	VMOVUPS      Z1, Z4
 	VFMADD213PS  Z5, Z14, Z4
-	VPERMPS      Z15, Z4, Z23
-	VPERMPS      Z16, Z4, Z24
+	VPERMPS      Z15, Z4, Z22
+	VPERMPS      Z16, Z4, Z23
 	VPERMPS      Z17, Z4, Z4
-	VFMADD213PS  Z24, Z23, Z1
-	VMOVUPS      Z18, Z23
-	VFMADD213PS  Z19, Z1, Z23
-	VFMADD213PS  Z20, Z1, Z23
-	VFMADD213PS  Z21, Z1, Z23
-	VMULPS       Z1, Z1, Z24
-	VFMADD213PS  Z1, Z24, Z23
-	VPXORD       Z22, Z22, Z22
-	VMAXPS       Z0, Z22, Z0
+	VFMADD213PS  Z23, Z22, Z1
+	VMOVUPS      Z18, Z22
+	VFMADD213PS  Z19, Z1, Z22
+	VFMADD213PS  Z20, Z1, Z22
+	VFMADD213PS  Z21, Z1, Z22
+	VMULPS       Z1, Z1, Z23
+	VFMADD213PS  Z1, Z23, Z22
+	VPXORD       Z26, Z26, Z26
+	VMAXPS       Z0, Z26, Z0
 	VADDPS       Z0, Z4, Z0
-	VADDPS       Z0, Z23, Z0
+	VADDPS       Z0, Z22, Z0
 	VMOVNTPS     Z0, (AX)(SI*4)
 	ADDQ         $0x10, SI
-	JMP          softplusAVX512_looptrue
+	JMP          softplusAVX512_looptrue_seq
 
 softplusAVX512_done:
 	TESTQ BX, BX
@@ -4618,6 +9010,130 @@ mishAVX512_loopfalse:
 	JMP          mishAVX512_loopfalse
 
 mishAVX512_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+mishAVX512_looptrue_q_q:
+	CMPQ         SI, DI
+	JAE          mishAVX512_looptrue_q_qdone
+	VMOVUPS      (CX)(SI*4), Z0
+	PREFETCHT0   2048(CX)(SI*4)
+	VCMPPS       $0x1e, Z1, Z0, K1
+	KORTESTW     K1, K1
+	JCC          mishAVX512_looptrue_q_bail
+	VMINPS       Z3, Z0, Z2
+	VMOVUPS      Z2, Z5
+	VFMADD213PS  Z6, Z4, Z5
+	VSUBPS       Z6, Z5, Z5
+	VFNMADD231PS Z7, Z5, Z2
+	VFNMADD231PS Z8, Z5, Z2
+	VMOVUPS      Z9, Z16
+	VFMADD213PS  Z10, Z2, Z16
+	VFMADD213PS  Z11, Z2, Z16
+	VFMADD213PS  Z12, Z2, Z16
+	VFMADD213PS  Z13, Z2, Z16
+	VFMADD213PS  Z14, Z2, Z16
+	VFMADD213PS  Z14, Z2, Z16
+	VSCALEFPS    Z5, Z16, Z2
+	VADDPS       Z15, Z2, Z5
+	VMULPS       Z2, Z5, Z2
+	VADDPS       Z15, Z2, Z5
+	VDIVPS       Z5, Z2, Z2
+	VMULPS       Z0, Z2, Z0
+	VMOVUPS      (CX)(R8*4), Z2
+	PREFETCHT0   2048(CX)(R8*4)
+	VCMPPS       $0x1e, Z1, Z2, K1
+	KORTESTW     K1, K1
+	JCC          mishAVX512_looptrue_q_bail
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      Z5, Z16
+	VFMADD213PS  Z6, Z4, Z16
+	VSUBPS       Z6, Z16, Z16
+	VFNMADD231PS Z7, Z16, Z5
+	VFNMADD231PS Z8, Z16, Z5
+	VMOVUPS      Z9, Z17
+	VFMADD213PS  Z10, Z5, Z17
+	VFMADD213PS  Z11, Z5, Z17
+	VFMADD213PS  Z12, Z5, Z17
+	VFMADD213PS  Z13, Z5, Z17
+	VFMADD213PS  Z14, Z5, Z17
+	VFMADD213PS  Z14, Z5, Z17
+	VSCALEFPS    Z16, Z17, Z5
+	VADDPS       Z15, Z5, Z16
+	VMULPS       Z5, Z16, Z5
+	VADDPS       Z15, Z5, Z16
+	VDIVPS       Z16, Z5, Z5
+	VMULPS       Z2, Z5, Z2
+	VMOVUPS      (CX)(R9*4), Z5
+	PREFETCHT0   2048(CX)(R9*4)
+	VCMPPS       $0x1e, Z1, Z5, K1
+	KORTESTW     K1, K1
+	JCC          mishAVX512_looptrue_q_bail
+	VMINPS       Z3, Z5, Z16
+	VMOVUPS      Z16, Z17
+	VFMADD213PS  Z6, Z4, Z17
+	VSUBPS       Z6, Z17, Z17
+	VFNMADD231PS Z7, Z17, Z16
+	VFNMADD231PS Z8, Z17, Z16
+	VMOVUPS      Z9, Z18
+	VFMADD213PS  Z10, Z16, Z18
+	VFMADD213PS  Z11, Z16, Z18
+	VFMADD213PS  Z12, Z16, Z18
+	VFMADD213PS  Z13, Z16, Z18
+	VFMADD213PS  Z14, Z16, Z18
+	VFMADD213PS  Z14, Z16, Z18
+	VSCALEFPS    Z17, Z18, Z16
+	VADDPS       Z15, Z16, Z17
+	VMULPS       Z16, Z17, Z16
+	VADDPS       Z15, Z16, Z17
+	VDIVPS       Z17, Z16, Z16
+	VMULPS       Z5, Z16, Z5
+	VMOVUPS      (CX)(R10*4), Z16
+	PREFETCHT0   2048(CX)(R10*4)
+	VCMPPS       $0x1e, Z1, Z16, K1
+	KORTESTW     K1, K1
+	JCC          mishAVX512_looptrue_q_bail
+	VMINPS       Z3, Z16, Z17
+	VMOVUPS      Z17, Z18
+	VFMADD213PS  Z6, Z4, Z18
+	VSUBPS       Z6, Z18, Z18
+	VFNMADD231PS Z7, Z18, Z17
+	VFNMADD231PS Z8, Z18, Z17
+	VMOVUPS      Z9, Z19
+	VFMADD213PS  Z10, Z17, Z19
+	VFMADD213PS  Z11, Z17, Z19
+	VFMADD213PS  Z12, Z17, Z19
+	VFMADD213PS  Z13, Z17, Z19
+	VFMADD213PS  Z14, Z17, Z19
+	VFMADD213PS  Z14, Z17, Z19
+	VSCALEFPS    Z18, Z19, Z17
+	VADDPS       Z15, Z17, Z18
+	VMULPS       Z17, Z18, Z17
+	VADDPS       Z15, Z17, Z18
+	VDIVPS       Z18, Z17, Z17
+	VMULPS       Z16, Z17, Z16
+	VMOVNTPS     Z0, (AX)(SI*4)
+	VMOVNTPS     Z2, (AX)(R8*4)
+	VMOVNTPS     Z5, (AX)(R9*4)
+	VMOVNTPS     Z16, (AX)(R10*4)
+	ADDQ         $0x10, SI
+	ADDQ         $0x10, R8
+	ADDQ         $0x10, R9
+	ADDQ         $0x10, R10
+	JMP          mishAVX512_looptrue_q_q
+
+mishAVX512_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  mishAVX512_looptrue_seq
+
+mishAVX512_looptrue_q_qdone:
+	MOVQ R10, SI
+
+mishAVX512_looptrue_seq:
 	CMPQ         SI, DX
 	JAE          mishAVX512_done
 	VMOVUPS      (CX)(SI*4), Z0
@@ -4646,7 +9162,7 @@ mishAVX512_looptrue:
 	VMULPS       Z0, Z2, Z0
 	VMOVNTPS     Z0, (AX)(SI*4)
 	ADDQ         $0x10, SI
-	JMP          mishAVX512_looptrue
+	JMP          mishAVX512_looptrue_seq
 
 mishAVX512_done:
 	TESTQ BX, BX
@@ -4723,13 +9239,21 @@ eluAVX512_loopfalse:
 	JMP          eluAVX512_loopfalse
 
 eluAVX512_looptrue:
-	CMPQ         SI, DX
-	JAE          eluAVX512_done
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+eluAVX512_looptrue_q_q:
+	CMPQ         SI, DI
+	JAE          eluAVX512_looptrue_q_qdone
 	VMOVUPS      (CX)(SI*4), Z1
 	PREFETCHT0   2048(CX)(SI*4)
 	VCMPPS       $0x1e, Z3, Z1, K1
 	KORTESTW     K1, K1
-	JCC          eluAVX512_done
+	JCC          eluAVX512_looptrue_q_bail
 	VPXORD       Z2, Z2, Z2
 	VMINPS       Z2, Z1, Z4
 	VMOVUPS      Z4, Z6
@@ -4737,21 +9261,137 @@ eluAVX512_looptrue:
 	VSUBPS       Z7, Z6, Z6
 	VFNMADD231PS Z8, Z6, Z4
 	VFNMADD231PS Z9, Z6, Z4
-	VMOVUPS      Z10, Z16
-	VFMADD213PS  Z11, Z4, Z16
-	VFMADD213PS  Z12, Z4, Z16
-	VFMADD213PS  Z13, Z4, Z16
-	VFMADD213PS  Z14, Z4, Z16
-	VFMADD213PS  Z15, Z4, Z16
-	VFMADD213PS  Z15, Z4, Z16
-	VSCALEFPS    Z6, Z16, Z4
+	VMOVUPS      Z10, Z20
+	VFMADD213PS  Z11, Z4, Z20
+	VFMADD213PS  Z12, Z4, Z20
+	VFMADD213PS  Z13, Z4, Z20
+	VFMADD213PS  Z14, Z4, Z20
+	VFMADD213PS  Z15, Z4, Z20
+	VFMADD213PS  Z15, Z4, Z20
+	VSCALEFPS    Z6, Z20, Z4
 	VSUBPS       Z15, Z4, Z4
 	VMAXPS       Z2, Z1, Z1
 	VMOVUPS      Z0, Z6
 	VFMADD213PS  Z1, Z4, Z6
+	VMOVUPS      (CX)(R8*4), Z1
+	PREFETCHT0   2048(CX)(R8*4)
+	VCMPPS       $0x1e, Z3, Z1, K1
+	KORTESTW     K1, K1
+	JCC          eluAVX512_looptrue_q_bail
+	VPXORD       Z16, Z16, Z16
+	VMINPS       Z16, Z1, Z4
+	VMOVUPS      Z4, Z20
+	VFMADD213PS  Z7, Z5, Z20
+	VSUBPS       Z7, Z20, Z20
+	VFNMADD231PS Z8, Z20, Z4
+	VFNMADD231PS Z9, Z20, Z4
+	VMOVUPS      Z10, Z21
+	VFMADD213PS  Z11, Z4, Z21
+	VFMADD213PS  Z12, Z4, Z21
+	VFMADD213PS  Z13, Z4, Z21
+	VFMADD213PS  Z14, Z4, Z21
+	VFMADD213PS  Z15, Z4, Z21
+	VFMADD213PS  Z15, Z4, Z21
+	VSCALEFPS    Z20, Z21, Z4
+	VSUBPS       Z15, Z4, Z4
+	VMAXPS       Z16, Z1, Z1
+	VMOVUPS      Z0, Z20
+	VFMADD213PS  Z1, Z4, Z20
+	VMOVUPS      (CX)(R9*4), Z1
+	PREFETCHT0   2048(CX)(R9*4)
+	VCMPPS       $0x1e, Z3, Z1, K1
+	KORTESTW     K1, K1
+	JCC          eluAVX512_looptrue_q_bail
+	VPXORD       Z17, Z17, Z17
+	VMINPS       Z17, Z1, Z4
+	VMOVUPS      Z4, Z21
+	VFMADD213PS  Z7, Z5, Z21
+	VSUBPS       Z7, Z21, Z21
+	VFNMADD231PS Z8, Z21, Z4
+	VFNMADD231PS Z9, Z21, Z4
+	VMOVUPS      Z10, Z22
+	VFMADD213PS  Z11, Z4, Z22
+	VFMADD213PS  Z12, Z4, Z22
+	VFMADD213PS  Z13, Z4, Z22
+	VFMADD213PS  Z14, Z4, Z22
+	VFMADD213PS  Z15, Z4, Z22
+	VFMADD213PS  Z15, Z4, Z22
+	VSCALEFPS    Z21, Z22, Z4
+	VSUBPS       Z15, Z4, Z4
+	VMAXPS       Z17, Z1, Z1
+	VMOVUPS      Z0, Z21
+	VFMADD213PS  Z1, Z4, Z21
+	VMOVUPS      (CX)(R10*4), Z1
+	PREFETCHT0   2048(CX)(R10*4)
+	VCMPPS       $0x1e, Z3, Z1, K1
+	KORTESTW     K1, K1
+	JCC          eluAVX512_looptrue_q_bail
+	VPXORD       Z18, Z18, Z18
+	VMINPS       Z18, Z1, Z4
+	VMOVUPS      Z4, Z22
+	VFMADD213PS  Z7, Z5, Z22
+	VSUBPS       Z7, Z22, Z22
+	VFNMADD231PS Z8, Z22, Z4
+	VFNMADD231PS Z9, Z22, Z4
+	VMOVUPS      Z10, Z23
+	VFMADD213PS  Z11, Z4, Z23
+	VFMADD213PS  Z12, Z4, Z23
+	VFMADD213PS  Z13, Z4, Z23
+	VFMADD213PS  Z14, Z4, Z23
+	VFMADD213PS  Z15, Z4, Z23
+	VFMADD213PS  Z15, Z4, Z23
+	VSCALEFPS    Z22, Z23, Z4
+	VSUBPS       Z15, Z4, Z4
+	VMAXPS       Z18, Z1, Z1
+	VMOVUPS      Z0, Z22
+	VFMADD213PS  Z1, Z4, Z22
 	VMOVNTPS     Z6, (AX)(SI*4)
+	VMOVNTPS     Z20, (AX)(R8*4)
+	VMOVNTPS     Z21, (AX)(R9*4)
+	VMOVNTPS     Z22, (AX)(R10*4)
 	ADDQ         $0x10, SI
-	JMP          eluAVX512_looptrue
+	ADDQ         $0x10, R8
+	ADDQ         $0x10, R9
+	ADDQ         $0x10, R10
+	JMP          eluAVX512_looptrue_q_q
+
+eluAVX512_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  eluAVX512_looptrue_seq
+
+eluAVX512_looptrue_q_qdone:
+	MOVQ R10, SI
+
+eluAVX512_looptrue_seq:
+	CMPQ         SI, DX
+	JAE          eluAVX512_done
+	VMOVUPS      (CX)(SI*4), Z1
+	PREFETCHT0   2048(CX)(SI*4)
+	VCMPPS       $0x1e, Z3, Z1, K1
+	KORTESTW     K1, K1
+	JCC          eluAVX512_done
+	VPXORD       Z19, Z19, Z19
+	VMINPS       Z19, Z1, Z2
+	VMOVUPS      Z2, Z4
+	VFMADD213PS  Z7, Z5, Z4
+	VSUBPS       Z7, Z4, Z4
+	VFNMADD231PS Z8, Z4, Z2
+	VFNMADD231PS Z9, Z4, Z2
+	VMOVUPS      Z10, Z6
+	VFMADD213PS  Z11, Z2, Z6
+	VFMADD213PS  Z12, Z2, Z6
+	VFMADD213PS  Z13, Z2, Z6
+	VFMADD213PS  Z14, Z2, Z6
+	VFMADD213PS  Z15, Z2, Z6
+	VFMADD213PS  Z15, Z2, Z6
+	VSCALEFPS    Z4, Z6, Z2
+	VSUBPS       Z15, Z2, Z2
+	VMAXPS       Z19, Z1, Z1
+	VMOVUPS      Z0, Z4
+	VFMADD213PS  Z1, Z2, Z4
+	VMOVNTPS     Z4, (AX)(SI*4)
+	ADDQ         $0x10, SI
+	JMP          eluAVX512_looptrue_seq
 
 eluAVX512_done:
 	TESTQ BX, BX
@@ -4810,21 +9450,89 @@ hardswishAVX512_loopfalse:
 	JMP      hardswishAVX512_loopfalse
 
 hardswishAVX512_looptrue:
-	CMPQ     SI, DX
-	JAE      hardswishAVX512_done
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+hardswishAVX512_looptrue_q_q:
+	CMPQ     SI, DI
+	JAE      hardswishAVX512_looptrue_q_qdone
 	VMOVUPS  (CX)(SI*4), Z0
 	VCMPPS   $0x00, Z0, Z0, K1
 	KORTESTW K1, K1
-	JCC      hardswishAVX512_done
+	JCC      hardswishAVX512_looptrue_q_bail
 	VPXORD   Z1, Z1, Z1
 	VADDPS   Z3, Z0, Z2
 	VMAXPS   Z1, Z2, Z2
 	VMINPS   Z4, Z2, Z2
 	VMULPS   Z2, Z0, Z0
 	VDIVPS   Z4, Z0, Z0
+	VMOVUPS  (CX)(R8*4), Z2
+	VCMPPS   $0x00, Z2, Z2, K1
+	KORTESTW K1, K1
+	JCC      hardswishAVX512_looptrue_q_bail
+	VPXORD   Z5, Z5, Z5
+	VADDPS   Z3, Z2, Z9
+	VMAXPS   Z5, Z9, Z9
+	VMINPS   Z4, Z9, Z9
+	VMULPS   Z9, Z2, Z2
+	VDIVPS   Z4, Z2, Z2
+	VMOVUPS  (CX)(R9*4), Z9
+	VCMPPS   $0x00, Z9, Z9, K1
+	KORTESTW K1, K1
+	JCC      hardswishAVX512_looptrue_q_bail
+	VPXORD   Z6, Z6, Z6
+	VADDPS   Z3, Z9, Z10
+	VMAXPS   Z6, Z10, Z10
+	VMINPS   Z4, Z10, Z10
+	VMULPS   Z10, Z9, Z9
+	VDIVPS   Z4, Z9, Z9
+	VMOVUPS  (CX)(R10*4), Z10
+	VCMPPS   $0x00, Z10, Z10, K1
+	KORTESTW K1, K1
+	JCC      hardswishAVX512_looptrue_q_bail
+	VPXORD   Z7, Z7, Z7
+	VADDPS   Z3, Z10, Z11
+	VMAXPS   Z7, Z11, Z11
+	VMINPS   Z4, Z11, Z11
+	VMULPS   Z11, Z10, Z10
+	VDIVPS   Z4, Z10, Z10
+	VMOVNTPS Z0, (AX)(SI*4)
+	VMOVNTPS Z2, (AX)(R8*4)
+	VMOVNTPS Z9, (AX)(R9*4)
+	VMOVNTPS Z10, (AX)(R10*4)
+	ADDQ     $0x10, SI
+	ADDQ     $0x10, R8
+	ADDQ     $0x10, R9
+	ADDQ     $0x10, R10
+	JMP      hardswishAVX512_looptrue_q_q
+
+hardswishAVX512_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  hardswishAVX512_looptrue_seq
+
+hardswishAVX512_looptrue_q_qdone:
+	MOVQ R10, SI
+
+hardswishAVX512_looptrue_seq:
+	CMPQ     SI, DX
+	JAE      hardswishAVX512_done
+	VMOVUPS  (CX)(SI*4), Z0
+	VCMPPS   $0x00, Z0, Z0, K1
+	KORTESTW K1, K1
+	JCC      hardswishAVX512_done
+	VPXORD   Z8, Z8, Z8
+	VADDPS   Z3, Z0, Z1
+	VMAXPS   Z8, Z1, Z1
+	VMINPS   Z4, Z1, Z1
+	VMULPS   Z1, Z0, Z0
+	VDIVPS   Z4, Z0, Z0
 	VMOVNTPS Z0, (AX)(SI*4)
 	ADDQ     $0x10, SI
-	JMP      hardswishAVX512_looptrue
+	JMP      hardswishAVX512_looptrue_seq
 
 hardswishAVX512_done:
 	TESTQ BX, BX
@@ -4868,15 +9576,55 @@ reluAVX512_loopfalse:
 	JMP     reluAVX512_loopfalse
 
 reluAVX512_looptrue:
-	CMPQ     SI, DX
-	JAE      reluAVX512_done
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+reluAVX512_looptrue_q_q:
+	CMPQ     SI, DI
+	JAE      reluAVX512_looptrue_q_qdone
 	VMOVUPS  (CX)(SI*4), Z0
 	VPXORD   Z1, Z1, Z1
 	VMAXPS   Z0, Z1, Z0
 	VPANDD   Z2, Z0, Z0
+	VMOVUPS  (CX)(R8*4), Z7
+	VPXORD   Z3, Z3, Z3
+	VMAXPS   Z7, Z3, Z7
+	VPANDD   Z2, Z7, Z7
+	VMOVUPS  (CX)(R9*4), Z8
+	VPXORD   Z4, Z4, Z4
+	VMAXPS   Z8, Z4, Z8
+	VPANDD   Z2, Z8, Z8
+	VMOVUPS  (CX)(R10*4), Z9
+	VPXORD   Z5, Z5, Z5
+	VMAXPS   Z9, Z5, Z9
+	VPANDD   Z2, Z9, Z9
+	VMOVNTPS Z0, (AX)(SI*4)
+	VMOVNTPS Z7, (AX)(R8*4)
+	VMOVNTPS Z8, (AX)(R9*4)
+	VMOVNTPS Z9, (AX)(R10*4)
+	ADDQ     $0x10, SI
+	ADDQ     $0x10, R8
+	ADDQ     $0x10, R9
+	ADDQ     $0x10, R10
+	JMP      reluAVX512_looptrue_q_q
+
+reluAVX512_looptrue_q_qdone:
+	MOVQ R10, SI
+
+reluAVX512_looptrue_seq:
+	CMPQ     SI, DX
+	JAE      reluAVX512_done
+	VMOVUPS  (CX)(SI*4), Z0
+	VPXORD   Z6, Z6, Z6
+	VMAXPS   Z0, Z6, Z0
+	VPANDD   Z2, Z0, Z0
 	VMOVNTPS Z0, (AX)(SI*4)
 	ADDQ     $0x10, SI
-	JMP      reluAVX512_looptrue
+	JMP      reluAVX512_looptrue_seq
 
 reluAVX512_done:
 	TESTQ BX, BX
@@ -4922,16 +9670,60 @@ leakyReluAVX512_loopfalse:
 	JMP       leakyReluAVX512_loopfalse
 
 leakyReluAVX512_looptrue:
-	CMPQ      SI, DX
-	JAE       leakyReluAVX512_done
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+leakyReluAVX512_looptrue_q_q:
+	CMPQ      SI, DI
+	JAE       leakyReluAVX512_looptrue_q_qdone
 	VMOVUPS   (CX)(SI*4), Z1
 	VPTESTMD  Z3, Z1, K1
 	VMOVUPS   Z5, Z2
 	VBLENDMPS Z0, Z2, K1, Z4
 	VMULPS    Z4, Z1, Z1
+	VMOVUPS   (CX)(R8*4), Z2
+	VPTESTMD  Z3, Z2, K1
+	VMOVUPS   Z5, Z10
+	VBLENDMPS Z0, Z10, K1, Z6
+	VMULPS    Z6, Z2, Z2
+	VMOVUPS   (CX)(R9*4), Z10
+	VPTESTMD  Z3, Z10, K1
+	VMOVUPS   Z5, Z11
+	VBLENDMPS Z0, Z11, K1, Z7
+	VMULPS    Z7, Z10, Z10
+	VMOVUPS   (CX)(R10*4), Z11
+	VPTESTMD  Z3, Z11, K1
+	VMOVUPS   Z5, Z12
+	VBLENDMPS Z0, Z12, K1, Z8
+	VMULPS    Z8, Z11, Z11
+	VMOVNTPS  Z1, (AX)(SI*4)
+	VMOVNTPS  Z2, (AX)(R8*4)
+	VMOVNTPS  Z10, (AX)(R9*4)
+	VMOVNTPS  Z11, (AX)(R10*4)
+	ADDQ      $0x10, SI
+	ADDQ      $0x10, R8
+	ADDQ      $0x10, R9
+	ADDQ      $0x10, R10
+	JMP       leakyReluAVX512_looptrue_q_q
+
+leakyReluAVX512_looptrue_q_qdone:
+	MOVQ R10, SI
+
+leakyReluAVX512_looptrue_seq:
+	CMPQ      SI, DX
+	JAE       leakyReluAVX512_done
+	VMOVUPS   (CX)(SI*4), Z1
+	VPTESTMD  Z3, Z1, K1
+	VMOVUPS   Z5, Z2
+	VBLENDMPS Z0, Z2, K1, Z9
+	VMULPS    Z9, Z1, Z1
 	VMOVNTPS  Z1, (AX)(SI*4)
 	ADDQ      $0x10, SI
-	JMP       leakyReluAVX512_looptrue
+	JMP       leakyReluAVX512_looptrue_seq
 
 leakyReluAVX512_done:
 	TESTQ BX, BX
@@ -4981,6 +9773,58 @@ clampAVX512_loopfalse:
 	JMP      clampAVX512_loopfalse
 
 clampAVX512_looptrue:
+	MOVQ DX, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R8
+	LEAQ (DI)(DI*1), R9
+	LEAQ (R9)(DI*1), R10
+
+clampAVX512_looptrue_q_q:
+	CMPQ     SI, DI
+	JAE      clampAVX512_looptrue_q_qdone
+	VMOVUPS  (CX)(SI*4), Z2
+	VCMPPS   $0x00, Z2, Z2, K1
+	KORTESTW K1, K1
+	JCC      clampAVX512_looptrue_q_bail
+	VRANGEPS $0x05, Z2, Z0, Z2
+	VRANGEPS $0x04, Z2, Z1, Z2
+	VMOVUPS  (CX)(R8*4), Z3
+	VCMPPS   $0x00, Z3, Z3, K1
+	KORTESTW K1, K1
+	JCC      clampAVX512_looptrue_q_bail
+	VRANGEPS $0x05, Z3, Z0, Z3
+	VRANGEPS $0x04, Z3, Z1, Z3
+	VMOVUPS  (CX)(R9*4), Z4
+	VCMPPS   $0x00, Z4, Z4, K1
+	KORTESTW K1, K1
+	JCC      clampAVX512_looptrue_q_bail
+	VRANGEPS $0x05, Z4, Z0, Z4
+	VRANGEPS $0x04, Z4, Z1, Z4
+	VMOVUPS  (CX)(R10*4), Z5
+	VCMPPS   $0x00, Z5, Z5, K1
+	KORTESTW K1, K1
+	JCC      clampAVX512_looptrue_q_bail
+	VRANGEPS $0x05, Z5, Z0, Z5
+	VRANGEPS $0x04, Z5, Z1, Z5
+	VMOVNTPS Z2, (AX)(SI*4)
+	VMOVNTPS Z3, (AX)(R8*4)
+	VMOVNTPS Z4, (AX)(R9*4)
+	VMOVNTPS Z5, (AX)(R10*4)
+	ADDQ     $0x10, SI
+	ADDQ     $0x10, R8
+	ADDQ     $0x10, R9
+	ADDQ     $0x10, R10
+	JMP      clampAVX512_looptrue_q_q
+
+clampAVX512_looptrue_q_bail:
+	XORQ SI, SI
+	JMP  clampAVX512_looptrue_seq
+
+clampAVX512_looptrue_q_qdone:
+	MOVQ R10, SI
+
+clampAVX512_looptrue_seq:
 	CMPQ     SI, DX
 	JAE      clampAVX512_done
 	VMOVUPS  (CX)(SI*4), Z2
@@ -4991,7 +9835,7 @@ clampAVX512_looptrue:
 	VRANGEPS $0x04, Z2, Z1, Z2
 	VMOVNTPS Z2, (AX)(SI*4)
 	ADDQ     $0x10, SI
-	JMP      clampAVX512_looptrue
+	JMP      clampAVX512_looptrue_seq
 
 clampAVX512_done:
 	TESTQ BX, BX
@@ -6109,28 +10953,96 @@ scaleAVX512_m1_done:
 	JMP scaleAVX512_ret
 
 scaleAVX512_m2_loop:
+	MOVQ R8, DX
+	SHRQ $0x06, DX
+	SHLQ $0x04, DX
+	MOVQ DX, SI
+	LEAQ (DX)(DX*1), DI
+	LEAQ (DI)(DX*1), R10
+
+scaleAVX512_m2_s_q:
+	CMPQ       R9, DX
+	JAE        scaleAVX512_m2_s_qdone
+	PREFETCHT0 (BX)(R9*4)
+	VMULPS     (CX)(R9*4), Z0, Z1
+	PREFETCHT0 (BX)(SI*4)
+	VMULPS     (CX)(SI*4), Z0, Z2
+	PREFETCHT0 (BX)(DI*4)
+	VMULPS     (CX)(DI*4), Z0, Z3
+	PREFETCHT0 (BX)(R10*4)
+	VMULPS     (CX)(R10*4), Z0, Z4
+	VMOVNTPS   Z1, (AX)(R9*4)
+	VMOVNTPS   Z2, (AX)(SI*4)
+	VMOVNTPS   Z3, (AX)(DI*4)
+	VMOVNTPS   Z4, (AX)(R10*4)
+	ADDQ       $0x10, R9
+	ADDQ       $0x10, SI
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, R10
+	JMP        scaleAVX512_m2_s_q
+
+scaleAVX512_m2_s_qdone:
+	MOVQ R10, R9
+
+scaleAVX512_m2_seq_loop:
 	CMPQ       R9, R8
-	JAE        scaleAVX512_m2_done
+	JAE        scaleAVX512_m2_seq_done
 	PREFETCHT0 (BX)(R9*4)
 	VMULPS     (CX)(R9*4), Z0, Z1
 	VMOVNTPS   Z1, (AX)(R9*4)
 	ADDQ       $0x10, R9
-	JMP        scaleAVX512_m2_loop
+	JMP        scaleAVX512_m2_seq_loop
 
-scaleAVX512_m2_done:
+scaleAVX512_m2_seq_done:
 	JMP scaleAVX512_ret
 
 scaleAVX512_m3_loop:
+	MOVQ R8, SI
+	SHRQ $0x06, SI
+	SHLQ $0x04, SI
+	MOVQ SI, DI
+	LEAQ (SI)(SI*1), R10
+	LEAQ (R10)(SI*1), R11
+
+scaleAVX512_m3_s_q:
+	CMPQ       R9, SI
+	JAE        scaleAVX512_m3_s_qdone
+	PREFETCHT0 (BX)(R9*4)
+	VMULPS     (CX)(R9*4), Z0, Z1
+	VMULPS     (DX)(R9*4), Z1, Z1
+	PREFETCHT0 (BX)(DI*4)
+	VMULPS     (CX)(DI*4), Z0, Z2
+	VMULPS     (DX)(DI*4), Z2, Z2
+	PREFETCHT0 (BX)(R10*4)
+	VMULPS     (CX)(R10*4), Z0, Z3
+	VMULPS     (DX)(R10*4), Z3, Z3
+	PREFETCHT0 (BX)(R11*4)
+	VMULPS     (CX)(R11*4), Z0, Z4
+	VMULPS     (DX)(R11*4), Z4, Z4
+	VMOVNTPS   Z1, (AX)(R9*4)
+	VMOVNTPS   Z2, (AX)(DI*4)
+	VMOVNTPS   Z3, (AX)(R10*4)
+	VMOVNTPS   Z4, (AX)(R11*4)
+	ADDQ       $0x10, R9
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, R10
+	ADDQ       $0x10, R11
+	JMP        scaleAVX512_m3_s_q
+
+scaleAVX512_m3_s_qdone:
+	MOVQ R11, R9
+
+scaleAVX512_m3_seq_loop:
 	CMPQ       R9, R8
-	JAE        scaleAVX512_m3_done
+	JAE        scaleAVX512_m3_seq_done
 	PREFETCHT0 (BX)(R9*4)
 	VMULPS     (CX)(R9*4), Z0, Z1
 	VMULPS     (DX)(R9*4), Z1, Z1
 	VMOVNTPS   Z1, (AX)(R9*4)
 	ADDQ       $0x10, R9
-	JMP        scaleAVX512_m3_loop
+	JMP        scaleAVX512_m3_seq_loop
 
-scaleAVX512_m3_done:
+scaleAVX512_m3_seq_done:
 scaleAVX512_ret:
 	MOVQ R9, ret+120(FP)
 	VZEROUPPER
@@ -6231,22 +11143,106 @@ normalizeAVX512_m3_done:
 	JMP normalizeAVX512_ret
 
 normalizeAVX512_m4_loop:
+	MOVQ R8, DX
+	SHRQ $0x06, DX
+	SHLQ $0x04, DX
+	MOVQ DX, BX
+	LEAQ (DX)(DX*1), DI
+	LEAQ (DI)(DX*1), R10
+
+normalizeAVX512_m4_s_q:
+	CMPQ       R9, DX
+	JAE        normalizeAVX512_m4_s_qdone
+	PREFETCHT1 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Z2
+	VSUBPS     Z0, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	PREFETCHT1 (SI)(BX*4)
+	VMOVUPS    (CX)(BX*4), Z3
+	VSUBPS     Z0, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	PREFETCHT1 (SI)(DI*4)
+	VMOVUPS    (CX)(DI*4), Z4
+	VSUBPS     Z0, Z4, Z4
+	VMULPS     Z1, Z4, Z4
+	PREFETCHT1 (SI)(R10*4)
+	VMOVUPS    (CX)(R10*4), Z5
+	VSUBPS     Z0, Z5, Z5
+	VMULPS     Z1, Z5, Z5
+	VMOVNTPS   Z2, (AX)(R9*4)
+	VMOVNTPS   Z3, (AX)(BX*4)
+	VMOVNTPS   Z4, (AX)(DI*4)
+	VMOVNTPS   Z5, (AX)(R10*4)
+	ADDQ       $0x10, R9
+	ADDQ       $0x10, BX
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, R10
+	JMP        normalizeAVX512_m4_s_q
+
+normalizeAVX512_m4_s_qdone:
+	MOVQ R10, R9
+
+normalizeAVX512_m4_seq_loop:
 	CMPQ       R9, R8
-	JAE        normalizeAVX512_m4_done
+	JAE        normalizeAVX512_m4_seq_done
 	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Z2
 	VSUBPS     Z0, Z2, Z2
 	VMULPS     Z1, Z2, Z2
 	VMOVNTPS   Z2, (AX)(R9*4)
 	ADDQ       $0x10, R9
-	JMP        normalizeAVX512_m4_loop
+	JMP        normalizeAVX512_m4_seq_loop
 
-normalizeAVX512_m4_done:
+normalizeAVX512_m4_seq_done:
 	JMP normalizeAVX512_ret
 
 normalizeAVX512_m5_loop:
+	MOVQ R8, BX
+	SHRQ $0x06, BX
+	SHLQ $0x04, BX
+	MOVQ BX, DI
+	LEAQ (BX)(BX*1), R10
+	LEAQ (R10)(BX*1), R11
+
+normalizeAVX512_m5_s_q:
+	CMPQ       R9, BX
+	JAE        normalizeAVX512_m5_s_qdone
+	PREFETCHT1 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Z2
+	VSUBPS     Z0, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VMULPS     (DX)(R9*4), Z2, Z2
+	PREFETCHT1 (SI)(DI*4)
+	VMOVUPS    (CX)(DI*4), Z3
+	VSUBPS     Z0, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VMULPS     (DX)(DI*4), Z3, Z3
+	PREFETCHT1 (SI)(R10*4)
+	VMOVUPS    (CX)(R10*4), Z4
+	VSUBPS     Z0, Z4, Z4
+	VMULPS     Z1, Z4, Z4
+	VMULPS     (DX)(R10*4), Z4, Z4
+	PREFETCHT1 (SI)(R11*4)
+	VMOVUPS    (CX)(R11*4), Z5
+	VSUBPS     Z0, Z5, Z5
+	VMULPS     Z1, Z5, Z5
+	VMULPS     (DX)(R11*4), Z5, Z5
+	VMOVNTPS   Z2, (AX)(R9*4)
+	VMOVNTPS   Z3, (AX)(DI*4)
+	VMOVNTPS   Z4, (AX)(R10*4)
+	VMOVNTPS   Z5, (AX)(R11*4)
+	ADDQ       $0x10, R9
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, R10
+	ADDQ       $0x10, R11
+	JMP        normalizeAVX512_m5_s_q
+
+normalizeAVX512_m5_s_qdone:
+	MOVQ R11, R9
+
+normalizeAVX512_m5_seq_loop:
 	CMPQ       R9, R8
-	JAE        normalizeAVX512_m5_done
+	JAE        normalizeAVX512_m5_seq_done
 	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Z2
 	VSUBPS     Z0, Z2, Z2
@@ -6254,14 +11250,58 @@ normalizeAVX512_m5_loop:
 	VMULPS     (DX)(R9*4), Z2, Z2
 	VMOVNTPS   Z2, (AX)(R9*4)
 	ADDQ       $0x10, R9
-	JMP        normalizeAVX512_m5_loop
+	JMP        normalizeAVX512_m5_seq_loop
 
-normalizeAVX512_m5_done:
+normalizeAVX512_m5_seq_done:
 	JMP normalizeAVX512_ret
 
 normalizeAVX512_m6_loop:
+	MOVQ R8, DX
+	SHRQ $0x06, DX
+	SHLQ $0x04, DX
+	MOVQ DX, DI
+	LEAQ (DX)(DX*1), R10
+	LEAQ (R10)(DX*1), R11
+
+normalizeAVX512_m6_s_q:
+	CMPQ       R9, DX
+	JAE        normalizeAVX512_m6_s_qdone
+	PREFETCHT1 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Z2
+	VSUBPS     Z0, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VADDPS     (BX)(R9*4), Z2, Z2
+	PREFETCHT1 (SI)(DI*4)
+	VMOVUPS    (CX)(DI*4), Z3
+	VSUBPS     Z0, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VADDPS     (BX)(DI*4), Z3, Z3
+	PREFETCHT1 (SI)(R10*4)
+	VMOVUPS    (CX)(R10*4), Z4
+	VSUBPS     Z0, Z4, Z4
+	VMULPS     Z1, Z4, Z4
+	VADDPS     (BX)(R10*4), Z4, Z4
+	PREFETCHT1 (SI)(R11*4)
+	VMOVUPS    (CX)(R11*4), Z5
+	VSUBPS     Z0, Z5, Z5
+	VMULPS     Z1, Z5, Z5
+	VADDPS     (BX)(R11*4), Z5, Z5
+	VMOVNTPS   Z2, (AX)(R9*4)
+	VMOVNTPS   Z3, (AX)(DI*4)
+	VMOVNTPS   Z4, (AX)(R10*4)
+	VMOVNTPS   Z5, (AX)(R11*4)
+	ADDQ       $0x10, R9
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, R10
+	ADDQ       $0x10, R11
+	JMP        normalizeAVX512_m6_s_q
+
+normalizeAVX512_m6_s_qdone:
+	MOVQ R11, R9
+
+normalizeAVX512_m6_seq_loop:
 	CMPQ       R9, R8
-	JAE        normalizeAVX512_m6_done
+	JAE        normalizeAVX512_m6_seq_done
 	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Z2
 	VSUBPS     Z0, Z2, Z2
@@ -6269,14 +11309,62 @@ normalizeAVX512_m6_loop:
 	VADDPS     (BX)(R9*4), Z2, Z2
 	VMOVNTPS   Z2, (AX)(R9*4)
 	ADDQ       $0x10, R9
-	JMP        normalizeAVX512_m6_loop
+	JMP        normalizeAVX512_m6_seq_loop
 
-normalizeAVX512_m6_done:
+normalizeAVX512_m6_seq_done:
 	JMP normalizeAVX512_ret
 
 normalizeAVX512_m7_loop:
+	MOVQ R8, DI
+	SHRQ $0x06, DI
+	SHLQ $0x04, DI
+	MOVQ DI, R10
+	LEAQ (DI)(DI*1), R11
+	LEAQ (R11)(DI*1), R12
+
+normalizeAVX512_m7_s_q:
+	CMPQ       R9, DI
+	JAE        normalizeAVX512_m7_s_qdone
+	PREFETCHT1 (SI)(R9*4)
+	VMOVUPS    (CX)(R9*4), Z2
+	VSUBPS     Z0, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VMULPS     (DX)(R9*4), Z2, Z2
+	VADDPS     (BX)(R9*4), Z2, Z2
+	PREFETCHT1 (SI)(R10*4)
+	VMOVUPS    (CX)(R10*4), Z3
+	VSUBPS     Z0, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VMULPS     (DX)(R10*4), Z3, Z3
+	VADDPS     (BX)(R10*4), Z3, Z3
+	PREFETCHT1 (SI)(R11*4)
+	VMOVUPS    (CX)(R11*4), Z4
+	VSUBPS     Z0, Z4, Z4
+	VMULPS     Z1, Z4, Z4
+	VMULPS     (DX)(R11*4), Z4, Z4
+	VADDPS     (BX)(R11*4), Z4, Z4
+	PREFETCHT1 (SI)(R12*4)
+	VMOVUPS    (CX)(R12*4), Z5
+	VSUBPS     Z0, Z5, Z5
+	VMULPS     Z1, Z5, Z5
+	VMULPS     (DX)(R12*4), Z5, Z5
+	VADDPS     (BX)(R12*4), Z5, Z5
+	VMOVNTPS   Z2, (AX)(R9*4)
+	VMOVNTPS   Z3, (AX)(R10*4)
+	VMOVNTPS   Z4, (AX)(R11*4)
+	VMOVNTPS   Z5, (AX)(R12*4)
+	ADDQ       $0x10, R9
+	ADDQ       $0x10, R10
+	ADDQ       $0x10, R11
+	ADDQ       $0x10, R12
+	JMP        normalizeAVX512_m7_s_q
+
+normalizeAVX512_m7_s_qdone:
+	MOVQ R12, R9
+
+normalizeAVX512_m7_seq_loop:
 	CMPQ       R9, R8
-	JAE        normalizeAVX512_m7_done
+	JAE        normalizeAVX512_m7_seq_done
 	PREFETCHT1 (SI)(R9*4)
 	VMOVUPS    (CX)(R9*4), Z2
 	VSUBPS     Z0, Z2, Z2
@@ -6285,9 +11373,9 @@ normalizeAVX512_m7_loop:
 	VADDPS     (BX)(R9*4), Z2, Z2
 	VMOVNTPS   Z2, (AX)(R9*4)
 	ADDQ       $0x10, R9
-	JMP        normalizeAVX512_m7_loop
+	JMP        normalizeAVX512_m7_seq_loop
 
-normalizeAVX512_m7_done:
+normalizeAVX512_m7_seq_done:
 normalizeAVX512_ret:
 	MOVQ R9, ret+136(FP)
 	VZEROUPPER

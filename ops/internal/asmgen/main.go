@@ -512,6 +512,11 @@ const prefetchAhead = 2048
 
 var pv [2]VecVirtual // the broadcast parameters of a unary
 
+// inOrder are the kernels whose streamed loop walks x in order, not in quarters (see
+// quartered): avo cannot fit four copies of geluErf's branching body, with its hoisted
+// constants, in AVX-512's registers.
+var inOrder = map[string]bool{"geluErfAVX512": true}
+
 // loop emits the common frame: DI = y, SI = x, CX = full-vector element count, AX = i;
 // body(vector offset register) for each vector, storing with VMOVUPS or VMOVNTPS.
 func unaryKernel(u unary) {
@@ -545,18 +550,30 @@ func unaryLoops(u unary, name string, x, y, n, nt, i Register) {
 			TESTQ(nt, nt)
 			JNZ(LabelRef(fmt.Sprintf("%s_looptrue", name)))
 		}
+		bodies := 0 // each copy of the body gets its own labels
+		step := func(j Register, k int, bail string) VecVirtual {
+			v := vec()
+			VMOVUPS(vat(x, j, k), v)
+			if u.prefetch && k == 0 {
+				PREFETCHT0(at(x, j).Offset(prefetchAhead))
+			}
+			if u.check != nil {
+				allOr(u.check(v), bail)
+			}
+			bodies++
+			return u.body(v, fmt.Sprintf("%s_b%v%d", name, stream, bodies))
+		}
+		if stream && !inOrder[name] {
+			// a vector outside the check stops the quarters: the in-order loop then
+			// starts over and stops at the first such vector
+			Label(lp)
+			quartered(lp+"_q", i, n, lp+"_seq", u.check != nil, step, func(v VecVirtual, j Register, k int) { VMOVNTPS(v, vat(y, j, k)) })
+			lp += "_seq"
+		}
 		Label(lp)
 		CMPQ(i, n)
 		JAE(LabelRef(name + "_done"))
-		v := vec()
-		VMOVUPS(Mem{Base: x, Index: i, Scale: 4}, v)
-		if u.prefetch {
-			PREFETCHT0(Mem{Base: x, Index: i, Scale: 4}.Offset(prefetchAhead))
-		}
-		if u.check != nil {
-			allOr(u.check(v), name+"_done")
-		}
-		r := u.body(v, fmt.Sprintf("%s_b%v", name, stream))
+		r := step(i, 0, name+"_done")
 		if stream {
 			VMOVNTPS(r, Mem{Base: y, Index: i, Scale: 4})
 		} else {

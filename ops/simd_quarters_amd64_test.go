@@ -1,0 +1,97 @@
+package ops
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestSIMDQuarters checks the streamed loops that walk four quarters of their range side by
+// side (asmgen's quartered): the one-input kernels and the norms' output passes, on lengths
+// whose quarters hold one line, several, and a remainder walked in order after them.
+//   - A unary's rows inside every kernel's fast range must run the quarters to their end:
+//     the raw kernel does every full vector, within the bounds of TestSIMDMatchesGo of the
+//     Go loop.
+//   - One value outside that range in each quarter, and in the remainder, must stop the
+//     quarters and start the in-order loop over, which stops at that vector; every element
+//     still matches the Go loop.
+//   - The norms' passes, streamed, must equal the same pass with ordinary stores bit for
+//     bit in every mode.
+func TestSIMDQuarters(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	lengths := []int{64, 80, 144, 1000, 4099}
+	eachSIMD(t, func(t *testing.T) {
+		for k := range nUnary {
+			kern, _ := pick(unaryKernels[k][0], unaryKernels[k][1])
+			for _, n := range lengths {
+				x := make([]float32, n)
+				for i := range x {
+					x[i] = float32(r.Float64()*6 - 3) // inside every kernel's fast range
+				}
+				full := n &^ 15
+				q := full / 64 * 16
+				for _, bad := range []int{-1, 0, q - 1, q + 3, 2*q + 17, 3*q + q - 1, 4 * q, full - 1} {
+					xs := append([]float32(nil), x...)
+					if bad >= 0 && bad < full {
+						xs[bad] = 1e4 // outside exp's range, a check's or none (tanh, relu)
+					}
+					got, want := aligned64(n, 0), aligned64(n, 0)
+					did := kern(got[:full], xs[:full], 1)
+					if bad < 0 && did != full {
+						t.Fatalf("%s n=%d: the streamed kernel did %d of %d elements in range", unaryNames[k], n, did, full)
+					}
+					if bad >= 0 && did > bad {
+						if out := !closeTo(got[bad], unaryScalar[k](xs[bad]), unaryBounds[k][0], unaryBounds[k][1]); out {
+							t.Fatalf("%s n=%d: did %d elements past %v at %d, = %v", unaryNames[k], n, did, xs[bad], bad, got[bad])
+						}
+					}
+					s, e := ntUnary(k, got, xs)
+					unaryLoop(k)(got[:s], xs[:s])
+					unaryLoop(k)(got[e:], xs[e:])
+					restore := SetSIMD(SIMDGo)
+					unaryLoop(k)(want, xs)
+					restore()
+					for i := range got {
+						if !closeTo(got[i], want[i], unaryBounds[k][0], unaryBounds[k][1]) {
+							t.Fatalf("%s n=%d bad=%d: [%d] f(%v) = %v, Go loop %v", unaryNames[k], n, bad, i, xs[i], got[i], want[i])
+						}
+					}
+				}
+			}
+		}
+		for _, n := range lengths {
+			x, w, b := make([]float32, n), make([]float32, n), make([]float32, n)
+			for i := range x {
+				x[i], w[i], b[i] = float32(r.NormFloat64()), float32(i%7)-2.5, float32(i%5)*0.3
+			}
+			full := n &^ 15
+			for mode := range 4 {
+				wm, bm := w[:full], b[:full]
+				if mode&1 == 0 {
+					wm = nil
+				}
+				if mode&2 == 0 {
+					bm = nil
+				}
+				for _, pass := range []struct {
+					name string
+					run  func(y []float32, nt bool) int
+				}{
+					{"normalize", func(y []float32, nt bool) int { return vecNormalize(y, x[:full], wm, bm, nil, 0.25, 1.5, nt) }},
+					{"scale", func(y []float32, nt bool) int { return vecScale(y, x[:full], wm, nil, 0.3, nt) }},
+				} {
+					got, want := aligned64(full, 0), aligned64(full, 0)
+					if d := pass.run(got, true); d != full {
+						t.Fatalf("%s mode %d n=%d: streamed did %d of %d", pass.name, mode, n, d, full)
+					}
+					pass.run(want, false)
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%s mode %d n=%d: streamed [%d] = %v, stored %v", pass.name, mode, n, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	})
+}
