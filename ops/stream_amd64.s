@@ -2,11 +2,13 @@
 
 #include "textflag.h"
 
-// Streaming kernels: SSE only (the amd64 baseline), one 64-byte cache line of output per
-// step, loaded with MOVUPS (the inputs may have any alignment), stored with MOVNTPS (the
-// output is 64-byte aligned and its length a multiple of 16: stream_amd64.go's ntSpan),
-// and an SFENCE before returning so the streamed lines are globally visible before the
-// worker's range is reported done.
+// Streaming kernels in two forms: SSE (the amd64 baseline, every SIMD level's fallback)
+// and AVX2 (ymm, the same operations 8 lanes wide, where the CPU has AVX2: stream_amd64.go
+// picks them). Each writes whole 64-byte cache lines of output, loaded with MOVUPS or
+// VMOVUPS (the inputs may have any alignment), stored with MOVNTPS or VMOVNTPS (the output
+// is 64-byte aligned and its length a multiple of 16: stream_amd64.go's ntSpan), and ends
+// with an SFENCE, so the streamed lines are globally visible before the worker's range is
+// reported done (the AVX2 forms with a VZEROUPPER after it).
 //
 // The lines are not taken in order: each step of STREAM8 does one line in each of 8
 // consecutive 4 KiB pages of the range (the lines at 0, 4096, ..., 28672 bytes from the
@@ -14,23 +16,94 @@
 // than a block, go in order (STREAM4 the same over 4 pages). A core's hardware prefetcher
 // follows each 4 KiB page as its own stream and runs only so far ahead in each, so a
 // kernel that walks one page at a time moves about 0.7-0.8 of what the same core moves
-// walking 8 at once (glibc's memcpy interleaves pages for the same reason). The result of
-// each element is the same in any order.
+// walking 8 at once (glibc's memcpy interleaves pages for the same reason).
+//
+// Within a step the pages go in groups: the lines of every page of a group are loaded (and
+// computed) before any of them is stored, which keeps that many pages' loads in flight at
+// once instead of one line's; storing each line right after its loads moves less (the
+// figures are in stream_amd64.go). A group is as many pages as the registers hold: SSE
+// holds a line in 4 XMM registers, so 2 pages (X0-X7; X8-X11 hold a kernel's constants,
+// X12-X15 its temporaries); AVX2 holds it in 2 YMM registers, so 4 pages (Y0-Y7, the same
+// roles for Y8-Y15). The result of each element is the same in any order, and each element
+// goes through the same instructions as in a one-line-at-a-time loop.
 
-// LINES8 and LINES4 are LINE at the same line of 8 or 4 consecutive pages.
-#define LINES8(LINE) LINE(0); LINE(4096); LINE(8192); LINE(12288); LINE(16384); LINE(20480); LINE(24576); LINE(28672)
-#define LINES4(LINE) LINE(0); LINE(4096); LINE(8192); LINE(12288)
+// PAIRS8 and PAIRS4 run LOAD over the same line of 8 or 4 consecutive pages, 2 pages a
+// group: LOAD(off, a, b, c, d) loads (and computes) the line at off into a-d, STORE4 streams
+// it.
+#define PAIRS8(LOAD) \
+	LOAD(0, X0, X1, X2, X3); LOAD(4096, X4, X5, X6, X7); \
+	STORE4(0, X0, X1, X2, X3); STORE4(4096, X4, X5, X6, X7); \
+	LOAD(8192, X0, X1, X2, X3); LOAD(12288, X4, X5, X6, X7); \
+	STORE4(8192, X0, X1, X2, X3); STORE4(12288, X4, X5, X6, X7); \
+	LOAD(16384, X0, X1, X2, X3); LOAD(20480, X4, X5, X6, X7); \
+	STORE4(16384, X0, X1, X2, X3); STORE4(20480, X4, X5, X6, X7); \
+	LOAD(24576, X0, X1, X2, X3); LOAD(28672, X4, X5, X6, X7); \
+	STORE4(24576, X0, X1, X2, X3); STORE4(28672, X4, X5, X6, X7)
+#define PAIRS4(LOAD) \
+	LOAD(0, X0, X1, X2, X3); LOAD(4096, X4, X5, X6, X7); \
+	STORE4(0, X0, X1, X2, X3); STORE4(4096, X4, X5, X6, X7); \
+	LOAD(8192, X0, X1, X2, X3); LOAD(12288, X4, X5, X6, X7); \
+	STORE4(8192, X0, X1, X2, X3); STORE4(12288, X4, X5, X6, X7)
 
-// STREAM runs LINE over the CX lines at the pointers, interleaved as above over the pages
-// of LINES (BLOCK lines a block), then SFENCE and RET. ADV advances the pointers by one
-// line, JUMP by the pages a block skips. BX counts the 64 steps of a block.
-#define STREAM(LINES, BLOCK, LINE, ADV, JUMP) \
+// QUADS8X is PAIRS8 for a kernel that holds no constants and needs no temporaries
+// (copy): 4 pages a group, X0-X15, which did better than 2 for it.
+#define QUADS8X(LOAD) \
+	LOAD(0, X0, X1, X2, X3); LOAD(4096, X4, X5, X6, X7); \
+	LOAD(8192, X8, X9, X10, X11); LOAD(12288, X12, X13, X14, X15); \
+	STORE4(0, X0, X1, X2, X3); STORE4(4096, X4, X5, X6, X7); \
+	STORE4(8192, X8, X9, X10, X11); STORE4(12288, X12, X13, X14, X15); \
+	LOAD(16384, X0, X1, X2, X3); LOAD(20480, X4, X5, X6, X7); \
+	LOAD(24576, X8, X9, X10, X11); LOAD(28672, X12, X13, X14, X15); \
+	STORE4(16384, X0, X1, X2, X3); STORE4(20480, X4, X5, X6, X7); \
+	STORE4(24576, X8, X9, X10, X11); STORE4(28672, X12, X13, X14, X15)
+
+// LINE1 is LOAD and STORE4 at one line: the step of the in-order tail.
+#define LINE1(LOAD) LOAD(0, X0, X1, X2, X3); STORE4(0, X0, X1, X2, X3)
+
+// STORE4 streams a-d to the line of y at off.
+#define STORE4(off, a, b, c, d) \
+	MOVNTPS a, off+0(DI); \
+	MOVNTPS b, off+16(DI); \
+	MOVNTPS c, off+32(DI); \
+	MOVNTPS d, off+48(DI)
+
+// QUADS8 and QUADS4 are PAIRS8 and PAIRS4 in YMM registers, 4 pages a group:
+// LOAD(off, a, b) loads (and computes) the line at off into a and b, YSTORE2 streams it.
+#define QUADS8(LOAD) \
+	LOAD(0, Y0, Y1); LOAD(4096, Y2, Y3); LOAD(8192, Y4, Y5); LOAD(12288, Y6, Y7); \
+	YSTORE2(0, Y0, Y1); YSTORE2(4096, Y2, Y3); YSTORE2(8192, Y4, Y5); YSTORE2(12288, Y6, Y7); \
+	LOAD(16384, Y0, Y1); LOAD(20480, Y2, Y3); LOAD(24576, Y4, Y5); LOAD(28672, Y6, Y7); \
+	YSTORE2(16384, Y0, Y1); YSTORE2(20480, Y2, Y3); YSTORE2(24576, Y4, Y5); YSTORE2(28672, Y6, Y7)
+#define QUADS4(LOAD) \
+	LOAD(0, Y0, Y1); LOAD(4096, Y2, Y3); LOAD(8192, Y4, Y5); LOAD(12288, Y6, Y7); \
+	YSTORE2(0, Y0, Y1); YSTORE2(4096, Y2, Y3); YSTORE2(8192, Y4, Y5); YSTORE2(12288, Y6, Y7)
+
+// ALL8Y is QUADS8 for copy: all 8 pages one group, Y0-Y15, as calibrate's copyNT (the
+// copy ceiling) does.
+#define ALL8Y(LOAD) \
+	LOAD(0, Y0, Y1); LOAD(4096, Y2, Y3); LOAD(8192, Y4, Y5); LOAD(12288, Y6, Y7); \
+	LOAD(16384, Y8, Y9); LOAD(20480, Y10, Y11); LOAD(24576, Y12, Y13); LOAD(28672, Y14, Y15); \
+	YSTORE2(0, Y0, Y1); YSTORE2(4096, Y2, Y3); YSTORE2(8192, Y4, Y5); YSTORE2(12288, Y6, Y7); \
+	YSTORE2(16384, Y8, Y9); YSTORE2(20480, Y10, Y11); YSTORE2(24576, Y12, Y13); YSTORE2(28672, Y14, Y15)
+
+#define YLINE1(LOAD) LOAD(0, Y0, Y1); YSTORE2(0, Y0, Y1)
+
+// YSTORE2 streams a and b to the line of y at off.
+#define YSTORE2(off, a, b) \
+	VMOVNTPS a, off+0(DI); \
+	VMOVNTPS b, off+32(DI)
+
+// STREAM runs LOAD over the CX lines at the pointers, interleaved as above over the pages
+// of PAGES (BLOCK lines a block), the tail one line at a time by ONE, then END (SFENCE and
+// RET; AVX2: a VZEROUPPER between them). ADV advances the pointers by one line, JUMP by
+// the pages a block skips. BX counts the 64 steps of a block.
+#define STREAM(PAGES, BLOCK, ONE, LOAD, ADV, JUMP, END) \
 	CMPQ CX, $BLOCK; \
 	JB   tail; \
 block: \
 	MOVQ $64, BX; \
 inner: \
-	LINES(LINE); \
+	PAGES(LOAD); \
 	ADV; \
 	DECQ BX; \
 	JNZ  inner; \
@@ -42,19 +115,24 @@ tail: \
 	TESTQ CX, CX; \
 	JZ   done; \
 tloop: \
-	LINE(0); \
+	ONE(LOAD); \
 	ADV; \
 	DECQ CX; \
 	JNZ  tloop; \
 done: \
-	SFENCE; \
-	RET
+	END
+
+#define SSEEND SFENCE; RET
+#define AVXEND SFENCE; VZEROUPPER; RET
 
 // STREAM8 is STREAM over 8 pages for the kernels of one input and one output (16
 // streams); the kernels of two inputs take STREAM4, 4 pages (12 streams), which did better
-// than 8 for them (the prefetcher tracks a limited number of streams).
-#define STREAM8(LINE) STREAM(LINES8, 512, LINE, ADV1, JUMP1)
-#define STREAM4(LINE) STREAM(LINES4, 256, LINE, ADV2, JUMP2)
+// than 8 for them (the prefetcher tracks a limited number of streams). YSTREAM8 and
+// YSTREAM4 are the AVX2 forms.
+#define STREAM8(LOAD) STREAM(PAIRS8, 512, LINE1, LOAD, ADV1, JUMP1, SSEEND)
+#define STREAM4(LOAD) STREAM(PAIRS4, 256, LINE1, LOAD, ADV2, JUMP2, SSEEND)
+#define YSTREAM8(LOAD) STREAM(QUADS8, 512, YLINE1, LOAD, ADV1, JUMP1, AVXEND)
+#define YSTREAM4(LOAD) STREAM(QUADS4, 256, YLINE1, LOAD, ADV2, JUMP2, AVXEND)
 
 // The pointer steps of a kernel of one input (SI) and of two (SI, DX).
 #define ADV1 ADDQ $64, SI; ADDQ $64, DI
@@ -62,16 +140,14 @@ done: \
 #define ADV2 ADDQ $64, SI; ADDQ $64, DX; ADDQ $64, DI
 #define JUMP2 ADDQ $12288, SI; ADDQ $12288, DX; ADDQ $12288, DI
 
-// COPYLINE is one line of y = x.
-#define COPYLINE(off) \
-	MOVUPS off+0(SI), X0; \
-	MOVUPS off+16(SI), X1; \
-	MOVUPS off+32(SI), X2; \
-	MOVUPS off+48(SI), X3; \
-	MOVNTPS X0, off+0(DI); \
-	MOVNTPS X1, off+16(DI); \
-	MOVNTPS X2, off+32(DI); \
-	MOVNTPS X3, off+48(DI)
+// ---- SSE ----
+
+// COPY is one line of y = x.
+#define COPY(off, a, b, c, d) \
+	MOVUPS off+0(SI), a; \
+	MOVUPS off+16(SI), b; \
+	MOVUPS off+32(SI), c; \
+	MOVUPS off+48(SI), d
 
 // func copyNT(y, x []float32)
 TEXT ·copyNT(SB), NOSPLIT, $0-48
@@ -79,35 +155,31 @@ TEXT ·copyNT(SB), NOSPLIT, $0-48
 	MOVQ y_len+8(FP), CX
 	MOVQ x_base+24(FP), SI
 	SHRQ $4, CX
-	STREAM8(COPYLINE)
+	STREAM(QUADS8X, 512, LINE1, COPY, ADV1, JUMP1, SSEEND)
 
 // func reluNT(y, x []float32)
 //
 // y = relu(x) bit for bit as Go's max(x, 0): MAXPS with +0 as the destination returns its
 // source x when x is NaN or either zero, the larger otherwise; clearing the sign bit then
 // maps -0 to +0 and clears a NaN's sign, as Go's max does (the NaN keeps its payload).
-// RELULINE is one line of relu; X8 = +0, X9 = 0x7fffffff.
-#define RELULINE(off) \
-	MOVUPS off+0(SI), X0; \
-	MOVUPS off+16(SI), X1; \
-	MOVUPS off+32(SI), X2; \
-	MOVUPS off+48(SI), X3; \
-	MOVAPS X8, X4; \
-	MOVAPS X8, X5; \
-	MOVAPS X8, X6; \
-	MOVAPS X8, X7; \
-	MAXPS  X0, X4; \
-	MAXPS  X1, X5; \
-	MAXPS  X2, X6; \
-	MAXPS  X3, X7; \
-	ANDPS  X9, X4; \
-	ANDPS  X9, X5; \
-	ANDPS  X9, X6; \
-	ANDPS  X9, X7; \
-	MOVNTPS X4, off+0(DI); \
-	MOVNTPS X5, off+16(DI); \
-	MOVNTPS X6, off+32(DI); \
-	MOVNTPS X7, off+48(DI)
+// RELU is one line of relu; X8 = +0, X9 = 0x7fffffff.
+#define RELU(off, a, b, c, d) \
+	MOVUPS off+0(SI), X12; \
+	MOVUPS off+16(SI), X13; \
+	MOVUPS off+32(SI), X14; \
+	MOVUPS off+48(SI), X15; \
+	MOVAPS X8, a; \
+	MOVAPS X8, b; \
+	MOVAPS X8, c; \
+	MOVAPS X8, d; \
+	MAXPS  X12, a; \
+	MAXPS  X13, b; \
+	MAXPS  X14, c; \
+	MAXPS  X15, d; \
+	ANDPS  X9, a; \
+	ANDPS  X9, b; \
+	ANDPS  X9, c; \
+	ANDPS  X9, d
 
 TEXT ·reluNT(SB), NOSPLIT, $0-48
 	MOVQ y_base+0(FP), DI
@@ -117,36 +189,29 @@ TEXT ·reluNT(SB), NOSPLIT, $0-48
 	XORPS X8, X8               // +0
 	PCMPEQL X9, X9
 	PSRLL $1, X9               // 0x7fffffff in each lane
-	STREAM8(RELULINE)
+	STREAM8(RELU)
 
-// ARITH is one line of y = a OP b at off: DI = y, SI = a, DX = b. SSE arithmetic is IEEE
-// single precision, the same operation Go's float32 operators compile to.
-#define ARITH(OP, off) \
-	MOVUPS off+0(SI), X0; \
-	MOVUPS off+16(SI), X1; \
-	MOVUPS off+32(SI), X2; \
-	MOVUPS off+48(SI), X3; \
-	MOVUPS off+0(DX), X4; \
-	MOVUPS off+16(DX), X5; \
-	MOVUPS off+32(DX), X6; \
-	MOVUPS off+48(DX), X7; \
-	OP X4, X0; \
-	OP X5, X1; \
-	OP X6, X2; \
-	OP X7, X3; \
-	STORE4(off)
+// ARITH is one line of y = a OP b at off into r0-r3: DI = y, SI = a, DX = b. SSE
+// arithmetic is IEEE single precision, the same operation Go's float32 operators compile
+// to.
+#define ARITH(OP, off, r0, r1, r2, r3) \
+	MOVUPS off+0(SI), r0; \
+	MOVUPS off+16(SI), r1; \
+	MOVUPS off+32(SI), r2; \
+	MOVUPS off+48(SI), r3; \
+	MOVUPS off+0(DX), X12; \
+	MOVUPS off+16(DX), X13; \
+	MOVUPS off+32(DX), X14; \
+	MOVUPS off+48(DX), X15; \
+	OP X12, r0; \
+	OP X13, r1; \
+	OP X14, r2; \
+	OP X15, r3
 
-// STORE4 streams X0-X3 to the line of y at off.
-#define STORE4(off) \
-	MOVNTPS X0, off+0(DI); \
-	MOVNTPS X1, off+16(DI); \
-	MOVNTPS X2, off+32(DI); \
-	MOVNTPS X3, off+48(DI)
-
-#define ADDLINE(off) ARITH(ADDPS, off)
-#define SUBLINE(off) ARITH(SUBPS, off)
-#define MULLINE(off) ARITH(MULPS, off)
-#define DIVLINE(off) ARITH(DIVPS, off)
+#define ADD(off, a, b, c, d) ARITH(ADDPS, off, a, b, c, d)
+#define SUB(off, a, b, c, d) ARITH(SUBPS, off, a, b, c, d)
+#define MUL(off, a, b, c, d) ARITH(MULPS, off, a, b, c, d)
+#define DIV(off, a, b, c, d) ARITH(DIVPS, off, a, b, c, d)
 
 // func addNT(y, a, b []float32)
 TEXT ·addNT(SB), NOSPLIT, $0-72
@@ -155,7 +220,7 @@ TEXT ·addNT(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	SHRQ $4, CX
-	STREAM4(ADDLINE)
+	STREAM4(ADD)
 
 // func subNT(y, a, b []float32)
 TEXT ·subNT(SB), NOSPLIT, $0-72
@@ -164,7 +229,7 @@ TEXT ·subNT(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	SHRQ $4, CX
-	STREAM4(SUBLINE)
+	STREAM4(SUB)
 
 // func mulNT(y, a, b []float32)
 TEXT ·mulNT(SB), NOSPLIT, $0-72
@@ -173,7 +238,7 @@ TEXT ·mulNT(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	SHRQ $4, CX
-	STREAM4(MULLINE)
+	STREAM4(MUL)
 
 // func divNT(y, a, b []float32)
 TEXT ·divNT(SB), NOSPLIT, $0-72
@@ -182,7 +247,7 @@ TEXT ·divNT(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	SHRQ $4, CX
-	STREAM4(DIVLINE)
+	STREAM4(DIV)
 
 // The per-row scalar forms, y = a OP s and y = s OP a, where s is one element broadcast
 // over the row (a [R, N] ∘ [R, 1] operand): DI = y, CX = the number of whole lines, SI = a,
@@ -191,40 +256,38 @@ TEXT ·divNT(SB), NOSPLIT, $0-72
 // argument loads are written out in each function, not in a macro, so that vet's asmdecl
 // checks them against the Go declarations.)
 
-// ARITHS is one line of y = a OP s.
-#define ARITHS(OP, off) \
-	MOVUPS off+0(SI), X0; \
-	MOVUPS off+16(SI), X1; \
-	MOVUPS off+32(SI), X2; \
-	MOVUPS off+48(SI), X3; \
-	OP X8, X0; \
-	OP X8, X1; \
-	OP X8, X2; \
-	OP X8, X3; \
-	STORE4(off)
+// ARITHS is one line of y = a OP s into r0-r3.
+#define ARITHS(OP, off, r0, r1, r2, r3) \
+	MOVUPS off+0(SI), r0; \
+	MOVUPS off+16(SI), r1; \
+	MOVUPS off+32(SI), r2; \
+	MOVUPS off+48(SI), r3; \
+	OP X8, r0; \
+	OP X8, r1; \
+	OP X8, r2; \
+	OP X8, r3
 
-// RARITHS is one line of y = s OP a.
-#define RARITHS(OP, off) \
-	MOVUPS off+0(SI), X4; \
-	MOVUPS off+16(SI), X5; \
-	MOVUPS off+32(SI), X6; \
-	MOVUPS off+48(SI), X7; \
-	MOVAPS X8, X0; \
-	MOVAPS X8, X1; \
-	MOVAPS X8, X2; \
-	MOVAPS X8, X3; \
-	OP X4, X0; \
-	OP X5, X1; \
-	OP X6, X2; \
-	OP X7, X3; \
-	STORE4(off)
+// RARITHS is one line of y = s OP a into r0-r3.
+#define RARITHS(OP, off, r0, r1, r2, r3) \
+	MOVUPS off+0(SI), X12; \
+	MOVUPS off+16(SI), X13; \
+	MOVUPS off+32(SI), X14; \
+	MOVUPS off+48(SI), X15; \
+	MOVAPS X8, r0; \
+	MOVAPS X8, r1; \
+	MOVAPS X8, r2; \
+	MOVAPS X8, r3; \
+	OP X12, r0; \
+	OP X13, r1; \
+	OP X14, r2; \
+	OP X15, r3
 
-#define ADDSLINE(off) ARITHS(ADDPS, off)
-#define SUBSLINE(off) ARITHS(SUBPS, off)
-#define MULSLINE(off) ARITHS(MULPS, off)
-#define DIVSLINE(off) ARITHS(DIVPS, off)
-#define RSUBSLINE(off) RARITHS(SUBPS, off)
-#define RDIVSLINE(off) RARITHS(DIVPS, off)
+#define ADDS(off, a, b, c, d) ARITHS(ADDPS, off, a, b, c, d)
+#define SUBS(off, a, b, c, d) ARITHS(SUBPS, off, a, b, c, d)
+#define MULS(off, a, b, c, d) ARITHS(MULPS, off, a, b, c, d)
+#define DIVS(off, a, b, c, d) ARITHS(DIVPS, off, a, b, c, d)
+#define RSUBS(off, a, b, c, d) RARITHS(SUBPS, off, a, b, c, d)
+#define RDIVS(off, a, b, c, d) RARITHS(DIVPS, off, a, b, c, d)
 
 // func addSNT(y, a []float32, s float32)
 TEXT ·addSNT(SB), NOSPLIT, $0-52
@@ -234,7 +297,7 @@ TEXT ·addSNT(SB), NOSPLIT, $0-52
 	MOVSS s+48(FP), X8
 	SHUFPS $0, X8, X8
 	SHRQ $4, CX
-	STREAM8(ADDSLINE)
+	STREAM8(ADDS)
 
 // func subSNT(y, a []float32, s float32)
 TEXT ·subSNT(SB), NOSPLIT, $0-52
@@ -244,7 +307,7 @@ TEXT ·subSNT(SB), NOSPLIT, $0-52
 	MOVSS s+48(FP), X8
 	SHUFPS $0, X8, X8
 	SHRQ $4, CX
-	STREAM8(SUBSLINE)
+	STREAM8(SUBS)
 
 // func mulSNT(y, a []float32, s float32)
 TEXT ·mulSNT(SB), NOSPLIT, $0-52
@@ -254,7 +317,7 @@ TEXT ·mulSNT(SB), NOSPLIT, $0-52
 	MOVSS s+48(FP), X8
 	SHUFPS $0, X8, X8
 	SHRQ $4, CX
-	STREAM8(MULSLINE)
+	STREAM8(MULS)
 
 // func divSNT(y, a []float32, s float32)
 TEXT ·divSNT(SB), NOSPLIT, $0-52
@@ -264,7 +327,7 @@ TEXT ·divSNT(SB), NOSPLIT, $0-52
 	MOVSS s+48(FP), X8
 	SHUFPS $0, X8, X8
 	SHRQ $4, CX
-	STREAM8(DIVSLINE)
+	STREAM8(DIVS)
 
 // func rsubSNT(y, a []float32, s float32)
 TEXT ·rsubSNT(SB), NOSPLIT, $0-52
@@ -274,7 +337,7 @@ TEXT ·rsubSNT(SB), NOSPLIT, $0-52
 	MOVSS s+48(FP), X8
 	SHUFPS $0, X8, X8
 	SHRQ $4, CX
-	STREAM8(RSUBSLINE)
+	STREAM8(RSUBS)
 
 // func rdivSNT(y, a []float32, s float32)
 TEXT ·rdivSNT(SB), NOSPLIT, $0-52
@@ -284,23 +347,23 @@ TEXT ·rdivSNT(SB), NOSPLIT, $0-52
 	MOVSS s+48(FP), X8
 	SHUFPS $0, X8, X8
 	SHRQ $4, CX
-	STREAM8(RDIVSLINE)
+	STREAM8(RDIVS)
 
-// LEAKY is y = x * f for 16 bytes at off, where f is 1 in the lanes whose sign bit is
-// clear and the slope where it is set, as the Go kernel's factor table: f = 1 XOR (mask
-// AND (1 XOR slope)), the mask from the sign bit by an arithmetic shift. X10 = 1, X11 =
-// 1 XOR slope. MULPS is Go's float32 multiply; f is never NaN, so a NaN x comes out
-// quieted with its payload and sign, as in Go.
-#define LEAKY(off) \
-	MOVUPS off(SI), X0; \
-	MOVAPS X0, X1; \
-	PSRAL  $31, X1; \
-	ANDPS  X11, X1; \
-	XORPS  X10, X1; \
-	MULPS  X1, X0; \
-	MOVNTPS X0, off(DI)
+// LEAKY is y = x * f for 16 bytes at off into r (t a temporary), where f is 1 in the lanes
+// whose sign bit is clear and the slope where it is set, as the Go kernel's factor table:
+// f = 1 XOR (mask AND (1 XOR slope)), the mask from the sign bit by an arithmetic shift.
+// X10 = 1, X11 = 1 XOR slope. MULPS is Go's float32 multiply; f is never NaN, so a NaN x
+// comes out quieted with its payload and sign, as in Go.
+#define LEAKY(off, r, t) \
+	MOVUPS off(SI), r; \
+	MOVAPS r, t; \
+	PSRAL  $31, t; \
+	ANDPS  X11, t; \
+	XORPS  X10, t; \
+	MULPS  t, r
 
-#define LEAKYLINE(off) LEAKY(off+0); LEAKY(off+16); LEAKY(off+32); LEAKY(off+48)
+#define LEAKYLINE(off, a, b, c, d) \
+	LEAKY(off+0, a, X12); LEAKY(off+16, b, X13); LEAKY(off+32, c, X14); LEAKY(off+48, d, X15)
 
 // func leakyReluNT(y, x []float32, s float32)
 TEXT ·leakyReluNT(SB), NOSPLIT, $0-52
@@ -316,29 +379,30 @@ TEXT ·leakyReluNT(SB), NOSPLIT, $0-52
 	XORPS X10, X11
 	STREAM8(LEAKYLINE)
 
-// CLAMP is y = min(max(x, lo), hi) for 16 bytes at off, in the very sequence the Go
-// compiler emits for float32 min and max on amd64 (ssa/_gen/AMD64.rules), so that NaN
-// payloads and signed zeros come out as in the Go loop:
+// CLAMP is y = min(max(x, lo), hi) for 16 bytes at off into r (t1, t2 temporaries), in the
+// very sequence the Go compiler emits for float32 min and max on amd64
+// (ssa/_gen/AMD64.rules), so that NaN payloads and signed zeros come out as in the Go loop:
 //	min(u, v) = t1 | MINPS(t1, u) with t1 = MINPS(u, v)  (MINPS(p, q) = p < q ? p : q)
 //	max(u, v) = -min(-u, -v)
 // X9 = the sign bit, X10 = -lo, X11 = hi.
-#define CLAMP(off) \
-	MOVUPS off(SI), X0; \
-	XORPS  X9, X0; \
-	MOVAPS X0, X1; \
-	MINPS  X10, X1; \
-	MOVAPS X1, X2; \
-	MINPS  X0, X2; \
-	ORPS   X2, X1; \
-	XORPS  X9, X1; \
-	MOVAPS X1, X0; \
-	MINPS  X11, X0; \
-	MOVAPS X0, X2; \
-	MINPS  X1, X2; \
-	ORPS   X2, X0; \
-	MOVNTPS X0, off(DI)
+#define CLAMP(off, r, t1, t2) \
+	MOVUPS off(SI), r; \
+	XORPS  X9, r; \
+	MOVAPS r, t1; \
+	MINPS  X10, t1; \
+	MOVAPS t1, t2; \
+	MINPS  r, t2; \
+	ORPS   t2, t1; \
+	XORPS  X9, t1; \
+	MOVAPS t1, r; \
+	MINPS  X11, r; \
+	MOVAPS r, t2; \
+	MINPS  t1, t2; \
+	ORPS   t2, r
 
-#define CLAMPLINE(off) CLAMP(off+0); CLAMP(off+16); CLAMP(off+32); CLAMP(off+48)
+#define CLAMPLINE(off, a, b, c, d) \
+	CLAMP(off+0, a, X12, X13); CLAMP(off+16, b, X14, X15); \
+	CLAMP(off+32, c, X12, X13); CLAMP(off+48, d, X14, X15)
 
 // func clampNT(y, x []float32, lo, hi float32)
 TEXT ·clampNT(SB), NOSPLIT, $0-56
@@ -354,3 +418,214 @@ TEXT ·clampNT(SB), NOSPLIT, $0-56
 	MOVSS hi+52(FP), X11
 	SHUFPS $0, X11, X11
 	STREAM8(CLAMPLINE)
+
+// ---- AVX2 ----
+//
+// The same operations on 8 lanes, element for element: VEX arithmetic takes unaligned
+// memory operands, so an input is read by the operation itself where the SSE form loads it
+// first; the VEX operand order keeps the SSE form's first source (Go asm lists the
+// destination last and the first source before it: VSUBPS b, a, r is r = a - b), so MAXPS
+// and MINPS return the same operand on a NaN or a pair of zeros, and the same NaN comes
+// out of a NaN operand.
+
+// YCOPY is one line of y = x.
+#define YCOPY(off, a, b) \
+	VMOVUPS off+0(SI), a; \
+	VMOVUPS off+32(SI), b
+
+// func copyNTAVX2(y, x []float32)
+TEXT ·copyNTAVX2(SB), NOSPLIT, $0-48
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $4, CX
+	STREAM(ALL8Y, 512, YLINE1, YCOPY, ADV1, JUMP1, AVXEND)
+
+// YRELU is one line of relu (reluNT): max(+0, x), then the sign cleared; Y8 = +0, Y9 =
+// 0x7fffffff.
+#define YRELU(off, a, b) \
+	VMAXPS off+0(SI), Y8, a; \
+	VMAXPS off+32(SI), Y8, b; \
+	VANDPS Y9, a, a; \
+	VANDPS Y9, b, b
+
+// func reluNTAVX2(y, x []float32)
+TEXT ·reluNTAVX2(SB), NOSPLIT, $0-48
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $4, CX
+	VXORPS Y8, Y8, Y8          // +0
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLD $1, Y9, Y9          // 0x7fffffff in each lane
+	YSTREAM8(YRELU)
+
+// YARITH is one line of y = a OP b into r0, r1: DI = y, SI = a, DX = b.
+#define YARITH(OP, off, r0, r1) \
+	VMOVUPS off+0(SI), r0; \
+	VMOVUPS off+32(SI), r1; \
+	OP off+0(DX), r0, r0; \
+	OP off+32(DX), r1, r1
+
+#define YADD(off, a, b) YARITH(VADDPS, off, a, b)
+#define YSUB(off, a, b) YARITH(VSUBPS, off, a, b)
+#define YMUL(off, a, b) YARITH(VMULPS, off, a, b)
+#define YDIV(off, a, b) YARITH(VDIVPS, off, a, b)
+
+// func addNTAVX2(y, a, b []float32)
+TEXT ·addNTAVX2(SB), NOSPLIT, $0-72
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	SHRQ $4, CX
+	YSTREAM4(YADD)
+
+// func subNTAVX2(y, a, b []float32)
+TEXT ·subNTAVX2(SB), NOSPLIT, $0-72
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	SHRQ $4, CX
+	YSTREAM4(YSUB)
+
+// func mulNTAVX2(y, a, b []float32)
+TEXT ·mulNTAVX2(SB), NOSPLIT, $0-72
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	SHRQ $4, CX
+	YSTREAM4(YMUL)
+
+// func divNTAVX2(y, a, b []float32)
+TEXT ·divNTAVX2(SB), NOSPLIT, $0-72
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	SHRQ $4, CX
+	YSTREAM4(YDIV)
+
+// YARITHS is one line of y = a OP s into r0, r1, YRARITHS of y = s OP a; Y8 = s in every
+// lane.
+#define YARITHS(OP, off, r0, r1) \
+	VMOVUPS off+0(SI), r0; \
+	VMOVUPS off+32(SI), r1; \
+	OP Y8, r0, r0; \
+	OP Y8, r1, r1
+#define YRARITHS(OP, off, r0, r1) \
+	OP off+0(SI), Y8, r0; \
+	OP off+32(SI), Y8, r1
+
+#define YADDS(off, a, b) YARITHS(VADDPS, off, a, b)
+#define YSUBS(off, a, b) YARITHS(VSUBPS, off, a, b)
+#define YMULS(off, a, b) YARITHS(VMULPS, off, a, b)
+#define YDIVS(off, a, b) YARITHS(VDIVPS, off, a, b)
+#define YRSUBS(off, a, b) YRARITHS(VSUBPS, off, a, b)
+#define YRDIVS(off, a, b) YRARITHS(VDIVPS, off, a, b)
+
+// func addSNTAVX2(y, a []float32, s float32)
+TEXT ·addSNTAVX2(SB), NOSPLIT, $0-52
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VBROADCASTSS s+48(FP), Y8
+	SHRQ $4, CX
+	YSTREAM8(YADDS)
+
+// func subSNTAVX2(y, a []float32, s float32)
+TEXT ·subSNTAVX2(SB), NOSPLIT, $0-52
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VBROADCASTSS s+48(FP), Y8
+	SHRQ $4, CX
+	YSTREAM8(YSUBS)
+
+// func mulSNTAVX2(y, a []float32, s float32)
+TEXT ·mulSNTAVX2(SB), NOSPLIT, $0-52
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VBROADCASTSS s+48(FP), Y8
+	SHRQ $4, CX
+	YSTREAM8(YMULS)
+
+// func divSNTAVX2(y, a []float32, s float32)
+TEXT ·divSNTAVX2(SB), NOSPLIT, $0-52
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VBROADCASTSS s+48(FP), Y8
+	SHRQ $4, CX
+	YSTREAM8(YDIVS)
+
+// func rsubSNTAVX2(y, a []float32, s float32)
+TEXT ·rsubSNTAVX2(SB), NOSPLIT, $0-52
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VBROADCASTSS s+48(FP), Y8
+	SHRQ $4, CX
+	YSTREAM8(YRSUBS)
+
+// func rdivSNTAVX2(y, a []float32, s float32)
+TEXT ·rdivSNTAVX2(SB), NOSPLIT, $0-52
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VBROADCASTSS s+48(FP), Y8
+	SHRQ $4, CX
+	YSTREAM8(YRDIVS)
+
+// YLEAKY is LEAKY on 32 bytes at off into r (t a temporary); Y10 = 1, Y11 = 1 XOR slope.
+#define YLEAKY(off, r, t) \
+	VMOVUPS off(SI), r; \
+	VPSRAD  $31, r, t; \
+	VANDPS  Y11, t, t; \
+	VXORPS  Y10, t, t; \
+	VMULPS  t, r, r
+
+#define YLEAKYLINE(off, a, b) YLEAKY(off+0, a, Y12); YLEAKY(off+32, b, Y13)
+
+// func leakyReluNTAVX2(y, x []float32, s float32)
+TEXT ·leakyReluNTAVX2(SB), NOSPLIT, $0-52
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $4, CX
+	VBROADCASTSS s+48(FP), Y11
+	MOVL $0x3f800000, AX       // 1.0
+	MOVQ AX, X10
+	VBROADCASTSS X10, Y10
+	VXORPS Y10, Y11, Y11
+	YSTREAM8(YLEAKYLINE)
+
+// YCLAMP is CLAMP on 32 bytes at off into r (t1, t2 temporaries); Y9 = the sign bit, Y10 =
+// -lo, Y11 = hi.
+#define YCLAMP(off, r, t1, t2) \
+	VXORPS off(SI), Y9, r; \
+	VMINPS Y10, r, t1; \
+	VMINPS r, t1, t2; \
+	VORPS  t2, t1, t1; \
+	VXORPS Y9, t1, t1; \
+	VMINPS Y11, t1, r; \
+	VMINPS t1, r, t2; \
+	VORPS  t2, r, r
+
+#define YCLAMPLINE(off, a, b) YCLAMP(off+0, a, Y12, Y13); YCLAMP(off+32, b, Y14, Y15)
+
+// func clampNTAVX2(y, x []float32, lo, hi float32)
+TEXT ·clampNTAVX2(SB), NOSPLIT, $0-56
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $4, CX
+	VPCMPEQD Y9, Y9, Y9
+	VPSLLD $31, Y9, Y9         // 0x80000000 in each lane
+	VBROADCASTSS lo+48(FP), Y10
+	VXORPS Y9, Y10, Y10
+	VBROADCASTSS hi+52(FP), Y11
+	YSTREAM8(YCLAMPLINE)
