@@ -15,6 +15,8 @@ import (
 //   - One value outside that range in each quarter, and in the remainder, must stop the
 //     quarters and start the in-order loop over, which stops at that vector; every element
 //     still matches the Go loop.
+//   - The exp pass of the softmax family (expSum) likewise, with and without storing the
+//     exps, and its sum within 1e-6 of the float64 sum of the Go function's values.
 //   - The norms' passes, streamed, must equal the same pass with ordinary stores bit for
 //     bit in every mode.
 func TestSIMDQuarters(t *testing.T) {
@@ -55,6 +57,44 @@ func TestSIMDQuarters(t *testing.T) {
 						if !closeTo(got[i], want[i], unaryBounds[k][0], unaryBounds[k][1]) {
 							t.Fatalf("%s n=%d bad=%d: [%d] f(%v) = %v, Go loop %v", unaryNames[k], n, bad, i, xs[i], got[i], want[i])
 						}
+					}
+				}
+			}
+		}
+		expSum, _ := pick(expSumAVX2, expSumAVX512)
+		for _, n := range lengths {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = float32(r.Float64()*6 - 3)
+			}
+			full := n &^ 15
+			q := full / 64 * 16
+			for _, bad := range []int{-1, 0, q + 3, 2*q + 17, 3*q + q - 1, 4 * q, full - 1} {
+				xs := append([]float32(nil), x...)
+				if bad >= 0 && bad < full {
+					xs[bad] = -200 // below exp's range: AVX2 stops there
+				}
+				for _, store := range []bool{true, false} {
+					y := make([]float32, n)
+					var out []float32
+					if store {
+						out = y
+					}
+					if did, _ := expSum(y[:full], xs[:full], 3, b2i(store), &xs[0]); bad < 0 && did != full {
+						t.Fatalf("exp_sum n=%d: did %d of %d elements in range", n, did, full)
+					}
+					clear(y)
+					k, sum := vecExpSum(out, xs, 3, nil) // the full vectors
+					want := 0.0
+					for i, v := range xs[:k] {
+						e := expf(v - 3)
+						want += float64(e)
+						if store && !closeTo(y[i], e, 1, 0) {
+							t.Fatalf("exp_sum n=%d bad=%d: [%d] exp(%v - 3) = %v, Go %v", n, bad, i, v, y[i], e)
+						}
+					}
+					if math.Abs(sum-want) > 1e-6*want {
+						t.Fatalf("exp_sum n=%d bad=%d store=%v: sum %v, want %v", n, bad, store, sum, want)
 					}
 				}
 			}

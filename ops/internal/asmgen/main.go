@@ -567,7 +567,8 @@ func unaryLoops(u unary, name string, x, y, n, nt, i Register) {
 			// a vector outside the check stops the quarters: the in-order loop then
 			// starts over and stops at the first such vector
 			Label(lp)
-			quartered(lp+"_q", i, n, lp+"_seq", u.check != nil, step, func(v VecVirtual, j Register, k int) { VMOVNTPS(v, vat(y, j, k)) })
+			quartered(quarters{name: lp + "_q", seq: lp + "_seq", step: step, bails: u.check != nil,
+				store: func(v VecVirtual, j Register, k int) { VMOVNTPS(v, vat(y, j, k)) }}, i, n)
 			lp += "_seq"
 		}
 		Label(lp)

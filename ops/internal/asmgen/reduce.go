@@ -153,8 +153,23 @@ func loop2(name string, i, n Register, body func(k int)) {
 	Label(name + "_done")
 }
 
-// quartered emits the streamed loop of a kernel over the full vectors [i, n) (i = 0 on
-// entry), whose output is 64-byte aligned: four quarters of q elements, q = n/4 rounded
+// quarters describes a loop of quartered.
+type quarters struct {
+	name string // the prefix of its labels
+	seq  string // the label of the kernel's in-order loop, placed right after it
+	// step computes the k-th vector of the line at element j; where bails, it may jump
+	// to bail, which restarts the in-order loop at 0 (after bailed, where not nil), which
+	// then stops at the first such vector as before (at most the quarters' work again,
+	// once per call)
+	step     func(j Register, k int, bail string) VecVirtual
+	bails    bool
+	bailed   func()
+	store    func(v VecVirtual, j Register, k int) // stores step's vector
+	stepDone func()                                // where not nil: after each step's stores
+}
+
+// quartered emits the loop of a kernel over the full vectors [i, n) (i = 0 on entry), its
+// output 64-byte aligned where it is streamed: four quarters of q elements, q = n/4 rounded
 // down to whole 64-byte lines, walked side by side, then the vectors from 4q in order. Each
 // step computes, for each vector of a line, that vector of all four quarters (step(j, k,
 // bail): the k-th vector of the line at element j) and only then stores the four (store(v,
@@ -175,11 +190,9 @@ func loop2(name string, i, n Register, body func(k int)) {
 //     0.27-0.29 to 0.38-0.41, softplus 0.21-0.23 to 0.32-0.35. softmax's output pass gained
 //     nothing: its row's reads come in its exp pass.
 //
-// Where bails, step may jump to its bail label, which restarts the kernel's in-order loop
-// at 0 (seq, the label of that loop), which then stops at the first such vector as before
-// (at most the quarters' work again, once per call). quartered leaves i at 4q, where the
-// in-order loop (placed right after it) goes on.
-func quartered(name string, i, n Register, seq string, bails bool, step func(j Register, k int, bail string) VecVirtual, store func(v VecVirtual, j Register, k int)) {
+// quartered leaves i at 4q, where the in-order loop (placed right after it) goes on.
+func quartered(l quarters, i, n Register) {
+	name := l.name
 	perLine := 16 / cur.lanes
 	q := GP64()
 	MOVQ(n, q)
@@ -196,20 +209,26 @@ func quartered(name string, i, n Register, seq string, bails bool, step func(j R
 	for k := range perLine {
 		var vs [4]VecVirtual
 		for t, j := range js {
-			vs[t] = step(j, k, name+"_bail")
+			vs[t] = l.step(j, k, name+"_bail")
 		}
 		for t, j := range js {
-			store(vs[t], j, k)
+			l.store(vs[t], j, k)
 		}
+	}
+	if l.stepDone != nil {
+		l.stepDone()
 	}
 	for _, j := range js {
 		ADDQ(U8(16), j)
 	}
 	JMP(LabelRef(name + "_q"))
-	if bails {
+	if l.bails {
 		Label(name + "_bail")
+		if l.bailed != nil {
+			l.bailed()
+		}
 		XORQ(i, i)
-		JMP(LabelRef(seq))
+		JMP(LabelRef(l.seq))
 	}
 	Label(name + "_qdone")
 	MOVQ(j3, i)
@@ -629,8 +648,9 @@ func binaries() {
 			}
 			if mode&2 != 0 {
 				Label(lbl + "_loop")
-				quartered(lbl+"_s", i, n, lbl+"_seq_loop", false, func(j Register, k int, _ string) VecVirtual { return step(j, k) },
-					func(v VecVirtual, j Register, k int) { VMOVNTPS(v, vat(y, j, k)) })
+				quartered(quarters{name: lbl + "_s", seq: lbl + "_seq_loop",
+					step:  func(j Register, k int, _ string) VecVirtual { return step(j, k) },
+					store: func(v VecVirtual, j Register, k int) { VMOVNTPS(v, vat(y, j, k)) }}, i, n)
 				lbl += "_seq"
 			}
 			loopTo(lbl, i, n, func() {
@@ -688,8 +708,9 @@ func binaries() {
 			}
 			if md&4 != 0 {
 				Label(lbl + "_loop")
-				quartered(lbl+"_s", i, n, lbl+"_seq_loop", false, func(j Register, k int, _ string) VecVirtual { return step(j, k) },
-					func(v VecVirtual, j Register, k int) { VMOVNTPS(v, vat(y, j, k)) })
+				quartered(quarters{name: lbl + "_s", seq: lbl + "_seq_loop",
+					step:  func(j Register, k int, _ string) VecVirtual { return step(j, k) },
+					store: func(v VecVirtual, j Register, k int) { VMOVNTPS(v, vat(y, j, k)) }}, i, n)
 				lbl += "_seq"
 			}
 			loopTo(lbl, i, n, func() {
