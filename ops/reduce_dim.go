@@ -173,6 +173,40 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 	if err != nil {
 		return err
 	}
+	if v.inner == 1 && streams(len(out.Data)) && expSumOutOK(out.Data, v.n) {
+		// A large output on AVX-512: as below, but each row's exp pass runs alongside the
+		// streamed output pass of the row before (vecExpSumOut), so that the reads and
+		// arithmetic of the one overlap the writes of the other, and the scratch row
+		// holds the previous row's exps until the same step overwrites them with this
+		// row's. The same operations as below, bit for bit.
+		n := v.n
+		parallelFor(v.outer, max(1, grainElems/n), func(lo, hi int) {
+			defer fence()
+			buf := make([]float32, n)
+			var prev []float32 // the output row buf is the exps of, nil before the first
+			var inv float32
+			for r := lo; r < hi; r++ {
+				xs := x.Data[r*n : (r+1)*n]
+				m := float32(maxRow(xs))
+				pf := prefetchNext(x.Data, r*n, (r+1)*n)
+				var s float64
+				if prev == nil {
+					var k int
+					k, s = vecExpSum(buf, xs, m, pf)
+					for i := k; i < n; i++ {
+						p := expf(xs[i] - m)
+						buf[i] = p
+						s += float64(p)
+					}
+				} else {
+					_, s = vecExpSumOut(prev, buf, inv, buf, xs, m, pf) // every element: n is whole vectors
+				}
+				prev, inv = out.Data[r*n:(r+1)*n], float32(1/s)
+			}
+			scaleRow(prev, buf, nil, nil, inv, true)
+		})
+		return nil
+	}
 	if v.inner == 1 && streams(len(out.Data)) && simdLevel >= SIMDAVX2 {
 		// A large output: e**(x - m) goes to a scratch row that stays in L1, and the
 		// scaled row is streamed from it (scaleRow), so y's lines are written once and
@@ -293,6 +327,35 @@ func (op *LogSoftmaxFwd) Forward(out, x *Tensor) error {
 		return err
 	}
 	stream := streams(len(out.Data))
+	if v.inner == 1 && stream && expSumOutOK(out.Data, v.n) {
+		// A large output on AVX-512: as below, but each row's exp pass runs alongside the
+		// streamed output pass of the row before (vecExpSumOut; see SoftmaxFwd), the
+		// same operations, bit for bit.
+		n := v.n
+		parallelFor(v.outer, max(1, grainElems/n), func(lo, hi int) {
+			defer fence()
+			var prevX, prevY []float32 // the row before and its output, nil before the first
+			var c float32
+			for r := lo; r < hi; r++ {
+				xs := x.Data[r*n : (r+1)*n]
+				m := float32(maxRow(xs))
+				pf := prefetchNext(x.Data, r*n, (r+1)*n)
+				var s float64
+				if prevX == nil {
+					var k int
+					k, s = vecExpSum(nil, xs, m, pf)
+					for _, e := range xs[k:] {
+						s += float64(expf(e - m))
+					}
+				} else {
+					_, s = vecExpSumOut(prevY, prevX, c, nil, xs, m, pf) // every element: n is whole vectors
+				}
+				prevX, prevY, c = xs, out.Data[r*n:(r+1)*n], m+logf(float32(s))
+			}
+			normalizeRow(prevY, prevX, nil, nil, nil, c, 1, true)
+		})
+		return nil
+	}
 	if v.inner == 1 {
 		v.eachRowStreamed(stream, func(lo, hi int) {
 			xs, ys := x.Data[lo:hi], out.Data[lo:hi]

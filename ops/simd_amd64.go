@@ -130,6 +130,35 @@ func vecExpSum(y, x []float32, m float32, next []float32) (int, float64) {
 	}
 	return expSumBlocks(y, x, m, l, func(out, xs []float32, i, store int) (int, float64) {
 		return kern(out, xs, m, store, &next[i])
+	}, nil)
+}
+
+// expSumOutOK says whether vecExpSumOut runs on the rows of n elements of y: at AVX-512
+// (whose exp never stops, so a row is done whole), y 64-byte aligned and n a whole number
+// of its lines, so every row is.
+func expSumOutOK(y []float32, n int) bool {
+	s, _ := ntSpan(y)
+	return simdLevel >= SIMDAVX512 && n%16 == 0 && s == 0 && len(y) >= 16
+}
+
+// vecExpSumOut is vecExpSum(e, x, m, next) with the output pass of the row before
+// alongside, streamed into y: y = a * c where e is not nil (softmax: e may be a, whose
+// vectors are read before e's are written), y = a - c where it is (log_softmax). It does
+// the full vectors of x, the same operations as vecExpSum and as vecScale or vecNormalize
+// (with r = 1) would, bit for bit; the caller checks expSumOutOK and fences.
+func vecExpSumOut(y, a []float32, c float32, e, x []float32, m float32, next []float32) (int, float64) {
+	if len(next) < len(x) {
+		next = x
+	}
+	mode := b2i(e == nil)
+	return expSumBlocks(e, x, m, 16, func(out, xs []float32, i, _ int) (int, float64) {
+		return expSumOutAVX512(y[i:], a[i:], c, mode, out, xs, m, &next[i])
+	}, func(i int) {
+		if e == nil {
+			y[i] = a[i] - c
+		} else {
+			y[i] = a[i] * c
+		}
 	})
 }
 

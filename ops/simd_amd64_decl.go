@@ -296,6 +296,11 @@ func varRowAVX512(x []float32, x0 float64) (int, float64, float64)
 //go:noescape
 func expSumAVX512(y []float32, x []float32, m float32, store int, pf *float32) (int, float64)
 
+// expSumOutAVX512 streams y = a * c (mode 0) or a - c (mode 1) over the full vectors of x while it computes exp(x - m), stored into e in mode 0, and returns how many and their sum in float64, as expSum; y must be 64-byte aligned (16 lanes; see asmgen).
+//
+//go:noescape
+func expSumOutAVX512(y []float32, a []float32, c float32, mode int, e []float32, x []float32, m float32, pf *float32) (int, float64)
+
 // expScaleAVX512 computes y = exp(x - m) * s over the full vectors of x (streamed when nt != 0; the caller fences), m at least every element of x, stopping at a vector outside exp's fast range (16 lanes; see asmgen).
 //
 //go:noescape

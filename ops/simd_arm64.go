@@ -227,7 +227,7 @@ func vecExpSum(y, x []float32, m float32, next []float32) (int, float64) {
 	}
 	return expSumBlocks(y, x, m, 4, func(out, xs []float32, _, store int) (int, float64) {
 		return expSumNEON(out, xs, m, -87, 88, store, &neonExpConsts)
-	})
+	}, nil)
 }
 
 // vecExpScale computes y = exp(x - m) * s over the full vectors of x (softmax's output

@@ -13,7 +13,12 @@ func vecSumCols(acc []float64, x []float32) int            { return 0 }
 func vecMaxCols(acc []float64, x []float32) int            { return 0 }
 func vecMaxInto(m, row []float32) int                      { return 0 }
 func vecExpSumCols(s []float64, sh, row []float32) int     { return 0 }
-func vecVarCols(s1, s2, x0 []float64, row []float32) int   { return 0 }
+
+func expSumOutOK(y []float32, n int) bool { return false }
+func vecExpSumOut(y, a []float32, c float32, e, x []float32, m float32, next []float32) (int, float64) {
+	return 0, 0
+}
+func vecVarCols(s1, s2, x0 []float64, row []float32) int { return 0 }
 
 func ntUnary(k int, y, x []float32) (s, e int)       { return 0, 0 }
 func ntElu(y, x []float32, alpha float32) (s, e int) { return 0, 0 }

@@ -135,3 +135,53 @@ func TestSIMDQuarters(t *testing.T) {
 		}
 	})
 }
+
+// TestSIMDExpSumOut checks the fused kernel of softmax and log_softmax on AVX-512 against
+// the kernels it fuses, bit for bit: its exps and their sum against vecExpSum's of the
+// same row, its streamed output against vecScale's (softmax: y = a * c, the exps written
+// over a itself, as SoftmaxFwd does) or vecNormalize's with r = 1 (log_softmax: y = a - c).
+func TestSIMDExpSumOut(t *testing.T) {
+	if _, best := SIMD(); best < SIMDAVX512 {
+		t.Skip("no AVX-512: the fused kernel does not run")
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{16, 64, 80, 1024, 4112} {
+		x, a := make([]float32, n), make([]float32, n)
+		for i := range x {
+			x[i], a[i] = float32(r.NormFloat64()*30), float32(r.NormFloat64())
+		}
+		x[n/3] = -1e4 // far below exp's range: AVX-512 clamps, the exp is 0
+		m := float32(maxRow(x))
+		wantE := make([]float32, n)
+		_, wantS := vecExpSum(wantE, x, m, nil)
+		for _, softmax := range []bool{true, false} {
+			y, want := aligned64(n, 0), aligned64(n, 0)
+			if !expSumOutOK(y, n) {
+				t.Fatalf("n=%d: expSumOutOK is false on an aligned row", n)
+			}
+			var e []float32
+			if softmax {
+				vecScale(want, a, nil, nil, 0.37, false)
+				e = append([]float32(nil), a...) // a itself, overwritten
+			} else {
+				vecNormalize(want, a, nil, nil, nil, 0.37, 1, false)
+			}
+			src := a
+			if softmax {
+				src = e
+			}
+			k, s := vecExpSumOut(y, src, 0.37, e, x, m, nil)
+			if k != n || s != wantS {
+				t.Fatalf("softmax=%v n=%d: did %d, sum %v; vecExpSum's sum %v", softmax, n, k, s, wantS)
+			}
+			for i := range y {
+				if math.Float32bits(y[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("softmax=%v n=%d: y[%d] = %v, want %v", softmax, n, i, y[i], want[i])
+				}
+				if softmax && math.Float32bits(e[i]) != math.Float32bits(wantE[i]) {
+					t.Fatalf("n=%d: e[%d] = %v, vecExpSum %v", n, i, e[i], wantE[i])
+				}
+			}
+		}
+	}
+}

@@ -45,8 +45,10 @@ func b2i(b bool) int {
 // expSumBlocks is vecExpSum's walk over x on a kernel of l lanes: kern(out, xs, i, store)
 // does the full vectors of xs = x[i:...], writing exp(x - m) into out when store != 0 (out
 // is then y's span, else x's, which the kernel never writes), and returns how many elements
-// it did and their sum; a vector it stops at is done with expf, and the kernel resumes.
-func expSumBlocks(y, x []float32, m float32, l int, kern func(out, xs []float32, i, store int) (int, float64)) (int, float64) {
+// it did and their sum; a vector it stops at is done with expf (after alongside(i) for each
+// of its elements, where alongside is not nil: the other work of a fused kernel), and the
+// kernel resumes.
+func expSumBlocks(y, x []float32, m float32, l int, kern func(out, xs []float32, i, store int) (int, float64), alongside func(i int)) (int, float64) {
 	store, out := 1, y
 	if y == nil {
 		store, out = 0, x
@@ -58,6 +60,9 @@ func expSumBlocks(y, x []float32, m float32, l int, kern func(out, xs []float32,
 		s += p
 		return k
 	}, func(i int) {
+		if alongside != nil {
+			alongside(i)
+		}
 		e := expf(x[i] - m)
 		if store != 0 {
 			y[i] = e

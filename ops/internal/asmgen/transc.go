@@ -327,98 +327,41 @@ func maxN(x Register, c float32) VecVirtual { d := vec(); VMAXPS(x, kreg(c32(c))
 // expRows are softmax's, log_softmax's and logsumexp's exp passes.
 func expRows() {
 	{
-		// expSum: e = exp(x - m), stored into y when store != 0, summed in float32 over
-		// a step of the quarters (quartered: four vectors, AVX2 eight) and, in the
-		// in-order rest, chunks of expChunk vectors, and those sums in float64: one
-		// conversion per step or chunk instead of per vector, and a chunk's sum of at
-		// most 128 (AVX-512) positive terms is within 2**-17 of exact (softmax's
-		// tolerance is 1e-6 relative). In quarters the pass that reads the row and
-		// prefetches the next took 0.72-0.80 of our streaming copy's time, 0.94-1.06
-		// in order (cpu-large, exp pass alone, two binaries alternated, one thread and
-		// two), and softmax 0.50-0.54 of the copy's speed became 0.54-0.58.
-		// It prefetches the caller's next row into L2, whence its max pass reads it as
-		// fast: in L1 it would make three rows with x and y (48 KB, all of L1), and
-		// softmax and log_softmax on cpu-large ran 1.03-1.04x faster with PREFETCHT1 (one
-		// thread, 5 interleaved runs of two test binaries).
-		const expChunk = 8
+		// expSum: e = exp(x - m), stored into y when store != 0 (see expSumLoops).
 		name := frame("expSum", "func(y, x []float32, m float32, store int, pf *float32) (int, float64)", "computes exp(x - m) over the full vectors of x (into y when store != 0), m at least every element of x, and returns how many and their sum in float64, stopping at a vector outside exp's fast range; it prefetches the line at pf + i for the vector at x + i")
 		y := Load(Param("y").Base(), GP64())
 		x := Load(Param("x").Base(), GP64())
 		vm := bc(Load(Param("m"), XMM()))
 		st := Load(Param("store"), GP64())
 		pf := Load(Param("pf"), GP64())
-		n, i := fullN("x"), counter()
-		a, b := zero(), zero()
-		end := GP64()
-		s := vec()
-		hoistKernel(name, func() {
-			fold := func() {
-				lo, hi := cvtReg(s)
-				VADDPD(lo, a, a)
-				VADDPD(hi, b, b)
-			}
-			// two copies of the loops, with and without the store, so that no vector
-			// tests the flag (in cache the test took 15% of the loop's time; unrolling
-			// the chunk's 8 vectors as well gained nothing measurable and is not done)
-			TESTQ(st, st)
-			JZ(LabelRef(name + "_sum_quarters"))
-			for _, store := range []bool{true, false} {
-				lbl := name
-				if !store {
-					lbl += "_sum"
-				}
-				// the row in quarters side by side (quartered), whose four independent
-				// exps a step the core overlaps better than one a step, and whose
-				// prefetches are four streams; each step's sum folds into a, b
-				Label(lbl + "_quarters")
-				zeroVec(s)
-				quartered(quarters{name: lbl + "_q", seq: lbl + "_chunk",
-					step: func(j Register, k int, bail string) VecVirtual {
-						dc := expBelow(sub(ld(vat(x, j, k)), vm), bail)
-						if k == 0 {
-							PREFETCHT1(at(pf, j))
-						}
-						return exp(dc)
-					},
-					bails:  !cur.wide, // expBelow's jump
-					bailed: func() { zeroVec(a); zeroVec(b) },
-					store: func(e VecVirtual, j Register, k int) {
-						if store {
-							VMOVUPS(e, vat(y, j, k))
-						}
-						VADDPS(e, s, s)
-					},
-					stepDone: func() { fold(); zeroVec(s) },
-				}, i, n)
-				Label(lbl + "_chunk")
-				CMPQ(i, n)
-				JAE(LabelRef(name + "_done"))
-				LEAQ(Mem{Base: i}.Offset(expChunk*cur.lanes), end)
-				CMPQ(end, n)
-				CMOVQGT(n, end)
-				zeroVec(s)
-				loopTo(lbl+"_c", i, end, func() {
-					d := sub(ld(at(x, i)), vm)
-					dc := expBelow(d, name+"_stop") // i is this vector's: a stop returns it
-					PREFETCHT1(at(pf, i))           // the caller's next row, into L2 (see above)
-					e := exp(dc)
-					if store {
-						VMOVUPS(e, at(y, i))
-					}
-					VADDPS(e, s, s)
-				})
-				fold()
-				JMP(LabelRef(lbl + "_chunk"))
-			}
-			Label(name + "_stop")
-			fold()
-			Label(name + "_done")
-			VADDPD(b, a, a)
-			Store(i, ReturnIndex(0))
-			Store(hsum64(a), ReturnIndex(1))
-			VZEROUPPER()
-			RET()
-		})
+		// two copies of the loops, with and without the store, so that no vector tests
+		// the flag (in cache the test took 15% of the loop's time)
+		expSumLoops(name, x, pf, vm, st, expPass{label: name, e: y}, expPass{label: name + "_sum"})
+	}
+	if cur.wide {
+		// expSumOut: expSum of e, x, m and pf with the output pass of the row before
+		// alongside, streamed into y: softmax's y = a * c with the exps stored (mode 0;
+		// e may be a: a step reads its vectors of a before it stores e's), log_softmax's
+		// y = a - c without (mode 1). A row op's exp pass and the output pass of the row
+		// before it otherwise take turns: the first reads the memory and computes, the
+		// second only writes. cpu-large against our streaming copy in the same rounds, two
+		// test binaries alternated: softmax 0.62-0.64 of its speed became 0.77-0.79 on one
+		// thread and 0.54-0.55 became 0.72-0.73 on two; log_softmax 0.61-0.64 to
+		// 0.77-0.85 and 0.51-0.52 to 0.71-0.72. AVX-512 only: its exp never stops
+		// (expBelow), where AVX2's stop would leave the output pass half done.
+		name := frame("expSumOut", "func(y, a []float32, c float32, mode int, e, x []float32, m float32, pf *float32) (int, float64)", "streams y = a * c (mode 0) or a - c (mode 1) over the full vectors of x while it computes exp(x - m), stored into e in mode 0, and returns how many and their sum in float64, as expSum; y must be 64-byte aligned")
+		y := Load(Param("y").Base(), GP64())
+		av := Load(Param("a").Base(), GP64())
+		vc := bc(Load(Param("c"), XMM()))
+		mode := Load(Param("mode"), GP64())
+		e := Load(Param("e").Base(), GP64())
+		x := Load(Param("x").Base(), GP64())
+		vm := bc(Load(Param("m"), XMM()))
+		pf := Load(Param("pf"), GP64())
+		XORQ(U8(1), mode) // the first pass is taken when the flag is set
+		expSumLoops(name, x, pf, vm, mode,
+			expPass{label: name, e: e, y: y, out: func(j Register, k int) VecVirtual { return mul(vat(av, j, k), vc) }},
+			expPass{label: name + "_sub", y: y, out: func(j Register, k int) VecVirtual { return sub(ld(vat(av, j, k)), vc) }})
 	}
 	{
 		// expScale: softmax's output pass, y = exp(x - m) * s, streamed when nt != 0.
@@ -473,4 +416,98 @@ func expRows() {
 			RET()
 		})
 	}
+}
+
+// expPass is one copy of expSumLoops's loops: the exps stored at e (nil: not stored) and,
+// where out is not nil, out's vector of each element streamed into y alongside.
+type expPass struct {
+	label string
+	e, y  Register
+	out   func(j Register, k int) VecVirtual
+}
+
+// expSumLoops emits the loops and the return of the exp-sum kernels: pass[0]'s loops when
+// flag != 0, pass[1]'s otherwise; e = exp(x - m) over the full vectors of x, m at least
+// every element of x, summed in float32 over a step of the quarters (quartered: four
+// vectors, AVX2 eight) and, in the in-order rest, chunks of expChunk vectors, and those
+// sums in float64: one conversion per step or chunk instead of per vector, and a chunk's
+// sum of at most 128 (AVX-512) positive terms is within 2**-17 of exact (softmax's
+// tolerance is 1e-6 relative). Every pass sums alike, so a row's sum is the same bits
+// from each.
+//   - In quarters, whose four independent exps a step the core overlaps better than one
+//     a step and whose prefetches are four streams, the pass that reads the row and
+//     prefetches the next took 0.72-0.80 of our streaming copy's time, 0.94-1.06 in order
+//     (cpu-large, exp pass alone, two binaries alternated, one thread and two), and
+//     softmax 0.50-0.54 of the copy's speed became 0.54-0.58.
+//   - It prefetches the caller's next row (pf + i for x + i) into L2, whence its max pass
+//     reads it as fast: in L1 it would make three rows with x and y (48 KB, all of L1),
+//     and softmax and log_softmax on cpu-large ran 1.03-1.04x faster with PREFETCHT1 (one
+//     thread, 5 interleaved runs of two test binaries).
+//   - Unrolling a chunk's 8 vectors gained nothing measurable and is not done.
+func expSumLoops(name string, x, pf Register, vm VecVirtual, flag Register, pass ...expPass) {
+	const expChunk = 8
+	n, i := fullN("x"), counter()
+	a, b := zero(), zero()
+	end := GP64()
+	s := vec()
+	hoistKernel(name, func() {
+		fold := func() {
+			lo, hi := cvtReg(s)
+			VADDPD(lo, a, a)
+			VADDPD(hi, b, b)
+		}
+		TESTQ(flag, flag)
+		JZ(LabelRef(pass[1].label + "_quarters"))
+		for _, p := range pass {
+			// the exp of the vector at (j, k), and before it the output's (stored by put)
+			var outs []VecVirtual
+			step := func(j Register, k int, bail string) VecVirtual {
+				if p.out != nil {
+					outs = append(outs, p.out(j, k))
+				}
+				dc := expBelow(sub(ld(vat(x, j, k)), vm), bail)
+				if k == 0 {
+					PREFETCHT1(at(pf, j)) // the caller's next row, into L2
+				}
+				return exp(dc)
+			}
+			put := func(ev VecVirtual, j Register, k int) {
+				if p.out != nil {
+					VMOVNTPS(outs[0], vat(p.y, j, k))
+					outs = outs[1:]
+				}
+				if p.e != nil {
+					VMOVUPS(ev, vat(p.e, j, k))
+				}
+				VADDPS(ev, s, s)
+			}
+			Label(p.label + "_quarters")
+			zeroVec(s)
+			quartered(quarters{name: p.label + "_q", seq: p.label + "_chunk", step: step, store: put,
+				bails:    !cur.wide, // expBelow's jump
+				bailed:   func() { zeroVec(a); zeroVec(b) },
+				stepDone: func() { fold(); zeroVec(s) },
+			}, i, n)
+			Label(p.label + "_chunk")
+			CMPQ(i, n)
+			JAE(LabelRef(name + "_done"))
+			LEAQ(Mem{Base: i}.Offset(expChunk*cur.lanes), end)
+			CMPQ(end, n)
+			CMOVQGT(n, end)
+			zeroVec(s)
+			loopTo(p.label+"_c", i, end, func() {
+				put(step(i, 0, name+"_stop"), i, 0) // i is this vector's: a stop returns it
+			})
+			fold()
+			JMP(LabelRef(p.label + "_chunk"))
+		}
+		Label(name + "_stop")
+		fold()
+		Label(name + "_done")
+		VADDPD(b, a, a)
+		Store(i, ReturnIndex(0))
+		Store(hsum64(a), ReturnIndex(1))
+		VZEROUPPER()
+		RET()
+	})
 }
