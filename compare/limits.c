@@ -131,7 +131,10 @@ static inline void stream_line(char *q, line v) { memcpy(q, v.b, 64); }
 // of all PAGES pages before it streams any of them: streaming each line right after its
 // load moved 0.81-0.82 of that and 0.83 of glibc's memcpy, which the grouped loop beats by
 // 1.13-1.16x (cc -O2 loops over 64 MiB, 15 interleaved rounds, one thread and two, on the
-// 2-core Ice Lake host).
+// 2-core Ice Lake host). The copy is the limit of the two-input rows too (add): a loop
+// y = a + b of the same form (both inputs' line of every page loaded, added, then streamed;
+// 8 pages or 4, zmm or ymm) moved 0.90-0.93 of this loop's bytes per second, counting its
+// three arrays' (3 x 64 MiB, 11 interleaved rounds, one thread and two, two runs).
 static void copy_loop(int t, int kind) {
 	size_t half = buf_bytes / 2, lo, hi;
 	span(t, half, &lo, &hi);

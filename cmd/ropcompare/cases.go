@@ -7,8 +7,10 @@ package main
 // per call; "" when numpy has no such function), and the C limit the op is bound by:
 // limitFMA for compute-bound ops (rates in GFLOP/s from the roofline's FLOPs), limitRead
 // for ops that read far more than they write (reductions, gemv), limitCopy for ops that
-// write about as much as they read (elementwise, norms, transpose); rates of the last two
-// are the roofline's bytes per second, and the C loop reads or copies that many bytes.
+// write about as much as they read (elementwise, norms, transpose) and for those reading
+// two inputs (add: the C loop of y = a + b moves fewer bytes a second than the copy, see
+// copy_loop in compare/limits.c); rates of the last two are the roofline's bytes per
+// second, and the C loop reads or copies that many bytes.
 var cases = []compareCase{
 	{Name: "GEMM 1024³", Op: "GemmFwd", Set: "M=1024,N=1024,K=1024", DType: "float32", Numpy: "np.matmul(a, b, out=c)", Limit: limitFMA},
 	{Name: "GEMM 256³", Op: "GemmFwd", Set: "M=256,N=256,K=256", DType: "float32", Numpy: "np.matmul(a, b, out=c)", Limit: limitFMA},

@@ -5,9 +5,12 @@
 // the system python3, whose matmul is its BLAS: OpenBLAS on Debian), and the C limit the op
 // is bound by (compare/limits.c: an FMA loop, a read or a copy of the row's bytes, on all
 // threads). In each round each side reports the fastest of three timed batches (on a shared
-// machine other jobs only ever add time). It prints, per row, our rate and the ratios
-// ours/numpy and ours/limit as the median and range over the rounds: the machine is
-// shared, so only ratios measured in one run mean anything.
+// machine other jobs only ever add time). It prints, per row, each side's median rate and
+// the ratios ours/numpy and ours/limit as the median and range of the per-round ratios (not
+// the quotient of the median rates, which come from different rounds): the machine is
+// shared, so only ratios measured in one run mean anything. Below the table, a warning
+// names each row whose kernel read above its C limit in some round: the limit was
+// disturbed in that round, or it is not the machine's best for that work.
 //
 // numpy and the C compiler are optional: without one its columns are skipped with a
 // message, without both the command says so and exits 0.
@@ -429,9 +432,11 @@ func printTable(w io.Writer, rows []*row, cfg config, np *numpyWorker, lim *limi
 	if cfg.threads > 0 {
 		threads = fmt.Sprintf("%d thread(s) on every side", cfg.threads)
 	}
-	fmt.Fprintf(w, " %s; %d interleaved rounds, ratios as median [min–max] of the rounds.\n\n", threads, cfg.rounds)
+	fmt.Fprintf(w, " %s; %d interleaved rounds, ratios as median [min–max] of the rounds.\n", threads, cfg.rounds)
+	fmt.Fprint(w, "Rates are each side's median; a ratio is the median of the per-round ratios, not the quotient of two medians.\n\n")
 	fmt.Fprintln(w, "| case | ours | numpy | ours/numpy | C limit | limit | ours/limit |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	var warnings []string
 	for _, r := range rows {
 		unit, scale := "GB/s", 1e-9
 		if r.Limit == limitFMA {
@@ -447,10 +452,33 @@ func printTable(w io.Writer, rows []*row, cfg config, np *numpyWorker, lim *limi
 		if len(r.limit) > 0 {
 			lims := mapf(r.limit, func(v float64) float64 { return v * scale })
 			cells[5] = fmt.Sprintf("%.1f %s", median(lims), unit)
-			cells[6] = spread(ratios(ours, lims))
+			rs := ratios(ours, lims)
+			cells[6] = spread(rs)
+			if msg := aboveLimit(rs); msg != "" {
+				warnings = append(warnings, fmt.Sprintf("warning: %s: %s", r.Name, msg))
+			}
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
+	if len(warnings) > 0 {
+		fmt.Fprintf(w, "\n%s\n", strings.Join(warnings, "\n"))
+	}
+}
+
+// aboveLimit says in how many rounds ours/limit (one ratio a round) exceeded 1, and by how
+// much, or "" when none did. A limit is the best this machine does: ours above it in a
+// round means the limit was disturbed in that round or is no ceiling for the row.
+func aboveLimit(rs []float64) string {
+	n, worst := 0, 0.0
+	for _, x := range rs {
+		if x > 1 {
+			n, worst = n+1, max(worst, x)
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("ours above its limit in %d of %d rounds (up to %.2f×): the limit was disturbed in those rounds, or it is no ceiling", n, len(rs), worst)
 }
 
 func mapf(xs []float64, f func(float64) float64) []float64 {

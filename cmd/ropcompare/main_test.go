@@ -54,3 +54,24 @@ func TestBadRow(t *testing.T) {
 		t.Errorf("err = %v, want one naming the row", err)
 	}
 }
+
+// The table warns of each row whose kernel beat its limit in some round, and of no other.
+func TestWarnsAboveLimit(t *testing.T) {
+	rows := []*row{
+		// 1e9 bytes a call: ours 1, 2 and 1 GB/s against a limit of 1.5 GB/s each round
+		{compareCase: compareCase{Name: "over", Limit: limitCopy}, work: 1e9, ours: []float64{1, 0.5, 1}, limit: []float64{1.5e9, 1.5e9, 1.5e9}},
+		{compareCase: compareCase{Name: "under", Limit: limitCopy}, work: 1e9, ours: []float64{1, 1, 1}, limit: []float64{1.5e9, 1e9, 2e9}},
+	}
+	var out bytes.Buffer
+	printTable(&out, rows, config{rounds: 3}, nil, nil)
+	s := out.String()
+	if !strings.Contains(s, "warning: over: ours above its limit in 1 of 3 rounds (up to 1.33×)") {
+		t.Errorf("no warning for the row above its limit:\n%s", s)
+	}
+	if strings.Contains(s, "under:") {
+		t.Errorf("a warning for the row at or below its limit:\n%s", s)
+	}
+	if !strings.Contains(s, "| over | 1.0 GB/s | — | — | copy | 1.5 GB/s | 0.67× [0.67–1.33] |") {
+		t.Errorf("row over:\n%s", s)
+	}
+}
