@@ -246,6 +246,36 @@ func (op *LayerNormFwd) Forward(out, x, weight, bias *Tensor) error {
 	w, bs := dataOf(weight), dataOf(bias)
 	v := alongDim{outer: len(x.Data) / n, n: n, inner: 1}
 	stream := streams(len(out.Data))
+	stats := func(xs []float32, s1, s2 float64) (m, r float32) { // varRow's shifted sums of xs
+		mean := float64(xs[0]) + s1/float64(n)
+		return float32(mean), float32(1 / math.Sqrt(shiftedSquares(s1, s2, n)/float64(n)+op.Eps))
+	}
+	if stream && fusedRowsOK(out.Data, n) {
+		// A large output on AVX-512: as below, but each row's statistics pass runs
+		// alongside the streamed output pass of the row before (vecNormVarOut), so that
+		// its arithmetic overlaps the memory traffic of the other; the same operations,
+		// bit for bit.
+		parallelFor(v.outer, max(1, grainElems/n), func(lo, hi int) {
+			defer fence()
+			var prevX, prevY []float32 // the row before and its output, nil before the first
+			var m, r float32
+			for row := lo; row < hi; row++ {
+				xs := x.Data[row*n : (row+1)*n]
+				pf := prefetchNext(x.Data, row*n, (row+1)*n)
+				var s1, s2 float64
+				if prevX == nil {
+					s1, s2 = varRow(xs)
+				} else {
+					_, s1, s2 = vecNormVarOut(prevY, prevX, w, bs, m, r, xs, float64(xs[0]), pf) // every element: n is whole vectors
+					s1, s2 = s1+0, s2+0                                                          // varRow's sums of its (empty) Go tail
+				}
+				m, r = stats(xs, s1, s2)
+				prevX, prevY = xs, out.Data[row*n:(row+1)*n]
+			}
+			normalizeRow(prevY, prevX, w, bs, nil, m, r, true)
+		})
+		return nil
+	}
 	v.eachRowStreamed(stream, func(lo, hi int) {
 		xs, ys := x.Data[lo:hi], out.Data[lo:hi]
 		// One pass of shifted sums, as VarFwd's (varRow, shiftedSquares): in float64, the
@@ -254,9 +284,7 @@ func (op *LayerNormFwd) Forward(out, x, weight, bias *Tensor) error {
 		// lies far out (n = 4096: 2e-9; the two-pass form it replaced spent a third more
 		// arithmetic per row).
 		s1, s2 := varRow(xs)
-		mean := float64(xs[0]) + s1/float64(n)
-		r := float32(1 / math.Sqrt(shiftedSquares(s1, s2, n)/float64(n)+op.Eps))
-		m := float32(mean)
+		m, r := stats(xs, s1, s2)
 		normalizeRow(ys, xs, w, bs, prefetchNext(x.Data, lo, hi), m, r, stream)
 	})
 	return nil

@@ -173,7 +173,7 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 	if err != nil {
 		return err
 	}
-	if v.inner == 1 && streams(len(out.Data)) && expSumOutOK(out.Data, v.n) {
+	if v.inner == 1 && streams(len(out.Data)) && fusedRowsOK(out.Data, v.n) {
 		// A large output on AVX-512: as below, but each row's exp pass runs alongside the
 		// streamed output pass of the row before (vecExpSumOut), so that the reads and
 		// arithmetic of the one overlap the writes of the other, and the scratch row
@@ -327,7 +327,7 @@ func (op *LogSoftmaxFwd) Forward(out, x *Tensor) error {
 		return err
 	}
 	stream := streams(len(out.Data))
-	if v.inner == 1 && stream && expSumOutOK(out.Data, v.n) {
+	if v.inner == 1 && stream && fusedRowsOK(out.Data, v.n) {
 		// A large output on AVX-512: as below, but each row's exp pass runs alongside the
 		// streamed output pass of the row before (vecExpSumOut; see SoftmaxFwd), the
 		// same operations, bit for bit.

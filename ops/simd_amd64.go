@@ -133,10 +133,10 @@ func vecExpSum(y, x []float32, m float32, next []float32) (int, float64) {
 	}, nil)
 }
 
-// expSumOutOK says whether vecExpSumOut runs on the rows of n elements of y: at AVX-512
-// (whose exp never stops, so a row is done whole), y 64-byte aligned and n a whole number
-// of its lines, so every row is.
-func expSumOutOK(y []float32, n int) bool {
+// fusedRowsOK says whether the fused row kernels (vecExpSumOut, vecNormVarOut) run on the
+// rows of n elements of y: at AVX-512 (whose exp never stops, so a row is done whole), y
+// 64-byte aligned and n a whole number of its lines, so every row is.
+func fusedRowsOK(y []float32, n int) bool {
 	s, _ := ntSpan(y)
 	return simdLevel >= SIMDAVX512 && n%16 == 0 && s == 0 && len(y) >= 16
 }
@@ -145,7 +145,7 @@ func expSumOutOK(y []float32, n int) bool {
 // alongside, streamed into y: y = a * c where e is not nil (softmax: e may be a, whose
 // vectors are read before e's are written), y = a - c where it is (log_softmax). It does
 // the full vectors of x, the same operations as vecExpSum and as vecScale or vecNormalize
-// (with r = 1) would, bit for bit; the caller checks expSumOutOK and fences.
+// (with r = 1) would, bit for bit; the caller checks fusedRowsOK and fences.
 func vecExpSumOut(y, a []float32, c float32, e, x []float32, m float32, next []float32) (int, float64) {
 	if len(next) < len(x) {
 		next = x
@@ -160,6 +160,21 @@ func vecExpSumOut(y, a []float32, c float32, e, x []float32, m float32, next []f
 			y[i] = a[i] * c
 		}
 	})
+}
+
+// vecNormVarOut is vecVarRow(x, x0) with layer norm's output pass of the row before
+// alongside, streamed into y: y = (a - m) * r, times w and plus b where they are not nil,
+// the same operations as vecVarRow and vecNormalize, bit for bit, over the full vectors of
+// x; pf (nil: none) is prefetched alongside x. The caller checks fusedRowsOK and fences.
+func vecNormVarOut(y, a, w, b []float32, m, r float32, x []float32, x0 float64, pf []float32) (int, float64, float64) {
+	mode := b2i(w != nil) | b2i(b != nil)<<1
+	if w == nil {
+		w = a
+	}
+	if b == nil {
+		b = a
+	}
+	return normVarOutAVX512(y, a, w, b, m, r, mode, x, x0, &prefetchOr(pf, x)[0])
 }
 
 // vecExpScale computes y = exp(x - m) * s over the full vectors of x, streaming y when nt

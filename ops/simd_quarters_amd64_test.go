@@ -156,8 +156,8 @@ func TestSIMDExpSumOut(t *testing.T) {
 		_, wantS := vecExpSum(wantE, x, m, nil)
 		for _, softmax := range []bool{true, false} {
 			y, want := aligned64(n, 0), aligned64(n, 0)
-			if !expSumOutOK(y, n) {
-				t.Fatalf("n=%d: expSumOutOK is false on an aligned row", n)
+			if !fusedRowsOK(y, n) {
+				t.Fatalf("n=%d: fusedRowsOK is false on an aligned row", n)
 			}
 			var e []float32
 			if softmax {
@@ -180,6 +180,46 @@ func TestSIMDExpSumOut(t *testing.T) {
 				}
 				if softmax && math.Float32bits(e[i]) != math.Float32bits(wantE[i]) {
 					t.Fatalf("n=%d: e[%d] = %v, vecExpSum %v", n, i, e[i], wantE[i])
+				}
+			}
+		}
+	}
+}
+
+// TestSIMDNormVarOut checks layer norm's fused kernel on AVX-512 against the kernels it
+// fuses, bit for bit in every mode: its shifted sums against vecVarRow's of the same row
+// (in the segments' walk from 2048 elements and in order below), its streamed output
+// against vecNormalize's.
+func TestSIMDNormVarOut(t *testing.T) {
+	if _, best := SIMD(); best < SIMDAVX512 {
+		t.Skip("no AVX-512: the fused kernel does not run")
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{16, 64, 80, 1024, 2048, 4112, 8192} {
+		x, a, w, b := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
+		for i := range x {
+			x[i], a[i] = float32(r.NormFloat64()*3+100), float32(r.NormFloat64())
+			w[i], b[i] = float32(i%7)-2.5, float32(i%5)*0.3
+		}
+		x0 := float64(x[0])
+		_, want1, want2 := vecVarRow(x, x0)
+		for mode := range 4 {
+			wm, bm := w, b
+			if mode&1 == 0 {
+				wm = nil
+			}
+			if mode&2 == 0 {
+				bm = nil
+			}
+			y, want := aligned64(n, 0), aligned64(n, 0)
+			vecNormalize(want, a, wm, bm, nil, 0.25, 1.5, false)
+			k, s1, s2 := vecNormVarOut(y, a, wm, bm, 0.25, 1.5, x, x0, nil)
+			if k != n || s1 != want1 || s2 != want2 {
+				t.Fatalf("mode %d n=%d: did %d, sums %v %v; vecVarRow's %v %v", mode, n, k, s1, s2, want1, want2)
+			}
+			for i := range y {
+				if math.Float32bits(y[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("mode %d n=%d: y[%d] = %v, want %v", mode, n, i, y[i], want[i])
 				}
 			}
 		}

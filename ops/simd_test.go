@@ -607,7 +607,7 @@ func BenchmarkSIMDUnary(b *testing.B) {
 // unaligned head and tail), and checks them bit for bit against the same op with streaming
 // off (streamMinBytes raised): the streamed and the cached paths compute the same values.
 func TestSIMDStreamForward(t *testing.T) {
-	for _, cols := range []int{4099, 1029, 1024, 16} {
+	for _, cols := range []int{4099, 1029, 4096, 1024, 16} {
 		testStreamForward(t, 48, cols)
 	}
 }
@@ -644,7 +644,7 @@ func testStreamForward(t *testing.T, rows, cols int) {
 	prev := streamMinBytes
 	defer func() { streamMinBytes = prev }()
 	eachSIMD(t, func(t *testing.T) {
-		if cols%16 == 0 && simdLevel >= SIMDAVX512 && !expSumOutOK(y.Data, cols) {
+		if cols%16 == 0 && simdLevel >= SIMDAVX512 && !fusedRowsOK(y.Data, cols) {
 			t.Fatalf("cols=%d: softmax's fused pass would not run on y (not 64-byte aligned?)", cols)
 		}
 		for name, f := range cases {

@@ -475,24 +475,107 @@ func reductions() {
 		x := Load(Param("x").Base(), GP64())
 		v0 := vec()
 		VBROADCASTSD(Load(Param("x0"), XMM()), v0)
-		n, i := fullN("x"), counter()
-		a, b, c, d := zero(), zero(), zero(), zero()
-		a2, b2, c2, d2 := zero(), zero(), zero(), zero()
-		// The segments' walk: segment k adds into one sum and one square chain of its own
-		// (both halves in turn), so the four segments keep 8 chains going.
+		varRowLoops(name, x, v0, nil)
+	}
+	if cur.wide {
+		// normVarOut: varRow of x with layer norm's output pass of the row before
+		// alongside, streamed into y, as softmax's expSumOut does for its exp pass:
+		// LayerNormFwd cpu-large with weight and bias, against our streaming copy in the
+		// same rounds, two test binaries alternated, read 0.59-0.61 of its speed before
+		// and 0.75-0.77 with it (three pairs, one thread; with two, 0.62-0.66 and
+		// 0.74-0.78 at load 4, where the other core was mostly busy).
+		name := frame("normVarOut", "func(y, a, w, b []float32, m, r float32, mode int, x []float32, x0 float64, pf *float32) (int, float64, float64)", "streams y = (a - m) * r, times w (mode&1), plus b (mode&2), over the full vectors of x while it returns how many elements of x it did and Σ(x - x0), Σ(x - x0)² in float64, as varRow; it prefetches pf + i for x + i; y must be 64-byte aligned")
+		o := normOut{y: Load(Param("y").Base(), GP64()), a: Load(Param("a").Base(), GP64()),
+			w: Load(Param("w").Base(), GP64()), b: Load(Param("b").Base(), GP64())}
+		o.vm = bc(Load(Param("m"), XMM()))
+		o.vr = bc(Load(Param("r"), XMM()))
+		mode := Load(Param("mode"), GP64())
+		x := Load(Param("x").Base(), GP64())
+		v0 := vec()
+		VBROADCASTSD(Load(Param("x0"), XMM()), v0)
+		o.pf = Load(Param("pf"), GP64())
+		o.mode = mode
+		varRowLoops(name, x, v0, &o)
+	}
+}
+
+// normOut is the output pass a fused varRow streams alongside: y = (a - m) * r, times w
+// (mode&1), plus b (mode&2), in vecNormalize's operations; pf is the line prefetched
+// (into L2, as normalize does) for each vector of x.
+type normOut struct {
+	y, a, w, b, pf, mode Register
+	vm, vr               VecVirtual
+}
+
+// vec is the output's vector at element j (and k vectors on) in mode md.
+func (o *normOut) vec(md int, j Register, k int) VecVirtual {
+	v := mul(o.vr, sub(ld(vat(o.a, j, k)), o.vm))
+	if md&1 != 0 {
+		v = mul(vat(o.w, j, k), v)
+	}
+	if md&2 != 0 {
+		v = add(vat(o.b, j, k), v)
+	}
+	return v
+}
+
+// varRowLoops emits varRow's walk over the full vectors of x, shift v0, and its return;
+// with out (not nil), one copy of it for each of the four modes, each also computing and
+// streaming out's vectors at the same elements (in the segments' steps all four after
+// their loads), so that the sums are varRow's bit for bit.
+func varRowLoops(name string, x Register, v0 VecVirtual, out *normOut) {
+	n, i := fullN("x"), counter()
+	a, b, c, d := zero(), zero(), zero(), zero()
+	a2, b2, c2, d2 := zero(), zero(), zero(), zero()
+	add1 := func(m Mem, s, q VecVirtual) { // both halves of one vector into one chain each
+		lo, hi := cvtHalves(m)
+		VSUBPD(v0, lo, lo)
+		VSUBPD(v0, hi, hi)
+		VADDPD(lo, s, s)
+		VFMADD231PD(lo, lo, q)
+		VADDPD(hi, s, s)
+		VFMADD231PD(hi, hi, q)
+	}
+	modes := []int{-1}
+	if out != nil {
+		modes = []int{0, 1, 2, 3}
+		for _, md := range modes {
+			CMPQ(out.mode, U8(md))
+			JE(LabelRef(fmt.Sprintf("%s_m%d_seg", name, md)))
+		}
+		JMP(LabelRef(name + "_end"))
+	}
+	for _, md := range modes {
+		lbl := name
+		if md >= 0 {
+			lbl = fmt.Sprintf("%s_m%d", name, md)
+			Label(lbl + "_seg")
+		}
+		// The segments' walk: segment k adds into one sum and one square chain of its
+		// own (both halves in turn), so the four segments keep 8 chains going.
 		sk := [4]VecVirtual{a, b, a2, b2}
 		qk := [4]VecVirtual{c, d, c2, d2}
-		segments(name, x, n, i, func(k int, m Mem) {
-			lo, hi := cvtHalves(m)
-			VSUBPD(v0, lo, lo)
-			VSUBPD(v0, hi, hi)
-			VADDPD(lo, sk[k], sk[k])
-			VFMADD231PD(lo, lo, qk[k])
-			VADDPD(hi, sk[k], sk[k])
-			VFMADD231PD(hi, hi, qk[k])
+		var outs [4]VecVirtual
+		var js [4]Register
+		segmentsAt(lbl, n, i, func(k int, j Register) {
+			if out != nil {
+				outs[k], js[k] = out.vec(md, j, 0), j
+				PREFETCHT1(at(out.pf, j))
+			}
+			add1(at(x, j), sk[k], qk[k])
+		}, func() {
+			if out != nil {
+				for k := range outs {
+					VMOVNTPS(outs[k], at(out.y, js[k]))
+				}
+			}
 		})
-		loop2(name, i, n, func(k int) {
-			lo, hi := cvtHalves(vat(x, i, k))
+		loop2(lbl, i, n, func(k int) {
+			lo, hi := cvtHalves(vat(x, i, k)) // before the store, which it would 4K-alias
+			if out != nil {
+				PREFETCHT1(at(out.pf, i).Offset(k * cur.lanes * 4))
+				VMOVNTPS(out.vec(md, i, k), vat(out.y, i, k))
+			}
 			VSUBPD(v0, lo, lo)
 			VSUBPD(v0, hi, hi)
 			s1, s2, q1, q2 := a, b, c, d
@@ -504,18 +587,24 @@ func reductions() {
 			VFMADD231PD(lo, lo, q1)
 			VFMADD231PD(hi, hi, q2)
 		})
-		VADDPD(b, a, a)
-		VADDPD(d, c, c)
-		VADDPD(b2, a2, a2)
-		VADDPD(d2, c2, c2)
-		VADDPD(a2, a, a)
-		VADDPD(c2, c, c)
-		Store(i, ReturnIndex(0))
-		Store(hsum64(a), ReturnIndex(1))
-		Store(hsum64(c), ReturnIndex(2))
-		VZEROUPPER()
-		RET()
+		if out != nil {
+			JMP(LabelRef(name + "_end"))
+		}
 	}
+	if out != nil {
+		Label(name + "_end")
+	}
+	VADDPD(b, a, a)
+	VADDPD(d, c, c)
+	VADDPD(b2, a2, a2)
+	VADDPD(d2, c2, c2)
+	VADDPD(a2, a, a)
+	VADDPD(c2, c, c)
+	Store(i, ReturnIndex(0))
+	Store(hsum64(a), ReturnIndex(1))
+	Store(hsum64(c), ReturnIndex(2))
+	VZEROUPPER()
+	RET()
 }
 
 // maxNarrow is maxExact on registers of a narrower width (VEX encoded).

@@ -125,23 +125,33 @@ const segMin = 512
 // far ahead in each, so four walks at once read more of DRAM's bandwidth than one walk
 // along the row (the streaming kernels of stream_amd64.s interleave pages the same way).
 func segments(name string, x, n, i Register, body func(k int, m Mem)) {
+	segmentsAt(name, n, i, func(k int, j Register) { body(k, at(x, j)) }, nil)
+}
+
+// segmentsAt is segments with the element index j of segment k's vector (for the other
+// slices of a fused kernel) and, where done is not nil, done() after each step's four.
+func segmentsAt(name string, n, i Register, body func(k int, j Register), done func()) {
 	qn := GP64()
 	MOVQ(n, qn)
 	SHRQ(U8(2), qn)
 	ANDQ(I32(^(cur.lanes - 1)), qn) // whole vectors per segment
 	CMPQ(qn, U32(segMin))
 	JB(LabelRef(name + "_seg_skip"))
-	var p [4]Register
-	p[0] = x
+	j := [4]Register{i}
 	for k := 1; k < 4; k++ {
-		p[k] = GP64()
-		LEAQ(Mem{Base: p[k-1], Index: qn, Scale: 4}, p[k])
+		j[k] = GP64()
+		LEAQ(Mem{Base: j[k-1], Index: qn, Scale: 1}, j[k])
 	}
 	Label(name + "_seg_loop")
-	for k := range p {
-		body(k, at(p[k], i))
+	for k := range j {
+		body(k, j[k])
 	}
-	ADDQ(U8(cur.lanes), i)
+	if done != nil {
+		done()
+	}
+	for k := range j {
+		ADDQ(U8(cur.lanes), j[k])
+	}
 	CMPQ(i, qn)
 	JB(LabelRef(name + "_seg_loop"))
 	SHLQ(U8(2), i) // 4*qn: the elements done
