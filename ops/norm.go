@@ -155,6 +155,29 @@ func (op *RMSNormFwd) Forward(out, x, weight *Tensor) error {
 	n, eps, w := shapeNumel(op.NormalizedShape), op.eps(), dataOf(weight)
 	v := alongDim{outer: len(x.Data) / n, n: n, inner: 1}
 	stream := streams(len(out.Data)) // the output pass streams (see streamRow)
+	if stream && fusedRowsOK(out.Data, n) {
+		// A large output on AVX-512: each row's statistics pass runs alongside the
+		// streamed output pass of the row before (vecScaleSumSqOut), as LayerNormFwd's;
+		// the same operations as below, bit for bit.
+		parallelFor(v.outer, max(1, grainElems/n), func(lo, hi int) {
+			defer fence()
+			var prevX, prevY []float32 // the row before and its output, nil before the first
+			var r float32
+			for row := lo; row < hi; row++ {
+				xs := x.Data[row*n : (row+1)*n]
+				var s0 float64
+				if prevX == nil {
+					_, s0 = vecSumSq(xs) // every element: n is whole vectors
+				} else {
+					_, s0 = vecScaleSumSqOut(prevY, prevX, w, r, xs, prefetchNext(x.Data, row*n, (row+1)*n))
+				}
+				r = float32(1 / math.Sqrt((s0+0)/float64(n)+eps)) // + the Go loop's (empty) second chain
+				prevX, prevY = xs, out.Data[row*n:(row+1)*n]
+			}
+			scaleRow(prevY, prevX, w, nil, r, true)
+		})
+		return nil
+	}
 	v.eachRowStreamed(stream, func(lo, hi int) {
 		xs, ys := x.Data[lo:hi], out.Data[lo:hi]
 		i, s0 := vecSumSq(xs)

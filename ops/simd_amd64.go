@@ -177,6 +177,18 @@ func vecNormVarOut(y, a, w, b []float32, m, r float32, x []float32, x0 float64, 
 	return normVarOutAVX512(y, a, w, b, m, r, mode, x, x0, &prefetchOr(pf, x)[0])
 }
 
+// vecScaleSumSqOut is vecSumSq(x) with rms_norm's output pass of the row before alongside,
+// streamed into y: y = a * s, times w where it is not nil, the same operations as vecSumSq
+// and vecScale, bit for bit, over the full vectors of x; pf (nil: none) is prefetched
+// alongside x. The caller checks fusedRowsOK and fences.
+func vecScaleSumSqOut(y, a, w []float32, s float32, x, pf []float32) (int, float64) {
+	mode := b2i(w != nil)
+	if w == nil {
+		w = a
+	}
+	return scaleSumSqOutAVX512(y, a, w, s, mode, x, &prefetchOr(pf, x)[0])
+}
+
 // vecExpScale computes y = exp(x - m) * s over the full vectors of x, streaming y when nt
 // (y then 64-byte aligned): softmax's output pass.
 func vecExpScale(y, x []float32, m, s float32, nt bool) int {

@@ -256,6 +256,11 @@ func sumAVX512(x []float32) (int, float64)
 //go:noescape
 func sumSqAVX512(x []float32) (int, float64)
 
+// scaleSumSqOutAVX512 streams y = a * s, times w (mode&1), over the full vectors of x while it returns how many elements of x it did and the sum of x² in float64, as sumSq; it prefetches pf + i for x + i; y must be 64-byte aligned (16 lanes; see asmgen).
+//
+//go:noescape
+func scaleSumSqOutAVX512(y []float32, a []float32, w []float32, s float32, mode int, x []float32, pf *float32) (int, float64)
+
 // maxAVX512 returns how many elements of x it did and their maximum; false if it met a NaN (16 lanes; see asmgen).
 //
 //go:noescape

@@ -225,3 +225,33 @@ func TestSIMDNormVarOut(t *testing.T) {
 		}
 	}
 }
+
+// TestSIMDScaleSumSqOut checks rms_norm's fused kernel on AVX-512 against the kernels it
+// fuses, bit for bit with and without the weight: its sum of squares against vecSumSq's
+// of the same row, its streamed output against vecScale's.
+func TestSIMDScaleSumSqOut(t *testing.T) {
+	if _, best := SIMD(); best < SIMDAVX512 {
+		t.Skip("no AVX-512: the fused kernel does not run")
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{16, 64, 80, 1024, 2048, 4112, 8192} {
+		x, a, w := make([]float32, n), make([]float32, n), make([]float32, n)
+		for i := range x {
+			x[i], a[i], w[i] = float32(r.NormFloat64()*3), float32(r.NormFloat64()), float32(i%7)-2.5
+		}
+		_, wantS := vecSumSq(x)
+		for _, wm := range [][]float32{nil, w} {
+			y, want := aligned64(n, 0), aligned64(n, 0)
+			vecScale(want, a, wm, nil, 0.3, false)
+			k, s := vecScaleSumSqOut(y, a, wm, 0.3, x, nil)
+			if k != n || s != wantS {
+				t.Fatalf("w=%v n=%d: did %d, sum %v; vecSumSq's %v", wm != nil, n, k, s, wantS)
+			}
+			for i := range y {
+				if math.Float32bits(y[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("w=%v n=%d: y[%d] = %v, want %v", wm != nil, n, i, y[i], want[i])
+				}
+			}
+		}
+	}
+}

@@ -295,25 +295,32 @@ func reductions() {
 	}
 	{
 		// sumSq: rms_norm's statistics pass, on a row the previous row's output pass
-		// prefetched. Prefetching the next row here as well timed 0.88x (RMSNormFwd
+		// prefetched, in the segments' walk as varRow's (so that its fused form streams
+		// the output pass in four streams too). Prefetching the next row here as well timed 0.88x (RMSNormFwd
 		// cpu-large against a streaming copy, 7 interleaved rounds): the output pass's
 		// prefetches are enough, and these only compete with its streamed writes.
 		name := frame("sumSq", "func(x []float32) (int, float64)", "returns how many elements of x it did and the sum of x² in float64")
+		sumSqLoops(name, Load(Param("x").Base(), GP64()), nil)
+	}
+	if cur.wide {
+		// scaleSumSqOut: sumSq of x with rms_norm's output pass of the row before
+		// alongside, streamed into y, as layer norm's normVarOut: RMSNormFwd cpu-large
+		// with weight, against our streaming copy, two test binaries alternated, read
+		// 0.67-0.73 of its speed before and 0.80-0.82 with it (three pairs, one thread;
+		// two threads 0.71 and 0.79-0.85).
+		name := frame("scaleSumSqOut", "func(y, a, w []float32, s float32, mode int, x []float32, pf *float32) (int, float64)", "streams y = a * s, times w (mode&1), over the full vectors of x while it returns how many elements of x it did and the sum of x² in float64, as sumSq; it prefetches pf + i for x + i; y must be 64-byte aligned")
+		y, av, w := Load(Param("y").Base(), GP64()), Load(Param("a").Base(), GP64()), Load(Param("w").Base(), GP64())
+		vs := bc(Load(Param("s"), XMM()))
+		mode := Load(Param("mode"), GP64())
 		x := Load(Param("x").Base(), GP64())
-		n, i := fullN("x"), counter()
-		acc := [4]VecVirtual{zero(), zero(), zero(), zero()}
-		loop2(name, i, n, func(k int) {
-			lo, hi := cvtHalves(vat(x, i, k))
-			VFMADD231PD(lo, lo, acc[2*k])
-			VFMADD231PD(hi, hi, acc[2*k+1])
-		})
-		VADDPD(acc[1], acc[0], acc[0])
-		VADDPD(acc[3], acc[2], acc[2])
-		VADDPD(acc[2], acc[0], acc[0])
-		Store(i, ReturnIndex(0))
-		Store(hsum64(acc[0]), ReturnIndex(1))
-		VZEROUPPER()
-		RET()
+		pf := Load(Param("pf"), GP64())
+		sumSqLoops(name, x, &rowOut{y: y, pf: pf, mode: mode, modes: 2, vec: func(md int, j Register, k int) VecVirtual {
+			v := mul(vat(av, j, k), vs) // vecScale's operations
+			if md&1 != 0 {
+				v = mul(vat(w, j, k), v)
+			}
+			return v
+		}})
 	}
 	{
 		// max: stops (ok = false) at a vector holding a NaN, which VMAXPS would drop.
@@ -485,61 +492,51 @@ func reductions() {
 		// and 0.75-0.77 with it (three pairs, one thread; with two, 0.62-0.66 and
 		// 0.74-0.78 at load 4, where the other core was mostly busy).
 		name := frame("normVarOut", "func(y, a, w, b []float32, m, r float32, mode int, x []float32, x0 float64, pf *float32) (int, float64, float64)", "streams y = (a - m) * r, times w (mode&1), plus b (mode&2), over the full vectors of x while it returns how many elements of x it did and Σ(x - x0), Σ(x - x0)² in float64, as varRow; it prefetches pf + i for x + i; y must be 64-byte aligned")
-		o := normOut{y: Load(Param("y").Base(), GP64()), a: Load(Param("a").Base(), GP64()),
-			w: Load(Param("w").Base(), GP64()), b: Load(Param("b").Base(), GP64())}
-		o.vm = bc(Load(Param("m"), XMM()))
-		o.vr = bc(Load(Param("r"), XMM()))
+		y, av := Load(Param("y").Base(), GP64()), Load(Param("a").Base(), GP64())
+		w, b := Load(Param("w").Base(), GP64()), Load(Param("b").Base(), GP64())
+		vm, vr := bc(Load(Param("m"), XMM())), bc(Load(Param("r"), XMM()))
 		mode := Load(Param("mode"), GP64())
 		x := Load(Param("x").Base(), GP64())
 		v0 := vec()
 		VBROADCASTSD(Load(Param("x0"), XMM()), v0)
-		o.pf = Load(Param("pf"), GP64())
-		o.mode = mode
-		varRowLoops(name, x, v0, &o)
+		pf := Load(Param("pf"), GP64())
+		varRowLoops(name, x, v0, &rowOut{y: y, pf: pf, mode: mode, modes: 4, vec: func(md int, j Register, k int) VecVirtual {
+			// vecNormalize's operations
+			v := mul(vr, sub(ld(vat(av, j, k)), vm))
+			if md&1 != 0 {
+				v = mul(vat(w, j, k), v)
+			}
+			if md&2 != 0 {
+				v = add(vat(b, j, k), v)
+			}
+			return v
+		}})
 	}
 }
 
-// normOut is the output pass a fused varRow streams alongside: y = (a - m) * r, times w
-// (mode&1), plus b (mode&2), in vecNormalize's operations; pf is the line prefetched
-// (into L2, as normalize does) for each vector of x.
-type normOut struct {
-	y, a, w, b, pf, mode Register
-	vm, vr               VecVirtual
+// rowOut is the output pass a fused statistics kernel streams into y alongside its walk
+// over x: one copy of the walk for each mode md < modes (dispatched on the mode register),
+// vec(md, j, k) the output's vector at element j (k vectors on); pf + i is prefetched
+// (into L2, as the output passes do) for the vector at x + i.
+type rowOut struct {
+	y, pf, mode Register
+	modes       int
+	vec         func(md int, j Register, k int) VecVirtual
 }
 
-// vec is the output's vector at element j (and k vectors on) in mode md.
-func (o *normOut) vec(md int, j Register, k int) VecVirtual {
-	v := mul(o.vr, sub(ld(vat(o.a, j, k)), o.vm))
-	if md&1 != 0 {
-		v = mul(vat(o.w, j, k), v)
-	}
-	if md&2 != 0 {
-		v = add(vat(o.b, j, k), v)
-	}
-	return v
-}
-
-// varRowLoops emits varRow's walk over the full vectors of x, shift v0, and its return;
-// with out (not nil), one copy of it for each of the four modes, each also computing and
-// streaming out's vectors at the same elements (in the segments' steps all four after
-// their loads), so that the sums are varRow's bit for bit.
-func varRowLoops(name string, x Register, v0 VecVirtual, out *normOut) {
-	n, i := fullN("x"), counter()
-	a, b, c, d := zero(), zero(), zero(), zero()
-	a2, b2, c2, d2 := zero(), zero(), zero(), zero()
-	add1 := func(m Mem, s, q VecVirtual) { // both halves of one vector into one chain each
-		lo, hi := cvtHalves(m)
-		VSUBPD(v0, lo, lo)
-		VSUBPD(v0, hi, hi)
-		VADDPD(lo, s, s)
-		VFMADD231PD(lo, lo, q)
-		VADDPD(hi, s, s)
-		VFMADD231PD(hi, hi, q)
-	}
+// statLoops emits a row statistics walk over the full vectors [i, n) of x (i = 0): the
+// segments' steps, seg(k, j) for segment k's vector at element j, then loop2's, rest(k);
+// with out, one copy of both for each of out's modes, computing and streaming out's vector
+// at every element as well (in the segments' steps all four after the step's loads, which
+// a store before them would 4K-alias), so that the statistics are the same operations, bit
+// for bit, as without. It falls through to name+"_end" (a mode out of range jumps there
+// with i = 0).
+func statLoops(name string, n, i Register, out *rowOut, seg func(k int, j Register), rest func(k int)) {
 	modes := []int{-1}
 	if out != nil {
-		modes = []int{0, 1, 2, 3}
-		for _, md := range modes {
+		modes = nil
+		for md := range out.modes {
+			modes = append(modes, md)
 			CMPQ(out.mode, U8(md))
 			JE(LabelRef(fmt.Sprintf("%s_m%d_seg", name, md)))
 		}
@@ -551,18 +548,14 @@ func varRowLoops(name string, x Register, v0 VecVirtual, out *normOut) {
 			lbl = fmt.Sprintf("%s_m%d", name, md)
 			Label(lbl + "_seg")
 		}
-		// The segments' walk: segment k adds into one sum and one square chain of its
-		// own (both halves in turn), so the four segments keep 8 chains going.
-		sk := [4]VecVirtual{a, b, a2, b2}
-		qk := [4]VecVirtual{c, d, c2, d2}
 		var outs [4]VecVirtual
 		var js [4]Register
 		segmentsAt(lbl, n, i, func(k int, j Register) {
+			seg(k, j)
 			if out != nil {
 				outs[k], js[k] = out.vec(md, j, 0), j
 				PREFETCHT1(at(out.pf, j))
 			}
-			add1(at(x, j), sk[k], qk[k])
 		}, func() {
 			if out != nil {
 				for k := range outs {
@@ -571,29 +564,85 @@ func varRowLoops(name string, x Register, v0 VecVirtual, out *normOut) {
 			}
 		})
 		loop2(lbl, i, n, func(k int) {
-			lo, hi := cvtHalves(vat(x, i, k)) // before the store, which it would 4K-alias
+			rest(k)
 			if out != nil {
-				PREFETCHT1(at(out.pf, i).Offset(k * cur.lanes * 4))
+				PREFETCHT1(vat(out.pf, i, k))
 				VMOVNTPS(out.vec(md, i, k), vat(out.y, i, k))
 			}
-			VSUBPD(v0, lo, lo)
-			VSUBPD(v0, hi, hi)
-			s1, s2, q1, q2 := a, b, c, d
-			if k == 1 {
-				s1, s2, q1, q2 = a2, b2, c2, d2
-			}
-			VADDPD(lo, s1, s1)
-			VADDPD(hi, s2, s2)
-			VFMADD231PD(lo, lo, q1)
-			VFMADD231PD(hi, hi, q2)
 		})
 		if out != nil {
 			JMP(LabelRef(name + "_end"))
 		}
 	}
-	if out != nil {
-		Label(name + "_end")
+	Label(name + "_end")
+}
+
+// sumSqLoops emits sumSq's walk over the full vectors of x and its return: in the
+// segments' steps two chains a segment (its halves), then loop2's four; with out (not nil),
+// also streaming out's vectors at the same elements (statLoops).
+func sumSqLoops(name string, x Register, out *rowOut) {
+	n, i := fullN("x"), counter()
+	var seg [8]VecVirtual
+	for k := range seg {
+		seg[k] = zero()
 	}
+	acc := [4]VecVirtual{zero(), zero(), zero(), zero()}
+	statLoops(name, n, i, out, func(k int, j Register) {
+		lo, hi := cvtHalves(at(x, j))
+		VFMADD231PD(lo, lo, seg[2*k])
+		VFMADD231PD(hi, hi, seg[2*k+1])
+	}, func(k int) {
+		lo, hi := cvtHalves(vat(x, i, k))
+		VFMADD231PD(lo, lo, acc[2*k])
+		VFMADD231PD(hi, hi, acc[2*k+1])
+	})
+	for k := range seg[:4] {
+		VADDPD(seg[2*k+1], seg[2*k], seg[2*k])
+	}
+	VADDPD(seg[2], seg[0], seg[0])
+	VADDPD(seg[6], seg[4], seg[4])
+	VADDPD(seg[4], seg[0], seg[0])
+	VADDPD(acc[1], acc[0], acc[0])
+	VADDPD(acc[3], acc[2], acc[2])
+	VADDPD(acc[2], acc[0], acc[0])
+	VADDPD(seg[0], acc[0], acc[0])
+	Store(i, ReturnIndex(0))
+	Store(hsum64(acc[0]), ReturnIndex(1))
+	VZEROUPPER()
+	RET()
+}
+
+// varRowLoops emits varRow's walk over the full vectors of x, shift v0, and its return;
+// with out (not nil), also streaming out's vectors at the same elements (statLoops).
+func varRowLoops(name string, x Register, v0 VecVirtual, out *rowOut) {
+	n, i := fullN("x"), counter()
+	a, b, c, d := zero(), zero(), zero(), zero()
+	a2, b2, c2, d2 := zero(), zero(), zero(), zero()
+	// The segments' walk: segment k adds into one sum and one square chain of its own
+	// (both halves in turn), so the four segments keep 8 chains going.
+	sk := [4]VecVirtual{a, b, a2, b2}
+	qk := [4]VecVirtual{c, d, c2, d2}
+	statLoops(name, n, i, out, func(k int, j Register) {
+		lo, hi := cvtHalves(at(x, j))
+		VSUBPD(v0, lo, lo)
+		VSUBPD(v0, hi, hi)
+		VADDPD(lo, sk[k], sk[k])
+		VFMADD231PD(lo, lo, qk[k])
+		VADDPD(hi, sk[k], sk[k])
+		VFMADD231PD(hi, hi, qk[k])
+	}, func(k int) {
+		lo, hi := cvtHalves(vat(x, i, k))
+		VSUBPD(v0, lo, lo)
+		VSUBPD(v0, hi, hi)
+		s1, s2, q1, q2 := a, b, c, d
+		if k == 1 {
+			s1, s2, q1, q2 = a2, b2, c2, d2
+		}
+		VADDPD(lo, s1, s1)
+		VADDPD(hi, s2, s2)
+		VFMADD231PD(lo, lo, q1)
+		VFMADD231PD(hi, hi, q2)
+	})
 	VADDPD(b, a, a)
 	VADDPD(d, c, c)
 	VADDPD(b2, a2, a2)
