@@ -28,9 +28,9 @@ const crefCold = 5
 // TestCReference is the optional side-by-side comparison of issue 10: a C loop of FMAs (gcc
 // -O2 -march=native -fopenmp, 12 independent accumulators on all cores: ymm as the issue
 // states it, and zmm, since the calibration's best kernel is AVX-512 where the CPU has it),
-// memcpy and an _mm256_stream_ps copy, against the calibration's own kernels, in interleaved
-// rounds in one run (the machine is shared: only ratios measured side by side mean
-// anything). Both sides are measured the same way: the FMA loops as sequences of 2 ms
+// memcpy and an _mm256_stream_ps copy in copyNT's form (8 pages, grouped loads), against
+// the calibration's own kernels, in interleaved rounds in one run (the machine is shared:
+// only ratios measured side by side mean anything). Both sides are measured the same way: the FMA loops as sequences of 2 ms
 // parallel regions, fastest kept (the calibration's statistic) and over all regions
 // (sustained); the copies as warm passes over DRAM-sized arrays and as cold calls on
 // cpu-large arrays after the same eviction (a read of twice the LLC, then CLFLUSH of the

@@ -25,6 +25,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -55,12 +57,61 @@ func main() {
 		layout()
 		streamKernels()
 	}
+	outs := tempOutputs()
 	Generate()
-	if out := flag.Lookup("out").Value.String(); out != "" && out != "-" {
-		if err := pruneSelfMoves(out); err != nil {
+	for _, o := range outs {
+		if o.flag == "out" {
+			if err := pruneSelfMoves(o.tmp); err != nil {
+				log.Fatal(err)
+			}
+		}
+	}
+	for _, o := range outs {
+		if err := os.Rename(o.tmp, o.path); err != nil {
 			log.Fatal(err)
 		}
 	}
+}
+
+// output is a file flag of avo's, written to tmp and renamed to path once avo succeeded.
+type output struct{ flag, path, tmp string }
+
+// tempOutputs parses the command line with the -out and -stubs files replaced by temporary
+// ones beside them: avo creates an output file as it parses its flag, so a kernel that
+// failed to compile (a register allocation that does not fit, say) would leave the
+// checked-in file empty. On such a failure (avo exits) the original files are untouched and
+// the temporaries (.asmgen-NAME) are left behind. os.Args is not changed, so the generated
+// header names the command as it was run.
+func tempOutputs() []output {
+	args := slices.Clone(os.Args[1:])
+	var outs []output
+	for i := 0; i < len(args); i++ {
+		name, val, inline := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		if !strings.HasPrefix(args[i], "-") || (name != "out" && name != "stubs") {
+			continue
+		}
+		at := i
+		if !inline {
+			if at = i + 1; at >= len(args) {
+				break
+			}
+			val, i = args[at], at
+		}
+		if val == "" || val == "-" {
+			continue
+		}
+		tmp := filepath.Join(filepath.Dir(val), ".asmgen-"+filepath.Base(val))
+		outs = append(outs, output{name, val, tmp})
+		if inline {
+			args[at] = "-" + name + "=" + tmp
+		} else {
+			args[at] = tmp
+		}
+	}
+	if err := flag.CommandLine.Parse(args); err != nil {
+		log.Fatal(err)
+	}
+	return outs
 }
 
 // selfMove matches a full-width vector move of a register onto itself, which the register
