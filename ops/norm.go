@@ -155,8 +155,8 @@ func (op *RMSNormFwd) Forward(out, x, weight *Tensor) error {
 	n, eps, w := shapeNumel(op.NormalizedShape), op.eps(), dataOf(weight)
 	v := alongDim{outer: len(x.Data) / n, n: n, inner: 1}
 	stream := streams(len(out.Data)) // the output pass streams (see streamRow)
-	if stream && fusedRowsOK(out.Data, n) {
-		// A large output on AVX-512: each row's statistics pass runs alongside the
+	if stream && fusedNormsOK(out.Data, n) {
+		// A large output (at a SIMD level): each row's statistics pass runs alongside the
 		// streamed output pass of the row before (vecScaleSumSqOut), as LayerNormFwd's;
 		// the same operations as below, bit for bit.
 		parallelFor(v.outer, max(1, grainElems/n), func(lo, hi int) {
@@ -273,8 +273,8 @@ func (op *LayerNormFwd) Forward(out, x, weight, bias *Tensor) error {
 		mean := float64(xs[0]) + s1/float64(n)
 		return float32(mean), float32(1 / math.Sqrt(shiftedSquares(s1, s2, n)/float64(n)+op.Eps))
 	}
-	if stream && fusedRowsOK(out.Data, n) {
-		// A large output on AVX-512: as below, but each row's statistics pass runs
+	if stream && fusedNormsOK(out.Data, n) {
+		// A large output (at a SIMD level): as below, but each row's statistics pass runs
 		// alongside the streamed output pass of the row before (vecNormVarOut), so that
 		// its arithmetic overlaps the memory traffic of the other; the same operations,
 		// bit for bit.

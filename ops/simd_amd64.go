@@ -133,12 +133,17 @@ func vecExpSum(y, x []float32, m float32, next []float32) (int, float64) {
 	}, nil)
 }
 
-// fusedRowsOK says whether the fused row kernels (vecExpSumOut, vecNormVarOut) run on the
-// rows of n elements of y: at AVX-512 (whose exp never stops, so a row is done whole), y
-// 64-byte aligned and n a whole number of its lines, so every row is.
-func fusedRowsOK(y []float32, n int) bool {
+// fusedRowsOK says whether softmax's and log_softmax's fused row kernel (vecExpSumOut)
+// runs on the rows of n elements of y: at AVX-512, whose exp never stops (AVX2's would
+// leave the output pass half done), where fusedNormsOK.
+func fusedRowsOK(y []float32, n int) bool { return simdLevel >= SIMDAVX512 && fusedNormsOK(y, n) }
+
+// fusedNormsOK says whether the norms' fused row kernels (vecNormVarOut, vecScaleSumSqOut)
+// run on the rows of n elements of y: at a SIMD level, y 64-byte aligned and n a whole
+// number of its lines, so that every row's output is streamed whole.
+func fusedNormsOK(y []float32, n int) bool {
 	s, _ := ntSpan(y)
-	return simdLevel >= SIMDAVX512 && n%16 == 0 && s == 0 && len(y) >= 16
+	return simdLevel >= SIMDAVX2 && n%16 == 0 && s == 0 && len(y) >= 16
 }
 
 // vecExpSumOut is vecExpSum(e, x, m, next) with the output pass of the row before
@@ -165,7 +170,7 @@ func vecExpSumOut(y, a []float32, c float32, e, x []float32, m float32, next []f
 // vecNormVarOut is vecVarRow(x, x0) with layer norm's output pass of the row before
 // alongside, streamed into y: y = (a - m) * r, times w and plus b where they are not nil,
 // the same operations as vecVarRow and vecNormalize, bit for bit, over the full vectors of
-// x; pf (nil: none) is prefetched alongside x. The caller checks fusedRowsOK and fences.
+// x; pf (nil: none) is prefetched alongside x. The caller checks fusedNormsOK and fences.
 func vecNormVarOut(y, a, w, b []float32, m, r float32, x []float32, x0 float64, pf []float32) (int, float64, float64) {
 	mode := b2i(w != nil) | b2i(b != nil)<<1
 	if w == nil {
@@ -174,19 +179,21 @@ func vecNormVarOut(y, a, w, b []float32, m, r float32, x []float32, x0 float64, 
 	if b == nil {
 		b = a
 	}
-	return normVarOutAVX512(y, a, w, b, m, r, mode, x, x0, &prefetchOr(pf, x)[0])
+	kern, _ := pick(normVarOutAVX2, normVarOutAVX512)
+	return kern(y, a, w, b, m, r, mode, x, x0, &prefetchOr(pf, x)[0])
 }
 
 // vecScaleSumSqOut is vecSumSq(x) with rms_norm's output pass of the row before alongside,
 // streamed into y: y = a * s, times w where it is not nil, the same operations as vecSumSq
 // and vecScale, bit for bit, over the full vectors of x; pf (nil: none) is prefetched
-// alongside x. The caller checks fusedRowsOK and fences.
+// alongside x. The caller checks fusedNormsOK and fences.
 func vecScaleSumSqOut(y, a, w []float32, s float32, x, pf []float32) (int, float64) {
 	mode := b2i(w != nil)
 	if w == nil {
 		w = a
 	}
-	return scaleSumSqOutAVX512(y, a, w, s, mode, x, &prefetchOr(pf, x)[0])
+	kern, _ := pick(scaleSumSqOutAVX2, scaleSumSqOutAVX512)
+	return kern(y, a, w, s, mode, x, &prefetchOr(pf, x)[0])
 }
 
 // vecExpScale computes y = exp(x - m) * s over the full vectors of x, streaming y when nt

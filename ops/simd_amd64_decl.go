@@ -79,6 +79,11 @@ func sumAVX2(x []float32) (int, float64)
 //go:noescape
 func sumSqAVX2(x []float32) (int, float64)
 
+// scaleSumSqOutAVX2 streams y = a * s, times w (mode&1), over the full vectors of x while it returns how many elements of x it did and the sum of x² in float64, as sumSq; it prefetches pf + i for x + i; y must be 64-byte aligned (8 lanes; see asmgen).
+//
+//go:noescape
+func scaleSumSqOutAVX2(y []float32, a []float32, w []float32, s float32, mode int, x []float32, pf *float32) (int, float64)
+
 // maxAVX2 returns how many elements of x it did and their maximum; false if it met a NaN (8 lanes; see asmgen).
 //
 //go:noescape
@@ -113,6 +118,11 @@ func aboveAVX2(x []float32, t float32) int
 //
 //go:noescape
 func varRowAVX2(x []float32, x0 float64) (int, float64, float64)
+
+// normVarOutAVX2 streams y = (a - m) * r, times w (mode&1), plus b (mode&2), over the full vectors of x while it returns how many elements of x it did and Σ(x - x0), Σ(x - x0)² in float64, as varRow; it prefetches pf + i for x + i; y must be 64-byte aligned (8 lanes; see asmgen).
+//
+//go:noescape
+func normVarOutAVX2(y []float32, a []float32, w []float32, b []float32, m float32, r float32, mode int, x []float32, x0 float64, pf *float32) (int, float64, float64)
 
 // expSumAVX2 computes exp(x - m) over the full vectors of x (into y when store != 0), m at least every element of x, and returns how many and their sum in float64, stopping at a vector outside exp's fast range; it prefetches the line at pf + i for the vector at x + i (8 lanes; see asmgen).
 //

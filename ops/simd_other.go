@@ -15,6 +15,7 @@ func vecMaxInto(m, row []float32) int                      { return 0 }
 func vecExpSumCols(s []float64, sh, row []float32) int     { return 0 }
 
 func fusedRowsOK(y []float32, n int) bool                                           { return false }
+func fusedNormsOK(y []float32, n int) bool                                          { return false }
 func vecScaleSumSqOut(y, a, w []float32, s float32, x, pf []float32) (int, float64) { return 0, 0 }
 func vecNormVarOut(y, a, w, b []float32, m, r float32, x []float32, x0 float64, pf []float32) (int, float64, float64) {
 	return 0, 0, 0

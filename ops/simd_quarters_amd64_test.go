@@ -186,72 +186,70 @@ func TestSIMDExpSumOut(t *testing.T) {
 	}
 }
 
-// TestSIMDNormVarOut checks layer norm's fused kernel on AVX-512 against the kernels it
-// fuses, bit for bit in every mode: its shifted sums against vecVarRow's of the same row
-// (in the segments' walk from 2048 elements and in order below), its streamed output
-// against vecNormalize's.
+// TestSIMDNormVarOut checks layer norm's fused kernel at each SIMD level against the
+// kernels it fuses, bit for bit in every mode: its shifted sums against vecVarRow's of the
+// same row (in the segments' walk from 2048 elements and in order below), its streamed
+// output against vecNormalize's.
 func TestSIMDNormVarOut(t *testing.T) {
-	if _, best := SIMD(); best < SIMDAVX512 {
-		t.Skip("no AVX-512: the fused kernel does not run")
-	}
 	r := rand.New(rand.NewPCG(9, 10))
-	for _, n := range []int{16, 64, 80, 1024, 2048, 4112, 8192} {
-		x, a, w, b := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
-		for i := range x {
-			x[i], a[i] = float32(r.NormFloat64()*3+100), float32(r.NormFloat64())
-			w[i], b[i] = float32(i%7)-2.5, float32(i%5)*0.3
-		}
-		x0 := float64(x[0])
-		_, want1, want2 := vecVarRow(x, x0)
-		for mode := range 4 {
-			wm, bm := w, b
-			if mode&1 == 0 {
-				wm = nil
+	eachSIMD(t, func(t *testing.T) {
+		for _, n := range []int{16, 64, 80, 1024, 2048, 4112, 8192} {
+			x, a, w, b := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
+			for i := range x {
+				x[i], a[i] = float32(r.NormFloat64()*3+100), float32(r.NormFloat64())
+				w[i], b[i] = float32(i%7)-2.5, float32(i%5)*0.3
 			}
-			if mode&2 == 0 {
-				bm = nil
-			}
-			y, want := aligned64(n, 0), aligned64(n, 0)
-			vecNormalize(want, a, wm, bm, nil, 0.25, 1.5, false)
-			k, s1, s2 := vecNormVarOut(y, a, wm, bm, 0.25, 1.5, x, x0, nil)
-			if k != n || s1 != want1 || s2 != want2 {
-				t.Fatalf("mode %d n=%d: did %d, sums %v %v; vecVarRow's %v %v", mode, n, k, s1, s2, want1, want2)
-			}
-			for i := range y {
-				if math.Float32bits(y[i]) != math.Float32bits(want[i]) {
-					t.Fatalf("mode %d n=%d: y[%d] = %v, want %v", mode, n, i, y[i], want[i])
+			x0 := float64(x[0])
+			_, want1, want2 := vecVarRow(x, x0)
+			for mode := range 4 {
+				wm, bm := w, b
+				if mode&1 == 0 {
+					wm = nil
+				}
+				if mode&2 == 0 {
+					bm = nil
+				}
+				y, want := aligned64(n, 0), aligned64(n, 0)
+				vecNormalize(want, a, wm, bm, nil, 0.25, 1.5, false)
+				k, s1, s2 := vecNormVarOut(y, a, wm, bm, 0.25, 1.5, x, x0, nil)
+				if k != n || s1 != want1 || s2 != want2 {
+					t.Fatalf("mode %d n=%d: did %d, sums %v %v; vecVarRow's %v %v", mode, n, k, s1, s2, want1, want2)
+				}
+				for i := range y {
+					if math.Float32bits(y[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("mode %d n=%d: y[%d] = %v, want %v", mode, n, i, y[i], want[i])
+					}
 				}
 			}
 		}
-	}
+	})
 }
 
-// TestSIMDScaleSumSqOut checks rms_norm's fused kernel on AVX-512 against the kernels it
-// fuses, bit for bit with and without the weight: its sum of squares against vecSumSq's
+// TestSIMDScaleSumSqOut checks rms_norm's fused kernel at each SIMD level against the
+// kernels it fuses, bit for bit with and without the weight: its sum of squares against vecSumSq's
 // of the same row, its streamed output against vecScale's.
 func TestSIMDScaleSumSqOut(t *testing.T) {
-	if _, best := SIMD(); best < SIMDAVX512 {
-		t.Skip("no AVX-512: the fused kernel does not run")
-	}
 	r := rand.New(rand.NewPCG(11, 12))
-	for _, n := range []int{16, 64, 80, 1024, 2048, 4112, 8192} {
-		x, a, w := make([]float32, n), make([]float32, n), make([]float32, n)
-		for i := range x {
-			x[i], a[i], w[i] = float32(r.NormFloat64()*3), float32(r.NormFloat64()), float32(i%7)-2.5
-		}
-		_, wantS := vecSumSq(x)
-		for _, wm := range [][]float32{nil, w} {
-			y, want := aligned64(n, 0), aligned64(n, 0)
-			vecScale(want, a, wm, nil, 0.3, false)
-			k, s := vecScaleSumSqOut(y, a, wm, 0.3, x, nil)
-			if k != n || s != wantS {
-				t.Fatalf("w=%v n=%d: did %d, sum %v; vecSumSq's %v", wm != nil, n, k, s, wantS)
+	eachSIMD(t, func(t *testing.T) {
+		for _, n := range []int{16, 64, 80, 1024, 2048, 4112, 8192} {
+			x, a, w := make([]float32, n), make([]float32, n), make([]float32, n)
+			for i := range x {
+				x[i], a[i], w[i] = float32(r.NormFloat64()*3), float32(r.NormFloat64()), float32(i%7)-2.5
 			}
-			for i := range y {
-				if math.Float32bits(y[i]) != math.Float32bits(want[i]) {
-					t.Fatalf("w=%v n=%d: y[%d] = %v, want %v", wm != nil, n, i, y[i], want[i])
+			_, wantS := vecSumSq(x)
+			for _, wm := range [][]float32{nil, w} {
+				y, want := aligned64(n, 0), aligned64(n, 0)
+				vecScale(want, a, wm, nil, 0.3, false)
+				k, s := vecScaleSumSqOut(y, a, wm, 0.3, x, nil)
+				if k != n || s != wantS {
+					t.Fatalf("w=%v n=%d: did %d, sum %v; vecSumSq's %v", wm != nil, n, k, s, wantS)
+				}
+				for i := range y {
+					if math.Float32bits(y[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("w=%v n=%d: y[%d] = %v, want %v", wm != nil, n, i, y[i], want[i])
+					}
 				}
 			}
 		}
-	}
+	})
 }

@@ -190,6 +190,10 @@ type quarters struct {
 //     0.27-0.29 to 0.38-0.41, softplus 0.21-0.23 to 0.32-0.35. softmax's output pass gained
 //     nothing: its row's reads come in its exp pass.
 //
+// It stores the quarters' lines one after the other, each line's vectors back to back: AVX2
+// storing the first halves of the four lines, then the second halves, ran its streamed
+// passes at 0.4-0.6x the speed (softmax's scale pass from cache 10.8 ms against 4.1, exp
+// from cache into memory 17-18 against 9.5; the write-combining buffers of half lines).
 // quartered leaves i at 4q, where the in-order loop (placed right after it) goes on.
 func quartered(l quarters, i, n Register) {
 	name := l.name
@@ -206,13 +210,15 @@ func quartered(l quarters, i, n Register) {
 	CMPQ(i, q)
 	JAE(LabelRef(name + "_qdone"))
 	js := []Register{i, j1, j2, j3}
+	vs := make([][]VecVirtual, len(js))
 	for k := range perLine {
-		var vs [4]VecVirtual
 		for t, j := range js {
-			vs[t] = l.step(j, k, name+"_bail")
+			vs[t] = append(vs[t], l.step(j, k, name+"_bail"))
 		}
-		for t, j := range js {
-			l.store(vs[t], j, k)
+	}
+	for t, j := range js {
+		for k := range perLine {
+			l.store(vs[t][k], j, k)
 		}
 	}
 	if l.stepDone != nil {
@@ -302,12 +308,12 @@ func reductions() {
 		name := frame("sumSq", "func(x []float32) (int, float64)", "returns how many elements of x it did and the sum of x² in float64")
 		sumSqLoops(name, Load(Param("x").Base(), GP64()), nil)
 	}
-	if cur.wide {
+	{
 		// scaleSumSqOut: sumSq of x with rms_norm's output pass of the row before
 		// alongside, streamed into y, as layer norm's normVarOut: RMSNormFwd cpu-large
 		// with weight, against our streaming copy, two test binaries alternated, read
 		// 0.67-0.73 of its speed before and 0.80-0.82 with it (three pairs, one thread;
-		// two threads 0.71 and 0.79-0.85).
+		// two threads 0.71 and 0.79-0.85; AVX2 0.35-0.39 and 0.83-0.85, one thread).
 		name := frame("scaleSumSqOut", "func(y, a, w []float32, s float32, mode int, x []float32, pf *float32) (int, float64)", "streams y = a * s, times w (mode&1), over the full vectors of x while it returns how many elements of x it did and the sum of x² in float64, as sumSq; it prefetches pf + i for x + i; y must be 64-byte aligned")
 		y, av, w := Load(Param("y").Base(), GP64()), Load(Param("a").Base(), GP64()), Load(Param("w").Base(), GP64())
 		vs := bc(Load(Param("s"), XMM()))
@@ -484,9 +490,10 @@ func reductions() {
 		VBROADCASTSD(Load(Param("x0"), XMM()), v0)
 		varRowLoops(name, x, v0, nil)
 	}
-	if cur.wide {
+	{
 		// normVarOut: varRow of x with layer norm's output pass of the row before
-		// alongside, streamed into y, as softmax's expSumOut does for its exp pass:
+		// alongside, streamed into y, as softmax's expSumOut does for its exp pass (at
+		// AVX2 too: 0.35-0.38 of our copy became 0.70-0.71 there, one thread):
 		// LayerNormFwd cpu-large with weight and bias, against our streaming copy in the
 		// same rounds, two test binaries alternated, read 0.59-0.61 of its speed before
 		// and 0.75-0.77 with it (three pairs, one thread; with two, 0.62-0.66 and
@@ -525,13 +532,14 @@ type rowOut struct {
 }
 
 // statLoops emits a row statistics walk over the full vectors [i, n) of x (i = 0): the
-// segments' steps, seg(k, j) for segment k's vector at element j, then loop2's, rest(k);
+// segments' steps, seg(k, j, v) for the vector v of segment k's line at element j, then
+// loop2's, rest(k);
 // with out, one copy of both for each of out's modes, computing and streaming out's vector
 // at every element as well (in the segments' steps all four after the step's loads, which
 // a store before them would 4K-alias), so that the statistics are the same operations, bit
 // for bit, as without. It falls through to name+"_end" (a mode out of range jumps there
 // with i = 0).
-func statLoops(name string, n, i Register, out *rowOut, seg func(k int, j Register), rest func(k int)) {
+func statLoops(name string, n, i Register, out *rowOut, seg func(k int, j Register, v int), rest func(k int)) {
 	modes := []int{-1}
 	if out != nil {
 		modes = nil
@@ -548,19 +556,22 @@ func statLoops(name string, n, i Register, out *rowOut, seg func(k int, j Regist
 			lbl = fmt.Sprintf("%s_m%d", name, md)
 			Label(lbl + "_seg")
 		}
-		var outs [4]VecVirtual
+		var outs [4][]VecVirtual
 		var js [4]Register
-		segmentsAt(lbl, n, i, func(k int, j Register) {
-			seg(k, j)
+		segmentsAt(lbl, n, i, func(k int, j Register, v int) {
+			seg(k, j, v)
 			if out != nil {
-				outs[k], js[k] = out.vec(md, j, 0), j
-				PREFETCHT1(at(out.pf, j))
+				outs[k], js[k] = append(outs[k], out.vec(md, j, v)), j
+				if v == 0 {
+					PREFETCHT1(at(out.pf, j))
+				}
 			}
 		}, func() {
-			if out != nil {
-				for k := range outs {
-					VMOVNTPS(outs[k], at(out.y, js[k]))
+			for k := range outs {
+				for v, o := range outs[k] {
+					VMOVNTPS(o, vat(out.y, js[k], v))
 				}
+				outs[k] = nil
 			}
 		})
 		loop2(lbl, i, n, func(k int) {
@@ -587,8 +598,8 @@ func sumSqLoops(name string, x Register, out *rowOut) {
 		seg[k] = zero()
 	}
 	acc := [4]VecVirtual{zero(), zero(), zero(), zero()}
-	statLoops(name, n, i, out, func(k int, j Register) {
-		lo, hi := cvtHalves(at(x, j))
+	statLoops(name, n, i, out, func(k int, j Register, v int) {
+		lo, hi := cvtHalves(vat(x, j, v))
 		VFMADD231PD(lo, lo, seg[2*k])
 		VFMADD231PD(hi, hi, seg[2*k+1])
 	}, func(k int) {
@@ -622,8 +633,8 @@ func varRowLoops(name string, x Register, v0 VecVirtual, out *rowOut) {
 	// (both halves in turn), so the four segments keep 8 chains going.
 	sk := [4]VecVirtual{a, b, a2, b2}
 	qk := [4]VecVirtual{c, d, c2, d2}
-	statLoops(name, n, i, out, func(k int, j Register) {
-		lo, hi := cvtHalves(at(x, j))
+	statLoops(name, n, i, out, func(k int, j Register, v int) {
+		lo, hi := cvtHalves(vat(x, j, v))
 		VSUBPD(v0, lo, lo)
 		VSUBPD(v0, hi, hi)
 		VADDPD(lo, sk[k], sk[k])

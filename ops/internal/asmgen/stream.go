@@ -118,23 +118,27 @@ func transpose16x16() {
 const segMin = 512
 
 // segments emits the page-interleaved walk of a row reduction over x's n full-vector
-// elements: for n >= 4*segMin, the row is cut into four segments of qn whole vectors each
-// and body(k, m) runs for the vector m of every segment k at each step, one segment after
-// the other; i ends at 4*qn, where the kernel's ordinary loop takes the rest. (Otherwise i
-// stays 0.) A core's prefetcher follows each 4 KiB page as its own stream and runs only so
-// far ahead in each, so four walks at once read more of DRAM's bandwidth than one walk
-// along the row (the streaming kernels of stream_amd64.s interleave pages the same way).
+// elements: for n >= 4*segMin, the row is cut into four segments of qn whole 64-byte lines
+// each and body(k, m) runs for each vector m of a line of every segment k at each step, one
+// segment after the other; i ends at 4*qn, where the kernel's ordinary loop takes the rest.
+// (Otherwise i stays 0.) A core's prefetcher follows each 4 KiB page as its own stream and
+// runs only so far ahead in each, so four walks at once read more of DRAM's bandwidth than
+// one walk along the row (the streaming kernels of stream_amd64.s interleave pages the same
+// way).
 func segments(name string, x, n, i Register, body func(k int, m Mem)) {
-	segmentsAt(name, n, i, func(k int, j Register) { body(k, at(x, j)) }, nil)
+	segmentsAt(name, n, i, func(k int, j Register, v int) { body(k, vat(x, j, v)) }, nil)
 }
 
-// segmentsAt is segments with the element index j of segment k's vector (for the other
-// slices of a fused kernel) and, where done is not nil, done() after each step's four.
-func segmentsAt(name string, n, i Register, body func(k int, j Register), done func()) {
+// segmentsAt is segments with the element index j of segment k's line and the vector v
+// within it (for the other slices of a fused kernel) and, where done is not nil, done() after
+// each step's lines: a fused kernel streams its output's lines there, each line's vectors
+// back to back (AVX2's two halves of a line stored a quarter apart ran its streamed row
+// passes at 0.4-0.6x the speed).
+func segmentsAt(name string, n, i Register, body func(k int, j Register, v int), done func()) {
 	qn := GP64()
 	MOVQ(n, qn)
 	SHRQ(U8(2), qn)
-	ANDQ(I32(^(cur.lanes - 1)), qn) // whole vectors per segment
+	ANDQ(I32(^15), qn) // whole lines per segment
 	CMPQ(qn, U32(segMin))
 	JB(LabelRef(name + "_seg_skip"))
 	j := [4]Register{i}
@@ -143,14 +147,16 @@ func segmentsAt(name string, n, i Register, body func(k int, j Register), done f
 		LEAQ(Mem{Base: j[k-1], Index: qn, Scale: 1}, j[k])
 	}
 	Label(name + "_seg_loop")
-	for k := range j {
-		body(k, j[k])
+	for v := range 16 / cur.lanes {
+		for k := range j {
+			body(k, j[k], v)
+		}
 	}
 	if done != nil {
 		done()
 	}
 	for k := range j {
-		ADDQ(U8(cur.lanes), j[k])
+		ADDQ(U8(16), j[k])
 	}
 	CMPQ(i, qn)
 	JB(LabelRef(name + "_seg_loop"))

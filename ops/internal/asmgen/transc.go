@@ -459,7 +459,12 @@ func expSumLoops(name string, x, pf Register, vm VecVirtual, flag Register, pass
 		TESTQ(flag, flag)
 		JZ(LabelRef(pass[1].label + "_quarters"))
 		for _, p := range pass {
-			// the exp of the vector at (j, k), and before it the output's (stored by put)
+			// the exp of the vector at (j, k), and before it the output's (stored by put,
+			// in the order of the steps: one vector a line, AVX-512's, as quartered's
+			// stores take them)
+			if p.out != nil && !cur.wide {
+				panic(name + ": an output pass needs one vector a line")
+			}
 			var outs []VecVirtual
 			step := func(j Register, k int, bail string) VecVirtual {
 				if p.out != nil {
