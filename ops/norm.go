@@ -159,22 +159,20 @@ func (op *RMSNormFwd) Forward(out, x, weight *Tensor) error {
 		// A large output (at a SIMD level): each row's statistics pass runs alongside the
 		// streamed output pass of the row before (vecScaleSumSqOut), as LayerNormFwd's;
 		// the same operations as below, bit for bit.
-		parallelFor(v.outer, max(1, grainElems/n), func(lo, hi int) {
-			defer fence()
-			var prevX, prevY []float32 // the row before and its output, nil before the first
+		v.eachRowFused(func() (func(int, bool), func()) {
+			var prevX, prevY []float32 // the row before and its output
 			var r float32
-			for row := lo; row < hi; row++ {
+			return func(row int, first bool) {
 				xs := x.Data[row*n : (row+1)*n]
 				var s0 float64
-				if prevX == nil {
+				if first {
 					_, s0 = vecSumSq(xs) // every element: n is whole vectors
 				} else {
 					_, s0 = vecScaleSumSqOut(prevY, prevX, w, r, xs, prefetchNext(x.Data, row*n, (row+1)*n))
 				}
 				r = float32(1 / math.Sqrt((s0+0)/float64(n)+eps)) // + the Go loop's (empty) second chain
 				prevX, prevY = xs, out.Data[row*n:(row+1)*n]
-			}
-			scaleRow(prevY, prevX, w, nil, r, true)
+			}, func() { scaleRow(prevY, prevX, w, nil, r, true) }
 		})
 		return nil
 	}
@@ -278,24 +276,21 @@ func (op *LayerNormFwd) Forward(out, x, weight, bias *Tensor) error {
 		// alongside the streamed output pass of the row before (vecNormVarOut), so that
 		// its arithmetic overlaps the memory traffic of the other; the same operations,
 		// bit for bit.
-		parallelFor(v.outer, max(1, grainElems/n), func(lo, hi int) {
-			defer fence()
-			var prevX, prevY []float32 // the row before and its output, nil before the first
+		v.eachRowFused(func() (func(int, bool), func()) {
+			var prevX, prevY []float32 // the row before and its output
 			var m, r float32
-			for row := lo; row < hi; row++ {
+			return func(row int, first bool) {
 				xs := x.Data[row*n : (row+1)*n]
-				pf := prefetchNext(x.Data, row*n, (row+1)*n)
 				var s1, s2 float64
-				if prevX == nil {
+				if first {
 					s1, s2 = varRow(xs)
 				} else {
-					_, s1, s2 = vecNormVarOut(prevY, prevX, w, bs, m, r, xs, float64(xs[0]), pf) // every element: n is whole vectors
-					s1, s2 = s1+0, s2+0                                                          // varRow's sums of its (empty) Go tail
+					_, s1, s2 = vecNormVarOut(prevY, prevX, w, bs, m, r, xs, float64(xs[0]), prefetchNext(x.Data, row*n, (row+1)*n))
+					s1, s2 = s1+0, s2+0 // varRow's sums of its (empty) Go tail
 				}
 				m, r = stats(xs, s1, s2)
 				prevX, prevY = xs, out.Data[row*n:(row+1)*n]
-			}
-			normalizeRow(prevY, prevX, w, bs, nil, m, r, true)
+			}, func() { normalizeRow(prevY, prevX, w, bs, nil, m, r, true) }
 		})
 		return nil
 	}

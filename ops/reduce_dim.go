@@ -56,6 +56,25 @@ func (v alongDim) eachRowStreamed(stream bool, row func(lo, hi int)) {
 	})
 }
 
+// eachRowFused is the walk of the fused row passes (vecExpSumOut, vecNormVarOut,
+// vecScaleSumSqOut), whose kernels write one row's output while they read the next row:
+// each worker makes its own state with newWorker, runs row(r, first) over its rows in order
+// (first: its first row, with no row before it to write; row r's output is written by the
+// call for row r+1) and then last(), which writes its last row's output, and fences.
+func (v alongDim) eachRowFused(newWorker func() (row func(r int, first bool), last func())) {
+	parallelFor(v.outer, max(1, grainElems/v.n), func(lo, hi int) {
+		if lo >= hi {
+			return
+		}
+		defer fence()
+		row, last := newWorker()
+		for r := lo; r < hi; r++ {
+			row(r, r == lo)
+		}
+		last()
+	})
+}
+
 // cumsumRow writes the running sum of x into y in float64 (rounded to float32 per element):
 // the vector steps where SIMD is on (their in-register prefix sums add in another order
 // than the Go loop, so an element may differ from it in the last float64 bits, which
@@ -180,17 +199,16 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 		// holds the previous row's exps until the same step overwrites them with this
 		// row's. The same operations as below, bit for bit.
 		n := v.n
-		parallelFor(v.outer, max(1, grainElems/n), func(lo, hi int) {
-			defer fence()
+		v.eachRowFused(func() (func(int, bool), func()) {
 			buf := make([]float32, n)
-			var prev []float32 // the output row buf is the exps of, nil before the first
+			var prev []float32 // the output row buf holds the exps of
 			var inv float32
-			for r := lo; r < hi; r++ {
+			return func(r int, first bool) {
 				xs := x.Data[r*n : (r+1)*n]
 				m := float32(maxRow(xs))
 				pf := prefetchNext(x.Data, r*n, (r+1)*n)
 				var s float64
-				if prev == nil {
+				if first {
 					var k int
 					k, s = vecExpSum(buf, xs, m, pf)
 					for i := k; i < n; i++ {
@@ -202,8 +220,7 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 					_, s = vecExpSumOut(prev, buf, inv, buf, xs, m, pf) // every element: n is whole vectors
 				}
 				prev, inv = out.Data[r*n:(r+1)*n], float32(1/s)
-			}
-			scaleRow(prev, buf, nil, nil, inv, true)
+			}, func() { scaleRow(prev, buf, nil, nil, inv, true) }
 		})
 		return nil
 	}
@@ -332,16 +349,15 @@ func (op *LogSoftmaxFwd) Forward(out, x *Tensor) error {
 		// streamed output pass of the row before (vecExpSumOut; see SoftmaxFwd), the
 		// same operations, bit for bit.
 		n := v.n
-		parallelFor(v.outer, max(1, grainElems/n), func(lo, hi int) {
-			defer fence()
-			var prevX, prevY []float32 // the row before and its output, nil before the first
+		v.eachRowFused(func() (func(int, bool), func()) {
+			var prevX, prevY []float32 // the row before and its output
 			var c float32
-			for r := lo; r < hi; r++ {
+			return func(r int, first bool) {
 				xs := x.Data[r*n : (r+1)*n]
 				m := float32(maxRow(xs))
 				pf := prefetchNext(x.Data, r*n, (r+1)*n)
 				var s float64
-				if prevX == nil {
+				if first {
 					var k int
 					k, s = vecExpSum(nil, xs, m, pf)
 					for _, e := range xs[k:] {
@@ -351,8 +367,7 @@ func (op *LogSoftmaxFwd) Forward(out, x *Tensor) error {
 					_, s = vecExpSumOut(prevY, prevX, c, nil, xs, m, pf) // every element: n is whole vectors
 				}
 				prevX, prevY, c = xs, out.Data[r*n:(r+1)*n], m+logf(float32(s))
-			}
-			normalizeRow(prevY, prevX, nil, nil, nil, c, 1, true)
+			}, func() { normalizeRow(prevY, prevX, nil, nil, nil, c, 1, true) }
 		})
 		return nil
 	}

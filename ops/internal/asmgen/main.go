@@ -373,6 +373,11 @@ func ld(m Op) VecVirtual {
 	v := vec()
 	if c, ok := m.(konst); ok && cur.wide {
 		if r := hoistedReg(c); r != nil {
+			// a copy of the register, though it takes a vector port: broadcast loads
+			// instead (here and for fma's constant) timed slower, tanh 0.65-0.70 of our
+			// copy against 0.59-0.63, mish 0.71-0.74 against 0.64-0.66 (cpu-large, one
+			// thread, two binaries alternated), perhaps a load 4K-aliasing the streamed
+			// stores
 			VMOVUPS(r, v)
 		} else {
 			VBROADCASTSS(c.Mem, v)

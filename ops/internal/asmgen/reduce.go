@@ -153,6 +153,26 @@ func loop2(name string, i, n Register, body func(k int)) {
 	Label(name + "_done")
 }
 
+// outputLoops emits an output pass over the full vectors [i, n) (i = 0), labelled
+// lbl+"_loop": step(j, k) is the k-th vector of the line at element j, stored into y in
+// order, or, where nt, streamed in quarters (quartered) and then in order.
+func outputLoops(lbl string, y, i, n Register, nt bool, step func(j Register, k int) VecVirtual) {
+	if nt {
+		Label(lbl + "_loop")
+		quartered(quarters{name: lbl + "_s", seq: lbl + "_seq_loop",
+			step:  func(j Register, k int, _ string) VecVirtual { return step(j, k) },
+			store: func(v VecVirtual, j Register, k int) { VMOVNTPS(v, vat(y, j, k)) }}, i, n)
+		lbl += "_seq"
+	}
+	loopTo(lbl, i, n, func() {
+		if v := step(i, 0); nt {
+			VMOVNTPS(v, at(y, i))
+		} else {
+			VMOVUPS(v, at(y, i))
+		}
+	})
+}
+
 // quarters describes a loop of quartered.
 type quarters struct {
 	name string // the prefix of its labels
@@ -795,21 +815,7 @@ func binaries() {
 				}
 				return v
 			}
-			if mode&2 != 0 {
-				Label(lbl + "_loop")
-				quartered(quarters{name: lbl + "_s", seq: lbl + "_seq_loop",
-					step:  func(j Register, k int, _ string) VecVirtual { return step(j, k) },
-					store: func(v VecVirtual, j Register, k int) { VMOVNTPS(v, vat(y, j, k)) }}, i, n)
-				lbl += "_seq"
-			}
-			loopTo(lbl, i, n, func() {
-				v := step(i, 0)
-				if mode&2 != 0 {
-					VMOVNTPS(v, at(y, i))
-				} else {
-					VMOVUPS(v, at(y, i))
-				}
-			})
+			outputLoops(lbl, y, i, n, mode&2 != 0, step)
 			JMP(LabelRef(name + "_ret"))
 		}
 		Label(name + "_ret")
@@ -855,21 +861,7 @@ func binaries() {
 				}
 				return v
 			}
-			if md&4 != 0 {
-				Label(lbl + "_loop")
-				quartered(quarters{name: lbl + "_s", seq: lbl + "_seq_loop",
-					step:  func(j Register, k int, _ string) VecVirtual { return step(j, k) },
-					store: func(v VecVirtual, j Register, k int) { VMOVNTPS(v, vat(y, j, k)) }}, i, n)
-				lbl += "_seq"
-			}
-			loopTo(lbl, i, n, func() {
-				v := step(i, 0)
-				if md&4 != 0 {
-					VMOVNTPS(v, at(y, i))
-				} else {
-					VMOVUPS(v, at(y, i))
-				}
-			})
+			outputLoops(lbl, y, i, n, md&4 != 0, step)
 			JMP(LabelRef(name + "_ret"))
 		}
 		Label(name + "_ret")
