@@ -98,6 +98,69 @@ func vecRelu(y, x []float32) int {
 	return reluNEON(y[:len(x)], x)
 }
 
+//go:noescape
+func leakyReluNEON(y, x []float32, s float32) int
+
+//go:noescape
+func clampNEON(y, x []float32, lo, hi float32) int
+
+//go:noescape
+func hardswishNEON(y, x []float32) int
+
+// vecLeakyRelu computes y = x * s where x's sign bit is set, x * 1 elsewhere, over the full
+// vectors of x: LeakyReluFwd's Go loop bit for bit.
+func vecLeakyRelu(y, x []float32, s float32) int {
+	if simdLevel < SIMDNEON {
+		return 0
+	}
+	return leakyReluNEON(y[:len(x)], x, s)
+}
+
+// vecClamp computes y = min(max(x, lo), hi) over the full vectors of x, bit for bit Go's
+// min and max (NaN and signed zeros included).
+func vecClamp(y, x []float32, lo, hi float32) int {
+	if simdLevel < SIMDNEON {
+		return 0
+	}
+	return clampNEON(y[:len(x)], x, lo, hi)
+}
+
+//go:noescape
+func sumColsNEON(acc []float64, x []float32) int
+
+//go:noescape
+func maxColsNEON(acc []float64, x []float32) int
+
+//go:noescape
+func maxIntoNEON(m, row []float32) int
+
+// vecSumCols adds x into acc elementwise (acc[i] += x[i] in float64) over the full vectors
+// of x, bit for bit the Go loop.
+func vecSumCols(acc []float64, x []float32) int {
+	if simdLevel < SIMDNEON {
+		return 0
+	}
+	return sumColsNEON(acc[:len(x)], x)
+}
+
+// vecMaxCols folds x into acc elementwise with Go's max (in float64) over the full vectors
+// of x, bit for bit the Go loop, NaN and signed zeros included.
+func vecMaxCols(acc []float64, x []float32) int {
+	if simdLevel < SIMDNEON {
+		return 0
+	}
+	return maxColsNEON(acc[:len(x)], x)
+}
+
+// vecMaxInto folds row into m elementwise with Go's max over the full vectors of row, bit
+// for bit the Go loop, NaN and signed zeros included.
+func vecMaxInto(m, row []float32) int {
+	if simdLevel < SIMDNEON {
+		return 0
+	}
+	return maxIntoNEON(m[:len(row)], row)
+}
+
 // The exp-based kernels (UNARY in simd_arm64.s): y = f(x) over the full vectors of x until
 // a vector with a lane outside (lo, hi); p and q are the kernel's two parameters (elu's alpha,
 // mish's and gelu's constants), unused by exp, sigmoid and silu.
@@ -152,8 +215,8 @@ func (u neonUnary) run(y, x []float32, f func(float32) float32) int {
 }
 
 // vecUnary computes unary k over the full vectors of x into y: relu, exp, sigmoid, silu, tanh,
-// gelu and mish on arm64, each vector the kernel leaves out with the Go function; the other
-// unaries do nothing (their Go functions do every element).
+// gelu, mish and hardswish on arm64, each vector the kernel leaves out with the Go function;
+// the other unaries do nothing (their Go functions do every element).
 func vecUnary(k int, y, x []float32) int {
 	if simdLevel < SIMDNEON {
 		return 0
@@ -163,6 +226,8 @@ func vecUnary(k int, y, x []float32) int {
 		return vecRelu(y, x)
 	case uTanh: // every lane in the kernel
 		return tanhNEON(y[:len(x)], x, &neonTanhConsts)
+	case uHardswish: // every lane in the kernel
+		return hardswishNEON(y[:len(x)], x)
 	}
 	u := neonUnaries[k]
 	if u.kern == nil {

@@ -33,6 +33,8 @@
 #define FSUB2D(d, n, m) VOP3(0x4EE0D400, d, n, m)  // FSUB Vd.2D, Vn.2D, Vm.2D
 #define FMIN4S(d, n, m) VOP3(0x4EA0F400, d, n, m)  // FMIN Vd.4S, Vn.4S, Vm.4S (NaN wins)
 #define FABS4S(d, n) VOP3(0x4EA0F800, d, n, 0)     // FABS Vd.4S, Vn.4S
+#define FMAX2D(d, n, m) VOP3(0x4E60F400, d, n, m)  // FMAX Vd.2D, Vn.2D, Vm.2D (NaN wins; +0 > -0)
+#define CMLT4S(d, n) VOP3(0x4EA0A800, d, n, 0)     // CMLT Vd.4S, Vn.4S, #0 (all ones where the sign bit is set)
 
 // ---- Row sums in float64: each vector of x widened to two float64 pairs, added (sum) or
 // multiplied and added (sumSq: x² is exact in float64, so FMLA rounds as x*x + acc does)
@@ -229,6 +231,92 @@ rloop:
 	SUBS $4, R5, R5
 	BNE  rloop
 rdone:
+	MOVD R1, ret+48(FP)
+	RET
+
+// func leakyReluNEON(y, x []float32, s float32) int
+//
+// y = x * f, f = s where x's sign bit is set (NaN and -0 included) and 1 elsewhere, over the
+// full vectors of x: the Go loop's x * factor[sign bit], x the first operand of the multiply
+// as there (which NaN a two-NaN product keeps).
+TEXT ·leakyReluNEON(SB), NOSPLIT, $0-64
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	MOVD $s+48(FP), R6
+	VLD1R (R6), [V3.S4]
+	MOVW $0x3f800000, R6 // 1.0
+	VDUP R6, V4.S4
+	AND  $~3, R1, R1
+	MOVD R1, R5
+	CBZ  R5, lkdone
+lkloop:
+	VLD1.P 16(R2), [V0.S4]
+	CMLT4S(1, 0)
+	VBSL V4.B16, V3.B16, V1.B16 // V1 = s where the sign bit is set, else 1
+	FMUL4S(1, 0, 1)
+	VST1.P [V1.S4], 16(R0)
+	SUBS $4, R5, R5
+	BNE  lkloop
+lkdone:
+	MOVD R1, ret+56(FP)
+	RET
+
+// func clampNEON(y, x []float32, lo, hi float32) int
+//
+// y = min(max(x, lo), hi) over the full vectors of x: FMAX then FMIN with the Go builtins'
+// operands in Go's order (FMAXS and FMINS on arm64), so NaN, the NaN kept of two and the
+// signed zeros are Go's, bit for bit.
+TEXT ·clampNEON(SB), NOSPLIT, $0-64
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	MOVD $lo+48(FP), R6
+	VLD1R (R6), [V3.S4]
+	MOVD $hi+52(FP), R6
+	VLD1R (R6), [V4.S4]
+	AND  $~3, R1, R1
+	MOVD R1, R5
+	CBZ  R5, cldone
+clloop:
+	VLD1.P 16(R2), [V0.S4]
+	FMAX4S(1, 0, 3)
+	FMIN4S(1, 1, 4)
+	VST1.P [V1.S4], 16(R0)
+	SUBS $4, R5, R5
+	BNE  clloop
+cldone:
+	MOVD R1, ret+56(FP)
+	RET
+
+// func hardswishNEON(y, x []float32) int
+//
+// y = x * min(max(x + 3, 0), 6) / 6 over the full vectors of x, hardswish's operations in
+// its order and with its operands as Go compiles it on arm64 (FADDS, FMAXS, FMINS, FMULS
+// with x first, FDIVS): bit for bit, NaN and infinities included.
+TEXT ·hardswishNEON(SB), NOSPLIT, $0-56
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	MOVW $0x40400000, R6 // 3.0
+	VDUP R6, V3.S4
+	MOVW $0x40c00000, R6 // 6.0
+	VDUP R6, V4.S4
+	VEOR V5.B16, V5.B16, V5.B16
+	AND  $~3, R1, R1
+	MOVD R1, R5
+	CBZ  R5, hsdone
+hsloop:
+	VLD1.P 16(R2), [V0.S4]
+	FADD4S(1, 0, 3)
+	FMAX4S(1, 1, 5)
+	FMIN4S(1, 1, 4)
+	FMUL4S(1, 0, 1)
+	FDIV4S(1, 1, 4)
+	VST1.P [V1.S4], 16(R0)
+	SUBS $4, R5, R5
+	BNE  hsloop
+hsdone:
 	MOVD R1, ret+48(FP)
 	RET
 
@@ -735,4 +823,73 @@ TEXT ·varRowNEON(SB), NOSPLIT, $0-56
 	MOVD R1, n+32(FP)
 	FMOVD F4, s1+40(FP)
 	FMOVD F8, s2+48(FP)
+	RET
+
+// ---- The column folds: row folded into the accumulators elementwise, the Go loops'
+// operations with the accumulator the first operand as there (acc[i] += float64(x[i]) is
+// FADDD acc, x; max(acc[i], ...) FMAXD acc, x), so bit for bit, NaN and signed zeros
+// included. One vector of x (two float64 pairs of acc) a step.
+
+// COLS(OP) folds x (R2) into the float64 accumulators acc (R0), R1 the full-vector count:
+// each vector of x widened (FCVTL, FCVTL2; exact, a signaling NaN quieted as Go's FCVTSD
+// does), OP with the two pairs of acc, stored back.
+#define COLS(OP) \
+	MOVD R1, R5 \
+	CBZ  R5, done \
+loop: \
+	VLD1.P 16(R2), [V0.S4] \
+	VLD1 (R0), [V2.D2, V3.D2] \
+	FCVTL(16, 0) \
+	FCVTL2(17, 0) \
+	OP(2, 2, 16) \
+	OP(3, 3, 17) \
+	VST1.P [V2.D2, V3.D2], 32(R0) \
+	SUBS $4, R5, R5 \
+	BNE  loop \
+done:
+
+// func sumColsNEON(acc []float64, x []float32) int
+//
+// acc[i] += float64(x[i]) over the full vectors of x.
+TEXT ·sumColsNEON(SB), NOSPLIT, $0-56
+	MOVD acc_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	AND  $~3, R1, R1
+	COLS(FADD2D)
+	MOVD R1, ret+48(FP)
+	RET
+
+// func maxColsNEON(acc []float64, x []float32) int
+//
+// acc[i] = max(acc[i], float64(x[i])) over the full vectors of x.
+TEXT ·maxColsNEON(SB), NOSPLIT, $0-56
+	MOVD acc_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	AND  $~3, R1, R1
+	COLS(FMAX2D)
+	MOVD R1, ret+48(FP)
+	RET
+
+// func maxIntoNEON(m, row []float32) int
+//
+// m[i] = max(m[i], row[i]) over the full vectors of row, m the first operand of FMAX as of
+// Go's FMAXS.
+TEXT ·maxIntoNEON(SB), NOSPLIT, $0-56
+	MOVD m_base+0(FP), R0
+	MOVD row_base+24(FP), R2
+	MOVD row_len+32(FP), R1
+	AND  $~3, R1, R1
+	MOVD R1, R5
+	CBZ  R5, midone
+miloop:
+	VLD1 (R0), [V0.S4]
+	VLD1.P 16(R2), [V1.S4]
+	FMAX4S(0, 0, 1)
+	VST1.P [V0.S4], 16(R0)
+	SUBS $4, R5, R5
+	BNE  miloop
+midone:
+	MOVD R1, ret+48(FP)
 	RET

@@ -27,3 +27,8 @@ func vecVarRow(x []float32, x0 float64) (int, float64, float64)          { retur
 func vecTanh(y, x []float32) int                                         { return 0 }
 func vecGelu(y, x []float32) int                                         { return 0 }
 func vecElu(y, x []float32, alpha float32) int                           { return 0 }
+func vecLeakyRelu(y, x []float32, s float32) int                         { return 0 }
+func vecClamp(y, x []float32, lo, hi float32) int                        { return 0 }
+func vecSumCols(acc []float64, x []float32) int                          { return 0 }
+func vecMaxCols(acc []float64, x []float32) int                          { return 0 }
+func vecMaxInto(m, row []float32) int                                    { return 0 }

@@ -6,12 +6,7 @@ package ops
 // simd_arm64.go, the rest of the kernels of other architectures in simd_novec.go) every vecXxx
 // here does nothing and the Go loop does every element.
 
-func vecLeakyRelu(y, x []float32, s float32) int           { return 0 }
-func vecClamp(y, x []float32, lo, hi float32) int          { return 0 }
 func vecRope(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int { return 0 }
-func vecSumCols(acc []float64, x []float32) int            { return 0 }
-func vecMaxCols(acc []float64, x []float32) int            { return 0 }
-func vecMaxInto(m, row []float32) int                      { return 0 }
 func vecExpSumCols(s []float64, sh, row []float32) int     { return 0 }
 
 func fusedRowsOK(y []float32, n int) bool                                           { return false }

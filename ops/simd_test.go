@@ -114,7 +114,7 @@ func eachSIMD(t *testing.T, f func(t *testing.T)) {
 // notOnNEON are the kernels with no NEON version (yet): at SIMDNEON they do nothing and the
 // Go loop does every element.
 var notOnNEON = map[string]bool{
-	"gelu_erf": true, "softplus": true, "hardswish": true,
+	"gelu_erf": true, "softplus": true,
 }
 
 // wantVectors returns how many of n elements the vector kernel name does at the level in
@@ -503,10 +503,10 @@ func TestSIMDMaxSignedZeros(t *testing.T) {
 	})
 }
 
-// TestSIMDVectorCounts checks that the row kernels and the one-input kernels (elu included)
-// whose results TestSIMDMatchesGo and TestSIMDReductions compare with the Go loops' do every
-// full vector at the level in use (none where the level has no version): a kernel that did
-// nothing would match them too.
+// TestSIMDVectorCounts checks that the row kernels, the one-input kernels (elu, leaky relu and
+// clamp included) and the column folds whose results TestSIMDMatchesGo and TestSIMDReductions
+// compare with the Go loops' do every full vector at the level in use (none where the level
+// has no version): a kernel that did nothing would match them too.
 func TestSIMDVectorCounts(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	eachSIMD(t, func(t *testing.T) {
@@ -535,6 +535,12 @@ func TestSIMDVectorCounts(t *testing.T) {
 				got[unaryNames[k]] = vecUnary(k, y, x)
 			}
 			got["elu"] = vecElu(y, x, 1.5)
+			got["leaky_relu"] = vecLeakyRelu(y, x, 0.1)
+			got["clamp"] = vecClamp(y, x, -0.5, 0.5)
+			got["max_into"] = vecMaxInto(y, x)
+			acc := make([]float64, n)
+			got["sum_cols"] = vecSumCols(acc, x)
+			got["max_cols"] = vecMaxCols(acc, x)
 			for name, k := range got {
 				if want := wantVectors(strings.TrimRight(name, "0123"), n); k != want || k1 != k2 {
 					t.Errorf("n=%d: %s did %d elements, want %d", n, name, k, want)
