@@ -134,6 +134,35 @@ func maxColsNEON(acc []float64, x []float32) int
 //go:noescape
 func maxIntoNEON(m, row []float32) int
 
+//go:noescape
+func varColsNEON(s1, s2, x0 []float64, row []float32) int
+
+//go:noescape
+func expSumColsNEON(s []float64, sh, row []float32, lo, hi float32, c *[10]float32) int
+
+// vecVarCols adds d = row[i] - x0[i] into s1[i] and d² into s2[i] (float64) over the full
+// vectors of row, bit for bit the Go loop as Go compiles it on arm64 (d*d + s2 fused).
+func vecVarCols(s1, s2, x0 []float64, row []float32) int {
+	if simdLevel < SIMDNEON {
+		return 0
+	}
+	n := len(row)
+	return varColsNEON(s1[:n], s2[:n], x0[:n], row)
+}
+
+// vecExpSumCols adds exp(row[i] - sh[i]) into s[i] (float64) over the full vectors of row,
+// a vector with a lane outside expf's fast range (-87 < row - sh < 88) with expf: bit for
+// bit the Go loop on arm64, as vecExpSum.
+func vecExpSumCols(s []float64, sh, row []float32) int {
+	if simdLevel < SIMDNEON {
+		return 0
+	}
+	n := len(row)
+	s, sh = s[:n], sh[:n]
+	return blocks(n, 4, func(i, e int) int { return expSumColsNEON(s[i:e], sh[i:e], row[i:e], -87, 88, &neonExpConsts) },
+		func(i int) { s[i] += float64(expf(row[i] - sh[i])) })
+}
+
 // vecSumCols adds x into acc elementwise (acc[i] += x[i] in float64) over the full vectors
 // of x, bit for bit the Go loop.
 func vecSumCols(acc []float64, x []float32) int {

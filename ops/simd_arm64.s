@@ -34,6 +34,7 @@
 #define FMIN4S(d, n, m) VOP3(0x4EA0F400, d, n, m)  // FMIN Vd.4S, Vn.4S, Vm.4S (NaN wins)
 #define FABS4S(d, n) VOP3(0x4EA0F800, d, n, 0)     // FABS Vd.4S, Vn.4S
 #define FMAX2D(d, n, m) VOP3(0x4E60F400, d, n, m)  // FMAX Vd.2D, Vn.2D, Vm.2D (NaN wins; +0 > -0)
+#define FMLA2D(d, n, m) VOP3(0x4E60CC00, d, n, m)  // FMLA Vd.2D, Vn.2D, Vm.2D (d += n*m, one rounding)
 #define CMLT4S(d, n) VOP3(0x4EA0A800, d, n, 0)     // CMLT Vd.4S, Vn.4S, #0 (all ones where the sign bit is set)
 
 // ---- Row sums in float64: each vector of x widened to two float64 pairs, added (sum) or
@@ -42,7 +43,7 @@
 // number of full-vector elements in R1 and leaves the sum in F4.
 
 #define ADD_SUM(acc, v) FADD2D(acc, acc, v)
-#define ADD_SQ(acc, v) VOP3(0x4E60CC00, acc, v, v) // FMLA Vacc.2D, Vv.2D, Vv.2D
+#define ADD_SQ(acc, v) FMLA2D(acc, v, v)
 
 #define ROWSUM(ACC) \
 	MOVD R1, R2 \
@@ -800,7 +801,7 @@ ndone:
 #define ADD_VAR(acc, v) \
 	FSUB2D(v, v, 29) \
 	FADD2D(acc, acc, v) \
-	VOP3(0x4E60CC00, (acc)+4, v, v)
+	FMLA2D((acc)+4, v, v)
 
 // func varRowNEON(x []float32, x0 float64) (n int, s1, s2 float64)
 //
@@ -870,6 +871,79 @@ TEXT ·maxColsNEON(SB), NOSPLIT, $0-56
 	AND  $~3, R1, R1
 	COLS(FMAX2D)
 	MOVD R1, ret+48(FP)
+	RET
+
+// func varColsNEON(s1, s2, x0 []float64, row []float32) int
+//
+// d = float64(row[i]) - x0[i], s1[i] += d and s2[i] += d*d (one FMLA, as Go fuses the Go
+// loop's d*d + s2 on arm64; its add d + s1 with d first) over the full vectors of row.
+TEXT ·varColsNEON(SB), NOSPLIT, $0-104
+	MOVD s1_base+0(FP), R0
+	MOVD s2_base+24(FP), R3
+	MOVD x0_base+48(FP), R4
+	MOVD row_base+72(FP), R2
+	MOVD row_len+80(FP), R1
+	AND  $~3, R1, R1
+	MOVD R1, R5
+	CBZ  R5, vcdone
+vcloop:
+	VLD1.P 16(R2), [V0.S4]
+	VLD1.P 32(R4), [V4.D2, V5.D2]
+	VLD1 (R0), [V6.D2, V7.D2]
+	VLD1 (R3), [V8.D2, V9.D2]
+	FCVTL(16, 0)
+	FCVTL2(17, 0)
+	FSUB2D(16, 16, 4)
+	FSUB2D(17, 17, 5)
+	FADD2D(6, 16, 6)
+	FADD2D(7, 17, 7)
+	FMLA2D(8, 16, 16)
+	FMLA2D(9, 17, 17)
+	VST1.P [V6.D2, V7.D2], 32(R0)
+	VST1.P [V8.D2, V9.D2], 32(R3)
+	SUBS $4, R5, R5
+	BNE  vcloop
+vcdone:
+	MOVD R1, ret+96(FP)
+	RET
+
+// func expSumColsNEON(s []float64, sh, row []float32, lo, hi float32, c *[10]float32) int
+//
+// s[i] += float64(exp(row[i] - sh[i])) over the full vectors of row until the first vector
+// whose d = row - sh has a lane outside (lo, hi) (NaN included), where it stops, as UNARY;
+// e**d by EXP, widened (exact) and added with s first as in the Go loop.
+TEXT ·expSumColsNEON(SB), NOSPLIT, $0-96
+	MOVD s_base+0(FP), R0
+	MOVD sh_base+24(FP), R4
+	MOVD row_base+48(FP), R2
+	MOVD row_len+56(FP), R1
+	MOVD $lo+72(FP), R8
+	MOVD $hi+76(FP), R9
+	MOVD c+80(FP), R3
+	AND  $~3, R1, R1
+	MOVD $0, R5
+	EXP_CONSTS
+	CMP  R1, R5
+	BGE  ecdone
+ecloop:
+	VLD1 (R2), [V0.S4]
+	VLD1 (R4), [V8.S4]
+	FSUB4S(0, 0, 8)
+	IN_RANGE(ecdone)
+	EXP
+	VLD1 (R0), [V10.D2, V11.D2]
+	FCVTL(2, 1)
+	FCVTL2(3, 1)
+	FADD2D(10, 10, 2)
+	FADD2D(11, 11, 3)
+	VST1.P [V10.D2, V11.D2], 32(R0)
+	ADD  $16, R2, R2
+	ADD  $16, R4, R4
+	ADD  $4, R5, R5
+	CMP  R1, R5
+	BLT  ecloop
+ecdone:
+	MOVD R5, ret+88(FP)
 	RET
 
 // func maxIntoNEON(m, row []float32) int

@@ -32,3 +32,5 @@ func vecClamp(y, x []float32, lo, hi float32) int                        { retur
 func vecSumCols(acc []float64, x []float32) int                          { return 0 }
 func vecMaxCols(acc []float64, x []float32) int                          { return 0 }
 func vecMaxInto(m, row []float32) int                                    { return 0 }
+func vecExpSumCols(s []float64, sh, row []float32) int                   { return 0 }
+func vecVarCols(s1, s2, x0 []float64, row []float32) int                 { return 0 }

@@ -7,7 +7,6 @@ package ops
 // here does nothing and the Go loop does every element.
 
 func vecRope(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int { return 0 }
-func vecExpSumCols(s []float64, sh, row []float32) int     { return 0 }
 
 func fusedRowsOK(y []float32, n int) bool                                           { return false }
 func fusedNormsOK(y []float32, n int) bool                                          { return false }
@@ -18,7 +17,6 @@ func vecNormVarOut(y, a, w, b []float32, m, r float32, x []float32, x0 float64, 
 func vecExpSumOut(y, a []float32, c float32, e, x []float32, m float32, next []float32) (int, float64) {
 	return 0, 0
 }
-func vecVarCols(s1, s2, x0 []float64, row []float32) int { return 0 }
 
 func ntUnary(k int, y, x []float32) (s, e int)       { return 0, 0 }
 func ntElu(y, x []float32, alpha float32) (s, e int) { return 0, 0 }

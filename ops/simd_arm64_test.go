@@ -1,0 +1,40 @@
+package ops
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestNEONRangeKernelsDoEveryVector calls the NEON kernels that stop at a vector outside
+// their range directly, on rows inside every range: each must do every full vector itself.
+// Their Go wrappers (blocks) count a vector the Go function did as done, so a kernel that
+// stopped at once would pass TestSIMDVectorCounts and, its elements computed by the Go
+// function, TestSIMDMatchesGo too.
+func TestNEONRangeKernelsDoEveryVector(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	c := &neonExpConsts
+	for _, n := range simdLengths {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = r.Float32()*10 - 5 // inside every kernel's range, and d = x - 5 in exp's
+		}
+		y, s, zero := make([]float32, n), make([]float64, n), make([]float32, n)
+		got := map[string]int{
+			"elu":             eluNEON(y, x, -87, neonNoHi, 1.5, 0, c),
+			"exp_sum":         func() int { k, _ := expSumNEON(y, x, 5, -87, 88, 1, c); return k }(),
+			"exp_sum/nostore": func() int { k, _ := expSumNEON(y, x, 5, -87, 88, 0, c); return k }(),
+			"exp_scale":       expScaleNEON(y, x, 5, 0.5, -87, 88, c),
+			"exp_sum_cols":    expSumColsNEON(s, zero, x, -87, 88, c),
+		}
+		for k, u := range neonUnaries {
+			if u.kern != nil {
+				got[unaryNames[k]] = u.kern(y, x, u.lo, u.hi, u.p, u.q, c)
+			}
+		}
+		for name, k := range got {
+			if k != n&^3 {
+				t.Errorf("n=%d: %sNEON did %d elements of a row inside its range, want %d", n, name, k, n&^3)
+			}
+		}
+	}
+}
