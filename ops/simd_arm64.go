@@ -370,3 +370,45 @@ func vecVarRow(x []float32, x0 float64) (int, float64, float64) {
 	}
 	return varRowNEON(x, x0)
 }
+
+//go:noescape
+func aboveNEON(x []float32, t float32) int
+
+//go:noescape
+func transpose4NEON(y, x *float32, ys, xs, n int)
+
+// vecAbove returns the offset of the first full vector of x holding an element above t or
+// a NaN; len(x) rounded down to whole vectors when there is none, and 0 at SIMDGo (the
+// caller's Go loop then tests every element).
+func vecAbove(x []float32, t float32) int {
+	if simdLevel < SIMDNEON {
+		return 0
+	}
+	return aboveNEON(x, t)
+}
+
+// vecTranspose moves the block [i0, i1) x [j0, j1) of single elements, y[j*ys + i] =
+// x[i*xs + j]: 4 x rows at a time, each strip's whole 4x4 tiles with transpose4NEON, the
+// block's ragged edges with transposeTile; false (nothing done) at SIMDGo. Never streamed:
+// arm64 has no non-temporal stores here (stream is ignored, fence does nothing).
+func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool {
+	if simdLevel < SIMDNEON {
+		return false
+	}
+	iv, jv := i0+(i1-i0)&^3, j0+(j1-j0)&^3
+	if iv == i0 || jv == j0 {
+		iv, jv = i0, j0 // no whole tile: transposeTile does the block
+	}
+	for i := i0; i < iv; i += 4 {
+		_ = x[(i+3)*xs+jv-1] // the kernel reads x rows i..i+3, columns j0..jv-1
+		_ = y[(jv-1)*ys+i+3] // and writes y rows j0..jv-1, columns i..i+3
+		transpose4NEON(&y[j0*ys+i], &x[i*xs+j0], ys, xs, jv-j0)
+	}
+	if iv < i1 {
+		transposeTile(y, x, ys, xs, iv, i1, j0, jv)
+	}
+	if jv < j1 {
+		transposeTile(y, x, ys, xs, i0, i1, jv, j1)
+	}
+	return true
+}

@@ -36,6 +36,7 @@
 #define FMAX2D(d, n, m) VOP3(0x4E60F400, d, n, m)  // FMAX Vd.2D, Vn.2D, Vm.2D (NaN wins; +0 > -0)
 #define FMLA2D(d, n, m) VOP3(0x4E60CC00, d, n, m)  // FMLA Vd.2D, Vn.2D, Vm.2D (d += n*m, one rounding)
 #define CMLT4S(d, n) VOP3(0x4EA0A800, d, n, 0)     // CMLT Vd.4S, Vn.4S, #0 (all ones where the sign bit is set)
+#define FCMGE4S(d, n, m) VOP3(0x6E20E400, d, n, m) // FCMGE Vd.4S, Vn.4S, Vm.4S (all ones where n >= m)
 
 // ---- Row sums in float64: each vector of x widened to two float64 pairs, added (sum) or
 // multiplied and added (sumSq: x² is exact in float64, so FMLA rounds as x*x + acc does)
@@ -966,4 +967,79 @@ miloop:
 	BNE  miloop
 midone:
 	MOVD R1, ret+48(FP)
+	RET
+
+// ---- Top-k's scan and the transpose.
+
+// func aboveNEON(x []float32, t float32) int
+//
+// The offset of the first full vector of x with a lane above t or NaN (not x <= t: FCMGE
+// t >= x is all ones in a lane that is neither, -0 and +0 equal as in Go's compare), or the
+// full-vector length when none has.
+TEXT ·aboveNEON(SB), NOSPLIT, $0-40
+	MOVD x_base+0(FP), R0
+	MOVD x_len+8(FP), R1
+	MOVD $t+24(FP), R6
+	VLD1R (R6), [V3.S4]
+	AND  $~3, R1, R1
+	MOVD $0, R5
+	CMP  R1, R5
+	BGE  abdone
+abloop:
+	VLD1.P 16(R0), [V0.S4]
+	FCMGE4S(1, 3, 0)
+	VMOV V1.D[0], R6
+	VMOV V1.D[1], R7
+	AND  R7, R6, R6
+	CMN  $1, R6
+	BNE  abdone
+	ADD  $4, R5, R5
+	CMP  R1, R5
+	BLT  abloop
+abdone:
+	MOVD R5, ret+32(FP)
+	RET
+
+// func transpose4NEON(y, x *float32, ys, xs, n int)
+//
+// y[j*ys + i] = x[i*xs + j] for the 4 rows i of x from x and its first n columns (n a
+// multiple of 4, at least 4), ys and xs in elements: each 4x4 tile (4 vectors of x, one per
+// row) transposed in registers (TRN1/TRN2 of the lanes, then of the lane pairs) and stored
+// as 4 vectors, one per y row.
+TEXT ·transpose4NEON(SB), NOSPLIT, $0-40
+	MOVD y+0(FP), R0
+	MOVD x+8(FP), R2
+	MOVD ys+16(FP), R3
+	MOVD xs+24(FP), R4
+	MOVD n+32(FP), R5
+	LSL  $2, R3, R3 // strides in bytes
+	LSL  $2, R4, R4
+	ADD  R4, R2, R6 // x rows 1-3
+	ADD  R4, R6, R7
+	ADD  R4, R7, R8
+	LSL  $2, R3, R9 // y advances 4 rows a tile
+trloop:
+	VLD1.P 16(R2), [V0.S4]
+	VLD1.P 16(R6), [V1.S4]
+	VLD1.P 16(R7), [V2.S4]
+	VLD1.P 16(R8), [V3.S4]
+	VTRN1 V1.S4, V0.S4, V4.S4  // a0 b0 a2 b2
+	VTRN2 V1.S4, V0.S4, V5.S4  // a1 b1 a3 b3
+	VTRN1 V3.S4, V2.S4, V6.S4  // c0 d0 c2 d2
+	VTRN2 V3.S4, V2.S4, V7.S4  // c1 d1 c3 d3
+	VTRN1 V6.D2, V4.D2, V16.D2 // a0 b0 c0 d0: y row j
+	VTRN1 V7.D2, V5.D2, V17.D2 // a1 b1 c1 d1
+	VTRN2 V6.D2, V4.D2, V18.D2 // a2 b2 c2 d2
+	VTRN2 V7.D2, V5.D2, V19.D2 // a3 b3 c3 d3
+	MOVD R0, R10
+	VST1 [V16.S4], (R10)
+	ADD  R3, R10, R10
+	VST1 [V17.S4], (R10)
+	ADD  R3, R10, R10
+	VST1 [V18.S4], (R10)
+	ADD  R3, R10, R10
+	VST1 [V19.S4], (R10)
+	ADD  R9, R0, R0
+	SUBS $4, R5, R5
+	BNE  trloop
 	RET

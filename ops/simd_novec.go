@@ -10,27 +10,29 @@ const cpuSIMD = SIMDGo
 
 func lanes() int { return 0 }
 
-func vecRelu(y, x []float32) int                                         { return 0 }
-func vecArith(op int, y, a, b []float32) int                             { return 0 }
-func vecScale(y, x, w, pf []float32, s float32, nt bool) int             { return 0 }
-func vecSum(x []float32) (int, float64)                                  { return 0, 0 }
-func vecSumSq(x []float32) (int, float64)                                { return 0, 0 }
-func vecMax(x []float32) (n int, m float32, ok bool)                     { return 0, 0, true }
-func vecUnary(k int, y, x []float32) int                                 { return 0 }
-func vecExp(y, x []float32) int                                          { return 0 }
-func vecSigmoid(y, x []float32) int                                      { return 0 }
-func vecSilu(y, x []float32) int                                         { return 0 }
-func vecExpSum(y, x []float32, m float32, next []float32) (int, float64) { return 0, 0 }
-func vecExpScale(y, x []float32, m, s float32, nt bool) int              { return 0 }
-func vecNormalize(y, x, w, b, pf []float32, m, r float32, nt bool) int   { return 0 }
-func vecVarRow(x []float32, x0 float64) (int, float64, float64)          { return 0, 0, 0 }
-func vecTanh(y, x []float32) int                                         { return 0 }
-func vecGelu(y, x []float32) int                                         { return 0 }
-func vecElu(y, x []float32, alpha float32) int                           { return 0 }
-func vecLeakyRelu(y, x []float32, s float32) int                         { return 0 }
-func vecClamp(y, x []float32, lo, hi float32) int                        { return 0 }
-func vecSumCols(acc []float64, x []float32) int                          { return 0 }
-func vecMaxCols(acc []float64, x []float32) int                          { return 0 }
-func vecMaxInto(m, row []float32) int                                    { return 0 }
-func vecExpSumCols(s []float64, sh, row []float32) int                   { return 0 }
-func vecVarCols(s1, s2, x0 []float64, row []float32) int                 { return 0 }
+func vecRelu(y, x []float32) int                                                { return 0 }
+func vecArith(op int, y, a, b []float32) int                                    { return 0 }
+func vecScale(y, x, w, pf []float32, s float32, nt bool) int                    { return 0 }
+func vecSum(x []float32) (int, float64)                                         { return 0, 0 }
+func vecSumSq(x []float32) (int, float64)                                       { return 0, 0 }
+func vecMax(x []float32) (n int, m float32, ok bool)                            { return 0, 0, true }
+func vecUnary(k int, y, x []float32) int                                        { return 0 }
+func vecExp(y, x []float32) int                                                 { return 0 }
+func vecSigmoid(y, x []float32) int                                             { return 0 }
+func vecSilu(y, x []float32) int                                                { return 0 }
+func vecExpSum(y, x []float32, m float32, next []float32) (int, float64)        { return 0, 0 }
+func vecExpScale(y, x []float32, m, s float32, nt bool) int                     { return 0 }
+func vecNormalize(y, x, w, b, pf []float32, m, r float32, nt bool) int          { return 0 }
+func vecVarRow(x []float32, x0 float64) (int, float64, float64)                 { return 0, 0, 0 }
+func vecTanh(y, x []float32) int                                                { return 0 }
+func vecGelu(y, x []float32) int                                                { return 0 }
+func vecElu(y, x []float32, alpha float32) int                                  { return 0 }
+func vecLeakyRelu(y, x []float32, s float32) int                                { return 0 }
+func vecClamp(y, x []float32, lo, hi float32) int                               { return 0 }
+func vecSumCols(acc []float64, x []float32) int                                 { return 0 }
+func vecMaxCols(acc []float64, x []float32) int                                 { return 0 }
+func vecMaxInto(m, row []float32) int                                           { return 0 }
+func vecExpSumCols(s []float64, sh, row []float32) int                          { return 0 }
+func vecVarCols(s1, s2, x0 []float64, row []float32) int                        { return 0 }
+func vecAbove(x []float32, t float32) int                                       { return 0 }
+func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool { return false }

@@ -21,10 +21,6 @@ func vecExpSumOut(y, a []float32, c float32, e, x []float32, m float32, next []f
 func ntUnary(k int, y, x []float32) (s, e int)       { return 0, 0 }
 func ntElu(y, x []float32, alpha float32) (s, e int) { return 0, 0 }
 
-func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool { return false }
-
 func fence() {}
 
 func vecCumsum(y, x, pf []float32, stream bool) (int, float64) { return 0, 0 }
-
-func vecAbove(x []float32, t float32) int { return 0 }

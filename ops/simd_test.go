@@ -555,6 +555,53 @@ func TestSIMDVectorCounts(t *testing.T) {
 	})
 }
 
+// TestSIMDAbove checks top-k's scan: vecAbove returns the offset of the first full vector
+// holding an element above t or a NaN (the one element placed at p), the full-vector length
+// when none does; -0 and +0 are equal, as in Go's compare.
+func TestSIMDAbove(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	inf, negZero := float32(math.Inf(1)), float32(math.Copysign(0, -1))
+	eachSIMD(t, func(t *testing.T) {
+		l := lanes()
+		for _, n := range simdLengths {
+			for _, th := range []float32{1.5, 0, negZero, -3, inf, -inf} {
+				for trial := range 8 {
+					x := make([]float32, n)
+					for i := range x { // at most th: th itself, the other zero, or below
+						switch r.IntN(4) {
+						case 0:
+							x[i] = th
+						case 1:
+							if th == 0 {
+								x[i] = negZero
+								if math.Signbit(float64(th)) {
+									x[i] = 0
+								}
+								break
+							}
+							fallthrough
+						default:
+							x[i] = th - r.Float32()*4
+						}
+					}
+					p := r.IntN(n + 1) // n: no element above th
+					if p < n {
+						above := []float32{float32(math.NaN()), math.Nextafter32(th, inf), inf}[trial%3]
+						if !(above > th) && above == above {
+							above = float32(math.NaN()) // th is +Inf: only a NaN is above it
+						}
+						x[p] = above
+					}
+					want := min(p, n) &^ (l - 1)
+					if got := vecAbove(x, th); got != want {
+						t.Fatalf("n=%d t=%v above at %d: vecAbove = %d, want %d", n, th, p, got, want)
+					}
+				}
+			}
+		}
+	})
+}
+
 func TestSIMDLevels(t *testing.T) {
 	now, best := SIMD()
 	if now > best || now < SIMDGo {
