@@ -412,3 +412,18 @@ func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool 
 	}
 	return true
 }
+
+//go:noescape
+func cumsumNEON(y, x []float32, carry float64) float64
+
+// vecCumsum is cumsumRow's vector steps: the running sum of x into y over the full vectors of
+// x (cumsumNEON), from 0. It returns how many elements it did and the running sum after them:
+// 0, 0 at SIMDGo. Neither prefetch (pf) nor streaming (stream: arm64 has no non-temporal
+// stores here).
+func vecCumsum(y, x, pf []float32, stream bool) (int, float64) {
+	if simdLevel < SIMDNEON {
+		return 0, 0
+	}
+	k := len(x) &^ 3
+	return k, cumsumNEON(y[:k], x[:k], 0)
+}

@@ -37,6 +37,8 @@
 #define FMLA2D(d, n, m) VOP3(0x4E60CC00, d, n, m)  // FMLA Vd.2D, Vn.2D, Vm.2D (d += n*m, one rounding)
 #define CMLT4S(d, n) VOP3(0x4EA0A800, d, n, 0)     // CMLT Vd.4S, Vn.4S, #0 (all ones where the sign bit is set)
 #define FCMGE4S(d, n, m) VOP3(0x6E20E400, d, n, m) // FCMGE Vd.4S, Vn.4S, Vm.4S (all ones where n >= m)
+#define FCVTN(d, n) VOP3(0x0E616800, d, n, 0)      // FCVTN Vd.2S, Vn.2D (to float32, lanes 0, 1; upper half cleared)
+#define FCVTN2(d, n) VOP3(0x4E616800, d, n, 0)     // FCVTN2 Vd.4S, Vn.2D (lanes 2, 3; lanes 0, 1 kept)
 
 // ---- Row sums in float64: each vector of x widened to two float64 pairs, added (sum) or
 // multiplied and added (sumSq: x² is exact in float64, so FMLA rounds as x*x + acc does)
@@ -1042,4 +1044,44 @@ trloop:
 	ADD  R9, R0, R0
 	SUBS $4, R5, R5
 	BNE  trloop
+	RET
+
+// func cumsumNEON(y, x []float32, carry float64) float64
+//
+// y[i] = carry + x[0] + ... + x[i] over the full vectors of x, in float64 rounded to float32,
+// and the carry after them. Each vector widened to two pairs a = (x0, x1), b = (x2, x3);
+// each pair's prefix formed in the register (the pair plus itself moved up a lane, zero
+// below: EXT with zero), b plus a's total, both plus the carry, and the carry plus the
+// step's total: one add on the chain from step to step, as asmgen's cumsum. The sums are
+// associated differently from the Go loop's (TestSIMDCumsum states the bound).
+TEXT ·cumsumNEON(SB), NOSPLIT, $0-64
+	MOVD  y_base+0(FP), R0
+	MOVD  x_base+24(FP), R2
+	MOVD  x_len+32(FP), R1
+	FMOVD carry+48(FP), F5
+	VDUP  V5.D[0], V5.D2
+	VEOR  V31.B16, V31.B16, V31.B16
+	AND   $~3, R1, R1
+	CBZ   R1, csdone
+csloop:
+	VLD1.P 16(R2), [V0.S4]
+	FCVTL(1, 0)                      // a = x0 x1
+	FCVTL2(2, 0)                     // b = x2 x3
+	VEXT  $8, V1.B16, V31.B16, V3.B16 // 0 x0
+	VEXT  $8, V2.B16, V31.B16, V4.B16 // 0 x2
+	FADD2D(1, 1, 3)                  // x0, x0+x1
+	FADD2D(2, 2, 4)                  // x2, x2+x3
+	VDUP  V1.D[1], V6.D2
+	FADD2D(2, 2, 6)                  // x0+x1+x2, x0+x1+x2+x3
+	VDUP  V2.D[1], V7.D2             // the step's total
+	FADD2D(1, 1, 5)
+	FADD2D(2, 2, 5)
+	FADD2D(5, 5, 7)                  // the carry after the step
+	FCVTN(0, 1)
+	FCVTN2(0, 2)
+	VST1.P [V0.S4], 16(R0)
+	SUBS  $4, R1, R1
+	BNE   csloop
+csdone:
+	FMOVD F5, ret+56(FP)
 	RET

@@ -546,6 +546,9 @@ func TestSIMDVectorCounts(t *testing.T) {
 			got["max_cols"] = vecMaxCols(acc, x)
 			got["var_cols"] = vecVarCols(acc, make([]float64, n), make([]float64, n), x)
 			got["exp_sum_cols"] = vecExpSumCols(acc, make([]float32, n), x)
+			if n >= 2*lanes() { // amd64's cumsum starts at two vectors
+				got["cumsum"], _ = vecCumsum(y, x, nil, false)
+			}
 			for name, k := range got {
 				if want := wantVectors(strings.TrimRight(name, "0123"), n); k != want || k1 != k2 {
 					t.Errorf("n=%d: %s did %d elements, want %d", n, name, k, want)
