@@ -427,3 +427,17 @@ func vecCumsum(y, x, pf []float32, stream bool) (int, float64) {
 	k := len(x) &^ 3
 	return k, cumsumNEON(y[:k], x[:k], 0)
 }
+
+//go:noescape
+func ropeNEON(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int
+
+// vecRope computes one rotate-half row: y1 = x1*c1 - x2*s1 and y2 = x2*c2 + x1*s2, all
+// slices of the half length, over the full vectors of x1: bit for bit rope's Go loop on
+// arm64 (each second product fused as Go fuses it).
+func vecRope(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int {
+	if simdLevel < SIMDNEON {
+		return 0
+	}
+	n := len(x1)
+	return ropeNEON(y1[:n], y2[:n], x1, x2[:n], c1[:n], c2[:n], s1[:n], s2[:n])
+}

@@ -1085,3 +1085,40 @@ csloop:
 csdone:
 	FMOVD F5, ret+56(FP)
 	RET
+
+// func ropeNEON(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int
+//
+// One rotate-half row over the full vectors of x1: y1 = x1*c1 - x2*s1, y2 = x2*c2 + x1*s2,
+// as Go compiles rope's loop on arm64: the first product rounded (FMUL), the second fused
+// with the subtract or add (FMLS, FMLA; FMSUBS, FMADDS in the Go loop).
+TEXT ·ropeNEON(SB), NOSPLIT, $0-200
+	MOVD y1_base+0(FP), R0
+	MOVD y2_base+24(FP), R1
+	MOVD x1_base+48(FP), R2
+	MOVD x1_len+56(FP), R9
+	MOVD x2_base+72(FP), R3
+	MOVD c1_base+96(FP), R4
+	MOVD c2_base+120(FP), R5
+	MOVD s1_base+144(FP), R6
+	MOVD s2_base+168(FP), R7
+	AND  $~3, R9, R9
+	MOVD R9, R10
+	CBZ  R10, rpdone
+rploop:
+	VLD1.P 16(R2), [V0.S4] // a = x1
+	VLD1.P 16(R3), [V1.S4] // b = x2
+	VLD1.P 16(R4), [V2.S4]
+	VLD1.P 16(R5), [V3.S4]
+	VLD1.P 16(R6), [V4.S4]
+	VLD1.P 16(R7), [V5.S4]
+	FMUL4S(6, 0, 2)           // a*c1
+	VFMLS V4.S4, V1.S4, V6.S4 // a*c1 - b*s1, b*s1 unrounded
+	FMUL4S(7, 1, 3)           // b*c2
+	VFMLA V5.S4, V0.S4, V7.S4 // b*c2 + a*s2, a*s2 unrounded
+	VST1.P [V6.S4], 16(R0)
+	VST1.P [V7.S4], 16(R1)
+	SUBS $4, R10, R10
+	BNE  rploop
+rpdone:
+	MOVD R9, ret+192(FP)
+	RET

@@ -6,8 +6,6 @@ package ops
 // simd_arm64.go, the rest of the kernels of other architectures in simd_novec.go) every vecXxx
 // here does nothing and the Go loop does every element.
 
-func vecRope(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int { return 0 }
-
 func fusedRowsOK(y []float32, n int) bool                                           { return false }
 func fusedNormsOK(y []float32, n int) bool                                          { return false }
 func vecScaleSumSqOut(y, a, w []float32, s float32, x, pf []float32) (int, float64) { return 0, 0 }

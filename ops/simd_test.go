@@ -605,6 +605,45 @@ func TestSIMDAbove(t *testing.T) {
 	})
 }
 
+// TestSIMDRope checks rope's vector rows against its Go loop (RopeFwd at SIMDGo) bit for bit
+// on every half length 1..40 and longer, NaN, infinities and signed zeros mixed into x, cos
+// and sin, and that vecRope does every full vector.
+func TestSIMDRope(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	eachSIMD(t, func(t *testing.T) {
+		for _, p := range simdLengths[1:] {
+			const s, h = 2, 3
+			op, err := NewRopeFwd(1, s, h, 2*p, Float32)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, cos, sin := mustTensor(t, Float32, 1, s, h, 2*p), mustTensor(t, Float32, s, 2*p), mustTensor(t, Float32, s, 2*p)
+			copy(x.Data, simdData(r, len(x.Data), 4))
+			copy(cos.Data, simdData(r, len(cos.Data), 1))
+			copy(sin.Data, simdData(r, len(sin.Data), 1))
+			got, want := mustTensor(t, Float32, 1, s, h, 2*p), mustTensor(t, Float32, 1, s, h, 2*p)
+			if err := op.Forward(got, x, cos, sin); err != nil {
+				t.Fatal(err)
+			}
+			restore := SetSIMD(SIMDGo)
+			err = op.Forward(want, x, cos, sin)
+			restore()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range got.Data {
+				if !closeTo(got.Data[i], want.Data[i], 0, 0) {
+					t.Fatalf("p=%d: y[%d] = %v (%#x), Go loop %v (%#x)", p, i, got.Data[i], math.Float32bits(got.Data[i]), want.Data[i], math.Float32bits(want.Data[i]))
+				}
+			}
+			y := make([]float32, p)
+			if k := vecRope(y, y, x.Data[:p], x.Data[p:2*p], cos.Data[:p], cos.Data[p:2*p], sin.Data[:p], sin.Data[p:2*p]); k != wantVectors("rope", p) {
+				t.Fatalf("p=%d: vecRope did %d elements, want %d", p, k, wantVectors("rope", p))
+			}
+		}
+	})
+}
+
 func TestSIMDLevels(t *testing.T) {
 	now, best := SIMD()
 	if now > best || now < SIMDGo {
