@@ -210,6 +210,9 @@ func eluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
 func mishNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
 
 //go:noescape
+func softplusNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32, l *[12]float32) int
+
+//go:noescape
 func geluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
 
 // neonExpConsts are the constants of expf's steps, in the order the exp kernels load them.
@@ -225,16 +228,29 @@ type neonUnary struct {
 var neonNoHi = float32(math.Inf(1))
 
 // neonUnaries are the exp-based NEON kernels by unary. Each range is where expf takes its fast
-// path on the kernel's exponent (-87 < x < 88; for the sigmoids -87 < -x < 88; elu's and
-// mish's exponents min(x, 0) and min(x, 20) are below 88 for every x; gelu's -2z is within
-// it for |x| < 9.8, asmgen's range), outside which the vector goes to the Go function. mish's
-// p and q are its cap 20 and 2, gelu's the constants of -2z = x*(p*x² + q).
+// path on the kernel's exponent (-87 < x < 88; for the sigmoids -87 < -x < 88; elu's,
+// mish's and softplus's exponents min(x, 0), min(x, 20) and min(x, 20) are below 88 for every
+// x; gelu's -2z is within it for |x| < 9.8, asmgen's range), outside which the vector goes to
+// the Go function. mish's p and q are its cap 20 and 2, gelu's the constants of -2z =
+// x*(p*x² + q), softplus's its threshold 20 (above it x itself) and logf's 0.5.
 var neonUnaries = [nUnary]neonUnary{
-	uExp:     {expNEON, -87, 88, 0, 0},
-	uSigmoid: {sigmoidNEON, -88, 87, 0, 0},
-	uSilu:    {siluNEON, -88, 87, 0, 0},
-	uMish:    {mishNEON, -87, neonNoHi, 20, 2},
-	uGelu:    {geluNEON, -9.8, 9.8, -2 * geluC1, -2 * geluC0},
+	uExp:      {expNEON, -87, 88, 0, 0},
+	uSigmoid:  {sigmoidNEON, -88, 87, 0, 0},
+	uSilu:     {siluNEON, -88, 87, 0, 0},
+	uMish:     {mishNEON, -87, neonNoHi, 20, 2},
+	uGelu:     {geluNEON, -9.8, 9.8, -2 * geluC1, -2 * geluC0},
+	uSoftplus: {softplusLogNEON, -87, neonNoHi, softplusThreshold, 0.5},
+}
+
+// neonLogConsts are softplusNEON's constants of logf's steps (elementwise_math.go), in the
+// order it loads them: the polynomial's coefficients from f**8's, those logf subtracts
+// negated, then logf's sqrt(1/2); two lanes unused.
+var neonLogConsts = [12]float32{7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1,
+	1.4249322787e-1, -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1, 0.70710678}
+
+// softplusLogNEON is softplusNEON with logf's constants, a neonUnary kernel.
+func softplusLogNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int {
+	return softplusNEON(y, x, lo, hi, p, q, c, &neonLogConsts)
 }
 
 // run computes u over the full vectors of x into y, each vector the kernel leaves out with f.
@@ -244,8 +260,8 @@ func (u neonUnary) run(y, x []float32, f func(float32) float32) int {
 }
 
 // vecUnary computes unary k over the full vectors of x into y: relu, exp, sigmoid, silu, tanh,
-// gelu, mish and hardswish on arm64, each vector the kernel leaves out with the Go function;
-// the other unaries do nothing (their Go functions do every element).
+// gelu, mish, softplus and hardswish on arm64, each vector the kernel leaves out with the Go
+// function; the other unaries do nothing (their Go functions do every element).
 func vecUnary(k int, y, x []float32) int {
 	if simdLevel < SIMDNEON {
 		return 0

@@ -39,6 +39,8 @@
 #define FCMGE4S(d, n, m) VOP3(0x6E20E400, d, n, m) // FCMGE Vd.4S, Vn.4S, Vm.4S (all ones where n >= m)
 #define FCVTN(d, n) VOP3(0x0E616800, d, n, 0)      // FCVTN Vd.2S, Vn.2D (to float32, lanes 0, 1; upper half cleared)
 #define FCVTN2(d, n) VOP3(0x4E616800, d, n, 0)     // FCVTN2 Vd.4S, Vn.2D (lanes 2, 3; lanes 0, 1 kept)
+#define SCVTF4S(d, n) VOP3(0x4E21D800, d, n, 0)    // SCVTF Vd.4S, Vn.4S (int32 lanes to float32)
+#define FCMEQ4S(d, n, m) VOP3(0x4E20E400, d, n, m) // FCMEQ Vd.4S, Vn.4S, Vm.4S (all ones where n == m)
 
 // ---- Row sums in float64: each vector of x widened to two float64 pairs, added (sum) or
 // multiplied and added (sumSq: x² is exact in float64, so FMLA rounds as x*x + acc does)
@@ -480,6 +482,65 @@ sdone:
 	FADD4S(1, 1, 25) \
 	FDIV4S(1, 8, 1)
 
+// SOFTPLUS: V1 = x where x > 20 (p, V29), else log1pf(e) with e = e**min(x, 20): softplus's
+// steps (activation_math.go) as Go compiles them on arm64, each lane of both sides computed
+// and the side selected. log1pf: w = 1 + e, e itself where w == 1, else logf(w) * (e / (w -
+// 1)). logf(w) for w in (1, 2**29): math.Frexp's m in [0.5, 1) and exponent k from w's bits
+// (k = exponent field - 126, m's bits w's minus k << 23), m doubled and k less one where
+// m < sqrt(1/2), f = m - 1, z = f², the polynomial's Horner steps from c8 (each an FMLA into
+// a copy of the coefficient, the subtracted ones stored negated: FNMSUBS in the Go function
+// rounds as that FMLA), y = f*p*z, y += k*ln2lo and y -= z*0.5 (q, V30) fused, then f + y +
+// k*ln2hi, the last add fused: ln2hi and ln2lo are exp's V18 and V19. The log constants
+// (neonLogConsts: c8, -c7, ..., c0, sqrt(1/2)) in V9-V11, 126 in V31; V12, V13 masks.
+#define SOFTPLUS \
+	VORR V0.B16, V0.B16, V8.B16 \
+	FMIN4S(0, 0, 29) \
+	EXP \
+	FADD4S(2, 1, 25) \
+	VUSHR $23, V2.S4, V3.S4 \
+	VSUB V31.S4, V3.S4, V3.S4 \
+	VSHL $23, V3.S4, V4.S4 \
+	VSUB V4.S4, V2.S4, V4.S4 \
+	VDUP V11.S[1], V5.S4 \
+	FCMGT4S(6, 5, 4) \
+	VAND V6.B16, V4.B16, V7.B16 \
+	FADD4S(4, 4, 7) \
+	VADD V6.S4, V3.S4, V3.S4 \
+	SCVTF4S(3, 3) \
+	FSUB4S(4, 4, 25) \
+	FMUL4S(5, 4, 4) \
+	VDUP  V9.S[0], V6.S4 \
+	VDUP  V9.S[1], V7.S4 \
+	VFMLA V6.S4, V4.S4, V7.S4 \
+	VDUP  V9.S[2], V6.S4 \
+	VFMLA V7.S4, V4.S4, V6.S4 \
+	VDUP  V9.S[3], V7.S4 \
+	VFMLA V6.S4, V4.S4, V7.S4 \
+	VDUP  V10.S[0], V6.S4 \
+	VFMLA V7.S4, V4.S4, V6.S4 \
+	VDUP  V10.S[1], V7.S4 \
+	VFMLA V6.S4, V4.S4, V7.S4 \
+	VDUP  V10.S[2], V6.S4 \
+	VFMLA V7.S4, V4.S4, V6.S4 \
+	VDUP  V10.S[3], V7.S4 \
+	VFMLA V6.S4, V4.S4, V7.S4 \
+	VDUP  V11.S[0], V6.S4 \
+	VFMLA V7.S4, V4.S4, V6.S4 \
+	FMUL4S(6, 4, 6) \
+	FMUL4S(6, 6, 5) \
+	VFMLA V19.S4, V3.S4, V6.S4 \
+	VFMLS V30.S4, V5.S4, V6.S4 \
+	FADD4S(7, 4, 6) \
+	VFMLA V18.S4, V3.S4, V7.S4 \
+	FCMEQ4S(12, 2, 25) \
+	FSUB4S(2, 2, 25) \
+	FDIV4S(2, 1, 2) \
+	FMUL4S(7, 7, 2) \
+	VBSL V7.B16, V1.B16, V12.B16 \
+	FCMGT4S(13, 8, 29) \
+	VBSL V12.B16, V8.B16, V13.B16 \
+	VORR V13.B16, V13.B16, V1.B16
+
 #define UNARY(BODY) \
 	AND  $~3, R1, R1 \
 	MOVD $0, R5 \
@@ -587,6 +648,26 @@ TEXT ·geluNEON(SB), NOSPLIT, $0-80
 	MOVD c+64(FP), R3
 	UNARY(GELU)
 	MOVD R5, ret+72(FP)
+	RET
+
+// func softplusNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32, l *[12]float32) int
+//
+// y = softplus(x); p = 20, q = 0.5, l the log constants (neonLogConsts).
+TEXT ·softplusNEON(SB), NOSPLIT, $0-88
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	MOVD $lo+48(FP), R8
+	MOVD $hi+52(FP), R9
+	MOVD $p+56(FP), R10
+	MOVD $q+60(FP), R11
+	MOVD c+64(FP), R3
+	MOVD l+72(FP), R12
+	VLD1 (R12), [V9.S4, V10.S4, V11.S4]
+	MOVW $126, R6
+	VDUP R6, V31.S4
+	UNARY(SOFTPLUS)
+	MOVD R5, ret+80(FP)
 	RET
 
 // TANH: V1 = tanh(V0) as asmgen's tanh (transc.go): em / (em + 2) with x's sign, em =

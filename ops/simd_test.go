@@ -114,7 +114,7 @@ func eachSIMD(t *testing.T, f func(t *testing.T)) {
 // notOnNEON are the kernels with no NEON version (yet): at SIMDNEON they do nothing and the
 // Go loop does every element.
 var notOnNEON = map[string]bool{
-	"gelu_erf": true, "softplus": true,
+	"gelu_erf": true,
 }
 
 // wantVectors returns how many of n elements the vector kernel name does at the level in
