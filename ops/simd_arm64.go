@@ -213,6 +213,9 @@ func mishNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
 func softplusNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32, l *[12]float32) int
 
 //go:noescape
+func geluErfNEON(y, x []float32, lo, hi, p, q float32, l *[8]float32) int
+
+//go:noescape
 func geluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
 
 // neonExpConsts are the constants of expf's steps, in the order the exp kernels load them.
@@ -232,7 +235,9 @@ var neonNoHi = float32(math.Inf(1))
 // mish's and softplus's exponents min(x, 0), min(x, 20) and min(x, 20) are below 88 for every
 // x; gelu's -2z is within it for |x| < 9.8, asmgen's range), outside which the vector goes to
 // the Go function. mish's p and q are its cap 20 and 2, gelu's the constants of -2z =
-// x*(p*x² + q), softplus's its threshold 20 (above it x itself) and logf's 0.5.
+// x*(p*x² + q), softplus's its threshold 20 (above it x itself) and logf's 0.5. Exact
+// gelu's range is on z = x*p, p = sqrt(1/2), not x: -1 < z < 1 is erf1p's polynomial branch
+// (beyond it erfc's, the Go function's); q is its 0.5.
 var neonUnaries = [nUnary]neonUnary{
 	uExp:      {expNEON, -87, 88, 0, 0},
 	uSigmoid:  {sigmoidNEON, -88, 87, 0, 0},
@@ -240,6 +245,7 @@ var neonUnaries = [nUnary]neonUnary{
 	uMish:     {mishNEON, -87, neonNoHi, 20, 2},
 	uGelu:     {geluNEON, -9.8, 9.8, -2 * geluC1, -2 * geluC0},
 	uSoftplus: {softplusLogNEON, -87, neonNoHi, softplusThreshold, 0.5},
+	uGeluErf:  {geluErfPolyNEON, -1, 1, math.Sqrt2 / 2, 0.5},
 }
 
 // neonLogConsts are softplusNEON's constants of logf's steps (elementwise_math.go), in the
@@ -247,6 +253,17 @@ var neonUnaries = [nUnary]neonUnary{
 // negated, then logf's sqrt(1/2); two lanes unused.
 var neonLogConsts = [12]float32{7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1,
 	1.4249322787e-1, -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1, 0.70710678}
+
+// neonErfConsts are geluErfNEON's constants: erf1p's polynomial's coefficients
+// (activation_math.go) from s**6's, those erf1p subtracts negated, then 1.
+var neonErfConsts = [8]float32{7.853861353153693e-5, -8.010193625184903e-4, 5.188327685732524e-3, -2.685381193529856e-2,
+	1.128358514861418e-1, -3.761262582423300e-1, 1.128379165726710, 1}
+
+// geluErfPolyNEON is geluErfNEON with erf1p's constants, a neonUnary kernel (it needs none of
+// exp's constants c).
+func geluErfPolyNEON(y, x []float32, lo, hi, p, q float32, _ *[10]float32) int {
+	return geluErfNEON(y, x, lo, hi, p, q, &neonErfConsts)
+}
 
 // softplusLogNEON is softplusNEON with logf's constants, a neonUnary kernel.
 func softplusLogNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int {
@@ -260,7 +277,7 @@ func (u neonUnary) run(y, x []float32, f func(float32) float32) int {
 }
 
 // vecUnary computes unary k over the full vectors of x into y: relu, exp, sigmoid, silu, tanh,
-// gelu, mish, softplus and hardswish on arm64, each vector the kernel leaves out with the Go
+// gelu (both forms), mish, softplus and hardswish on arm64, each vector the kernel leaves out with the Go
 // function; the other unaries do nothing (their Go functions do every element).
 func vecUnary(k int, y, x []float32) int {
 	if simdLevel < SIMDNEON {

@@ -670,6 +670,70 @@ TEXT ·softplusNEON(SB), NOSPLIT, $0-88
 	MOVD R5, ret+80(FP)
 	RET
 
+// func geluErfNEON(y, x []float32, lo, hi, p, q float32, l *[8]float32) int
+//
+// y = geluErf(x) = 0.5*x * erf1p(z), z = x*p (p = sqrt(1/2), q = 0.5), over the full vectors
+// of x until the first vector with a lane whose z is outside (lo, hi) = (-1, 1) (NaN
+// included): erf1p's branch there is erfc's, which the Go function does. Inside, erf1p's odd
+// polynomial as Go compiles it on arm64: s = z², Horner's steps from c6 (each an FMLA into a
+// copy of the coefficient, the subtracted ones stored negated, as Go's FNMSUBS rounds), then
+// 1 + z*p fused. l holds c6, -c5, c4, -c3, c2, -c1, c0 and 1 (neonErfConsts), in V16-V23.
+TEXT ·geluErfNEON(SB), NOSPLIT, $0-80
+	MOVD y_base+0(FP), R0
+	MOVD x_base+24(FP), R2
+	MOVD x_len+32(FP), R1
+	MOVD $lo+48(FP), R8
+	MOVD $hi+52(FP), R9
+	MOVD $p+56(FP), R10
+	MOVD $q+60(FP), R11
+	MOVD l+64(FP), R3
+	VLD1R (R8), [V26.S4]
+	VLD1R (R9), [V27.S4]
+	VLD1R (R10), [V29.S4]
+	VLD1R (R11), [V30.S4]
+	MOVD R3, R4
+	VLD1R.P 4(R4), [V16.S4]
+	VLD1R.P 4(R4), [V17.S4]
+	VLD1R.P 4(R4), [V18.S4]
+	VLD1R.P 4(R4), [V19.S4]
+	VLD1R.P 4(R4), [V20.S4]
+	VLD1R.P 4(R4), [V21.S4]
+	VLD1R.P 4(R4), [V22.S4]
+	VLD1R.P 4(R4), [V23.S4]
+	AND  $~3, R1, R1
+	MOVD $0, R5
+	CMP  R1, R5
+	BGE  gedone
+geloop:
+	VLD1 (R2), [V8.S4]
+	FMUL4S(0, 8, 29) // z
+	IN_RANGE(gedone)
+	FMUL4S(1, 0, 0) // s = z²
+	VORR  V17.B16, V17.B16, V3.B16
+	VFMLA V16.S4, V1.S4, V3.S4
+	VORR  V18.B16, V18.B16, V2.B16
+	VFMLA V3.S4, V1.S4, V2.S4
+	VORR  V19.B16, V19.B16, V3.B16
+	VFMLA V2.S4, V1.S4, V3.S4
+	VORR  V20.B16, V20.B16, V2.B16
+	VFMLA V3.S4, V1.S4, V2.S4
+	VORR  V21.B16, V21.B16, V3.B16
+	VFMLA V2.S4, V1.S4, V3.S4
+	VORR  V22.B16, V22.B16, V2.B16
+	VFMLA V3.S4, V1.S4, V2.S4
+	VORR  V23.B16, V23.B16, V4.B16
+	VFMLA V2.S4, V0.S4, V4.S4 // 1 + z*p
+	FMUL4S(5, 8, 30)          // 0.5*x
+	FMUL4S(1, 5, 4)
+	VST1.P [V1.S4], 16(R0)
+	ADD  $16, R2, R2
+	ADD  $4, R5, R5
+	CMP  R1, R5
+	BLT  geloop
+gedone:
+	MOVD R5, ret+72(FP)
+	RET
+
 // TANH: V1 = tanh(V0) as asmgen's tanh (transc.go): em / (em + 2) with x's sign, em =
 // e**2a - 1 from expm1's steps and a = |x| capped at 9.02 (FMIN keeps a NaN, which then
 // passes every step): y = 2a, k and r = y - k*ln2 as EXP's, q = e**r - 1 = r + r²P(r)
