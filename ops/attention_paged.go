@@ -107,11 +107,7 @@ func (op *PagedAttentionFwd) Forward(out, q, kCache, vCache, blockTables *Tensor
 			}
 			ps := p[:ctx]
 			m := float32(maxRow(ps))
-			k, sum := vecExpSum(ps, ps, m, nil)
-			for i := k; i < ctx; i++ {
-				ps[i] = expf(ps[i] - m)
-				sum += float64(ps[i])
-			}
+			sum := expSumRow(ps, ps, m, nil)
 			clear(acc)
 			for t, w := range ps {
 				o, _ := op.kv(blockTables.Data, s, g, t)

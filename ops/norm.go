@@ -164,13 +164,14 @@ func (op *RMSNormFwd) Forward(out, x, weight *Tensor) error {
 			var r float32
 			return func(row int, first bool) {
 				xs := x.Data[row*n : (row+1)*n]
+				var i int
 				var s0 float64
 				if first {
-					_, s0 = vecSumSq(xs) // every element: n is whole vectors
+					i, s0 = vecSumSq(xs)
 				} else {
-					_, s0 = vecScaleSumSqOut(prevY, prevX, w, r, xs, prefetchNext(x.Data, row*n, (row+1)*n))
+					i, s0 = vecScaleSumSqOut(prevY, prevX, w, r, xs, prefetchNext(x.Data, row*n, (row+1)*n))
 				}
-				r = float32(1 / math.Sqrt((s0+0)/float64(n)+eps)) // + the Go loop's (empty) second chain
+				r = float32(1 / math.Sqrt(sumSqRest(xs, i, s0)/float64(n)+eps))
 				prevX, prevY = xs, out.Data[row*n:(row+1)*n]
 			}, func() { scaleRow(prevY, prevX, w, nil, r, true) }
 		})
@@ -179,18 +180,24 @@ func (op *RMSNormFwd) Forward(out, x, weight *Tensor) error {
 	v.eachRowStreamed(stream, func(lo, hi int) {
 		xs, ys := x.Data[lo:hi], out.Data[lo:hi]
 		i, s0 := vecSumSq(xs)
-		var s1 float64
-		for ; i+2 <= len(xs); i += 2 {
-			s0 += float64(xs[i]) * float64(xs[i])
-			s1 += float64(xs[i+1]) * float64(xs[i+1])
-		}
-		for ; i < len(xs); i++ {
-			s0 += float64(xs[i]) * float64(xs[i])
-		}
-		r := float32(1 / math.Sqrt((s0+s1)/float64(n)+eps))
+		r := float32(1 / math.Sqrt(sumSqRest(xs, i, s0)/float64(n)+eps))
 		scaleRow(ys, xs, w, prefetchNext(x.Data, lo, hi), r, stream)
 	})
 	return nil
+}
+
+// sumSqRest finishes the sum of squares of x in float64 from the vector kernel's: it did
+// x[:i], summing s0; the rest in two chains.
+func sumSqRest(x []float32, i int, s0 float64) float64 {
+	var s1 float64
+	for ; i+2 <= len(x); i += 2 {
+		s0 += float64(x[i]) * float64(x[i])
+		s1 += float64(x[i+1]) * float64(x[i+1])
+	}
+	for ; i < len(x); i++ {
+		s0 += float64(x[i]) * float64(x[i])
+	}
+	return s0 + s1
 }
 
 func (op *RMSNormFwd) reference(out, x, weight *Tensor) {
@@ -285,8 +292,9 @@ func (op *LayerNormFwd) Forward(out, x, weight, bias *Tensor) error {
 				if first {
 					s1, s2 = varRow(xs)
 				} else {
-					_, s1, s2 = vecNormVarOut(prevY, prevX, w, bs, m, r, xs, float64(xs[0]), prefetchNext(x.Data, row*n, (row+1)*n))
-					s1, s2 = s1+0, s2+0 // varRow's sums of its (empty) Go tail
+					x0 := float64(xs[0])
+					i, a0, a1 := vecNormVarOut(prevY, prevX, w, bs, m, r, xs, x0, prefetchNext(x.Data, row*n, (row+1)*n))
+					s1, s2 = varRowRest(xs, x0, i, a0, a1)
 				}
 				m, r = stats(xs, s1, s2)
 				prevX, prevY = xs, out.Data[row*n:(row+1)*n]

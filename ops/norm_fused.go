@@ -71,11 +71,8 @@ func (op *FusedAddRMSNormFwd) Forward(y, residualOut, x, residual, weight *Tenso
 		for i := vecArith(opAdd, os, xs, rs); i < len(os); i++ {
 			os[i] = xs[i] + rs[i]
 		}
-		i, s := vecSumSq(os)
-		for ; i < len(os); i++ {
-			s += float64(os[i]) * float64(os[i])
-		}
-		scaleRow(ys, os, w, prefetchNext(x.Data, lo, hi), float32(1/math.Sqrt(s/float64(n)+op.Eps)), stream)
+		i, s0 := vecSumSq(os)
+		scaleRow(ys, os, w, prefetchNext(x.Data, lo, hi), float32(1/math.Sqrt(sumSqRest(os, i, s0)/float64(n)+op.Eps)), stream)
 	})
 	return nil
 }

@@ -359,6 +359,11 @@ func shiftedSquares(s1, s2 float64, n int) float64 { return max(0, s2-s1*s1/floa
 func varRow(x []float32) (s1, s2 float64) {
 	x0 := float64(x[0])
 	i, a0, a1 := vecVarRow(x, x0)
+	return varRowRest(x, x0, i, a0, a1)
+}
+
+// varRowRest finishes varRow's sums from the kernel's: it did x[:i], with sums a0 and a1.
+func varRowRest(x []float32, x0 float64, i int, a0, a1 float64) (s1, s2 float64) {
 	var b0, b1 float64
 	for ; i+2 <= len(x); i += 2 {
 		d0, d1 := float64(x[i])-x0, float64(x[i+1])-x0

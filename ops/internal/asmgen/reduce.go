@@ -153,6 +153,29 @@ func loop2(name string, i, n Register, body func(k int)) {
 	Label(name + "_done")
 }
 
+// scaleVec is the scale pass's vector at element j (k vectors on) of x: x * s, times w in
+// mode&1. normalizeVec is layer norm's: (x - m) * r, times w in mode&1, plus b in mode&2.
+// The output passes and the fused kernels that stream them compute them alike, so the two
+// are bit for bit the same.
+func scaleVec(x, w Register, vs VecVirtual, mode int, j Register, k int) VecVirtual {
+	v := mul(vat(x, j, k), vs)
+	if mode&1 != 0 {
+		v = mul(vat(w, j, k), v)
+	}
+	return v
+}
+
+func normalizeVec(x, w, b Register, vm, vr VecVirtual, mode int, j Register, k int) VecVirtual {
+	v := mul(vr, sub(ld(vat(x, j, k)), vm))
+	if mode&1 != 0 {
+		v = mul(vat(w, j, k), v)
+	}
+	if mode&2 != 0 {
+		v = add(vat(b, j, k), v)
+	}
+	return v
+}
+
 // outputLoops emits an output pass over the full vectors [i, n) (i = 0), labelled
 // lbl+"_loop": step(j, k) is the k-th vector of the line at element j, stored into y in
 // order, or, where nt, streamed in quarters (quartered) and then in order.
@@ -341,11 +364,7 @@ func reductions() {
 		x := Load(Param("x").Base(), GP64())
 		pf := Load(Param("pf"), GP64())
 		sumSqLoops(name, x, &rowOut{y: y, pf: pf, mode: mode, modes: 2, vec: func(md int, j Register, k int) VecVirtual {
-			v := mul(vat(av, j, k), vs) // vecScale's operations
-			if md&1 != 0 {
-				v = mul(vat(w, j, k), v)
-			}
-			return v
+			return scaleVec(av, w, vs, md, j, k)
 		}})
 	}
 	{
@@ -528,15 +547,7 @@ func reductions() {
 		VBROADCASTSD(Load(Param("x0"), XMM()), v0)
 		pf := Load(Param("pf"), GP64())
 		varRowLoops(name, x, v0, &rowOut{y: y, pf: pf, mode: mode, modes: 4, vec: func(md int, j Register, k int) VecVirtual {
-			// vecNormalize's operations
-			v := mul(vr, sub(ld(vat(av, j, k)), vm))
-			if md&1 != 0 {
-				v = mul(vat(w, j, k), v)
-			}
-			if md&2 != 0 {
-				v = add(vat(b, j, k), v)
-			}
-			return v
+			return normalizeVec(av, w, b, vm, vr, md, j, k)
 		}})
 	}
 }
@@ -809,11 +820,7 @@ func binaries() {
 				if k == 0 {
 					PREFETCHT0(at(pf, j))
 				}
-				v := mul(vat(x, j, k), vs)
-				if mode&1 != 0 {
-					v = mul(vat(w, j, k), v)
-				}
-				return v
+				return scaleVec(x, w, vs, mode, j, k)
 			}
 			outputLoops(lbl, y, i, n, mode&2 != 0, step)
 			JMP(LabelRef(name + "_ret"))
@@ -852,14 +859,7 @@ func binaries() {
 				if k == 0 {
 					PREFETCHT1(at(pf, j)) // see the note above
 				}
-				v := mul(vr, sub(ld(vat(x, j, k)), vm))
-				if md&1 != 0 {
-					v = mul(vat(w, j, k), v)
-				}
-				if md&2 != 0 {
-					v = add(vat(b, j, k), v)
-				}
-				return v
+				return normalizeVec(x, w, b, vm, vr, md, j, k)
 			}
 			outputLoops(lbl, y, i, n, md&4 != 0, step)
 			JMP(LabelRef(name + "_ret"))
