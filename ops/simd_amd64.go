@@ -196,16 +196,6 @@ func vecScaleSumSqOut(y, a, w []float32, s float32, x, pf []float32) (int, float
 	return kern(y, a, w, s, mode, x, &prefetchOr(pf, x)[0])
 }
 
-// vecExpScale computes y = exp(x - m) * s over the full vectors of x, streaming y when nt
-// (y then 64-byte aligned): softmax's output pass.
-func vecExpScale(y, x []float32, m, s float32, nt bool) int {
-	kern, l := pick(expScaleAVX2, expScaleAVX512)
-	if l == 0 {
-		return 0
-	}
-	return blocks(len(x), l, func(i, n int) int { return kern(y[i:n], x[i:n], m, s, b2i(nt)) }, func(i int) { y[i] = expf(x[i]-m) * s })
-}
-
 // vecArith computes y = a ∘ b over the full vectors of y, where a and b are each either as
 // long as y or a single broadcast element; bit-identical to the Go loops.
 func vecArith(op int, y, a, b []float32) int {

@@ -129,11 +129,6 @@ func normVarOutAVX2(y []float32, a []float32, w []float32, b []float32, m float3
 //go:noescape
 func expSumAVX2(y []float32, x []float32, m float32, store int, pf *float32) (int, float64)
 
-// expScaleAVX2 computes y = exp(x - m) * s over the full vectors of x (streamed when nt != 0; the caller fences), m at least every element of x, stopping at a vector outside exp's fast range (8 lanes; see asmgen).
-//
-//go:noescape
-func expScaleAVX2(y []float32, x []float32, m float32, s float32, nt int) int
-
 // expSumColsAVX2 adds exp(row - sh) into s (float64) over the full vectors of row, sh at least row lane by lane, stopping at a vector outside exp's fast range (8 lanes; see asmgen).
 //
 //go:noescape
@@ -320,11 +315,6 @@ func expSumAVX512(y []float32, x []float32, m float32, store int, pf *float32) (
 //
 //go:noescape
 func expSumOutAVX512(y []float32, a []float32, c float32, mode int, e []float32, x []float32, m float32, pf *float32) (int, float64)
-
-// expScaleAVX512 computes y = exp(x - m) * s over the full vectors of x (streamed when nt != 0; the caller fences), m at least every element of x, stopping at a vector outside exp's fast range (16 lanes; see asmgen).
-//
-//go:noescape
-func expScaleAVX512(y []float32, x []float32, m float32, s float32, nt int) int
 
 // expSumColsAVX512 adds exp(row - sh) into s (float64) over the full vectors of row, sh at least row lane by lane, stopping at a vector outside exp's fast range (16 lanes; see asmgen).
 //

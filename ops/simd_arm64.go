@@ -340,9 +340,6 @@ func vecScale(y, x, w, pf []float32, s float32, nt bool) int {
 //go:noescape
 func expSumNEON(y, x []float32, m, lo, hi float32, store int, c *[10]float32) (n int, s float64)
 
-//go:noescape
-func expScaleNEON(y, x []float32, m, s, lo, hi float32, c *[10]float32) int
-
 // vecExpSum writes exp(x - m) into y (y may be nil: only sum) for the full vectors of x and
 // returns how many elements it did and their sum, accumulated in float64; m is at least
 // every element of x in the callers. A vector with a lane outside expf's fast range
@@ -355,17 +352,6 @@ func vecExpSum(y, x []float32, m float32, next []float32) (int, float64) {
 	return expSumBlocks(y, x, m, 4, func(out, xs []float32, _, store int) (int, float64) {
 		return expSumNEON(out, xs, m, -87, 88, store, &neonExpConsts)
 	}, nil)
-}
-
-// vecExpScale computes y = exp(x - m) * s over the full vectors of x (softmax's output
-// pass), a vector outside expf's fast range with expf; never streamed (nt is always false
-// on arm64: ntSpan is empty there).
-func vecExpScale(y, x []float32, m, s float32, nt bool) int {
-	if simdLevel < SIMDNEON {
-		return 0
-	}
-	y = y[:len(x)]
-	return blocks(len(x), 4, func(i, n int) int { return expScaleNEON(y[i:n], x[i:n], m, s, -87, 88, &neonExpConsts) }, func(i int) { y[i] = expf(x[i]-m) * s })
 }
 
 //go:noescape

@@ -859,41 +859,6 @@ esdone:
 	FMOVD F30, s+88(FP)
 	RET
 
-// func expScaleNEON(y, x []float32, m, s, lo, hi float32, c *[10]float32) int
-//
-// y = exp(x - m) * s: softmax's output pass.
-TEXT ·expScaleNEON(SB), NOSPLIT, $0-80
-	MOVD y_base+0(FP), R0
-	MOVD x_base+24(FP), R2
-	MOVD x_len+32(FP), R1
-	MOVD $m+48(FP), R10
-	MOVD $s+52(FP), R11
-	MOVD $lo+56(FP), R8
-	MOVD $hi+60(FP), R9
-	MOVD c+64(FP), R3
-	AND  $~3, R1, R1
-	MOVD $0, R5
-	EXP_CONSTS
-	VLD1R (R10), [V29.S4]
-	VLD1R (R11), [V30.S4]
-	CMP  R1, R5
-	BGE  xsdone
-xsloop:
-	VLD1.P 16(R2), [V0.S4]
-	FSUB4S(0, 0, 29)
-	IN_RANGE(xsdone)
-	EXP
-	FMUL4S(1, 1, 30)
-	VST1.P [V1.S4], 16(R0)
-	ADD  $4, R5, R5
-	CMP  R1, R5
-	BLT  xsloop
-xsdone:
-	MOVD R5, ret+72(FP)
-	RET
-
-// ---- The norms' passes.
-
 // func normalizeNEON(y, x, w, b []float32, m, r float32, mode int) int
 //
 // y = (x - m) * r, times w (mode&1), plus b (mode&2), over the full vectors of x, in

@@ -23,7 +23,6 @@ func TestNEONRangeKernelsDoEveryVector(t *testing.T) {
 			"elu":             eluNEON(y, x, -87, neonNoHi, 1.5, 0, c),
 			"exp_sum":         func() int { k, _ := expSumNEON(y, x, 5, -87, 88, 1, c); return k }(),
 			"exp_sum/nostore": func() int { k, _ := expSumNEON(y, x, 5, -87, 88, 0, c); return k }(),
-			"exp_scale":       expScaleNEON(y, x, 5, 0.5, -87, 88, c),
 			"exp_sum_cols":    expSumColsNEON(s, zero, x, -87, 88, c),
 		}
 		xe := make([]float32, n) // exact gelu's range is |x| < sqrt(2), where |z| < 1

@@ -21,7 +21,6 @@ func vecExp(y, x []float32) int                                                 
 func vecSigmoid(y, x []float32) int                                             { return 0 }
 func vecSilu(y, x []float32) int                                                { return 0 }
 func vecExpSum(y, x []float32, m float32, next []float32) (int, float64)        { return 0, 0 }
-func vecExpScale(y, x []float32, m, s float32, nt bool) int                     { return 0 }
 func vecNormalize(y, x, w, b, pf []float32, m, r float32, nt bool) int          { return 0 }
 func vecVarRow(x []float32, x0 float64) (int, float64, float64)                 { return 0, 0, 0 }
 func vecTanh(y, x []float32) int                                                { return 0 }

@@ -364,42 +364,6 @@ func expRows() {
 			expPass{label: name + "_sub", y: y, out: func(j Register, k int) VecVirtual { return sub(ld(vat(av, j, k)), vc) }})
 	}
 	{
-		// expScale: softmax's output pass, y = exp(x - m) * s, streamed when nt != 0.
-		name := frame("expScale", "func(y, x []float32, m, s float32, nt int) int", "computes y = exp(x - m) * s over the full vectors of x (streamed when nt != 0; the caller fences), m at least every element of x, stopping at a vector outside exp's fast range")
-		y := Load(Param("y").Base(), GP64())
-		x := Load(Param("x").Base(), GP64())
-		vm := bc(Load(Param("m"), XMM()))
-		vs := bc(Load(Param("s"), XMM()))
-		nt := Load(Param("nt"), GP64())
-		n, i := fullN("x"), counter()
-		hoistKernel(name, func() {
-			TESTQ(nt, nt)
-			JNZ(LabelRef(name + "_nt_loop"))
-			for _, stream := range []bool{false, true} {
-				lbl := name
-				if stream {
-					lbl += "_nt"
-				}
-				loopTo(lbl, i, n, func() {
-					d := sub(ld(at(x, i)), vm)
-					e := mul(vs, exp(expBelow(d, lbl+"_done")))
-					if stream {
-						VMOVNTPS(e, at(y, i))
-					} else {
-						VMOVUPS(e, at(y, i))
-					}
-				})
-				if !stream {
-					JMP(LabelRef(name + "_ret"))
-				}
-			}
-			Label(name + "_ret")
-			Store(i, ReturnIndex(0))
-			VZEROUPPER()
-			RET()
-		})
-	}
-	{
 		name := frame("expSumCols", "func(s []float64, sh, row []float32) int", "adds exp(row - sh) into s (float64) over the full vectors of row, sh at least row lane by lane, stopping at a vector outside exp's fast range")
 		s := Load(Param("s").Base(), GP64())
 		sh := Load(Param("sh").Base(), GP64())
