@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/ropgen/ropgen/internal/opsbench"
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/perf/bench"
 	"github.com/ropgen/ropgen/perf/profiles"
@@ -305,6 +307,101 @@ func TestRunSameTime(t *testing.T) {
 		}
 		if (got.RefRate > 0) != c.want || strings.Contains(stderr, "same-time ref ") != c.want {
 			t.Errorf("-same-time-mib %s: ref_rate %v; want one: %v\n%s", c.mib, got.RefRate, c.want, stderr)
+		}
+	}
+}
+
+// TestEvalJSONWorkList: eval -json prints every catalog case once, as the catalog orders
+// them, with the counts and roof of its plan written exactly (the digits of the int64, no
+// float rounding), every tensor shaped, and GemmFwd's FLOPs 2*M*N*K of its own dims.
+func TestEvalJSONWorkList(t *testing.T) {
+	code, stdout, stderr := runCmd("eval", "-manifests", manifests, "-json")
+	if code != 0 || !strings.Contains(stderr, "0 failed") {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	_, cases, err := bench.Load(manifest.Config{FormulasDir: "../../perf/formulas"}, manifests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans, err := bench.Plan(opsbench.Registry, cases, bench.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if len(lines) != len(plans) {
+		t.Fatalf("%d lines for %d catalog cases", len(lines), len(plans))
+	}
+	gemms := 0
+	for i, line := range lines {
+		var w bench.Work
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&w); err != nil {
+			t.Fatalf("line %d: %v: %s", i+1, err, line)
+		}
+		p := plans[i]
+		if w.Op != p.Case.Case.Op || w.Workload != p.Case.Case.Label || w.DType != p.DType || w.Roof != p.Roof ||
+			w.Flops != p.Flops || w.Bytes != p.Bytes || !strings.HasPrefix(w.Pos, manifests) {
+			t.Errorf("line %d: %+v, want the plan %s (flops %d, bytes %d, roof %s)", i+1, w, p.Name(), p.Flops, p.Bytes, p.Roof)
+		}
+		exact := fmt.Sprintf(`"flops":%d,"bytes":%d,`, p.Flops, p.Bytes)
+		if !strings.Contains(line, exact) {
+			t.Errorf("line %d: counts not written as %s: %s", i+1, exact, line)
+		}
+		if len(w.Inputs) == 0 || len(w.Outputs) == 0 {
+			t.Errorf("line %d: no inputs or outputs: %s", i+1, line)
+		}
+		for _, x := range slices.Concat(w.Inputs, w.Outputs) {
+			if x.Shape == nil || x.DType == "" || x.DType != w.DTypes[x.Name] {
+				t.Errorf("line %d: tensor %+v: want its shape and dtype", i+1, x)
+			}
+		}
+		if w.Op == "GemmFwd" {
+			gemms++
+			m, n, k := int64(w.Dims["M"]), int64(w.Dims["N"]), int64(w.Dims["K"])
+			if want := 2 * m * n * k; w.Flops != want || want == 0 {
+				t.Errorf("GemmFwd %s: flops %d, want 2*M*N*K = %d", w.Workload, w.Flops, want)
+			}
+		}
+	}
+	if gemms < 5 {
+		t.Errorf("%d GemmFwd cases in the work list", gemms)
+	}
+}
+
+// TestPredictJSON: predict -json writes the work list's keys and the prices, a cell the
+// profile cannot price null with the reason in note.
+func TestPredictJSON(t *testing.T) {
+	code, stdout, stderr := runCmd("predict", "-manifests", manifests, "-json", "-profile", "h200", "-op", "GemmFwd", "-workload", "llama3-8b-decode-oproj")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want a line per dtype:\n%s", stdout)
+	}
+	for _, line := range lines {
+		var w bench.PredictedWork
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&w); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		if w.Flops != 2*1*4096*4096 || w.Profile != "h200" || w.Basis != "effective" || w.Bandwidth == nil {
+			t.Errorf("%+v", w)
+		}
+		switch w.DType {
+		case "bfloat16":
+			if w.Bound != "memory-bound" || w.SOLSeconds == nil || *w.SOLSeconds <= 0 || w.Note != "" {
+				t.Errorf("bfloat16: %s", line)
+			}
+		case "float16":
+			if w.Bound != "" || w.SOLSeconds != nil || w.Peak != nil || !strings.Contains(w.Note, "never measured") ||
+				!strings.Contains(line, `"sol_seconds":null`) {
+				t.Errorf("float16: %s", line)
+			}
+		default:
+			t.Errorf("dtype %q", w.DType)
 		}
 	}
 }

@@ -89,3 +89,13 @@ func (i Instance) Snapshot() func() error {
 		return nil
 	}
 }
+
+// Shapes are the bound shapes of every input and output, by name (bench.Shaper): the work
+// list's, an arbitrary-rank output's included.
+func (i Instance) Shapes() map[string][]int {
+	m := map[string][]int{}
+	for _, a := range slices.Concat(i.In.Inputs, i.In.Outputs) {
+		m[a.Name] = slices.Clone(a.T.Shape)
+	}
+	return m
+}

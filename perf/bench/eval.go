@@ -17,14 +17,19 @@ import (
 // counts.
 func Eval(reg Registry, cases []Case) (clean int, fs diag.Findings) {
 	for _, c := range cases {
-		if err := evalOne(reg, c); err != nil {
-			fs = append(fs, diag.Finding{Pos: rowPos(c), Op: c.Case.Op, Field: fmt.Sprintf("workloads[%d]", c.Case.Row),
-				Msg: fmt.Sprintf("%s %s: %v", c.Case.Label, c.DType, err)})
+		if _, err := evalOne(reg, c); err != nil {
+			fs = append(fs, evalFinding(c, err))
 			continue
 		}
 		clean++
 	}
 	return clean, fs.Sort()
+}
+
+// evalFinding is the finding of a case that did not evaluate cleanly, at its row.
+func evalFinding(c Case, err error) diag.Finding {
+	return diag.Finding{Pos: rowPos(c), Op: c.Case.Op, Field: fmt.Sprintf("workloads[%d]", c.Case.Row),
+		Msg: fmt.Sprintf("%s %s: %v", c.Case.Label, c.DType, err)}
 }
 
 // rowPos is the position of c's workload row, or of its op when the row has none (a -set row).
@@ -38,33 +43,38 @@ func rowPos(c Case) diag.Pos {
 	return diag.Pos{}
 }
 
-func evalOne(reg Registry, c Case) (err error) {
+// evalOne is Eval of one case: its plan, or why it is not clean.
+func evalOne(reg Registry, c Case) (p Planned, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v (%s)", r, panicFrame(debug.Stack()))
 		}
 	}()
 	if !reg.Has(c.Case.Op) {
-		return fmt.Errorf("%s", SkipNoBuilder)
+		return p, fmt.Errorf("%s", SkipNoBuilder)
 	}
 	in, err := reg.Build(c.Case, BuildOptions{Meta: true})
 	if err != nil {
-		return fmt.Errorf("build: %w", err)
+		return p, fmt.Errorf("build: %w", err)
 	}
 	op, ok := in.Op().(Op)
 	if !ok {
-		return fmt.Errorf("%s", SkipNotGenerated)
+		return p, fmt.Errorf("%s", SkipNotGenerated)
 	}
-	flops, bytes, err := op.EvalRoofline()
-	switch {
-	case err != nil:
-		return fmt.Errorf("EvalRoofline: %w", err)
-	case flops < 0 || bytes < 0:
-		return fmt.Errorf("EvalRoofline: negative counts (flops %d, bytes %d)", flops, bytes)
-	case op.ComputeRoof() == "":
-		return fmt.Errorf("ComputeRoof is empty")
+	p = Planned{Case: c, Storage: in.Storage()}
+	if p.Flops, p.Bytes, err = op.EvalRoofline(); err != nil {
+		return p, fmt.Errorf("EvalRoofline: %w", err)
 	}
-	return nil
+	if p.Flops < 0 || p.Bytes < 0 {
+		return p, fmt.Errorf("EvalRoofline: negative counts (flops %d, bytes %d)", p.Flops, p.Bytes)
+	}
+	if p.Roof = op.ComputeRoof(); p.Roof == "" {
+		return p, fmt.Errorf("ComputeRoof is empty")
+	}
+	if sh, ok := in.(Shaper); ok {
+		p.Shapes = sh.Shapes()
+	}
+	return p, nil
 }
 
 // panicFrame picks from a panicking goroutine's stack the first frame outside the runtime

@@ -2,6 +2,7 @@ package bench_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,5 +86,26 @@ func TestEval(t *testing.T) {
 		if !found {
 			t.Errorf("no finding %q in:\n%s", w, strings.Join(got, "\n"))
 		}
+	}
+}
+
+// TestWorkList: the work list is Eval's clean cases, and a registry that is not a Shaper
+// leaves the shapes the manifest row does not state (an arbitrary-rank output) null, the
+// input's from its <name>_shape.
+func TestWorkList(t *testing.T) {
+	const file = "testdata/eval/ops.yaml"
+	_, cases, err := bench.Load(manifest.Config{}, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, fs := bench.WorkList(fakeRegistry{}, cases)
+	if len(ws) != 2 || len(fs) != 8 {
+		t.Fatalf("%d work, %d findings, want 2 and 8: %+v", len(ws), len(fs), ws)
+	}
+	w := ws[0]
+	if w.Op != "GoodFwd" || w.Workload != "small" || w.Pos != file+":10:7" || w.Roof != "vector.fp32" ||
+		len(w.Inputs) != 1 || !slices.Equal(w.Inputs[0].Shape, []int{2, 3}) || w.Inputs[0].DType != "float32" ||
+		len(w.Outputs) != 1 || w.Outputs[0].Name != "y" || w.Outputs[0].Shape != nil {
+		t.Errorf("%+v", w)
 	}
 }

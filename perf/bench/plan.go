@@ -34,6 +34,9 @@ type Planned struct {
 	Flops, Bytes int64  // EvalRoofline of the meta build
 	Roof         string // ComputeRoof of the meta build
 	Storage      int64  // memory of its tensors (Instance.Storage)
+	// Shapes are the shapes the meta build bound, by tensor name, when the instance is a
+	// Shaper; nil otherwise.
+	Shapes map[string][]int
 	// Skip says why the case is not run, or is "" when it is.
 	Skip string
 }
@@ -79,6 +82,9 @@ func plan(reg Registry, c Case) (Planned, error) {
 	}
 	p.Roof = op.ComputeRoof()
 	p.Storage = in.Storage()
+	if sh, ok := in.(Shaper); ok {
+		p.Shapes = sh.Shapes()
+	}
 	return p, nil
 }
 

@@ -15,14 +15,17 @@ import (
 
 // predict is `NAME predict`: price the selected cases against a profile without running them.
 func (e *env) predict(args []string, stdout, stderr io.Writer) int {
-	fl := cli.NewFlags(e.name+" predict", "-profile NAME|FILE [-theoretical] [-op REGEX] [-workload REGEX] [-dtype REGEX]\n-profile NAME|FILE [-theoretical] -op NAME -set KEY=VALUE,... -dtype DTYPE", `
+	fl := cli.NewFlags(e.name+" predict", "-profile NAME|FILE [-theoretical] [-json] [-op REGEX] [-workload REGEX] [-dtype REGEX]\n-profile NAME|FILE [-theoretical] [-json] -op NAME -set KEY=VALUE,... -dtype DTYPE", `
 bench.Predict prices catalog workloads (or one given with -set) against a device profile without
 running them: each case is built as meta tensors, its generated EvalRoofline gives the FLOPs
 and bytes, and the profile's ceilings give the bound, the speed-of-light time and the rate
-the roofline allows (the report's pricing). Blank cells are what the profile cannot price.`, stdout, stderr)
+the roofline allows (the report's pricing). Blank cells are what the profile cannot price.
+With -json each case is one JSON object a line: the work list's keys (eval -json) and the
+prices, a cell the profile cannot price null (docs/bench.md).`, stdout, stderr)
 	manifests := fl.ManifestsFlag()
 	profile := fl.String("profile", "", "device profile: a builtin `NAME` (h200, a100-sxm-80gb, ascend910b1) or a .yaml FILE")
 	theoretical := fl.Bool("theoretical", false, "price against the theoretical (datasheet) ceilings instead of the effective ones")
+	asJSON := fl.Bool("json", false, "one JSON object a line per case (the work list's keys and the prices) instead of the table")
 	set := fl.String("set", "", "price one workload given here instead of the catalog's: `KEY=VALUE,...` as in a manifest row (needs -op NAME and -dtype DTYPE)")
 	ff := addFilterFlags(fl)
 	if code, ok := fl.Parse(args); !ok {
@@ -66,6 +69,16 @@ the roofline allows (the report's pricing). Blank cells are what the profile can
 			continue
 		}
 		preds = append(preds, bench.Predict(p, prof, basis))
+	}
+	if *asJSON {
+		lines := make([]bench.PredictedWork, len(preds))
+		for i, p := range preds {
+			lines[i] = bench.PredictedWorkOf(p, prof, basis)
+		}
+		if err := bench.WriteJSONLines(stdout, lines); err != nil {
+			return fl.Errorf("%v", err)
+		}
+		return 0
 	}
 	if err := writePredictions(stdout, prof, basis, preds); err != nil {
 		return fl.Errorf("%v", err)
