@@ -233,3 +233,32 @@ func TestIntegerMessages(t *testing.T) {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A []int param given an integer, as a Python manifest writes dim=-1 or kernel_size=3, is
+// refused with the fix: the list, for either of PyTorch's readings (one element, or once per
+// dimension). A float or a string is refused as before.
+func TestScalarForListParam(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "m.yaml")
+	writeFile(t, p, `A:
+  family: f
+  status: spec-only
+  signature:
+    inputs: {x: {dtype: float32}}
+    outputs: {}
+    params: {dim: {type: "[]int", default: -1}, kernel_size: {type: "[]int"}}
+  workloads:
+    - {x_shape: [2, 3], kernel_size: 3, dtypes: [float32]}
+    - {x_shape: [2, 3], kernel_size: [3, 3], dim: 1.5, dtypes: [float32]}
+  roofline: {flops: "0", bytes: "0"}
+`)
+	got := loadLines(t, dir, p)
+	want := []string{
+		"m.yaml:7:44: A: signature.params.dim.default: must be of type []int, not an integer (-1): write a list, [-1] if the integer is one element (PyTorch's dim=-1), or [-1, -1, ...] once per dimension if PyTorch repeats it (a square kernel_size=3 of a 2-d op is [3, 3])",
+		"m.yaml:9:38: A: workloads[0].kernel_size: must be of type []int, not an integer (3): write a list, [3] if the integer is one element (PyTorch's dim=3), or [3, 3, ...] once per dimension if PyTorch repeats it (a square kernel_size=3 of a 2-d op is [3, 3])",
+		"m.yaml:10:51: A: workloads[1].dim: must be of type []int, not a number (1.5)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -692,6 +692,9 @@ func (t paramType) value(n *yaml.Node) (any, string) {
 			return n.Value, ""
 		}
 	case "[]int":
+		if v, ok := intValue(n); ok {
+			return nil, scalarForList(v)
+		}
 		if n.Kind != yaml.SequenceNode {
 			return bad()
 		}
@@ -706,6 +709,18 @@ func (t paramType) value(n *yaml.Node) (any, string) {
 		return v, ""
 	}
 	return bad()
+}
+
+// scalarForList is the message for an integer where a []int param's list goes, with the
+// fix. PyTorch takes a scalar for many list arguments, but under two rules: dim=-1 is the
+// one-element [-1], a square kernel_size=3 is [3, 3], once per spatial dim (its _pair). The
+// param type cannot say which reading a scalar means, and a guess could price another
+// op than the author's (a reduction over [3] instead of a 3x3 window), so the author writes
+// the list.
+func scalarForList(v int) string {
+	return fmt.Sprintf("must be of type []int, not an integer (%d): write a list, [%d] if the integer is one element "+
+		"(PyTorch's dim=%d), or [%d, %d, ...] once per dimension if PyTorch repeats it (a square kernel_size=3 of a 2-d op is [3, 3])",
+		v, v, v, v, v)
 }
 
 // zero is a typed value of t for compiling expressions: a nullable param is a nil pointer.
