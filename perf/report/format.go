@@ -203,9 +203,9 @@ func WriteTable(w io.Writer, p *Pricer, rows []Row) error {
 	bw := bufio.NewWriter(w)
 	for _, m := range p.Devices() {
 		if m.Profile != nil {
-			fmt.Fprintf(bw, "device %q: profile %s (%s), %s ceilings\n", m.Device, m.Profile.Name, m.Profile.Source, p.Basis())
+			fmt.Fprintf(bw, "device %q: profile %s (%s), %s ceilings\n", m.Device, plainText(m.Profile.Name), plainText(m.Profile.Source), p.Basis())
 		} else {
-			fmt.Fprintf(bw, "device %q: SOL cells blank: %v\n", m.Device, m.Err)
+			fmt.Fprintf(bw, "device %q: SOL cells blank: %s\n", m.Device, plainText(m.Err.Error()))
 		}
 	}
 	mem := "memory"

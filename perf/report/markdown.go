@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // MarkdownRows bounds each list of rows in the markdown summary: a PR comment is read at a
@@ -20,14 +21,14 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	var profs []string
 	for _, m := range d.Pricer.Devices() {
 		if m.Profile == nil {
-			profs = append(profs, fmt.Sprintf("`%s`: no profile", m.Device))
+			profs = append(profs, fmt.Sprintf("%s: no profile", mdText(m.Device)))
 			continue
 		}
 		cal := "datasheet values"
 		if at := m.Profile.Measured.At; !at.IsZero() {
 			cal = "calibrated " + at.UTC().Format("2006-01-02")
 		}
-		profs = append(profs, fmt.Sprintf("`%s`: profile %s (%s, %s ceilings)", m.Device, m.Profile.Name, cal, d.Pricer.Basis()))
+		profs = append(profs, fmt.Sprintf("%s: profile %s (%s, %s ceilings)", mdText(m.Device), mdText(m.Profile.Name), cal, d.Pricer.Basis()))
 	}
 	fmt.Fprintf(bw, "### ropgen report\n\n**%s**\n\n", VerdictCounts(d.Rows))
 	if c := d.Comparison; c != nil {
@@ -68,18 +69,18 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 					fmt.Fprintf(bw, "\n… and %d more (see the HTML report).\n", len(look)-i)
 					break
 				}
-				fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", mdCell(ShortName(r.Rec.Op+"/"+r.Rec.Workload+"/"+r.Rec.DType)),
-					percent(r.Efficiency), r.Verdict, mdCell(r.Note))
+				fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", mdText(ShortName(r.Rec.Op+"/"+r.Rec.Workload+"/"+r.Rec.DType)),
+					percent(r.Efficiency), r.Verdict, mdText(r.Note))
 			}
 			bw.WriteString("\n")
 		}
 	}
-	fmt.Fprintf(bw, "<sub>%s; records %s", strings.Join(profs, "; "), strings.Join(d.Files, ", "))
+	fmt.Fprintf(bw, "<sub>%s; records %s", strings.Join(profs, "; "), mdList(d.Files))
 	if len(d.BaseFiles) > 0 {
-		fmt.Fprintf(bw, " against %s", strings.Join(d.BaseFiles, ", "))
+		fmt.Fprintf(bw, " against %s", mdList(d.BaseFiles))
 	}
 	if d.Commit != "" {
-		fmt.Fprintf(bw, "; commit %s", d.Commit)
+		fmt.Fprintf(bw, "; commit %s", mdText(d.Commit))
 	}
 	if !d.Date.IsZero() {
 		fmt.Fprintf(bw, "; %s", d.Date.UTC().Format("2006-01-02 15:04 UTC"))
@@ -95,15 +96,47 @@ func mdDeltas(bw *bufio.Writer, ds []*Delta) {
 			fmt.Fprintf(bw, "\n… and %d more (see the HTML report).\n", len(ds)-i)
 			break
 		}
-		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s |\n", mdCell(ShortName(d.Name())), sampledTime(d.Old), sampledTime(d.New),
-			deltaText(d), pText(d.P), effText(d), mdCell(verdictText(d)))
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s |\n", mdText(ShortName(d.Name())), sampledTime(d.Old), sampledTime(d.New),
+			deltaText(d), pText(d.P), effText(d), mdText(verdictText(d)))
 	}
 	bw.WriteString("\n")
 }
 
-// mdCell makes s safe inside a markdown table cell.
-func mdCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+// mdText makes s, text from the data (a record's names, a file name, a profile's name or a
+// commit), plain text wherever the summary puts it: a table cell, a paragraph, the <sub>
+// line. Every ASCII punctuation character that can open or close markdown (emphasis, code
+// spans, links, images, raw HTML, entities, autolinks, math, table cells) is
+// backslash-escaped, which CommonMark and GitHub define as that character, literally; a line
+// break or any other control character would end the row or the paragraph, so it is a space;
+// invalid UTF-8 is U+FFFD. What is left as it is (letters, digits, spaces, non-ASCII and the
+// punctuation outside mdSpecial) opens nothing inside a line.
+func mdText(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		switch {
+		case r < utf8.RuneSelf && strings.ContainsRune(mdSpecial, r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case isControl(r):
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// mdSpecial is the ASCII punctuation mdText escapes: all of it but "/,-=+%;?'\"", which
+// open nothing inside a line (a line never starts with data).
+const mdSpecial = "!#$&()*.:<>@[\\]^_`{|}~"
+
+// mdList is a list of names from the data, each plain text.
+func mdList(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = mdText(n)
+	}
+	return strings.Join(out, ", ")
 }
 
 func rowsN(n int) string {

@@ -22,7 +22,7 @@ func markdown(t *testing.T, d *Document) string {
 func TestMarkdownOneRun(t *testing.T) {
 	d := testDocument(t)
 	md := markdown(t, d)
-	for _, want := range []string{VerdictCounts(d.Rows), "To look at (2 rows)", "| ReluFwd/w/float32 | 150.0% | anomaly |", "commit abc123", "records new.txt"} {
+	for _, want := range []string{VerdictCounts(d.Rows), "To look at (2 rows)", "| ReluFwd/w/float32 | 150.0% | anomaly |", "commit abc123", `records new\.txt`} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
@@ -58,7 +58,7 @@ func TestMarkdownComparison(t *testing.T) {
 		Comparison: Compare(o, n, p.PriceAll(Records(o)), rows, DefaultCompare), Meta: Meta{Files: []string{"new.txt"}, BaseFiles: []string{"old.txt"}}}
 	md := markdown(t, d)
 	for _, want := range []string{"Changed verdict (1 row)", "| Op03/w/float32 |", "below → at ceiling", "Slower, same verdict (20 rows)",
-		"… and 5 more", "against old.txt", "1 faster, 20 slower"} {
+		"… and 5 more", `against old\.txt`, "1 faster, 20 slower"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
