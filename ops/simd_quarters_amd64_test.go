@@ -141,10 +141,13 @@ func TestSIMDQuarters(t *testing.T) {
 // the kernels it fuses, bit for bit: its exps and their sum against vecExpSum's of the
 // same row, its streamed output against vecScale's (softmax: y = a * c, the exps written
 // over a itself, as SoftmaxFwd does) or vecNormalize's with r = 1 (log_softmax: y = a - c).
+// It runs at AVX-512 whatever ROPGEN_SIMD says: the kernels it compares with must be the
+// AVX-512 ones, and at a lower level the fused pass must not run (TestFusedRowsLevel).
 func TestSIMDExpSumOut(t *testing.T) {
 	if _, best := SIMD(); best < SIMDAVX512 {
 		t.Skip("no AVX-512: the fused kernel does not run")
 	}
+	defer SetSIMD(SIMDAVX512)()
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, n := range []int{16, 64, 80, 1024, 4112} {
 		x, a := make([]float32, n), make([]float32, n)
@@ -184,6 +187,20 @@ func TestSIMDExpSumOut(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestFusedRowsLevel checks that softmax's fused row pass, an AVX-512 kernel, is chosen at
+// AVX-512 only: a level lowered by ROPGEN_SIMD or SetSIMD must run the separate passes.
+func TestFusedRowsLevel(t *testing.T) {
+	y := aligned64(64, 0)
+	_, best := SIMD()
+	for l := SIMDGo; l <= best; l++ {
+		restore := SetSIMD(l)
+		if got, want := fusedRowsOK(y, 64), l >= SIMDAVX512; got != want {
+			t.Errorf("at level %s, fusedRowsOK on an aligned row = %v, want %v", simdName(l), got, want)
+		}
+		restore()
 	}
 }
 
