@@ -8,6 +8,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ropgen/ropgen/diag"
@@ -41,6 +42,9 @@ func checkOp(op *manifest.Op) (*opModel, diag.Findings) {
 	if r == nil {
 		g.errorf(op.Pos, "roofline", "missing roofline")
 		return m, g.fs
+	}
+	if r.Func == nil {
+		g.checkFieldNames()
 	}
 	if r.Func != nil {
 		name, off, msg := manifest.FuncName(r.Func.Value)
@@ -90,6 +94,68 @@ func (g *gate) checkDeclaredNames() {
 			g.errorf(op.Pos, "signature", "dim %q is reserved by Go or by the generated code; rename it", d)
 		}
 	}
+}
+
+// checkFieldNames refuses two names of an inline op's signature that bind to one Go field
+// (docs/binding.md: split on "_", upper-case each part): param k and dim K both read op.K,
+// head_dim and head__dim both op.HeadDim, a param d_type reads op.DType, the element type that
+// elem_bytes reads. One field holds one value, so the formulas would silently use it for
+// both. Every name counts, read by a formula or not: the op's constructor and Forward set the
+// field for the one name, and a formula reading the other would get its value.
+func (g *gate) checkFieldNames() {
+	op := g.m.op
+	type named struct {
+		what string // "param k"
+		pos  diag.Pos
+		key  string // the finding's field
+	}
+	owner := map[string]named{"DType": {what: "elem_bytes (the element type)"}}
+	bind := func(field string, n named) {
+		if prev, ok := owner[field]; ok {
+			at := ""
+			if prev.pos.Line > 0 {
+				at = " at " + prev.pos.String()
+			}
+			g.errorf(n.pos, n.key, "%s and %s%s both bind to the Go field %s (docs/binding.md: split on _, upper-case each part); one field cannot hold both: rename one",
+				n.what, prev.what, at, field)
+			return
+		}
+		owner[field] = n
+	}
+	for _, d := range g.m.dims {
+		bind(fieldName(d), named{"dim " + d, dimPos(op, d), "signature"})
+	}
+	for _, p := range op.Params {
+		bind(fieldName(p.Name), named{"param " + p.Name, p.Pos, "signature.params." + p.Name})
+	}
+	for _, t := range op.Inputs {
+		bind(fieldName(t.Name)+"Shape", named{"input " + t.Name + "'s bound shape", t.Pos, "signature.inputs." + t.Name})
+	}
+}
+
+// dimPos is where dim d is first written in the op's fixed-rank shapes, else the op's
+// position.
+func dimPos(op *manifest.Op, d string) diag.Pos {
+	ident := func(b byte) bool {
+		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+	}
+	for _, t := range slices.Concat(op.Inputs, op.Outputs) {
+		if t.Shape == nil {
+			continue
+		}
+		s := t.Shape.Value
+		for i := strings.Index(s, d); i >= 0; {
+			if end := i + len(d); (i == 0 || !ident(s[i-1])) && (end == len(s) || !ident(s[end])) {
+				return t.Shape.At(i)
+			}
+			j := strings.Index(s[i+1:], d)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	return op.Pos
 }
 
 // checkVarName refuses a var that shadows anything a formula could otherwise mean.
@@ -223,6 +289,9 @@ func (w *walker) expr(n ast.Expr) {
 		if n.Kind != token.INT && n.Kind != token.FLOAT {
 			w.errorf(n, "%s literals have no place in formulas", strings.ToLower(n.Kind.String()))
 		}
+		if n.Kind == token.INT {
+			w.octal(n)
+		}
 	case *ast.Ident:
 		w.ident(n)
 	case *ast.ParenExpr:
@@ -275,6 +344,28 @@ func (w *walker) expr(n ast.Expr) {
 	default:
 		w.errorf(n, "this construct is not allowed in formulas")
 	}
+}
+
+// octal refuses an integer literal with a leading zero (010, 0_17): Go reads it as octal,
+// where Python refuses it (leading zeros are not permitted; 0o10 is its octal), so the
+// number a reader of the spec's Python sees is not the one the generated code computes.
+// 0o10, 0x10 and 0b10 read alike in both, and so do 0 and 00.
+func (w *walker) octal(n *ast.BasicLit) {
+	lit := n.Value
+	if len(lit) < 2 || lit[0] != '0' || !(lit[1] == '_' || lit[1] >= '0' && lit[1] <= '9') {
+		return
+	}
+	digits := strings.TrimLeft(strings.ReplaceAll(lit, "_", ""), "0")
+	if digits == "" {
+		return
+	}
+	v, err := strconv.ParseInt(lit, 0, 64)
+	eight := "too large"
+	if err == nil {
+		eight = strconv.FormatInt(v, 10)
+	}
+	w.errorf(n, "%s is octal in Go (%s) and an error in Python (leading zeros are not permitted): write %s for decimal, or 0o%s for octal",
+		lit, eight, digits, strings.TrimLeft(lit[1:], "_"))
 }
 
 // index checks an index or slice bound; Python's negative indexing gets a hint, since Go
