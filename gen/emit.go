@@ -36,20 +36,17 @@ func (g *source) p(args ...any) {
 	g.WriteByte('\n')
 }
 
-// emitMethods writes EvalRoofline and ComputeRoof for every model, in the order given
-// (sorted by op name).
-func emitMethods(g *source, models []*opModel, handRoof map[string]bool) {
+// emitMethods writes EvalRoofline for every model, in the order given (sorted by op name),
+// and ComputeRoof for those roofs plans (an op that declares its own has no plan).
+func emitMethods(g *source, models []*opModel, roofs map[string]*roofPlan) {
 	for _, m := range models {
 		if m.isInline() {
 			emitInline(g, m)
 		} else {
 			emitFunc(g, m)
 		}
-		if !handRoof[m.op.Name] {
-			g.p()
-			g.p("// ComputeRoof returns the profile key of the unit that prices ", m.op.Name, "'s FLOPs: the")
-			g.p("// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.")
-			g.p("func (op *", m.op.Name, ") ComputeRoof() string { return \"vector.fp32\" }")
+		if p := roofs[m.op.Name]; p != nil {
+			emitComputeRoof(g, m.op.Name, p)
 		}
 	}
 	g.p()
@@ -280,9 +277,10 @@ func emitRuntime(g *source, imports map[string]bool, used map[string]bool, cache
 const formulasAlias = "rooflineFormulas"
 
 // emitFile writes the generated file: the methods of every model, then the runtime.
-func emitFile(pkg, formulasImport string, models []*opModel, handRoof, helpers map[string]bool) ([]byte, error) {
+func emitFile(pkg, formulasImport string, models []*opModel, roofs map[string]*roofPlan, helpers map[string]bool) ([]byte, error) {
 	var body source
-	emitMethods(&body, models, handRoof)
+	emitMethods(&body, models, roofs)
+	emitRoofByName(&body, roofs)
 	imports := map[string]bool{}
 	emitRuntime(&body, imports, helpers, slices.ContainsFunc(models, (*opModel).cached))
 	var g source

@@ -38,7 +38,7 @@ func Generate(cfg Config) (*Output, diag.Findings) {
 	out := &Output{Files: map[string][]byte{}}
 	var fs diag.Findings
 	var models, checked []*opModel
-	handRoof := map[string]bool{}
+	roofs := map[string]*roofPlan{} // the default ComputeRoof of each op that declares none
 	helpers := map[string]bool{}
 	for _, op := range cfg.Catalog.Ops {
 		if !op.Implemented() {
@@ -52,11 +52,18 @@ func Generate(cfg Config) (*Output, diag.Findings) {
 		fs = append(fs, gfs...)
 		if cfg.Binding != nil {
 			hand, bfs := cfg.Binding.check(m)
-			handRoof[op.Name] = hand
 			fs = append(fs, bfs...)
+			if !hand && len(bfs) == 0 {
+				p, rfs := cfg.Binding.defaultRoof(op)
+				roofs[op.Name] = p
+				fs = append(fs, rfs...)
+			}
 		} else if !m.isInline() {
 			fs = append(fs, diag.Finding{Pos: op.Roofline.Func.Pos, Op: op.Name, Field: "roofline.func",
 				Msg: "func mode needs the formulas package loaded"})
+		}
+		if cfg.Binding == nil {
+			roofs[op.Name], _ = (*Binding)(nil).defaultRoof(op)
 		}
 		for h := range m.helpers {
 			helpers[h] = true
@@ -75,7 +82,7 @@ func Generate(cfg Config) (*Output, diag.Findings) {
 	slices.SortFunc(models, func(a, b *opModel) int { return strings.Compare(a.op.Name, b.op.Name) })
 	slices.Sort(out.Generated)
 	slices.Sort(out.Skipped)
-	src, err := emitFile(pkg, formulas, models, handRoof, helpers)
+	src, err := emitFile(pkg, formulas, models, roofs, helpers)
 	if err != nil {
 		return nil, diag.Findings{{Msg: err.Error()}}
 	}

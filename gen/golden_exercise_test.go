@@ -23,8 +23,17 @@ func TestGoldenBasicRuns(t *testing.T) {
 	expectRoofline(t, lin, 2*2*16*8, (2*8+16*8+2*16)*2)
 	lin.BiasShape = []int{16}
 	expectRoofline(t, lin, 2*2*16*8+2*16, (2*8+16*8+2*16+16)*2)
-	if got := lin.ComputeRoof(); got != "vector.fp32" {
-		t.Errorf("LinearFwd.ComputeRoof = %q, want the default vector.fp32", got)
+	if got := lin.ComputeRoof(); got != "vector.fp16" {
+		t.Errorf("LinearFwd.ComputeRoof = %q, want the default of its one dtype, vector.fp16", got)
+	}
+	// A float64 op is priced at the fp64 vector unit, not at fp32's (issue 22).
+	if got := (&basic.DaxpyFwd{N: 8, DType: 8}).ComputeRoof(); got != "vector.fp64" {
+		t.Errorf("DaxpyFwd.ComputeRoof = %q, want vector.fp64", got)
+	}
+	for size, want := range map[basic.DType]string{8: "vector.fp64", 4: "vector.fp32", 2: "vector.bf16"} {
+		if got := (&basic.AxpyFwd{N: 8, DType: size}).ComputeRoof(); got != want {
+			t.Errorf("AxpyFwd{DType: %d}.ComputeRoof = %q, want %q", size, got, want)
+		}
 	}
 	att := &basic.AttentionFwd{B: 1, S: 16, D: 8}
 	expectRoofline(t, att, 4*16*16*8, 4*16*8*2)

@@ -96,7 +96,7 @@ func TestContractionFlops(t *testing.T) {
 
 // TestContractionRoofs checks the compute roof of every matrix op case: the matrix unit at
 // the dtype of the contraction (q's for attention), never an fp8 or vector roof; pools run
-// on the vector unit.
+// on the vector unit of their dtype (the generated default).
 func TestContractionRoofs(t *testing.T) {
 	want := map[string]string{"float16": "cube.fp16", "bfloat16": "cube.bf16", "float32": "cube.fp32"}
 	for _, c := range matrixCases(t, "GemmFwd", "BatchedGemmFwd", "LinearFwd", "Conv2dFwd", "AttentionFwd", "AvgPool2dFwd", "MaxPool2dFwd",
@@ -108,7 +108,7 @@ func TestContractionRoofs(t *testing.T) {
 		first := in.Inputs[0]
 		w := want[c.DTypes[first.Name]]
 		if strings.HasSuffix(c.Op, "Pool2dFwd") {
-			w = "vector.fp32"
+			w = map[string]string{"float16": "vector.fp16", "bfloat16": "vector.bf16", "float32": "vector.fp32"}[c.DTypes[first.Name]]
 		}
 		if got := op.ComputeRoof(); got != w {
 			t.Errorf("%s %s %v: ComputeRoof = %q, want %q", c.Op, c.Label, c.DTypes, got, w)

@@ -16,9 +16,10 @@ func (op *AdaptiveAvgPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.AdaptiveAvgPool2d(op)
 }
 
-// ComputeRoof returns the profile key of the unit that prices AdaptiveAvgPool2dFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *AdaptiveAvgPool2dFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices AdaptiveAvgPool2dFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *AdaptiveAvgPool2dFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AdaptiveMaxPool2dFwd call, computed by
 // formulas.AdaptiveMaxPool2d (func mode, conv.yaml:227).
@@ -26,9 +27,10 @@ func (op *AdaptiveMaxPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.AdaptiveMaxPool2d(op)
 }
 
-// ComputeRoof returns the profile key of the unit that prices AdaptiveMaxPool2dFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *AdaptiveMaxPool2dFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices AdaptiveMaxPool2dFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *AdaptiveMaxPool2dFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AddFwd call, computed by
 // formulas.Binary (func mode, elementwise.yaml:231).
@@ -36,9 +38,10 @@ func (op *AddFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Binary(op)
 }
 
-// ComputeRoof returns the profile key of the unit that prices AddFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *AddFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices AddFwd's FLOPs:
+// by default the vector unit of a's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *AddFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AmaxFwd call, computed by
 // formulas.Amax (func mode, reduction.yaml:95).
@@ -46,9 +49,10 @@ func (op *AmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Amax(op)
 }
 
-// ComputeRoof returns the profile key of the unit that prices AmaxFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *AmaxFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices AmaxFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *AmaxFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AttentionFwd call, computed by
 // formulas.Attention (func mode, attention.yaml:38).
@@ -79,9 +83,10 @@ func (op *AvgPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineResult("AvgPool2dFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices AvgPool2dFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *AvgPool2dFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices AvgPool2dFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *AvgPool2dFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one BatchedGemmFwd call (gemm.yaml:36).
 func (op *BatchedGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -108,9 +113,10 @@ func (op *ClampFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Clamp(op)
 }
 
-// ComputeRoof returns the profile key of the unit that prices ClampFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *ClampFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices ClampFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *ClampFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one ConcatFwd call (layout.yaml:70).
 func (op *ConcatFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -145,9 +151,10 @@ func (op *ConcatFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("ConcatFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices ConcatFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *ConcatFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices ConcatFwd's FLOPs:
+// by default the vector unit of a's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *ConcatFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one Conv2dFwd call (conv.yaml:15).
 func (op *Conv2dFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -201,9 +208,10 @@ func (op *CopyFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("CopyFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices CopyFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *CopyFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices CopyFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *CopyFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one CumsumFwd call (reduction.yaml:160).
 func (op *CumsumFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -240,9 +248,10 @@ func (op *CumsumFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("CumsumFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices CumsumFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *CumsumFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices CumsumFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *CumsumFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one DivFwd call, computed by
 // formulas.Binary (func mode, elementwise.yaml:290).
@@ -250,9 +259,10 @@ func (op *DivFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Binary(op)
 }
 
-// ComputeRoof returns the profile key of the unit that prices DivFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *DivFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices DivFwd's FLOPs:
+// by default the vector unit of a's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *DivFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one EluFwd call (activation.yaml:85).
 func (op *EluFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -282,9 +292,10 @@ func (op *EluFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("EluFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices EluFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *EluFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices EluFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *EluFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one EmbeddingFwd call, computed by
 // formulas.Embedding (func mode, embedding.yaml:55).
@@ -292,8 +303,9 @@ func (op *EmbeddingFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Embedding(op)
 }
 
-// ComputeRoof returns the profile key of the unit that prices EmbeddingFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+// ComputeRoof returns the profile key of the unit that prices EmbeddingFwd's FLOPs:
+// by default the vector unit of indices's dtype (int32 | int64).
+// Declare ComputeRoof by hand to override it.
 func (op *EmbeddingFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one ExpFwd call (elementwise.yaml:103).
@@ -323,9 +335,10 @@ func (op *ExpFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("ExpFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices ExpFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *ExpFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices ExpFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *ExpFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one Fp8BlockScaledGemmFwd call (gemm.yaml:88).
 func (op *Fp8BlockScaledGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -364,9 +377,10 @@ func (op *FusedAddRMSNormFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineResult("FusedAddRMSNormFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices FusedAddRMSNormFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *FusedAddRMSNormFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices FusedAddRMSNormFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *FusedAddRMSNormFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GeluErfFwd call (activation.yaml:16).
 func (op *GeluErfFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -396,9 +410,10 @@ func (op *GeluErfFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("GeluErfFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices GeluErfFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *GeluErfFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices GeluErfFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *GeluErfFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GeluFwd call (elementwise.yaml:188).
 func (op *GeluFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -428,9 +443,10 @@ func (op *GeluFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("GeluFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices GeluFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *GeluFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices GeluFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *GeluFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GemmFwd call (gemm.yaml:11).
 func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -497,9 +513,10 @@ func (op *HardswishFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("HardswishFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices HardswishFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *HardswishFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices HardswishFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *HardswishFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LayerNormFwd call (norm.yaml:47).
 func (op *LayerNormFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -536,9 +553,10 @@ func (op *LayerNormFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("LayerNormFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices LayerNormFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *LayerNormFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices LayerNormFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *LayerNormFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LeakyReluFwd call (elementwise.yaml:35).
 func (op *LeakyReluFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -568,9 +586,10 @@ func (op *LeakyReluFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("LeakyReluFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices LeakyReluFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *LeakyReluFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices LeakyReluFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *LeakyReluFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LinearFwd call (gemm.yaml:59).
 func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -619,9 +638,10 @@ func (op *LogSoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("LogSoftmaxFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices LogSoftmaxFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *LogSoftmaxFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices LogSoftmaxFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *LogSoftmaxFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LogsumexpFwd call, computed by
 // formulas.Logsumexp (func mode, statistics.yaml:49).
@@ -629,9 +649,10 @@ func (op *LogsumexpFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Logsumexp(op)
 }
 
-// ComputeRoof returns the profile key of the unit that prices LogsumexpFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *LogsumexpFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices LogsumexpFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *LogsumexpFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MaxPool2dFwd call (conv.yaml:132).
 func (op *MaxPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -656,9 +677,10 @@ func (op *MaxPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineResult("MaxPool2dFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices MaxPool2dFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *MaxPool2dFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices MaxPool2dFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *MaxPool2dFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MeanFwd call, computed by
 // formulas.Mean (func mode, reduction.yaml:69).
@@ -666,9 +688,10 @@ func (op *MeanFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Mean(op)
 }
 
-// ComputeRoof returns the profile key of the unit that prices MeanFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *MeanFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices MeanFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *MeanFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MishFwd call (activation.yaml:62).
 func (op *MishFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -698,9 +721,10 @@ func (op *MishFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("MishFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices MishFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *MishFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices MishFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *MishFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MoeTopKGatingFwd call (gemm.yaml:144).
 func (op *MoeTopKGatingFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -720,9 +744,10 @@ func (op *MoeTopKGatingFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineResult("MoeTopKGatingFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices MoeTopKGatingFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *MoeTopKGatingFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices MoeTopKGatingFwd's FLOPs:
+// by default the vector unit of logits's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *MoeTopKGatingFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MulFwd call, computed by
 // formulas.Binary (func mode, elementwise.yaml:271).
@@ -730,9 +755,10 @@ func (op *MulFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Binary(op)
 }
 
-// ComputeRoof returns the profile key of the unit that prices MulFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *MulFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices MulFwd's FLOPs:
+// by default the vector unit of a's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *MulFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one PadFwd call (layout.yaml:103).
 func (op *PadFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -767,9 +793,10 @@ func (op *PadFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("PadFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices PadFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *PadFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices PadFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *PadFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one PagedAttentionFwd call (attention.yaml:44).
 func (op *PagedAttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -791,9 +818,10 @@ func (op *PagedAttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineResult("PagedAttentionFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices PagedAttentionFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *PagedAttentionFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices PagedAttentionFwd's FLOPs:
+// by default the vector unit of q's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *PagedAttentionFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one RMSNormFwd call (norm.yaml:12).
 func (op *RMSNormFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -829,9 +857,10 @@ func (op *RMSNormFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("RMSNormFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices RMSNormFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *RMSNormFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices RMSNormFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *RMSNormFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one ReluFwd call (elementwise.yaml:15).
 func (op *ReluFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -860,9 +889,10 @@ func (op *ReluFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("ReluFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices ReluFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *ReluFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices ReluFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *ReluFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one RopeFwd call (embedding.yaml:10).
 func (op *RopeFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -883,9 +913,10 @@ func (op *RopeFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineResult("RopeFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices RopeFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *RopeFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices RopeFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *RopeFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one SigmoidFwd call (elementwise.yaml:144).
 func (op *SigmoidFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -915,9 +946,10 @@ func (op *SigmoidFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("SigmoidFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices SigmoidFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *SigmoidFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices SigmoidFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *SigmoidFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one SiluFwd call (elementwise.yaml:166).
 func (op *SiluFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -947,9 +979,10 @@ func (op *SiluFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("SiluFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices SiluFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *SiluFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices SiluFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *SiluFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one SoftmaxFwd call (reduction.yaml:97).
 func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -986,9 +1019,10 @@ func (op *SoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("SoftmaxFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices SoftmaxFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *SoftmaxFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices SoftmaxFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *SoftmaxFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one SoftplusFwd call (activation.yaml:39).
 func (op *SoftplusFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -1018,9 +1052,10 @@ func (op *SoftplusFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("SoftplusFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices SoftplusFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *SoftplusFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices SoftplusFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *SoftplusFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one SubFwd call, computed by
 // formulas.Binary (func mode, elementwise.yaml:249).
@@ -1028,9 +1063,10 @@ func (op *SubFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Binary(op)
 }
 
-// ComputeRoof returns the profile key of the unit that prices SubFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *SubFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices SubFwd's FLOPs:
+// by default the vector unit of a's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *SubFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one SumFwd call, computed by
 // formulas.Sum (func mode, reduction.yaml:45).
@@ -1038,9 +1074,10 @@ func (op *SumFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Sum(op)
 }
 
-// ComputeRoof returns the profile key of the unit that prices SumFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *SumFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices SumFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *SumFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one TanhFwd call (elementwise.yaml:123).
 func (op *TanhFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -1069,9 +1106,10 @@ func (op *TanhFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("TanhFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices TanhFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *TanhFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices TanhFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *TanhFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one TopKFwd call (reduction.yaml:191).
 func (op *TopKFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -1108,9 +1146,10 @@ func (op *TopKFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("TopKFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices TopKFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *TopKFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices TopKFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *TopKFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one TransposeFwd call (layout.yaml:35).
 func (op *TransposeFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -1139,9 +1178,10 @@ func (op *TransposeFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("TransposeFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices TransposeFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *TransposeFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices TransposeFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *TransposeFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one VarFwd call, computed by
 // formulas.Var (func mode, statistics.yaml:91).
@@ -1149,9 +1189,10 @@ func (op *VarFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Var(op)
 }
 
-// ComputeRoof returns the profile key of the unit that prices VarFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *VarFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices VarFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *VarFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // A compile error here means an op type lost a generated method, or declares ComputeRoof
 // with another signature than ComputeRoof() string: fix the type, then rerun go generate.
@@ -1205,6 +1246,22 @@ var (
 	_ rooflineOp = (*TransposeFwd)(nil)
 	_ rooflineOp = (*VarFwd)(nil)
 )
+
+// rooflineVectorRoof returns the profile key of the vector unit that computes dtype, by its
+// manifest name (docs/binding.md); a name not listed is priced at vector.fp32.
+func rooflineVectorRoof(dtype string) string {
+	switch dtype {
+	case "bfloat16":
+		return "vector.bf16"
+	case "float16", "float8_e4m3", "float8_e4m3fn", "float8_e5m2":
+		return "vector.fp16"
+	case "float64":
+		return "vector.fp64"
+	case "int8", "uint8":
+		return "vector.int8"
+	}
+	return "vector.fp32"
+}
 
 // The runtime of the methods above, copied from ropgen's gen/roofrt.
 

@@ -47,7 +47,8 @@ func TestRunWritesRecords(t *testing.T) {
 		if r.IsReference() {
 			continue
 		}
-		if r.Device != profiles.HostDeviceName() || r.Roof != "vector.fp32" || !(r.Seconds > 0) {
+		roof := map[string]string{"float32": "vector.fp32", "bfloat16": "vector.bf16"}[r.DType]
+		if r.Device != profiles.HostDeviceName() || r.Roof != roof || !(r.Seconds > 0) {
 			t.Errorf("record %+v: want this host's device, the op's roof and a time", r)
 		}
 	}

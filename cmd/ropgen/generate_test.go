@@ -88,13 +88,13 @@ func TestGenerateWritesChecksAndLeavesUnchangedFiles(t *testing.T) {
 	}
 
 	// A hand edit is stale: -check prints a unified diff that would undo it, and writes nothing.
-	edited := strings.Replace(string(got), `return "vector.fp32"`, `return "vector.fp16"`, 1)
+	edited := strings.Replace(string(got), `ComputeRoof() string { return "vector.fp16" }`, `ComputeRoof() string { return "vector.fp32" }`, 1)
 	if err := os.WriteFile(methods, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, stdout, _ := runGenerateIn(t, dir, "-check")
-	if code != 1 || !strings.Contains(stdout, "--- "+methods) || !strings.Contains(stdout, `-func (op *AttentionFwd) ComputeRoof() string { return "vector.fp16" }`) ||
-		!strings.Contains(stdout, `+func (op *AttentionFwd) ComputeRoof() string { return "vector.fp32" }`) || !strings.Contains(stdout, "@@ ") {
+	if code != 1 || !strings.Contains(stdout, "--- "+methods) || !strings.Contains(stdout, `-func (op *AttentionFwd) ComputeRoof() string { return "vector.fp32" }`) ||
+		!strings.Contains(stdout, `+func (op *AttentionFwd) ComputeRoof() string { return "vector.fp16" }`) || !strings.Contains(stdout, "@@ ") {
 		t.Errorf("-check on an edited file: exit %d, want 1 and a unified diff; stdout:\n%s", code, stdout)
 	}
 	if now, _ := os.ReadFile(methods); string(now) != edited {

@@ -31,6 +31,10 @@ func TestRoofline(t *testing.T) {
 	if roof := mv.ComputeRoof(); roof != "vector.fp32" {
 		t.Errorf("MatVecFwd roof %q", roof)
 	}
+	// The generated default follows the dtype, read through DType.String.
+	if roof := NewScaleFwd(1, BFloat16).ComputeRoof(); roof != "vector.bf16" {
+		t.Errorf("bfloat16 ScaleFwd roof %q, want vector.bf16", roof)
+	}
 }
 
 func TestKernelsMatchReferences(t *testing.T) {

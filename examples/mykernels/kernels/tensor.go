@@ -30,6 +30,17 @@ func (d DType) Size() int {
 	return 2
 }
 
+// String is the dtype's manifest name; the generated ComputeRoof reads it to price each
+// dtype on its own vector unit.
+func (d DType) String() string {
+	for name, v := range dtypes {
+		if v == d {
+			return name
+		}
+	}
+	return fmt.Sprintf("DType(%d)", uint8(d))
+}
+
 // ParseDType returns the dtype a manifest names.
 func ParseDType(name string) (DType, error) {
 	if d, ok := dtypes[name]; ok {

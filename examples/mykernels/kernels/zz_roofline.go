@@ -27,9 +27,10 @@ func (op *MatVecFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineResult("MatVecFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices MatVecFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *MatVecFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices MatVecFwd's FLOPs:
+// by default the vector unit of a's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *MatVecFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one RowSumFwd call, computed by
 // formulas.RowSum (func mode, kernels.yaml:59).
@@ -37,8 +38,9 @@ func (op *RowSumFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.RowSum(op)
 }
 
-// ComputeRoof returns the profile key of the unit that prices RowSumFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
+// ComputeRoof returns the profile key of the unit that prices RowSumFwd's FLOPs:
+// by default the vector unit of x's dtype (float32).
+// Declare ComputeRoof by hand to override it.
 func (op *RowSumFwd) ComputeRoof() string { return "vector.fp32" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one ScaleFwd call (kernels.yaml:9).
@@ -68,9 +70,10 @@ func (op *ScaleFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("ScaleFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices ScaleFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *ScaleFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices ScaleFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.String(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *ScaleFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // A compile error here means an op type lost a generated method, or declares ComputeRoof
 // with another signature than ComputeRoof() string: fix the type, then rerun go generate.
@@ -79,6 +82,22 @@ var (
 	_ rooflineOp = (*RowSumFwd)(nil)
 	_ rooflineOp = (*ScaleFwd)(nil)
 )
+
+// rooflineVectorRoof returns the profile key of the vector unit that computes dtype, by its
+// manifest name (docs/binding.md); a name not listed is priced at vector.fp32.
+func rooflineVectorRoof(dtype string) string {
+	switch dtype {
+	case "bfloat16":
+		return "vector.bf16"
+	case "float16", "float8_e4m3", "float8_e4m3fn", "float8_e5m2":
+		return "vector.fp16"
+	case "float64":
+		return "vector.fp64"
+	case "int8", "uint8":
+		return "vector.int8"
+	}
+	return "vector.fp32"
+}
 
 // The runtime of the methods above, copied from ropgen's gen/roofrt.
 

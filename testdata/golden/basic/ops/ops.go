@@ -36,3 +36,15 @@ type AttentionFwd struct{ B, S, D int }
 
 // AttentionDims returns the batch, sequence and head dims.
 func (op *AttentionFwd) AttentionDims() (b, s, d int) { return op.B, op.S, op.D }
+
+// DaxpyFwd is z = a*x + y in float64 only: its default ComputeRoof is vector.fp64.
+type DaxpyFwd struct {
+	N     int
+	DType DType
+}
+
+// AxpyFwd takes three dtypes of three sizes, so DType's Size tells their roofs apart.
+type AxpyFwd struct {
+	N     int
+	DType DType
+}

@@ -16,9 +16,60 @@ func (op *AttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Attention(op)
 }
 
-// ComputeRoof returns the profile key of the unit that prices AttentionFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *AttentionFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices AttentionFwd's FLOPs:
+// by default the vector unit of q's dtype (float16).
+// Declare ComputeRoof by hand to override it.
+func (op *AttentionFwd) ComputeRoof() string { return "vector.fp16" }
+
+// EvalRoofline returns the minimum FLOPs and bytes of one AxpyFwd call (manifest.yaml:91).
+func (op *AxpyFwd) EvalRoofline() (flops, bytes int64, err error) {
+	var rooflineCk rooflineChecker
+	N := op.N
+	elem_bytes := op.DType.Size()
+	rooflineFlops := rooflineCk.mul(2, N)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("AxpyFwd", `roofline.flops "2 * N"`)
+	}
+	rooflineBytes := rooflineCk.mul(rooflineCk.mul(3, N), elem_bytes)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("AxpyFwd", `roofline.bytes "3 * N * elem_bytes"`)
+	}
+	return rooflineResult("AxpyFwd", rooflineFlops, rooflineBytes)
+}
+
+// ComputeRoof returns the profile key of the unit that prices AxpyFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.Size(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *AxpyFwd) ComputeRoof() string {
+	switch op.DType.Size() {
+	case 2:
+		return "vector.bf16"
+	case 8:
+		return "vector.fp64"
+	}
+	return "vector.fp32"
+}
+
+// EvalRoofline returns the minimum FLOPs and bytes of one DaxpyFwd call (manifest.yaml:77).
+func (op *DaxpyFwd) EvalRoofline() (flops, bytes int64, err error) {
+	var rooflineCk rooflineChecker
+	N := op.N
+	elem_bytes := op.DType.Size()
+	rooflineFlops := rooflineCk.mul(2, N)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("DaxpyFwd", `roofline.flops "2 * N"`)
+	}
+	rooflineBytes := rooflineCk.mul(rooflineCk.mul(3, N), elem_bytes)
+	if rooflineCk.bad {
+		return 0, 0, rooflineCk.err("DaxpyFwd", `roofline.bytes "3 * N * elem_bytes"`)
+	}
+	return rooflineResult("DaxpyFwd", rooflineFlops, rooflineBytes)
+}
+
+// ComputeRoof returns the profile key of the unit that prices DaxpyFwd's FLOPs:
+// by default the vector unit of x's dtype (float64).
+// Declare ComputeRoof by hand to override it.
+func (op *DaxpyFwd) ComputeRoof() string { return "vector.fp64" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GemmFwd call (manifest.yaml:1).
 func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -57,9 +108,10 @@ func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineResult("LinearFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices LinearFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *LinearFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices LinearFwd's FLOPs:
+// by default the vector unit of x's dtype (float16).
+// Declare ComputeRoof by hand to override it.
+func (op *LinearFwd) ComputeRoof() string { return "vector.fp16" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one SoftmaxFwd call (manifest.yaml:15).
 func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -94,14 +146,23 @@ func (op *SoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("SoftmaxFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices SoftmaxFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *SoftmaxFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices SoftmaxFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.Size(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *SoftmaxFwd) ComputeRoof() string {
+	switch op.DType.Size() {
+	case 2:
+		return "vector.fp16"
+	}
+	return "vector.fp32"
+}
 
 // A compile error here means an op type lost a generated method, or declares ComputeRoof
 // with another signature than ComputeRoof() string: fix the type, then rerun go generate.
 var (
 	_ rooflineOp = (*AttentionFwd)(nil)
+	_ rooflineOp = (*AxpyFwd)(nil)
+	_ rooflineOp = (*DaxpyFwd)(nil)
 	_ rooflineOp = (*GemmFwd)(nil)
 	_ rooflineOp = (*LinearFwd)(nil)
 	_ rooflineOp = (*SoftmaxFwd)(nil)

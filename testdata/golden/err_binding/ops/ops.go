@@ -39,3 +39,18 @@ type FuncBadResult struct{}
 
 // FuncBadParam does not implement the formula's parameter interface.
 type FuncBadParam struct{}
+
+// SizeOnly is a dtype that says its size and not its name.
+type SizeOnly int
+
+// Size returns the element size in bytes.
+func (d SizeOnly) Size() int { return int(d) }
+
+// HalfNoString takes float16 and bfloat16, which have one size and two roofs.
+type HalfNoString struct {
+	M, K  int
+	DType SizeOnly
+}
+
+// MixedNoDType takes float32 and float64 and has no DType to say which.
+type MixedNoDType struct{ M, K int }

@@ -66,9 +66,16 @@ func (op *HelpersFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("HelpersFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices HelpersFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *HelpersFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices HelpersFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.Size(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *HelpersFwd) ComputeRoof() string {
+	switch op.DType.Size() {
+	case 2:
+		return "vector.fp16"
+	}
+	return "vector.fp32"
+}
 
 // A compile error here means an op type lost a generated method, or declares ComputeRoof
 // with another signature than ComputeRoof() string: fix the type, then rerun go generate.

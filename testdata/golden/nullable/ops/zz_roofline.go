@@ -42,9 +42,16 @@ func (op *ArgmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("ArgmaxFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices ArgmaxFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *ArgmaxFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices ArgmaxFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.Size(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *ArgmaxFwd) ComputeRoof() string {
+	switch op.DType.Size() {
+	case 2:
+		return "vector.fp16"
+	}
+	return "vector.fp32"
+}
 
 // EvalRoofline returns the minimum FLOPs and bytes of one BlockFwd call (manifest.yaml:53).
 func (op *BlockFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -63,9 +70,16 @@ func (op *BlockFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineResult("BlockFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices BlockFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *BlockFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices BlockFwd's FLOPs:
+// by default the vector unit of a's dtype, told by DType.Size(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *BlockFwd) ComputeRoof() string {
+	switch op.DType.Size() {
+	case 2:
+		return "vector.fp16"
+	}
+	return "vector.fp32"
+}
 
 // EvalRoofline returns the minimum FLOPs and bytes of one ClampFwd call (manifest.yaml:73).
 func (op *ClampFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -87,9 +101,16 @@ func (op *ClampFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineResult("ClampFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices ClampFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *ClampFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices ClampFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.Size(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *ClampFwd) ComputeRoof() string {
+	switch op.DType.Size() {
+	case 2:
+		return "vector.fp16"
+	}
+	return "vector.fp32"
+}
 
 // EvalRoofline returns the minimum FLOPs and bytes of one WindowAttnFwd call (manifest.yaml:7).
 func (op *WindowAttnFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -111,9 +132,16 @@ func (op *WindowAttnFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineResult("WindowAttnFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices WindowAttnFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *WindowAttnFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices WindowAttnFwd's FLOPs:
+// by default the vector unit of q's dtype, told by DType.Size(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *WindowAttnFwd) ComputeRoof() string {
+	switch op.DType.Size() {
+	case 2:
+		return "vector.fp16"
+	}
+	return "vector.fp32"
+}
 
 // A compile error here means an op type lost a generated method, or declares ComputeRoof
 // with another signature than ComputeRoof() string: fix the type, then rerun go generate.

@@ -16,9 +16,10 @@ func (op *AttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Attention(op)
 }
 
-// ComputeRoof returns the profile key of the unit that prices AttentionFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *AttentionFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices AttentionFwd's FLOPs:
+// by default the vector unit of q's dtype (float16).
+// Declare ComputeRoof by hand to override it.
+func (op *AttentionFwd) ComputeRoof() string { return "vector.fp16" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GemmFwd call (manifest.yaml:3).
 func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -57,9 +58,10 @@ func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineResult("LinearFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices LinearFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *LinearFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices LinearFwd's FLOPs:
+// by default the vector unit of x's dtype (float16).
+// Declare ComputeRoof by hand to override it.
+func (op *LinearFwd) ComputeRoof() string { return "vector.fp16" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one SoftmaxFwd call (manifest.yaml:17).
 func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
@@ -94,9 +96,16 @@ func (op *SoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 	return rooflineResult("SoftmaxFwd", rooflineFlops, rooflineBytes)
 }
 
-// ComputeRoof returns the profile key of the unit that prices SoftmaxFwd's FLOPs: the
-// default, the Vector unit in fp32 (spec §1.4); declare ComputeRoof by hand to override it.
-func (op *SoftmaxFwd) ComputeRoof() string { return "vector.fp32" }
+// ComputeRoof returns the profile key of the unit that prices SoftmaxFwd's FLOPs:
+// by default the vector unit of x's dtype, told by DType.Size(); a dtype
+// not listed is priced at vector.fp32. Declare ComputeRoof by hand to override it.
+func (op *SoftmaxFwd) ComputeRoof() string {
+	switch op.DType.Size() {
+	case 2:
+		return "vector.fp16"
+	}
+	return "vector.fp32"
+}
 
 // A compile error here means an op type lost a generated method, or declares ComputeRoof
 // with another signature than ComputeRoof() string: fix the type, then rerun go generate.
