@@ -9,7 +9,7 @@ OUT ?= out
 # them (the last five add 5.7 s to the chart step).
 CHART_OPS ?= CopyFwd|ReluFwd|SiluFwd|SoftplusFwd|AddFwd|SoftmaxFwd|LogSoftmaxFwd|LogsumexpFwd|RMSNormFwd|LayerNormFwd|SumFwd|CumsumFwd|TransposeFwd|GemmFwd
 
-.PHONY: run test example generate check asm-check bench compare fuzz clean
+.PHONY: run test example harness generate check asm-check bench compare fuzz clean
 
 # The main job on this machine: regenerate, validate, calibrate the host when its profile is
 # missing or from another boot, benchmark a quick subset of the catalog and the chart rows
@@ -63,6 +63,7 @@ test: asm-check
 	  GOARCH=arm64 $(GO) test -exec qemu-aarch64-static -skip '^TestStreamForward$$' ./ops; \
 	else echo "skipping the arm64 ops tests (NEON kernels): qemu-aarch64-static not found (apt install qemu-user-static)"; fi
 	$(MAKE) --no-print-directory example
+	$(MAKE) --no-print-directory harness
 
 # The outside module of examples/mykernels (its own go.mod, replace to this tree, its own
 # tensor and dtype types): ropgen used as another module uses it (docs/using.md). Its
@@ -73,6 +74,13 @@ example:
 	  { echo "examples/mykernels/go.mod does not follow ropgen's requirements: run go generate ./..."; exit 1; }
 	cd examples/mykernels && $(GO) tool ropgen generate -check && $(GO) build ./... && \
 	  $(GO) vet ./... && $(GO) test ./... && $(GO) run ./cmd/kbench eval
+
+# Teams whose kernels run elsewhere (docs/using.md): the Python reference harness's round trip
+# on the CPU (work list -> examples/pyharness/harness.py with numpy -> records -> ropgen
+# report, every row priced; skipped with a message without numpy), and the one-shot GPU
+# script's dry run (scripts/gpu/run.sh: its plan and inputs, no GPU needed).
+harness:
+	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && GO=$(GO) sh examples/pyharness/roundtrip.sh $$tmp
 
 # The checked-in ops/simd_amd64.s and its declarations are what ops/internal/asmgen (its own
 # module, so that ops does not depend on avo) writes now. The first line names the output
