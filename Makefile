@@ -80,7 +80,10 @@ example:
 # report, every row priced; skipped with a message without numpy), and the one-shot GPU
 # script's dry run (scripts/gpu/run.sh: its plan and inputs, no GPU needed).
 harness:
-	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && GO=$(GO) sh examples/pyharness/roundtrip.sh $$tmp
+	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && GO=$(GO) sh examples/pyharness/roundtrip.sh $$tmp/py && \
+	  if bash scripts/gpu/run.sh --dry-run --out $$tmp/gpu > $$tmp/gpu.log 2>&1; then \
+	    echo "scripts/gpu/run.sh --dry-run: $$(grep -c . $$tmp/gpu/work.jsonl) GPU cases planned, profile writer checked"; \
+	  else cat $$tmp/gpu.log; exit 1; fi
 
 # The checked-in ops/simd_amd64.s and its declarations are what ops/internal/asmgen (its own
 # module, so that ops does not depend on avo) writes now. The first line names the output
