@@ -66,7 +66,7 @@ func (registry) Build(c manifest.Case, opt bench.BuildOptions) (bench.Instance, 
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", c.Op, c.Label, err)
 	}
-	in.storage = b.storage
+	in.storage, in.shapes = b.storage, b.shapes
 	return in, nil
 }
 
@@ -76,6 +76,7 @@ type builder struct {
 	opt     bench.BuildOptions
 	rng     *rand.Rand
 	storage int64
+	shapes  map[string][]int // every tensor's shape, by name (bench.Shaper)
 	err     error
 }
 
@@ -86,6 +87,10 @@ func (b *builder) tensor(name string, shape []int) *kernels.Tensor {
 	}
 	t := kernels.NewTensor(dt, b.opt.Meta, shape...)
 	b.storage += int64(t.Numel()) * 4 // float32 storage whatever the dtype
+	if b.shapes == nil {
+		b.shapes = map[string][]int{}
+	}
+	b.shapes[name] = shape
 	return t
 }
 
@@ -107,11 +112,16 @@ type instance struct {
 	ref     func(want []*kernels.Tensor)
 	tol     float64
 	storage int64
+	shapes  map[string][]int
 }
 
 func (in *instance) Op() any        { return in.op }
 func (in *instance) Run() error     { return in.run() }
 func (in *instance) Storage() int64 { return in.storage }
+
+// Shapes are the shapes of the case's tensors, outputs included (bench.Shaper): the work
+// list of `kbench eval -json` states them all, ScaleFwd's arbitrary-rank y too.
+func (in *instance) Shapes() map[string][]int { return in.shapes }
 
 // Check runs the kernel, then the reference into fresh outputs, and compares them.
 func (in *instance) Check() error {

@@ -27,6 +27,22 @@ func TestEvalClean(t *testing.T) {
 	}
 }
 
+// TestWorkList: the work list (eval -json) shapes every input and output, since the
+// registry is a bench.Shaper.
+func TestWorkList(t *testing.T) {
+	ws, fs := bench.WorkList(Registry, cases(t))
+	if len(fs) > 0 || len(ws) < 6 {
+		t.Fatalf("%d cases, findings %v", len(ws), fs)
+	}
+	for _, w := range ws {
+		for _, x := range append(w.Inputs, w.Outputs...) {
+			if x.Shape == nil {
+				t.Errorf("%s/%s/%s: tensor %s has no shape", w.Op, w.Workload, w.DType, x.Name)
+			}
+		}
+	}
+}
+
 // TestMeasure: the library checks a kernel and times it on this module's own types, and its
 // records carry the generated counts.
 func TestMeasure(t *testing.T) {
