@@ -39,29 +39,23 @@ run: generate
 	  echo "full tables: $(OUT)/quick-report.txt, $(OUT)/chart-report.txt; chart: $(OUT)/roofline.svg; profile: $(PROFILE)"; exit $$status
 
 # All tests: formatting, vet, the generated code is current (roofline code and the SIMD
-# assembly), go test, every command example of the docs (go test -v ./docs, whose summary
-# names each page's run and skipped blocks), the ops package again on its Go loops only (ROPGEN_SIMD=go: the
-# fallback of a CPU without AVX2), the other architectures still build, and the ops package's
-# tests on arm64 (its NEON kernels) under qemu-user where qemu-aarch64-static is installed
-# (optional: skipped with a message otherwise; correctness only, qemu says nothing of speed;
-# without TestStreamForward, 31 of the package's 78 s under qemu, whose large rows test the
-# non-temporal stores arm64 does not have: its ops run the kernels the other tests cover).
+# assembly), go test of every package but ops and docs, every command example of the docs
+# (go test -v ./docs, whose summary names each page's run and skipped blocks), the other
+# architectures still build, and the ops package's tests once per SIMD level this machine
+# runs, never from the test cache, with the count of tests each ran (scripts/test-ops-levels.sh:
+# go, avx2 and avx512 on amd64; and the arm64 build's NEON kernels under qemu-user where
+# qemu-aarch64-static is installed, skipped with a message otherwise).
 test: asm-check
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run ./cmd/ropgen generate -check
-	$(GO) test $$($(GO) list ./... | grep -v '^github.com/ropgen/ropgen/docs$$')
+	$(GO) test $$($(GO) list ./... | grep -vE '^github.com/ropgen/ropgen/(docs|ops)$$')
 	@echo "$(GO) test -v ./docs   # every example of README.md and docs/*.md (docs/docs_test.go)"
 	@out=$$($(GO) test -v ./docs 2>&1); status=$$?; \
 	  printf '%s\n' "$$out" | grep -vE '^(=== (RUN|PAUSE|CONT|NAME)|\s*--- PASS)'; exit $$status
-	ROPGEN_SIMD=go $(GO) test ./ops
 	GOARCH=arm64 $(GO) vet ./ops
-	@if [ "$$($(GO) env GOHOSTARCH)" = arm64 ]; then echo "arm64 host: go test ./ops ran the NEON kernels natively"; \
-	elif command -v qemu-aarch64-static >/dev/null 2>&1; then \
-	  echo "GOARCH=arm64 $(GO) test -exec qemu-aarch64-static -skip '^TestStreamForward$$' ./ops"; \
-	  GOARCH=arm64 $(GO) test -exec qemu-aarch64-static -skip '^TestStreamForward$$' ./ops; \
-	else echo "skipping the arm64 ops tests (NEON kernels): qemu-aarch64-static not found (apt install qemu-user-static)"; fi
+	@GO='$(GO)' scripts/test-ops-levels.sh
 	$(MAKE) --no-print-directory example
 	$(MAKE) --no-print-directory harness
 
