@@ -13,20 +13,28 @@ import (
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
+// measure is the measurement behind runCalibrate; a test replaces it.
+var measure = calibrate.Run
+
 // runCalibrate measures this machine with package perf/calibrate and writes its device
 // profile (spec §5.1).
 func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	def := calibrate.Default()
-	fl := cli.NewFlags("ropgen calibrate", "-o FILE [-mib N] [-repeats N] [-fma-ms N] [-sweep-mib N]", `
+	fl := cli.NewFlags("ropgen calibrate", "-o FILE [-mib N] [-repeats N] [-fma-ms N] [-sweep-mib N] [-budget DURATION]", `
 Calibrate measures this machine on all its CPUs and writes its device profile: the SIMD and
 scalar multiply-add peaks (fp32, fp64), the DRAM envelope over seven access mixes (copy,
 triad, read, write, and non-temporal-store copy, triad and write), L1/L2/L3 bandwidth from
-a working-set sweep, and the latency floor, each with its spread. About half a minute.`, stdout, stderr)
+a working-set sweep, and the latency floor, each with its spread. About half a minute.
+A calibration whose rounds disagree (a priced figure's median round more than its tolerance
+below its best, or its best moved between the first and second half of its rounds) or whose
+caches are slower than the next level or DRAM is measured again while the -budget allows,
+and then refused: exit 3, the reasons on standard error, and no profile written.`, stdout, stderr)
 	out := fl.String("o", "", "write the profile to `FILE` (atomically; it must be absent or a writable regular file); - for standard output")
 	mib := fl.Int("mib", 0, "size of each DRAM array in `MiB` (default: 2x the last-level cache, at least 64 MiB); smaller arrays measure the cache, not DRAM")
 	repeats := fl.Int("repeats", def.Repeats, "interleaved rounds of every measurement; min, median and max are kept")
 	fmaMS := fl.Int("fma-ms", int(def.FMATime/time.Millisecond), "duration of one multiply-add run in `ms`")
 	sweepMiB := fl.Int("sweep-mib", int(def.SweepBytes>>20), "traffic of one cache-sweep measurement per worker in `MiB`; 0 skips the cache sweep")
+	budget := fl.Duration("budget", 90*time.Second, "measure again while refused, as long as one more attempt would end within `DURATION` of the start")
 	if code, ok := fl.Parse(args); !ok {
 		return code
 	}
@@ -57,7 +65,15 @@ a working-set sweep, and the latency floor, each with its spread. About half a m
 	cfg := def
 	cfg.ArrayMiB, cfg.Repeats, cfg.FMATime = *mib, *repeats, time.Duration(*fmaMS)*time.Millisecond
 	cfg.SweepBytes, cfg.Log = int64(*sweepMiB)<<20, stderr
-	r := calibrate.Run(cfg)
+	r, refused := calibrate.Calibrate(cfg, *budget, measure, time.Now)
+	if len(refused) > 0 {
+		fmt.Fprintf(stderr, "ropgen calibrate: refused (attempt %d; -budget %v): no profile written:\n", r.Attempt, *budget)
+		for _, why := range refused {
+			fmt.Fprintf(stderr, "  %s\n", why)
+		}
+		fmt.Fprintf(stderr, "ropgen calibrate: measure again when the machine is quieter (load average %.2f at the last attempt's start)\n", r.When.LoadAvg)
+		return 3
+	}
 	text := calibrate.Render(r)
 	// What we write must load: a profile that fails its own schema is a bug here, not later.
 	if _, err := profiles.Parse("calibrated profile", text); err != nil {

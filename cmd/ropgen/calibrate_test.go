@@ -5,15 +5,19 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/ropgen/ropgen/perf/calibrate"
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
-// shortCalibration is a whole calibration with tiny arrays and runs.
-var shortCalibration = []string{"-mib", "2", "-repeats", "1", "-fma-ms", "2", "-sweep-mib", "1"}
+// shortCalibration is a whole calibration with tiny arrays and runs, and no cache sweep: its
+// one round of tiny sizes can order the levels wrong on a loaded test machine, which refuses
+// the calibration (TestCalibrateRefuses tests that path, perf/calibrate the sweep).
+var shortCalibration = []string{"-mib", "2", "-repeats", "1", "-fma-ms", "2", "-sweep-mib", "0"}
 
 // TestCalibrateShortRun runs the whole command with small arrays and short runs.
 func TestCalibrateShortRun(t *testing.T) {
@@ -147,5 +151,39 @@ func TestCalibrateStdoutErrors(t *testing.T) {
 	}
 	if _, err := profiles.Parse("stdout", stdout.Bytes()); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestCalibrateRefuses checks issue 21 item 2: a calibration whose rounds disagree is
+// measured again while the budget allows and then refused, exit 3 with the reason, writing
+// nothing: an existing profile is left as it was, an absent one stays absent.
+func TestCalibrateRefuses(t *testing.T) {
+	calls := 0
+	measure = func(calibrate.Config) *calibrate.Result {
+		calls++
+		samples := []float64{300e9, 200e9, 210e9, 290e9, 205e9, 198e9, 220e9}
+		return &calibrate.Result{Config: calibrate.Config{Repeats: 7}, Compute: []calibrate.ComputeResult{
+			{Kernel: "avx512", DType: "fp32", Samples: samples, Rate: profiles.SpreadOf(slices.Clone(samples))}}}
+	}
+	defer func() { measure = calibrate.Run }()
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.yaml")
+	if err := os.WriteFile(old, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dest := range []string{old, filepath.Join(dir, "new.yaml"), "-"} {
+		calls = 0
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"calibrate", "-o", dest, "-budget", "0"}, &stdout, &stderr)
+		if code != 3 || calls != 1 || !strings.Contains(stderr.String(), "refused (attempt 1; -budget 0s)") ||
+			!strings.Contains(stderr.String(), "vector.fp32 (avx512): the median round") || stdout.Len() > 0 {
+			t.Errorf("-o %s: exit %d after %d attempts, stdout %q, stderr %q", dest, code, calls, stdout.String(), stderr.String())
+		}
+	}
+	if b, _ := os.ReadFile(old); string(b) != "keep\n" {
+		t.Errorf("the old profile changed: %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d entries in the directory, want the old profile alone", len(entries))
 	}
 }

@@ -71,6 +71,8 @@ type Result struct {
 	Latency    float64
 	Dispatches int
 	Warnings   []string
+	// Attempt is which attempt of Calibrate this is (0: measured by Run alone).
+	Attempt int
 }
 
 // MixResult is one memory mix's measurement.
@@ -78,6 +80,7 @@ type MixResult struct {
 	Name, How     string
 	Reads, Writes int // arrays read and written per element index
 	Rate          profiles.Spread
+	Samples       []float64 // the rates behind Rate, in the order measured (refuse.go)
 }
 
 // ComputeResult is one multiply-add kernel's measurement.
@@ -86,6 +89,7 @@ type ComputeResult struct {
 	DType       string // "fp32", "fp64"
 	Lanes, Accs int
 	Rate        profiles.Spread
+	Samples     []float64 // the rates behind Rate, in the order measured (refuse.go)
 }
 
 // Envelope returns the mix with the highest best rate: the memory ceiling.

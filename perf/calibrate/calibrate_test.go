@@ -134,7 +134,7 @@ func TestPlateaus(t *testing.T) {
 	}
 	// A busy machine: the L1 sizes' best rounds zigzag by ±30%, so they form no plateau. The
 	// level /sys reports is still measured, as the best round of the sizes that fit in it,
-	// and marked; a level whose sizes are no faster than a larger level's is left out.
+	// and marked.
 	zig := synthetic(bounds, levels, 0, -1)
 	for i := range zig {
 		if zig[i].Bytes <= 48<<10 {
@@ -154,8 +154,14 @@ func TestPlateaus(t *testing.T) {
 			zig[i].Samples = []float64{v}
 		}
 	}
-	if got = plateaus(zig, cpu, 2, 10e9); len(got) != 2 || got[0].Key != "l2" {
-		t.Errorf("an L1 slower than L2 was kept: %v", got)
+	// An L1 slower than L2 is kept, for Refusals to refuse the calibration.
+	got = plateaus(zig, cpu, 2, 10e9)
+	if len(got) != 3 || got[0].Key != "l1" || got[1].Key != "l2" {
+		t.Errorf("an L1 slower than L2 was not kept: %v", got)
+	}
+	r := &Result{Caches: got, Config: Config{Repeats: 5}}
+	if why := r.Refusals(); len(why) != 1 || !strings.HasPrefix(why[0], "l1 bandwidth") || !strings.Contains(why[0], "is not above l2 bandwidth") {
+		t.Errorf("refusals %q", why)
 	}
 	// Without /sys the plateaus are named in order.
 	got = plateaus(synthetic(bounds, levels, 0, -1), profiles.CPU{}, 2, 10e9)

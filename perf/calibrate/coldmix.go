@@ -130,7 +130,7 @@ func (cm *coldMixes) results() []MixResult {
 	var out []MixResult
 	for i, mx := range cm.mixes {
 		if len(cm.samples[i]) > 0 {
-			out = append(out, MixResult{Name: mx.name, How: mx.how, Reads: mx.reads, Writes: mx.writes, Rate: profiles.SpreadOf(cm.samples[i])})
+			out = append(out, MixResult{Name: mx.name, How: mx.how, Reads: mx.reads, Writes: mx.writes, Samples: slices.Clone(cm.samples[i]), Rate: profiles.SpreadOf(slices.Clone(cm.samples[i]))})
 		}
 	}
 	return out

@@ -156,7 +156,7 @@ func measureCompute(cfg Config, between func()) []ComputeResult {
 	}
 	out := make([]ComputeResult, len(ks))
 	for i, k := range ks {
-		out[i] = ComputeResult{Kernel: k.name, DType: k.dtype, Lanes: k.lanes, Accs: k.accs, Rate: profiles.SpreadOf(samples[i])}
+		out[i] = ComputeResult{Kernel: k.name, DType: k.dtype, Lanes: k.lanes, Accs: k.accs, Samples: slices.Clone(samples[i]), Rate: profiles.SpreadOf(samples[i])}
 	}
 	return out
 }

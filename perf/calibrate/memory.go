@@ -169,7 +169,7 @@ func measureMixes(cfg Config, cm *coldMixes) []MixResult {
 	}
 	out := make([]MixResult, len(ms))
 	for i, mx := range ms {
-		out[i] = MixResult{Name: mx.name, How: mx.how, Reads: mx.reads, Writes: mx.writes, Rate: profiles.SpreadOf(samples[i])}
+		out[i] = MixResult{Name: mx.name, How: mx.how, Reads: mx.reads, Writes: mx.writes, Samples: slices.Clone(samples[i]), Rate: profiles.SpreadOf(samples[i])}
 	}
 	return out
 }

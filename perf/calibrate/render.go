@@ -131,6 +131,13 @@ func Render(r *Result) []byte {
 	for _, w := range r.Warnings {
 		p("# WARNING: %s.", w)
 	}
+	if r.Attempt > 0 && cfg.Repeats < minJudged {
+		p("# WARNING: NOT CHECKED for noise: %d rounds cannot show a spread (at least %d can).", cfg.Repeats, minJudged)
+	} else if r.Attempt > 0 {
+		p("# Accepted on attempt %d (perf/calibrate, Refusals): every priced figure's median round within", r.Attempt)
+		p("# %.0f%% (compute) or %.0f%% (memory) of its best, its best the same within that in both halves", 100*ComputeTolerance, 100*MemoryTolerance)
+		p("# of its rounds, and each cache level faster than the next and than DRAM.")
+	}
 	if cpu.LLCBytes > 0 && int64(cfg.ArrayMiB)<<20 < 2*cpu.LLCBytes {
 		p("# WARNING: the arrays are less than 2x the last-level cache: the hbm numbers below are")
 		p("# partly cache bandwidth, not DRAM. Recalibrate without -mib for a real profile.")

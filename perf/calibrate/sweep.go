@@ -23,7 +23,8 @@ type SweepPoint struct {
 
 // CacheLevel is a cache level found in the sweep: Key "l1", "l2", "l3"; Bytes the largest
 // working set of its plateau (all workers together for a level they share); From and To
-// the range of per-worker working sets on the plateau; Rate the spread of every sample on it.
+// the range of per-worker working sets on the plateau; Rounds its rate in each round (the
+// best of its sizes in that round), in round order, and Rate their spread.
 // NoPlateau marks a level /sys reports whose sizes formed no plateau (on a busy machine the
 // rounds of neighbouring sizes can differ by more than plateauTol): its points are the
 // sweep sizes that fit in the level and not in the one below.
@@ -32,6 +33,7 @@ type CacheLevel struct {
 	Bytes     int64
 	From, To  int64
 	Points    int
+	Rounds    []float64
 	Rate      profiles.Spread
 	NoPlateau bool
 }
@@ -162,8 +164,8 @@ const plateauTol = 0.15
 //
 // A level /sys reports that no plateau was found for is still measured: its roof is the
 // best round at the sweep sizes that fit in it and not in the level below (NoPlateau),
-// provided that is faster than DRAM. A level no faster than a larger one is left out, found
-// on a plateau or not: a level nearer the core is never slower.
+// provided that is faster than DRAM. A level no faster than a larger one is kept, for
+// Refusals to refuse: a level nearer the core is never slower.
 func plateaus(pts []SweepPoint, cpu profiles.CPU, workers int, dram float64) []CacheLevel {
 	type seg struct{ lo, hi int } // pts[lo:hi]
 	median := func(s seg) float64 {
@@ -237,12 +239,9 @@ func plateaus(pts []SweepPoint, cpu profiles.CPU, workers int, dram float64) []C
 		if slices.ContainsFunc(out, func(c CacheLevel) bool { return c.Key == key }) {
 			continue // a second plateau in one level: the first, faster one stands
 		}
-		var all []float64
-		for _, p := range pts[s.lo:s.hi] {
-			all = append(all, p.Samples...)
-		}
+		rounds := levelRounds(pts[s.lo:s.hi])
 		out = append(out, CacheLevel{Key: key, Bytes: pts[s.hi-1].Bytes * int64(shared), From: pts[s.lo].Bytes, To: pts[s.hi-1].Bytes,
-			Points: s.hi - s.lo, Rate: profiles.SpreadOf(all)})
+			Points: s.hi - s.lo, Rounds: rounds, Rate: profiles.SpreadOf(slices.Clone(rounds))})
 	}
 	prev := int64(0) // per-worker bytes of the level below
 	for _, l := range lv {
@@ -261,22 +260,32 @@ func plateaus(pts []SweepPoint, cpu profiles.CPU, workers int, dram float64) []C
 		if len(in) == 0 {
 			continue
 		}
-		var all []float64
-		for _, p := range in {
-			all = append(all, p.Samples...)
-		}
+		rounds := levelRounds(in)
 		c := CacheLevel{Key: key, Bytes: in[len(in)-1].Bytes * int64(l.shared), From: in[0].Bytes, To: in[len(in)-1].Bytes,
-			Points: len(in), Rate: profiles.SpreadOf(all), NoPlateau: true}
+			Points: len(in), Rounds: rounds, Rate: profiles.SpreadOf(slices.Clone(rounds)), NoPlateau: true}
 		if c.Rate.Max > dram*(1+plateauTol) {
 			out = append(out, c)
 		}
 	}
-	// A level nearer the core is never slower than one further out: one that measured so
-	// (a busy machine's rounds) is no roof.
-	return slices.DeleteFunc(slices.SortedFunc(slices.Values(out), func(a, b CacheLevel) int { return strings.Compare(a.Key, b.Key) }),
-		func(c CacheLevel) bool {
-			return slices.ContainsFunc(out, func(o CacheLevel) bool { return o.Key > c.Key && o.Rate.Max >= c.Rate.Max })
-		})
+	// A level nearer the core that measured slower than one further out (a busy machine's
+	// rounds) is kept: Refusals refuses the calibration for it rather than drop a level.
+	return slices.SortedFunc(slices.Values(out), func(a, b CacheLevel) int { return strings.Compare(a.Key, b.Key) })
+}
+
+// levelRounds is a level's rate in each round of the sweep: the best of its sizes in that
+// round (pts' Samples are in round order). The level's spread is over these, the spread
+// between rounds, not between the sizes of its plateau.
+func levelRounds(pts []SweepPoint) []float64 {
+	var out []float64
+	for _, p := range pts {
+		for r, v := range p.Samples {
+			if r == len(out) {
+				out = append(out, v)
+			}
+			out[r] = max(out[r], v)
+		}
+	}
+	return out
 }
 
 func (c CacheLevel) String() string {
