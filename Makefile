@@ -81,12 +81,10 @@ example:
 # Teams whose kernels run elsewhere (docs/using.md): the Python reference harness's round trip
 # on the CPU (work list -> examples/pyharness/harness.py with numpy -> records -> ropgen
 # report, every row priced; skipped with a message without numpy), and the one-shot GPU
-# script's dry run (scripts/gpu/run.sh: its plan and inputs, no GPU needed).
+# script's dry run (scripts/gpu/test.sh: run.sh's plan, inputs and profile writer, no GPU needed).
 harness:
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && GO=$(GO) sh examples/pyharness/roundtrip.sh $$tmp/py && \
-	  if bash scripts/gpu/run.sh --dry-run --out $$tmp/gpu > $$tmp/gpu.log 2>&1; then \
-	    echo "scripts/gpu/run.sh --dry-run: $$(grep -c . $$tmp/gpu/work.jsonl) GPU cases planned, profile writer checked"; \
-	  else cat $$tmp/gpu.log; exit 1; fi
+	  bash scripts/gpu/test.sh $$tmp/gpu
 
 # The checked-in ops/simd_amd64.s and its declarations are what ops/internal/asmgen (its own
 # module, so that ops does not depend on avo) writes now. The first line names the output

@@ -14,13 +14,16 @@
 #   4. the Nsight Compute bytes audit (`ropgen audit`, docs/audit.md) of four cases;
 #   5. print the priced report and the audit verdicts.
 #
-#   scripts/gpu/run.sh [--dry-run] [--out DIR] [--device NAME]
+#   scripts/gpu/run.sh [--dry-run] [--out DIR] [--device NAME] [--calibration FILE]
 #
 # --dry-run needs no GPU and only bash and the Go tools: it prints the plan, checks every input
 # (the scripts, the harness, the work list and the audited cases in it, the datasheet profile
 # of --device, default "NVIDIA H200"), writes the profile from the datasheet figures with a
 # placeholder calibration of 1 (so the writer and the schema are exercised), validates it, says
-# which GPU tools are found, and exits 0 (make harness runs it). ROPGEN_BIN=DIR takes ropgen and
+# which GPU tools are found, and exits 0 (make harness runs it). --calibration FILE takes the
+# measurements from FILE (a calibrate.env an earlier run wrote under --out) instead of
+# measuring: with --dry-run it rewrites a profile from a saved run, and make harness checks
+# the writer on scripts/gpu/testdata/calibrate.env (a made-up sample, no device's figures). ROPGEN_BIN=DIR takes ropgen and
 # ropbench from DIR instead of building them (a GPU machine without the Go module cache).
 # Everything goes under --out (default out/gpu); nothing else is written.
 set -euo pipefail
@@ -28,14 +31,16 @@ set -euo pipefail
 dry=0
 out=out/gpu
 device=""
+calibration=""
 cmdline="scripts/gpu/run.sh $*"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--dry-run) dry=1 ;;
 	--out) out=${2:?--out needs a directory}; shift ;;
 	--device) device=${2:?--device needs a name}; shift ;;
+	--calibration) calibration=${2:?--calibration needs a file}; shift ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-	*) echo "run.sh: unknown argument $1 (usage: scripts/gpu/run.sh [--dry-run] [--out DIR] [--device NAME])" >&2; exit 2 ;;
+	*) echo "run.sh: unknown argument $1 (usage: scripts/gpu/run.sh [--dry-run] [--out DIR] [--device NAME] [--calibration FILE])" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -83,7 +88,7 @@ if [ -n "${ROPGEN_BIN:-}" ]; then
 	bin=$ROPGEN_BIN
 else
 	bin=$out/bin
-	go build -o "$bin/" ./cmd/ropgen ./cmd/ropbench || fail "go build ./cmd/ropgen ./cmd/ropbench failed"
+	${GO:-go} build -o "$bin/" ./cmd/ropgen ./cmd/ropbench || fail "go build ./cmd/ropgen ./cmd/ropbench failed"
 fi
 for t in ropgen ropbench; do [ -x "$bin/$t" ] || fail "no $bin/$t"; done
 echo "  tools: $bin/ropgen, $bin/ropbench"
@@ -105,6 +110,12 @@ gpu_tools_ok=1
 for t in nvidia-smi nvcc ncu "$py"; do
 	if have "$t"; then echo "  found $t"; else echo "  missing $t"; gpu_tools_ok=0; fi
 done
+if have "$py"; then
+	for f in examples/pyharness/harness.py scripts/gpu/calibrate.py; do
+		"$py" -c 'import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])' "$f" || fail "$f does not parse"
+	done
+	echo "  $py parses examples/pyharness/harness.py and scripts/gpu/calibrate.py"
+fi
 if have "$py" && "$py" -c 'import torch' 2> /dev/null; then echo "  found PyTorch ($("$py" -c 'import torch; print(torch.__version__)'))"
 else echo "  missing PyTorch for $py"; gpu_tools_ok=0; fi
 
@@ -139,7 +150,16 @@ done
 echo "  datasheet: $datasheet (hbm ${THEO[hbm:]} B/s, bf16 ${THEO[cube:bf16]}, fp16 ${THEO[cube:fp16]}, fp8 ${THEO[cube:fp8]}, fp32 ${THEO[vector:fp32]} FLOP/s)"
 
 # ---- 1. calibrate ----------------------------------------------------------------------------
-if [ $dry = 1 ]; then
+if [ -n "$calibration" ]; then
+	step "1. calibrate: the measurements of $calibration"
+	[ -s "$calibration" ] || fail "--calibration $calibration: no such file, or empty"
+	# shellcheck disable=SC1090
+	. "$calibration"
+	for k in hbm bf16 fp16 fp8 fp32; do
+		s=${k}_skip mx=${k}_max
+		[ -n "${!s:-}" ] || [ -n "${!mx:-}" ] || fail "--calibration $calibration: no ${k}_max (nor ${k}_skip)"
+	done
+elif [ $dry = 1 ]; then
 	step "1. calibrate: dry run, datasheet figures stand in for the measurements (calibration 1)"
 	driver_version="(dry run)" cuda_version="(dry run)" torch_version="(dry run)"
 	for m in hbm:hbm: bf16:cube:bf16 fp16:cube:fp16 fp8:cube:fp8 fp32:vector:fp32; do
@@ -191,7 +211,9 @@ ceiling() { # INDENT NAME THEORETICAL KEY(measured prefix) COMMENT
 }
 {
 	echo "# yaml-language-server: \$schema=../../perf/profiles/profile.schema.json"
-	echo "# $device, measured by scripts/gpu/run.sh$([ $dry = 1 ] && echo ' --dry-run: NOT MEASURED, datasheet figures as placeholders')"
+	if [ -n "$calibration" ]; then echo "# $device, measured by scripts/gpu/run.sh (the measurements of $calibration)"
+	elif [ $dry = 1 ]; then echo "# $device: scripts/gpu/run.sh --dry-run: NOT MEASURED, datasheet figures as placeholders"
+	else echo "# $device, measured by scripts/gpu/run.sh"; fi
 	echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); driver: ${driver_version:-?}; CUDA: ${cuda_version:-?}; PyTorch: ${torch_version:-?}"
 	echo "# command: $cmdline"
 	echo "# theoretical values: $datasheet (data sheet); calibration = the best repetition / theoretical."
