@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/format"
+	"go/types"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -121,49 +122,126 @@ func emitInline(g *source, m *opModel) {
 	// fixed-rank EvalRoofline; BenchmarkExactness). Otherwise the checked operations panic,
 	// as the helpers and an index do, and one recover turns that into the error.
 	formulas := slices.Concat(m.vars, []*formula{m.flops, m.bytes})
-	checker := !slices.ContainsFunc(formulas, func(f *formula) bool { _, _, p := f.exactSource(false); return p })
-	type step struct{ local, src, label string }
-	var steps []step
-	fails := false
-	for _, f := range formulas {
-		local := f.name
-		switch f {
-		case m.flops:
-			local = "rooflineFlops"
-		case m.bytes:
-			local = "rooflineBytes"
-		}
-		src, ff, _ := f.exactSource(checker)
-		label := ""
-		if ff {
-			label = f.label()
-		}
-		fails = fails || ff
-		steps = append(steps, step{local, src, label})
-	}
-	switch {
-	case fails && checker:
-		g.p("var rooflineCk rooflineChecker")
-	case fails:
+	checker := !slices.ContainsFunc(formulas, func(f *formula) bool { _, _, p := f.exactSource(false, nil, nil); return p })
+	if !checker {
 		g.p("rooflineAt := \"roofline\"")
 		g.p("defer rooflineRecover(", fmt.Sprintf("%q", name), ", &rooflineAt, &err)")
 	}
 	for _, b := range bs {
 		g.p(b.local, " := ", b.value)
 	}
-	for _, s := range steps {
-		if s.label != "" && !checker {
-			g.p("rooflineAt = `", s.label, "`")
+	alias, decl := m.helperAliases()
+	if decl != "" {
+		g.p(decl)
+	}
+	// The vars run before the guard, on both paths: a step is checked unless it is safe for
+	// every value of its operands (x.ndim - 1 is).
+	base := map[string]ival{}
+	varsProof := newProver(base, true)
+	for _, v := range m.vars {
+		r := varsProof.formula(v)
+		if isIntType(v.typed.info.TypeOf(v.typed.expr)) {
+			base[v.name] = r
 		}
-		g.p(s.local, " := ", s.src)
-		if s.label != "" && checker {
+	}
+	declared := false
+	step := func(f *formula, local string, unsafe map[ast.Expr]bool) {
+		src, ff, _ := f.exactSource(checker, unsafe, alias)
+		if ff && checker && !declared {
+			g.p("var rooflineCk rooflineChecker")
+			declared = true
+		}
+		if ff && !checker {
+			g.p("rooflineAt = `", f.label(), "`")
+		}
+		g.p(local, " := ", src)
+		if ff && checker {
 			g.p("if rooflineCk.bad {")
-			g.p("return 0, 0, rooflineCk.err(", fmt.Sprintf("%q", name), ", `", s.label, "`)")
+			g.p("return 0, 0, rooflineCk.err(", fmt.Sprintf("%q", name), ", `", f.label(), "`)")
 			g.p("}")
 		}
 	}
+	for _, v := range m.vars {
+		step(v, v.name, varsProof.unsafe)
+	}
+	// flops and bytes as the manifest writes them, where the proof shows that no step can
+	// overflow: for every value when it needs no guard, else inside the guard's bounds, and
+	// the checked steps outside them.
+	gd, needed, proved := proveResults(m, base)
+	if proved {
+		env := base
+		if needed {
+			env = gd.env(base)
+			g.p("// No step of flops or bytes can overflow inside these bounds (ropgen proved it when")
+			g.p("// it generated this code), so the formulas run as written; outside them, checked.")
+			g.p("if ", gd.source(), " {")
+		}
+		p := newProver(env, false)
+		rf, rb := p.formula(m.flops), p.formula(m.bytes)
+		fs, _, _ := m.flops.exactSource(false, map[ast.Expr]bool{}, alias)
+		bs, _, _ := m.bytes.exactSource(false, map[ast.Expr]bool{}, alias)
+		g.p("rooflineFlops := ", fs)
+		g.p("rooflineBytes := ", bs)
+		if rf.lo >= 0 && rb.lo >= 0 {
+			g.p("return int64(rooflineFlops), int64(rooflineBytes), nil")
+		} else {
+			g.p("return rooflineResult(", fmt.Sprintf("%q", name), ", rooflineFlops, rooflineBytes)")
+		}
+		g.p("}")
+		if !needed {
+			return
+		}
+	}
+	resultsProof := newProver(base, true)
+	resultsProof.formula(m.flops)
+	resultsProof.formula(m.bytes)
+	step(m.flops, "rooflineFlops", resultsProof.unsafe)
+	step(m.bytes, "rooflineBytes", resultsProof.unsafe)
 	g.p("return rooflineResult(", fmt.Sprintf("%q", name), ", rooflineFlops, rooflineBytes)")
 	g.p("}")
+}
+
+// helperAliases returns the helpers m's formulas call that its method declares as locals
+// under their formula names, so that the formulas read as written (product, not
+// rooflineProduct), and that declaration. A generic helper is declared at the one type its
+// calls use; called at two, it keeps its Go name.
+func (m *opModel) helperAliases() (map[string]bool, string) {
+	uses := map[string]map[string]bool{}
+	for _, f := range slices.Concat(m.vars, []*formula{m.flops, m.bytes}) {
+		ast.Inspect(f.typed.expr, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				id := call.Fun.(*ast.Ident)
+				if uses[id.Name] == nil {
+					uses[id.Name] = map[string]bool{}
+				}
+				uses[id.Name][types.TypeString(f.typed.info.TypeOf(call), nil)] = true
+			}
+			return true
+		})
+	}
+	alias := map[string]bool{}
+	var names, values []string
+	for _, h := range Helpers {
+		if h.Builtin || uses[h.Name] == nil {
+			continue
+		}
+		v := h.GoName()
+		switch h.Name {
+		case "cond", "valueor", "mustvalue": // generic in their value's type
+			if len(uses[h.Name]) != 1 {
+				continue
+			}
+			for t := range uses[h.Name] {
+				v += "[" + t + "]"
+			}
+		}
+		alias[h.Name] = true
+		names, values = append(names, h.Name), append(values, v)
+	}
+	if len(names) == 0 {
+		return alias, ""
+	}
+	return alias, strings.Join(names, ", ") + " := " + strings.Join(values, ", ")
 }
 
 // binding is one vars-layer local bound from an op field (docs/binding.md).

@@ -18,22 +18,24 @@ type typedFormula struct {
 	src  []byte // the check's source, which expr's positions index
 }
 
-// exactSource returns f as Go with every +, - and * on int, and every unary - on int,
-// replaced by the checked operation of the runtime (rooflineAdd, rooflineSub, rooflineMul,
-// rooflineNeg): the result is exact or the step panics, never a wrapped value. Helpers are
-// called by their Go names (product is rooflineProduct). Constant
-// subexpressions are left to Go, which evaluates them exactly at compile time (and refuses
-// one that does not fit; the type check reports that first). fails reports whether
-// evaluating the formula can panic: a checked operation, a helper that refuses arguments,
-// an index or a slice. With checker, the checked operations are those of the local
-// rooflineCk (a rooflineChecker: a failure is recorded, not raised), for an op whose
-// formulas can fail only by overflow; panics reports whether this one can fail otherwise.
-func (f *formula) exactSource(checker bool) (src string, fails, panics bool) {
+// exactSource returns f as Go with every +, - and * on int, and every unary - on int, that
+// the proof could not show safe (unsafe[step]; nil: every step) replaced by the checked
+// operation of the runtime (rooflineAdd, rooflineSub, rooflineMul, rooflineNeg): the result
+// is exact or the step panics, never a wrapped value. A helper is called by its formula
+// name when alias holds it (the method declares it as a local for its declaration), by its
+// Go name otherwise (product is rooflineProduct). Constant subexpressions are left to Go,
+// which evaluates them exactly at compile time (and refuses one that does not fit; the type
+// check reports that first). fails reports whether evaluating the formula can panic: a
+// checked operation, a helper that refuses arguments, an index or a slice. With checker,
+// the checked operations are those of the local rooflineCk (a rooflineChecker: a failure is
+// recorded, not raised), for an op whose formulas can fail only by overflow; panics reports
+// whether this one can fail otherwise.
+func (f *formula) exactSource(checker bool, unsafe map[ast.Expr]bool, alias map[string]bool) (src string, fails, panics bool) {
 	if tv := f.typed.info.Types[f.typed.expr]; tv.Value != nil && f.layer == ArithLayer {
 		// flops and bytes are int: a constant such as 2.0 is written as the int it is.
 		return constant.ToInt(tv.Value).ExactString(), false, false
 	}
-	r := &rewriter{t: f.typed, checker: checker}
+	r := &rewriter{t: f.typed, checker: checker, unsafe: unsafe, alias: alias}
 	r.expr(f.typed.expr)
 	return r.b.String(), r.checked || r.panics, r.panics
 }
@@ -43,9 +45,14 @@ type rewriter struct {
 	t       *typedFormula
 	b       strings.Builder
 	checker bool
+	unsafe  map[ast.Expr]bool
+	alias   map[string]bool
 	checked bool // a checked operation was written
 	panics  bool // a helper that refuses, an index or a slice was written
 }
+
+// check reports whether the int step e is written as a checked operation.
+func (r *rewriter) check(e ast.Expr) bool { return r.unsafe == nil || r.unsafe[e] }
 
 func (r *rewriter) text(n ast.Node) {
 	r.b.Write(r.t.src[r.t.fset.Position(n.Pos()).Offset:r.t.fset.Position(n.End()).Offset])
@@ -88,7 +95,7 @@ func (r *rewriter) expr(e ast.Expr) {
 		r.expr(e.X)
 		r.b.WriteByte(')')
 	case *ast.UnaryExpr:
-		if e.Op == token.SUB && r.isInt(e) {
+		if e.Op == token.SUB && r.isInt(e) && r.check(e) {
 			r.checked = true
 			r.call(map[bool]string{false: "rooflineNeg", true: "rooflineCk.neg"}[r.checker], e.X)
 			return
@@ -104,7 +111,7 @@ func (r *rewriter) expr(e ast.Expr) {
 		}
 		r.expr(e.X)
 	case *ast.BinaryExpr:
-		if fn := checkedOps[e.Op]; fn != "" && r.isInt(e) {
+		if fn := checkedOps[e.Op]; fn != "" && r.isInt(e) && r.check(e) {
 			if r.checker {
 				fn = checkerOps[e.Op]
 			}
@@ -118,7 +125,11 @@ func (r *rewriter) expr(e ast.Expr) {
 	case *ast.CallExpr:
 		h, _ := lookupHelper(e.Fun.(*ast.Ident).Name) // the gate allows only helper calls
 		r.panics = r.panics || h.Fails
-		r.call(h.GoName(), e.Args...)
+		name := h.GoName()
+		if r.alias[h.Name] {
+			name = h.Name
+		}
+		r.call(name, e.Args...)
 	case *ast.SelectorExpr:
 		r.expr(e.X)
 		r.b.WriteString("." + e.Sel.Name)

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"errors"
 	"slices"
 	"testing"
 )
@@ -83,4 +84,110 @@ func (c *softmaxRooflineCache) ComputeRoof() string { return c.op.ComputeRoof() 
 
 func BenchmarkEvalRooflineSoftmaxFwdCached(b *testing.B) {
 	benchmarkEvalRoofline(b, &softmaxRooflineCache{op: boundSoftmax(b)})
+}
+
+// The generated EvalRoofline against hand-written unchecked methods that return the same
+// numbers through the same interface (issue 26's target: at most 1.3x, 0 allocs). The hand
+// types share the op's layout, so both read the same fields; rounds interleave the two in
+// one process: go test -run '^$' -bench EvalRooflineVsHand -count 5 ./ops
+
+type handGemmFwd GemmFwd
+
+func (op *handGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
+	M, N, K, e := op.M, op.N, op.K, op.DType.Size()
+	return int64(2 * M * N * K), int64((M*K + K*N + M*N) * e), nil
+}
+
+func (op *handGemmFwd) ComputeRoof() string { return "cube.bf16" }
+
+type handRMSNormFwd RMSNormFwd
+
+// EvalRoofline computes from the bound shapes on every call, as an author writes it.
+func (op *handRMSNormFwd) EvalRoofline() (flops, bytes int64, err error) {
+	if op.XShape == nil {
+		return 0, 0, errors.New("RMSNormFwd: unbound")
+	}
+	N, T := 1, 1
+	for _, d := range op.NormalizedShape {
+		N *= d
+	}
+	for _, d := range op.XShape {
+		T *= d
+	}
+	R, w := T/N, 0
+	if op.WeightShape != nil {
+		w = 1
+	}
+	return int64(3*T + 2*R + w*T), int64((2*T + w*N) * op.DType.Size()), nil
+}
+
+func (op *handRMSNormFwd) ComputeRoof() string { return "vector.fp32" }
+
+type handSoftmaxFwd SoftmaxFwd
+
+func (op *handSoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
+	n, d := len(op.XShape), op.Dim
+	if op.XShape == nil || d < -n || d >= n {
+		return 0, 0, errors.New("SoftmaxFwd: unbound or dim out of range")
+	}
+	if d < 0 {
+		d += n
+	}
+	T := 1
+	for _, s := range op.XShape {
+		T *= s
+	}
+	R := T / op.XShape[d]
+	return int64(5*T - 2*R), int64(2 * T * op.DType.Size()), nil
+}
+
+func (op *handSoftmaxFwd) ComputeRoof() string { return "vector.fp32" }
+
+func BenchmarkEvalRooflineVsHand(b *testing.B) {
+	gemm, err := NewGemmFwd(128, 4096, 4096, BFloat16)
+	if err != nil {
+		b.Fatal(err)
+	}
+	norm, err := NewRMSNormFwd([]int{4096}, nil, BFloat16)
+	if err != nil {
+		b.Fatal(err)
+	}
+	x, _ := NewTensor(BFloat16, 4, 4096)
+	w, _ := NewTensor(BFloat16, 4096)
+	y, _ := NewTensor(BFloat16, 4, 4096)
+	if err := norm.Forward(y, x, w); err != nil {
+		b.Fatal(err)
+	}
+	softmax := boundSoftmax(b)
+	pairs := []struct {
+		name      string
+		gen, hand rooflineOp
+	}{
+		{"GemmFwd", gemm, (*handGemmFwd)(gemm)},
+		{"RMSNormFwd", norm, (*handRMSNormFwd)(norm)},
+		{"SoftmaxFwd", softmax, (*handSoftmaxFwd)(softmax)},
+	}
+	for _, p := range pairs {
+		f1, b1, err1 := p.gen.EvalRoofline()
+		f2, b2, err2 := p.hand.EvalRoofline()
+		if err1 != nil || err2 != nil || f1 != f2 || b1 != b2 {
+			b.Fatalf("%s: generated %d, %d, %v; hand-written %d, %d, %v", p.name, f1, b1, err1, f2, b2, err2)
+		}
+	}
+	run := func(op rooflineOp) func(*testing.B) {
+		return func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := op.EvalRoofline(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	for range 3 {
+		for _, p := range pairs {
+			b.Run(p.name+"/generated", run(p.gen))
+			b.Run(p.name+"/hand", run(p.hand))
+		}
+	}
 }

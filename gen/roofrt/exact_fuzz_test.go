@@ -142,17 +142,62 @@ func checkExact(t *testing.T, v, flops string, in exactInputs) {
 	if errors.Is(wantErr, errRefused) {
 		t.Fatalf("V = %q, flops = %q: generated, but the reference says Go refuses it (%v)\n%s", v, flops, wantErr, out.Files[gen.File])
 	}
-	got, _, gotErr := runGenerated(t, out.Files[gen.File], in)
-	switch {
-	case wantErr != nil && gotErr == nil:
-		t.Fatalf("V = %q, flops = %q, %+v: generated code returns %d; the reference fails: %v\n%s", v, flops, in, got, wantErr, out.Files[gen.File])
-	case wantErr == nil && gotErr != nil:
-		t.Fatalf("V = %q, flops = %q, %+v: generated code fails (%v); the reference gives %d\n%s", v, flops, in, gotErr, want, out.Files[gen.File])
-	case wantErr == nil && got != want:
-		t.Fatalf("V = %q, flops = %q, %+v: generated code returns %d, the reference %d\n%s", v, flops, in, got, want, out.Files[gen.File])
-	case wantErr != nil && errors.Is(wantErr, errNegative) != strings.Contains(gotErr.Error(), "is negative"):
-		t.Fatalf("V = %q, flops = %q, %+v: generated code fails with %v; the reference with %v (a negative count is an error of its own)", v, flops, in, gotErr, wantErr)
+	code := out.Files[gen.File]
+	compareExact(t, v, flops, code, in, want, wantErr)
+	// The guard's boundary: M and K on either side of every bound the guard has.
+	for _, b := range guardBounds(t, code) {
+		for _, m := range []int{b - 1, b, b + 1} {
+			for _, k := range []int{in.K, b - 1, b, b + 1} {
+				at := in
+				at.M, at.K = m, k
+				ref := &refEval{in: at, env: map[string]refVal{}}
+				want, wantErr := ref.run(vExpr, fExpr)
+				compareExact(t, v, flops, code, at, want, wantErr)
+			}
+		}
 	}
+}
+
+// compareExact runs the generated method on in, on the path the guard picks and on the
+// checked path alone, and compares each with the reference.
+func compareExact(t *testing.T, v, flops string, src []byte, in exactInputs, want int64, wantErr error) {
+	t.Helper()
+	for _, checked := range []bool{false, true} {
+		got, _, gotErr, fast := runGenerated(t, src, in, checked)
+		path := "the checked path"
+		if fast {
+			path = "the verbatim path"
+		}
+		switch {
+		case wantErr != nil && gotErr == nil:
+			t.Fatalf("V = %q, flops = %q, %+v: %s returns %d; the reference fails: %v\n%s", v, flops, in, path, got, wantErr, src)
+		case wantErr == nil && gotErr != nil:
+			t.Fatalf("V = %q, flops = %q, %+v: %s fails (%v); the reference gives %d\n%s", v, flops, in, path, gotErr, want, src)
+		case wantErr == nil && got != want:
+			t.Fatalf("V = %q, flops = %q, %+v: %s returns %d, the reference %d\n%s", v, flops, in, path, got, want, src)
+		case wantErr != nil && errors.Is(wantErr, errNegative) != strings.Contains(gotErr.Error(), "is negative"):
+			t.Fatalf("V = %q, flops = %q, %+v: %s fails with %v; the reference with %v (a negative count is an error of its own)", v, flops, in, path, gotErr, wantErr)
+		}
+	}
+}
+
+// guardBounds returns the bounds 1<<n of the generated guard, if there is one.
+func guardBounds(t *testing.T, src []byte) []int {
+	f, err := parser.ParseFile(token.NewFileSet(), gen.File, src, 0)
+	if err != nil {
+		t.Fatalf("generated code does not parse: %v", err)
+	}
+	var out []int
+	ast.Inspect(f, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && b.Op == token.SHL {
+			if x, ok := b.Y.(*ast.BasicLit); ok {
+				n, _ := strconv.Atoi(x.Value)
+				out = append(out, 1<<n)
+			}
+		}
+		return true
+	})
+	return out
 }
 
 var (
@@ -756,7 +801,9 @@ func (r *refEval) call(e *ast.CallExpr) (refVal, error) {
 
 // runGenerated interprets the generated method that computes the roofline (rooflineEval, or
 // EvalRoofline for an op that does not cache), calling this package's runtime and helpers.
-func runGenerated(t *testing.T, methods []byte, in exactInputs) (flops, bytes int64, err error) {
+// With checked, the guard of the verbatim path is taken as false; fast reports whether the
+// verbatim path returned.
+func runGenerated(t *testing.T, methods []byte, in exactInputs, checked bool) (flops, bytes int64, err error, fast bool) {
 	f, perr := parser.ParseFile(token.NewFileSet(), "zz_roofline.go", methods, 0)
 	if perr != nil {
 		t.Fatalf("generated code does not parse: %v", perr)
@@ -783,25 +830,72 @@ func runGenerated(t *testing.T, methods []byte, in exactInputs) (flops, bytes in
 			}
 		}
 	}()
-	for _, s := range body.List {
+	stmts := body.List
+	for len(stmts) > 0 {
+		s := stmts[0]
+		stmts = stmts[1:]
 		switch s := s.(type) {
 		case *ast.AssignStmt:
+			if isHelperRef(s.Rhs[0]) { // product, cond := rooflineProduct, rooflineCond[int]
+				for i, l := range s.Lhs {
+					ip.env[l.(*ast.Ident).Name] = newHelperRef(s.Rhs[i])
+				}
+				continue
+			}
 			ip.env[s.Lhs[0].(*ast.Ident).Name] = ip.eval(s.Rhs[0])
 		case *ast.DeferStmt: // the recover: this function's own
 		case *ast.DeclStmt: // var rooflineCk rooflineChecker: ip.ck
-		case *ast.IfStmt: // if rooflineCk.bad { return 0, 0, rooflineCk.err(...) }
-			if ip.ck.bad {
-				return 0, 0, ip.ck.first
+		case *ast.IfStmt:
+			if sel, ok := s.Cond.(*ast.SelectorExpr); ok && sel.Sel.Name == "bad" {
+				// if rooflineCk.bad { return 0, 0, rooflineCk.err(...) }
+				if ip.ck.bad {
+					return 0, 0, ip.ck.first, false
+				}
+				continue
+			}
+			// The guard of the verbatim path: its body returns.
+			if !checked && ip.eval(s.Cond).(bool) {
+				fast = true
+				stmts = s.Body.List
 			}
 		case *ast.ReturnStmt:
+			if len(s.Results) == 3 { // return int64(rooflineFlops), int64(rooflineBytes), nil
+				conv := func(e ast.Expr) int { return ip.eval(e.(*ast.CallExpr).Args[0]).(int) }
+				flops, bytes := conv(s.Results[0]), conv(s.Results[1])
+				if flops < 0 || bytes < 0 {
+					t.Fatalf("the verbatim path returns a negative count (%d, %d) without rooflineResult", flops, bytes)
+				}
+				return int64(flops), int64(bytes), nil, fast
+			}
 			call := s.Results[0].(*ast.CallExpr)
-			return rooflineResult("Op", ip.eval(call.Args[1]).(int), ip.eval(call.Args[2]).(int))
+			flops, bytes, err := rooflineResult("Op", ip.eval(call.Args[1]).(int), ip.eval(call.Args[2]).(int))
+			return flops, bytes, err, fast
 		default:
 			t.Fatalf("generated statement %T not interpreted", s)
 		}
 	}
-	t.Fatal("generated method does not return rooflineResult")
+	t.Fatal("generated method does not return")
 	return
+}
+
+// helperRef is a helper the generated method declares under its formula name: the Go name it
+// stands for.
+type helperRef string
+
+// isHelperRef reports a helper's Go name (as the generated code declares a local for).
+func isHelperRef(e ast.Expr) bool {
+	if ix, ok := e.(*ast.IndexExpr); ok {
+		e = ix.X
+	}
+	id, ok := e.(*ast.Ident)
+	return ok && strings.HasPrefix(id.Name, "roofline")
+}
+
+func newHelperRef(e ast.Expr) helperRef {
+	if ix, ok := e.(*ast.IndexExpr); ok { // rooflineCond[int]
+		e = ix.X
+	}
+	return helperRef(e.(*ast.Ident).Name)
 }
 
 type interp struct {
@@ -812,6 +906,10 @@ type interp struct {
 }
 
 func (ip *interp) eval(e ast.Expr) any {
+	if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.SHL { // the guard's 1<<n
+		n, _ := strconv.Atoi(b.Y.(*ast.BasicLit).Value)
+		return uint(1) << n
+	}
 	if isConst(e) {
 		c, err := constEval(e)
 		if err != nil {
@@ -888,8 +986,13 @@ func (ip *interp) eval(e ast.Expr) any {
 		if xb, ok := x.(bool); ok {
 			return (xb == y.(bool)) == (e.Op == token.EQL)
 		}
+		if xu, ok := x.(uint); ok && e.Op == token.LSS { // the guard
+			return xu < y.(uint)
+		}
 		a, b := x.(int), y.(int)
 		switch e.Op {
+		case token.OR: // the guard's OR of its leaves
+			return a | b
 		case token.ADD: // wraps, as Go does: only a missed rewrite reaches here
 			return a + b
 		case token.SUB:
@@ -934,12 +1037,17 @@ func (ip *interp) call(e *ast.CallExpr) any {
 		}
 	}
 	name := e.Fun.(*ast.Ident).Name
+	if ref, ok := ip.env[name].(helperRef); ok {
+		name = string(ref)
+	}
 	var args []any
 	for _, a := range e.Args {
 		args = append(args, ip.eval(a))
 	}
 	i := func(k int) int { return args[k].(int) }
 	switch name {
+	case "uint": // the guard
+		return uint(i(0))
 	case "rooflineAdd":
 		return rooflineAdd(i(0), i(1))
 	case "rooflineSub":

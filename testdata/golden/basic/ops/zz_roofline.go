@@ -23,9 +23,16 @@ func (op *AttentionFwd) ComputeRoof() string { return "vector.fp16" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AxpyFwd call (manifest.yaml:91).
 func (op *AxpyFwd) EvalRoofline() (flops, bytes int64, err error) {
-	var rooflineCk rooflineChecker
 	N := op.N
 	elem_bytes := op.DType.Size()
+	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
+	// it generated this code), so the formulas run as written; outside them, checked.
+	if uint(N) < 1<<55 && uint(elem_bytes) < 1<<6 {
+		rooflineFlops := 2 * N
+		rooflineBytes := 3 * N * elem_bytes
+		return int64(rooflineFlops), int64(rooflineBytes), nil
+	}
+	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.mul(2, N)
 	if rooflineCk.bad {
 		return 0, 0, rooflineCk.err("AxpyFwd", `roofline.flops "2 * N"`)
@@ -52,9 +59,16 @@ func (op *AxpyFwd) ComputeRoof() string {
 
 // EvalRoofline returns the minimum FLOPs and bytes of one DaxpyFwd call (manifest.yaml:77).
 func (op *DaxpyFwd) EvalRoofline() (flops, bytes int64, err error) {
-	var rooflineCk rooflineChecker
 	N := op.N
 	elem_bytes := op.DType.Size()
+	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
+	// it generated this code), so the formulas run as written; outside them, checked.
+	if uint(N) < 1<<55 && uint(elem_bytes) < 1<<6 {
+		rooflineFlops := 2 * N
+		rooflineBytes := 3 * N * elem_bytes
+		return int64(rooflineFlops), int64(rooflineBytes), nil
+	}
+	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.mul(2, N)
 	if rooflineCk.bad {
 		return 0, 0, rooflineCk.err("DaxpyFwd", `roofline.flops "2 * N"`)
@@ -73,11 +87,18 @@ func (op *DaxpyFwd) ComputeRoof() string { return "vector.fp64" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GemmFwd call (manifest.yaml:1).
 func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
-	var rooflineCk rooflineChecker
 	M := op.M
 	K := op.K
 	N := op.N
 	elem_bytes := op.DType.Size()
+	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
+	// it generated this code), so the formulas run as written; outside them, checked.
+	if uint(M|N|K) < 1<<20 && uint(elem_bytes) < 1<<6 {
+		rooflineFlops := 2 * M * N * K
+		rooflineBytes := (M*K + K*N + M*N) * elem_bytes
+		return int64(rooflineFlops), int64(rooflineBytes), nil
+	}
+	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K)
 	if rooflineCk.bad {
 		return 0, 0, rooflineCk.err("GemmFwd", `roofline.flops "2 * M * N * K"`)
@@ -91,17 +112,25 @@ func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LinearFwd call (manifest.yaml:34).
 func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
-	var rooflineCk rooflineChecker
 	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
 	M := op.M
 	K := op.K
 	N := op.N
 	elem_bytes := op.DType.Size()
-	rooflineFlops := rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K), rooflineCond(bias != nil, rooflineCk.mul(M, N), 0))
+	cond := rooflineCond[int]
+	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
+	// it generated this code), so the formulas run as written; outside them, checked.
+	if uint(M|N|K) < 1<<20 && uint(elem_bytes) < 1<<6 {
+		rooflineFlops := 2*M*N*K + cond(bias != nil, M*N, 0)
+		rooflineBytes := (M*K + N*K + M*N + cond(bias != nil, N, 0)) * elem_bytes
+		return int64(rooflineFlops), int64(rooflineBytes), nil
+	}
+	var rooflineCk rooflineChecker
+	rooflineFlops := rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K), cond(bias != nil, rooflineCk.mul(M, N), 0))
 	if rooflineCk.bad {
 		return 0, 0, rooflineCk.err("LinearFwd", `roofline.flops "2 * M * N * K + cond(bias != nil, M * N, 0)"`)
 	}
-	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.add(rooflineCk.add(rooflineCk.mul(M, K), rooflineCk.mul(N, K)), rooflineCk.mul(M, N)), rooflineCond(bias != nil, N, 0))), elem_bytes)
+	rooflineBytes := rooflineCk.mul((rooflineCk.add(rooflineCk.add(rooflineCk.add(rooflineCk.mul(M, K), rooflineCk.mul(N, K)), rooflineCk.mul(M, N)), cond(bias != nil, N, 0))), elem_bytes)
 	if rooflineCk.bad {
 		return 0, 0, rooflineCk.err("LinearFwd", `roofline.bytes "(M * K + N * K + M * N + cond(bias != nil, N, 0)) * elem_bytes"`)
 	}
@@ -133,14 +162,22 @@ func (op *SoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	dim := op.Dim
 	elem_bytes := op.DType.Size()
+	product, cdiv, normdim := rooflineProduct, rooflineCdiv, rooflineNormdim
 	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
-	d := rooflineNormdim(dim, x.ndim)
+	d := normdim(dim, x.ndim)
 	rooflineAt = `roofline.vars.N "x.shape[d]"`
 	N := x.shape[d]
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
-	T := rooflineProduct(x.shape)
+	T := product(x.shape)
+	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
+	// it generated this code), so the formulas run as written; outside them, checked.
+	if uint(T|(N-1)) < 1<<56 && uint(elem_bytes) < 1<<6 {
+		rooflineFlops := 4*T + cdiv(T, N)
+		rooflineBytes := 2 * T * elem_bytes
+		return int64(rooflineFlops), int64(rooflineBytes), nil
+	}
 	rooflineAt = `roofline.flops "4 * T + cdiv(T, N)"`
-	rooflineFlops := rooflineAdd(rooflineMul(4, T), rooflineCdiv(T, N))
+	rooflineFlops := rooflineAdd(rooflineMul(4, T), cdiv(T, N))
 	rooflineAt = `roofline.bytes "2 * T * elem_bytes"`
 	rooflineBytes := rooflineMul(rooflineMul(2, T), elem_bytes)
 	return rooflineResult("SoftmaxFwd", rooflineFlops, rooflineBytes)
