@@ -1,7 +1,7 @@
 #!/bin/sh
 # The Python harness's round trip on the CPU (make test): ropgen's work list of the catalog's
 # small cpu-* rows -> harness.py with numpy -> records -> ropgen report against a test profile,
-# which must price every row. Skipped with a message when no python3 with numpy is found.
+# which must price every row; test_harness.py checks the references first. Skipped with a message when no python3 with numpy is found.
 # usage: examples/pyharness/roundtrip.sh OUTDIR   (from the repository root; GO, PYTHON optional)
 set -eu
 out=${1:?usage: roundtrip.sh OUTDIR}
@@ -15,6 +15,8 @@ if [ -z "$py" ]; then
 	exit 0
 fi
 mkdir -p "$out"
+# The numpy references against their definitions first (-B: no __pycache__ in the tree).
+(cd examples/pyharness && "$py" -B test_harness.py) || { echo "examples/pyharness/test_harness.py failed"; exit 1; }
 $GO run ./cmd/ropbench eval -json -workload '^cpu-' > "$out/work.jsonl" 2> "$out/eval.log" || { cat "$out/eval.log"; exit 1; }
 # Small rows only, three samples each, a small flush buffer: a test of the seam, not a measurement.
 "$py" examples/pyharness/harness.py --backend numpy -i "$out/work.jsonl" -o "$out/records.jsonl" \
