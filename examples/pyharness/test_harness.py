@@ -54,6 +54,8 @@ def main():
     check("LayerNormFwd var", y.var(axis=(1, 2)), np.ones(2), 1e-3)
     ins, y = run(be, case("GemmFwd", [("a", [5, 7]), ("b", [7, 3])], [("c", [5, 3])]))
     check("GemmFwd", y, [[sum(float(ins["a"][i, k]) * float(ins["b"][k, j]) for k in range(7)) for j in range(3)] for i in range(5)], 1e-4)
+    ins, y = run(be, case("BatchedGemmFwd", [("a", [2, 5, 7]), ("b", [2, 7, 3])], [("c", [2, 5, 3])]))
+    check("BatchedGemmFwd", y, np.stack([ins["a"][i] @ ins["b"][i] for i in range(2)]), 1e-4)
     ins, y = run(be, case("LinearFwd", [("x", [2, 4]), ("weight", [3, 4]), ("bias", [3])], [("y", [2, 3])]))
     check("LinearFwd", y, ins["x"] @ ins["weight"].T + ins["bias"], 1e-4)
     ins, y = run(be, case("SumFwd", [("x", [2, 3, 4])], [("y", [2, 3])], {"dim": [-1], "keepdim": False}))
