@@ -4,7 +4,9 @@ import "fmt"
 
 // cubeRoofs maps every dtype a matrix unit contracts natively to the device-profile key of
 // that unit's ceiling (spec §1.4; "cube" is the matrix unit: the 910B1's Cube, a GPU's
-// Tensor Cores, a CPU's FMA units). A float32 contraction is priced on cube.fp32, not on a
+// Tensor Cores; on a CPU the unit an optimal contraction of the dtype would use there, which
+// the host profile names: AMX tiles, else AVX512-BF16/FP16, else the fp32 FMA pipes, where
+// the report prices a cube.bf16 or cube.fp16 row the profile has no key for). A float32 contraction is priced on cube.fp32, not on a
 // GPU's tf32 roof: tf32 rounds the inputs to 10 mantissa bits, which a float32 op does not
 // ask for, so a profile without cube.fp32 leaves such rows blank rather than guessing.
 //

@@ -85,11 +85,14 @@ type MixResult struct {
 
 // ComputeResult is one multiply-add kernel's measurement.
 type ComputeResult struct {
-	Kernel      string // "avx512", "avx2", "neon", "scalar"
-	DType       string // "fp32", "fp64"
+	Kernel      string // "avx512", "avx2", "neon", "avx512bf16", "amx", "scalar"
+	DType       string // "fp32", "fp64", "bf16", "fp16", "int8"
 	Lanes, Accs int
-	Rate        profiles.Spread
-	Samples     []float64 // the rates behind Rate, in the order measured (refuse.go)
+	// Unit, How and TileCycles are the kernel's (fmaKernel: unit, how, tileCycles).
+	Unit, How  string
+	TileCycles int
+	Rate       profiles.Spread
+	Samples    []float64 // the rates behind Rate, in the order measured (refuse.go)
 }
 
 // Envelope returns the mix with the highest best rate: the memory ceiling.
@@ -103,13 +106,13 @@ func (r *Result) Envelope() MixResult {
 	return best
 }
 
-// Best returns the fastest kernel of dtype among the SIMD kernels (simd true) or the scalar
-// one, and whether there is one.
+// Best returns the fastest kernel of dtype among the SIMD kernels (simd true; a matrix
+// unit's are not SIMD) or the scalar one, and whether there is one.
 func (r *Result) Best(dtype string, simd bool) (ComputeResult, bool) {
 	var best ComputeResult
 	ok := false
 	for _, c := range r.Compute {
-		if c.DType == dtype && (c.Kernel != "scalar") == simd && c.Rate.Max > best.Rate.Max {
+		if c.DType == dtype && (c.Kernel != "scalar") == simd && c.Unit != "cube" && c.Rate.Max > best.Rate.Max {
 			best, ok = c, true
 		}
 	}

@@ -307,7 +307,9 @@ func TestRunShort(t *testing.T) {
 
 // TestHalfPrecision: the line says conversion and the fp32 pipes where the CPU has no bf16/fp16
 // multiply-add instructions (this Xeon: AVX-512F and F16C, no avx512_bf16, AMX or
-// avx512_fp16), names the instructions where it has them, and is empty without flags.
+// avx512_fp16), names the instructions where it has them and they were not measured, speaks
+// only of the dtypes without a roof of their own, and is empty without flags or when both
+// have one.
 func TestHalfPrecision(t *testing.T) {
 	flags := func(fs ...string) profiles.CPU {
 		c := profiles.CPU{Flags: map[string]bool{}}
@@ -316,19 +318,24 @@ func TestHalfPrecision(t *testing.T) {
 		}
 		return c
 	}
+	bf16 := map[string]bool{"bf16": true}
 	for _, c := range []struct {
 		cpu  profiles.CPU
+		own  map[string]bool
 		want string
 	}{
-		{flags("sse2", "avx2", "avx512f", "f16c"), "no bf16/fp16 multiply-add instructions (no avx512_bf16, amx_bf16, avx512_fp16, amx_fp16): bf16 and fp16 are converted to fp32 (bf16 by a 16-bit shift, fp16 by F16C (VCVTPH2PS)) and computed on the fp32 FMA pipes"},
-		{flags("sse2", "avx512f", "f16c", "avx512_bf16", "amx_bf16"), "this CPU has avx512_bf16, amx_bf16: kernels using those instructions run above the fp32 pipes"},
-		{flags("asimd", "fphp"), "this CPU has fphp:"},
-		{flags("asimd"), "no bf16, fphp): bf16 and fp16 are converted to fp32 (bf16 by a 16-bit shift, fp16 by FCVTL)"},
-		{profiles.CPU{}, ""},
+		{flags("sse2", "avx2", "avx512f", "f16c"), nil, "no bf16/fp16 multiply-add instructions (no avx512_bf16, amx_bf16, avx512_fp16, amx_fp16): bf16 and fp16 are converted to fp32 (bf16 by a 16-bit shift, fp16 by F16C (VCVTPH2PS)) and computed on the fp32 FMA pipes"},
+		{flags("sse2", "avx512f", "f16c", "avx512_bf16", "amx_bf16"), nil, "this CPU has avx512_bf16, amx_bf16: kernels using those instructions run above the fp32 pipes, which this calibration does not measure, so the fp32 price of bf16 and fp16 is a low roof"},
+		// bf16 measured (AVX512-BF16, no AVX512-FP16): the line is fp16's alone.
+		{flags("sse2", "avx512f", "f16c", "avx512_bf16"), bf16, "no fp16 multiply-add instructions (no avx512_fp16, amx_fp16): fp16 is converted to fp32 (fp16 by F16C (VCVTPH2PS)) and computed on the fp32 FMA pipes"},
+		{flags("sse2", "avx512f", "avx512_bf16", "avx512_fp16"), map[string]bool{"bf16": true, "fp16": true}, ""},
+		{flags("asimd", "fphp"), nil, "this CPU has fphp:"},
+		{flags("asimd"), nil, "no bf16, fphp): bf16 and fp16 are converted to fp32 (bf16 by a 16-bit shift, fp16 by FCVTL)"},
+		{profiles.CPU{}, nil, ""},
 	} {
-		got := HalfPrecision(c.cpu)
+		got := HalfPrecision(c.cpu, c.own)
 		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
-			t.Errorf("HalfPrecision(%v) = %q; want it to contain %q", c.cpu.Flags, got, c.want)
+			t.Errorf("HalfPrecision(%v, %v) = %q; want it to contain %q", c.cpu.Flags, c.own, got, c.want)
 		}
 	}
 }

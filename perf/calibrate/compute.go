@@ -12,10 +12,16 @@ import (
 
 // fmaKernel is one multiply-add throughput kernel: run(iters) does iters iterations of accs
 // independent multiply-adds on vectors of lanes elements of dtype (2 FLOPs per lane each) and
-// returns the sum of its accumulators, so a test can check the work was done.
+// returns the sum of its accumulators, so a test can check the work was done. unit is the
+// role the kernel's instructions fill ("vector": the SIMD pipes, "cube": a matrix unit such
+// as AMX; "" for the scalar chains), how says what one instruction does (for the profile),
+// and tileCycles, for a matrix unit, the cycles one instruction is assumed to occupy it (the
+// theoretical value's derivation; 0: a SIMD instruction on FMAPipesAssumed pipes).
 type fmaKernel struct {
 	name, dtype string
 	lanes, accs int
+	unit, how   string
+	tileCycles  int
 	run         func(iters int) float64
 }
 
@@ -83,8 +89,11 @@ func sum64(v []float64) float64 {
 	return s
 }
 
-// kernels are every multiply-add kernel this host can run: its SIMD ones, then the scalar.
-func kernels() []fmaKernel { return append(simdKernels(), scalarKernels...) }
+// kernels are every multiply-add kernel this host can run: its SIMD ones, those of its
+// low-precision and matrix units, then the scalar.
+func kernels() []fmaKernel {
+	return append(append(simdKernels(), unitKernels()...), scalarKernels...)
+}
 
 // itersFor is the iteration count that makes one run of k take about target, from short
 // single-thread probes: the count grows until a probe takes target/20, and then the fastest
@@ -156,7 +165,7 @@ func measureCompute(cfg Config, between func()) []ComputeResult {
 	}
 	out := make([]ComputeResult, len(ks))
 	for i, k := range ks {
-		out[i] = ComputeResult{Kernel: k.name, DType: k.dtype, Lanes: k.lanes, Accs: k.accs, Samples: slices.Clone(samples[i]), Rate: profiles.SpreadOf(samples[i])}
+		out[i] = ComputeResult{Kernel: k.name, DType: k.dtype, Lanes: k.lanes, Accs: k.accs, Unit: k.unit, How: k.how, TileCycles: k.tileCycles, Samples: slices.Clone(samples[i]), Rate: profiles.SpreadOf(samples[i])}
 	}
 	return out
 }

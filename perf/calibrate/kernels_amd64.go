@@ -89,7 +89,7 @@ func simdKernels() []fmaKernel {
 			}})
 	}
 	for i := range ks {
-		ks[i].accs = fmaAccs
+		ks[i].accs, ks[i].unit = fmaAccs, "vector"
 	}
 	return ks
 }

@@ -16,12 +16,12 @@ const neonAccs = 24
 
 func simdKernels() []fmaKernel {
 	return []fmaKernel{
-		{name: "neon", dtype: "fp32", lanes: 4, accs: neonAccs, run: func(iters int) float64 {
+		{name: "neon", dtype: "fp32", lanes: 4, accs: neonAccs, unit: "vector", run: func(iters int) float64 {
 			var out [neonAccs * 4]float32
 			fmaNEONPS(iters, &out[0])
 			return sum32(out[:])
 		}},
-		{name: "neon", dtype: "fp64", lanes: 2, accs: neonAccs, run: func(iters int) float64 {
+		{name: "neon", dtype: "fp64", lanes: 2, accs: neonAccs, unit: "vector", run: func(iters int) float64 {
 			var out [neonAccs * 2]float64
 			fmaNEONPD(iters, &out[0])
 			return sum64(out[:])

@@ -52,14 +52,20 @@ type theoretical struct {
 // measured rate is best: from the cpufreq maximum when the OS exposes one and the result is
 // a ceiling, else a stated estimate above the measurement.
 func computeCeiling(cpu profiles.CPU, lanes int, isa string, best float64) theoretical {
+	return computeCeilingOf(cpu, float64(lanes*FMAPipesAssumed*2),
+		fmt.Sprintf("%d lanes (%s) x %d FMA pipes (assumed: CPUs do not report it) x 2 FLOPs per FMA", lanes, isa, FMAPipesAssumed), best)
+}
+
+// computeCeilingOf is computeCeiling for a unit doing perCycle FLOPs a cycle a core, as
+// perCycleHow says.
+func computeCeilingOf(cpu profiles.CPU, perCycle float64, perCycleHow string, best float64) theoretical {
 	cores := cpu.Physical
 	if cores == 0 {
 		cores = cpu.Logical
 	}
-	derive := func(mhz float64) float64 { return float64(cores) * mhz * 1e6 * float64(lanes) * FMAPipesAssumed * 2 }
+	derive := func(mhz float64) float64 { return float64(cores) * mhz * 1e6 * perCycle }
 	how := func(mhz float64, src string) string {
-		return fmt.Sprintf("%d cores x %.0f MHz (%s) x %d lanes (%s) x %d FMA pipes (assumed: CPUs do not report it) x 2 FLOPs per FMA",
-			cores, mhz, src, lanes, isa, FMAPipesAssumed)
+		return fmt.Sprintf("%d cores x %.0f MHz (%s) x %s", cores, mhz, src, perCycleHow)
 	}
 	var why []string
 	for _, clk := range []struct {
@@ -127,7 +133,8 @@ func Render(r *Result) []byte {
 	p("# Roles: hbm = DRAM (main memory; the key keeps the spec's name). vector = the cores' SIMD")
 	p("# FMA pipes, measured with assembly kernels (the best ISA wins). scalar = one lane of them,")
 	p("# what scalar Go code reaches: a labelled roof for the chart, no op prices against it.")
-	p("# cube = the same pipes as vector: a CPU has no matrix unit that this toolchain uses.")
+	p("# cube = the matrix role: the unit an optimal matrix contraction of the dtype would use here")
+	p("# (AMX tiles where the OS enables them, else the SIMD unit of the dtype); each note says which.")
 	for _, w := range r.Warnings {
 		p("# WARNING: %s.", w)
 	}
@@ -182,32 +189,34 @@ func Render(r *Result) []byte {
 		}
 	}
 
-	unit := func(dt string, simd bool) {
-		c, ok := r.Best(dt, simd)
-		if !ok {
-			return
+	roof := func(key string) {
+		if c, ok := r.Filler(key); ok {
+			_, dt, _ := strings.Cut(key, ".")
+			p("  %s:  # %s", dt, roofComment(c))
+			ceiling("    ", roofTheoretical(cpu, key, c), c.Rate)
 		}
-		th := computeCeiling(cpu, c.Lanes, c.Kernel, c.Rate.Max)
-		p("  %s:  # %s kernel: %d independent multiply-add accumulators of %d lanes per goroutine, 2 FLOPs each; a round is its fastest %v dispatch", dt, c.Kernel, c.Accs, c.Lanes, fmaDispatch)
-		ceiling("    ", th, c.Rate)
 	}
-	p("vector:  # FLOP/s")
-	unit("fp32", true)
-	unit("fp64", true)
-	p("cube:  # the same FMA pipes as vector (no matrix unit)")
-	unit("fp32", true)
-	p("scalar:  # FLOP/s of scalar Go code: one lane; drawn under the SIMD roof")
-	unit("fp32", false)
-	unit("fp64", false)
+	for _, u := range []struct{ unit, comment string }{
+		{"vector", "FLOP/s"},
+		{"cube", "FLOP/s (int8: operations/s); the matrix role"},
+		{"scalar", "FLOP/s of scalar Go code: one lane; drawn under the SIMD roof"},
+	} {
+		p("%s:  # %s", u.unit, u.comment)
+		for _, key := range r.RoofKeys() {
+			if strings.HasPrefix(key, u.unit+".") {
+				roof(key)
+			}
+		}
+	}
 	for _, c := range r.Compute {
-		if best, _ := r.Best(c.DType, c.Kernel != "scalar"); best.Kernel != c.Kernel {
+		if !r.fills(c) {
 			p("# also measured: %s %s, best %.4g FLOP/s (median %.4g)", c.Kernel, c.DType, c.Rate.Max, c.Rate.Median)
 		}
 	}
 	p("# seconds: median of %d empty parallel dispatches to %d workers (start, join), as the CPU", r.Dispatches, cfg.Workers)
 	p("# kernels dispatch; rows whose SOL and measured times are both below it are latency-bound.")
 	p("latency_floor: %.4e", max(r.Latency, 1e-9))
-	if h := HalfPrecision(cpu); h != "" {
+	if h := HalfPrecision(cpu, r.ownDTypes()); h != "" {
 		p("# How bf16/fp16 rows are computed here, from the CPU's flags: the report prices them at the")
 		p("# fp32 pipes and quotes this line.")
 		p("half_precision: %q", h)
@@ -215,33 +224,51 @@ func Render(r *Result) []byte {
 	return b.Bytes()
 }
 
-// HalfPrecision says how cpu computes bf16 and fp16 multiply-adds, from its flags: by
-// conversion to fp32 and the fp32 FMA pipes (whose measured rate is then the roof of the
-// best code), or with instructions of their own that this calibration does not measure.
-// "" when the flags say nothing (no /proc/cpuinfo).
-func HalfPrecision(cpu profiles.CPU) string {
+// HalfPrecision says how cpu computes the 16-bit multiply-adds that have no roof of their
+// own here (own: the dtypes measured on instructions of their own), from its flags: by
+// conversion to fp32 and the fp32 FMA pipes (whose measured rate is then the roof of the best
+// code), or with instructions of their own that this calibration does not measure. "" when
+// both have roofs, or when the flags say nothing (no /proc/cpuinfo).
+func HalfPrecision(cpu profiles.CPU, own map[string]bool) string {
 	// The instructions that multiply bf16 or fp16 without converting to fp32 first, by the
 	// names /proc/cpuinfo gives them: x86 "flags", arm64 "Features".
-	isa := []string{"avx512_bf16", "amx_bf16", "avx512_fp16", "amx_fp16"}
-	conv := "bf16 by a 16-bit shift, fp16 in software"
+	isa := map[string][]string{"bf16": {"avx512_bf16", "amx_bf16"}, "fp16": {"avx512_fp16", "amx_fp16"}}
+	conv := map[string]string{"bf16": "bf16 by a 16-bit shift", "fp16": "fp16 in software"}
 	switch {
 	case cpu.Flags["asimd"]:
-		isa, conv = []string{"bf16", "fphp"}, "bf16 by a 16-bit shift, fp16 by FCVTL"
+		isa = map[string][]string{"bf16": {"bf16"}, "fp16": {"fphp"}}
+		conv["fp16"] = "fp16 by FCVTL"
 	case cpu.Flags["f16c"]:
-		conv = "bf16 by a 16-bit shift, fp16 by F16C (VCVTPH2PS)"
+		conv["fp16"] = "fp16 by F16C (VCVTPH2PS)"
 	case !cpu.Flags["sse2"]:
 		return "" // no flags read, or a CPU this does not know
 	}
-	var native []string
-	for _, f := range isa {
-		if cpu.Flags[f] {
-			native = append(native, f)
+	var dts, native, absent, how []string
+	for _, dt := range []string{"bf16", "fp16"} {
+		if own[dt] {
+			continue
+		}
+		dts = append(dts, dt)
+		how = append(how, conv[dt])
+		for _, f := range isa[dt] {
+			if cpu.Flags[f] {
+				native = append(native, f)
+			} else {
+				absent = append(absent, f)
+			}
 		}
 	}
-	if len(native) > 0 {
-		return fmt.Sprintf("this CPU has %s: kernels using those instructions run above the fp32 pipes, which this calibration does not measure, so the fp32 price is a low roof", strings.Join(native, ", "))
+	if len(dts) == 0 {
+		return ""
 	}
-	return fmt.Sprintf("no bf16/fp16 multiply-add instructions (no %s): bf16 and fp16 are converted to fp32 (%s) and computed on the fp32 FMA pipes, so those are the roof", strings.Join(isa, ", "), conv)
+	if len(native) > 0 {
+		return fmt.Sprintf("this CPU has %s: kernels using those instructions run above the fp32 pipes, which this calibration does not measure, so the fp32 price of %s is a low roof", strings.Join(native, ", "), strings.Join(dts, " and "))
+	}
+	subject, verb := dts[0], "is"
+	if len(dts) == 2 {
+		subject, verb = "bf16 and fp16", "are"
+	}
+	return fmt.Sprintf("no %s multiply-add instructions (no %s): %s %s converted to fp32 (%s) and computed on the fp32 FMA pipes, so those are the roof", strings.Join(dts, "/"), strings.Join(absent, ", "), subject, verb, strings.Join(how, ", "))
 }
 
 // doubledCheck says how the streaming pattern of the catalog's two-input kernels (two

@@ -1,0 +1,134 @@
+package calibrate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ropgen/ropgen/perf/profiles"
+)
+
+// The compute roofs a profile names (spec §1.4, §5.1): vector.<dtype> is the SIMD unit of the
+// dtype, cube.<dtype> the unit an optimal matrix contraction in that dtype would use on this
+// host, scalar.<dtype> one lane of the SIMD pipes. A CPU fills the matrix role with a matrix
+// unit where it has one the OS enables (AMX tiles: bf16, int8), else with the SIMD unit of
+// the dtype: AVX512-BF16 (VDPBF16PS) and AVX512-FP16 for the 16-bit types, AVX512-VNNI
+// (VPDPBUSD) for int8 (the instruction an int8 GEMM uses without AMX), the FMA pipes for fp32.
+// A dtype with no kernel here gets no key of its own: the report prices it at the fp32 roof
+// of the same role and quotes half_precision.
+var (
+	vectorDTypes = []string{"fp32", "fp64", "bf16", "fp16"}
+	cubeDTypes   = []string{"fp32", "bf16", "fp16", "int8"}
+	scalarDTypes = []string{"fp32", "fp64"}
+)
+
+// RoofKeys are the compute roof keys r fills, in the profile's order.
+func (r *Result) RoofKeys() []string {
+	var keys []string
+	for _, u := range []struct {
+		unit string
+		dts  []string
+	}{{"vector", vectorDTypes}, {"cube", cubeDTypes}, {"scalar", scalarDTypes}} {
+		for _, dt := range u.dts {
+			if _, ok := r.Filler(u.unit + "." + dt); ok {
+				keys = append(keys, u.unit+"."+dt)
+			}
+		}
+	}
+	return keys
+}
+
+// Filler returns the kernel whose measurement is the roof key ("vector.bf16", "cube.int8",
+// "scalar.fp32"), and whether r has one: cube.<dtype> is the fastest matrix-unit kernel of
+// the dtype, else the SIMD kernel of the dtype (int8 only in that role: VNNI's dot products
+// are what an int8 contraction runs on, and no vector.int8 key prices anything).
+func (r *Result) Filler(key string) (ComputeResult, bool) {
+	unit, dt, _ := strings.Cut(key, ".")
+	switch unit {
+	case "scalar":
+		return r.Best(dt, false)
+	case "vector":
+		if dt == "int8" {
+			return ComputeResult{}, false
+		}
+		return r.Best(dt, true)
+	case "cube":
+		var best ComputeResult
+		ok := false
+		for _, c := range r.Compute {
+			if c.DType == dt && c.Unit == "cube" && c.Rate.Max > best.Rate.Max {
+				best, ok = c, true
+			}
+		}
+		if ok {
+			return best, true
+		}
+		return r.Best(dt, true)
+	}
+	return ComputeResult{}, false
+}
+
+// fills reports whether kernel c is the measurement of one of r's roofs.
+func (r *Result) fills(c ComputeResult) bool {
+	for _, key := range r.RoofKeys() {
+		if f, _ := r.Filler(key); f.Kernel == c.Kernel && f.DType == c.DType {
+			return true
+		}
+	}
+	return false
+}
+
+// ownDTypes are the 16-bit dtypes with roofs of their own here (not priced at fp32).
+func (r *Result) ownDTypes() map[string]bool {
+	own := map[string]bool{}
+	for _, dt := range []string{"bf16", "fp16"} {
+		_, own[dt] = r.Best(dt, true)
+	}
+	return own
+}
+
+// roofComment is the YAML comment after a roof's key: what kernel measured it and how.
+func roofComment(c ComputeResult) string {
+	if c.TileCycles > 0 {
+		return fmt.Sprintf("%s kernel: %d accumulator tiles per goroutine; %s; a round is its fastest %v dispatch", c.Kernel, c.Accs, c.How, fmaDispatch)
+	}
+	s := fmt.Sprintf("%s kernel: %d independent multiply-add accumulators of %d lanes per goroutine, 2 FLOPs each", c.Kernel, c.Accs, c.Lanes)
+	if c.How != "" {
+		s += " (" + c.How + ")"
+	}
+	return s + fmt.Sprintf("; a round is its fastest %v dispatch", fmaDispatch)
+}
+
+// roofTheoretical is the theoretical value of the roof key that c fills, its note led by
+// the hardware that fills the role where the key's name does not say it.
+func roofTheoretical(cpu profiles.CPU, key string, c ComputeResult) theoretical {
+	var th theoretical
+	if c.TileCycles > 0 {
+		th = computeCeilingOf(cpu, 2*float64(c.Lanes)/float64(c.TileCycles),
+			fmt.Sprintf("%d multiply-adds a tile multiply (%s) / %d cycles a tile multiply (assumed: Intel's published AMX peak) x 2", c.Lanes, c.Kernel, c.TileCycles), c.Rate.Max)
+	} else {
+		th = computeCeiling(cpu, c.Lanes, c.Kernel, c.Rate.Max)
+	}
+	unit, dt, _ := strings.Cut(key, ".")
+	var role string
+	switch {
+	case unit == "cube" && c.Unit == "cube":
+		role = fmt.Sprintf("matrix role filled by the matrix unit (%s %s)", c.Kernel, dt)
+	case unit == "cube" && dt == "fp32":
+		role = "matrix role filled by the fp32 FMA pipes (the vector.fp32 kernel): a CPU has no fp32 matrix unit"
+	case unit == "cube":
+		why := amxWhy
+		if why == "" {
+			why = "this calibration has no matrix-unit kernel for " + dt
+		}
+		role = fmt.Sprintf("matrix role filled by the %s SIMD unit (the vector kernel %s), not by a matrix unit: %s", dt, c.Kernel, why)
+	case unit == "vector" && c.How != "":
+		role = fmt.Sprintf("the %s SIMD unit (%s)", dt, c.Kernel)
+	}
+	if dt == "int8" {
+		role += "; int8 multiply-adds are counted as 2 operations each, as FLOPs are"
+	}
+	if role != "" {
+		th.note = role + ". Theoretical: " + th.note
+	}
+	return th
+}
