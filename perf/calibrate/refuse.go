@@ -3,6 +3,7 @@ package calibrate
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ropgen/ropgen/perf/profiles"
@@ -56,15 +57,17 @@ func (r *Result) figures() []figure {
 			}
 		}
 	}
-	var dtypes []string
-	for _, c := range r.Compute {
-		if c.Kernel != "scalar" && !slices.Contains(dtypes, c.DType) {
-			dtypes = append(dtypes, c.DType)
+	// Every compute roof the profile writes but the scalar ones (no op prices against
+	// them), each kernel once (cube.fp32 is vector.fp32's, cube.bf16 vector.bf16's without
+	// AMX), under the first key it fills.
+	var seen []string
+	for _, key := range r.RoofKeys() {
+		c, _ := r.Filler(key)
+		if strings.HasPrefix(key, "scalar.") || slices.Contains(seen, c.Kernel+" "+c.DType) {
+			continue
 		}
-	}
-	for _, dt := range dtypes {
-		c, _ := r.Best(dt, true)
-		fs = append(fs, figure{"vector." + dt + " (" + c.Kernel + ")", c.Samples, ComputeTolerance})
+		seen = append(seen, c.Kernel+" "+c.DType)
+		fs = append(fs, figure{key + " (" + c.Kernel + ")", c.Samples, ComputeTolerance})
 	}
 	for _, c := range r.Caches {
 		fs = append(fs, figure{c.Key + " bandwidth", c.Rounds, MemoryTolerance})
