@@ -106,7 +106,8 @@ bench:
 
 # The kernels against their peers, measured side by side in interleaved rounds: the C
 # limits (FMA loop, read, copy) and numpy/OpenBLAS on the same shapes (cmd/ropcompare, rows
-# in cmd/ropcompare/cases.go). Optional peers: skipped with a message without numpy or cc.
+# in cmd/ropcompare/cases.go), and the calibration's compute roofs against C intrinsics loops
+# (FMA, dpbf16, fmadd_ph, AMX where present). Optional peers: skipped with a message without numpy or cc.
 compare:
 	$(GO) run ./cmd/ropcompare $(COMPARE_FLAGS)
 

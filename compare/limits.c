@@ -7,6 +7,11 @@
 //   read BYTES          -> "SECONDS BYTES": one pass summing a BYTES buffer
 //   copy BYTES          -> "SECONDS BYTES": one copy of BYTES/2 into BYTES/2 (BYTES moved),
 //                          the faster of memcpy and a loop of streaming stores
+//   units               -> the unit loops compiled in, space-separated (see unit_names)
+//   unit NAME MS        -> "SECONDS FLOPS": the fastest of the calls of about 2 ms that the
+//                          unit loop NAME makes in MS milliseconds, on all threads: the
+//                          statistic the calibration keeps for a compute roof (its fastest
+//                          dispatch), so that the two compare like for like
 //
 // SECONDS is per call, the fastest of BATCHES batches each lasting at least TARGET_S (on a
 // shared machine other jobs only ever add time). Buffers of a size
@@ -31,7 +36,7 @@ typedef float vf __attribute__((vector_size(4 * LANES)));
 
 static int nthreads;
 static pthread_barrier_t start_bar, done_bar;
-static volatile int job_kind; // 0 fma, 1 read, 2 copy (memcpy), 3 quit, 4 copy (streaming)
+static volatile int job_kind; // 0 fma, 1 read, 2 copy (memcpy), 3 quit, 4 copy (streaming), 5 unit
 static char *buf_a, *buf_b;
 static size_t buf_bytes;
 static volatile float sink[64];
@@ -44,9 +49,10 @@ static double now(void) {
 
 #define FMA_ITERS 200000L
 #define FMA_ACCS 12
-// One thread's share of the FMA loop: FMA_ACCS independent chains in registers, enough to
-// cover the latency of two FMA ports.
-static void fma_loop(int t) {
+// One thread's share of the FMA loop, n iterations: FMA_ACCS independent chains in
+// registers, enough to cover the latency of two FMA ports (each a = a*x + y, distinct
+// starting values: equal chains, or a product of constants, would be folded by the compiler).
+static void fma_chains(int t, long n) {
 	vf x, y;
 	for (int i = 0; i < LANES; i++) {
 		x[i] = 0.999999f;
@@ -54,7 +60,7 @@ static void fma_loop(int t) {
 	}
 	vf a0 = x, a1 = x * 2, a2 = x * 3, a3 = x * 4, a4 = x * 5, a5 = x * 6;
 	vf a6 = x * 7, a7 = x * 8, a8 = x * 9, a9 = x * 10, a10 = x * 11, a11 = x * 12;
-	for (long i = 0; i < FMA_ITERS; i++) {
+	for (long i = 0; i < n; i++) {
 		a0 = a0 * x + y; a1 = a1 * x + y; a2 = a2 * x + y; a3 = a3 * x + y;
 		a4 = a4 * x + y; a5 = a5 * x + y; a6 = a6 * x + y; a7 = a7 * x + y;
 		a8 = a8 * x + y; a9 = a9 * x + y; a10 = a10 * x + y; a11 = a11 * x + y;
@@ -62,6 +68,8 @@ static void fma_loop(int t) {
 	vf s = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11;
 	sink[t] = s[0];
 }
+
+static void fma_loop(int t) { fma_chains(t, FMA_ITERS); }
 
 static void span(int t, size_t n, size_t *lo, size_t *hi) {
 	size_t chunk = (n / nthreads) & ~(size_t)255;
@@ -168,12 +176,116 @@ static void copy_loop(int t, int kind) {
 	memcpy(q, p, e - p);
 }
 
+
+// The unit loops: the intrinsics a C programmer reaches the calibration's compute roofs with,
+// 12 independent accumulators of the widest vectors (4 tiles for AMX), each compiled only
+// where the compiler targets the instructions (-march=native on a CPU that has them). FLOPs
+// a call: iterations x accumulators x multiply-adds an instruction x 2.
+static volatile long unit_iters;
+static volatile int unit_kind;
+
+#if defined(__AVX512BF16__)
+static void unit_dpbf16(int t, long n) {
+	__m512bh a = (__m512bh)_mm512_set1_epi32(0x3a803a80); // bf16 pairs of 2^-10
+	// distinct starting values: equal chains would be one chain to the compiler
+	__m512 a0 = _mm512_set1_ps(0), a1 = _mm512_set1_ps(1), a2 = _mm512_set1_ps(2), a3 = _mm512_set1_ps(3);
+	__m512 a4 = _mm512_set1_ps(4), a5 = _mm512_set1_ps(5), a6 = _mm512_set1_ps(6), a7 = _mm512_set1_ps(7);
+	__m512 a8 = _mm512_set1_ps(8), a9 = _mm512_set1_ps(9), a10 = _mm512_set1_ps(10), a11 = _mm512_set1_ps(11);
+	for (long i = 0; i < n; i++) {
+		a0 = _mm512_dpbf16_ps(a0, a, a); a1 = _mm512_dpbf16_ps(a1, a, a);
+		a2 = _mm512_dpbf16_ps(a2, a, a); a3 = _mm512_dpbf16_ps(a3, a, a);
+		a4 = _mm512_dpbf16_ps(a4, a, a); a5 = _mm512_dpbf16_ps(a5, a, a);
+		a6 = _mm512_dpbf16_ps(a6, a, a); a7 = _mm512_dpbf16_ps(a7, a, a);
+		a8 = _mm512_dpbf16_ps(a8, a, a); a9 = _mm512_dpbf16_ps(a9, a, a);
+		a10 = _mm512_dpbf16_ps(a10, a, a); a11 = _mm512_dpbf16_ps(a11, a, a);
+	}
+	__m512 s = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11;
+	sink[t] = s[0];
+}
+#endif
+
+#if defined(__AVX512FP16__)
+static void unit_fmaph(int t, long n) {
+	__m512h a = _mm512_set1_ph((_Float16)1.0f);
+	// distinct starting values: equal chains would be one chain to the compiler
+	__m512h a0 = _mm512_set1_ph(0), a1 = _mm512_set1_ph(1), a2 = _mm512_set1_ph(2), a3 = _mm512_set1_ph(3);
+	__m512h a4 = _mm512_set1_ph(4), a5 = _mm512_set1_ph(5), a6 = _mm512_set1_ph(6), a7 = _mm512_set1_ph(7);
+	__m512h a8 = _mm512_set1_ph(8), a9 = _mm512_set1_ph(9), a10 = _mm512_set1_ph(10), a11 = _mm512_set1_ph(11);
+	for (long i = 0; i < n; i++) {
+		a0 = _mm512_fmadd_ph(a, a, a0); a1 = _mm512_fmadd_ph(a, a, a1);
+		a2 = _mm512_fmadd_ph(a, a, a2); a3 = _mm512_fmadd_ph(a, a, a3);
+		a4 = _mm512_fmadd_ph(a, a, a4); a5 = _mm512_fmadd_ph(a, a, a5);
+		a6 = _mm512_fmadd_ph(a, a, a6); a7 = _mm512_fmadd_ph(a, a, a7);
+		a8 = _mm512_fmadd_ph(a, a, a8); a9 = _mm512_fmadd_ph(a, a, a9);
+		a10 = _mm512_fmadd_ph(a, a, a10); a11 = _mm512_fmadd_ph(a, a, a11);
+	}
+	__m512h s = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11;
+	sink[t] = (float)s[0];
+}
+#endif
+
+#if defined(__AMX_TILE__) && defined(__AMX_BF16__) && defined(__linux__)
+#include <sys/syscall.h>
+// Linux grants the tile data state only on request (arch_prctl ARCH_REQ_XCOMP_PERM,
+// XFEATURE_XTILEDATA); the request is the process's, for every thread. NOT EXECUTED on the
+// host this was written on (its VM exposes no AMX); it compiles with -mamx-tile -mamx-bf16.
+static int amx_ready = -1;
+static int amx_request(void) {
+	if (amx_ready < 0)
+		amx_ready = syscall(SYS_arch_prctl, 0x1023, 18) == 0;
+	return amx_ready;
+}
+static void unit_tdpbf16(int t, long n) {
+	static __thread unsigned char cfg[64] __attribute__((aligned(64)));
+	static __thread unsigned short a[512] __attribute__((aligned(64))); // 16 rows x 64 bytes
+	static __thread float out[256] __attribute__((aligned(64)));
+	memset(cfg, 0, sizeof cfg);
+	cfg[0] = 1;
+	for (int i = 0; i < 8; i++) {
+		cfg[16 + 2 * i] = 64;
+		cfg[48 + i] = 16;
+	}
+	for (int i = 0; i < 512; i++)
+		a[i] = 0x3a80;
+	_tile_loadconfig(cfg);
+	_tile_loadd(4, a, 64); _tile_loadd(5, a, 64); _tile_loadd(6, a, 64); _tile_loadd(7, a, 64);
+	_tile_zero(0); _tile_zero(1); _tile_zero(2); _tile_zero(3);
+	for (long i = 0; i < n; i++) {
+		_tile_dpbf16ps(0, 4, 6); _tile_dpbf16ps(1, 4, 7);
+		_tile_dpbf16ps(2, 5, 6); _tile_dpbf16ps(3, 5, 7);
+	}
+	_tile_stored(0, out, 64);
+	_tile_release();
+	sink[t] = out[0];
+}
+#endif
+
+struct unit {
+	const char *name;
+	void (*loop)(int, long);
+	double flops_per_iter; // all accumulators of one thread
+};
+static const struct unit units[] = {
+	{"fma32", fma_chains, FMA_ACCS * LANES * 2.0},
+#if defined(__AVX512BF16__)
+	{"dpbf16", unit_dpbf16, 12.0 * 32 * 2},
+#endif
+#if defined(__AVX512FP16__)
+	{"fmaph", unit_fmaph, 12.0 * 32 * 2},
+#endif
+#if defined(__AMX_TILE__) && defined(__AMX_BF16__) && defined(__linux__)
+	{"tdpbf16", unit_tdpbf16, 4.0 * 16 * 16 * 32 * 2},
+#endif
+};
+#define NUNITS (int)(sizeof units / sizeof units[0])
+
 static void run_job(int t) {
 	switch (job_kind) {
 	case 0: fma_loop(t); break;
 	case 1: read_loop(t); break;
 	case 2:
 	case 4: copy_loop(t, job_kind); break;
+	case 5: units[unit_kind].loop(t, unit_iters); break;
 	}
 }
 
@@ -241,6 +353,50 @@ static double per_call(int kind) {
 	return d / n;
 }
 
+
+// unit_peak answers "unit NAME MS": it grows a call of the loop to about 2 ms, then returns
+// the fastest call made in MS milliseconds.
+static void unit_peak(const char *name, long ms) {
+	int k = -1;
+	for (int i = 0; i < NUNITS; i++)
+		if (strcmp(units[i].name, name) == 0)
+			k = i;
+	if (k < 0) {
+		printf("error: unit %s is not compiled in (no compiler or CPU support for its instructions)\n", name);
+		return;
+	}
+#if defined(__AMX_TILE__) && defined(__AMX_BF16__) && defined(__linux__)
+	if (strcmp(name, "tdpbf16") == 0 && !amx_request()) {
+		printf("error: Linux refused the AMX tile data permission\n");
+		return;
+	}
+#endif
+	unit_kind = k;
+	unit_iters = 1024;
+	double d;
+	for (;;) {
+		d = 1e30; // the fastest of three calls: a call that lost its CPU would stop the growth
+		for (int i = 0; i < 3; i++) {
+			double t0 = now();
+			call(5);
+			double e = now() - t0;
+			d = e < d ? e : d;
+		}
+		if (d >= 1e-3 || unit_iters >= 1L << 40)
+			break;
+		unit_iters *= 2;
+	}
+	unit_iters = (long)(unit_iters * 2e-3 / d) + 1;
+	double best = 1e30, end = now() + ms * 1e-3;
+	do {
+		double t0 = now();
+		call(5);
+		double e = now() - t0;
+		best = e < best ? e : best;
+	} while (now() < end);
+	printf("%.9g %.9g\n", best, units[k].flops_per_iter * unit_iters * nthreads);
+}
+
 int main(int argc, char **argv) {
 	nthreads = argc > 1 ? atoi(argv[1]) : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (nthreads < 1)
@@ -260,6 +416,17 @@ int main(int argc, char **argv) {
 		if (strcmp(kind, "fma") == 0) {
 			double s = per_call(0);
 			printf("%.9g %.9g\n", s, 2.0 * FMA_ITERS * FMA_ACCS * LANES * nthreads);
+		} else if (strcmp(kind, "units") == 0) {
+			for (int i = 0; i < NUNITS; i++)
+				printf("%s%s", i ? " " : "", units[i].name);
+			printf("\n");
+		} else if (strcmp(kind, "unit") == 0) {
+			char name[32];
+			long ms = 200;
+			if (sscanf(line, "%*s %31s %ld", name, &ms) < 1)
+				printf("error: unit NAME MS\n");
+			else
+				unit_peak(name, ms);
 		} else if ((strcmp(kind, "read") == 0 || strcmp(kind, "copy") == 0) && bytes > 0) {
 			ensure((size_t)bytes);
 			double s = per_call(kind[0] == 'r' ? 1 : 2);

@@ -10,7 +10,10 @@
 // the quotient of the median rates, which come from different rounds): the machine is
 // shared, so only ratios measured in one run mean anything. Below the table, a warning
 // names each row whose kernel read above its C limit in some round: the limit was
-// disturbed in that round, or it is not the machine's best for that work.
+// disturbed in that round, or it is not the machine's best for that work. A second table
+// (roofs.go) sets the calibration's compute roofs (vector.fp32, vector.bf16, vector.fp16,
+// an AMX cube.bf16), timed by the calibration's own kernels and statistic, against C
+// intrinsics loops in the same rounds, where the compiler and the CPU have them.
 //
 // numpy and the C compiler are optional: without one its columns are skipped with a
 // message, without both the command says so and exits 0.
@@ -71,7 +74,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	rounds := fl.Int("rounds", 7, "interleaved `N` rounds; each gives one ratio per row")
 	sample := fl.Duration("sample", 20*time.Millisecond, "each of a side's three timed batches lasts at least this `long`")
-	only := fl.String("case", "", "only rows whose name or op contains a match of `REGEX`")
+	only := fl.String("case", "", "only rows whose name or op (a compute roof: whose key, e.g. vector.bf16) contains a match of `REGEX`")
 	python := fl.String("python", "/usr/bin/python3", "the `python3` with numpy (numpy column skipped without it)")
 	cc := fl.String("cc", envOr("CC", "cc"), "the C `compiler` of the limits (limit column skipped without it)")
 	dir := fl.String("dir", "compare", "the `directory` of numpy_worker.py and limits.c")
@@ -153,6 +156,13 @@ func compare(stdout, stderr io.Writer, cfg config) error {
 	if err != nil {
 		return err
 	}
+	roofs, err := roofRows(cfg, lim)
+	if err != nil {
+		return err
+	}
+	if len(rows)+len(roofs) == 0 {
+		return errors.New("no row selected")
+	}
 	for _, r := range rows {
 		if np != nil && r.Numpy != "" {
 			if err := np.setup(r); err != nil {
@@ -208,8 +218,17 @@ func compare(stdout, stderr io.Writer, cfg config) error {
 				}
 			}
 		}
+		for _, r := range roofs {
+			sides := r.sides(lim)
+			for i := range sides {
+				if err := sides[(i+round)%len(sides)](); err != nil {
+					return fmt.Errorf("%s: %v", r.rk.Key, err)
+				}
+			}
+		}
 	}
 	printTable(stdout, rows, cfg, np, lim)
+	printRoofs(stdout, roofs)
 	return nil
 }
 
@@ -259,9 +278,6 @@ func buildRows(cfg config) ([]*row, error) {
 			r.numpyArrays[a.Name] = a.T.Shape
 		}
 		rows = append(rows, r)
-	}
-	if len(rows) == 0 {
-		return nil, errors.New("no row selected")
 	}
 	return rows, nil
 }
@@ -433,7 +449,11 @@ func printTable(w io.Writer, rows []*row, cfg config, np *numpyWorker, lim *limi
 		threads = fmt.Sprintf("%d thread(s) on every side", cfg.threads)
 	}
 	fmt.Fprintf(w, " %s; %d interleaved rounds, ratios as median [min–max] of the rounds.\n", threads, cfg.rounds)
-	fmt.Fprint(w, "Rates are each side's median; a ratio is the median of the per-round ratios, not the quotient of two medians.\n\n")
+	fmt.Fprint(w, "Rates are each side's median; a ratio is the median of the per-round ratios, not the quotient of two medians.\n")
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| case | ours | numpy | ours/numpy | C limit | limit | ours/limit |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	var warnings []string

@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/ropgen/ropgen/perf/calibrate"
 )
 
 // Without numpy and without a C compiler the command skips with a message and exits 0, as
@@ -73,5 +75,35 @@ func TestWarnsAboveLimit(t *testing.T) {
 	}
 	if !strings.Contains(s, "| over | 1.0 GB/s | — | — | copy | 1.5 GB/s | 0.67× [0.67–1.33] |") {
 		t.Errorf("row over:\n%s", s)
+	}
+}
+
+// With a C compiler, the compute roofs are compared with their C loops in the same rounds:
+// vector.fp32 (every amd64 host with AVX-512 or AVX2 has its kernel and the FMA loop) gets a
+// row with its ratio, and no catalog row is needed for it.
+func TestRoofsAgainstC(t *testing.T) {
+	if _, err := exec.LookPath("cc"); err != nil {
+		t.Skip("no C compiler: the limit column is optional")
+	}
+	var fp32 bool
+	for _, rk := range calibrate.RoofKernels() {
+		fp32 = fp32 || rk.Key == "vector.fp32"
+	}
+	if !fp32 {
+		t.Skip("no SIMD kernel for vector.fp32 on this architecture")
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"-rounds", "1", "-case", `^vector\.fp32$`, "-python", "/nonexistent/python3", "-manifests", "../../manifest", "-dir", "../../compare"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errb.String())
+	}
+	var line string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(l, "| vector.fp32 |") {
+			line = l
+		}
+	}
+	if cells := strings.Split(line, "|"); len(cells) != 8 || !strings.Contains(cells[4], "fma32") || !strings.Contains(cells[6], "×") {
+		t.Errorf("row %q: want the roof against the fma32 loop with a ratio; output:\n%s", line, out.String())
 	}
 }
