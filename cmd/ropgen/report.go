@@ -24,20 +24,23 @@ import (
 )
 
 func runReport(args []string, stdout, stderr io.Writer) int {
-	fl := cli.NewFlags("ropgen report", "[-profile NAME|FILE] [-basis effective|theoretical] [-json|-csv|-summary] [-o FILE] [-svg FILE] [-html FILE] [-md FILE] [-audit FILE] [-base OLD[,OLD]] records...\n-check -profile FILE [records...]", fmt.Sprintf(`
+	fl := cli.NewFlags("ropgen report", "[-profile NAME|FILE] [-basis effective|theoretical] [-price-drifted] [-json|-csv|-summary] [-o FILE] [-svg FILE] [-html FILE] [-md FILE] [-audit FILE] [-base OLD[,OLD]] records...\n-check -profile FILE [records...]", fmt.Sprintf(`
 Prices benchmark records (Go benchmark format or JSON lines) against a device profile:
 memory, compute and SOL time, efficiency, bound and verdict per row (docs/report.md).
 Exit 1 when a row implies a rate above a theoretical ceiling (a formula error), when a
 record cannot be read, or when no profile matches a device (its SOL cells are blank).
 With -check nothing is priced: exit 3 when the profile is from another boot of this machine or a
 drift reference in the records is off its copy ceiling (recalibrate), else 0.
+The rows of a run whose drift reference is off the profile's copy ceiling (by more than the
+spreads allow, and never more than %.0f%%) are unpriced, with the reason, unless -price-drifted;
+a reference timed on another device than the profile's is no drift check, and says so.
 Repeated records of one row (ropbench run -count N) are one row: the median time, with the spread.
 With -base, the table compares each row against the base run: a row is faster or slower when the
 Mann-Whitney U test gives p < %g, the medians differ by %.0f%% or more and by more than %g times
 the two runs' drift (how far rows scatter between them), and the two runs' records do not overlap
 (one run's records are taken back to back, so they are no independent draws). For one kernel,
 ropbench ab is sharper.`,
-		report.DefaultCompare.Alpha, 100*report.DefaultCompare.MinEffect, report.DefaultCompare.NoiseZ), stdout, stderr)
+		100*report.DriftCap, report.DefaultCompare.Alpha, 100*report.DefaultCompare.MinEffect, report.DefaultCompare.NoiseZ), stdout, stderr)
 	profile := fl.String("profile", "", "price every record against this profile: a builtin name or a .yaml file (default: the builtin profile matching each record's device)")
 	basis := fl.String("basis", string(profiles.Effective), "ceilings to price against: effective (measured) or theoretical (datasheet)")
 	asJSON := fl.Bool("json", false, "write the rows (with -base, the compared rows) as one JSON document instead of a table")
@@ -50,6 +53,7 @@ ropbench ab is sharper.`,
 	outFile := fl.String("o", "", "write the table (or JSON, CSV, comparison) to `FILE` instead of standard output")
 	auditFile := fl.String("audit", "", "draw each audited row's achieved intensity (flops / measured bytes) beside its formula intensity on the -svg and -html chart; `FILE` is ropgen audit -json output")
 	manifests := fl.ManifestsFlag()
+	priceDrifted := fl.Bool("price-drifted", false, "price the rows of a run whose copy reference drifted off the profile anyway, each marked \"priced under drift\" (default: such rows are unpriced, with the reason)")
 	check := fl.Bool("check", false, "only check that the -profile is current: measured on this boot, and no drift reference in the records off its copy ceiling; exit 3 when not")
 	if code, ok := fl.Parse(args); !ok {
 		return code
@@ -127,6 +131,7 @@ ropbench ab is sharper.`,
 
 	// Repeated records of one row are one row: its median time and its samples.
 	pricer := report.NewPricer(fixed, candidates, b)
+	pricer.PriceDrifted = *priceDrifted
 	sampled, rows := report.PriceRun(pricer, recs)
 	var cmp *report.Comparison
 	if base != nil {
@@ -141,7 +146,9 @@ ropbench ab is sharper.`,
 		}
 		// The base's references go to a pricer of their own: the floor and drift of the
 		// new run are the new run's.
-		oldSampled, oldRows := report.PriceRun(report.NewPricer(fixed, candidates, b), old)
+		oldPricer := report.NewPricer(fixed, candidates, b)
+		oldPricer.PriceDrifted = *priceDrifted
+		oldSampled, oldRows := report.PriceRun(oldPricer, old)
 		cmp = report.Compare(oldSampled, sampled, oldRows, rows, report.DefaultCompare)
 	}
 	for _, m := range pricer.Devices() {

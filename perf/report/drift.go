@@ -7,12 +7,20 @@ import (
 	"github.com/ropgen/ropgen/perf/record"
 )
 
+// DriftCap is the largest drift tolerance, whatever the spreads: a profile whose copy
+// ceiling its own rounds put 100% apart would otherwise pass any reference, and the report's
+// at-ceiling band (80-105%) is a quarter of the roof wide, so a machine more than a quarter
+// off the profile moves rows across every line of it.
+const DriftCap = 0.25
+
 // Drift is one drift reference of a run (a ref.copy record) against the copy ceiling of the
 // profile that prices its device. The reference is the calibration's own copy, timed at the
 // start and end of the run, so when it is off the profile's copy ceiling by more than the
-// spread the profile measured, the machine is not the one the profile describes any more (a
-// busier machine, another clock, another boot): every price of the run is off too, and the
-// host should be recalibrated.
+// spread the profile measured (at most DriftCap), the machine is not the one the profile
+// describes any more (a busier machine, another clock, another boot): every price of the run
+// is off too, and the host should be recalibrated. A reference timed on another device than
+// the profile's (pricing one machine's records on another's profile, a what-if) is no drift
+// check: OtherDevice, never Off.
 type Drift struct {
 	Rec     *record.Record
 	Profile *profiles.Profile
@@ -21,19 +29,33 @@ type Drift struct {
 	// effective value.
 	Rate, Ceiling float64
 	// Tolerance is relative: the larger of the profile's own spread of that ceiling
-	// ((max - min) / median) and the reference's ((slowest - fastest) / median time).
-	Tolerance float64
-	Off       bool // |Rate - Ceiling| > Tolerance × Ceiling
+	// ((max - min) / median) and the reference's ((slowest - fastest) / median time), at
+	// most DriftCap.
+	Tolerance   float64
+	OtherDevice bool // the reference's device is not the profile's
+	Off         bool // same device, and |Rate - Ceiling| > Tolerance × Ceiling
 }
 
 // String is one line for a person: the reference, the ceiling and the verdict.
 func (d Drift) String() string {
+	if d.OtherDevice {
+		return fmt.Sprintf("copy reference at %s: %s on device %q, another device than profile %s's (%q): not compared with its copy ceiling",
+			d.Rec.Workload, Rate(d.Rate, "B/s"), d.Rec.Device, d.Profile.Name, d.Profile.Device)
+	}
 	verdict := "within the profile's spread"
 	if d.Off {
 		verdict = "DRIFTED: the machine is not the one the profile measured; recalibrate (ropgen calibrate)"
 	}
-	return fmt.Sprintf("copy reference at %s: %s, %+.1f%% off the profile's copy ceiling %s (tolerance %.1f%%): %s",
-		d.Rec.Workload, Rate(d.Rate, "B/s"), 100*(d.Rate/d.Ceiling-1), Rate(d.Ceiling, "B/s"), 100*d.Tolerance, verdict)
+	return fmt.Sprintf("copy reference at %s: %s, %+.1f%% off the profile's copy ceiling %s (tolerance %.1f%%%s): %s",
+		d.Rec.Workload, Rate(d.Rate, "B/s"), 100*(d.Rate/d.Ceiling-1), Rate(d.Ceiling, "B/s"), 100*d.Tolerance, d.capped(), verdict)
+}
+
+// capped says when the tolerance is the cap rather than the spreads.
+func (d Drift) capped() string {
+	if d.Tolerance >= DriftCap {
+		return ", the cap: the spreads allow more"
+	}
+	return ""
 }
 
 // Drifts checks every ref.copy record met by PriceAll or AddReference, in the order met.
@@ -41,25 +63,45 @@ func (d Drift) String() string {
 func (p *Pricer) Drifts() []Drift {
 	var out []Drift
 	for _, d := range p.order {
-		if d.prof == nil {
-			continue
-		}
-		ceiling, spread := copyCeiling(d.prof)
-		if ceiling <= 0 {
-			continue
-		}
-		for _, r := range d.refs {
-			if r.Seconds <= 0 || r.Bytes <= 0 {
-				continue
-			}
-			lo, hi := r.Spread()
-			tol := max(spread, (hi-lo)/r.Seconds)
-			rate := float64(r.Bytes) / r.Seconds
-			out = append(out, Drift{Rec: r, Profile: d.prof, Rate: rate, Ceiling: ceiling, Tolerance: tol,
-				Off: rate < ceiling*(1-tol) || rate > ceiling*(1+tol)})
-		}
+		out = append(out, d.drifts()...)
 	}
 	return out
+}
+
+// drifts checks the ref.copy records of d.
+func (d *device) drifts() []Drift {
+	if d.prof == nil {
+		return nil
+	}
+	ceiling, spread := copyCeiling(d.prof)
+	if ceiling <= 0 {
+		return nil
+	}
+	var out []Drift
+	for _, r := range d.refs {
+		if r.Seconds <= 0 || r.Bytes <= 0 {
+			continue
+		}
+		lo, hi := r.Spread()
+		tol := min(DriftCap, max(spread, (hi-lo)/r.Seconds))
+		rate := float64(r.Bytes) / r.Seconds
+		dr := Drift{Rec: r, Profile: d.prof, Rate: rate, Ceiling: ceiling, Tolerance: tol, OtherDevice: !d.prof.Matches(r.Device)}
+		dr.Off = !dr.OtherDevice && (rate < ceiling*(1-tol) || rate > ceiling*(1+tol))
+		out = append(out, dr)
+	}
+	return out
+}
+
+// driftOf is the first drifted reference of d's run in file (a reference read from no file
+// stands for every run), or nil: the rows of a run whose reference drifted are not priced
+// against the profile (Price).
+func (d *device) driftOf(file string) *Drift {
+	for _, dr := range d.drifts() {
+		if dr.Off && (dr.Rec.Pos.File == "" || file == "" || dr.Rec.Pos.File == file) {
+			return &dr
+		}
+	}
+	return nil
 }
 
 // copyCeiling returns prof's copy ceiling in bytes/s and its relative spread: the copy mix's
@@ -84,4 +126,61 @@ func StaleBoot(prof *profiles.Profile, bootID string) string {
 	}
 	return fmt.Sprintf("profile %s was measured on another boot (boot_id %s, now %s): recalibrate (ropgen calibrate)",
 		prof.Name, prof.Measured.BootID, bootID)
+}
+
+// Price prices one record. The returned row points at rec. A reference record (ref.copy,
+// ref.floor) is not a row: PriceAll sets it aside; priced here, it is priced as any record.
+//
+// A row of a run whose copy reference drifted off the profile (Drift.Off) is not priced
+// against it unless PriceDrifted is set: its SOL cells, efficiency and verdict are blank and
+// its note says why. Only the same-time check judges it: that reference was timed between
+// its samples, on the machine the row ran on, while the profile's theoretical ceilings may
+// not bound that machine (a profile calibrated under load sits below a quiet machine and
+// convicts its correct rows). With PriceDrifted it is priced as usual, and its Drift and
+// note say it was priced under drift.
+func (p *Pricer) Price(rec *record.Record) Row {
+	row := p.price(rec)
+	if row.Profile == nil {
+		return row
+	}
+	d := p.device(rec.Device)
+	dr := d.driftOf(rec.Pos.File)
+	if dr == nil {
+		return row
+	}
+	why := fmt.Sprintf("the run's copy reference at %s ran %+.0f%% off the profile's copy ceiling (tolerance %.0f%%)", dr.Rec.Workload, 100*(dr.Rate/dr.Ceiling-1), 100*dr.Tolerance)
+	if p.PriceDrifted {
+		row.Drift = dr
+		if row.Note != "" {
+			row.Note += "; "
+		}
+		row.Note += "priced under drift: " + why
+		return row
+	}
+	u := blankRow(rec)
+	u.Profile, u.Drift = row.Profile, dr
+	u.ByteRate, u.FlopRate, u.PeakByteRate, u.PeakFlopRate = row.ByteRate, row.FlopRate, row.PeakByteRate, row.PeakFlopRate
+	u.RefRate, u.RefRatio, u.RefBreach = row.RefRate, row.RefRatio, row.RefBreach
+	if u.RefBreach {
+		u.Verdict = FormulaError
+		u.Note = breachNote(&u, d.prof, d.roof(rec.Roof, p.basis)) + "; otherwise unpriced: " + why
+	} else {
+		u.Note = "unpriced: " + why + ": recalibrate (ropgen calibrate) and measure again"
+	}
+	return u
+}
+
+// DriftedRows counts the rows priced under drift (PriceDrifted) and the rows left unpriced
+// for it.
+func DriftedRows(rows []Row) (priced, unpriced int) {
+	for i := range rows {
+		switch {
+		case rows[i].Drift == nil:
+		case Blank(rows[i].SOLTime):
+			unpriced++
+		default:
+			priced++
+		}
+	}
+	return priced, unpriced
 }

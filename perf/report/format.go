@@ -234,12 +234,13 @@ func WriteTable(w io.Writer, p *Pricer, rows []Row) error {
 		bw.WriteString(DTypeLegend + "\n")
 	}
 	bw.WriteString(Counts(rows).String() + "\n")
-	writeReferences(bw, p)
+	writeReferences(bw, p, rows)
 	return bw.Flush()
 }
 
-// writeReferences writes the cold-call floor and the drift references of each device.
-func writeReferences(bw *bufio.Writer, p *Pricer) {
+// writeReferences writes the cold-call floor and the drift references of each device, and
+// which of rows a drift left unpriced or was priced under.
+func writeReferences(bw *bufio.Writer, p *Pricer, rows []Row) {
 	for _, m := range p.Devices() {
 		if m.Profile == nil {
 			continue
@@ -250,6 +251,11 @@ func writeReferences(bw *bufio.Writer, p *Pricer) {
 	}
 	for _, d := range p.Drifts() {
 		fmt.Fprintln(bw, d.String())
+	}
+	if priced, unpriced := DriftedRows(rows); unpriced > 0 {
+		fmt.Fprintf(bw, "%d rows unpriced: their run's copy reference drifted off the profile (their notes say which); recalibrate and measure again\n", unpriced)
+	} else if priced > 0 {
+		fmt.Fprintf(bw, "%d rows priced under drift: their run's copy reference drifted off the profile (their notes say which), so their prices describe another machine\n", priced)
 	}
 }
 

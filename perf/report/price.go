@@ -171,6 +171,9 @@ type Row struct {
 	ByteBreach, FlopBreach bool
 	// RefBreach marks an implied byte rate above SameTimeFactor times the same-time reference.
 	RefBreach bool
+	// Drift is the drifted copy reference of the row's run, nil when none drifted: the row
+	// is unpriced, or with Pricer.PriceDrifted priced under drift.
+	Drift *Drift
 }
 
 // Blank reports whether a cell has no value.
@@ -188,6 +191,9 @@ type Pricer struct {
 	order      []*device // devices in the order met
 	last       *device   // the device of the previous row: records come grouped by device
 	floorSeen  map[*device]bool
+	// PriceDrifted prices the rows of a run whose copy reference drifted off the profile
+	// anyway, marked (Row.Drift), instead of leaving them unpriced.
+	PriceDrifted bool
 }
 
 // device is what a device name resolves to.
@@ -412,12 +418,16 @@ func (d *device) price(r *roof, flops, bytes int64) Price {
 	return pr
 }
 
-// Price prices one record. The returned row points at rec. A reference record (ref.copy,
-// ref.floor) is not a row: PriceAll sets it aside; priced here, it is priced as any record.
-func (p *Pricer) Price(rec *record.Record) Row {
-	row := Row{Rec: rec, Price: blankPrice(), Efficiency: blank, EffLow: blank, EffHigh: blank,
+// blankRow is rec's row with every cell blank.
+func blankRow(rec *record.Record) Row {
+	return Row{Rec: rec, Price: blankPrice(), Efficiency: blank, EffLow: blank, EffHigh: blank,
 		CacheEfficiency: blank, ByteRate: blank, FlopRate: blank, PeakByteRate: blank, PeakFlopRate: blank,
 		RefRate: blank, RefRatio: blank, Floor: blank}
+}
+
+// price prices rec against its device's profile, drift or not (Price).
+func (p *Pricer) price(rec *record.Record) Row {
+	row := blankRow(rec)
 	d := p.device(rec.Device)
 	if d.prof == nil {
 		row.Note = d.note

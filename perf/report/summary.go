@@ -67,7 +67,7 @@ func WriteSummary(w io.Writer, p *Pricer, rows []Row) error {
 		fmt.Fprintf(bw, "latency-bound rows only (SOL under the latency floor: no efficiency to judge): %s\n", strings.Join(latency, ", "))
 	}
 	bw.WriteString(Counts(rows).String() + "\n")
-	writeReferences(bw, p)
+	writeReferences(bw, p, rows)
 	return bw.Flush()
 }
 

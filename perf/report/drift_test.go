@@ -1,0 +1,131 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/ropgen/ropgen/diag"
+	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/record"
+)
+
+// noisyProfile is a CPU profile whose copy ceiling's own rounds are 150% apart: a tolerance
+// that followed the spread would pass any reference.
+func noisyProfile(t *testing.T) *profiles.Profile {
+	t.Helper()
+	p, err := profiles.Parse("cpu.yaml", []byte(`
+device: "cpu: Test CPU"
+hbm:
+  theoretical: 100e9
+  calibration: 0.4
+  calibration_mixes: {copy: 0.4}
+  mix_spreads: {copy: {min: 10e9, median: 20e9, max: 40e9, n: 7}}
+  spread: {min: 10e9, median: 20e9, max: 40e9, n: 7}
+vector:
+  fp32: {theoretical: 1e12, calibration: 1}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func copyRef(device, file, when string, rate float64) record.Record {
+	const bytes = 1 << 30
+	return record.Record{Device: device, Op: record.RefCopy, Workload: when, DType: "float64", Roof: "hbm",
+		Bytes: bytes, Seconds: bytes / rate, MinSeconds: bytes / rate, MaxSeconds: bytes / rate, Iters: 5,
+		Pos: diag.Pos{File: file, Line: 1}}
+}
+
+// TestDriftCap checks issue 21's acceptance: a same-time reference 50% off the profile
+// (either side) is never "within the profile's spread", however wide that spread was.
+func TestDriftCap(t *testing.T) {
+	p := noisyProfile(t)
+	pr := NewPricer(p, nil, "")
+	pr.PriceAll([]record.Record{
+		copyRef("cpu: Test CPU", "a.txt", record.RefStart, 20e9), // -50%
+		copyRef("cpu: Test CPU", "a.txt", record.RefEnd, 60e9),   // +50%
+		copyRef("cpu: Test CPU", "a.txt", "end2", 35e9),          // -12.5%
+	})
+	ds := pr.Drifts()
+	if len(ds) != 3 {
+		t.Fatalf("drifts %+v", ds)
+	}
+	for i, d := range ds[:2] {
+		if !d.Off || d.Tolerance != DriftCap || strings.Contains(d.String(), "within") || !strings.Contains(d.String(), "the cap") {
+			t.Errorf("reference %d, %+.0f%% off: %+v\n%s", i, 100*(d.Rate/d.Ceiling-1), d, d)
+		}
+	}
+	if ds[2].Off {
+		t.Errorf("12.5%% off, under the cap, drifted: %s", ds[2])
+	}
+}
+
+// TestDriftOtherDevice: this CPU's records priced against a GPU's profile (docs/using.md's
+// last step) are a what-if, and the reference is no drift check.
+func TestDriftOtherDevice(t *testing.T) {
+	pr := NewPricer(noisyProfile(t), nil, "")
+	pr.PriceAll([]record.Record{copyRef("cpu: Another CPU", "a.txt", record.RefEnd, 11e9), rec("hbm", 0, 1<<30, 1e-1)})
+	ds := pr.Drifts()
+	if len(ds) != 1 || ds[0].Off || !ds[0].OtherDevice || !strings.Contains(ds[0].String(), `on device "cpu: Another CPU", another device than profile cpu's ("cpu: Test CPU")`) ||
+		strings.Contains(ds[0].String(), "within") || strings.Contains(ds[0].String(), "DRIFTED") {
+		t.Errorf("drifts %+v\n%s", ds, ds[0])
+	}
+}
+
+// TestDriftedRowsUnpriced: the rows of a run whose reference drifted are left unpriced with
+// the reason (the rows of another run in the same report are not), the same-time check still
+// judges them, the table says how many, and with PriceDrifted they are priced and marked.
+func TestDriftedRowsUnpriced(t *testing.T) {
+	row := func(file string, refRate float64) record.Record {
+		r := rec("hbm", 0, 1<<30, 1e-1)
+		r.Device, r.Pos, r.RefRate = "cpu: Test CPU", diag.Pos{File: file, Line: 2}, refRate
+		return r
+	}
+	recs := []record.Record{
+		copyRef("cpu: Test CPU", "drifted.txt", record.RefEnd, 20e9),
+		copyRef("cpu: Test CPU", "steady.txt", record.RefEnd, 38e9),
+		row("drifted.txt", 0), row("drifted.txt", 1e9), row("steady.txt", 0),
+	}
+	for _, priceDrifted := range []bool{false, true} {
+		pr := NewPricer(noisyProfile(t), nil, "")
+		pr.PriceDrifted = priceDrifted
+		rows := pr.PriceAll(recs)
+		if len(rows) != 3 {
+			t.Fatalf("%d rows", len(rows))
+		}
+		drifted, breach, steady := rows[0], rows[1], rows[2]
+		if steady.Drift != nil || Blank(steady.SOLTime) || steady.Verdict == None {
+			t.Errorf("the steady run's row: %+v", steady)
+		}
+		// 1 GiB in 0.1 s is 10.7 GB/s, 10.7x its same-time reference of 1 GB/s.
+		if !breach.RefBreach || breach.Verdict != FormulaError || !strings.HasPrefix(breach.Note, "formula error") {
+			t.Errorf("PriceDrifted %v: the same-time check did not judge the drifted row: %+v", priceDrifted, breach)
+		}
+		var table bytes.Buffer
+		if err := WriteTable(&table, pr, rows); err != nil {
+			t.Fatal(err)
+		}
+		priced, unpriced := DriftedRows(rows)
+		if !priceDrifted {
+			if drifted.Drift == nil || !Blank(drifted.SOLTime) || !Blank(drifted.Efficiency) || drifted.Verdict != None ||
+				!strings.HasPrefix(drifted.Note, "unpriced: the run's copy reference at end ran -50% off the profile's copy ceiling (tolerance 25%)") {
+				t.Errorf("the drifted run's row: %+v", drifted)
+			}
+			if breach.ByteBreach || !Blank(breach.SOLTime) {
+				t.Errorf("the drifted row was judged on the profile's ceilings: %+v", breach)
+			}
+			if priced != 0 || unpriced != 2 || !strings.Contains(table.String(), "2 rows unpriced: their run's copy reference drifted") {
+				t.Errorf("priced %d, unpriced %d:\n%s", priced, unpriced, table.String())
+			}
+		} else {
+			if drifted.Drift == nil || Blank(drifted.SOLTime) || drifted.Verdict == None || !strings.HasPrefix(drifted.Note, "priced under drift: the run's copy reference at end ran -50%") {
+				t.Errorf("PriceDrifted: the drifted run's row: %+v", drifted)
+			}
+			if priced != 2 || unpriced != 0 || !strings.Contains(table.String(), "2 rows priced under drift") {
+				t.Errorf("priced %d, unpriced %d:\n%s", priced, unpriced, table.String())
+			}
+		}
+	}
+}
