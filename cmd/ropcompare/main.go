@@ -79,6 +79,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cc := fl.String("cc", envOr("CC", "cc"), "the C `compiler` of the limits (limit column skipped without it)")
 	dir := fl.String("dir", "compare", "the `directory` of numpy_worker.py and limits.c")
 	manifestDir := fl.String("manifests", "manifest", "the catalog `PATHS` (the one manifest flag of every command)")
+	coretypes := fl.String("coretypes", "auto", "OPENBLAS_CORETYPE `LIST` (comma-separated) that numpy's OpenBLAS is tried with besides its own choice, the fastest that computes right kept; auto: the AVX-512 and AVX2 kernels on amd64; none: its own choice only")
 	threads := fl.Int("threads", 0, "`N` threads on every side (GOMAXPROCS, OPENBLAS_NUM_THREADS, the C loops); 0: all CPUs. -threads 1 compares single cores, which a shared machine disturbs less")
 	if err := fl.Parse(args); err != nil {
 		return 2
@@ -98,7 +99,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *threads > 0 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(*threads))
 	}
-	if err := compare(stdout, stderr, config{*rounds, *sample, re, *python, *cc, *dir, *manifestDir, *threads}); err != nil {
+	var cores []string
+	switch *coretypes {
+	case "auto":
+		cores = coreCandidates()
+	case "none", "":
+	default:
+		cores = strings.Split(*coretypes, ",")
+	}
+	if err := compare(stdout, stderr, config{*rounds, *sample, re, *python, *cc, *dir, *manifestDir, *threads, cores}); err != nil {
 		fmt.Fprintf(stderr, "ropcompare: %v\n", err)
 		return 1
 	}
@@ -111,7 +120,8 @@ type config struct {
 	only           *regexp.Regexp
 	python, cc     string
 	dir, manifests string
-	threads        int // 0: all CPUs
+	threads        int      // 0: all CPUs
+	coretypes      []string // OPENBLAS_CORETYPE candidates for the numpy peer (blas.go)
 }
 
 func envOr(key, def string) string {
@@ -136,7 +146,7 @@ type row struct {
 }
 
 func compare(stdout, stderr io.Writer, cfg config) error {
-	np, npErr := startNumpy(cfg)
+	np, npErr := startNumpy(cfg, stderr)
 	lim, limErr := startLimits(cfg)
 	if npErr != nil && limErr != nil {
 		fmt.Fprintf(stdout, "make compare: skipped: no peer to compare with (numpy: %v; C limits: %v)\n", npErr, limErr)
@@ -347,10 +357,12 @@ func peerEnv(cfg config) []string {
 
 type numpyWorker struct {
 	*worker
-	version string
+	version  string
+	blasNote string // which BLAS and kernel it runs, and how it was chosen (blas.go)
 }
 
-func startNumpy(cfg config) (*numpyWorker, error) {
+// startNumpy starts the numpy worker at its best (blas.go), trying cfg.coretypes.
+func startNumpy(cfg config, log io.Writer) (*numpyWorker, error) {
 	if _, err := exec.LookPath(cfg.python); err != nil {
 		return nil, err
 	}
@@ -360,13 +372,21 @@ func startNumpy(cfg config) (*numpyWorker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s has no numpy (%v)", cfg.python, err)
 	}
-	cmd := exec.Command(cfg.python, filepath.Join(cfg.dir, "numpy_worker.py"))
-	cmd.Env = peerEnv(cfg)
-	w, err := startWorker("numpy", cmd)
-	if err != nil {
-		return nil, err
-	}
-	return &numpyWorker{w, strings.TrimSpace(string(v))}, nil
+	version := strings.TrimSpace(string(v))
+	return bestNumpy(func(coretype string) (*numpyWorker, error) {
+		cmd := exec.Command(cfg.python, filepath.Join(cfg.dir, "numpy_worker.py"))
+		cmd.Env = peerEnv(cfg)
+		what := "numpy"
+		if coretype != "" {
+			cmd.Env = append(cmd.Env, "OPENBLAS_CORETYPE="+coretype)
+			what += " (OPENBLAS_CORETYPE=" + coretype + ")"
+		}
+		w, err := startWorker(what, cmd)
+		if err != nil {
+			return nil, err
+		}
+		return &numpyWorker{worker: w, version: version}, nil
+	}, cfg.coretypes, log)
 }
 
 func (w *numpyWorker) setup(r *row) error {
@@ -442,7 +462,7 @@ func printTable(w io.Writer, rows []*row, cfg config, np *numpyWorker, lim *limi
 		strings.TrimSpace(cpuid.CPU.BrandName), runtime.NumCPU(), runtime.GOMAXPROCS(0),
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), loadAvg(), ops.GemmKernel())
 	if np != nil {
-		fmt.Fprintf(w, " numpy %s;", np.version)
+		fmt.Fprintf(w, " numpy %s (%s);", np.version, np.blasNote)
 	}
 	threads := "all CPUs on every side"
 	if cfg.threads > 0 {

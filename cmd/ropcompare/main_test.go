@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,7 +33,8 @@ func TestOneRow(t *testing.T) {
 		t.Skip("no C compiler: the limit column is optional")
 	}
 	var out, errb bytes.Buffer
-	code := run([]string{"-rounds", "1", "-sample", "2ms", "-case", "GEMM 256", "-manifests", "../../manifest", "-dir", "../../compare"}, &out, &errb)
+	// -coretypes none: numpy's BLAS as the environment has it (tests force no kernel)
+	code := run([]string{"-rounds", "1", "-sample", "2ms", "-case", "GEMM 256", "-coretypes", "none", "-manifests", "../../manifest", "-dir", "../../compare"}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %s", code, errb.String())
 	}
@@ -105,5 +108,75 @@ func TestRoofsAgainstC(t *testing.T) {
 	}
 	if cells := strings.Split(line, "|"); len(cells) != 8 || !strings.Contains(cells[4], "fma32") || !strings.Contains(cells[6], "×") {
 		t.Errorf("row %q: want the roof against the fma32 loop with a ratio; output:\n%s", line, out.String())
+	}
+}
+
+// fakeBLAS stands for numpy_worker.py's blas, check and probe requests: OpenBLAS whose own
+// choice is the slow Prescott, whose SapphireRapids is not in the build (it runs Cooperlake),
+// whose Haswell computes wrong results, and whose SkylakeX is the fastest.
+const fakeBLAS = `
+import json, os, sys
+ct = os.environ.get("OPENBLAS_CORETYPE", "")
+core = {"": "Prescott", "SapphireRapids": "Cooperlake"}.get(ct, ct)
+secs = {"Prescott": 0.2, "Cooperlake": 0.02, "SkylakeX": 0.01, "Haswell": 0.005}[core]
+for line in sys.stdin:
+    req = json.loads(line)
+    if "blas" in req:
+        print(json.dumps({"library": "/x/libopenblas.so", "api": "openblas", "core": core, "version": "0.3.21", "via": "ctypes"}), flush=True)
+    elif "check" in req:
+        print("error: (0, 64, 64, 64, False): entry (1, 2) is 7, the reference 3" if core == "Haswell" else "ok", flush=True)
+    elif "probe" in req:
+        print(secs, flush=True)
+`
+
+// The numpy peer is the fastest kernel choice that computes right: a faster one with wrong
+// results is dropped, a candidate the build maps to a kernel already tried is tried once,
+// and the note says which kernel ran, how it was chosen and what each choice did.
+func TestBestNumpy(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	script := filepath.Join(t.TempDir(), "fake.py")
+	if err := os.WriteFile(script, []byte(fakeBLAS), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := func(coretype string) (*numpyWorker, error) {
+		cmd := exec.Command(python, script)
+		cmd.Env = os.Environ()
+		if coretype != "" {
+			cmd.Env = append(cmd.Env, "OPENBLAS_CORETYPE="+coretype)
+		}
+		w, err := startWorker("numpy", cmd)
+		if err != nil {
+			return nil, err
+		}
+		return &numpyWorker{worker: w, version: "1.24"}, nil
+	}
+	var log bytes.Buffer
+	w, err := bestNumpy(start, []string{"SapphireRapids", "Cooperlake", "SkylakeX", "Haswell"}, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	for _, want := range []string{
+		"OpenBLAS 0.3.21, kernel SkylakeX (OPENBLAS_CORETYPE=SkylakeX",
+		"default (ran Prescott) 11 GFLOP/s",
+		"SapphireRapids (ran Cooperlake) 107 GFLOP/s",
+		"Cooperlake: the same kernel as one tried before",
+		"Haswell: failed the check: numpy: (0, 64, 64, 64, False): entry (1, 2) is 7",
+	} {
+		if !strings.Contains(w.blasNote, want) {
+			t.Errorf("note %q lacks %q", w.blasNote, want)
+		}
+	}
+	// Without candidates: its own choice, said so.
+	w2, err := bestNumpy(start, nil, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w2.close()
+	if !strings.Contains(w2.blasNote, "kernel Prescott (its own choice") {
+		t.Errorf("note %q", w2.blasNote)
 	}
 }
