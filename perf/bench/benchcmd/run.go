@@ -33,6 +33,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	asJSON := fl.Bool("json", false, "write JSON lines (record.JSONWriter) instead of Go benchmark format")
 	ff := addFilterFlags(fl)
 	quick := fl.Bool("quick", false, "only the small cpu-* rows (32 MiB of tensors at most), with a short timing budget")
+	judge := fl.String("judge", "", "only the cases that can earn a verdict on the profile `NAME|FILE`: per op, the cpu-* row with the smallest tensors whose speed-of-light time there is at least 10x the run's latency floor (bench.Judge)")
 	count := fl.Int("count", bench.DefaultOptions.Count, "records per case (benchstat needs several for a p-value)")
 	samples := fl.Int("samples", bench.DefaultOptions.Samples, "timed batches per record; the record is their median")
 	maxTime := fl.Duration("max-time", bench.DefaultOptions.MaxTime, "timing budget per case, calibration included; -quick lowers the default to 150ms")
@@ -68,6 +69,15 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 		}
 	}
 	lim := bench.Limits{MaxStorage: *maxStorage, FlopLimit: *maxFlops, Quick: *quick}
+	var judged *profiles.Profile
+	if *judge != "" {
+		if *quick {
+			return fl.Fail("-judge and -quick are exclusive: -quick keeps the small rows, -judge the ones that can earn a verdict")
+		}
+		if judged, err = profiles.Open(*judge); err != nil {
+			return fl.Fail("-judge: %v", err)
+		}
+	}
 	cat, code, ok := e.load(fl, *manifests)
 	if !ok {
 		return code
@@ -82,6 +92,29 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	plans, err := bench.Plan(e.reg, f.Select(cat.cases), lim)
 	if err != nil {
 		return fl.Errorf("%v", err)
+	}
+	// The cold-call floor is timed on the smallest cases of the whole catalog, whatever this
+	// run selects, so every run's floor is the same calls'.
+	catalog, err := bench.Plan(e.reg, cat.cases, bench.Limits{})
+	if err != nil {
+		return fl.Errorf("%v", err)
+	}
+	refs := bench.References{Reg: e.reg, Opt: opt, Copy: copyReference(*refSize)}
+	var start []record.Record
+	if judged != nil {
+		// -judge sizes the selection by the floor this run measures, so the references of
+		// the start come first.
+		if start, err = refs.Start(catalog); err != nil {
+			return fl.Errorf("%v", err)
+		}
+		floor := judged.LatencyFloor
+		for _, r := range start {
+			if r.Op == record.RefFloor {
+				floor = max(floor, r.Seconds)
+			}
+		}
+		plans = bench.Judge(plans, judged, floor, *warm)
+		fmt.Fprintf(stderr, "-judge %s: the cases whose speed-of-light time is at least %dx the latency floor %.3g s\n", judged.Name, bench.JudgeMargin, floor)
 	}
 	todo := reportSkips(plans, *verbose, stderr)
 	if len(todo) == 0 {
@@ -105,14 +138,13 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "device %q: %d cases, %d record(s) of %d samples each; %s\n",
 		opt.Device, len(todo), opt.Count, opt.Samples, timingNote(opt))
-	start := time.Now()
-	refs := bench.References{Reg: e.reg, Opt: opt, Copy: copyReference(*refSize)}
-	// The cold-call floor is timed on the smallest cases of the whole catalog, whatever this
-	// run selects, so every run's floor is the same calls'.
-	catalog, err := bench.Plan(e.reg, cat.cases, bench.Limits{})
-	if err == nil {
-		err = writeReferences(rw, stderr, func() ([]record.Record, error) { return refs.Start(catalog) })
-	}
+	began := time.Now()
+	err = writeReferences(rw, stderr, func() ([]record.Record, error) {
+		if start != nil {
+			return start, nil
+		}
+		return refs.Start(catalog)
+	})
 	failed := 0
 	if err == nil {
 		failed, err = bench.Run(e.reg, todo, opt, rw, stderr)
@@ -126,7 +158,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	if err != nil {
 		return fl.Errorf("%v", err)
 	}
-	fmt.Fprintf(stderr, "%d cases in %.1fs, %d failed\n", len(todo), time.Since(start).Seconds(), failed)
+	fmt.Fprintf(stderr, "%d cases in %.1fs, %d failed\n", len(todo), time.Since(began).Seconds(), failed)
 	if failed > 0 {
 		return 1
 	}
@@ -210,12 +242,15 @@ func reportSkips(plans []bench.Planned, verbose bool, w io.Writer) []bench.Plann
 	var todo []bench.Planned
 	quickReasons := []string{bench.SkipNotCPU, bench.SkipQuickLarge}
 	counted := map[string]int{}
+	judged := 0
 	for _, p := range plans {
 		switch {
 		case p.Skip == "":
 			todo = append(todo, p)
 		case !verbose && slices.Contains(quickReasons, p.Skip):
 			counted[p.Skip]++
+		case !verbose && bench.IsJudgeSkip(p.Skip):
+			judged++
 		default:
 			fmt.Fprintf(w, "skip %s: %s\n", p.Name(), p.Skip)
 		}
@@ -224,6 +259,9 @@ func reportSkips(plans []bench.Planned, verbose bool, w io.Writer) []bench.Plann
 		if counted[r] > 0 {
 			fmt.Fprintf(w, "skip %d cases: %s\n", counted[r], r)
 		}
+	}
+	if judged > 0 {
+		fmt.Fprintf(w, "skip %d cases that cannot earn a verdict or have a smaller one of their op that can (-judge; -v lists them)\n", judged)
 	}
 	return todo
 }
