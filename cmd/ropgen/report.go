@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -41,7 +42,7 @@ the two runs' drift (how far rows scatter between them), and the two runs' recor
 (one run's records are taken back to back, so they are no independent draws). For one kernel,
 ropbench ab is sharper.`,
 		100*report.DriftCap, report.DefaultCompare.Alpha, 100*report.DefaultCompare.MinEffect, report.DefaultCompare.NoiseZ), stdout, stderr)
-	profile := fl.String("profile", "", "price every record against this profile: a builtin name or a .yaml file (default: the builtin profile matching each record's device)")
+	profile := fl.String("profile", "", "price every record against this profile: a builtin name, host (the calibrated host profile out/host.yaml of this module, as make run keeps it) or a .yaml file (default: the builtin profile matching each record's device)")
 	basis := fl.String("basis", string(profiles.Effective), "ceilings to price against: effective (measured) or theoretical (datasheet)")
 	asJSON := fl.Bool("json", false, "write the rows (with -base, the compared rows) as one JSON document instead of a table")
 	asCSV := fl.Bool("csv", false, "write the rows (with -base, the compared rows) as CSV instead of a table")
@@ -109,7 +110,7 @@ ropbench ab is sharper.`,
 	var fixed *profiles.Profile
 	var candidates []*profiles.Profile
 	if *profile != "" {
-		if fixed, err = profiles.Open(*profile); err != nil {
+		if fixed, err = openProfile(*profile); err != nil {
 			fmt.Fprintln(stderr, "ropgen report:", err)
 			return 2
 		}
@@ -154,7 +155,7 @@ ropbench ab is sharper.`,
 	for _, m := range pricer.Devices() {
 		switch {
 		case m.Err != nil:
-			fmt.Fprintf(stderr, "ropgen report: %v; pass -profile NAME|FILE. Its SOL cells are blank.\n", m.Err)
+			fmt.Fprintf(stderr, "ropgen report: %s.\n", report.NoProfileHelp(m.Device, m.Err))
 			exit = 1
 		case fixed != nil && !fixed.Matches(m.Device):
 			// Allowed (pricing one device's records on another's ceilings is a what-if), but
@@ -267,6 +268,36 @@ ropbench ab is sharper.`,
 	return exit
 }
 
+// HostProfile is the -profile name of the calibrated host profile, and HostProfileFile
+// where it is, under the module root (the directory of ropgen.yaml or go.mod): where make
+// run keeps it (ropgen calibrate -o out/host.yaml).
+const (
+	HostProfile     = "host"
+	HostProfileFile = "out/host.yaml"
+)
+
+// openProfile opens the profile -profile names: HostProfile is the module's calibrated host
+// profile (HostProfileFile under the root found from the working directory); anything else
+// is profiles.Open's (a builtin name or a file).
+func openProfile(s string) (*profiles.Profile, error) {
+	if s != HostProfile {
+		return profiles.Open(s)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	root, err := config.FindRoot(wd)
+	if err != nil {
+		return nil, fmt.Errorf("-profile host: %v", err)
+	}
+	file := filepath.Join(root, filepath.FromSlash(HostProfileFile))
+	if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("-profile host: no calibrated host profile %s: measure this host with `ropgen calibrate -o %s` (make run does, and keeps it there)", file, HostProfileFile)
+	}
+	return profiles.Load(file)
+}
+
 // bootIDFile holds the id of the running boot (Linux); a test points it elsewhere.
 var bootIDFile = "/proc/sys/kernel/random/boot_id"
 
@@ -278,7 +309,7 @@ func runCheck(profile string, files []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ropgen report: -check needs -profile FILE")
 		return 2
 	}
-	prof, err := profiles.Open(profile)
+	prof, err := openProfile(profile)
 	if err != nil {
 		fmt.Fprintln(stderr, "ropgen report:", err)
 		return 1

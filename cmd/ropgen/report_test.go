@@ -151,6 +151,38 @@ func TestReportCommand(t *testing.T) {
 	}
 }
 
+// TestReportHostProfile: -profile host is the module's out/host.yaml, found from any
+// directory of the module; without one it says how to calibrate. Records of a CPU no profile
+// prices get one message saying the same, not one per row.
+func TestReportHostProfile(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module lab\n"), 0o666)
+	sub := filepath.Join(root, "pkg")
+	os.MkdirAll(sub, 0o777)
+	row := labRecord("big", 1_200_000_000, 1.5e-3)
+	row.Device = "cpu: Lab CPU"
+	recs := writeBenchRecords(t, root, "recs.txt", row, row)
+	t.Chdir(sub)
+
+	code, _, errs := runReportCmd(t, "-profile", "host", recs)
+	if code != 2 || !strings.Contains(errs, "no calibrated host profile "+filepath.Join(root, "out", "host.yaml")) ||
+		!strings.Contains(errs, "ropgen calibrate -o out/host.yaml") {
+		t.Errorf("no host profile: exit %d, stderr %q", code, errs)
+	}
+	code, out, errs := runReportCmd(t, recs)
+	if code != 1 || strings.Count(errs, "ropgen calibrate -o out/host.yaml") != 1 || strings.Count(out, "ropgen calibrate") != 1 ||
+		!strings.Contains(errs, "-profile host") {
+		t.Errorf("no profile matches: exit %d, stdout\n%s\nstderr %q", code, out, errs)
+	}
+
+	os.MkdirAll(filepath.Join(root, "out"), 0o777)
+	os.WriteFile(filepath.Join(root, "out", "host.yaml"), []byte("device: \"cpu: Lab CPU\"\nhbm: {theoretical: 2.0e12, calibration: 0.5}\nvector:\n  fp32: {theoretical: 2.0e12, calibration: 0.5}\n"), 0o666)
+	code, out, errs = runReportCmd(t, "-profile", "host", recs)
+	if code != 0 || errs != "" || !strings.Contains(out, "profile host ("+filepath.Join(root, "out", "host.yaml")+")") {
+		t.Errorf("host profile: exit %d, stdout\n%s\nstderr %q", code, out, errs)
+	}
+}
+
 // TestReportSummaryAndCheck: -summary prints the short report with -o taking the table to a
 // file; -check exits 3 for a profile from another boot or a drifted copy reference.
 func TestReportSummaryAndCheck(t *testing.T) {
@@ -185,8 +217,8 @@ latency_floor: 1.0e-6
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	for _, want := range []string{"DRAM (hbm)", "spread 950 G .. 1.00 TB/s (n=5, 5.1%)", "per op, the row with the best efficiency:",
-		"AddFwd", "at ceiling", "1 rows: 1 at ceiling", "copy reference at end: 980 GB/s"} {
+	for _, want := range []string{"  DRAM ", "spread 950 G .. 1.00 TB/s (n=5, 5.1%)", "kernels ranked by the time they lose against their roof",
+		"AddFwd/big/float32", "at ceiling", "1 rows: 1 at ceiling", "drift references of the run in " + fresh + ":\n  copy reference at start", "\n  copy reference at end: 980 GB/s"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}

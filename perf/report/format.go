@@ -2,11 +2,13 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -205,7 +207,7 @@ func WriteTable(w io.Writer, p *Pricer, rows []Row) error {
 		if m.Profile != nil {
 			fmt.Fprintf(bw, "device %q: profile %s (%s), %s ceilings\n", m.Device, plainText(m.Profile.Name), plainText(m.Profile.Source), p.Basis())
 		} else {
-			fmt.Fprintf(bw, "device %q: SOL cells blank: %s\n", m.Device, plainText(m.Err.Error()))
+			fmt.Fprintf(bw, "device %q: SOL cells blank: %s\n", m.Device, plainText(NoProfileHelp(m.Device, m.Err)))
 		}
 	}
 	mem := "memory"
@@ -222,11 +224,15 @@ func WriteTable(w io.Writer, p *Pricer, rows []Row) error {
 		r := &rows[i]
 		dtype := ShortDType(r.Rec.DType) // the full label is in -json and -csv
 		short = short || dtype != r.Rec.DType
+		note := r.Note
+		if r.Profile == nil {
+			note = "no profile: see the device line above" // said once there, not in every row
+		}
 		cells = append(cells, []string{
-			r.Rec.Op, r.Rec.Workload, dtype, r.Rec.Roof,
+			r.Rec.Op, r.Rec.Workload, dtype, RoofName(r.Profile, r.Rec.Roof),
 			SI(float64(r.Rec.Flops), ""), SI(float64(r.Rec.Bytes), "B"),
 			SI(measured(r.Rec.Seconds), "s"), SI(r.MemoryTime, "s"), SI(r.ComputeTime, "s"), SI(r.SOLTime, "s"),
-			percent(r.Efficiency), effSpread(r), string(r.Bound), string(r.Verdict), cacheCell(r), r.Note,
+			percent(r.Efficiency), effSpread(r), string(r.Bound), string(r.Verdict), cacheCell(r), note,
 		})
 	}
 	writeAligned(bw, cells, right)
@@ -249,8 +255,26 @@ func writeReferences(bw *bufio.Writer, p *Pricer, rows []Row) {
 			fmt.Fprintf(bw, "latency floor %s (%s): rows whose SOL time is below it are latency-bound\n", SI(f, "s"), p.FloorSource(m.Device))
 		}
 	}
-	for _, d := range p.Drifts() {
-		fmt.Fprintln(bw, d.String())
+	// The references of one run (one records file) stand together under it: each run has
+	// its own start and end.
+	drifts := p.Drifts()
+	var files []string
+	for _, d := range drifts {
+		if !slices.Contains(files, d.Rec.Pos.File) {
+			files = append(files, d.Rec.Pos.File)
+		}
+	}
+	for _, f := range files {
+		indent := ""
+		if len(files) > 1 || f != "" {
+			fmt.Fprintf(bw, "drift references of the run in %s:\n", cmp.Or(f, "(no file)"))
+			indent = "  "
+		}
+		for _, d := range drifts {
+			if d.Rec.Pos.File == f {
+				fmt.Fprintln(bw, indent+d.String())
+			}
+		}
 	}
 	if priced, unpriced := DriftedRows(rows); unpriced > 0 {
 		fmt.Fprintf(bw, "%d rows unpriced: their run's copy reference drifted off the profile (their notes say which); recalibrate and measure again\n", unpriced)
@@ -272,7 +296,16 @@ func cacheCell(r *Row) string {
 	if r.CacheLevel == "" || Blank(r.CacheTime) {
 		return ""
 	}
-	s := strings.ToUpper(r.CacheLevel) + " " + SI(r.CacheTime, "s")
+	level := strings.ToUpper(r.CacheLevel)
+	if SI(r.CacheTime, "s") == SI(r.SOLTime, "s") {
+		// The level is no faster than main memory (or the row is compute-bound there too):
+		// its price would repeat the sol column.
+		if r.Bound == Memory {
+			return level + " = " + strings.ToLower(MemoryName(r.Profile))
+		}
+		return level + " = sol"
+	}
+	s := level + " " + SI(r.CacheTime, "s")
 	if e := percent(r.CacheEfficiency); e != "" {
 		s += " " + e
 	}

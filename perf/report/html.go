@@ -79,6 +79,14 @@ type htmlUnplotted struct {
 
 type htmlDevice struct {
 	Device, Profile, Source, Measured, HBM, Spread, Error string
+	// Memory names the memory roof in the host's words (DRAM on a CPU); Compute lists the
+	// compute roofs the same way, and says when a CPU has no matrix unit.
+	Memory, Compute string
+}
+
+// htmlRanked is a row of the ranking by lost time (Rank).
+type htmlRanked struct {
+	N, Name, Time, SOL, Lost, Share, Eff, Samples, Verdict, Move, Class string
 }
 
 type htmlDelta struct {
@@ -110,6 +118,11 @@ type htmlView struct {
 	VerdictsChanged int
 	Verdicts        []string
 	VerdictHelp     string
+	// Memory names the memory roof of the rows' profile in the host's words ("DRAM").
+	Memory               string
+	Ranked               []htmlRanked
+	RankRule, RankLegend string
+	Tiny                 int // the rows under the latency floor, counted apart
 }
 
 // verdictClass is a CSS class per verdict, matching the chart's colours.
@@ -151,7 +164,7 @@ func (d *Document) view() (*htmlView, error) {
 	for _, m := range d.Pricer.Devices() {
 		hd := htmlDevice{Device: m.Device}
 		if m.Err != nil {
-			hd.Error = m.Err.Error()
+			hd.Error = NoProfileHelp(m.Device, m.Err)
 		}
 		if p := m.Profile; p != nil {
 			hd.Profile, hd.Source = p.Name, p.Source
@@ -165,6 +178,11 @@ func (d *Document) view() (*htmlView, error) {
 			if hbm, ok := p.Resolve(profiles.HBMKey, d.Pricer.Basis()); ok {
 				hd.HBM = Rate(hbm, "B/s")
 			}
+			hd.Memory = MemoryName(p)
+			if v.Memory == "" {
+				v.Memory = hd.Memory
+			}
+			hd.Compute = computeRoofs(p, d.Pricer.Basis())
 			if s := p.HBM.Spread; s.Measured() {
 				hd.Spread = fmt.Sprintf("%s .. %s (±%.1f%%, n=%d)", Rate(s.Min, "B/s"), Rate(s.Max, "B/s"), 50*s.Rel(), s.N)
 			}
@@ -188,7 +206,7 @@ func (d *Document) view() (*htmlView, error) {
 	for i := range d.Rows {
 		r := &d.Rows[i]
 		hr := htmlRow{Op: r.Rec.Op, Workload: r.Rec.Workload, DType: ShortDType(r.Rec.DType), DTypeFull: r.Rec.DType,
-			Roof: r.Rec.Roof, Bound: string(r.Bound), Verdict: string(r.Verdict), Note: r.Note, Pos: r.Rec.Pos.String(),
+			Roof: RoofName(r.Profile, r.Rec.Roof), Bound: string(r.Bound), Verdict: string(r.Verdict), Note: r.Note, Pos: r.Rec.Pos.String(),
 			Class: verdictClass(r.Verdict, r.Efficiency)}
 		if hr.DType != hr.DTypeFull {
 			v.Abbreviated = true
@@ -216,6 +234,22 @@ func (d *Document) view() (*htmlView, error) {
 				Width: 100 * 100 * share / v.BarScale, Class: hr.Class})
 		}
 	}
+	if v.Memory == "" {
+		v.Memory = "memory"
+	}
+	ranked := Rank(d.Rows)
+	lostAll := LostTotal(ranked)
+	for i, k := range ranked {
+		hk := htmlRanked{N: strconv.Itoa(i + 1), Name: ShortName(k.Rec.Op + "/" + k.Rec.Workload + "/" + k.Rec.DType),
+			Time: SI(k.Rec.Seconds, "s"), SOL: SI(k.SOLTime, "s"), Lost: SI(k.Lost, "s"), Eff: percent(k.Efficiency),
+			Samples: effSpread(k.Row), Verdict: string(k.Verdict), Move: k.Move, Class: verdictClass(k.Verdict, k.Efficiency)}
+		if lostAll > 0 && k.Lost > 0 {
+			hk.Share = roundPercent(k.Lost / lostAll)
+		}
+		v.Ranked = append(v.Ranked, hk)
+	}
+	v.RankRule, v.RankLegend = RankRule, SummaryLegend
+	v.Tiny = Counts(d.Rows).LatencyBound
 	for _, g := range unplotted(d.Rows) {
 		v.Unplotted = append(v.Unplotted, htmlUnplotted{Why: g.why, Names: g.names})
 		v.UnplottedN += len(g.names)
@@ -272,4 +306,23 @@ func WriteHTML(w io.Writer, d *Document) error {
 		return err
 	}
 	return htmlPage.Execute(w, v)
+}
+
+// computeRoofs lists prof's compute roofs on basis in the host's words: each unit's name
+// (RoofName) and ceiling, a CPU's cube roofs that are its vector pipes left out and said so.
+func computeRoofs(prof *profiles.Profile, basis profiles.Basis) string {
+	keys, aliased := ComputeKeys(prof)
+	var parts []string
+	for _, k := range keys {
+		val := "none"
+		if c, ok := prof.Resolve(k, basis); ok {
+			val = Rate(c, "FLOP/s")
+		}
+		parts = append(parts, RoofName(prof, k)+" "+val)
+	}
+	s := strings.Join(parts, ", ")
+	if aliased {
+		s += "; " + NoMatrixLine
+	}
+	return s
 }

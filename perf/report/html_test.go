@@ -299,3 +299,40 @@ func TestHTMLWithoutChart(t *testing.T) {
 		t.Errorf("a document whose samples do not match its rows was rendered")
 	}
 }
+
+// TestHTMLHostWords: on a CPU profile the page (its text and the inline chart) says DRAM and
+// the vector pipes, never HBM or cube, and ranks the rows by lost time with what would move
+// each; on a GPU profile with a matrix unit it says HBM and cube.
+func TestHTMLHostWords(t *testing.T) {
+	for _, c := range []struct {
+		name, yaml string
+		want, not  []string
+	}{
+		{"cpu", hostWords, []string{"DRAM ceiling", "no matrix unit", "vector.fp32 2.20 TFLOP/s",
+			"compute-bound at 12% of vector.fp32", "memory-bound at 50% of DRAM"}, []string{"cube", "HBM", "hbm"}},
+		{"gpu", gpuWords, []string{"HBM ceiling", "cube.fp32 35.2 TFLOP/s", "compute-bound at 0.8% of cube.fp32", "memory-bound at 50% of HBM"},
+			[]string{"no matrix unit", "DRAM ceiling"}},
+	} {
+		p, rows := wordsRows(t, c.yaml)
+		var svg bytes.Buffer
+		if _, err := WriteSVG(&svg, &Chart{Profile: rows[0].Profile, Basis: p.Basis(), Rows: rows}); err != nil {
+			t.Fatal(err)
+		}
+		doc, _ := renderHTML(t, &Document{Pricer: p, Rows: rows, Chart: svg.Bytes()})
+		page := text(doc)
+		for _, w := range c.want {
+			if !strings.Contains(page, w) {
+				t.Errorf("%s: page lacks %q:\n%s", c.name, w, page)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(page, w) {
+				t.Errorf("%s: page says %q:\n%s", c.name, w, page)
+			}
+		}
+		ranked := find(byID(t, doc, "ranked-rows"), tag("tr"))
+		if len(ranked) != 3 || !strings.Contains(text(ranked[1]), "GemmFwd") {
+			t.Errorf("%s: ranked table rows %d", c.name, len(ranked))
+		}
+	}
+}

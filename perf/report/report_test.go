@@ -606,23 +606,171 @@ func TestGroupKeepsReferences(t *testing.T) {
 	}
 }
 
-// TestSummary: an op whose rows are all latency-bound is named on one line, not given a row;
-// an op with a priced row is represented by its best one.
+// TestSummary: the rows that earned a verdict are ranked by the time they lose against
+// their roof, the most first, each with its share of the lost time and what would move it;
+// a latency-bound row is counted apart as a regression row, and an op with only such rows
+// is named on one line.
 func TestSummary(t *testing.T) {
 	tiny := rec("vector.fp32", 0, 1<<10, 1.0/(1<<19)) // SOL 2^-29 s, under the 2^-20 s floor
 	tiny.Op = "TinyFwd"
 	slow, fast := rec("vector.fp32", 0, 4<<28, 1.0/(1<<7)), rec("vector.fp32", 0, 4<<28, 1.0/(1<<9)/0.9)
+	slow.Op, fast.Op = "SlowFwd", "FastFwd"
 	p := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
-	rows := p.PriceAll([]record.Record{tiny, slow, fast})
+	rows := p.PriceAll([]record.Record{tiny, fast, slow})
 	var buf bytes.Buffer
 	if err := WriteSummary(&buf, p, rows); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	if !strings.Contains(out, "latency-bound rows only (SOL under the latency floor: no efficiency to judge): TinyFwd\n") ||
-		!regexp.MustCompile(`(?m)^Op +2 +90\.0% +w/float32 +memory-bound +at ceiling$`).MatchString(out) ||
-		!strings.Contains(out, "3 rows: 1 at ceiling") || !strings.Contains(out, "HBM (hbm)") {
+	for _, re := range []string{
+		`(?m)^  HBM +550 GB/s`,
+		`(?m)^1 +SlowFwd/w/float32 +7\.81ms +1\.95ms +5\.86ms +96% +25\.0% +below +memory-bound at 25% of HBM: the kernel's traffic or its streaming$`,
+		`(?m)^2 +FastFwd/w/float32 .* 90\.0% +at ceiling +memory-bound at 90% of HBM: at ceiling`,
+		`(?m)^legend: `,
+		`(?m)^regression rows, counted apart: 1 row whose SOL time is under the latency floor`,
+		`(?m)^ops with regression rows only \(no row here large enough to judge\): TinyFwd$`,
+		`3 rows: 1 at ceiling`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("summary lacks %s:\n%s", re, out)
+		}
+	}
+	if strings.Contains(out, "(hbm)") || strings.Index(out, "SlowFwd") > strings.Index(out, "FastFwd") {
 		t.Errorf("summary:\n%s", out)
+	}
+}
+
+// hostWords is a CPU profile as ropgen calibrate writes one: the cube roof is the vector
+// pipes under another name.
+const hostWords = `
+device: "cpu: Test CPU"
+memory: DRAM
+hbm: {theoretical: 1099511627776, calibration: 0.5}
+vector:
+  fp32: {theoretical: 4398046511104, calibration: 0.5}
+cube:
+  fp32: {theoretical: 4398046511104, calibration: 0.5}
+scalar:
+  fp32: {theoretical: 274877906944, calibration: 0.5}
+caches:
+  l3: {theoretical: 1099511627776, calibration: 0.5, bytes: 268435456}
+latency_floor: 9.5367431640625e-07
+`
+
+// gpuWords is a GPU profile with a matrix unit (cube) of its own.
+const gpuWords = `
+device: "Test GPU"
+hbm: {theoretical: 1099511627776, calibration: 0.5}
+vector:
+  fp32: {theoretical: 4398046511104, calibration: 0.5}
+cube:
+  fp32: {theoretical: 70368744177664, calibration: 0.5}
+latency_floor: 9.5367431640625e-07
+`
+
+// wordsRows prices a memory-bound copy-like row, a compute-bound GEMM on the cube roof and a
+// row whose bytes fit the L3 against prof.
+func wordsRows(t *testing.T, yaml string) (*Pricer, []Row) {
+	t.Helper()
+	prof, err := profiles.Parse("host.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gemm := record.Record{Device: prof.Device, Op: "GemmFwd", Workload: "w", DType: "float32", Roof: "cube.fp32",
+		Flops: 1 << 40, Bytes: 1 << 20, Seconds: 4, Iters: 1}
+	add := record.Record{Device: prof.Device, Op: "AddFwd", Workload: "w", DType: "float32", Roof: "vector.fp32",
+		Flops: 1 << 20, Bytes: 1 << 30, Seconds: 1.0 / 256, Iters: 1}
+	p := NewPricer(prof, nil, "")
+	return p, p.PriceAll([]record.Record{gemm, add})
+}
+
+// TestSummaryHostWords: on a CPU profile the summary, the table and the chart say DRAM, the
+// vector pipes for the cube roof the CPU has no matrix unit for, and never HBM or cube; on a
+// GPU profile with a matrix unit they say HBM and cube.
+func TestSummaryHostWords(t *testing.T) {
+	for _, c := range []struct {
+		name, yaml string
+		want, not  []string
+	}{
+		{"cpu", hostWords,
+			[]string{"  DRAM ", "  vector.fp32 ", "no matrix unit", "compute-bound at 12% of vector.fp32: SIMD, FMA use and blocking (this chip has no matrix unit)",
+				"memory-bound at 50% of DRAM: the kernel's traffic or its streaming"},
+			[]string{"cube", "HBM", "hbm", "matrix.fp32"}},
+		{"gpu", gpuWords,
+			[]string{"  HBM ", "  cube.fp32 ", "compute-bound at 0.8% of cube.fp32: tiling for the cube unit", "memory-bound at 50% of HBM"},
+			[]string{"DRAM", "no matrix unit"}},
+	} {
+		p, rows := wordsRows(t, c.yaml)
+		var sum, table, svg bytes.Buffer
+		if err := WriteSummary(&sum, p, rows); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteTable(&table, p, rows); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := WriteSVG(&svg, &Chart{Profile: rows[0].Profile, Basis: p.Basis(), Rows: rows}); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(sum.String(), w) {
+				t.Errorf("%s: summary lacks %q:\n%s", c.name, w, sum.String())
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(sum.String(), w) {
+				t.Errorf("%s: summary says %q:\n%s", c.name, w, sum.String())
+			}
+		}
+		roofs := regexp.MustCompile(`class="roof"[^>]*>([^<]*)<`).FindAllStringSubmatch(svg.String(), -1)
+		var labels []string
+		for _, m := range roofs {
+			labels = append(labels, m[1])
+		}
+		chart := strings.Join(labels, "; ")
+		if c.name == "cpu" && (strings.Contains(chart, "cube") || !strings.Contains(chart, "vector.fp32")) ||
+			c.name == "gpu" && !strings.Contains(chart, "cube.fp32") {
+			t.Errorf("%s: chart roof labels %q", c.name, chart)
+		}
+		if c.name == "cpu" && (!strings.Contains(table.String(), " vector.fp32 ") || strings.Contains(table.String(), "GemmFwd  w         float32  cube")) {
+			t.Errorf("%s: table:\n%s", c.name, table.String())
+		}
+	}
+}
+
+// TestCacheCellSameRoof: a row whose cache level is no faster than DRAM says so in the cache
+// column instead of repeating the SOL time.
+func TestCacheCellSameRoof(t *testing.T) {
+	p, rows := wordsRows(t, hostWords) // the L3 runs at the DRAM ceiling
+	var table bytes.Buffer
+	if err := WriteTable(&table, p, rows); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(table.String(), "L3 = sol") {
+		t.Errorf("table:\n%s", table.String())
+	}
+}
+
+// TestNoProfileOnce: records no profile prices get one message that says how to calibrate
+// the host, on the device line, and not the error again in every row's note.
+func TestNoProfileOnce(t *testing.T) {
+	recs := []record.Record{
+		{Device: "cpu: Lab CPU", Op: "AddFwd", Workload: "a", DType: "float32", Roof: "vector.fp32", Flops: 1, Bytes: 8, Seconds: 1, Iters: 1},
+		{Device: "cpu: Lab CPU", Op: "AddFwd", Workload: "b", DType: "float32", Roof: "vector.fp32", Flops: 1, Bytes: 8, Seconds: 1, Iters: 1},
+	}
+	p := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	rows := p.PriceAll(recs)
+	var sum, table bytes.Buffer
+	if err := WriteSummary(&sum, p, rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteTable(&table, p, rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{sum.String(), table.String()} {
+		if strings.Count(out, "ropgen calibrate -o out/host.yaml") != 1 || strings.Count(out, "no device profile matches") != 1 ||
+			!strings.Contains(out, "-profile host") {
+			t.Errorf("output:\n%s", out)
+		}
 	}
 }
 

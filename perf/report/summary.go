@@ -2,25 +2,33 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
+// SummaryTop is how many ranked rows the summary lists; the rest are counted, with the time
+// they lose together.
+const SummaryTop = 20
+
 // WriteSummary writes the short report a person reads first: for each profile that priced
-// the rows, its ceilings with their spread (memory, the cache levels, the compute roofs),
-// then per op the row with the best efficiency (its spread, bound and verdict), the verdict
-// counts, the latency floor and the drift references. Latency-bound rows stand for their op
-// only when it has no other priced row: their efficiency says nothing about the kernel, so
-// such ops are named on one line rather than given a row each.
+// the rows, its ceilings with their spread in the host's own words (DRAM, the vector and
+// scalar pipes, a matrix unit only where the chip has one); then the rows that earned a
+// verdict, ranked by the time they lose against their roof (Rank), each with its bound,
+// the roof to attack and what would move it; a legend; the rows too small to judge (SOL
+// under the latency floor: kept for regressions) counted apart, and the ops that have only
+// such rows; the verdict counts, the latency floor and the drift references of each run.
+// A device no profile prices gets one message that says how to get one (NoProfileHelp).
 func WriteSummary(w io.Writer, p *Pricer, rows []Row) error {
 	bw := bufio.NewWriter(w)
 	seen := map[*profiles.Profile]bool{}
 	for _, m := range p.Devices() {
 		if m.Profile == nil {
-			fmt.Fprintf(bw, "device %q: not priced: %v\n", m.Device, m.Err)
+			fmt.Fprintf(bw, "device %q: not priced: %s\n", m.Device, plainText(NoProfileHelp(m.Device, m.Err)))
 			continue
 		}
 		if seen[m.Profile] {
@@ -30,71 +38,183 @@ func WriteSummary(w io.Writer, p *Pricer, rows []Row) error {
 		writeCeilings(bw, m.Profile, p.Basis())
 	}
 
-	type best struct {
-		row *Row
-		n   int
+	ranked := Rank(rows)
+	lostAll := LostTotal(ranked)
+	if len(ranked) > 0 {
+		fmt.Fprintf(bw, "\nkernels ranked by the time they lose against their roof (%s):\n", RankRule)
+		cells := [][]string{{"#", "op/workload/dtype", "time", "sol", "lost", "share", "eff", "samples", "verdict", "what would move it"}}
+		short := false
+		for i, r := range ranked {
+			if i == SummaryTop {
+				break
+			}
+			full := r.Rec.Op + "/" + r.Rec.Workload + "/" + r.Rec.DType
+			name := ShortName(full)
+			short = short || name != full
+			name = plainText(name) // from the records: one line of plain text
+			share := ""
+			if lostAll > 0 && r.Lost > 0 {
+				share = roundPercent(r.Lost / lostAll)
+			}
+			cells = append(cells, []string{fmt.Sprint(i + 1), name, SI(r.Rec.Seconds, "s"), SI(r.SOLTime, "s"), SI(r.Lost, "s"),
+				share, percent(r.Efficiency), effSpread(r.Row), string(r.Verdict), r.Move})
+		}
+		writeAligned(bw, cells, []bool{true, false, true, true, true, true, true, true, false, false})
+		if n := len(ranked) - SummaryTop; n > 0 {
+			fmt.Fprintf(bw, "... and %d more ranked rows, %s lost together (the full tables list every row)\n", n, SI(LostTotal(ranked[SummaryTop:]), "s"))
+		}
+		bw.WriteString(SummaryLegend + "\n")
+		if short {
+			bw.WriteString(DTypeLegend + "\n")
+		}
 	}
-	var order []string
-	bests := map[string]*best{}
+
+	// The rows too small to judge: counted, and the ops that have no other row named.
+	var tiny int
+	var tinyOnly []string
+	judged := map[string]bool{}
+	for _, r := range ranked {
+		judged[r.Rec.Op] = true
+	}
+	tinyOps := map[string]bool{}
 	for i := range rows {
-		r := &rows[i]
-		b := bests[r.Rec.Op]
-		if b == nil {
-			b = &best{}
-			bests[r.Rec.Op] = b
-			order = append(order, r.Rec.Op)
-		}
-		b.n++
-		if better(r, b.row) {
-			b.row = r
-		}
-	}
-	cells := [][]string{{"op", "rows", "best", "spread", "row", "bound", "verdict"}}
-	var latency []string // ops with latency-bound rows only: one line for all of them
-	for _, op := range order {
-		b := bests[op]
-		r := b.row
-		if r.Verdict == LatencyBound {
-			latency = append(latency, op)
+		if rows[i].Verdict != LatencyBound {
 			continue
 		}
-		cells = append(cells, []string{op, fmt.Sprint(b.n), percent(r.Efficiency), effSpread(r),
-			r.Rec.Workload + "/" + r.Rec.DType, string(r.Bound), string(r.Verdict)})
+		tiny++
+		if op := rows[i].Rec.Op; !judged[op] && !tinyOps[op] {
+			tinyOps[op] = true
+			tinyOnly = append(tinyOnly, op)
+		}
 	}
-	fmt.Fprintln(bw, "per op, the row with the best efficiency:")
-	writeAligned(bw, cells, []bool{false, true, true, true, false, false, false})
-	if len(latency) > 0 {
-		fmt.Fprintf(bw, "latency-bound rows only (SOL under the latency floor: no efficiency to judge): %s\n", strings.Join(latency, ", "))
+	if tiny > 0 {
+		fmt.Fprintf(bw, "\nregression rows, counted apart: %s whose SOL time is under the latency floor (dispatch and first touch, not the kernel, set their time), kept to catch regressions and listed in the full tables\n", plural(tiny, "row"))
+		if len(tinyOnly) > 0 {
+			fmt.Fprintf(bw, "ops with regression rows only (no row here large enough to judge): %s\n", plainText(strings.Join(tinyOnly, ", ")))
+		}
 	}
-	bw.WriteString(Counts(rows).String() + "\n")
+	bw.WriteString("\n" + Counts(rows).String() + "\n")
 	writeReferences(bw, p, rows)
 	return bw.Flush()
 }
 
-// better reports whether r is a better representative of its op than b: priced beats
-// unpriced, not latency-bound beats latency-bound, then the higher efficiency.
-func better(r, b *Row) bool {
-	if b == nil {
-		return true
-	}
-	rank := func(x *Row) int {
-		switch {
-		case Blank(x.Efficiency):
-			return 0
-		case x.Verdict == LatencyBound:
-			return 1
-		}
-		return 2
-	}
-	if rank(r) != rank(b) {
-		return rank(r) > rank(b)
-	}
-	return r.Efficiency > b.Efficiency
+// RankRule says how Rank orders the rows, for the table's title. The manifests give a
+// workload no weight (how much of a model's time it stands for), so every row weighs one:
+// the lost time of one call.
+const RankRule = "lost = median time - SOL time, one call; the manifests give no workload weight, so every row weighs the same"
+
+// SummaryLegend is the line under the ranked table.
+const SummaryLegend = "legend: sol = the speed-of-light time on the roof that bounds the row; share = of all the ranked rows' lost time; " +
+	"eff = sol / median time; samples = eff of the slowest and of the fastest sample; verdict: at ceiling when the slowest sample is at 80% or more"
+
+// Ranked is a row of the summary's ranking: the time it loses against its roof and what
+// would move it.
+type Ranked struct {
+	*Row
+	// Lost is the measured median time minus the SOL time, in seconds: what the kernel
+	// loses against its roof in one call (negative for an anomaly).
+	Lost float64
+	// Roof is the roof to attack, in the host's words: the memory level of a memory-bound
+	// row (DRAM, HBM), the compute unit of a compute-bound one (vector.fp32, cube.bf16).
+	Roof string
+	// Move says in one line what would move the row.
+	Move string
 }
 
-// writeCeilings writes a profile's ceilings on basis with their spread, one a line.
+// Rank returns the rows that earned a verdict other than latency-bound (priced, with a
+// measured time and a SOL time above the latency floor), the most lost time first: the
+// kernel to work on first leads. Ties keep the rows' order.
+func Rank(rows []Row) []Ranked {
+	var out []Ranked
+	for i := range rows {
+		r := &rows[i]
+		if r.Verdict == LatencyBound || r.Verdict == None || Blank(r.SOLTime) || r.Rec.Seconds <= 0 {
+			continue
+		}
+		k := Ranked{Row: r, Lost: r.Rec.Seconds - r.SOLTime, Roof: AttackRoof(r)}
+		k.Move = move(r, k.Roof)
+		out = append(out, k)
+	}
+	slices.SortStableFunc(out, func(a, b Ranked) int { return cmp.Compare(b.Lost, a.Lost) })
+	return out
+}
+
+// LostTotal is the time the ranked rows lose together: an anomaly's negative lost time takes
+// none away.
+func LostTotal(ranked []Ranked) float64 {
+	var sum float64
+	for _, r := range ranked {
+		sum += max(r.Lost, 0)
+	}
+	return sum
+}
+
+// NoMatrixLine says that a CPU has no matrix unit, in place of its cube roofs: the profile's
+// cube keys stay out of the prose, since on this chip they name no unit.
+const NoMatrixLine = "no matrix unit: the ops declared on one (GEMM, convolution, attention) are priced at the SIMD unit of the same dtype (its vector roof)"
+
+// AttackRoof is the roof that bounds a priced row, in the host's words: its memory level
+// when it is memory-bound, else the compute unit that priced it.
+func AttackRoof(r *Row) string {
+	if r.Bound == Memory {
+		return MemoryName(r.Profile)
+	}
+	return RoofName(r.Profile, cmp.Or(r.PricedRoof, r.Rec.Roof))
+}
+
+// move says in one line what would move a ranked row: where it stands against which roof,
+// and what to work on.
+func move(r *Row, roof string) string {
+	at := fmt.Sprintf("%s at %s of %s", r.Bound, roundPercent(r.Efficiency), roof)
+	switch r.Verdict {
+	case FormulaError:
+		return "formula error: the row's flops/bytes formula or its roof key is wrong (ropgen audit)"
+	case Anomaly:
+		return at + ": above the ceiling; recalibrate (ropgen calibrate), or audit the bytes (ropgen audit)"
+	case AtCeiling:
+		if r.Bound == Memory {
+			return at + ": at ceiling; only fewer bytes (fusion, a smaller dtype) would move it"
+		}
+		return at + ": at ceiling; only a faster unit would move it"
+	}
+	if r.Bound == Memory {
+		return at + ": the kernel's traffic or its streaming"
+	}
+	unit, _, _ := strings.Cut(roof, ".")
+	switch {
+	case unit == "vector" && HasMatrixUnit(r.Profile):
+		return at + ": SIMD or the matrix unit"
+	case unit == "vector" && IsCPU(r.Profile):
+		return at + ": SIMD, FMA use and blocking (this chip has no matrix unit)"
+	case unit == "vector":
+		return at + ": vectorisation"
+	case unit == "scalar":
+		return at + ": SIMD"
+	}
+	return at + ": tiling for the " + unit + " unit"
+}
+
+// NoProfileHelp is the one message for a device no profile prices: why (err), and how to
+// get a profile. A CPU host is calibrated (ropgen calibrate writes its profile; make run
+// keeps it in out/host.yaml, which -profile host finds); another device needs a profile
+// file of its own.
+func NoProfileHelp(device string, err error) string {
+	why := "no profile prices it"
+	if err != nil {
+		why = err.Error()
+	}
+	if strings.HasPrefix(strings.ToLower(device), "cpu:") {
+		return why + ". This is a CPU host: measure its profile with `ropgen calibrate -o out/host.yaml` " +
+			"(make run does, and keeps it there), then pass -profile host (or -profile out/host.yaml). Its SOL cells are blank"
+	}
+	return why + "; pass -profile NAME|FILE (a builtin name, or a profile file: docs/profiles.md). Its SOL cells are blank"
+}
+
+// writeCeilings writes a profile's ceilings on basis with their spread, one a line, in the
+// host's words: the memory roof's name (DRAM on a CPU), and on a CPU whose cube roofs are
+// its vector pipes (NoMatrixUnit) one line saying so in place of the duplicates.
 func writeCeilings(bw *bufio.Writer, prof *profiles.Profile, basis profiles.Basis) {
-	fmt.Fprintf(bw, "profile %s (%s), %s ceilings", prof.Name, prof.Source, basis)
+	fmt.Fprintf(bw, "profile %s (%s), %s ceilings", plainText(prof.Name), plainText(prof.Source), basis)
 	if m := prof.Measured; !m.At.IsZero() {
 		fmt.Fprintf(bw, "; measured %s, load average %.2f, %d cores", m.At.UTC().Format("2006-01-02 15:04 MST"), m.LoadAvg, m.Cores)
 	}
@@ -116,17 +236,34 @@ func writeCeilings(bw *bufio.Writer, prof *profiles.Profile, basis profiles.Basi
 		}
 		cells = append(cells, []string{"  " + name, val, spread, theo})
 	}
-	line(MemoryName(prof)+" ("+profiles.HBMKey+")", prof.HBM, "B/s")
+	line(MemoryName(prof), prof.HBM, "B/s")
 	for i := len(prof.Caches) - 1; i >= 0; i-- {
 		c := prof.Caches[i]
 		line(strings.ToUpper(c.Key)+" ("+SI(float64(c.Bytes), "B")+")", c.Ceiling, "B/s")
 	}
-	for _, k := range prof.Keys() {
-		if k == profiles.HBMKey {
-			continue
-		}
+	keys, aliased := ComputeKeys(prof)
+	for _, k := range keys {
 		c, _ := prof.Roof(k)
-		line(k, c, "FLOP/s")
+		line(RoofName(prof, k), c, "FLOP/s")
 	}
 	writeAligned(bw, cells, []bool{false, true, false, false})
+	if aliased {
+		bw.WriteString("  " + NoMatrixLine + "\n")
+	}
+}
+
+// plural is n and noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// roundPercent is v in percent to two significant digits at most: "45%", "6.2%", "0.8%".
+func roundPercent(v float64) string {
+	if v >= 0.095 {
+		return fmt.Sprintf("%.0f%%", 100*v)
+	}
+	return fmt.Sprintf("%.1f%%", 100*v)
 }

@@ -62,13 +62,14 @@ func styleOf(r *Row) int {
 // one circle.
 type chartRoof struct {
 	keys   []string // the units it stands for, in the profile's order
+	names  []string // the keys in the host's words (RoofName), each once
 	peak   float64
 	dashed bool // theoretical only: drawn for reference because a plotted row uses it
 	used   bool // a plotted row is priced on one of keys; a roof no point uses is drawn faint
 }
 
 func (rf *chartRoof) label() string {
-	s := strings.Join(rf.keys, " = ") + " " + Rate(rf.peak, "FLOP/s")
+	s := strings.Join(rf.names, " = ") + " " + Rate(rf.peak, "FLOP/s")
 	if rf.dashed {
 		s += " (theoretical)"
 	}
@@ -105,6 +106,10 @@ func chartRoofs(prof *profiles.Profile, basis profiles.Basis, used map[string]bo
 			i = len(roofs) - 1
 		}
 		roofs[i].keys = append(roofs[i].keys, key)
+		if name := RoofName(prof, key); !slices.Contains(roofs[i].names, name) {
+			roofs[i].names = append(roofs[i].names, name)
+			slices.Sort(roofs[i].names)
+		}
 		roofs[i].used = roofs[i].used || used[key]
 	}
 	slices.SortStableFunc(roofs, func(a, b chartRoof) int {
@@ -434,7 +439,7 @@ func WriteSVG(w io.Writer, c *Chart) (int, error) {
 		cands = append(cands, labelSpots(rx, y, w)...)
 		b, lead, ok := l.place(rx, y, cands, false, true)
 		if !ok {
-			noRoom = append(noRoom, strings.Join(rf.keys, " = ")+" "+intensity(ridge))
+			noRoom = append(noRoom, strings.Join(rf.names, " = ")+" "+intensity(ridge))
 			continue
 		}
 		attrs := `fill="#555"`
@@ -913,7 +918,7 @@ func tooltip(r *Row) string {
 		eff = "blank (" + r.Note + ")"
 	}
 	return fmt.Sprintf("%s/%s/%s on %s: %s, %s, intensity %.3g FLOP/B, efficiency %s %s",
-		r.Rec.Op, r.Rec.Workload, r.Rec.DType, r.Rec.Roof, Rate(r.FlopRate, "FLOP/s"), Rate(r.ByteRate, "B/s"),
+		r.Rec.Op, r.Rec.Workload, r.Rec.DType, RoofName(r.Profile, r.Rec.Roof), Rate(r.FlopRate, "FLOP/s"), Rate(r.ByteRate, "B/s"),
 		r.Intensity, eff, r.Verdict)
 }
 
