@@ -193,7 +193,7 @@ func Render(r *Result) []byte {
 		if c, ok := r.Filler(key); ok {
 			_, dt, _ := strings.Cut(key, ".")
 			p("  %s:  # %s", dt, roofComment(c))
-			ceiling("    ", roofTheoretical(cpu, key, c), c.Rate)
+			ceiling("    ", r.roofTheoretical(key, c), c.Rate)
 		}
 	}
 	for _, u := range []struct{ unit, comment string }{

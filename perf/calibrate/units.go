@@ -40,8 +40,23 @@ func (r *Result) RoofKeys() []string {
 // Filler returns the kernel whose measurement is the roof key ("vector.bf16", "cube.int8",
 // "scalar.fp32"), and whether r has one: cube.<dtype> is the fastest matrix-unit kernel of
 // the dtype, else the SIMD kernel of the dtype (int8 only in that role: VNNI's dot products
-// are what an int8 contraction runs on, and no vector.int8 key prices anything).
+// are what an int8 contraction runs on, and no vector.int8 key prices anything). A 16-bit
+// dtype whose own instructions are slower here than the fp32 pipes of the same role gets the
+// fp32 kernel: an optimal kernel would convert (a shift for bf16) and compute in fp32, so a
+// roof at the slower instructions would be one that legitimate code exceeds.
 func (r *Result) Filler(key string) (ComputeResult, bool) {
+	c, ok := r.own(key)
+	unit, dt, _ := strings.Cut(key, ".")
+	if ok && (dt == "bf16" || dt == "fp16") {
+		if f, ok32 := r.own(unit + ".fp32"); ok32 && f.Rate.Max > c.Rate.Max {
+			return f, true
+		}
+	}
+	return c, ok
+}
+
+// own is the kernel of key's own dtype (Filler before the fp32 comparison).
+func (r *Result) own(key string) (ComputeResult, bool) {
 	unit, dt, _ := strings.Cut(key, ".")
 	switch unit {
 	case "scalar":
@@ -98,17 +113,35 @@ func roofComment(c ComputeResult) string {
 	return s + fmt.Sprintf("; a round is its fastest %v dispatch", fmaDispatch)
 }
 
-// roofTheoretical is the theoretical value of the roof key that c fills, its note led by
-// the hardware that fills the role where the key's name does not say it.
-func roofTheoretical(cpu profiles.CPU, key string, c ComputeResult) theoretical {
-	var th theoretical
+// kernelCeiling is the theoretical value of kernel c's unit.
+func kernelCeiling(cpu profiles.CPU, c ComputeResult) theoretical {
 	if c.TileCycles > 0 {
-		th = computeCeilingOf(cpu, 2*float64(c.Lanes)/float64(c.TileCycles),
+		return computeCeilingOf(cpu, 2*float64(c.Lanes)/float64(c.TileCycles),
 			fmt.Sprintf("%d multiply-adds a tile multiply (%s) / %d cycles a tile multiply (assumed: Intel's published AMX peak) x 2", c.Lanes, c.Kernel, c.TileCycles), c.Rate.Max)
-	} else {
-		th = computeCeiling(cpu, c.Lanes, c.Kernel, c.Rate.Max)
 	}
+	return computeCeiling(cpu, c.Lanes, c.Kernel, c.Rate.Max)
+}
+
+// roofTheoretical is the theoretical value of the roof key that c fills (Filler), its note
+// led by the hardware that fills the role where the key's name does not say it. Where the
+// fp32 pipes fill a 16-bit key, the theoretical value is the larger of theirs and the
+// dtype's own instructions': either path is legitimate code, and the physics check must
+// accuse neither.
+func (r *Result) roofTheoretical(key string, c ComputeResult) theoretical {
+	cpu := r.CPU
+	th := kernelCeiling(cpu, c)
 	unit, dt, _ := strings.Cut(key, ".")
+	if own, ok := r.own(key); ok && own.DType != c.DType {
+		oth := kernelCeiling(cpu, own)
+		role := fmt.Sprintf("filled by the fp32 pipes (the %s.fp32 kernel %s, best %.4g FLOP/s), faster on this host than the %s instructions (kernel %s, best %.4g): an optimal %s kernel converts to fp32 and computes there", unit, c.Kernel, c.Rate.Max, dt, own.Kernel, own.Rate.Max, dt)
+		if oth.value > th.value {
+			th.value = oth.value
+			th.note = role + ". Theoretical: the larger of the two paths', the " + dt + " instructions': " + oth.note
+		} else {
+			th.note = role + ". Theoretical: the larger of the two paths', the fp32 pipes': " + th.note
+		}
+		return th
+	}
 	var role string
 	switch {
 	case unit == "cube" && c.Unit == "cube":

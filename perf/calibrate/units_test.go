@@ -3,6 +3,7 @@ package calibrate
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,6 +79,28 @@ func TestRenderedUnits(t *testing.T) {
 	}
 	if bytes.Contains(text, []byte("half_precision:")) || bytes.Contains(text, []byte("also measured: avx512bf16")) {
 		t.Errorf("bf16 and fp16 have roofs, yet the profile says how they are priced at fp32, or calls their kernel an extra:\n%s", text)
+	}
+
+	// bf16 dot products slower than the fp32 pipes (as VDPBF16PS ran at half the FMA rate on
+	// a Xeon model 207 VM): the bf16 roofs are the fp32 pipes', which an optimal bf16 kernel
+	// would use, the theoretical value the larger of the two paths'.
+	slow := *r
+	slow.Compute = slices.Clone(r.Compute)
+	for i := range slow.Compute {
+		if slow.Compute[i].DType == "bf16" {
+			slow.Compute[i].Rate = spread(55e9)
+		}
+	}
+	ps, slowText := load(&slow)
+	for _, key := range []string{"vector.bf16", "cube.bf16"} {
+		near(key+" at the fp32 pipes", eff(ps, key), 110e9*1.03)
+		if c, _ := ps.Roof(key); !strings.Contains(c.Note, "filled by the fp32 pipes") || !strings.Contains(c.Note, "faster on this host than the bf16 instructions (kernel avx512bf16") || c.Theoretical != 2*3000e6*32*2*2 {
+			t.Errorf("%s: %+v", key, c)
+		}
+	}
+	near("vector.fp16 keeps its own", eff(ps, "vector.fp16"), 200e9*1.03)
+	if !bytes.Contains(slowText, []byte("also measured: avx512bf16 bf16")) {
+		t.Error("the slower bf16 kernel is not listed as also measured")
 	}
 
 	r.Compute = append(r.Compute, ComputeResult{Kernel: "amx", DType: "bf16", Lanes: 8192, Accs: 4, Unit: "cube", How: "TDPBF16PS", TileCycles: 16, Rate: spread(2e12)})
