@@ -64,9 +64,11 @@ type Result struct {
 	ColdMiB int
 	// Compute holds every multiply-add kernel measured, SIMD and scalar.
 	Compute []ComputeResult
-	// Sweep is the working-set sweep; Caches the levels found in it.
-	Sweep  []SweepPoint
-	Caches []CacheLevel
+	// Sweep is the working-set sweep; Caches the levels found in it; SweepLimit why the
+	// sweep's largest size is what it is (sweepMax).
+	Sweep      []SweepPoint
+	Caches     []CacheLevel
+	SweepLimit string
 	// Latency is the median empty parallel dispatch in seconds, over Dispatches trials.
 	Latency    float64
 	Dispatches int
@@ -143,6 +145,10 @@ func Run(cfg Config) *Result {
 	runtime.GC() // give the arrays back before the sweep
 	if cfg.SweepBytes > 0 {
 		cfg.logf("  cache sweep\n")
+		r.SweepLimit = "the configuration's SweepMax"
+		if cfg.SweepMax == 0 {
+			cfg.SweepMax, r.SweepLimit = sweepMax(cpu, cfg.Workers, MemAvailable())
+		}
 		r.Sweep = sweep(cfg, cpu)
 		r.Caches = plateaus(r.Sweep, cpu, cfg.Workers, r.sweepDRAM())
 		runtime.GC()

@@ -163,3 +163,50 @@ func TestCalibrateRetriesThenRefuses(t *testing.T) {
 		t.Errorf("log %q", log.String())
 	}
 }
+
+// TestSweepMax: the sweep runs to 4x each worker's share of the LLC (64 MiB to 256 MiB),
+// and its buffers stay within a quarter of the available memory, saying so when that stops it
+// short.
+func TestSweepMax(t *testing.T) {
+	cpu := profiles.CPU{LLCBytes: 260 << 20, LLCShared: 2}
+	if w, why := sweepMax(cpu, 2, 0); w != 256<<20 || !strings.Contains(why, "4x each worker's 133120 KiB share") {
+		t.Errorf("no memory figure: %d, %q", w, why)
+	}
+	if w, why := sweepMax(cpu, 2, 24<<30); w != 256<<20 || strings.Contains(why, "available memory") {
+		t.Errorf("24 GiB: %d, %q", w, why)
+	}
+	if w, why := sweepMax(cpu, 2, 1<<30); w != 128<<20 || !strings.Contains(why, "a quarter of the 1024 MiB of available memory over 2 workers") {
+		t.Errorf("1 GiB: %d, %q", w, why)
+	}
+}
+
+// TestRenderSysBytes: a level that /sys says is much larger than the sizes the sweep measured
+// at its rate keeps the measured size as bytes, the /sys size as sys_bytes, and says what the
+// sweep saw past it.
+func TestRenderSysBytes(t *testing.T) {
+	r := testResult()
+	r.CPU.Caches = append(r.CPU.Caches, profiles.Cache{Level: 2, Bytes: 2 << 20, Shared: 1})
+	r.CPU.Caches[1] = profiles.Cache{Level: 3, Bytes: 260 << 20, Shared: 2}
+	r.Sweep = []SweepPoint{{Bytes: 4 << 20, Rate: profiles.Spread{Max: 41e9}}, {Bytes: 8 << 20, Rate: profiles.Spread{Max: 40e9}},
+		{Bytes: 12 << 20, Rate: profiles.Spread{Max: 20e9}}, {Bytes: 256 << 20, Rate: profiles.Spread{Max: 10e9}}}
+	r.SweepLimit = "4x each worker's share"
+	text := string(Render(r))
+	for _, want := range []string{
+		"# up to 4x each worker's share)",
+		"    sys_bytes: 272629760  # /sys: 266240 KiB for 2 worker(s); the sweep measured to 262144 KiB per worker: at 12288 KiB, the next size past this level's, the best round was 0.49 of its roof, so working sets above 16384 KiB are not served at this rate here",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	p, err := profiles.Parse("host.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := p.Cache("l3"); c.Bytes != 16<<20 || c.SysBytes != 260<<20 {
+		t.Errorf("l3 %+v", c)
+	}
+	if c, _ := p.Cache("l1"); c.SysBytes != 48<<10 {
+		t.Errorf("l1 %+v", c)
+	}
+}

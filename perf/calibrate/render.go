@@ -173,6 +173,9 @@ func Render(r *Result) []byte {
 
 	if len(r.Caches) > 0 {
 		p("# Cache bandwidth from a working-set sweep (%d sizes per worker, %d KiB to %d MiB, each", len(r.Sweep), r.Sweep[0].Bytes>>10, r.Sweep[len(r.Sweep)-1].Bytes>>20)
+		if r.SweepLimit != "" {
+			p("# up to %s)", r.SweepLimit)
+		}
 		p("# worker its own buffer; the best of the read and copy mixes, ymm and zmm, at each size), plateaus")
 		p("# of each size's best round found within %.0f%% of their median and named by the /sys cache sizes. Bytes: the largest", 100*plateauTol)
 		p("# working set on the plateau (all workers together for a shared level).")
@@ -186,6 +189,9 @@ func Render(r *Result) []byte {
 				ceiling("    ", theoretical{c.Rate.Max, true, "no datasheet value: the best rate the sweep reached on this plateau"}, c.Rate)
 			}
 			p("    bytes: %d", c.Bytes)
+			if sys, _ := r.sysBytes(c.Key); sys > 0 {
+				p("    sys_bytes: %d  # %s", sys, r.beyond(c))
+			}
 		}
 	}
 
@@ -301,4 +307,37 @@ func Summary(r *Result) string {
 	}
 	fmt.Fprintf(&b, "  latency floor %.2f µs\n", r.Latency*1e6)
 	return b.String()
+}
+
+// sysBytes is the size /sys reports for cache level key as the sweep's workers see it (all
+// the workers sharing it together, as CacheLevel.Bytes counts), and how many share it; 0
+// when /sys does not say.
+func (r *Result) sysBytes(key string) (int64, int) {
+	for _, c := range r.CPU.Caches {
+		if c.Level >= 1 && c.Level <= len(profiles.CacheKeys) && profiles.CacheKeys[c.Level-1] == key {
+			sh := max(1, min(c.Shared, r.Config.Workers))
+			return c.Bytes / int64(max(1, c.Shared)) * int64(sh), sh
+		}
+	}
+	return 0, 0
+}
+
+// beyond says what the sweep saw past level c's last size, against the size /sys reports:
+// the first larger size's best round as a fraction of the level's roof. A level that /sys
+// says is larger than the sizes measured at its rate is not served at that rate beyond them
+// here (a virtual machine may report the host's cache and get part of it; a non-inclusive
+// level is not full at its size), and the profile says so rather than claim the /sys size.
+func (r *Result) beyond(c CacheLevel) string {
+	sys, shared := r.sysBytes(c.Key)
+	what := fmt.Sprintf("/sys: %d KiB for %d worker(s)", sys>>10, shared)
+	for _, pt := range r.Sweep {
+		if pt.Bytes > c.To {
+			what += fmt.Sprintf("; the sweep measured to %d KiB per worker: at %d KiB, the next size past this level's, the best round was %.2f of its roof", r.Sweep[len(r.Sweep)-1].Bytes>>10, pt.Bytes>>10, pt.Rate.Max/c.Rate.Max)
+			break
+		}
+	}
+	if sys > 2*c.Bytes {
+		what += fmt.Sprintf(", so working sets above %d KiB are not served at this rate here, whatever /sys says (a virtual machine may report the host's cache and get part of it)", c.Bytes>>10)
+	}
+	return what
 }

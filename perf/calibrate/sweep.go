@@ -51,22 +51,30 @@ func sweepSizes(max int64) []int64 {
 	}
 }
 
-// sweepMax is the largest per-worker working set: four times each worker's share of the
-// last-level cache, so the sweep runs off its end, at least 64 MiB and at most 256 MiB
-// (beyond that the DRAM mixes measure the rest).
-func sweepMax(cpu profiles.CPU, workers int) int64 {
+// sweepMax is the largest per-worker working set, and why: four times each worker's share of
+// the last-level cache, so the sweep runs off its end, at least 64 MiB and at most 256 MiB
+// (beyond that the DRAM mixes measure the rest), and the buffers of all workers together at
+// most a quarter of the available memory (avail bytes; 0 when unknown), which can stop the
+// sweep short of a large cache on a small machine.
+func sweepMax(cpu profiles.CPU, workers int, avail int64) (int64, string) {
 	share := cpu.LLCBytes
 	if cpu.LLCShared > 1 {
 		share /= int64(min(cpu.LLCShared, workers))
 	}
-	return min(256<<20, max(64<<20, 4*share))
+	w := min(256<<20, max(64<<20, 4*share))
+	why := fmt.Sprintf("4x each worker's %d KiB share of the last-level cache, at least 64 MiB and at most 256 MiB", share>>10)
+	if budget := avail / 4 / int64(max(1, workers)) &^ 511; avail > 0 && budget < w {
+		w = max(64<<10, budget)
+		why = fmt.Sprintf("a quarter of the %d MiB of available memory over %d workers (4x each worker's %d KiB share of the last-level cache would be more)", avail>>20, workers, share>>10)
+	}
+	return w, why
 }
 
 // sweep measures the read and copy mixes (and sweepMixes) on every working-set size, in interleaved rounds.
 func sweep(cfg Config, cpu profiles.CPU) []SweepPoint {
 	maxW := cfg.SweepMax
 	if maxW == 0 {
-		maxW = sweepMax(cpu, cfg.Workers)
+		maxW, _ = sweepMax(cpu, cfg.Workers, MemAvailable())
 	}
 	sizes := sweepSizes(maxW)
 	var kern []memMix

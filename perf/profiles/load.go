@@ -147,7 +147,11 @@ func build(m map[string]any) *Profile {
 	if caches, ok := m["caches"].(map[string]any); ok {
 		for _, key := range CacheKeys {
 			if c, ok := caches[key].(map[string]any); ok {
-				p.Caches = append(p.Caches, CacheRoof{Ceiling: ceiling(key, c), Bytes: int64(number(c["bytes"]))})
+				cr := CacheRoof{Ceiling: ceiling(key, c), Bytes: int64(number(c["bytes"]))}
+				if v, ok := c["sys_bytes"]; ok {
+					cr.SysBytes = int64(number(v))
+				}
+				p.Caches = append(p.Caches, cr)
 			}
 		}
 	}

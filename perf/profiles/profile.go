@@ -144,10 +144,13 @@ type Profile struct {
 }
 
 // CacheRoof is the bandwidth ceiling of one cache level in bytes/s; Bytes is the size of
-// that level (per core or per instance) as the sweep saw it.
+// that level (per core or per instance) as the sweep saw it: the largest working set it
+// measured at the level's rate. SysBytes is the size the OS reports for the same workers (0:
+// unknown); on a virtual machine or a non-inclusive hierarchy it can be far larger.
 type CacheRoof struct {
 	Ceiling
-	Bytes int64
+	Bytes    int64
+	SysBytes int64
 }
 
 // Conditions are the circumstances of a measurement: when, on which boot of the machine

@@ -538,6 +538,9 @@ func WriteSVG(w io.Writer, c *Chart) (int, error) {
 	if len(noRoom) > 0 {
 		notes = append(notes, "no room to label the ridge of "+strings.Join(noRoom, "; "))
 	}
+	if n := cacheSizesNote(prof, slopes); n != "" {
+		notes = append(notes, n)
+	}
 	if len(unmeasured) > 0 {
 		notes = append(notes, fmt.Sprintf("no %s ceiling, not drawn: %s", basis, strings.Join(unmeasured, ", ")))
 	}
@@ -949,4 +952,29 @@ func (s *svg) flush() error {
 		return s.err
 	}
 	return s.w.Flush()
+}
+
+// cacheSizesNote says on which working sets each drawn cache slope was measured (the sweep's
+// largest size at the level's rate), and where the OS reports a level much larger than
+// that, its size too: a working set between the two is not served at the slope's rate.
+func cacheSizesNote(prof *profiles.Profile, slopes []memSlope) string {
+	var sizes, larger []string
+	for _, c := range prof.Caches {
+		name := strings.ToUpper(c.Key)
+		if c.Bytes <= 0 || !slices.ContainsFunc(slopes, func(m memSlope) bool { return m.name == name }) {
+			continue
+		}
+		sizes = append(sizes, name+" "+SI(float64(c.Bytes), "B"))
+		if c.SysBytes > 2*c.Bytes {
+			larger = append(larger, name+" "+SI(float64(c.SysBytes), "B"))
+		}
+	}
+	if len(sizes) == 0 {
+		return ""
+	}
+	n := "cache slopes measured on working sets up to " + strings.Join(sizes, ", ")
+	if len(larger) > 0 {
+		n += "; the OS reports " + strings.Join(larger, ", ") + ": the sweep's rate fell below the slope past the measured size (see the profile's sys_bytes)"
+	}
+	return n
 }

@@ -362,6 +362,30 @@ caches:
   l3: {theoretical: 1.0e+11, calibration: 0.5, bytes: 503316480}
 `
 
+// TestSVGCacheSizesNote: the chart says on which working sets each cache slope was measured,
+// and where the OS reports a level much larger than that, its size.
+func TestSVGCacheSizesNote(t *testing.T) {
+	text := strings.Replace(cpuProfile, "bytes: 503316480}", "bytes: 67108864, sys_bytes: 272629760}", 1)
+	prof, err := profiles.Parse("host.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := prof.Cache("l3"); c.SysBytes != 272629760 {
+		t.Errorf("sys_bytes loaded as %d", c.SysBytes)
+	}
+	c := writeChart(t, prof, profiles.Effective, []record.Record{{Device: "cpu: Test", Op: "ReluFwd", Workload: "cpu-large", DType: "float32",
+		Roof: "vector.fp32", Flops: 1 << 25, Bytes: 1 << 28, Seconds: 0.02, Iters: 1}})
+	for _, want := range []string{"cache slopes measured on working sets up to L1 49.2kB, L2 2.10MB, L3 67.1MB", "the OS reports L3 273MB"} {
+		if !strings.Contains(c.svg, want) {
+			t.Errorf("no %q in the notes:\n%s", want, c.svg)
+		}
+	}
+	prof, _ = profiles.Parse("host.yaml", []byte(cpuProfile))
+	if c := writeChart(t, prof, profiles.Effective, nil); strings.Contains(c.svg, "the OS reports") || !strings.Contains(c.svg, "cache slopes measured") {
+		t.Errorf("a profile without sys_bytes: %s", c.svg)
+	}
+}
+
 func TestSVGCacheAndScalarRoofs(t *testing.T) {
 	prof, err := profiles.Parse("host.yaml", []byte(cpuProfile))
 	if err != nil {
