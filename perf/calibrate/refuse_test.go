@@ -192,8 +192,8 @@ func TestRenderSysBytes(t *testing.T) {
 	r.SweepLimit = "4x each worker's share"
 	text := string(Render(r))
 	for _, want := range []string{
-		"# up to 4x each worker's share)",
-		"    sys_bytes: 272629760  # /sys: 266240 KiB for 2 worker(s); the sweep measured to 262144 KiB per worker: at 12288 KiB, the next size past this level's, the best round was 0.49 of its roof, so working sets above 16384 KiB are not served at this rate here",
+		"# The sweep stops at 262144 KiB per worker: 4x each worker's share.",
+		"    sys_bytes: 272629760  # /sys: 266240 KiB for 2 worker(s); at 12288 KiB per worker, the next size swept past this level's, the best round was 0.49 of its roof, so working sets above 16384 KiB in all are not served at this rate here",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in\n%s", want, text)

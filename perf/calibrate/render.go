@@ -173,12 +173,12 @@ func Render(r *Result) []byte {
 
 	if len(r.Caches) > 0 {
 		p("# Cache bandwidth from a working-set sweep (%d sizes per worker, %d KiB to %d MiB, each", len(r.Sweep), r.Sweep[0].Bytes>>10, r.Sweep[len(r.Sweep)-1].Bytes>>20)
-		if r.SweepLimit != "" {
-			p("# up to %s)", r.SweepLimit)
-		}
 		p("# worker its own buffer; the best of the read and copy mixes, ymm and zmm, at each size), plateaus")
 		p("# of each size's best round found within %.0f%% of their median and named by the /sys cache sizes. Bytes: the largest", 100*plateauTol)
 		p("# working set on the plateau (all workers together for a shared level).")
+		if r.SweepLimit != "" {
+			p("# The sweep stops at %d KiB per worker: %s.", r.Sweep[len(r.Sweep)-1].Bytes>>10, r.SweepLimit)
+		}
 		p("caches:")
 		for _, c := range r.Caches {
 			if c.NoPlateau {
@@ -332,12 +332,12 @@ func (r *Result) beyond(c CacheLevel) string {
 	what := fmt.Sprintf("/sys: %d KiB for %d worker(s)", sys>>10, shared)
 	for _, pt := range r.Sweep {
 		if pt.Bytes > c.To {
-			what += fmt.Sprintf("; the sweep measured to %d KiB per worker: at %d KiB, the next size past this level's, the best round was %.2f of its roof", r.Sweep[len(r.Sweep)-1].Bytes>>10, pt.Bytes>>10, pt.Rate.Max/c.Rate.Max)
+			what += fmt.Sprintf("; at %d KiB per worker, the next size swept past this level's, the best round was %.2f of its roof", pt.Bytes>>10, pt.Rate.Max/c.Rate.Max)
 			break
 		}
 	}
 	if sys > 2*c.Bytes {
-		what += fmt.Sprintf(", so working sets above %d KiB are not served at this rate here, whatever /sys says (a virtual machine may report the host's cache and get part of it)", c.Bytes>>10)
+		what += fmt.Sprintf(", so working sets above %d KiB in all are not served at this rate here, whatever /sys says (a virtual machine may report the host's cache and get part of it)", c.Bytes>>10)
 	}
 	return what
 }
