@@ -164,28 +164,28 @@ ropbench ab is sharper.`,
 		}
 	}
 
-	var table bytes.Buffer
-	switch {
-	case cmp != nil && *asJSON:
-		err = report.WriteCompareJSON(&table, pricer.Basis(), cmp)
-	case cmp != nil && *asCSV:
-		err = report.WriteCompareCSV(&table, cmp)
-	case cmp != nil:
-		err = report.WriteCompare(&table, cmp)
-	case *asJSON:
-		err = report.WriteJSON(&table, pricer, rows)
-	case *asCSV:
-		err = report.WriteCSV(&table, rows)
-	default:
-		err = report.WriteTable(&table, pricer, rows)
-	}
-	if err == nil {
+	writeTable := func(w io.Writer) error {
 		switch {
-		case *outFile != "":
-			err = output.WriteFile(*outFile, table.Bytes(), inputs...)
-		case !*summary:
-			_, err = stdout.Write(table.Bytes())
+		case cmp != nil && *asJSON:
+			return report.WriteCompareJSON(w, pricer.Basis(), cmp)
+		case cmp != nil && *asCSV:
+			return report.WriteCompareCSV(w, cmp)
+		case cmp != nil:
+			return report.WriteCompare(w, cmp)
+		case *asJSON:
+			return report.WriteJSON(w, pricer, rows)
+		case *asCSV:
+			return report.WriteCSV(w, rows)
 		}
+		return report.WriteTable(w, pricer, rows)
+	}
+	// Every output is streamed to its file (or standard output), never built whole in memory
+	// first: a report of a million rows is hundreds of megabytes of text.
+	switch {
+	case *outFile != "":
+		err = writeOutput(*outFile, inputs, writeTable)
+	case !*summary:
+		err = writeTable(stdout)
 	}
 	if err == nil && *summary {
 		err = report.WriteSummary(stdout, pricer, rows)
@@ -212,29 +212,36 @@ ropbench ab is sharper.`,
 			}
 		}
 	}
+	// One chart serves -svg and -html: it is drawn once.
+	var svg []byte
+	var chartErr error
+	if *svgFile != "" || *htmlFile != "" {
+		if chart.Profile, chartErr = chartProfile(pricer); chartErr == nil {
+			var buf bytes.Buffer
+			if _, chartErr = report.WriteSVG(&buf, chart); chartErr == nil {
+				svg = buf.Bytes()
+			}
+		}
+	}
 	if *svgFile != "" {
-		if err := writeChart(*svgFile, inputs, pricer, chart); err != nil {
-			fmt.Fprintln(stderr, "ropgen report:", err)
+		err := chartErr
+		if err == nil {
+			err = output.WriteFile(*svgFile, svg, inputs...)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "ropgen report: -svg:", err)
 			exit = 1
 		}
 	}
 	if *htmlFile != "" || *mdFile != "" {
 		doc := &report.Document{Meta: meta, Pricer: pricer, Rows: rows, Sampled: sampled, Comparison: cmp}
 		if *htmlFile != "" {
-			var svg bytes.Buffer
-			var err error
-			if chart.Profile, err = chartProfile(pricer); err != nil {
-				doc.ChartNote = err.Error()
-			} else if _, err := report.WriteSVG(&svg, chart); err != nil {
-				doc.ChartNote = err.Error()
+			if chartErr != nil {
+				doc.ChartNote = chartErr.Error()
 			} else {
-				doc.Chart = svg.Bytes()
+				doc.Chart = svg
 			}
-			var page bytes.Buffer
-			err = report.WriteHTML(&page, doc)
-			if err == nil {
-				err = output.WriteFile(*htmlFile, page.Bytes(), inputs...)
-			}
+			err := writeOutput(*htmlFile, inputs, func(w io.Writer) error { return report.WriteHTML(w, doc) })
 			if err != nil {
 				fmt.Fprintln(stderr, "ropgen report: -html:", err)
 				exit = 1
@@ -339,18 +346,22 @@ func runCheck(profile string, files []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// writeChart draws the chart on the one profile that priced the rows into file, atomically
-// and never over one of the inputs.
-func writeChart(file string, inputs []string, pricer *report.Pricer, chart *report.Chart) error {
-	var err error
-	if chart.Profile, err = chartProfile(pricer); err != nil {
-		return fmt.Errorf("-svg: %v", err)
-	}
-	var buf bytes.Buffer
-	if _, err := report.WriteSVG(&buf, chart); err != nil {
+// writeOutput streams what write writes into file, atomically and never over one of the
+// inputs: nothing is at file unless write and the commit succeed.
+func writeOutput(file string, inputs []string, write func(io.Writer) error) error {
+	f, err := output.Create(file, inputs...)
+	if err != nil {
 		return err
 	}
-	return output.WriteFile(file, buf.Bytes(), inputs...)
+	defer f.Abort()
+	bw := bufio.NewWriterSize(f, 1<<16)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return f.Commit()
 }
 
 // chartProfile returns the one profile that priced the rows: a chart draws one set of roofs.

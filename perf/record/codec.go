@@ -52,6 +52,16 @@ const (
 	ConfigRoof   = "roof"
 )
 
+// MinTime is the shortest time a record may give, other than 0 (no device activity): a
+// picosecond, a few hundred times shorter than one clock cycle of any processor. A shorter
+// time is no measurement, and the rates and efficiencies priced from it would be dozens of
+// digits long or infinite.
+const MinTime = 1e-12
+
+// MinRefRate is the slowest same-time reference a record may give, other than 0 (none): a
+// megabyte a second, thousands of times slower than any memory streams.
+const MinRefRate = 1e6
+
 // maxExact is the largest integer a float64 holds exactly; the benchmark format writes every
 // value as a float, so larger counts would come back changed.
 const maxExact = 1 << 53
@@ -68,6 +78,11 @@ func Check(r Record) []string {
 	if r.Device == "" || strings.ContainsAny(r.Device, "\r\n") {
 		errs = append(errs, fmt.Sprintf("device %q must be one non-empty line", r.Device))
 	}
+	for _, f := range []struct{ key, val string }{{"device", r.Device}, {"op", r.Op}, {"workload", r.Workload}, {"dtype", r.DType}, {ConfigRoof, r.Roof}} {
+		if len(f.val) > MaxFieldBytes {
+			errs = append(errs, fmt.Sprintf("%s is %d bytes long; the limit is %d (record.MaxFieldBytes)", f.key, len(f.val), MaxFieldBytes))
+		}
+	}
 	if trailingProcs(r.DType) {
 		// The format reads a final "-<digits>" as the GOMAXPROCS suffix.
 		errs = append(errs, fmt.Sprintf("dtype %q must not end in -<digits>", r.DType))
@@ -79,8 +94,13 @@ func Check(r Record) []string {
 		key string
 		v   float64
 	}{{"seconds", r.Seconds}, {"min_seconds", r.MinSeconds}, {"max_seconds", r.MaxSeconds}, {"ref_rate", r.RefRate}} {
-		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+		switch {
+		case f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0):
 			errs = append(errs, fmt.Sprintf("%s %v must be finite and not negative", f.key, f.v))
+		case f.key != "ref_rate" && f.v > 0 && f.v < MinTime:
+			errs = append(errs, fmt.Sprintf("%s %v is below %g s, faster than any call can be: a unit slip (ns for s?) or a broken timer", f.key, f.v, MinTime))
+		case f.key == "ref_rate" && f.v > 0 && f.v < MinRefRate:
+			errs = append(errs, fmt.Sprintf("ref_rate %v B/s is below %g B/s, slower than any memory streams: a unit slip (GB/s for B/s?)", f.v, MinRefRate))
 		}
 	}
 	if (r.MinSeconds != 0 || r.MaxSeconds != 0) && !(r.MinSeconds <= r.Seconds && r.Seconds <= r.MaxSeconds) {
@@ -165,20 +185,84 @@ func (bw *BenchWriter) Write(r Record) error {
 }
 
 // ReadBench reads Go benchmark format records from r; file names them in findings. Results
-// whose base name is not BenchName are errors, so a record cannot be silently skipped.
-// Values in other units (ns/op is tidied to sec/op; B/op, allocs/op from -benchmem) are
-// ignored, and so is a GOMAXPROCS suffix on the name.
+// whose base name is not BenchName are errors, so a record cannot be silently skipped, and so
+// is every line that is neither blank, a comment (#), a configuration line (key: value), a
+// Unit line, a result, nor the PASS and ok lines that go test prints after its results:
+// benchfmt would skip it without a word (an indented or misspelled result line, a result
+// line with a name and no values). Values in other units (ns/op is tidied to sec/op; B/op,
+// allocs/op from -benchmem) are ignored, and so is a GOMAXPROCS suffix on the name. It
+// reads at most MaxRecords records.
 func ReadBench(r io.Reader, file string) ([]Record, diag.Findings) {
-	var recs []Record
+	st := newReadState()
+	recs, fs := st.readBench(r, file, nil)
+	return recs, fs.Sort()
+}
+
+// MaxRecords is the most records one read keeps (ReadFiles, ReadBench or ReadJSON): a report
+// keeps every row in memory with its price and its table cells, under 2 KB a record at the
+// peak, so a run beyond about a million records is refused with an error rather than left to
+// run the machine out of memory. Split such a run into several reports.
+const MaxRecords = 1 << 20
+
+// MaxFieldBytes is the longest device, op, workload, dtype or roof a record may have: names
+// of the catalog and of devices are a few dozen bytes, and the bound keeps what one record
+// costs in memory bounded too.
+const MaxFieldBytes = 512
+
+// readState is what one read shares across files: the names met so far, so that the
+// records of a run share their repeated device, op, dtype and roof strings instead of each
+// holding a copy, and the records kept, against MaxRecords.
+type readState struct {
+	names map[string]string
+	n     int
+	limit int  // MaxRecords; a test sets less
+	full  bool // limit reached: the finding is written, nothing more is read
+}
+
+func newReadState() *readState { return &readState{names: map[string]string{}, limit: MaxRecords} }
+
+// maxInterned bounds the names table: past it names are kept as read (a run whose every
+// row has its own op would only grow the table).
+const maxInterned = 1 << 16
+
+// name returns b as a string, shared with every earlier equal name.
+func (st *readState) name(b []byte) string {
+	if s, ok := st.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(st.names) < maxInterned {
+		st.names[s] = s
+	}
+	return s
+}
+
+// keep reports whether one more record may be kept, and writes the finding at pos the first
+// time it may not.
+func (st *readState) keep(pos diag.Pos, fs *diag.Findings) bool {
+	if st.full {
+		return false
+	}
+	if st.n == st.limit {
+		st.full = true
+		*fs = append(*fs, diag.Finding{Pos: pos, Msg: fmt.Sprintf("more than %d records (record.MaxRecords): the rest are not read; split the run into several reports", st.limit)})
+		return false
+	}
+	st.n++
+	return true
+}
+
+func (st *readState) readBench(r io.Reader, file string, recs []Record) ([]Record, diag.Findings) {
 	r, fs := skipBOM(r, file)
-	br := benchfmt.NewReader(r, file)
-	for br.Scan() {
+	lc := &lineCheck{r: bufio.NewReaderSize(r, 64<<10), file: file, fs: &fs}
+	br := benchfmt.NewReader(lc, file)
+	for !st.full && br.Scan() {
 		switch res := br.Result().(type) {
 		case *benchfmt.SyntaxError:
 			fs = append(fs, diag.Finding{Pos: diag.Pos{File: res.FileName, Line: res.Line}, Msg: res.Msg})
 		case *benchfmt.Result:
-			rec, errs := fromResult(res)
-			if errs == nil {
+			rec, errs := st.fromResult(res)
+			if errs == nil && st.keep(rec.Pos, &fs) {
 				recs = append(recs, rec)
 			}
 			for _, e := range errs {
@@ -192,7 +276,88 @@ func ReadBench(r io.Reader, file string) ([]Record, diag.Findings) {
 	return recs, fs
 }
 
-func fromResult(res *benchfmt.Result) (Record, []string) {
+// lineCheck passes a benchmark format file through unchanged, line by line, and writes a
+// finding for each line benchfmt would skip without a word.
+type lineCheck struct {
+	r    *bufio.Reader
+	file string
+	fs   *diag.Findings
+	line int
+	rest []byte // what is left of the current line to hand on
+	mid  bool   // the current line was longer than the buffer: its first part was checked
+}
+
+func (lc *lineCheck) Read(p []byte) (int, error) {
+	if len(lc.rest) == 0 {
+		chunk, err := lc.r.ReadSlice('\n')
+		if len(chunk) == 0 {
+			if err == bufio.ErrBufferFull {
+				err = nil
+			}
+			if err == nil {
+				err = io.ErrNoProgress
+			}
+			return 0, err
+		}
+		if !lc.mid {
+			lc.line++
+			if msg := benchLineError(chunk, err != bufio.ErrBufferFull); msg != "" {
+				*lc.fs = append(*lc.fs, diag.Finding{Pos: diag.Pos{File: lc.file, Line: lc.line}, Msg: msg})
+			}
+		}
+		lc.mid = err == bufio.ErrBufferFull
+		lc.rest = chunk
+	}
+	n := copy(p, lc.rest)
+	lc.rest = lc.rest[n:]
+	return n, nil
+}
+
+// benchLineError says why a line of a benchmark format file is neither blank, a comment, a
+// configuration or Unit line, a result, nor go test's PASS or ok line, or "". whole is false
+// when line is only the start of a longer line.
+func benchLineError(line []byte, whole bool) string {
+	line = bytes.TrimRight(line, "\r\n")
+	trimmed := bytes.TrimSpace(line)
+	switch {
+	case len(trimmed) == 0, trimmed[0] == '#':
+		return ""
+	case bytes.HasPrefix(line, []byte("Benchmark")):
+		if name, rest, _ := bytes.Cut(line, []byte(" ")); whole && len(bytes.TrimSpace(rest)) == 0 && !bytes.ContainsAny(name, "\t") {
+			return "a result line with a name and no values (go test -v prints such a line when a benchmark starts; a record has its iterations and values after the name)"
+		}
+		return ""
+	case bytes.HasPrefix(line, []byte("Unit ")) || bytes.HasPrefix(line, []byte("Unit\t")):
+		return ""
+	case isConfigLine(line):
+		return ""
+	case string(line) == "PASS", bytes.HasPrefix(line, []byte("ok ")), bytes.HasPrefix(line, []byte("ok\t")):
+		return ""
+	case bytes.HasPrefix(trimmed, []byte("Benchmark")):
+		return "a result line starts at the first column: remove the indentation"
+	case len(trimmed) >= len("Benchmark") && bytes.EqualFold(trimmed[:len("Benchmark")], []byte("Benchmark")):
+		return fmt.Sprintf("%q is not a result line: a result line starts with Benchmark (capital B, then the name)", string(trimmed[:len("Benchmark")]))
+	}
+	return "not a record, a configuration line (key: value), a Unit line, a comment (#) or blank: the benchmark format would skip it"
+}
+
+// isConfigLine reports whether line is a benchmark format configuration line: a key that
+// starts with a lower-case letter and holds no space or upper-case letter, a colon, then
+// nothing or a space or tab before the value (benchfmt's rule).
+func isConfigLine(line []byte) bool {
+	key, val, ok := bytes.Cut(line, []byte(":"))
+	if !ok || len(key) == 0 {
+		return false
+	}
+	for i, r := range string(key) {
+		if i == 0 && !unicode.IsLower(r) || unicode.IsSpace(r) || unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return len(val) == 0 || val[0] == ' ' || val[0] == '\t'
+}
+
+func (st *readState) fromResult(res *benchfmt.Result) (Record, []string) {
 	var rec Record
 	var errs []string
 	f, line := res.Pos()
@@ -206,28 +371,35 @@ func fromResult(res *benchfmt.Result) (Record, []string) {
 		if p[0] == '-' { // GOMAXPROCS suffix
 			continue
 		}
-		key, val, ok := strings.Cut(string(p[1:]), "=")
+		k, val, ok := bytes.Cut(p[1:], []byte("="))
 		if !ok {
 			errs = append(errs, fmt.Sprintf("name part %q is not key=value", p[1:]))
 			continue
 		}
+		key := string(k)
 		if seen[key] {
 			errs = append(errs, fmt.Sprintf("name key %q given twice", key))
 		}
 		seen[key] = true
 		switch key {
 		case "op":
-			rec.Op = val
+			rec.Op = st.name(val)
 		case "workload":
-			rec.Workload = val
+			rec.Workload = string(val)
 		case "dtype":
-			rec.DType = val
+			rec.DType = st.name(val)
 		default:
 			errs = append(errs, fmt.Sprintf("unknown name key %q (want op, workload, dtype)", key))
 		}
 	}
-	rec.Device = res.GetConfig(ConfigDevice)
-	rec.Roof = res.GetConfig(ConfigRoof)
+	for _, c := range res.Config {
+		switch c.Key {
+		case ConfigDevice:
+			rec.Device = st.name(c.Value)
+		case ConfigRoof:
+			rec.Roof = st.name(c.Value)
+		}
+	}
 	rec.Iters = res.Iters
 	// A unit given twice would let one value override the other: refuse it, as the JSON
 	// reader refuses a key given twice.
@@ -291,13 +463,21 @@ func (jw *JSONWriter) Write(r Record) error {
 // the line, so no record is read as anything but what its line says. min_seconds and
 // max_seconds may be left out together (records from before spreads were kept), and
 // ref_rate may be left out (a row without a same-time reference; the writer leaves it out
-// then). Blank lines are skipped.
+// then). Blank lines are skipped. It reads at most MaxRecords records.
 func ReadJSON(r io.Reader, file string) ([]Record, diag.Findings) {
-	var recs []Record
+	return newReadState().readJSON(r, file, nil)
+}
+
+// maxJSONLine is the longest JSON lines record line: a record whose every name is
+// MaxFieldBytes long, escaped, is well under it.
+const maxJSONLine = 64 << 10
+
+func (st *readState) readJSON(r io.Reader, file string, recs []Record) ([]Record, diag.Findings) {
 	r, fs := skipBOM(r, file)
 	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<20)
-	for line := 1; sc.Scan(); line++ {
+	sc.Buffer(nil, maxJSONLine)
+	line := 1
+	for ; !st.full && sc.Scan(); line++ {
 		b := bytes.TrimSpace(sc.Bytes())
 		if len(b) == 0 {
 			continue
@@ -313,14 +493,30 @@ func ReadJSON(r io.Reader, file string) ([]Record, diag.Findings) {
 		for _, e := range errs {
 			fs = append(fs, diag.Finding{Pos: pos, Msg: e})
 		}
-		if errs == nil {
+		if errs == nil && st.keep(pos, &fs) {
+			rec.Device, rec.Op, rec.DType, rec.Roof = st.intern(rec.Device), st.intern(rec.Op), st.intern(rec.DType), st.intern(rec.Roof)
 			recs = append(recs, rec)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		fs = append(fs, diag.Finding{Pos: diag.Pos{File: file}, Msg: err.Error()})
+		msg := err.Error()
+		if err == bufio.ErrTooLong {
+			msg = fmt.Sprintf("the line is longer than %d bytes, more than any record: the rest of the file is not read", maxJSONLine)
+		}
+		fs = append(fs, diag.Finding{Pos: diag.Pos{File: file, Line: line}, Msg: msg})
 	}
 	return recs, fs
+}
+
+// intern returns s, or the equal name met before.
+func (st *readState) intern(s string) string {
+	if t, ok := st.names[s]; ok {
+		return t
+	}
+	if len(st.names) < maxInterned {
+		st.names[s] = s
+	}
+	return s
 }
 
 // jsonKey is a key of a JSON lines record and where its value goes; an optional one may be
@@ -418,23 +614,46 @@ func skipBOM(r io.Reader, file string) (io.Reader, diag.Findings) {
 }
 
 // ReadFiles reads records from each path, in order, telling the two encodings apart by the
-// first non-blank byte: '{' starts JSON lines, which no benchmark format line can.
+// first non-blank byte: '{' starts JSON lines, which no benchmark format line can. Files are
+// streamed, never read whole, and the records of all of them together are at most
+// MaxRecords.
 func ReadFiles(paths ...string) ([]Record, diag.Findings) {
 	var recs []Record
 	var fs diag.Findings
+	st := newReadState()
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		if st.full {
+			break
+		}
+		f, err := os.Open(p)
 		if err != nil {
 			fs = append(fs, diag.Finding{Pos: diag.Pos{File: p}, Msg: err.Error()})
 			continue
 		}
-		read := ReadBench
-		if t := bytes.TrimLeftFunc(bytes.TrimPrefix(data, bom), unicode.IsSpace); len(t) > 0 && t[0] == '{' {
-			read = ReadJSON
+		br := bufio.NewReaderSize(f, 64<<10)
+		var more diag.Findings
+		if jsonLines(br) {
+			recs, more = st.readJSON(br, p, recs)
+		} else {
+			recs, more = st.readBench(br, p, recs)
 		}
-		rs, f := read(bytes.NewReader(data), p)
-		recs = append(recs, rs...)
-		fs = append(fs, f...)
+		f.Close()
+		fs = append(fs, more...)
 	}
-	return recs, fs
+	return recs, fs.Sort()
+}
+
+// jsonLines reports whether the first non-blank byte of br, after a byte order mark, is '{':
+// it looks as far as br's buffer holds, and leaves br as it was.
+func jsonLines(br *bufio.Reader) bool {
+	for n := 512; ; n *= 2 {
+		b, err := br.Peek(min(n, br.Size()))
+		t := bytes.TrimLeftFunc(bytes.TrimPrefix(b, bom), unicode.IsSpace)
+		if len(t) > 0 {
+			return t[0] == '{'
+		}
+		if err != nil || len(b) == br.Size() {
+			return false
+		}
+	}
 }

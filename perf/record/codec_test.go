@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -346,4 +347,228 @@ func TestRefRateRoundTrip(t *testing.T) {
 	if recs, fs := ReadBench(strings.NewReader(in), "r.txt"); len(recs) != 0 || !strings.Contains(fs.Error(), "ref_rate -5 must be finite and not negative") {
 		t.Errorf("a negative ref-B/s: records %+v, findings %v", recs, fs)
 	}
+}
+
+// TestReadBenchNamesEveryLine: benchfmt skips a line it does not recognise without a word,
+// so an indented or misspelled result line was a record dropped from the report (issue 23
+// item 3). Every line that is not blank, a comment, a configuration or Unit line, a result,
+// or go test's PASS and ok lines is an error at its line; those are read as before.
+func TestReadBenchNamesEveryLine(t *testing.T) {
+	const rec = "BenchmarkRoofline/op=A/workload=w/dtype=float32 10 5e-06 sec/op 2 roof-flops/op 4 roof-bytes/op"
+	in := strings.Join([]string{
+		"# a comment",
+		"device: d",
+		"roof: vector.fp32",
+		"",
+		rec,
+		" " + rec,
+		"benchmarkRoofline/op=A/workload=w2/dtype=float32 10 5e-06 sec/op 2 roof-flops/op 4 roof-bytes/op",
+		"BenchmarkRoofline/op=A/workload=w3/dtype=float32",
+		"Device: d",
+		"some text",
+		"\t" + rec,
+		"PASS",
+		"ok  \texample.com/kbench\t1.234s",
+		"Unit roof-flops/op assume=exact",
+		rec,
+	}, "\n") + "\n"
+	recs, fs := ReadBench(strings.NewReader(in), "r.txt")
+	if len(recs) != 2 || recs[0].Pos.Line != 5 || recs[1].Pos.Line != 15 {
+		t.Errorf("records %+v, want lines 5 and 15", recs)
+	}
+	want := []string{
+		"r.txt:6: a result line starts at the first column: remove the indentation",
+		`r.txt:7: "benchmark" is not a result line: a result line starts with Benchmark`,
+		"r.txt:8: a result line with a name and no values",
+		"r.txt:9: not a record, a configuration line (key: value)",
+		"r.txt:10: not a record, a configuration line (key: value)",
+		"r.txt:11: a result line starts at the first column",
+	}
+	got := fs.Error()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("findings lack %q:\n%s", w, got)
+		}
+	}
+	if len(fs) != len(want) {
+		t.Errorf("%d findings, want %d:\n%s", len(fs), len(want), got)
+	}
+	// ReadFiles streams the same checks.
+	path := filepath.Join(t.TempDir(), "r.txt")
+	os.WriteFile(path, []byte(in), 0o666)
+	if recs, fs := ReadFiles(path); len(recs) != 2 || len(fs) != len(want) {
+		t.Errorf("ReadFiles: %d records, findings:\n%v", len(recs), fs)
+	}
+}
+
+// TestImpossibleTimes: a time no call can take (1e-300 s) priced to a 290-digit efficiency
+// and an infinite percentage (issue 23 item 9); it is refused at its line, in both
+// encodings, as a same-time reference slower than any memory is. 0 (no device activity)
+// and a picosecond still read.
+func TestImpossibleTimes(t *testing.T) {
+	const head = "device: d\nroof: vector.fp32\n\n"
+	for _, c := range []struct{ line, want string }{
+		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-300 sec/op 2 roof-flops/op 4 roof-bytes/op", "seconds 1e-300 is below 1e-12 s"},
+		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-06 sec/op 1e-20 min-sec/op 2e-06 max-sec/op 2 roof-flops/op 4 roof-bytes/op", "min_seconds 1e-20 is below"},
+		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-06 sec/op 2 roof-flops/op 4 roof-bytes/op 1e-300 ref-B/s", "ref_rate 1e-300 B/s is below 1e+06 B/s"},
+	} {
+		if recs, fs := ReadBench(strings.NewReader(head+c.line+"\n"), "r.txt"); len(recs) != 0 || !strings.Contains(fs.Error(), "r.txt:4: ") || !strings.Contains(fs.Error(), c.want) {
+			t.Errorf("%s: records %+v, findings %v; want %q", c.line, recs, fs, c.want)
+		}
+	}
+	line := `{"device":"d","op":"A","workload":"w","dtype":"float32","roof":"vector.fp32","flops":1,"bytes":2,"seconds":1e-300,"iters":3}`
+	if recs, fs := ReadJSON(strings.NewReader(line+"\n"), "r.jsonl"); len(recs) != 0 || !strings.Contains(fs.Error(), "r.jsonl:1: seconds 1e-300 is below") {
+		t.Errorf("JSON: records %+v, findings %v", recs, fs)
+	}
+	for _, secs := range []float64{0, MinTime} {
+		r := sample[0]
+		r.Seconds = secs
+		if errs := Check(r); errs != nil {
+			t.Errorf("seconds %g: %v", secs, errs)
+		}
+	}
+}
+
+// TestReadBounds: what one read keeps is bounded (issue 23 item 8): each name by
+// MaxFieldBytes, a JSON line by maxJSONLine, and the records by MaxRecords, past which the
+// read stops with an error at the first record left out.
+func TestReadBounds(t *testing.T) {
+	r := sample[0]
+	r.Workload = strings.Repeat("w", MaxFieldBytes+1)
+	if errs := Check(r); len(errs) != 1 || !strings.Contains(errs[0], "workload is 513 bytes long; the limit is 512") {
+		t.Errorf("a long workload: %v", errs)
+	}
+	long := `{"device":"` + strings.Repeat("d", maxJSONLine) + `"}` + "\n"
+	if recs, fs := ReadJSON(strings.NewReader(long), "r.jsonl"); len(recs) != 0 || !strings.Contains(fs.Error(), "r.jsonl:1: the line is longer than 65536 bytes") {
+		t.Errorf("a long line: records %d, findings %v", len(recs), fs)
+	}
+
+	var bench, jsonl bytes.Buffer
+	bw, jw := NewBenchWriter(&bench), NewJSONWriter(&jsonl)
+	for i := range 5 {
+		r := sample[0]
+		r.Workload = "w" + strings.Repeat("x", i)
+		bw.Write(r)
+		jw.Write(r)
+	}
+	for name, read := range map[string]func(*readState) ([]Record, diag.Findings){
+		"bench": func(st *readState) ([]Record, diag.Findings) {
+			return st.readBench(bytes.NewReader(bench.Bytes()), "r", nil)
+		},
+		"json": func(st *readState) ([]Record, diag.Findings) {
+			return st.readJSON(bytes.NewReader(jsonl.Bytes()), "r", nil)
+		},
+	} {
+		st := newReadState()
+		st.limit = 3
+		recs, fs := read(st)
+		if len(recs) != 3 || len(fs) != 1 || !strings.Contains(fs[0].Msg, "more than 3 records (record.MaxRecords): the rest are not read") {
+			t.Errorf("%s: %d records, findings %v", name, len(recs), fs)
+		}
+	}
+	// The names a run repeats are shared, not copied per record.
+	recs, _ := ReadBench(bytes.NewReader(bench.Bytes()), "r")
+	if len(recs) != 5 || unsafe.StringData(recs[0].Device) != unsafe.StringData(recs[4].Device) || unsafe.StringData(recs[0].Op) != unsafe.StringData(recs[4].Op) {
+		t.Errorf("device and op are copied per record")
+	}
+}
+
+// FuzzReadBench: whatever the input, the benchmark format reader does not panic, every
+// record it returns passes Check and writes back to itself, and no line that starts like a
+// result (Benchmark in any case, indented or not) is dropped without a record or a finding
+// at that line.
+func FuzzReadBench(f *testing.F) {
+	var buf bytes.Buffer
+	bw := NewBenchWriter(&buf)
+	for _, r := range sample {
+		bw.Write(r)
+	}
+	f.Add(buf.String())
+	f.Add("device: d\nroof: r\n BenchmarkRoofline/op=A/workload=w/dtype=f 1 1 sec/op 1 roof-flops/op 1 roof-bytes/op\n")
+	f.Add("benchmarkRoofline/op=A\nBenchmarkRoofline/op=A/workload=w/dtype=f\nPASS\n# c\nUnit x a=b\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		recs, fs := ReadBench(strings.NewReader(in), "f")
+		at := map[int]bool{}
+		for _, r := range recs {
+			at[r.Pos.Line] = true
+			if errs := Check(r); errs != nil {
+				t.Fatalf("record %+v fails Check: %v", r, errs)
+			}
+			var out bytes.Buffer
+			if r.Flops <= maxExact && r.Bytes <= maxExact {
+				if err := NewBenchWriter(&out).Write(r); err != nil {
+					t.Fatalf("record %+v does not write: %v", r, err)
+				}
+				back, bfs := ReadBench(&out, "f")
+				if len(back) != 1 || len(bfs) != 0 {
+					t.Fatalf("record %+v read back as %+v, %v", r, back, bfs)
+				}
+				back[0].Pos = r.Pos
+				if back[0] != r {
+					t.Fatalf("record %+v read back as %+v", r, back[0])
+				}
+			}
+		}
+		for _, f := range fs {
+			if f.Pos.File != "f" {
+				t.Fatalf("finding without the file: %v", f)
+			}
+			at[f.Pos.Line] = true
+		}
+		if len(fs) > 0 && fs[len(fs)-1].Pos.Line == 0 {
+			return // an I/O error (a line too long) ends the read
+		}
+		for i, line := range strings.Split(in, "\n") {
+			if strings.HasPrefix(strings.ToLower(strings.TrimSpace(line)), "benchmark") && !at[i+1] {
+				t.Fatalf("line %d %q: no record and no finding", i+1, line)
+			}
+		}
+	})
+}
+
+// FuzzReadJSON: whatever the input, the JSON lines reader does not panic, every record it
+// returns passes Check and writes back to itself, and every non-blank line gives a record or
+// a finding at that line.
+func FuzzReadJSON(f *testing.F) {
+	var buf bytes.Buffer
+	jw := NewJSONWriter(&buf)
+	for _, r := range sample {
+		jw.Write(r)
+	}
+	f.Add(buf.String())
+	f.Add(`{"device":"d","op":"A","workload":"w","dtype":"f","roof":"r","flops":1,"bytes":2,"seconds":1e-300,"iters":3}` + "\n{}\n[1]\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		recs, fs := ReadJSON(strings.NewReader(in), "f")
+		at := map[int]bool{}
+		for _, r := range recs {
+			at[r.Pos.Line] = true
+			if errs := Check(r); errs != nil {
+				t.Fatalf("record %+v fails Check: %v", r, errs)
+			}
+			var out bytes.Buffer
+			if err := NewJSONWriter(&out).Write(r); err != nil {
+				t.Fatalf("record %+v does not write: %v", r, err)
+			}
+			back, bfs := ReadJSON(&out, "f")
+			if len(back) != 1 || len(bfs) != 0 {
+				t.Fatalf("record %+v read back as %+v, %v", r, back, bfs)
+			}
+			back[0].Pos = r.Pos
+			if back[0] != r {
+				t.Fatalf("record %+v read back as %+v", r, back[0])
+			}
+		}
+		for _, f := range fs {
+			at[f.Pos.Line] = true
+		}
+		if len(fs) > 0 && fs[len(fs)-1].Msg != "" && strings.Contains(fs[len(fs)-1].Msg, "longer than") {
+			return
+		}
+		// bufio.Scanner splits at \n and drops one \r before it, as the reader does.
+		for i, line := range strings.Split(in, "\n") {
+			if len(bytes.TrimSpace([]byte(line))) > 0 && !at[i+1] {
+				t.Fatalf("line %d %q: no record and no finding", i+1, line)
+			}
+		}
+	})
 }

@@ -52,7 +52,11 @@ func (s *Sampled) Name() string { return s.Op + "/" + s.Workload + "/" + s.DType
 // Group folds the records of each row into one Sampled, in the order rows are first met. Two
 // records are one row when device, op, workload, dtype, roof, flops and bytes all agree; a
 // row whose counts changed between records is two rows, never averaged.
-func Group(recs []record.Record) []Sampled {
+func Group(recs []record.Record) []Sampled { return group(recs, false) }
+
+// group is Group; with skipRefs it leaves the reference records out (PriceRun takes them
+// apart), without a copy of the others.
+func group(recs []record.Record, skipRefs bool) []Sampled {
 	type full struct {
 		rowKey
 		device, roof string
@@ -63,6 +67,9 @@ func Group(recs []record.Record) []Sampled {
 	var spreads [][2]float64
 	for i := range recs {
 		r := &recs[i]
+		if skipRefs && r.IsReference() {
+			continue
+		}
 		k := full{keyOf(r), r.Device, r.Roof, r.Flops, r.Bytes}
 		j, ok := index[k]
 		if r.IsReference() {
@@ -495,15 +502,12 @@ func orDash(s string) string {
 // the pricer as references, the others are grouped (Group) and priced, so rows[i] prices
 // sampled[i].Record, as Compare and Document need.
 func PriceRun(p *Pricer, recs []record.Record) (sampled []Sampled, rows []Row) {
-	var plain []record.Record
 	for i := range recs {
 		if recs[i].IsReference() {
 			p.AddReference(&recs[i])
-		} else {
-			plain = append(plain, recs[i])
 		}
 	}
-	sampled = Group(plain)
+	sampled = group(recs, true)
 	rows = make([]Row, len(sampled))
 	for i := range sampled {
 		rows[i] = p.Price(&sampled[i].Record)

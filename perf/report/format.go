@@ -348,7 +348,19 @@ func percent(v float64) string {
 	if Blank(v) || math.IsInf(v, 0) {
 		return ""
 	}
+	if math.Abs(v) >= 1e4 { // a formula error's ratio: three digits and an exponent, not dozens of digits
+		return strconv.FormatFloat(v*100, 'e', 2, 64) + "%"
+	}
 	return strconv.FormatFloat(v*100, 'f', 1, 64) + "%"
+}
+
+// times formats a ratio with two decimals ("1.73"), or past 10^4 with three digits and an
+// exponent.
+func times(v float64) string {
+	if math.Abs(v) >= 1e4 {
+		return strconv.FormatFloat(v, 'e', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
 }
 
 var prefixes = []struct {
@@ -374,6 +386,10 @@ func SI(v float64, unit string) string {
 		}
 	}
 	x := v / p.scale
+	if math.Abs(x) >= 999.5 && p.scale == prefixes[0].scale {
+		// Past the largest prefix: three digits and an exponent, not a long run of digits.
+		return strconv.FormatFloat(v, 'e', 2, 64) + unit
+	}
 	prec := 2
 	switch {
 	case p.scale == 1 && x == math.Trunc(x): // a small count: "64", not "64.0"

@@ -517,19 +517,19 @@ func breachNote(row *Row, prof *profiles.Profile, r *roof) string {
 	// The ratio, not only both rates: 100.4 GB/s over 100 GB/s would print as "100 over 100".
 	var parts []string
 	if row.ByteBreach {
-		parts = append(parts, fmt.Sprintf("implied %s is %.1f%% of the %s theoretical %s ceiling (%s)",
-			Rate(row.PeakByteRate, "B/s"), 100*row.PeakByteRate/prof.HBM.Theoretical, prof.Name, MemoryName(prof), Rate(prof.HBM.Theoretical, "B/s")))
+		parts = append(parts, fmt.Sprintf("implied %s is %s of the %s theoretical %s ceiling (%s)",
+			Rate(row.PeakByteRate, "B/s"), percent(row.PeakByteRate/prof.HBM.Theoretical), prof.Name, MemoryName(prof), Rate(prof.HBM.Theoretical, "B/s")))
 	}
 	if row.FlopBreach {
-		parts = append(parts, fmt.Sprintf("implied %s is %.1f%% of the %s theoretical %s ceiling (%s)",
-			Rate(row.PeakFlopRate, "FLOP/s"), 100*row.PeakFlopRate/r.theoretical, prof.Name, r.key, Rate(r.theoretical, "FLOP/s")))
+		parts = append(parts, fmt.Sprintf("implied %s is %s of the %s theoretical %s ceiling (%s)",
+			Rate(row.PeakFlopRate, "FLOP/s"), percent(row.PeakFlopRate/r.theoretical), prof.Name, r.key, Rate(r.theoretical, "FLOP/s")))
 	}
 	if lo, _ := row.Rec.Spread(); len(parts) > 0 && lo != row.Rec.Seconds {
 		parts[len(parts)-1] += " by its fastest sample"
 	}
 	if row.RefBreach {
-		parts = append(parts, fmt.Sprintf("implied %s by its median sample is %.2fx the same-time reference (%s, the faster streaming pattern timed between its samples; the line is %gx)",
-			Rate(row.ByteRate, "B/s"), row.RefRatio, Rate(row.RefRate, "B/s"), SameTimeFactor))
+		parts = append(parts, fmt.Sprintf("implied %s by its median sample is %sx the same-time reference (%s, the faster streaming pattern timed between its samples; the line is %gx)",
+			Rate(row.ByteRate, "B/s"), times(row.RefRatio), Rate(row.RefRate, "B/s"), SameTimeFactor))
 	}
 	return "formula error: " + strings.Join(parts, "; ")
 }

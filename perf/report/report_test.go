@@ -822,3 +822,37 @@ func TestSameTimeCheck(t *testing.T) {
 		t.Errorf("a reference changed the price:\n%+v\n%+v", a, b)
 	}
 }
+
+// TestExtremeRecordsReadable: the fastest time a record may give (record.MinTime) with the
+// largest counts it may hold implies rates dozens of digits long; every renderer a person
+// reads prints them with an exponent (issue 23 item 9: the breach line said "32999…(300
+// digits) PB/s is +Inf%").
+func TestExtremeRecordsReadable(t *testing.T) {
+	r := rec("vector.fp32", math.MaxInt64, math.MaxInt64, record.MinTime)
+	r.RefRate = record.MinRefRate
+	prof := testProfile(t)
+	p := NewPricer(nil, []*profiles.Profile{prof}, "")
+	sampled, rows := PriceRun(p, []record.Record{r})
+	if rows[0].Verdict != FormulaError {
+		t.Fatalf("verdict %q, want a formula error", rows[0].Verdict)
+	}
+	var tb, md, sv bytes.Buffer
+	if err := WriteTable(&tb, p, rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&md, &Document{Pricer: p, Rows: rows, Sampled: sampled}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteSVG(&sv, &Chart{Profile: prof, Basis: p.Basis(), Rows: rows}); err != nil {
+		t.Fatal(err)
+	}
+	long := regexp.MustCompile(`[0-9]{10,}|Inf|NaN`)
+	for name, out := range map[string]string{"table": tb.String(), "note": rows[0].Note, "markdown": md.String(), "svg": sv.String()} {
+		if m := long.FindString(out); m != "" {
+			t.Errorf("%s holds %q:\n%s", name, m, out)
+		}
+	}
+	if !strings.Contains(rows[0].Note, "e+") {
+		t.Errorf("the breach note gives no exponent: %s", rows[0].Note)
+	}
+}

@@ -27,6 +27,16 @@ const (
 // one placed before, and past a few hundred a chart's labels are unreadable anyway.
 const maxLabelled = 300
 
+// maxFanned bounds the points that fanOut moves apart: it compares each point with its
+// neighbours and each ring of moved points with every point, and past a few thousand points
+// a chart is a cloud in which no single point is read anyway. Beyond it points that cover
+// one another are drawn where they are, and a note says so.
+const maxFanned = 2000
+
+// maxFootNames bounds the rows the footer names for one reason a row is not plotted; the
+// table and the HTML report list them all.
+const maxFootNames = 40
+
 // style is how a point is drawn; points are coloured by verdict so the chart reads at a glance.
 type style struct{ label, fill, stroke string }
 
@@ -241,7 +251,10 @@ func WriteSVG(w io.Writer, c *Chart) (int, error) {
 	for i, r := range pts {
 		at[i] = [2]float64{px(r.Intensity), py(r.FlopRate)}
 	}
-	shown := fanOut(at)
+	shown := at
+	if len(pts) <= maxFanned {
+		shown = fanOut(at)
+	}
 	index := map[*Row]int{}
 	for i, r := range pts {
 		index[r] = i
@@ -522,12 +535,19 @@ func WriteSVG(w io.Writer, c *Chart) (int, error) {
 		}
 		add("unplotted-head", `font-weight="bold"`, fmt.Sprintf("Not plotted: %d of %d rows", n, len(rows)))
 		for _, g := range groups {
-			add("unplotted", "", g.why+": "+strings.Join(g.names, ", "))
+			names := strings.Join(g.names[:min(len(g.names), maxFootNames)], ", ")
+			if more := len(g.names) - maxFootNames; more > 0 {
+				names += fmt.Sprintf(" and %d more (the table lists them)", more)
+			}
+			add("unplotted", "", g.why+": "+names)
 		}
 	}
 	var notes []string
 	if len(pts) > maxLabelled {
 		notes = append(notes, fmt.Sprintf("%d points, too many to label (at most %d): hover a point for its name", len(pts), maxLabelled))
+	}
+	if len(pts) > maxFanned {
+		notes = append(notes, fmt.Sprintf("%d points, too many to fan out (at most %d): points that cover one another are drawn where they are", len(pts), maxFanned))
 	}
 	if unlabelled > 0 {
 		notes = append(notes, pointsN(unlabelled)+" left unlabelled for room: hover a point for its name")

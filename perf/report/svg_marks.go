@@ -324,6 +324,9 @@ func (t tick) plain() string {
 
 // rate labels a rate tick with its prefixed unit: "200 GFLOP/s", "1 TFLOP/s".
 func (t tick) rate(unit string) string {
+	if t.v >= prefixes[0].scale*999.5 { // past the largest prefix: "5e18 FLOP/s"
+		return strconv.Itoa(t.m) + "e" + strconv.Itoa(t.e) + " " + unit
+	}
 	for _, p := range prefixes {
 		if t.v >= p.scale*0.9995 {
 			x := math.Round(t.v/p.scale*1000) / 1000

@@ -687,3 +687,30 @@ func TestSVGAchievedIntensity(t *testing.T) {
 	}
 	c.checkLayout(t, true)
 }
+
+// TestSVGLargeRunBounded: a chart of many rows costs time and memory in proportion to its
+// rows (issue 23 item 8: -svg took 650 MB for 20k rows, -html 27 s for 40k). Past maxFanned
+// points none is fanned out (fanOut's rings compare every moved point with every other, and
+// their leaders were millions of layout boxes) and a note says so; the footer names at most
+// maxFootNames rows per reason and counts the rest.
+func TestSVGLargeRunBounded(t *testing.T) {
+	prof := testProfile(t)
+	recs := crowd(maxFanned+500, []string{"vector.fp32"}, func(string) float64 { return vecEff })
+	for i := range maxFootNames + 60 {
+		recs = append(recs, record.Record{Device: "Test Device", Op: "Copy" + strconv.Itoa(i), Workload: "w", DType: "float32",
+			Roof: "vector.fp32", Bytes: 1 << 20, Seconds: 1e-3, Iters: 1})
+	}
+	c := writeChart(t, prof, profiles.Effective, recs)
+	if n := len(c.lines["fan"]); n != 0 {
+		t.Errorf("%d points fanned out of %d", n, maxFanned+500)
+	}
+	if notes := c.joined("note"); !strings.Contains(notes, fmt.Sprintf("%d points, too many to fan out (at most %d)", maxFanned+500, maxFanned)) {
+		t.Errorf("notes do not say the points are not fanned out:\n%s", notes)
+	}
+	if foot := c.joined("unplotted"); !strings.Contains(foot, "Copy39/w/float32 and 60 more (the table lists them)") || strings.Contains(foot, "Copy40/") {
+		t.Errorf("footer:\n%s", foot)
+	}
+	if perPoint := len(c.svg) / (maxFanned + 500); perPoint > 600 {
+		t.Errorf("%d bytes of SVG a point", perPoint)
+	}
+}
