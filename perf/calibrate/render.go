@@ -303,7 +303,11 @@ func Summary(r *Result) string {
 		fmt.Fprintf(&b, "  %-10s %8.2f GB/s   (median; min %.2f, max %.2f; %d KiB)\n", c.Key, c.Rate.Median/1e9, c.Rate.Min/1e9, c.Rate.Max/1e9, c.Bytes>>10)
 	}
 	for _, c := range r.Compute {
-		fmt.Fprintf(&b, "  %-6s %s %8.2f GFLOP/s (median; min %.2f, max %.2f)\n", c.Kernel, c.DType, c.Rate.Median/1e9, c.Rate.Min/1e9, c.Rate.Max/1e9)
+		unit := "GFLOP/s"
+		if c.DType == "int8" {
+			unit = "Gop/s  " // integer multiply-adds, 2 operations each
+		}
+		fmt.Fprintf(&b, "  %-6s %s %8.2f %s (median; min %.2f, max %.2f)\n", c.Kernel, c.DType, c.Rate.Median/1e9, unit, c.Rate.Min/1e9, c.Rate.Max/1e9)
 	}
 	fmt.Fprintf(&b, "  latency floor %.2f µs\n", r.Latency*1e6)
 	return b.String()
