@@ -189,10 +189,9 @@ func (r *Result) spreadWarnings() []string {
 	}
 	env := r.Envelope()
 	check("the memory envelope ("+env.Name+")", env.Rate)
-	for _, dt := range []string{"fp32", "fp64"} {
-		if c, ok := r.Best(dt, true); ok {
-			check("vector."+dt+" ("+c.Kernel+")", c.Rate)
-		}
+	keys, fillers := r.pricedRoofs()
+	for i, c := range fillers {
+		check(keys[i]+" ("+c.Kernel+")", c.Rate)
 	}
 	for _, c := range r.Caches {
 		check(c.Key+" bandwidth", c.Rate)

@@ -3,7 +3,6 @@ package calibrate
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/ropgen/ropgen/perf/profiles"
@@ -57,17 +56,9 @@ func (r *Result) figures() []figure {
 			}
 		}
 	}
-	// Every compute roof the profile writes but the scalar ones (no op prices against
-	// them), each kernel once (cube.fp32 is vector.fp32's, cube.bf16 vector.bf16's without
-	// AMX), under the first key it fills.
-	var seen []string
-	for _, key := range r.RoofKeys() {
-		c, _ := r.Filler(key)
-		if strings.HasPrefix(key, "scalar.") || slices.Contains(seen, c.Kernel+" "+c.DType) {
-			continue
-		}
-		seen = append(seen, c.Kernel+" "+c.DType)
-		fs = append(fs, figure{key + " (" + c.Kernel + ")", c.Samples, ComputeTolerance})
+	keys, fillers := r.pricedRoofs()
+	for i, c := range fillers {
+		fs = append(fs, figure{keys[i] + " (" + c.Kernel + ")", c.Samples, ComputeTolerance})
 	}
 	for _, c := range r.Caches {
 		fs = append(fs, figure{c.Key + " bandwidth", c.Rounds, MemoryTolerance})

@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ropgen/ropgen/perf/profiles"
@@ -80,6 +81,20 @@ func (r *Result) own(key string) (ComputeResult, bool) {
 		return r.Best(dt, true)
 	}
 	return ComputeResult{}, false
+}
+
+// pricedRoofs are the compute roofs ops price against (all but the scalar ones), each
+// kernel once under the first key it fills (cube.fp32 is vector.fp32's measurement, and so
+// is cube.bf16 vector.bf16's without AMX), with the kernel that fills it.
+func (r *Result) pricedRoofs() (keys []string, fillers []ComputeResult) {
+	for _, key := range r.RoofKeys() {
+		c, _ := r.Filler(key)
+		if strings.HasPrefix(key, "scalar.") || slices.ContainsFunc(fillers, func(f ComputeResult) bool { return f.Kernel == c.Kernel && f.DType == c.DType }) {
+			continue
+		}
+		keys, fillers = append(keys, key), append(fillers, c)
+	}
+	return keys, fillers
 }
 
 // fills reports whether kernel c is the measurement of one of r's roofs.
