@@ -180,3 +180,30 @@ func TestBestNumpy(t *testing.T) {
 		t.Errorf("note %q", w2.blasNote)
 	}
 }
+
+// Every unit loop of compare/limits.c compiles, those of instructions this CPU lacks too
+// (the AMX loop on a host without AMX): compiled for a target that has them all, where the
+// compiler knows the flags. Only the host's own loops run (TestRoofsAgainstC).
+func TestLimitsCompileEveryUnit(t *testing.T) {
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skip("no C compiler")
+	}
+	flags := []string{"-mavx512f", "-mavx512bf16", "-mavx512fp16", "-mamx-tile", "-mamx-bf16"}
+	if exec.Command(cc, append(flags, "-x", "c", "-c", "-o", os.DevNull, "-")...).Run() != nil {
+		t.Skipf("%s does not take %v", cc, flags)
+	}
+	obj := filepath.Join(t.TempDir(), "limits.o")
+	if out, err := exec.Command(cc, append([]string{"-O2", "-Wall", "-Werror", "-pthread", "-c", "-o", obj, "../../compare/limits.c"}, flags...)...).CombinedOutput(); err != nil {
+		t.Fatalf("limits.c with %v: %v\n%s", flags, err, out)
+	}
+	out, err := exec.Command("nm", obj).Output()
+	if err != nil {
+		t.Skip("no nm")
+	}
+	for _, fn := range []string{"unit_dpbf16", "unit_fmaph", "unit_tdpbf16"} {
+		if !strings.Contains(string(out), fn) {
+			t.Errorf("%s not compiled in with %v", fn, flags)
+		}
+	}
+}
