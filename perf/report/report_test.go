@@ -766,6 +766,9 @@ func TestNoProfileOnce(t *testing.T) {
 	if err := WriteTable(&table, p, rows); err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(sum.String(), "no row to rank") {
+		t.Errorf("summary:\n%s", sum.String())
+	}
 	for _, out := range []string{sum.String(), table.String()} {
 		if strings.Count(out, "ropgen calibrate -o out/host.yaml") != 1 || strings.Count(out, "no device profile matches") != 1 ||
 			!strings.Contains(out, "-profile host") {

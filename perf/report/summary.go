@@ -69,6 +69,10 @@ func WriteSummary(w io.Writer, p *Pricer, rows []Row) error {
 		}
 	}
 
+	if len(ranked) == 0 {
+		bw.WriteString("\nno row to rank: none has a verdict other than latency-bound (the counts below say what the rows are)\n")
+	}
+
 	// The rows too small to judge: counted, and the ops that have no other row named.
 	var tiny int
 	var tinyOnly []string
