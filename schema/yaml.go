@@ -31,6 +31,9 @@ func ParseDocument(name string, data []byte, limit int, kind string) (*yaml.Node
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, at(1, 1, "%s", emptyMsg)
 	}
+	if line, col, msg := prescan(data); msg != "" {
+		return nil, at(line, col, "%s", msg)
+	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err == io.EOF { // only comments
@@ -148,8 +151,11 @@ func yamlError(name string, data []byte, err error) diag.Findings {
 	}
 	pos := diag.Pos{File: name, Line: line}
 	// A scanner error's line is yaml.v3's own and exact: the other parser may only add the
-	// column, when it agrees on the line.
-	if l, c, ok := locateSyntaxError(data); ok && (isParser || line == 0 || l == line) {
+	// column, when it agrees on the line. One is not: a tab in the indentation of a plain
+	// scalar's next line is reported at the scalar's line, so the tab is looked up.
+	if l, c, ok := indentTab(data, line); ok && strings.Contains(msg, "tab character") {
+		pos.Line, pos.Col = l, c
+	} else if l, c, ok := locateSyntaxError(data); ok && (isParser || line == 0 || l == line) {
 		pos.Line, pos.Col = l, c
 	}
 	msg = "YAML syntax: " + msg
@@ -157,6 +163,25 @@ func yamlError(name string, data []byte, err error) diag.Findings {
 		msg += fmt.Sprintf(" (in the %s that starts at line %d)", construct, line)
 	}
 	return diag.Findings{{Pos: pos, Msg: msg}}
+}
+
+// indentTab returns the line and column of the first tab in the indentation of a line at
+// or after line from.
+func indentTab(data []byte, from int) (line, col int, ok bool) {
+	for n, l := range bytes.Split(data, []byte("\n")) {
+		if n+1 < from {
+			continue
+		}
+		for i, c := range l {
+			if c == '\t' {
+				return n + 1, i + 1, true
+			}
+			if c != ' ' {
+				break
+			}
+		}
+	}
+	return 0, 0, false
 }
 
 // locateSyntaxError returns where goccy/go-yaml's parser finds data malformed, if it does.

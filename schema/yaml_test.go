@@ -3,6 +3,7 @@ package schema
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -44,6 +45,9 @@ func TestSyntaxErrorPositions(t *testing.T) {
 		// A scanner error's line is yaml.v3's, exact; the column is added only where the
 		// two parsers agree on the line.
 		{"a:\n  b: 1\n   c: 2\n", "m.yaml:3: YAML syntax: mapping values are not allowed in this context"},
+		// yaml.v3 puts a tab in the indentation of a plain scalar's next line at the scalar's
+		// line (issue 23 item 11): the tab is found.
+		{"Op:\n  family: test\n\tstatus: implemented\n", "m.yaml:3:1: YAML syntax: found a tab character that violates indentation"},
 	} {
 		_, fs := ParseDocument("m.yaml", []byte(tc.src), 1<<20, "manifest")
 		if got := fs.Error(); len(fs) != 1 || got != tc.want {
@@ -84,4 +88,58 @@ func TestReadFile(t *testing.T) {
 			t.Errorf("ReadFile(%s) = %q, want %q", path, got, want)
 		}
 	}
+}
+
+// TestPrescan: what the YAML parser must never see is refused before it runs, at its line and
+// column: collections nested past MaxNesting (issue 23 item 7: 200 KB of [[[...]]] took
+// gigabytes inside yaml.v3 and died out of memory; 20,000 levels took 650 MB and a second
+// before yaml.v3's own refusal, which has no position), in flow or block style, and a
+// character YAML does not allow (item 10: a NUL or invalid UTF-8 byte was reported with no
+// line at all), comments included.
+func TestPrescan(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"flow", "a: " + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "\n", "m.yaml:1:67: YAML nested deeper than 64 levels: refused before parsing"},
+		{"flow mappings", "a: " + strings.Repeat("{b: ", 20000) + "1" + strings.Repeat("}", 20000) + "\n", "m.yaml:1:256: YAML nested deeper than 64 levels"},
+		{"compact lists", strings.Repeat("- ", 20000) + "x\n", "m.yaml:1:127: YAML nested deeper than 64 levels"},
+		{"complex keys", strings.Repeat("? ", 20000) + "x\n", "m.yaml:1:127: YAML nested deeper than 64 levels"},
+		{"block", blockNest(70), "m.yaml:65:65: YAML nested deeper than 64 levels"},
+		{"nul", "Op:\n  family: test\n  status: impl\x00emented\n", "m.yaml:3:15: a NUL byte (U+0000) is not allowed in YAML"},
+		{"invalid utf-8", "Op:\n  family: test\n  status: impl\xffemented\n", "m.yaml:3:15: invalid UTF-8 (byte 0xff): a YAML file is UTF-8 text"},
+		{"control in a comment", "a: 1 # bell \a\n", "m.yaml:1:13: control character U+0007 is not allowed in YAML"},
+		{"after a multi-byte character", "é: \x7f\n", "m.yaml:1:4: control character U+007F is not allowed in YAML"},
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, fs := ParseDocument("m.yaml", []byte(c.src), 4<<20, "manifest")
+		runtime.ReadMemStats(&after)
+		if got := fs.Error(); len(fs) != 1 || !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
+		}
+		if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 8 {
+			t.Errorf("%s: %d MB allocated to refuse it", c.name, mb)
+		}
+	}
+	// What a real document holds stays within the limit: brackets and dashes inside quoted
+	// scalars, comments and block scalars, plain scalars with brackets, 60 levels of flow.
+	for _, src := range []string{
+		"a: \"" + strings.Repeat("[{", 100) + "\"\nb: '" + strings.Repeat("[''", 100) + "'\n",
+		"a: 1 # " + strings.Repeat("[- ", 100) + "\n" + strings.Repeat("# - - - [[[\n", 100),
+		"a: |\n" + strings.Repeat("  - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - [[[[\n", 10) + "b: >-\n  " + strings.Repeat("{", 100) + "\n",
+		"a: x.shape[" + strings.Repeat("[", 100) + "\n",
+		"a: " + strings.Repeat("[", 60) + strings.Repeat("]", 60) + "\n",
+		"- a: 1\n  b:\n    - c\n    - d: [1, {e: \"]]]\"}]\n- x\n",
+	} {
+		if _, fs := ParseDocument("m.yaml", []byte(src), 4<<20, "manifest"); len(fs) > 0 && strings.Contains(fs.Error(), "nested deeper") {
+			t.Errorf("%q: %v", src, fs)
+		}
+	}
+}
+
+// blockNest is a block mapping nested n levels deep.
+func blockNest(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.Repeat(" ", i) + "k:\n")
+	}
+	return b.String() + strings.Repeat(" ", n) + "x\n"
 }
