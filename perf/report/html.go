@@ -316,7 +316,7 @@ func computeRoofs(prof *profiles.Profile, basis profiles.Basis) string {
 	for _, k := range keys {
 		val := "none"
 		if c, ok := prof.Resolve(k, basis); ok {
-			val = Rate(c, "FLOP/s")
+			val = Rate(c, RateUnit(k))
 		}
 		parts = append(parts, RoofName(prof, k)+" "+val)
 	}

@@ -248,7 +248,7 @@ func writeCeilings(bw *bufio.Writer, prof *profiles.Profile, basis profiles.Basi
 	keys, aliased := ComputeKeys(prof)
 	for _, k := range keys {
 		c, _ := prof.Roof(k)
-		line(RoofName(prof, k), c, "FLOP/s")
+		line(RoofName(prof, k), c, RateUnit(k))
 	}
 	writeAligned(bw, cells, []bool{false, true, false, false})
 	if aliased {
