@@ -859,3 +859,19 @@ func TestExtremeRecordsReadable(t *testing.T) {
 		t.Errorf("the breach note gives no exponent: %s", rows[0].Note)
 	}
 }
+
+// TestSummaryAllDrifted: a summary whose every row is unpriced by a drifted run says there
+// is no row to rank, and how to get one.
+func TestSummaryAllDrifted(t *testing.T) {
+	r := rec("hbm", 0, 1<<30, 1e-1)
+	r.Device, r.Pos.File, r.Pos.Line = "cpu: Test CPU", "drifted.txt", 2
+	pr := NewPricer(noisyProfile(t), nil, "")
+	rows := pr.PriceAll([]record.Record{copyRef("cpu: Test CPU", "drifted.txt", record.RefEnd, 20e9), r})
+	var sum bytes.Buffer
+	if err := WriteSummary(&sum, pr, rows); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sum.String(), "no row to rank") || !strings.Contains(sum.String(), "-price-drifted") {
+		t.Errorf("summary:\n%s", sum.String())
+	}
+}

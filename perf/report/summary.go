@@ -70,7 +70,11 @@ func WriteSummary(w io.Writer, p *Pricer, rows []Row) error {
 	}
 
 	if len(ranked) == 0 {
-		bw.WriteString("\nno row to rank: none has a verdict other than latency-bound (the counts below say what the rows are)\n")
+		bw.WriteString("\nno row to rank: none has a verdict other than latency-bound (the counts below say what the rows are)")
+		if _, unpriced := DriftedRows(rows); unpriced > 0 {
+			bw.WriteString("; the rows of a run whose copy reference drifted are unpriced: recalibrate and measure again, or price them anyway with -price-drifted")
+		}
+		bw.WriteString("\n")
 	}
 
 	// The rows too small to judge: counted, and the ops that have no other row named.
