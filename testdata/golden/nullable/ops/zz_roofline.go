@@ -337,8 +337,9 @@ func rooflineNegative(op string, flops, bytes int) error {
 }
 
 // rooflineCache holds an op's last roofline and the bound values it was computed from, so
-// that EvalRoofline after an identical Forward costs a comparison (spec §4.4.5: cache by
-// input). An op whose formulas read a bound shape declares it: roofline rooflineCache. The
+// that EvalRoofline after an identical Forward costs a comparison, not the formulas again
+// (an arbitrary-rank op learns its shapes in Forward, and a benchmark asks after every
+// call). An op whose formulas read a bound shape declares it: roofline rooflineCache. The
 // key is the bound shapes and []int params (nil, an absent input, differs from empty) and
 // the int, bool and nullable int values the formulas read (a nullable int is two entries:
 // rooflineFlag(p == nil), then rooflineNullable(p)).
