@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
-	"go/format"
 	"go/types"
 	"path/filepath"
 	"slices"
@@ -27,13 +26,48 @@ const File = "zz_roofline.go"
 // (when it carries the generated header) after writing File.
 const LegacyHelpersFile = "zz_roofline_helpers.go"
 
-// source accumulates Go source; p prints one line, like fmt.Println without the spaces.
-type source struct{ bytes.Buffer }
+// source accumulates Go source as gofmt prints it, so that the file needs no go/format pass
+// (which was most of the generator's time on a large catalog): p prints one line, like
+// fmt.Println without the spaces, indented by the braces and parentheses the lines before
+// it opened; raw copies source that is already formatted (the runtime, from gofmt'ed
+// files). TestGeneratedIsFormatted holds every generated file to format.Source.
+type source struct {
+	bytes.Buffer
+	depth int
+}
 
 func (g *source) p(args ...any) {
+	var line strings.Builder
 	for _, a := range args {
-		fmt.Fprint(&g.Buffer, a)
+		if s, ok := a.(string); ok {
+			line.WriteString(s)
+		} else {
+			fmt.Fprint(&line, a)
+		}
 	}
+	l := line.String()
+	if strings.HasPrefix(l, "}") || strings.HasPrefix(l, ")") {
+		g.depth--
+	}
+	depth := g.depth
+	if strings.HasPrefix(l, "case ") || l == "default:" {
+		depth-- // at its switch's depth
+	}
+	if l != "" {
+		for range depth {
+			g.WriteByte('\t')
+		}
+	}
+	g.WriteString(l)
+	g.WriteByte('\n')
+	if strings.HasSuffix(l, "{") || strings.HasSuffix(l, "(") {
+		g.depth++
+	}
+}
+
+// raw copies declarations from a gofmt'ed file, without the blank lines around them.
+func (g *source) raw(b []byte) {
+	g.Write(bytes.TrimRight(bytes.TrimLeft(b, "\n"), "\n"))
 	g.WriteByte('\n')
 }
 
@@ -169,14 +203,13 @@ func emitInline(g *source, m *opModel) {
 	// the checked steps outside them.
 	gd, needed, proved := proveResults(m, base)
 	if proved {
-		env := base
+		p := newProver(base, false)
 		if needed {
-			env = gd.env(base)
+			p.guard = gd
 			g.p("// No step of flops or bytes can overflow inside these bounds (ropgen proved it when")
 			g.p("// it generated this code), so the formulas run as written; outside them, checked.")
 			g.p("if ", gd.source(), " {")
 		}
-		p := newProver(env, false)
 		rf, rb := p.formula(m.flops), p.formula(m.bytes)
 		fs, _, _ := m.flops.exactSource(false, map[ast.Expr]bool{}, alias)
 		bs, _, _ := m.bytes.exactSource(false, map[ast.Expr]bool{}, alias)
@@ -340,13 +373,14 @@ func emitRuntime(g *source, imports map[string]bool, used map[string]bool, cache
 	g.p("// The runtime of the methods above, copied from ropgen's gen/roofrt.")
 	for _, name := range files {
 		rs.imports(name, rs.files[name].file.Decls, imports)
-		g.p(string(rs.body(name)))
+		g.p()
+		g.raw(rs.body(name))
 	}
 	for _, h := range Helpers {
 		if need[h.Name] && !h.Builtin {
 			rs.imports("helpers.go", []ast.Decl{rs.helpers[h.Name]}, imports)
 			g.p()
-			g.p(string(rs.helperDecl(h.Name)))
+			g.raw(rs.helperDecl(h.Name))
 		}
 	}
 }
@@ -373,21 +407,13 @@ func emitFile(pkg, formulasImport string, models []*opModel, roofs map[string]*r
 	}
 	g.p(sortedImports(imports, named))
 	g.Write(body.Bytes())
-	return formatSource(File, g.Bytes())
+	return g.Bytes(), nil
 }
 
 // stablePos renders a manifest position by file base name and line: the generated file must
 // not depend on the directory the generator ran from.
 func stablePos(p diag.Pos) string {
 	return fmt.Sprintf("%s:%d", filepath.Base(p.File), p.Line)
-}
-
-func formatSource(name string, src []byte) ([]byte, error) {
-	out, err := format.Source(src)
-	if err != nil {
-		return nil, fmt.Errorf("%s: generated code does not format (a generator bug): %v\n%s", name, err, src)
-	}
-	return out, nil
 }
 
 // fieldName maps a manifest name to its Go field (docs/binding.md): split on "_", upper-case

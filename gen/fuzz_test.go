@@ -77,6 +77,7 @@ func FuzzGate(f *testing.F) {
 }
 
 func checkEmitted(t *testing.T, formula string, out *Output) {
+	checkFormatted(t, "formula "+strconv.Quote(formula)+": "+File, out.Files[File])
 	fset := token.NewFileSet()
 	var files []*ast.File
 	for _, name := range []string{File} {

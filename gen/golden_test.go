@@ -75,6 +75,7 @@ func runGoldenCase(t *testing.T, dir string) {
 		t.Fatalf("unexpected findings:\n%v", fs)
 	}
 	for name, src := range out.Files {
+		checkFormatted(t, filepath.Join(opsDir, name), src)
 		compareGolden(t, filepath.Join(opsDir, name), src)
 	}
 }

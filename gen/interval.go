@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -24,7 +25,8 @@ var full = ival{math.MinInt64, math.MaxInt64}
 
 // prover analyzes formulas of one op in order; env holds the range of every int name known.
 type prover struct {
-	env map[string]ival
+	env   map[string]ival
+	guard *guard // when not nil, the bounds of its leaves replace env's
 	// unsafe, when not nil, records the arithmetic steps that can overflow, for the rewriter.
 	unsafe map[ast.Expr]bool
 	ok     bool // no step so far can overflow, and no helper or index can refuse
@@ -66,7 +68,15 @@ func (p *prover) expr(t *typedFormula, e ast.Expr) ival {
 	isInt := isIntType(tv.Type)
 	switch e := e.(type) {
 	case *ast.Ident:
-		if r, ok := p.env[e.Name]; ok && isInt {
+		if !isInt {
+			return full
+		}
+		if p.guard != nil {
+			if r, ok := p.guard.bound(e.Name); ok {
+				return r
+			}
+		}
+		if r, ok := p.env[e.Name]; ok {
 			return r
 		}
 		return full
@@ -270,14 +280,18 @@ type guard struct {
 // few bytes; bounding it apart leaves the rest of the range to the dims.
 const maxElemBits = 6
 
-// source is the guard as Go, or "" when there is nothing to bound.
+// source is the guard as Go, laid out as gofmt lays out an if's condition: no blanks inside
+// uint(...) and around <<, blanks around < and &&.
 func (g *guard) source() string {
 	var terms []string
 	for _, l := range g.leaves {
-		if g.one[l] {
-			terms = append(terms, "("+l+"-1)")
-		} else {
+		switch {
+		case !g.one[l]:
 			terms = append(terms, l)
+		case len(g.leaves) == 1:
+			terms = append(terms, l+"-1")
+		default:
+			terms = append(terms, "("+l+"-1)")
 		}
 	}
 	var conj []string
@@ -287,33 +301,31 @@ func (g *guard) source() string {
 	if g.elem {
 		e := elemBytes
 		if g.one[elemBytes] {
-			e = "(" + e + "-1)"
+			e += "-1"
 		}
 		conj = append(conj, "uint("+e+") < 1<<"+strconv.Itoa(g.elemBits))
 	}
 	return strings.Join(conj, " && ")
 }
 
-// env is the ranges the guard gives its leaves (the other names keep base's).
-func (g *guard) env(base map[string]ival) map[string]ival {
-	env := make(map[string]ival, len(base)+len(g.leaves)+1)
-	for k, v := range base {
-		env[k] = v
-	}
-	for _, l := range g.leaves {
-		if g.one[l] {
-			env[l] = ival{1, 1 << g.bits}
-		} else {
-			env[l] = ival{0, 1<<g.bits - 1}
+// bound returns the range the guard gives name, if it bounds it.
+func (g *guard) bound(name string) (ival, bool) {
+	if name == elemBytes {
+		if !g.elem {
+			return ival{}, false
 		}
-	}
-	if g.elem {
-		env[elemBytes] = ival{0, 1<<g.elemBits - 1}
 		if g.one[elemBytes] {
-			env[elemBytes] = ival{1, 1 << g.elemBits}
+			return ival{1, 1 << g.elemBits}, true
 		}
+		return ival{0, 1<<g.elemBits - 1}, true
 	}
-	return env
+	if !slices.Contains(g.leaves, name) {
+		return ival{}, false
+	}
+	if g.one[name] {
+		return ival{1, 1 << g.bits}, true
+	}
+	return ival{0, 1<<g.bits - 1}, true
 }
 
 // proveResults finds the guard under which no step of flops and bytes can fail, as wide as
@@ -322,14 +334,15 @@ func (g *guard) env(base map[string]ival) map[string]ival {
 // refuse whatever the bounds, an unbounded nullable value).
 func proveResults(m *opModel, base map[string]ival) (g *guard, needed, ok bool) {
 	results := []*formula{m.flops, m.bytes}
-	try := func(env map[string]ival) bool {
-		p := newProver(env, false)
+	try := func(g *guard) bool {
+		p := newProver(base, false)
+		p.guard = g
 		for _, f := range results {
 			p.formula(f)
 		}
 		return p.ok
 	}
-	if try(base) {
+	if try(nil) {
 		return nil, false, true
 	}
 	g = &guard{one: map[string]bool{}}
@@ -339,7 +352,7 @@ func proveResults(m *opModel, base map[string]ival) (g *guard, needed, ok bool) 
 	}
 	prove := func(b int) bool {
 		g.bits, g.elemBits = b, min(b, maxElemBits)
-		return try(g.env(base))
+		return try(g)
 	}
 	if len(g.leaves) == 0 && !g.elem || !prove(1) {
 		return nil, true, false

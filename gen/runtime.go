@@ -113,18 +113,22 @@ func (rs *runtimeSource) imports(name string, decls []ast.Decl, into map[string]
 // sortedImports renders an import set, and imports under a name (path to name), as an
 // import declaration.
 func sortedImports(set map[string]bool, named map[string]string) string {
-	var specs []string
+	var paths []string
 	for p := range set {
-		specs = append(specs, strconv.Quote(p))
+		paths = append(paths, p)
 	}
-	for p, name := range named {
-		specs = append(specs, name+" "+strconv.Quote(p))
+	for p := range named {
+		paths = append(paths, p)
 	}
-	slices.Sort(specs)
+	slices.Sort(paths) // by path, as gofmt sorts them
 	var b bytes.Buffer
 	b.WriteString("import (\n")
-	for _, s := range specs {
-		b.WriteString(s + "\n")
+	for _, p := range paths {
+		b.WriteByte('\t')
+		if name := named[p]; name != "" {
+			b.WriteString(name + " ")
+		}
+		b.WriteString(strconv.Quote(p) + "\n")
 	}
 	b.WriteString(")")
 	return b.String()

@@ -9,8 +9,11 @@ import (
 	"go/printer"
 	"go/token"
 	"go/types"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/manifest"
@@ -38,9 +41,31 @@ var preludeSrc = sync.OnceValue(func() string {
 })
 
 // typeCheck checks every formula of models with go/types, in scopes that declare exactly the
-// names the gate allows with their real types, and records each var's type. All ops go into
-// one source file, one function each, so the prelude is parsed and checked once per run.
+// names the gate allows with their real types, and records each var's type. The ops are
+// checked in runs of typeCheckRun, in parallel: one run over a whole large catalog grew
+// faster than the catalog (the checker's maps), and the prelude is small.
 func typeCheck(models []*opModel) diag.Findings {
+	n := (len(models) + typeCheckRun - 1) / typeCheckRun
+	out := make([]diag.Findings, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				out[i] = typeCheckRunOf(models[i*typeCheckRun : min((i+1)*typeCheckRun, len(models))])
+			}
+		})
+	}
+	wg.Wait()
+	return slices.Concat(out...)
+}
+
+// typeCheckRun is how many ops one go/types run checks.
+const typeCheckRun = 500
+
+// typeCheckRunOf checks one run of ops. They go into one source file, one function each, so
+// the prelude is parsed and checked once per run.
+func typeCheckRunOf(models []*opModel) diag.Findings {
 	var fs diag.Findings
 	var src bytes.Buffer
 	src.WriteString(preludeSrc())

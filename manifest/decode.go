@@ -47,7 +47,7 @@ func EachEntry(f *File, fn func(key, val *yaml.Node)) {
 // decoder collects findings for one op entry.
 type decoder struct {
 	file string
-	src  []byte // the file's bytes, for positions inside scalars
+	src  *source // the file's bytes, for positions inside scalars
 	op   string
 	fs   diag.Findings
 }
@@ -112,7 +112,7 @@ func (d *decoder) textPtr(n *yaml.Node, field string) *Str {
 
 // DecodeOp decodes one op entry. It returns nil when the entry has findings.
 func DecodeOp(f *File, key, val *yaml.Node) (*Op, diag.Findings) {
-	d := &decoder{file: f.Path, op: key.Value, src: f.Src}
+	d := &decoder{file: f.Path, op: key.Value, src: f.source()}
 	op := &Op{Name: key.Value, Pos: d.pos(key), Node: val}
 	if key.Kind != yaml.ScalarNode || !isIdent(key.Value) {
 		d.errorf(key, "", "op name %q is not a Go identifier", key.Value)

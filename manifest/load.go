@@ -26,6 +26,16 @@ type File struct {
 	Root *yaml.Node
 	// Src is the file's bytes, for positions inside scalars (Str.At).
 	Src []byte
+	src *source // Src indexed by line, shared by every Str of the file
+}
+
+// source returns f's bytes indexed by line: the one Parse built, or, for a File built by
+// hand, a new one.
+func (f *File) source() *source {
+	if f.src == nil && f.Src != nil {
+		return newSource(f.Src)
+	}
+	return f.src
 }
 
 // parseFile reads (within MaxFileBytes, a regular file only) and parses one manifest file.
@@ -107,7 +117,7 @@ func Parse(name string, data []byte) (*File, diag.Findings) {
 	if fs := checkTree(name, root); len(fs) > 0 {
 		return nil, fs
 	}
-	return &File{Path: name, Root: root, Src: data}, nil
+	return &File{Path: name, Root: root, Src: data, src: newSource(data)}, nil
 }
 
 // treeChecker rejects what a manifest never needs and a hostile file uses: anchors and

@@ -31,7 +31,7 @@ type Str struct {
 	Pos   diag.Pos
 	// style and src (the file's bytes) let At map an offset in Value to the file (strpos.go).
 	style yaml.Style
-	src   []byte
+	src   *source
 }
 
 // Catalog is every op of a set of manifest files, in file order then declaration order.

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/ropgen/ropgen/diag"
@@ -28,13 +29,14 @@ func (s Str) At(off int) diag.Pos {
 		p.Col += off
 		return p
 	}
-	i, ok := sourceOffset(s.src, p.Line, p.Col)
+	i, ok := s.src.offset(p.Line, p.Col)
 	if !ok {
 		return p
 	}
+	src := s.src.b
 	switch {
 	case s.style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
-		nl := bytes.IndexByte(s.src[i:], '\n') // the content starts on the line after | or >
+		nl := bytes.IndexByte(src[i:], '\n') // the content starts on the line after | or >
 		if nl < 0 {
 			return p
 		}
@@ -51,12 +53,12 @@ func (s Str) At(off int) diag.Pos {
 			continue // folded, indented or escaped: not a byte to find
 		}
 		for {
-			if i >= len(s.src) {
+			if i >= len(src) {
 				return s.Pos // not found: a value YAML built otherwise; the scalar's start
 			}
-			b := s.src[i]
-			if double && b == '\\' && i+1 < len(s.src) {
-				n, ch := escape(s.src[i+1:])
+			b := src[i]
+			if double && b == '\\' && i+1 < len(src) {
+				n, ch := escape(src[i+1:])
 				if ch == c || ch == 0 { // the escape is the byte (or one we do not decode)
 					break
 				}
@@ -71,8 +73,8 @@ func (s Str) At(off int) diag.Pos {
 		if k == off {
 			break
 		}
-		if double && s.src[i] == '\\' {
-			n, _ := escape(s.src[i+1:])
+		if double && src[i] == '\\' {
+			n, _ := escape(src[i+1:])
 			i += n + 1
 		} else if single && c == '\'' {
 			i += 2 // '' is one quote
@@ -80,7 +82,7 @@ func (s Str) At(off int) diag.Pos {
 			i++
 		}
 	}
-	return bytePos(s.Pos.File, s.src, i)
+	return s.src.pos(s.Pos.File, i)
 }
 
 // escape decodes the double-quoted escape after a backslash: its length and the byte it
@@ -109,30 +111,50 @@ func escape(b []byte) (n int, ch byte) {
 	return 1, b[0]
 }
 
-// sourceOffset converts YAML's 1-based line and character column to a byte offset.
-func sourceOffset(src []byte, line, col int) (int, bool) {
-	i := 0
-	for l := 1; l < line; l++ {
-		nl := bytes.IndexByte(src[i:], '\n')
+// source is a manifest file's bytes with the offset of each line's start, built once per
+// file, so that a position inside a scalar costs a binary search, not a scan from the
+// file's start (which made positions quadratic in the file's size).
+type source struct {
+	b      []byte
+	starts []int // starts[l-1] is the offset of line l
+}
+
+func newSource(b []byte) *source {
+	starts := []int{0}
+	for i := 0; ; {
+		nl := bytes.IndexByte(b[i:], '\n')
 		if nl < 0 {
-			return 0, false
+			break
 		}
 		i += nl + 1
+		starts = append(starts, i)
 	}
+	return &source{b: b, starts: starts}
+}
+
+// offset converts YAML's 1-based line and character column to a byte offset.
+func (s *source) offset(line, col int) (int, bool) {
+	if line < 1 || line > len(s.starts) {
+		return 0, false
+	}
+	i := s.starts[line-1]
 	for c := 1; c < col; c++ {
-		if i >= len(src) || src[i] == '\n' {
+		if i >= len(s.b) || s.b[i] == '\n' {
 			return 0, false
 		}
-		_, size := utf8.DecodeRune(src[i:])
+		_, size := utf8.DecodeRune(s.b[i:])
 		i += size
 	}
 	return i, true
 }
 
-// bytePos is the position of byte offset i: its line, and its byte column.
-func bytePos(file string, src []byte, i int) diag.Pos {
-	i = min(i, len(src))
-	line := 1 + bytes.Count(src[:i], []byte{'\n'})
-	start := bytes.LastIndexByte(src[:i], '\n') + 1
-	return diag.Pos{File: file, Line: line, Col: i - start + 1}
+// pos is the position of byte offset i: its line, and its byte column (bytePos, by the
+// index).
+func (s *source) pos(file string, i int) diag.Pos {
+	i = min(i, len(s.b))
+	line, found := slices.BinarySearch(s.starts, i)
+	if found {
+		line++ // i starts line line+1; otherwise it lies inside line `line`
+	}
+	return diag.Pos{File: file, Line: line, Col: i - s.starts[line-1] + 1}
 }

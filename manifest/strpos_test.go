@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ropgen/ropgen/diag"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -32,7 +33,7 @@ func TestStrAt(t *testing.T) {
 			t.Fatalf("%q: %v", src, err)
 		}
 		n := doc.Content[0].Content[1]
-		d := &decoder{file: "t.yaml", src: []byte(src)}
+		d := &decoder{file: "t.yaml", src: newSource([]byte(src))}
 		s := d.str(n)
 		off := strings.IndexByte(s.Value, 'Q')
 		i := bytes.IndexByte([]byte(src), 'Q')
@@ -48,5 +49,27 @@ func TestStrAt(t *testing.T) {
 	// A Str built by hand (no source) keeps the single-line rule.
 	if got := (Str{Value: "M + Q", Pos: bytePos("f", []byte("k: M"), 3)}).At(4); got.Col != 8 {
 		t.Errorf("a Str without source: At(4) col %d, want 8", got.Col)
+	}
+}
+
+// bytePos is the position of byte offset i: its line, and its byte column, counted from the
+// start (the reference for source.pos).
+func bytePos(file string, src []byte, i int) diag.Pos {
+	i = min(i, len(src))
+	line := 1 + bytes.Count(src[:i], []byte{'\n'})
+	start := bytes.LastIndexByte(src[:i], '\n') + 1
+	return diag.Pos{File: file, Line: line, Col: i - start + 1}
+}
+
+// TestSourcePos: the line index gives every offset the position counting from the start
+// gives, on every line, at both ends of the file and of each line.
+func TestSourcePos(t *testing.T) {
+	for _, src := range []string{"", "a", "\n", "ab\ncd\n\nψ\n", "k: 1\nj: 2"} {
+		s := newSource([]byte(src))
+		for i := 0; i <= len(src); i++ {
+			if got, want := s.pos("f", i), bytePos("f", []byte(src), i); got != want {
+				t.Errorf("%q: pos(%d) = %v, want %v", src, i, got, want)
+			}
+		}
 	}
 }

@@ -105,7 +105,7 @@ func withoutEntries(f *File, drop map[string]bool) *File {
 			root.Content = append(root.Content, key, val)
 		}
 	})
-	return &File{Path: f.Path, Root: &root}
+	return &File{Path: f.Path, Root: &root, Src: f.Src, src: f.src}
 }
 
 // checkOps runs the checks on decoded entries that need more than one value at a time.
