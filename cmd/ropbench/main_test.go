@@ -19,11 +19,17 @@ import (
 	"github.com/ropgen/ropgen/internal/opsbench"
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/perf/bench"
+	"github.com/ropgen/ropgen/perf/cold"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 )
 
 const manifests = "../../manifest"
+
+// testEvictMiB is the eviction buffer of the tests' cold runs (-evict-mib): they check what
+// the command writes, not how fast the kernels run, and the default, twice the last-level
+// cache, is hundreds of MiB read before every sample on a host with a large one.
+const testEvictMiB = "16"
 
 func runCmd(args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
@@ -33,7 +39,7 @@ func runCmd(args ...string) (code int, stdout, stderr string) {
 
 func TestRunWritesRecords(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "bench.txt")
-	code, _, stderr := runCmd("run", "-manifests", manifests, "-op", "ReluFwd", "-workload", "^cpu-small$", "-max-time", "20ms", "-ref-mib", "2", "-o", out)
+	code, _, stderr := runCmd("run", "-manifests", manifests, "-op", "ReluFwd", "-workload", "^cpu-small$", "-max-time", "20ms", "-ref-mib", "2", "-evict-mib", testEvictMiB, "-o", out)
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}
@@ -64,6 +70,13 @@ func TestRunWritesRecords(t *testing.T) {
 	if !strings.Contains(stderr, "2 cases in") || !strings.Contains(stderr, "0 failed") {
 		t.Errorf("stderr:\n%s", stderr)
 	}
+	// A buffer smaller than the host's default says that its times are not cold ones.
+	small := int64(16<<20) < cold.DefaultEvictSize()
+	if !strings.Contains(stderr, "after reading a "+testEvictMiB+" MiB buffer to evict the caches") ||
+		strings.Contains(stderr, "so its times are not cold ones") != small {
+		t.Errorf("stderr does not say the run evicts with %s MiB (smaller than the host's %d MiB: %v):\n%s",
+			testEvictMiB, cold.DefaultEvictSize()>>20, small, stderr)
+	}
 }
 
 // TestRunQuickSkips: -quick runs only the small cpu-* rows and counts the rest in one line.
@@ -82,7 +95,7 @@ func TestRunQuickSkips(t *testing.T) {
 			small++
 		}
 	}
-	code, stdout, stderr := runCmd("run", "-manifests", manifests, "-quick", "-op", "GemmFwd", "-max-time", "10ms", "-ref-mib", "0")
+	code, stdout, stderr := runCmd("run", "-manifests", manifests, "-quick", "-op", "GemmFwd", "-max-time", "10ms", "-ref-mib", "0", "-evict-mib", testEvictMiB)
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}
@@ -107,6 +120,8 @@ func TestUsage(t *testing.T) {
 		{[]string{"run", "-op", "("}, 2, "-op:"},
 		{[]string{"run", "extra"}, 2, "unexpected arguments"},
 		{[]string{"run", "-manifests", manifests, "-op", "NoSuchOp"}, 1, "no case selected"},
+		{[]string{"run", "-evict-mib", "0"}, 2, "-evict-mib 0: a cold run needs a buffer of at least 1 MiB"},
+		{[]string{"run", "-evict-mib", "1099511627776"}, 2, "-evict-mib 1099511627776: more than half the memory available"},
 		{[]string{"predict", "-op", "GemmFwd"}, 2, "usage: ropbench predict"},
 		{[]string{"predict", "-profile", "nosuch"}, 2, `no builtin profile "nosuch"`},
 		{[]string{"predict", "-manifests", manifests, "-profile", "h200", "-set", "M=1"}, 2, "give -op NAME"},
@@ -193,7 +208,7 @@ func TestRunInterruptedKeepsOld(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestRunInterruptedKeepsOld$")
-	cmd.Env = append(os.Environ(), "ROPBENCH_TEST_ARGS=run -manifests "+manifests+" -op ReluFwd -workload ^cpu-small$ -warm -ref-mib 0 -max-time 5s -o "+out)
+	cmd.Env = append(os.Environ(), "ROPBENCH_TEST_ARGS=run -manifests "+manifests+" -op ReluFwd -workload ^cpu-small$ -warm -ref-mib 0 -max-time 500ms -o "+out)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -237,7 +252,7 @@ func TestEvalCatalog(t *testing.T) {
 
 // TestRunJSON: -json writes JSON lines the record reader reads back.
 func TestRunJSON(t *testing.T) {
-	code, stdout, stderr := runCmd("run", "-manifests", manifests, "-json", "-op", "ReluFwd", "-workload", "^cpu-small$", "-dtype", "float32", "-max-time", "20ms", "-ref-mib", "1")
+	code, stdout, stderr := runCmd("run", "-manifests", manifests, "-json", "-op", "ReluFwd", "-workload", "^cpu-small$", "-dtype", "float32", "-max-time", "20ms", "-ref-mib", "1", "-evict-mib", testEvictMiB)
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}
@@ -289,7 +304,7 @@ func TestRunSameTime(t *testing.T) {
 	}{{"1", true}, {"2", false}, {"0", false}} {
 		out := filepath.Join(t.TempDir(), "bench.jsonl")
 		code, _, stderr := runCmd("run", "-manifests", manifests, "-json", "-op", "^ClampFwd$", "-workload", "^cpu-small-row-bound$", "-dtype", "^float32$",
-			"-samples", "2", "-ref-mib", "0", "-same-time-mib", c.mib, "-o", out)
+			"-samples", "2", "-ref-mib", "0", "-evict-mib", testEvictMiB, "-same-time-mib", c.mib, "-o", out)
 		if code != 0 {
 			t.Fatalf("-same-time-mib %s: exit %d:\n%s", c.mib, code, stderr)
 		}

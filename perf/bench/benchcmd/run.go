@@ -42,6 +42,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	warm := fl.Bool("warm", false, "time every case in warm batches; by default every case is timed cold, one call a sample after evicting the caches")
 	verbose := fl.Bool("v", false, "list every skipped case")
 	sameTime := fl.Int64("same-time-mib", llcMiB(), "after every sample of a cold case with more than `N` MiB of tensors, time the same-time reference (the calibration's copy_cold and triad_cold mixes, one cold call each) for the report's physics check (default: this host's last-level cache, so the cases that stream from DRAM); 0: none")
+	evictSize := fl.Int64("evict-mib", cold.DefaultEvictSize()>>20, "cold: read a buffer of `N` MiB before each sample to evict the caches (default: twice this host's last-level cache; smaller leaves data cached, so the times are not cold: for trying the command, not for measurements)")
 	refSize := fl.Int64("ref-mib", refMiB(), "time the drift reference (the calibration's copy) at the start and end of the run on arrays of `N` MiB each (default: the calibration's size, so the report can compare it with the profile); 0: none")
 	if code, ok := fl.Parse(args); !ok {
 		return code
@@ -63,9 +64,11 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 		return fl.Fail("%v", err)
 	}
 	if !*warm {
-		opt.Evictor = cold.NewEvictor(cold.DefaultEvictSize())
-		if *sameTime > 0 {
-			opt.SameTime = sameTimeReference(opt.Evictor, *sameTime<<20)
+		if *evictSize < 1 {
+			return fl.Fail("-evict-mib %d: a cold run needs a buffer of at least 1 MiB (-warm times without evicting)", *evictSize)
+		}
+		if avail := calibrate.MemAvailable(); avail > 0 && *evictSize > avail>>21 {
+			return fl.Fail("-evict-mib %d: more than half the memory available (%d MiB)", *evictSize, avail>>20)
 		}
 	}
 	lim := bench.Limits{MaxStorage: *maxStorage, FlopLimit: *maxFlops, Quick: *quick}
@@ -99,6 +102,16 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	if err != nil {
 		return fl.Errorf("%v", err)
 	}
+	if len(plans) == 0 {
+		return fl.Errorf("no case selected")
+	}
+	// The evictor is made once a run has cases to time; the references time with it too.
+	if !*warm {
+		opt.Evictor = cold.NewEvictor(*evictSize << 20)
+		if *sameTime > 0 {
+			opt.SameTime = sameTimeReference(opt.Evictor, *sameTime<<20)
+		}
+	}
 	refs := bench.References{Reg: e.reg, Opt: opt, Copy: copyReference(*refSize)}
 	var start []record.Record
 	if judged != nil {
@@ -120,7 +133,6 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	if len(todo) == 0 {
 		return fl.Errorf("no case selected")
 	}
-
 	// -o FILE is written to a temporary file renamed over FILE when the run completes: an
 	// interrupted run leaves the old records as they were.
 	w, commit := stdout, func() error { return nil }
@@ -229,6 +241,9 @@ func timingNote(opt bench.Options) string {
 		return "every case in " + warm
 	}
 	note := fmt.Sprintf("every case cold: one call a sample, after reading a %d MiB buffer to evict the caches (not timed)", opt.Evictor.Size()>>20)
+	if opt.Evictor.Size() < cold.DefaultEvictSize() {
+		note += fmt.Sprintf(" (smaller than this host's %d MiB, twice its last-level cache: a case's data can stay cached, so its times are not cold ones)", cold.DefaultEvictSize()>>20)
+	}
 	if opt.SameTime != nil {
 		note += fmt.Sprintf("; after each sample of a case with more than %d MiB of tensors, one cold call of each same-time reference (the calibration's copy_cold and triad_cold)", opt.SameTime.Above>>20)
 	}
