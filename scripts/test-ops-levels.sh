@@ -7,53 +7,102 @@
 # installed, and a message where it is not: correctness only, qemu says nothing of speed;
 # without TestStreamForward, whose large rows test the non-temporal stores arm64 does not have
 # and are slow under qemu (its ops run the kernels the other tests cover).
-# Every level runs, a failed one prints its failures, and the script exits 1 if any failed.
+# Every level runs, a failed one prints its failures, and the script exits 1 if any failed
+# (OPS_LEVEL_JOBS: how many run at once; the number of CPUs by default).
 set -uo pipefail
 GO=${GO:-go}
-failed=()
+jobs=${OPS_LEVEL_JOBS:-$(nproc 2>/dev/null || echo 2)}
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+cd "$(dirname "$0")/../ops" || exit 1
 
-# level LABEL VAR=VALUE... -- GO-TEST-ARGS...: one run of go test -count=1 -v with the
-# variables set, reported in one line (or its failures).
-level() {
-	local label=$1 vars=() out status start=$SECONDS
-	shift
-	while [ "$1" != -- ]; do vars+=("$1"); shift; done
-	shift
-	echo "${vars[*]} $GO test -count=1 $*"
-	out=$(env "${vars[@]}" "$GO" test -count=1 -v "$@" 2>&1)
-	status=$?
-	if [ $status -ne 0 ]; then
+# Each architecture's test binary is built once (go test -c), and each run is that binary
+# run in the package's directory, as go test runs it, with -test.count=1: no result from the
+# test cache. The runs are independent and each runs its tests one at a time, so they run
+# side by side, as many at once as there are CPUs, the longest (qemu's) first; each one's
+# report is printed when all are done, the native levels first.
+labels=() shows=() runs=()
+
+# add LABEL SHOWN RUN: a run, its go test equivalent (printed) and the command it runs.
+add() { labels+=("$1") shows+=("$2") runs+=("$3"); }
+
+# report I: one line for run I, or its failures; returns 1 if it failed.
+report() {
+	local i=$1 out
+	out=$(cat "$tmp/$i.out")
+	echo "${shows[$i]}"
+	if [ "$(cat "$tmp/$i.status")" -ne 0 ]; then
 		printf '%s\n' "$out" | grep -vE '^(=== (RUN|PAUSE|CONT|NAME)|\s*--- PASS)'
-		failed+=("$label")
-		return
+		return 1
 	fi
 	if none=$(printf '%s\n' "$out" | grep -m1 'no test runs at'); then
-		echo "  $label: $none"
-		return
+		echo "  ${labels[$i]}: $none"
+		return 0
 	fi
 	local top all skipped
 	top=$(printf '%s\n' "$out" | grep -cE '^--- (PASS|SKIP)')
 	all=$(printf '%s\n' "$out" | grep -cE '^\s*--- (PASS|SKIP)')
 	skipped=$(printf '%s\n' "$out" | grep -cE '^--- SKIP')
-	echo "  $label: $top tests run, $all with their subtests, $skipped of the tests skipped, in $((SECONDS - start))s"
+	echo "  ${labels[$i]}: $top tests run, $all with their subtests, $skipped of the tests skipped, in $(cat "$tmp/$i.secs")s"
 }
 
-case $("$GO" env GOARCH) in
+arch=$("$GO" env GOARCH)
+qemu=
+if [ "$arch" != arm64 ]; then
+	if command -v qemu-aarch64-static >/dev/null 2>&1; then
+		qemu=1
+	else
+		echo "skipping the arm64 ops tests (NEON kernels): qemu-aarch64-static not found (apt install qemu-user-static)"
+	fi
+fi
+"$GO" test -c -o "$tmp/ops.test" . >"$tmp/build.out" 2>&1 &
+native=$!
+if [ -n "$qemu" ]; then
+	GOARCH=arm64 "$GO" test -c -o "$tmp/ops-arm64.test" . >"$tmp/build-arm64.out" 2>&1 &
+	if ! wait $!; then
+		cat "$tmp/build-arm64.out"
+		exit 1
+	fi
+	add "arm64 under qemu-aarch64-static ROPGEN_SIMD=neon" \
+		"GOARCH=arm64 ROPGEN_SIMD=neon $GO test -count=1 -exec qemu-aarch64-static -skip '^TestStreamForward\$' ./ops" \
+		"ROPGEN_SIMD=neon qemu-aarch64-static '$tmp/ops-arm64.test' -test.v -test.count=1 -test.timeout=10m -test.skip '^TestStreamForward\$'"
+fi
+if ! wait $native; then
+	cat "$tmp/build.out"
+	exit 1
+fi
+case $arch in
 amd64) levels="go avx2 avx512" ;;
 arm64) levels="go neon" ;;
 *) levels="go" ;;
 esac
 for l in $levels; do
-	level "$("$GO" env GOARCH) ROPGEN_SIMD=$l" ROPGEN_SIMD=$l -- ./ops
+	add "$arch ROPGEN_SIMD=$l" "ROPGEN_SIMD=$l $GO test -count=1 ./ops" \
+		"ROPGEN_SIMD=$l '$tmp/ops.test' -test.v -test.count=1 -test.timeout=10m"
 done
-if [ "$("$GO" env GOARCH)" != arm64 ]; then
-	if command -v qemu-aarch64-static >/dev/null 2>&1; then
-		level "arm64 under qemu-aarch64-static ROPGEN_SIMD=neon" GOARCH=arm64 ROPGEN_SIMD=neon -- \
-			-exec qemu-aarch64-static -skip '^TestStreamForward$' ./ops
-	else
-		echo "skipping the arm64 ops tests (NEON kernels): qemu-aarch64-static not found (apt install qemu-user-static)"
+
+running=0
+for i in "${!runs[@]}"; do
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
 	fi
+	(
+		start=$SECONDS
+		eval "${runs[$i]}" >"$tmp/$i.out" 2>&1
+		echo $? >"$tmp/$i.status"
+		echo $((SECONDS - start)) >"$tmp/$i.secs"
+	) &
+	running=$((running + 1))
+done
+wait
+order=("${!runs[@]}")
+if [ -n "$qemu" ]; then
+	order=("${order[@]:1}" 0)
 fi
+failed=()
+for i in "${order[@]}"; do
+	report "$i" || failed+=("${labels[$i]}")
+done
 if [ ${#failed[@]} -ne 0 ]; then
 	printf 'ops tests failed at: %s\n' "${failed[*]}"
 	exit 1
