@@ -37,6 +37,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -444,11 +445,14 @@ func engine() *script.Engine {
 
 var (
 	toolsTime time.Duration // how long tools took
+	toolsDir  string        // the directory tools made
 
 	root = sync.OnceValues(func() (string, error) { return filepath.Abs("..") })
 
 	// tools builds the commands once, in the tree itself and with the flags of go test ./...,
-	// so that it only links.
+	// so that it only links, and from the second run of an unchanged tree not even that:
+	// go run keeps the executables it links in the build cache (go install does not), and
+	// -exec cp copies the cached one to the pages' PATH instead of running it.
 	tools = sync.OnceValues(func() (string, error) {
 		r, err := root()
 		if err != nil {
@@ -458,6 +462,7 @@ var (
 		if err != nil {
 			return "", err
 		}
+		toolsDir = bin
 		start := time.Now()
 		defer func() { toolsTime = time.Since(start) }()
 		// The pages run offline (goEnv), and docs/using.md's `go mod tidy` in a new module also
@@ -470,15 +475,38 @@ var (
 		if out, err := dl.CombinedOutput(); err != nil {
 			return "", fmt.Errorf("go mod download all: %v\n%s", err, out)
 		}
-		cmd := exec.Command("go", "install", "./cmd/...")
-		cmd.Dir = r
-		cmd.Env = append(os.Environ(), "GOBIN="+bin)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("go install ./cmd/...: %v\n%s", err, out)
+		list := exec.Command("go", "list", "./cmd/...")
+		list.Dir = r
+		out, err := list.Output()
+		if err != nil {
+			return "", fmt.Errorf("go list ./cmd/...: %v", err)
 		}
-		return bin, nil
+		cmds := strings.Fields(string(out))
+		errs := make([]error, len(cmds))
+		var wg sync.WaitGroup
+		for i, pkg := range cmds {
+			wg.Go(func() {
+				cmd := exec.Command("go", "run", "-exec", "cp", pkg, filepath.Join(bin, path.Base(pkg)))
+				cmd.Dir = r
+				if out, err := cmd.CombinedOutput(); err != nil {
+					errs[i] = fmt.Errorf("go run -exec cp %s: %v\n%s", pkg, err, out)
+				}
+			})
+		}
+		wg.Wait()
+		return bin, errors.Join(errs...)
 	})
 )
+
+// TestMain removes the commands' directory (tools), if a test made it, when the tests are
+// done.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if toolsDir != "" {
+		os.RemoveAll(toolsDir)
+	}
+	os.Exit(code)
+}
 
 // goEnv is the pages' environment: offline (the module cache only), the toolchain that
 // runs the test, and -trimpath, so that a page's go command in its copy of the tree hits the
@@ -646,7 +674,7 @@ func TestDocs(t *testing.T) {
 	if _, err := tools(); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("go install ./cmd/... (ropgen, ropbench, roprun, ropcompare for the pages' PATH): %.1fs", toolsTime.Seconds())
+	t.Logf("go run -exec cp ./cmd/... (ropgen, ropbench, roprun, ropcompare for the pages' PATH): %.1fs", toolsTime.Seconds())
 	for _, name := range pages(t) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
