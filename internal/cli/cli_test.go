@@ -66,3 +66,29 @@ func TestFlags(t *testing.T) {
 		t.Errorf("NoArgs: %d %v, stderr %q", code, ok, stderr)
 	}
 }
+
+// TestWholeNumberFlags: an integer flag takes the notation the tools print limits in
+// (plan.go writes "-max-flops 2e+09"), and refuses what is not a whole number that fits.
+func TestWholeNumberFlags(t *testing.T) {
+	for in, want := range map[string]int64{"3000000000": 3e9, "3e9": 3e9, "2e+09": 2e9, "1.5e6": 1500000, "0x10": 16, "-4": -4} {
+		var errb bytes.Buffer
+		f := NewFlags("tool run", "", "", io.Discard, &errb)
+		n := f.Int64("max-flops", 7, "")
+		c := f.Int("count", 1, "")
+		if code, ok := f.Parse([]string{"-max-flops", in, "-count", in}); !ok {
+			t.Errorf("%s: exit %d: %s", in, code, errb.String())
+			continue
+		}
+		if *n != want || int64(*c) != want {
+			t.Errorf("%s: -max-flops %d, -count %d; want %d", in, *n, *c, want)
+		}
+	}
+	for _, in := range []string{"2.5", "1e30", "NaN", "Inf", "3x", ""} {
+		var errb bytes.Buffer
+		f := NewFlags("tool run", "", "", io.Discard, &errb)
+		f.Int64("max-flops", 7, "")
+		if code, ok := f.Parse([]string{"-max-flops", in}); ok || code != 2 || !strings.Contains(errb.String(), "-max-flops") {
+			t.Errorf("%q: accepted (exit %d): %s", in, code, errb.String())
+		}
+	}
+}
