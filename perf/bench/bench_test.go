@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/ropgen/ropgen/internal/opsbench"
 	"github.com/ropgen/ropgen/manifest"
@@ -598,4 +599,53 @@ func TestSameTimeInterleaved(t *testing.T) {
 			t.Errorf("%s: %d reference calls, records %+v, err %v; want none", name, calls, res.Records, res.Err)
 		}
 	}
+}
+
+// TestMemory: Memory names the very memory of a slice of any number type, at its full size.
+func TestMemory(t *testing.T) {
+	f := []float64{1, 2, 3}
+	b := bench.Memory(f)
+	if len(b) != 24 || &b[0] != (*byte)(unsafe.Pointer(&f[0])) {
+		t.Errorf("Memory(3 float64s): %d bytes at %p, want 24 at %p", len(b), &b[0], &f[0])
+	}
+	if got := len(bench.Memory([]int16{1, 2})); got != 4 {
+		t.Errorf("Memory(2 int16s): %d bytes", got)
+	}
+	if bench.Memory([]float32(nil)) != nil {
+		t.Error("Memory(nil) is not nil")
+	}
+}
+
+// bigInstance claims more memory than the eviction buffer holds; withBuffers names it.
+type bigInstance struct{ fakeInstance }
+
+func (bigInstance) Storage() int64 { return 64 << 20 }
+
+type bigWithBuffers struct{ bigInstance }
+
+func (bigWithBuffers) Buffers() [][]byte { return nil }
+
+// TestWarnWithoutBuffers: a cold case beyond the last-level cache (half the eviction buffer)
+// whose instance does not name its memory is timed with a warning that says so; one that
+// does, or a small one, is not.
+func TestWarnWithoutBuffers(t *testing.T) {
+	opt := bench.Options{Count: 1, Samples: 1, MaxTime: time.Millisecond, Device: "cpu: test", Evictor: cold.NewEvictor(1 << 20)}
+	c := bench.Case{Op: &manifest.Op{Name: "GoodFwd"}, Case: manifest.Case{Op: "GoodFwd", Label: "big"}, DType: "float32"}
+	for _, tc := range []struct {
+		in   bench.Instance
+		warn bool
+	}{{bigInstance{fakeInstance{&goodOp{}}}, true}, {bigWithBuffers{bigInstance{fakeInstance{&goodOp{}}}}, false}, {fakeInstance{&goodOp{}}, false}} {
+		res := bench.Measure(instanceRegistry{tc.in}, bench.Planned{Case: c, Storage: tc.in.Storage()}, opt)
+		if res.Err != nil || (res.Warning != "") != tc.warn || tc.warn && !strings.Contains(res.Warning, "does not implement bench.Buffers") {
+			t.Errorf("%T: err %v, warning %q; want a warning: %v", tc.in, res.Err, res.Warning, tc.warn)
+		}
+	}
+}
+
+// instanceRegistry builds one instance for every case.
+type instanceRegistry struct{ in bench.Instance }
+
+func (instanceRegistry) Has(string) bool { return true }
+func (r instanceRegistry) Build(manifest.Case, bench.BuildOptions) (bench.Instance, error) {
+	return r.in, nil
 }

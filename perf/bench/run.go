@@ -42,7 +42,7 @@ type Options struct {
 // (sample, reference, sample, reference, ...), so that the reference saw the machine load
 // the row saw, sample by sample. A record's RefRate is the median rate of the faster
 // pattern over its samples; the report convicts a row whose implied rate is well above it
-// (report.SameTimeFactor), which a fixed ceiling cannot do on a machine whose load moves.
+// (report.SameTimeLine), which a fixed ceiling cannot do on a machine whose load moves.
 type SameTime struct {
 	// Above: only a cold row whose tensors take more than Above bytes (its Storage) gets the
 	// reference: beyond the last-level cache its data streams from DRAM, as the
@@ -89,7 +89,10 @@ type Result struct {
 	// SameTime.Names), one per sample in order; nil when the case had none.
 	Refs     [][]float64
 	RefNames []string
-	Err      error
+	// Warning, when set, is printed before the case's progress line: something about how
+	// it was timed that its records do not show.
+	Warning string
+	Err     error
 }
 
 // Check reports options that cannot time anything: no record, no sample, no time, no device.
@@ -160,6 +163,9 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 	n := 1
 	var sample func() (float64, error)
 	if res.Cold {
+		if _, ok := in.(Buffers); !ok && opt.Evictor.Size() > 0 && p.Storage > opt.Evictor.Size()/2 {
+			res.Warning = fmt.Sprintf("%s: %d MiB of tensors, beyond the last-level cache, timed cold without flushing them: its instance does not implement bench.Buffers, so the lines a cache kept from its warm-up can make it read faster than DRAM (docs/using.md: bench.Memory hands over any slice)", p.Name(), p.Storage>>20)
+		}
 		evict := EvictFor(opt.Evictor, in)
 		sample = func() (float64, error) { return cold.Sample(in.Run, evict) }
 	} else {
@@ -220,6 +226,9 @@ func Run(reg Registry, plans []Planned, opt Options, w RecordWriter, progress io
 	flusher, _ := w.(interface{ Flush() error })
 	for _, p := range plans {
 		res := Measure(reg, p, opt)
+		if res.Warning != "" {
+			fmt.Fprintf(progress, "warning: %s\n", res.Warning)
+		}
 		if res.Err != nil {
 			failed++
 			fmt.Fprintf(progress, "ERROR %s: %v\n", p.Name(), res.Err)

@@ -66,7 +66,7 @@ func (registry) Build(c manifest.Case, opt bench.BuildOptions) (bench.Instance, 
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", c.Op, c.Label, err)
 	}
-	in.storage, in.shapes = b.storage, b.shapes
+	in.storage, in.shapes, in.tensors = b.storage, b.shapes, b.tensors
 	return in, nil
 }
 
@@ -76,7 +76,8 @@ type builder struct {
 	opt     bench.BuildOptions
 	rng     *rand.Rand
 	storage int64
-	shapes  map[string][]int // every tensor's shape, by name (bench.Shaper)
+	shapes  map[string][]int  // every tensor's shape, by name (bench.Shaper)
+	tensors []*kernels.Tensor // every tensor made, for Buffers
 	err     error
 }
 
@@ -91,6 +92,7 @@ func (b *builder) tensor(name string, shape []int) *kernels.Tensor {
 		b.shapes = map[string][]int{}
 	}
 	b.shapes[name] = shape
+	b.tensors = append(b.tensors, t)
 	return t
 }
 
@@ -113,6 +115,7 @@ type instance struct {
 	tol     float64
 	storage int64
 	shapes  map[string][]int
+	tensors []*kernels.Tensor
 }
 
 func (in *instance) Op() any        { return in.op }
@@ -122,6 +125,18 @@ func (in *instance) Storage() int64 { return in.storage }
 // Shapes are the shapes of the case's tensors, outputs included (bench.Shaper): the work
 // list of `kbench eval -json` states them all, ScaleFwd's arbitrary-rank y too.
 func (in *instance) Shapes() map[string][]int { return in.shapes }
+
+
+// Buffers names the memory of the case's tensors (bench.Buffers), so that a cold sample
+// flushes them from every cache level: without it a DRAM-sized case can find lines of its
+// warm-up still cached, and run warns. bench.Memory hands over a slice of any number type.
+func (in *instance) Buffers() [][]byte {
+	out := make([][]byte, 0, len(in.tensors))
+	for _, t := range in.tensors {
+		out = append(out, bench.Memory(t.Data))
+	}
+	return out
+}
 
 // Check runs the kernel, then the reference into fresh outputs, and compares them.
 func (in *instance) Check() error {

@@ -74,3 +74,24 @@ func TestMeasure(t *testing.T) {
 		t.Errorf("a wrong output passes Check: %v", err)
 	}
 }
+
+// TestBuffers: an instance names the memory of every tensor it made, so a cold sample
+// flushes exactly the case's own lines.
+func TestBuffers(t *testing.T) {
+	for _, c := range cases(t) {
+		if c.Case.Label != "cpu-small" {
+			continue
+		}
+		in, err := Registry.Build(c.Case, bench.BuildOptions{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n int64
+		for _, b := range in.(bench.Buffers).Buffers() {
+			n += int64(len(b))
+		}
+		if n != in.Storage() || n == 0 {
+			t.Errorf("%s: Buffers name %d bytes, Storage says %d", c.Name(), n, in.Storage())
+		}
+	}
+}
