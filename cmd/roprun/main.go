@@ -90,13 +90,13 @@ ropgen audit -cachegrind DIR reads.`, stdout, stderr)
 	if *dir == "" && !oneCall {
 		return fl.Fail("give -op, -workload and -dtype (one call), or -cachegrind DIR (the audit run)")
 	}
-	var ll1, d11 cache
+	var ll1, d11 audit.SimCache
 	var err error
 	if *dir != "" {
-		if ll1, err = parseCache(*ll); err != nil {
+		if ll1, err = audit.ParseSimCache(*ll); err != nil {
 			return fl.Fail("-LL: %v", err)
 		}
-		if d11, err = parseCache(*d1); err != nil {
+		if d11, err = audit.ParseSimCache(*d1); err != nil {
 			return fl.Fail("-D1: %v", err)
 		}
 	}
@@ -190,37 +190,12 @@ func evict(n int64) {
 	sink.Store(uint32(s))
 }
 
-// cache is a simulated cache geometry.
-type cache struct{ size, assoc, line int64 }
-
-func (c cache) String() string { return fmt.Sprintf("%d,%d,%d", c.size, c.assoc, c.line) }
-
-func parseCache(s string) (cache, error) {
-	parts := strings.Split(s, ",")
-	if len(parts) != 3 {
-		return cache{}, fmt.Errorf("%q is not size,assoc,line", s)
-	}
-	var v [3]int64
-	for i, p := range parts {
-		n, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
-		if err != nil || n <= 0 {
-			return cache{}, fmt.Errorf("%q is not size,assoc,line of positive integers", s)
-		}
-		v[i] = n
-	}
-	c := cache{v[0], v[1], v[2]}
-	if c.size%(c.assoc*c.line) != 0 {
-		return cache{}, fmt.Errorf("%q: size is not a multiple of assoc × line", s)
-	}
-	return c, nil
-}
-
 // simConfig is an audit run's configuration.
 type simConfig struct {
 	dir                string
 	ops, workloads     []string
 	minBytes, maxBytes int64
-	ll, d1             cache
+	ll, d1             audit.SimCache
 	timeout            time.Duration
 	valgrind           string
 }
@@ -369,7 +344,7 @@ func runValgrind(cat catalog, cfg simConfig, vg, self string, sc simCase, out st
 		"--I1=" + cfg.d1.String(), "--D1=" + cfg.d1.String(), "--LL=" + cfg.ll.String(),
 		"--cachegrind-out-file=" + out,
 		self, "-manifests", strings.Join(cat.paths, ","), "-op", sc.c.Op, "-workload", sc.c.Label, "-dtype", sc.dtype,
-		"-evict", strconv.FormatInt(2*(cfg.ll.size+cfg.d1.size), 10)}
+		"-evict", strconv.FormatInt(2*(cfg.ll.Size+cfg.d1.Size), 10)}
 	if baseline {
 		args = append(args, "-baseline")
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/perf/audit"
 	"github.com/ropgen/ropgen/perf/bench"
 	"github.com/ropgen/ropgen/perf/record"
 )
@@ -114,7 +115,7 @@ func TestSelectCases(t *testing.T) {
 	var log bytes.Buffer
 	cat := testCatalog(t)
 	cfg := simConfig{ops: []string{"SubFwd"}, minBytes: 1, maxBytes: 16 << 20,
-		ll: cache{262144, 8, 64}, d1: cache{32768, 8, 64}}
+		ll: audit.SimCache{Size: 262144, Assoc: 8, Line: 64}, d1: audit.SimCache{Size: 32768, Assoc: 8, Line: 64}}
 	sel, err := selectCases(cat, cfg, &log)
 	if err != nil {
 		t.Fatal(err)
@@ -142,16 +143,5 @@ func TestSelectCases(t *testing.T) {
 
 	if _, err := selectCases(cat, simConfig{ops: []string{"NoSuchFwd"}}, &log); err == nil {
 		t.Error("an unknown -ops name is accepted")
-	}
-}
-
-func TestParseCache(t *testing.T) {
-	if c, err := parseCache("262144,8,64"); err != nil || c != (cache{262144, 8, 64}) {
-		t.Errorf("parseCache = %v, %v", c, err)
-	}
-	for _, bad := range []string{"262144,8", "a,8,64", "0,8,64", "1000,8,64"} {
-		if _, err := parseCache(bad); err == nil {
-			t.Errorf("parseCache(%q) accepted", bad)
-		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"slices"
 )
 
-// EvalRoofline returns the minimum FLOPs and bytes of one MatVecFwd call (kernels.yaml:30).
+// EvalRoofline returns the minimum FLOPs and bytes of one MatVecFwd call (kernels.yaml:31).
 func (op *MatVecFwd) EvalRoofline() (flops, bytes int64, err error) {
 	M := op.M
 	K := op.K
@@ -40,7 +40,7 @@ func (op *MatVecFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *MatVecFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one RowSumFwd call, computed by
-// formulas.RowSum (func mode, kernels.yaml:59).
+// formulas.RowSum (func mode, kernels.yaml:60).
 func (op *RowSumFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.RowSum(op)
 }

@@ -24,6 +24,7 @@ import (
 //	name predict  price catalog workloads against a device profile, without running them
 //	name ab       compare two settings of one op: equality first, interleaved rounds, sign test
 //	name eval     run every workload through the generated EvalRoofline; failures at their rows
+//	name audit    formula bytes against the traffic valgrind's cache simulation measures
 //
 // The manifests are -manifests, else those of the module's ropgen.yaml (found from the
 // working directory up, as go.mod is), else manifest/ at the module root. args are the
@@ -38,6 +39,7 @@ func Main(name string, reg bench.Registry, args []string, stdout, stderr io.Writ
 		"predict": {Summary: "price catalog workloads against a device profile: bound, SOL time, attainable rate", Run: e.predict},
 		"ab":      {Summary: "A/B two settings of one op: equality first, interleaved rounds, sign test verdict", Run: e.ab},
 		"eval":    {Summary: "run every manifest workload through the generated EvalRoofline; report failures at their rows", Run: e.eval},
+		"audit":   {Summary: "check formula bytes against the traffic a cache simulation (valgrind) measures, both ways", Run: e.audit},
 	}
 	return cli.Dispatch(name, commands, args, stdout, stderr)
 }
