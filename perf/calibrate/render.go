@@ -28,7 +28,7 @@ const (
 	// that envelope was not one, its NT-store kernels ran 1.6x faster. Under load a
 	// doubled-bytes row runs below 0.7 of the envelope (AddFwd fell to 0.2-0.7 of it with a
 	// core kept busy), so this fixed line convicts it only on a quiet machine; the report's
-	// same-time check (report.SameTimeFactor: the row against streaming references timed
+	// same-time check (report.SameTimeLine: the row against streaming references timed
 	// between its samples, which the load slows alike) convicts it under load too.
 	DRAMEstimateFactor = 1.4
 	// ComputeEstimateFactor: without a clock from the OS the theoretical FMA peak is this factor times the best rate the SIMD kernel reached. The

@@ -31,7 +31,7 @@ type Record struct {
 	// patterns of the catalog's kernels (the calibration's copy_cold and triad_cold mixes)
 	// timed one cold call each after every sample of the row, so that they saw the machine
 	// the row saw; it is the median rate of the faster pattern. The report's physics check
-	// compares the row's implied rate with it (report.SameTimeFactor). Zero when the row had
+	// compares the row's implied rate with it (report.SameTimeLine). Zero when the row had
 	// none (it fits in the last-level cache, it was timed warm, or the record is from before
 	// the reference): the record is then priced as before.
 	RefRate float64 `json:"ref_rate,omitempty"`

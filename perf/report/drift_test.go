@@ -11,7 +11,8 @@ import (
 )
 
 // noisyProfile is a CPU profile whose copy ceiling's own rounds are 150% apart: a tolerance
-// that followed the spread would pass any reference.
+// that followed the spread would pass any reference. Its copy_cold mix gives the same-time
+// line 0.4 / 0.3 × (1 + 10/30) ≈ 1.78 (report.SameTimeLine).
 func noisyProfile(t *testing.T) *profiles.Profile {
 	t.Helper()
 	p, err := profiles.Parse("cpu.yaml", []byte(`
@@ -19,8 +20,8 @@ device: "cpu: Test CPU"
 hbm:
   theoretical: 100e9
   calibration: 0.4
-  calibration_mixes: {copy: 0.4}
-  mix_spreads: {copy: {min: 10e9, median: 20e9, max: 40e9, n: 7}}
+  calibration_mixes: {copy: 0.4, copy_cold: 0.3}
+  mix_spreads: {copy: {min: 10e9, median: 20e9, max: 40e9, n: 7}, copy_cold: {min: 25e9, median: 30e9, max: 35e9, n: 7}}
   spread: {min: 10e9, median: 20e9, max: 40e9, n: 7}
 vector:
   fp32: {theoretical: 1e12, calibration: 1}

@@ -152,8 +152,8 @@ func (d *Document) view() (*htmlView, error) {
 		VerdictHelp: fmt.Sprintf("Verdicts judge the row's spread: at ceiling when even the slowest sample reaches %.0f%% of the SOL time; "+
 			"anomaly when even the slowest sample is above %.0f%% (the formula or the calibration is wrong); below otherwise; "+
 			"latency-bound rows have a SOL time under the cold-call floor; "+
-			"a formula error: the fastest sample implies a rate above a theoretical ceiling, or the median a byte rate above %gx the same-time reference (the faster streaming pattern timed between a DRAM-sized row's samples).",
-			100*AtCeilingMin, 100*AnomalyAbove, SameTimeFactor)}
+			"a formula error: the fastest sample implies a rate above a theoretical ceiling, or the median a byte rate above what the machine could have moved at the same time (the same-time reference, the faster streaming pattern timed between a DRAM-sized row's samples, times the envelope over that pattern's calibrated rate, widened by its spread). A rate check convicts no undercount: the bytes audit does (docs/audit.md).",
+			100*AtCeilingMin, 100*AnomalyAbove)}
 	if d.Sampled != nil && len(d.Sampled) != len(d.Rows) {
 		return nil, fmt.Errorf("report: %d sampled rows for %d priced rows", len(d.Sampled), len(d.Rows))
 	}

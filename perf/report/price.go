@@ -24,33 +24,49 @@ const (
 	AnomalyAbove = 1.05
 )
 
-// SameTimeFactor is the line of the same-time physics check: a row whose implied byte rate
-// (bytes / its median sample) is above SameTimeFactor times its same-time reference is a
-// formula error. The reference (record.RefRate) is the median rate of the faster of the
-// calibration's copy_cold and triad_cold mixes, one cold call of each timed right after
-// every sample of the row, on arrays of a cpu-large row's size, dispatched and evicted as
-// the row is: whatever load slowed the row slowed the reference alike, so the ratio holds
-// on a loaded machine, where the fixed theoretical estimate cannot (under load AddFwd's
-// real rate fell to 0.2-0.7 of the calibration's envelope, so its doubled bytes implied
-// less than the estimate's 1.4x and went unconvicted in 7 of 10 runs).
+// The same-time physics check: a DRAM-sized cold row carries a same-time reference
+// (record.RefRate), the median rate of the faster of the calibration's copy_cold and
+// triad_cold mixes, one cold call of each timed right after every sample of the row,
+// dispatched and evicted as the row is, so whatever load slowed the row slowed the reference
+// alike. Medians, not fastest samples: on a shared machine one cold call in a few runs far
+// faster than the others, and a row gets such a call in some runs and not in others.
 //
-// Medians, not fastest samples: with a core kept busy, one cold call in a few ran far faster
-// than the others (AddFwd's fastest sample took 0.57-0.64 of its median time in some runs
-// and 0.95 in others, on the same quiet-but-for-that-core machine), and with five samples a
-// row gets such a call in some runs and not in others, and its reference too: the same
-// kernel's fastest sample over the reference's fastest then ranges over about 0.5-2, across
-// any line between a correct row (1) and a doubled one (2). The medians are both of the
-// ordinary calls, and fall together with the load.
-//
-// Why 1.4: a correct row cannot move more bytes per second than the faster of the two
-// patterns, for they are the catalog's streaming kernels' own (copy: one read and one
-// non-temporal write, as CopyFwd and ReluFwd; triad: two reads and one write, as AddFwd),
-// and its other DRAM-sized rows move less per second (a reduction only reads, which streams
-// below copy's counted rate here; softmax, the norms and transpose pass over their data more
-// often than their bytes count). A correct row's ratio is then at most about 1, a doubled
-// one's about 2; 1.4 is their geometric middle, the same margin (1.4x) against noise either
-// way. The figures measured are in docs/report.md (the physics check).
-const SameTimeFactor = 1.4
+// The line is derived from the profile, not fitted to any kernel (SameTimeLine): at the
+// load the reference saw, no correct kernel moves bytes faster than the fastest pattern the
+// calibration measured (the DRAM envelope), so its rate over the reference stays under the
+// envelope over the reference mix's own calibrated rate, times one plus the reference mix's
+// spread between calls (how far one median of it can sit from another on this machine).
+// A row above the line implies more bytes than the machine could have moved: its formula
+// counts too many. What the check cannot convict is in docs/report.md: any undercount, and
+// an overcount by k on a kernel that ran below line/k of the reference. The bytes audit
+// (`audit` of a module's bench command, docs/audit.md) convicts both.
+
+// SameTimeLine returns the line of the same-time physics check on prof: a row whose byte
+// rate (bytes / its median sample) is above line times its same-time reference is a formula
+// error. It is envelope / m × (1 + spread), where m is the calibrated rate of the faster of
+// the reference mixes (copy_cold, triad_cold), envelope the best calibrated mix, and spread
+// that reference mix's (max − min) / median over the calibration's calls. ok is false when
+// the profile measured neither reference mix: then no line can be derived and the check
+// does not run.
+func SameTimeLine(prof *profiles.Profile) (line float64, ok bool) {
+	if prof == nil {
+		return 0, false
+	}
+	ref, m := "", 0.0
+	for _, k := range []string{"copy_cold", "triad_cold"} {
+		if f := prof.MixFractions[k]; f > m {
+			ref, m = k, f
+		}
+	}
+	if m <= 0 {
+		return 0, false
+	}
+	env := max(m, prof.HBM.Calibration)
+	for _, f := range prof.MixFractions {
+		env = max(env, f)
+	}
+	return env / m * (1 + prof.MixSpreads[ref].Rel()), true
+}
 
 // lineTolerance is the relative slack of the verdict lines: times and ceilings come as
 // decimals, so a row exactly on a line in decimal (1.2 ms of SOL in 1.5 ms) can land an ulp
@@ -76,7 +92,7 @@ type Verdict string
 const (
 	// FormulaError: the row implies a byte or FLOP rate above a theoretical ceiling, which is
 	// physically impossible, or a byte rate well above what the machine's fastest streaming
-	// pattern moved at the same time (SameTimeFactor); the record's flops/bytes or its roof
+	// pattern could have moved at the same time (SameTimeLine); the record's flops/bytes or its roof
 	// key is wrong.
 	FormulaError Verdict = "formula error"
 	// LatencyBound: the SOL time is below the cold-call floor (what dispatch and first touch
@@ -160,16 +176,17 @@ type Row struct {
 	// compares them with the theoretical ceilings.
 	PeakByteRate, PeakFlopRate float64
 	// RefRate is the record's same-time reference (bytes/s) and RefRatio ByteRate over it:
-	// the figure the same-time physics check compares with SameTimeFactor. Both NaN when the
-	// record has no reference.
-	RefRate, RefRatio float64
+	// the figure the same-time physics check compares with RefLine (SameTimeLine of the
+	// profile; 0 when it has none). RefRate and RefRatio are NaN when the record has no
+	// reference.
+	RefRate, RefRatio, RefLine float64
 	// Floor is the cold-call floor the latency rule compared the SOL time with; NaN when
 	// there is none.
 	Floor   float64
 	Verdict Verdict
 	// ByteBreach and FlopBreach mark implied rates above the theoretical HBM and roof ceilings.
 	ByteBreach, FlopBreach bool
-	// RefBreach marks an implied byte rate above SameTimeFactor times the same-time reference.
+	// RefBreach marks an implied byte rate above RefLine times the same-time reference.
 	RefBreach bool
 	// Drift is the drifted copy reference of the row's run, nil when none drifted: the row
 	// is unpriced, or with Pricer.PriceDrifted priced under drift.
@@ -211,6 +228,8 @@ type device struct {
 	// profile's latency floor; 0 when neither says.
 	floor float64
 	refs  []*record.Record // the ref.copy records, in the order met
+	// sameTime is SameTimeLine of the profile; 0 when it has none.
+	sameTime float64
 }
 
 // cacheRoof is a cache level resolved on one profile.
@@ -275,6 +294,7 @@ func (p *Pricer) device(name string) *device {
 			d.hbm, _ = d.prof.Resolve(profiles.HBMKey, p.basis)
 			d.hbmNo = d.prof.Why(profiles.HBMKey, p.basis)
 			d.floor = d.prof.LatencyFloor
+			d.sameTime, _ = SameTimeLine(d.prof)
 			for _, c := range d.prof.Caches {
 				if v, ok := c.Value(p.basis); ok && c.Bytes > 0 {
 					d.caches = append(d.caches, cacheRoof{c.Key, v, c.Bytes})
@@ -449,7 +469,7 @@ func (p *Pricer) price(rec *record.Record) Row {
 	// mixes time them as ropbench times a row (one cold call after the same eviction; see
 	// perf/calibrate). With the old envelope of warm passes alone, single cold samples of
 	// correct rows read at up to 1.47x it. A true breach fails the run (spec §4.3).
-	// A row with a same-time reference is also judged against it (SameTimeFactor): that check
+	// A row with a same-time reference is also judged against it (SameTimeLine): that check
 	// holds under load, where the fixed ceiling convicts only a row that ran fast.
 	if secs > 0 {
 		row.ByteRate, row.FlopRate = float64(rec.Bytes)/secs, float64(rec.Flops)/secs
@@ -458,7 +478,8 @@ func (p *Pricer) price(rec *record.Record) Row {
 		row.FlopBreach = r.theoretical > 0 && row.PeakFlopRate > r.theoretical
 		if rec.RefRate > 0 {
 			row.RefRate, row.RefRatio = rec.RefRate, row.ByteRate/rec.RefRate
-			row.RefBreach = row.RefRatio > SameTimeFactor
+			row.RefLine = d.sameTime
+			row.RefBreach = d.sameTime > 0 && row.RefRatio > d.sameTime
 		}
 	}
 	if row.ByteBreach || row.FlopBreach || row.RefBreach {
@@ -528,8 +549,8 @@ func breachNote(row *Row, prof *profiles.Profile, r *roof) string {
 		parts[len(parts)-1] += " by its fastest sample"
 	}
 	if row.RefBreach {
-		parts = append(parts, fmt.Sprintf("implied %s by its median sample is %sx the same-time reference (%s, the faster streaming pattern timed between its samples; the line is %gx)",
-			Rate(row.ByteRate, "B/s"), times(row.RefRatio), Rate(row.RefRate, "B/s"), SameTimeFactor))
+		parts = append(parts, fmt.Sprintf("implied %s by its median sample is %sx the same-time reference (%s, the faster streaming pattern timed between its samples; the line is %sx: the DRAM envelope over that pattern's calibrated rate, widened by its spread)",
+			Rate(row.ByteRate, "B/s"), times(row.RefRatio), Rate(row.RefRate, "B/s"), times(row.RefLine)))
 	}
 	return "formula error: " + strings.Join(parts, "; ")
 }

@@ -777,12 +777,43 @@ func TestNoProfileOnce(t *testing.T) {
 	}
 }
 
+// sameTimeProfile is testProfile with the calibration's reference mixes: copy_cold at 0.5 of
+// the theoretical DRAM ceiling with a spread of 20% of its median, triad_cold at 0.4, the
+// envelope (a warm mix) at 0.6. Its same-time line is 0.6 / 0.5 × 1.2 = 1.44.
+func sameTimeProfile(t *testing.T) *profiles.Profile {
+	p := testProfile(t)
+	p.HBM.Calibration = 0.6
+	p.MixFractions = map[string]float64{"copy_cold": 0.5, "triad_cold": 0.4, "copy_nt": 0.6}
+	p.MixSpreads = map[string]profiles.Spread{"copy_cold": {Min: 0.9, Median: 1, Max: 1.1, N: 7}, "triad_cold": {Min: 0.1, Median: 1, Max: 3, N: 7}}
+	return p
+}
+
+// TestSameTimeLine: the line is derived from the profile (the envelope over the faster
+// reference mix, widened by that mix's spread), and there is none without a reference mix.
+func TestSameTimeLine(t *testing.T) {
+	if line, ok := SameTimeLine(sameTimeProfile(t)); !ok || math.Abs(line-1.44) > 1e-12 {
+		t.Errorf("SameTimeLine = %v, %v; want 1.44", line, ok)
+	}
+	p := sameTimeProfile(t)
+	p.MixFractions["triad_cold"] = 0.55 // now the faster reference: its own wide spread counts
+	if line, ok := SameTimeLine(p); !ok || math.Abs(line-0.6/0.55*3.9) > 1e-12 {
+		t.Errorf("SameTimeLine with triad_cold faster = %v, %v; want %v", line, ok, 0.6/0.55*3.9)
+	}
+	if line, ok := SameTimeLine(testProfile(t)); ok {
+		t.Errorf("a profile without reference mixes has a line %v", line)
+	}
+}
+
 // TestSameTimeCheck: measured beside the same same-time reference, a row whose formula
 // doubles its bytes is a formula error while the correct row, at 1.1x the reference, is
-// not; without a reference (a record from before it, or a row that fits in the cache) the
-// doubled row is priced as before: under the theoretical ceiling, so no breach. Both rows are
-// far below the theoretical ceiling: the reference alone convicts.
+// not; the line sits where the profile puts it (1.44); without a reference (a record from
+// before it, or a row that fits in the cache), or on a profile that measured no reference mix,
+// the doubled row is priced as before: under the theoretical ceiling, so no breach. Both rows
+// are far below the theoretical ceiling: the reference alone convicts.
 func TestSameTimeCheck(t *testing.T) {
+	price := func(t *testing.T, r record.Record) Row {
+		return NewPricer(nil, []*profiles.Profile{sameTimeProfile(t)}, "").Price(&r)
+	}
 	const secs = 1.0 / (1 << 8)
 	correct, doubled := rec("vector.fp32", 1<<28, 1<<30, secs), rec("vector.fp32", 1<<28, 1<<31, secs)
 	ref := float64(correct.Bytes) / secs / 1.1
@@ -797,7 +828,9 @@ func TestSameTimeCheck(t *testing.T) {
 		notePrefx string
 	}{
 		{"correct, 1.1x its reference", withRef(correct), false, Below, 1.1, ""},
-		{"doubled, 2.2x the same reference", withRef(doubled), true, FormulaError, 2.2, "formula error: implied 550 GB/s by its median sample is 2.20x the same-time reference (250 GB/s"},
+		{"doubled, 2.2x the same reference", withRef(doubled), true, FormulaError, 2.2, "formula error: implied 550 GB/s by its median sample is 2.20x the same-time reference (250 GB/s, the faster streaming pattern timed between its samples; the line is 1.44x"},
+		{"just under the line", withRef(rec("vector.fp32", 1<<28, 1<<30, secs*1.1/1.43)), false, Below, 1.43, ""},
+		{"just over the line", withRef(rec("vector.fp32", 1<<28, 1<<30, secs*1.1/1.45)), true, FormulaError, 1.45, "formula error"},
 		{"correct, no reference", correct, false, Below, math.NaN(), ""},
 		{"doubled, no reference", doubled, false, AtCeiling, math.NaN(), ""},
 	} {
@@ -815,12 +848,15 @@ func TestSameTimeCheck(t *testing.T) {
 			t.Errorf("%s: Breaches lists %d rows", c.name, got)
 		}
 	}
+	if row := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "").Price(ptr(withRef(doubled))); row.RefBreach || row.RefLine != 0 {
+		t.Errorf("no reference mix in the profile: breach %v line %v; want no check", row.RefBreach, row.RefLine)
+	}
 	// The reference adds a check and changes nothing else of a correct row's price.
-	pr := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	pr := NewPricer(nil, []*profiles.Profile{sameTimeProfile(t)}, "")
 	ra, rb := withRef(correct), correct
 	a, b := pr.Price(&ra), pr.Price(&rb)
 	a.Rec, b.Rec = nil, nil
-	a.RefRate, a.RefRatio = b.RefRate, b.RefRatio
+	a.RefRate, a.RefRatio, a.RefLine = b.RefRate, b.RefRatio, b.RefLine
 	if fmt.Sprintf("%v", a) != fmt.Sprintf("%v", b) {
 		t.Errorf("a reference changed the price:\n%+v\n%+v", a, b)
 	}
@@ -875,3 +911,5 @@ func TestSummaryAllDrifted(t *testing.T) {
 		t.Errorf("summary:\n%s", sum.String())
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -103,7 +103,25 @@ func WriteSummary(w io.Writer, p *Pricer, rows []Row) error {
 	}
 	bw.WriteString("\n" + Counts(rows).String() + "\n")
 	writeReferences(bw, p, rows)
+	writePhysicsPower(bw, rows)
 	return bw.Flush()
+}
+
+// writePhysicsPower says what the rate checks behind the formula-error verdict can convict,
+// and points to the bytes audit for the rest (docs/report.md, the physics check).
+func writePhysicsPower(bw *bufio.Writer, rows []Row) {
+	line := 0.0
+	for i := range rows {
+		if !Blank(rows[i].RefRatio) {
+			line = max(line, rows[i].RefLine)
+		}
+	}
+	if line > 0 {
+		fmt.Fprintf(bw, "physics check: a DRAM-sized row is a formula error above %sx its same-time reference (derived from the profile), so bytes counted k times too high are caught only on a kernel that ran above %s/k of it; ", times(line), times(line))
+	} else {
+		bw.WriteString("physics check: rows are judged against the theoretical ceilings only; ")
+	}
+	bw.WriteString("no rate check catches bytes counted too low: audit them with your bench command's audit (docs/audit.md)\n")
 }
 
 // RankRule says how Rank orders the rows, for the table's title. The manifests give a
