@@ -126,7 +126,6 @@ func (in *instance) Storage() int64 { return in.storage }
 // list of `kbench eval -json` states them all, ScaleFwd's arbitrary-rank y too.
 func (in *instance) Shapes() map[string][]int { return in.shapes }
 
-
 // Buffers names the memory of the case's tensors (bench.Buffers), so that a cold sample
 // flushes them from every cache level: without it a DRAM-sized case can find lines of its
 // warm-up still cached, and run warns. bench.Memory hands over a slice of any number type.
