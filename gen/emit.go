@@ -285,10 +285,14 @@ type binding struct {
 	typ   string // the field's Go type
 }
 
-// bindings are the vars-layer locals bound from op fields, for the names the formulas use,
-// in signature order.
+// bindings are the vars-layer locals bound from op fields, for the names the formulas use:
+// elem_bytes first (DType.Size may be a call, and values loaded before a call are spilled
+// around it), then in signature order.
 func (m *opModel) bindings() []binding {
 	var out []binding
+	if m.used[elemBytes] == kindElemBytes {
+		out = append(out, binding{elemBytes, "op.DType", "op.DType.Size()", "int"})
+	}
 	for _, t := range m.op.Inputs {
 		f := "op." + fieldName(t.Name) + "Shape"
 		switch m.used[t.Name] {
@@ -313,9 +317,6 @@ func (m *opModel) bindings() []binding {
 			}
 			out = append(out, binding{p.Name, f, v, p.Type.Value})
 		}
-	}
-	if m.used[elemBytes] == kindElemBytes {
-		out = append(out, binding{elemBytes, "op.DType", "op.DType.Size()", "int"})
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 )
 
 // EvalRoofline cost, fixed rank (dims set by the constructor) and arbitrary rank (shapes
@@ -143,7 +144,9 @@ func (op *handSoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 func (op *handSoftmaxFwd) ComputeRoof() string { return "vector.fp32" }
 
-func BenchmarkEvalRooflineVsHand(b *testing.B) {
+// rooflinePairs are the generated methods and their hand-written twins, bound and checked
+// to return the same numbers.
+func rooflinePairs(b *testing.B) []rooflinePair {
 	gemm, err := NewGemmFwd(128, 4096, 4096, BFloat16)
 	if err != nil {
 		b.Fatal(err)
@@ -159,10 +162,7 @@ func BenchmarkEvalRooflineVsHand(b *testing.B) {
 		b.Fatal(err)
 	}
 	softmax := boundSoftmax(b)
-	pairs := []struct {
-		name      string
-		gen, hand rooflineOp
-	}{
+	pairs := []rooflinePair{
 		{"GemmFwd", gemm, (*handGemmFwd)(gemm)},
 		{"RMSNormFwd", norm, (*handRMSNormFwd)(norm)},
 		{"SoftmaxFwd", softmax, (*handSoftmaxFwd)(softmax)},
@@ -174,6 +174,16 @@ func BenchmarkEvalRooflineVsHand(b *testing.B) {
 			b.Fatalf("%s: generated %d, %d, %v; hand-written %d, %d, %v", p.name, f1, b1, err1, f2, b2, err2)
 		}
 	}
+	return pairs
+}
+
+type rooflinePair struct {
+	name      string
+	gen, hand rooflineOp
+}
+
+func BenchmarkEvalRooflineVsHand(b *testing.B) {
+	pairs := rooflinePairs(b)
 	run := func(op rooflineOp) func(*testing.B) {
 		return func(b *testing.B) {
 			b.ReportAllocs()
@@ -189,5 +199,33 @@ func BenchmarkEvalRooflineVsHand(b *testing.B) {
 			b.Run(p.name+"/generated", run(p.gen))
 			b.Run(p.name+"/hand", run(p.hand))
 		}
+	}
+}
+
+// BenchmarkEvalRooflineRatio interleaves the two finely: each iteration times a batch of
+// generated calls, then a batch of hand-written ones, so that both see the same load on a
+// shared machine; it reports each one's ns a call and gen/hand, their ratio.
+func BenchmarkEvalRooflineRatio(b *testing.B) {
+	const batch = 512
+	for _, p := range rooflinePairs(b) {
+		b.Run(p.name, func(b *testing.B) {
+			var gen, hand time.Duration
+			b.ReportAllocs()
+			for b.Loop() {
+				t0 := time.Now()
+				for range batch {
+					p.gen.EvalRoofline()
+				}
+				t1 := time.Now()
+				for range batch {
+					p.hand.EvalRoofline()
+				}
+				gen, hand = gen+t1.Sub(t0), hand+time.Since(t1)
+			}
+			calls := float64(b.N) * batch
+			b.ReportMetric(float64(gen.Nanoseconds())/calls, "gen-ns/call")
+			b.ReportMetric(float64(hand.Nanoseconds())/calls, "hand-ns/call")
+			b.ReportMetric(float64(gen)/float64(hand), "gen/hand")
+		})
 	}
 }

@@ -64,6 +64,7 @@ func (op *AttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *AvgPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("AvgPool2dFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
 	N := op.N
 	C := op.C
 	H := op.H
@@ -71,7 +72,6 @@ func (op *AvgPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	H_out := op.HOut
 	W_out := op.WOut
 	kernel_size := op.KernelSize[:len(op.KernelSize):len(op.KernelSize)]
-	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.KH "kernel_size[0]"`
 	KH := kernel_size[0]
 	rooflineAt = `roofline.vars.KW "kernel_size[1]"`
@@ -97,11 +97,11 @@ func (op *AvgPool2dFwd) ComputeRoof() string { return rooflineVectorRoof(op.DTyp
 
 // EvalRoofline returns the minimum FLOPs and bytes of one BatchedGemmFwd call (gemm.yaml:36).
 func (op *BatchedGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
 	batch := op.Batch
 	M := op.M
 	K := op.K
 	N := op.N
-	elem_bytes := op.DType.Size()
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
 	if uint(batch|M|N|K) < 1<<15 && uint(elem_bytes) < 1<<6 {
@@ -152,9 +152,9 @@ func (op *ConcatFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *ConcatFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("ConcatFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
 	a := rooflineTensor{op.AShape[:len(op.AShape):len(op.AShape)], len(op.AShape)}
 	b := rooflineTensor{op.BShape[:len(op.BShape):len(op.BShape)], len(op.BShape)}
-	elem_bytes := op.DType.Size()
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.Ta "product(a.shape)"`
 	Ta := product(a.shape)
@@ -182,6 +182,7 @@ func (op *ConcatFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.S
 func (op *Conv2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("Conv2dFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
 	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
 	N := op.N
 	C_in := op.CIn
@@ -193,7 +194,6 @@ func (op *Conv2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	H_out := op.HOut
 	W_out := op.WOut
 	groups := op.Groups
-	elem_bytes := op.DType.Size()
 	floordiv, cond := rooflineFloordiv, rooflineCond[int]
 	rooflineAt = `roofline.vars.C_g "floordiv(C_in, groups)"`
 	C_g := floordiv(C_in, groups)
@@ -228,8 +228,8 @@ func (op *CopyFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *CopyFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("CopyFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -257,9 +257,9 @@ func (op *CumsumFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("CumsumFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.Dim || c.ints[1] != op.DType.Size() {
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.Dim {
 		flops, bytes, err := op.rooflineEval()
-		c.store([][]int{op.XShape}, []int{op.Dim, op.DType.Size()}, flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size(), op.Dim}, flops, bytes, err)
 	}
 	return c.flops, c.bytes, c.err
 }
@@ -268,9 +268,9 @@ func (op *CumsumFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *CumsumFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("CumsumFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	dim := op.Dim
-	elem_bytes := op.DType.Size()
 	product, floordiv, normdim := rooflineProduct, rooflineFloordiv, rooflineNormdim
 	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
 	d := normdim(dim, x.ndim)
@@ -327,8 +327,8 @@ func (op *EluFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *EluFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("EluFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -379,8 +379,8 @@ func (op *ExpFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *ExpFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("ExpFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -404,12 +404,12 @@ func (op *ExpFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.Stri
 
 // EvalRoofline returns the minimum FLOPs and bytes of one Fp8BlockScaledGemmFwd call (gemm.yaml:88).
 func (op *Fp8BlockScaledGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
 	M := op.M
 	K := op.K
 	N := op.N
 	K_blocks := op.KBlocks
 	N_blocks := op.NBlocks
-	elem_bytes := op.DType.Size()
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
 	if uint(M|N|K|K_blocks|N_blocks) < 1<<20 && uint(elem_bytes) < 1<<6 {
@@ -431,9 +431,9 @@ func (op *Fp8BlockScaledGemmFwd) EvalRoofline() (flops, bytes int64, err error) 
 
 // EvalRoofline returns the minimum FLOPs and bytes of one FusedAddRMSNormFwd call (norm.yaml:84).
 func (op *FusedAddRMSNormFwd) EvalRoofline() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
 	T := op.T
 	N := op.N
-	elem_bytes := op.DType.Size()
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
 	if uint(T|N) < 1<<27 && uint(elem_bytes) < 1<<6 {
@@ -475,8 +475,8 @@ func (op *GeluErfFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *GeluErfFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("GeluErfFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -516,8 +516,8 @@ func (op *GeluFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *GeluFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("GeluFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -542,10 +542,10 @@ func (op *GeluFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.Str
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GemmFwd call (gemm.yaml:11).
 func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
 	M := op.M
 	K := op.K
 	N := op.N
-	elem_bytes := op.DType.Size()
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
 	if uint(M|N|K) < 1<<20 && uint(elem_bytes) < 1<<6 {
@@ -567,11 +567,11 @@ func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GroupedGemmFwd call (gemm.yaml:118).
 func (op *GroupedGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
 	M := op.M
 	K := op.K
 	G := op.G
 	N := op.N
-	elem_bytes := op.DType.Size()
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
 	if uint(M|N|K|G) < 1<<19 && uint(elem_bytes) < 1<<6 {
@@ -608,8 +608,8 @@ func (op *HardswishFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *HardswishFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("HardswishFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -649,11 +649,11 @@ func (op *LayerNormFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *LayerNormFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("LayerNormFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	weight := op.WeightShape[:len(op.WeightShape):len(op.WeightShape)]
 	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
 	normalized_shape := op.NormalizedShape[:len(op.NormalizedShape):len(op.NormalizedShape)]
-	elem_bytes := op.DType.Size()
 	product, floordiv, cond := rooflineProduct, rooflineFloordiv, rooflineCond[int]
 	rooflineAt = `roofline.vars.N "product(normalized_shape)"`
 	N := product(normalized_shape)
@@ -697,8 +697,8 @@ func (op *LeakyReluFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *LeakyReluFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("LeakyReluFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -723,11 +723,11 @@ func (op *LeakyReluFwd) ComputeRoof() string { return rooflineVectorRoof(op.DTyp
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LinearFwd call (gemm.yaml:59).
 func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
 	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
 	M := op.M
 	K := op.K
 	N := op.N
-	elem_bytes := op.DType.Size()
 	cond := rooflineCond[int]
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
@@ -765,8 +765,8 @@ func (op *LogSoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *LogSoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("LogSoftmaxFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -804,6 +804,7 @@ func (op *LogsumexpFwd) ComputeRoof() string { return rooflineVectorRoof(op.DTyp
 func (op *MaxPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("MaxPool2dFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
 	N := op.N
 	C := op.C
 	H := op.H
@@ -811,7 +812,6 @@ func (op *MaxPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	H_out := op.HOut
 	W_out := op.WOut
 	kernel_size := op.KernelSize[:len(op.KernelSize):len(op.KernelSize)]
-	elem_bytes := op.DType.Size()
 	rooflineAt = `roofline.vars.KH "kernel_size[0]"`
 	KH := kernel_size[0]
 	rooflineAt = `roofline.vars.KW "kernel_size[1]"`
@@ -863,8 +863,8 @@ func (op *MishFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *MishFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("MishFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -889,10 +889,10 @@ func (op *MishFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.Str
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MoeTopKGatingFwd call (gemm.yaml:144).
 func (op *MoeTopKGatingFwd) EvalRoofline() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
 	T := op.T
 	E := op.E
 	top_k := op.TopK
-	elem_bytes := op.DType.Size()
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
 	if uint(T|E|top_k) < 1<<20 && uint(elem_bytes) < 1<<6 {
@@ -934,9 +934,9 @@ func (op *PadFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("PadFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.PadLeft || c.ints[1] != op.PadRight || c.ints[2] != op.DType.Size() {
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.PadLeft || c.ints[2] != op.PadRight {
 		flops, bytes, err := op.rooflineEval()
-		c.store([][]int{op.XShape}, []int{op.PadLeft, op.PadRight, op.DType.Size()}, flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size(), op.PadLeft, op.PadRight}, flops, bytes, err)
 	}
 	return c.flops, c.bytes, c.err
 }
@@ -945,10 +945,10 @@ func (op *PadFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *PadFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("PadFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	pad_left := op.PadLeft
 	pad_right := op.PadRight
-	elem_bytes := op.DType.Size()
 	product, floordiv := rooflineProduct, rooflineFloordiv
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -978,13 +978,13 @@ func (op *PadFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.Stri
 func (op *PagedAttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("PagedAttentionFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
 	num_seqs := op.NumSeqs
 	heads := op.Heads
 	head_dim := op.HeadDim
 	kv_heads := op.KvHeads
 	max_blocks := op.MaxBlocks
 	context_lens := op.ContextLens[:len(op.ContextLens):len(op.ContextLens)]
-	elem_bytes := op.DType.Size()
 	sum := rooflineSum
 	rooflineAt = `roofline.vars.ctx "sum(context_lens)"`
 	ctx := sum(context_lens)
@@ -1024,10 +1024,10 @@ func (op *RMSNormFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *RMSNormFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("RMSNormFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	weight := op.WeightShape[:len(op.WeightShape):len(op.WeightShape)]
 	normalized_shape := op.NormalizedShape[:len(op.NormalizedShape):len(op.NormalizedShape)]
-	elem_bytes := op.DType.Size()
 	product, floordiv, cond := rooflineProduct, rooflineFloordiv, rooflineCond[int]
 	rooflineAt = `roofline.vars.N "product(normalized_shape)"`
 	N := product(normalized_shape)
@@ -1071,8 +1071,8 @@ func (op *ReluFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *ReluFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("ReluFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -1096,11 +1096,11 @@ func (op *ReluFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.Str
 
 // EvalRoofline returns the minimum FLOPs and bytes of one RopeFwd call (embedding.yaml:10).
 func (op *RopeFwd) EvalRoofline() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
 	B := op.B
 	S := op.S
 	H := op.H
 	D := op.D
-	elem_bytes := op.DType.Size()
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
 	if uint(B|S|H|D) < 1<<14 && uint(elem_bytes) < 1<<6 {
@@ -1142,8 +1142,8 @@ func (op *SigmoidFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *SigmoidFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("SigmoidFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -1183,8 +1183,8 @@ func (op *SiluFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *SiluFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("SiluFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -1213,9 +1213,9 @@ func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("SoftmaxFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.Dim || c.ints[1] != op.DType.Size() {
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.Dim {
 		flops, bytes, err := op.rooflineEval()
-		c.store([][]int{op.XShape}, []int{op.Dim, op.DType.Size()}, flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size(), op.Dim}, flops, bytes, err)
 	}
 	return c.flops, c.bytes, c.err
 }
@@ -1224,9 +1224,9 @@ func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *SoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("SoftmaxFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	dim := op.Dim
-	elem_bytes := op.DType.Size()
 	product, floordiv, normdim := rooflineProduct, rooflineFloordiv, rooflineNormdim
 	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
 	d := normdim(dim, x.ndim)
@@ -1272,8 +1272,8 @@ func (op *SoftplusFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *SoftplusFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("SoftplusFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -1335,8 +1335,8 @@ func (op *TanhFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *TanhFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("TanhFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -1364,9 +1364,9 @@ func (op *TopKFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("TopKFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.K || c.ints[1] != op.Dim || c.ints[2] != op.DType.Size() {
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.K || c.ints[2] != op.Dim {
 		flops, bytes, err := op.rooflineEval()
-		c.store([][]int{op.XShape}, []int{op.K, op.Dim, op.DType.Size()}, flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size(), op.K, op.Dim}, flops, bytes, err)
 	}
 	return c.flops, c.bytes, c.err
 }
@@ -1375,10 +1375,10 @@ func (op *TopKFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *TopKFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("TopKFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	k := op.K
 	dim := op.Dim
-	elem_bytes := op.DType.Size()
 	product, floordiv, normdim := rooflineProduct, rooflineFloordiv, rooflineNormdim
 	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
 	d := normdim(dim, x.ndim)
@@ -1423,8 +1423,8 @@ func (op *TransposeFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *TransposeFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("TransposeFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)

@@ -12,9 +12,9 @@ import (
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MatVecFwd call (kernels.yaml:31).
 func (op *MatVecFwd) EvalRoofline() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
 	M := op.M
 	K := op.K
-	elem_bytes := op.DType.Size()
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
 	if uint(M|K) < 1<<28 && uint(elem_bytes) < 1<<6 {
@@ -67,8 +67,8 @@ func (op *ScaleFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *ScaleFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("ScaleFwd", &rooflineAt, &err)
-	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	product := rooflineProduct
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)

@@ -23,8 +23,8 @@ func (op *AttentionFwd) ComputeRoof() string { return "vector.fp16" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AxpyFwd call (manifest.yaml:91).
 func (op *AxpyFwd) EvalRoofline() (flops, bytes int64, err error) {
-	N := op.N
 	elem_bytes := op.DType.Size()
+	N := op.N
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
 	if uint(N) < 1<<55 && uint(elem_bytes) < 1<<6 {
@@ -59,8 +59,8 @@ func (op *AxpyFwd) ComputeRoof() string {
 
 // EvalRoofline returns the minimum FLOPs and bytes of one DaxpyFwd call (manifest.yaml:77).
 func (op *DaxpyFwd) EvalRoofline() (flops, bytes int64, err error) {
-	N := op.N
 	elem_bytes := op.DType.Size()
+	N := op.N
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
 	if uint(N) < 1<<55 && uint(elem_bytes) < 1<<6 {
@@ -87,10 +87,10 @@ func (op *DaxpyFwd) ComputeRoof() string { return "vector.fp64" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GemmFwd call (manifest.yaml:1).
 func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
 	M := op.M
 	K := op.K
 	N := op.N
-	elem_bytes := op.DType.Size()
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
 	if uint(M|N|K) < 1<<20 && uint(elem_bytes) < 1<<6 {
@@ -112,11 +112,11 @@ func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LinearFwd call (manifest.yaml:34).
 func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
 	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
 	M := op.M
 	K := op.K
 	N := op.N
-	elem_bytes := op.DType.Size()
 	cond := rooflineCond[int]
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
@@ -148,9 +148,9 @@ func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("SoftmaxFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.Dim || c.ints[1] != op.DType.Size() {
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.Dim {
 		flops, bytes, err := op.rooflineEval()
-		c.store([][]int{op.XShape}, []int{op.Dim, op.DType.Size()}, flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size(), op.Dim}, flops, bytes, err)
 	}
 	return c.flops, c.bytes, c.err
 }
@@ -159,9 +159,9 @@ func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *SoftmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("SoftmaxFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	dim := op.Dim
-	elem_bytes := op.DType.Size()
 	product, cdiv, normdim := rooflineProduct, rooflineCdiv, rooflineNormdim
 	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
 	d := normdim(dim, x.ndim)

@@ -15,9 +15,9 @@ func (op *HelpersFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("HelpersFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || !rooflineSameShape(c.shapes[1], op.Dims) || c.ints[0] != op.Dim || c.ints[1] != op.Block || c.ints[2] != rooflineFlag(op.Causal) || c.ints[3] != rooflineFlag(op.Win == nil) || c.ints[4] != rooflineNullable(op.Win) || c.ints[5] != rooflineFlag(op.Tile == nil) || c.ints[6] != rooflineNullable(op.Tile) || c.ints[7] != op.DType.Size() {
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || !rooflineSameShape(c.shapes[1], op.Dims) || c.ints[0] != op.DType.Size() || c.ints[1] != op.Dim || c.ints[2] != op.Block || c.ints[3] != rooflineFlag(op.Causal) || c.ints[4] != rooflineFlag(op.Win == nil) || c.ints[5] != rooflineNullable(op.Win) || c.ints[6] != rooflineFlag(op.Tile == nil) || c.ints[7] != rooflineNullable(op.Tile) {
 		flops, bytes, err := op.rooflineEval()
-		c.store([][]int{op.XShape, op.Dims}, []int{op.Dim, op.Block, rooflineFlag(op.Causal), rooflineFlag(op.Win == nil), rooflineNullable(op.Win), rooflineFlag(op.Tile == nil), rooflineNullable(op.Tile), op.DType.Size()}, flops, bytes, err)
+		c.store([][]int{op.XShape, op.Dims}, []int{op.DType.Size(), op.Dim, op.Block, rooflineFlag(op.Causal), rooflineFlag(op.Win == nil), rooflineNullable(op.Win), rooflineFlag(op.Tile == nil), rooflineNullable(op.Tile)}, flops, bytes, err)
 	}
 	return c.flops, c.bytes, c.err
 }
@@ -26,6 +26,7 @@ func (op *HelpersFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *HelpersFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("HelpersFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	dim := op.Dim
 	dims := op.Dims[:len(op.Dims):len(op.Dims)]
@@ -33,7 +34,6 @@ func (op *HelpersFwd) rooflineEval() (flops, bytes int64, err error) {
 	causal := op.Causal
 	win := op.Win
 	tile := op.Tile
-	elem_bytes := op.DType.Size()
 	product, sum, abs, floordiv, cdiv, floormod, normdim, cond, log2, clog2, valueor, mustvalue := rooflineProduct, rooflineSum, rooflineAbs, rooflineFloordiv, rooflineCdiv, rooflineFloormod, rooflineNormdim, rooflineCond[int], rooflineLog2, rooflineClog2, rooflineValueor[int], rooflineMustvalue[int]
 	rooflineAt = `roofline.vars.d "normdim(dim, x.ndim)"`
 	d := normdim(dim, x.ndim)

@@ -15,9 +15,9 @@ func (op *ArgmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("ArgmaxFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != rooflineFlag(op.Dim == nil) || c.ints[1] != rooflineNullable(op.Dim) || c.ints[2] != op.DType.Size() {
+	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != rooflineFlag(op.Dim == nil) || c.ints[2] != rooflineNullable(op.Dim) {
 		flops, bytes, err := op.rooflineEval()
-		c.store([][]int{op.XShape}, []int{rooflineFlag(op.Dim == nil), rooflineNullable(op.Dim), op.DType.Size()}, flops, bytes, err)
+		c.store([][]int{op.XShape}, []int{op.DType.Size(), rooflineFlag(op.Dim == nil), rooflineNullable(op.Dim)}, flops, bytes, err)
 	}
 	return c.flops, c.bytes, c.err
 }
@@ -26,9 +26,9 @@ func (op *ArgmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *ArgmaxFwd) rooflineEval() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("ArgmaxFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	dim := op.Dim
-	elem_bytes := op.DType.Size()
 	product, floordiv, normdim, cond, valueor := rooflineProduct, rooflineFloordiv, rooflineNormdim, rooflineCond[int], rooflineValueor[int]
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -65,10 +65,10 @@ func (op *ArgmaxFwd) ComputeRoof() string {
 func (op *BlockFwd) EvalRoofline() (flops, bytes int64, err error) {
 	rooflineAt := "roofline"
 	defer rooflineRecover("BlockFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
 	M := op.M
 	K := op.K
 	block := op.Block
-	elem_bytes := op.DType.Size()
 	cdiv, mustvalue := rooflineCdiv, rooflineMustvalue[int]
 	rooflineAt = `roofline.vars.Nb "cdiv(K, mustvalue(block))"`
 	Nb := cdiv(K, mustvalue(block))
@@ -97,10 +97,10 @@ func (op *ClampFwd) EvalRoofline() (flops, bytes int64, err error) {
 	}
 	rooflineAt := "roofline"
 	defer rooflineRecover("ClampFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
 	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
 	min_val := op.MinVal
 	max_val := op.MaxVal
-	elem_bytes := op.DType.Size()
 	product, cond := rooflineProduct, rooflineCond[int]
 	rooflineAt = `roofline.vars.T "product(x.shape)"`
 	T := product(x.shape)
@@ -131,11 +131,11 @@ func (op *ClampFwd) ComputeRoof() string {
 
 // EvalRoofline returns the minimum FLOPs and bytes of one WindowAttnFwd call (manifest.yaml:7).
 func (op *WindowAttnFwd) EvalRoofline() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
 	B := op.B
 	S := op.S
 	D := op.D
 	window := op.Window
-	elem_bytes := op.DType.Size()
 	cond, valueor := rooflineCond[int], rooflineValueor[int]
 	W := min(valueor(window, S), S)
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
