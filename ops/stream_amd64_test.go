@@ -16,8 +16,12 @@ import (
 // with the input 4 bytes off the output's alignment. Each output element must equal the Go
 // operation on its own input element bit for bit, and the line after the last must stay
 // untouched. The inputs hold the special values of streamData, except that b is not NaN
-// where a is (which NaN comes out of two depends on operand order: TestStreamKernels).
+// where a is (which NaN comes out of two depends on operand order: TestStreamKernels). It runs
+// once per make test, at the CPU's best level.
 func TestStreamLineCounts(t *testing.T) {
+	if now, best := SIMD(); now != best {
+		t.Skipf("it calls the kernel sets directly, whatever the level in use: the run at the CPU's best level (%s) covers it", simdName(best))
+	}
 	type set struct {
 		name string
 		k    *ntKernels
