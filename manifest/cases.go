@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/file"
 	"github.com/ropgen/ropgen/diag"
 	"go.yaml.in/yaml/v3"
 )
@@ -289,7 +291,12 @@ func (r *row) checkRules(env map[string]any) {
 		v, err := expr.Run(ru.prog, env)
 		switch {
 		case err != nil:
-			r.errorf(ru.src.At(0), field, "%s fails on %s: %v", quote(ru.src.Value), r.describe(), err)
+			msg := err.Error()
+			var fe *file.Error
+			if errors.As(err, &fe) { // the message, not expr's copy of the rule with a caret under it
+				msg = fe.Message
+			}
+			r.errorf(ru.src.At(0), field, "%s fails on %s: %s", quote(ru.src.Value), r.describe(), msg)
 		case v != true:
 			r.errorf(ru.src.At(0), field, "%s is false for %s (%s)", quote(ru.src.Value), r.describe(), r.show(identifiers(ru.prog.Node())))
 		}

@@ -160,3 +160,27 @@ func TestMappingDTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleDivisionByZero: expr divides as floats, so `M / 0 > 0` was +Inf > 0, true, and a
+// row with g = 0 passed `M / g > 1` (issue 23 item 12). A division by zero fails the row; a
+// division by anything else is as before.
+func TestRuleDivisionByZero(t *testing.T) {
+	text := op(`    inputs:
+      x: {dtype: float32, shape: "[M, K]"}
+    outputs: {}
+    params:
+      g: {type: float64, default: 0.0}
+    shape_rules: ["M / 0 > 0", "M / g > 1", "int(M / 2) >= 1"]
+`, `    - {M: 4, K: 2, g: 2.0, dtypes: [float32]}
+    - {M: 4, K: 2, dtypes: [float32]}
+`)
+	_, fs := casesOf(t, text)
+	want := []string{
+		`m.yaml:10:20: X: signature.shape_rules[0]: "M / 0 > 0" fails on workloads[0] at line 12: division by zero (4 / 0)`,
+		`m.yaml:10:20: X: signature.shape_rules[0]: "M / 0 > 0" fails on workloads[1] at line 13: division by zero (4 / 0)`,
+		`m.yaml:10:33: X: signature.shape_rules[1]: "M / g > 1" fails on workloads[1] at line 13: division by zero (4 / 0)`,
+	}
+	if !slices.Equal(fs, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(fs, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -115,7 +115,7 @@ func DecodeOp(f *File, key, val *yaml.Node) (*Op, diag.Findings) {
 	d := &decoder{file: f.Path, op: key.Value, src: f.source()}
 	op := &Op{Name: key.Value, Pos: d.pos(key), Node: val}
 	if key.Kind != yaml.ScalarNode || !isIdent(key.Value) {
-		d.errorf(key, "", "op name %q is not a Go identifier", key.Value)
+		d.errorf(key, "", "op name %q is not an identifier (ASCII letters, digits and _, not starting with a digit)", key.Value)
 	}
 	d.fields(val, "", []string{"family", "status", "signature", "roofline"}, map[string]func(k, v *yaml.Node){
 		"family": func(_, v *yaml.Node) {

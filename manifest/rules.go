@@ -404,8 +404,41 @@ var exprBase = sync.OnceValue(func() *conf.Config {
 	for name := range c.Disabled {
 		delete(c.Builtins, name)
 	}
+	expr.Function(divideFunc, divide, new(func(int, int) float64), new(func(float64, float64) float64),
+		new(func(int, float64) float64), new(func(float64, int) float64))(c)
+	expr.Patch(divideGuard{})(c)
 	return c
 })
+
+// divideFunc is what `/` calls in a rule or shape: expr's `/` divides as floats, so M / 0 is
+// +Inf and `M / 0 > 0` holds; a division by zero must fail the row instead.
+const divideFunc = "rooflineDivide"
+
+// divideGuard turns every a / b into rooflineDivide(a, b), keeping its position.
+type divideGuard struct{}
+
+func (divideGuard) Visit(n *ast.Node) {
+	if b, ok := (*n).(*ast.BinaryNode); ok && b.Operator == "/" {
+		ast.Patch(n, &ast.CallNode{Callee: &ast.IdentifierNode{Value: divideFunc}, Arguments: []ast.Node{b.Left, b.Right}})
+	}
+}
+
+// divide is a / b as expr computes it, as floats, but an error when b is 0.
+func divide(args ...any) (any, error) {
+	var x [2]float64
+	for i, a := range args {
+		switch v := a.(type) {
+		case int:
+			x[i] = float64(v)
+		case float64:
+			x[i] = v
+		}
+	}
+	if x[1] == 0 {
+		return nil, fmt.Errorf("division by zero (%v / %v)", args[0], args[1])
+	}
+	return x[0] / x[1], nil
+}
 
 func newExprCompiler(env map[string]any, asBool bool) *exprCompiler {
 	var key strings.Builder
@@ -618,7 +651,7 @@ func identifiers(n ast.Node) []string {
 type identVisitor struct{ names []string }
 
 func (v *identVisitor) Visit(n *ast.Node) {
-	if id, ok := (*n).(*ast.IdentifierNode); ok && !slices.Contains(v.names, id.Value) {
+	if id, ok := (*n).(*ast.IdentifierNode); ok && id.Value != divideFunc && !slices.Contains(v.names, id.Value) {
 		v.names = append(v.names, id.Value)
 	}
 }

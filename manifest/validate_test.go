@@ -150,7 +150,7 @@ func TestFindings(t *testing.T) {
 		{
 			"key with slash and tilde",
 			strings.Replace(gemm, "    outputs:", "    params:\n      \"a/b~c d%\": {type: int}\n    outputs:", 1),
-			[]string{`:9:7: GemmFwd: signature.params.a/b~c d%: must be an identifier (ASCII letters, digits and _, not starting with a digit)`},
+			[]string{`:9:7: GemmFwd: signature.params.a/b~c d%: must be an identifier: ASCII letters, digits and _, not starting with a digit (no other letters, so that no name can pass for another)`},
 		},
 		{
 			"wrong type in a flow mapping",

@@ -127,6 +127,10 @@ func TestUsage(t *testing.T) {
 		{[]string{"predict", "-manifests", manifests, "-profile", "h200", "-set", "M=1"}, 2, "give -op NAME"},
 		{[]string{"predict", "-manifests", manifests, "-profile", "h200", "-op", "Gemm", "-set", "M=1", "-dtype", "float16"}, 2, `no implemented op "Gemm"`},
 		{[]string{"predict", "-manifests", manifests, "-profile", "h200", "-op", "GemmFwd", "-set", "M=1,N=2", "-dtype", "float16"}, 1, "-set: GemmFwd: -set: missing dim K"},
+		// Repeated -set flags join (issue 23 item 6): M, N and K all given; a key twice is refused.
+		{[]string{"predict", "-manifests", manifests, "-profile", "h200", "-op", "GemmFwd", "-set", "M=64", "-set", "N=64", "-set", "K=64", "-dtype", "float16"}, 0, "M=64,N=64,K=64"},
+		{[]string{"predict", "-manifests", manifests, "-profile", "h200", "-op", "ReluFwd", "-set", "x_shape=[2]", "-set", "x_shape=[3]", "-dtype", "float32"}, 1, "-set:1:13: x_shape is given twice: give each key once"},
+		{[]string{"predict", "-profile", "h200", "-profile", "a100-sxm-80gb"}, 2, "-profile is given 2 times"},
 		{[]string{"ab", "-op", "ReluFwd", "-a", "procs=1"}, 2, "usage: ropbench ab"},
 		{[]string{"ab", "-op", "ReluFwd", "-a", "threads=1", "-b", "procs=2"}, 2, `-a: "threads=1" is not knob=value with a known knob`},
 		{[]string{"ab", "-op", "ReluFwd", "-a", "procs=1", "-b", "procs=0"}, 2, `-b: procs: "0" is not a positive integer`},

@@ -25,7 +25,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -41,6 +40,7 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
+	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/internal/opsbench"
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/ops"
@@ -70,8 +70,11 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("ropcompare", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := cli.NewFlags("ropcompare", "[-rounds N] [-sample DURATION] [-threads N] [-case REGEX] [-python PATH] [-cc CC] [-dir DIR] [-manifests PATHS] [-coretypes LIST]", `
+Ropcompare measures the catalog's kernels against numpy and C limits (FMA, read, copy) on
+this machine, in interleaved rounds, and prints each side's median rate and the ratios with
+their range (docs/ops.md). numpy and the C compiler are optional: without one its columns
+are skipped with a message.`, stdout, stderr)
 	rounds := fl.Int("rounds", 7, "interleaved `N` rounds; each gives one ratio per row")
 	sample := fl.Duration("sample", 20*time.Millisecond, "each of a side's three timed batches lasts at least this `long`")
 	only := fl.String("case", "", "only rows whose name or op (a compute roof: whose key, e.g. vector.bf16) contains a match of `REGEX`")
@@ -81,8 +84,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	manifestDir := fl.String("manifests", "manifest", "the catalog `PATHS` (the one manifest flag of every command)")
 	coretypes := fl.String("coretypes", "auto", "OPENBLAS_CORETYPE `LIST` (comma-separated) that numpy's OpenBLAS is tried with besides its own choice, the fastest that computes right kept; auto: the AVX-512 and AVX2 kernels on amd64; none: its own choice only")
 	threads := fl.Int("threads", 0, "`N` threads on every side (GOMAXPROCS, OPENBLAS_NUM_THREADS, the C loops); 0: all CPUs. -threads 1 compares single cores, which a shared machine disturbs less")
-	if err := fl.Parse(args); err != nil {
-		return 2
+	if code, ok := fl.Parse(args); !ok {
+		return code
+	}
+	if code, ok := fl.NoArgs(); !ok {
+		return code
 	}
 	if *rounds < 1 || *sample <= 0 || *threads < 0 {
 		fmt.Fprintln(stderr, "ropcompare: -rounds and -sample must be positive, -threads not negative")

@@ -13,6 +13,18 @@ import (
 
 // Without numpy and without a C compiler the command skips with a message and exits 0, as
 // `make compare` must on a machine with only Go.
+// TestHelp: -h prints the usage on stdout and exits 0, as every other command does (issue 23
+// item 12: it exited 2 with the flag package's default usage).
+func TestHelp(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"-h"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "usage: ropcompare [-rounds N]") || !strings.Contains(out.String(), "-threads N") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	if code := run([]string{"extra"}, &out, &errb); code != 2 {
+		t.Errorf("an argument: exit %d, want 2", code)
+	}
+}
+
 func TestSkipsWithoutPeers(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run([]string{"-python", "/nonexistent/python3", "-cc", "/nonexistent/cc", "-manifests", "../../manifest", "-dir", "../../compare"}, &out, &errb)

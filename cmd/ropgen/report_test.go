@@ -69,6 +69,16 @@ func TestReportCommand(t *testing.T) {
 			t.Errorf("table:\n%s", out)
 		}
 	})
+	// Issue 23 item 12: a flag after the records was read as a records file, the prices blank.
+	t.Run("flag after the records", func(t *testing.T) {
+		code, out, errs := runReportCmd(t, good, "-profile", prof)
+		if code != 0 || errs != "" || !regexp.MustCompile(` 80\.0% +memory-bound +at ceiling\n`).MatchString(out) {
+			t.Errorf("exit %d, stderr %q, table:\n%s", code, errs, out)
+		}
+		if code, _, errs := runReportCmd(t, "-profile", prof, "-o", "", good); code != 2 || !strings.Contains(errs, "-o '': an empty file name") {
+			t.Errorf("-o '': exit %d, stderr %q", code, errs)
+		}
+	})
 	t.Run("physics breach exits 1", func(t *testing.T) {
 		code, out, errs := runReportCmd(t, "-profile", prof, bad)
 		want := bad + ":7: AddFwd/inflated/float32: formula error: implied 2.40 TB/s is 120.0% of the lab theoretical HBM ceiling (2.00 TB/s)\n"

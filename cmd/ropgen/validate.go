@@ -16,21 +16,23 @@ import (
 
 // runValidate is `ropgen validate [-json] [-v] [-formulas dir] [paths...]`.
 func runValidate(args []string, stdout, stderr io.Writer) int {
-	fl := cli.NewFlags("ropgen validate", "[-json] [-v] [-formulas DIR] [paths...]", `
+	fl := cli.NewFlags("ropgen validate", "[-json] [-v] [-formulas DIR] [-manifests PATHS] [paths...]", `
 Validate checks op manifests: YAML well-formedness, each entry against the manifest JSON
 schema (manifest/manifest.schema.json; ropgen schema prints it), then dtypes, param types,
 shapes, func-mode functions and every workload row against its op's signature and
-shape_rules. Paths are manifest files or directories of *.yaml files; the default is the
+shape_rules. Paths (arguments, or -manifests as every other command takes them) are manifest
+files or directories of *.yaml files; the default is the
 manifests of ropgen.yaml, or manifest/ at the module root (the nearest directory above the
 working directory holding ropgen.yaml or go.mod). Every finding is printed, sorted, as
 file:line:col: Op: field: message. Exit status: 0 clean, 1 findings, 2 bad usage.`, stdout, stderr)
 	asJSON := fl.Bool("json", false, "print the findings to stdout as a JSON array (empty when clean) instead of lines on stderr")
 	verbose := fl.Bool("v", false, "when clean, also print the ops by family and roofline mode")
 	formulas := fl.String("formulas", "", "`DIR` of the formulas package, where func-mode functions must exist (default: ropgen.yaml's formulas, or perf/formulas at the module root)")
+	manifests := fl.ManifestsFlag()
 	if code, ok := fl.Parse(args); !ok {
 		return code
 	}
-	paths := fl.Args()
+	paths := append(cli.SplitList(*manifests), fl.Args()...)
 	cfg, code, ok := fl.Config(len(paths) == 0)
 	if !ok {
 		return code

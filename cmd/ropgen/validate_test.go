@@ -117,3 +117,17 @@ func TestValidateCorpus(t *testing.T) {
 		t.Errorf("corpus has %d cases, want at least 25", n)
 	}
 }
+
+// TestValidateManifestsFlag: validate takes -manifests as every other command does (issue 23
+// item 12: it was refused), alone or with path arguments.
+func TestValidateManifestsFlag(t *testing.T) {
+	root := repoRoot(t)
+	bad := filepath.Join(root, "testdata", "validate", "confusable_name", "m.yaml")
+	good := filepath.Join(root, "testdata", "validate", "_good")
+	for _, args := range [][]string{{"validate", "-manifests", bad}, {"validate", "-manifests", good, bad}} {
+		code, _, stderr := runCmd(args...)
+		if code != 1 || !strings.Contains(stderr, "confusable_name/m.yaml:2:1: RеluFwd: op name must be ASCII letters") {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}

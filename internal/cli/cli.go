@@ -10,6 +10,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -45,6 +47,11 @@ func Dispatch(tool string, commands map[string]Command, args []string, stdout, s
 		usage(stdout, tool, commands)
 		return 0
 	}
+	if (args[0] == "-version" || args[0] == "--version") && len(args) == 1 {
+		if c, ok := commands["version"]; ok { // what every other tool answers to
+			return c.Run(nil, stdout, stderr)
+		}
+	}
 	c, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "%s: unknown command %q\n", tool, args[0])
@@ -72,11 +79,12 @@ func usage(w io.Writer, tool string, commands map[string]Command) {
 // Flags is the flag set of one command or subcommand, with what its usage says.
 type Flags struct {
 	*flag.FlagSet
-	name     string
-	synopses []string
-	doc      string
-	stdout   io.Writer
-	stderr   io.Writer
+	name       string
+	synopses   []string
+	doc        string
+	stdout     io.Writer
+	stderr     io.Writer
+	repeatable map[string]bool // flags that may be given more than once (List)
 }
 
 // NewFlags returns the flag set of the command name ("ropgen validate"). synopsis is the
@@ -96,17 +104,101 @@ func (f *Flags) Name() string { return f.FlagSet.Name() }
 
 // Parse parses args. When ok is false the command returns code at once: 0 after -h (the
 // full usage is on stdout), 2 after a bad flag (the error and the synopsis are on stderr).
+//
+// Flags may follow the arguments (`report out.txt -profile host.yaml`: the flag package alone
+// would read -profile as a file); after "--" everything is an argument. A flag given twice is
+// refused, since the flag package keeps the last silently, unless it is a List; and a file
+// flag (its usage names a FILE) given as "" is refused, since it would mean its default.
 func (f *Flags) Parse(args []string) (code int, ok bool) {
-	err := f.FlagSet.Parse(args)
+	counts := map[string]int{}
+	values := map[*flag.Flag]flag.Value{}
+	f.VisitAll(func(fl *flag.Flag) {
+		values[fl] = fl.Value
+		fl.Value = &counted{Value: fl.Value, n: counts, name: fl.Name}
+	})
+	var positional []string
+	var err error
+	for {
+		if err = f.FlagSet.Parse(args); err != nil {
+			break
+		}
+		rest := f.FlagSet.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			positional = append(positional, rest...)
+			break
+		}
+		if len(rest) == 0 {
+			break
+		}
+		positional, args = append(positional, rest[0]), rest[1:]
+	}
+	for fl, v := range values {
+		fl.Value = v
+	}
 	switch {
 	case err == nil:
-		return 0, true
 	case errors.Is(err, flag.ErrHelp):
 		f.PrintUsage(f.stdout)
 		return 0, false
+	default:
+		f.shortUsage()
+		return 2, false
 	}
-	f.shortUsage()
-	return 2, false
+	f.FlagSet.Parse(append([]string{"--"}, positional...)) // what Args returns
+	for _, name := range slices.Sorted(maps.Keys(counts)) {
+		if counts[name] > 1 && !f.repeatable[name] {
+			return f.Fail("-%s is given %d times: give it once (the flag package would keep the last without a word)", name, counts[name]), false
+		}
+	}
+	var empty []string
+	f.Visit(func(fl *flag.Flag) {
+		if what, _ := flag.UnquoteUsage(fl); strings.Contains(what, "FILE") && fl.Value.String() == "" {
+			empty = append(empty, fl.Name)
+		}
+	})
+	if len(empty) > 0 {
+		return f.Fail("-%s '': an empty file name; leave the flag out for its default", empty[0]), false
+	}
+	return 0, true
+}
+
+// counted is a flag's value during Parse, counting how often the flag is set.
+type counted struct {
+	flag.Value
+	n    map[string]int
+	name string
+}
+
+func (c *counted) Set(s string) error { c.n[c.name]++; return c.Value.Set(s) }
+
+// IsBoolFlag keeps a boolean flag boolean for the flag package.
+func (c *counted) IsBoolFlag() bool {
+	b, ok := c.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// List defines a string flag that may be given more than once: its value is every value
+// given, joined by commas, so that `-set M=64 -set N=64` is `-set M=64,N=64`.
+func (f *Flags) List(name, usage string) *string {
+	if f.repeatable == nil {
+		f.repeatable = map[string]bool{}
+	}
+	f.repeatable[name] = true
+	v := new(joined)
+	f.Var(v, name, usage+" (repeatable: the values join with commas)")
+	return &v.s
+}
+
+// joined is a List flag's value.
+type joined struct{ s string }
+
+func (j *joined) String() string { return j.s }
+func (j *joined) Set(v string) error {
+	if j.s != "" {
+		v = j.s + "," + v
+	}
+	j.s = v
+	return nil
 }
 
 // PrintUsage writes the synopsis, the description and the flags to w.

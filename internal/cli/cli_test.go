@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -90,5 +91,67 @@ func TestWholeNumberFlags(t *testing.T) {
 		if code, ok := f.Parse([]string{"-max-flops", in}); ok || code != 2 || !strings.Contains(errb.String(), "-max-flops") {
 			t.Errorf("%q: accepted (exit %d): %s", in, code, errb.String())
 		}
+	}
+}
+
+// TestParseClass: what the flag package does without a word, Parse does not (issue 23 items 6
+// and 12): a flag after an argument is a flag, not a file; a flag given twice is refused (a
+// List joins its values); a file flag given as an empty string is refused, not read as standard output;
+// --version is the version command.
+func TestParseClass(t *testing.T) {
+	newFlags := func() (*Flags, *string, *string, *bool, *string, *bytes.Buffer) {
+		var stderr bytes.Buffer
+		fl := NewFlags("tool cmd", "[-profile NAME|FILE] [-o FILE] files...", "", io.Discard, &stderr)
+		profile := fl.String("profile", "", "a `NAME|FILE`")
+		out := fl.String("o", "", "write to `FILE`")
+		v := fl.Bool("v", false, "verbose")
+		set := fl.List("set", "`KEY=VALUE,...`")
+		return fl, profile, out, v, set, &stderr
+	}
+	for _, c := range []struct {
+		args    []string
+		code    int
+		files   []string
+		profile string
+		set     string
+		err     string
+	}{
+		{args: []string{"out/chart.txt", "-profile", "out/host.yaml"}, files: []string{"out/chart.txt"}, profile: "out/host.yaml"},
+		{args: []string{"a.txt", "-v", "b.txt", "-profile=p"}, files: []string{"a.txt", "b.txt"}, profile: "p"},
+		{args: []string{"-v", "--", "-profile", "x"}, files: []string{"-profile", "x"}},
+		{args: []string{"-", "-v"}, files: []string{"-"}},
+		{args: []string{"-set", "M=64", "-set", "N=64", "-set", "K=64"}, set: "M=64,N=64,K=64"},
+		{args: []string{"-profile", "a", "-profile", "b"}, code: 2, err: "tool cmd: -profile is given 2 times: give it once"},
+		{args: []string{"x", "-v", "-v"}, code: 2, err: "-v is given 2 times"},
+		{args: []string{"-o", "", "x"}, code: 2, err: "tool cmd: -o '': an empty file name; leave the flag out for its default"},
+		{args: []string{"-profile="}, code: 2, err: "-profile '': an empty file name"},
+	} {
+		fl, profile, _, _, set, stderr := newFlags()
+		code, ok := fl.Parse(c.args)
+		if code != c.code || ok != (c.code == 0) || !strings.Contains(stderr.String(), c.err) {
+			t.Errorf("%q: code %d, ok %t, stderr %q; want %d, %q", c.args, code, ok, stderr, c.code, c.err)
+			continue
+		}
+		if ok && (!slices.Equal(fl.Args(), c.files) || *profile != c.profile || *set != c.set) {
+			t.Errorf("%q: args %q, -profile %q, -set %q; want %q, %q, %q", c.args, fl.Args(), *profile, *set, c.files, c.profile, c.set)
+		}
+	}
+	// The usage still prints every flag's default as before.
+	var out bytes.Buffer
+	fl, _, _, _, _, _ := newFlags()
+	fl.PrintUsage(&out)
+	if strings.Contains(out.String(), "panic") || !strings.Contains(out.String(), "-o FILE") {
+		t.Errorf("usage:\n%s", out.String())
+	}
+
+	versions := 0
+	commands := map[string]Command{"version": {Run: func([]string, io.Writer, io.Writer) int { versions++; return 0 }}}
+	for _, a := range []string{"--version", "-version", "version"} {
+		if code := Dispatch("tool", commands, []string{a}, io.Discard, io.Discard); code != 0 {
+			t.Errorf("%s: exit %d", a, code)
+		}
+	}
+	if versions != 3 {
+		t.Errorf("the version command ran %d times of 3", versions)
 	}
 }

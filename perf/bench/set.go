@@ -53,12 +53,19 @@ func setRow(set, dtype string) (*manifest.Workload, error) {
 	if err != nil {
 		return nil, err
 	}
+	seen := map[string]bool{}
 	for _, it := range items {
 		key, val, ok := strings.Cut(it.text, "=")
 		key = strings.TrimSpace(key)
 		if !ok || key == "" {
 			return nil, fmt.Errorf("%s: %q is not key=value", SetFile, it.text)
 		}
+		if seen[key] {
+			// Repeated -set flags join into one list: a key given twice is a conflict, never
+			// the last one silently.
+			return nil, fmt.Errorf("%s:1:%d: %s is given twice: give each key once", SetFile, it.col, key)
+		}
+		seen[key] = true
 		if key == manifest.KeyDTypes || key == manifest.KeyLabel {
 			return nil, fmt.Errorf("%s: %s is not a workload value here (give dtypes with -dtype)", SetFile, key)
 		}

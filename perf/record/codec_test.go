@@ -494,19 +494,8 @@ func FuzzReadBench(f *testing.F) {
 			if errs := Check(r); errs != nil {
 				t.Fatalf("record %+v fails Check: %v", r, errs)
 			}
-			var out bytes.Buffer
 			if r.Flops <= maxExact && r.Bytes <= maxExact {
-				if err := NewBenchWriter(&out).Write(r); err != nil {
-					t.Fatalf("record %+v does not write: %v", r, err)
-				}
-				back, bfs := ReadBench(&out, "f")
-				if len(back) != 1 || len(bfs) != 0 {
-					t.Fatalf("record %+v read back as %+v, %v", r, back, bfs)
-				}
-				back[0].Pos = r.Pos
-				if back[0] != r {
-					t.Fatalf("record %+v read back as %+v", r, back[0])
-				}
+				writesBack(t, r, func(w io.Writer) func(Record) error { return NewBenchWriter(w).Write }, ReadBench)
 			}
 		}
 		for _, f := range fs {
@@ -545,18 +534,7 @@ func FuzzReadJSON(f *testing.F) {
 			if errs := Check(r); errs != nil {
 				t.Fatalf("record %+v fails Check: %v", r, errs)
 			}
-			var out bytes.Buffer
-			if err := NewJSONWriter(&out).Write(r); err != nil {
-				t.Fatalf("record %+v does not write: %v", r, err)
-			}
-			back, bfs := ReadJSON(&out, "f")
-			if len(back) != 1 || len(bfs) != 0 {
-				t.Fatalf("record %+v read back as %+v, %v", r, back, bfs)
-			}
-			back[0].Pos = r.Pos
-			if back[0] != r {
-				t.Fatalf("record %+v read back as %+v", r, back[0])
-			}
+			writesBack(t, r, func(w io.Writer) func(Record) error { return NewJSONWriter(w).Write }, ReadJSON)
 		}
 		for _, f := range fs {
 			at[f.Pos.Line] = true
@@ -571,4 +549,21 @@ func FuzzReadJSON(f *testing.F) {
 			}
 		}
 	})
+}
+
+// writesBack fails unless r, written with the writer newWriter makes, reads back as itself.
+func writesBack(t *testing.T, r Record, newWriter func(io.Writer) func(Record) error, read func(io.Reader, string) ([]Record, diag.Findings)) {
+	t.Helper()
+	var out bytes.Buffer
+	if err := newWriter(&out)(r); err != nil {
+		t.Fatalf("record %+v does not write: %v", r, err)
+	}
+	back, fs := read(&out, "f")
+	if len(back) != 1 || len(fs) != 0 {
+		t.Fatalf("record %+v read back as %+v, %v", r, back, fs)
+	}
+	back[0].Pos = r.Pos
+	if back[0] != r {
+		t.Fatalf("record %+v read back as %+v", r, back[0])
+	}
 }

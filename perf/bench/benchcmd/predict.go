@@ -26,7 +26,7 @@ prices, a cell the profile cannot price null (docs/bench.md).`, stdout, stderr)
 	profile := fl.String("profile", "", "device profile: a builtin `NAME` (h200, a100-sxm-80gb, ascend910b1) or a .yaml FILE")
 	theoretical := fl.Bool("theoretical", false, "price against the theoretical (datasheet) ceilings instead of the effective ones")
 	asJSON := fl.Bool("json", false, "one JSON object a line per case (the work list's keys and the prices) instead of the table")
-	set := fl.String("set", "", "price one workload given here instead of the catalog's: `KEY=VALUE,...` as in a manifest row (needs -op NAME and -dtype DTYPE)")
+	set := fl.List("set", "price one workload given here instead of the catalog's: `KEY=VALUE,...` as in a manifest row (needs -op NAME and -dtype DTYPE)")
 	ff := addFilterFlags(fl)
 	if code, ok := fl.Parse(args); !ok {
 		return code
