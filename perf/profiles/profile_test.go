@@ -354,3 +354,17 @@ func TestSpreadOf(t *testing.T) {
 		t.Errorf("empty: %+v", s)
 	}
 }
+
+// TestParseRefusesBeforeTheParser: a profile (ropgen report -profile FILE) is read through the
+// same prescan as a manifest (issue 23 items 7 and 10): 120 KB of nested [ is refused at its
+// position without reaching the YAML parser, which ran out of memory on it, and a NUL is
+// reported at its line and column.
+func TestParseRefusesBeforeTheParser(t *testing.T) {
+	deep := "device: d\nhbm: " + strings.Repeat("[", 60000) + strings.Repeat("]", 60000) + "\n"
+	if _, err := Parse("deep.yaml", []byte(deep)); err == nil || !strings.Contains(err.Error(), "deep.yaml:2:69: YAML nested deeper than 64 levels") {
+		t.Errorf("deep: %v", err)
+	}
+	if _, err := Parse("nul.yaml", []byte("device: d\nhbm: {theoretical: 1\x00}\n")); err == nil || !strings.Contains(err.Error(), "nul.yaml:2:21: a NUL byte") {
+		t.Errorf("nul: %v", err)
+	}
+}
