@@ -327,7 +327,7 @@ func clip(f string) string { return f + "[:len(" + f + "):len(" + f + ")]" }
 
 // cached reports whether m's EvalRoofline caches its result: ops whose formulas read an
 // arbitrary-rank input's shape (bound only by Forward) do, keyed by every value the formulas
-// read (spec §4.4.5), when every such value is an int, a bool, a []int or a nullable int.
+// read (docs/model.md §7.4), when every such value is an int, a bool, a []int or a nullable int.
 func (m *opModel) cached() bool {
 	arbitrary := false
 	for _, t := range m.op.Inputs {

@@ -22,7 +22,7 @@ var reserved = []string{"op", "err", "flops", "bytes", "nil", "true", "false", "
 	"make", "new", "copy", "delete", "panic", "print", "println", "recover", "clear",
 	"complex", "real", "imag", "close", "byte", "rune", "uint", "uint64", "int32", "float32"}
 
-// gate checks an op's roofline (spec §4.4.3-4.4.4): names, layers and node kinds. It is the
+// gate checks an op's roofline (docs/model.md §7.2-7.3): names, layers and node kinds. It is the
 // authoritative gate: any finding here means the op is not emitted.
 type gate struct {
 	m  *opModel

@@ -1,6 +1,6 @@
 // Package gen is the code generator: it runs the formula gate and the type check over every
 // implemented manifest entry, checks the bindings to the op types, and emits the
-// EvalRoofline and ComputeRoof methods (spec §4.4). Generate is pure: it returns file
+// EvalRoofline and ComputeRoof methods (docs/model.md §7). Generate is pure: it returns file
 // contents and writes nothing.
 package gen
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Layer is one of the two expression layers of an inline formula (spec §4.4.3).
+// Layer is one of the two expression layers of an inline formula (docs/model.md §7.2).
 type Layer int
 
 const (
@@ -22,7 +22,7 @@ func (l Layer) String() string {
 	return "arithmetic"
 }
 
-// Helper is one entry of the binding table (spec §4.4.4, in its Go dialect): a function a
+// Helper is one entry of the binding table (docs/model.md §7.3, in its Go dialect): a function a
 // formula may call. The table is the single source of truth for what the generator knows
 // about a helper: the gate, the type check, emission and the README's table read these
 // fields, never the helper's source. The declaration itself is real Go, in

@@ -3,7 +3,7 @@ package manifest
 // Case is one workload row resolved to plain Go values for one element of its dtypes: what a
 // test or the benchmark layer needs to build the op and its inputs. Cases are produced by
 // (*Op).Cases, which evaluates dim expressions of fixed-rank shapes with expr-lang; no
-// roofline formula is ever evaluated here (spec §4.4.6).
+// roofline formula is ever evaluated here (docs/model.md §7.5).
 type Case struct {
 	Op    string
 	Label string // the row's label, or "#<row>" when it has none

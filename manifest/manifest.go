@@ -12,7 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Entry statuses (spec §4.4): the generator emits code for implemented entries only.
+// Entry statuses (docs/model.md §7.6): the generator emits code for implemented entries only.
 const (
 	StatusImplemented = "implemented"
 	StatusSpecOnly    = "spec-only"

@@ -29,7 +29,7 @@ import (
 // This file prepares an op's signature for resolving workload rows: it parses dtypes, param
 // types and declared shapes, and compiles every dim expression and shape rule once with
 // expr-lang. expr-lang evaluates data only (shapes and rules); no roofline formula is ever
-// evaluated here (spec §4.4.6).
+// evaluated here (docs/model.md §7.5).
 
 // tensorEnv is what a shape rule sees of a tensor: x.shape and x.ndim. An absent optional
 // input is a nil *tensorEnv, so `bias == nil || bias.shape[0] == N` compiles and runs.

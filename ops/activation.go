@@ -101,7 +101,7 @@ func (op *MishFwd) Bind(x *Tensor) ([]int, error) {
 }
 
 // Forward computes out = mish(x) with one exp instead of exp, log1p and tanh (see mish).
-// The manifest counts the definition's 4 FLOPs all the same (spec §1.2).
+// The manifest counts the definition's 4 FLOPs all the same (docs/model.md §2.1).
 func (op *MishFwd) Forward(out, x *Tensor) error {
 	return unaryForward(op, "MishFwd", out, x, unaryStreamed(uMish, x))
 }

@@ -58,7 +58,7 @@ func NewAttentionFwd(q, kv [4]int, causal bool, qdt, kvdt DType) (*AttentionFwd,
 
 // ComputeRoof is the matrix unit at q's dtype. An fp8 KV cache is soft-FP8: k and v are
 // dequantized to q's 16-bit dtype and contracted there, so they are priced at that unit,
-// never at an fp8 ceiling (spec §1.4).
+// never at an fp8 ceiling (docs/model.md §3.3).
 func (op *AttentionFwd) ComputeRoof() string { return cubeRoof(op.QDType) }
 
 // AttentionShape is what formulas.Attention reads.

@@ -8,7 +8,7 @@ import (
 	"github.com/ropgen/ropgen/manifest"
 )
 
-// The structural oracle (spec §4.6), its completeness test, the FLOP-consistency test of
+// The structural oracle (docs/model.md §10), its completeness test, the FLOP-consistency test of
 // the elementwise and reduction families, and a walk of every formula over the catalog.
 // Every op is built through the registry as meta tensors: shapes and dtypes, no data, so the
 // real LLM shapes cost nothing.
@@ -29,7 +29,7 @@ var oracleAudited = []string{
 }
 
 // oracleExempt are the ops whose traffic depends on tensor contents, with the reason; the
-// bytes audit (spec §4.5, perf/audit) covers them instead.
+// bytes audit (docs/model.md §9, perf/audit) covers them instead.
 var oracleExempt = map[string]string{
 	"EmbeddingFwd":      "gather: the table bytes read depend on which rows the ids name (a repeated id reads its row once), so tensor sizes cannot give them",
 	"PagedAttentionFwd": "reads only the cached tokens context_lens covers, in whichever blocks block_tables names: the caches' sizes are not the bytes read",
@@ -167,11 +167,11 @@ func TestAuditCompleteness(t *testing.T) {
 	}
 }
 
-// flopRule is an op's FLOP count per spec §1.3, written here from the convention, not copied
-// from the manifest: flops = PerElem·E + PerRow·R + Σ Optional[in]·E over present optional
-// inputs, where E is the element count of the output ("out") or of input x ("in"), and R
-// the number of lines reduced (for a reduction, its output elements; along a dim, E divided
-// by that dim; for a norm, E divided by product(normalized_shape)).
+// flopRule is an op's FLOP count per docs/model.md §2.1, written here from the convention, not
+// copied from the manifest: flops = PerElem·E + PerRow·R + Σ Optional[in]·E over present optional
+// inputs, where E is the element count of the output ("out") or of input x ("in"), and R the number
+// of lines reduced (for a reduction, its output elements; along a dim, E divided by that dim; for a
+// norm, E divided by product(normalized_shape)).
 type flopRule struct {
 	basis    string // "out" or "in"
 	perElem  int64
@@ -261,7 +261,7 @@ func TestFlopConsistency(t *testing.T) {
 	ops, cases := implementedCases(t)
 	for name, op := range ops {
 		if _, ok := flopRules[name]; !ok && slices.Contains(flopFamilies, op.Family.Value) {
-			t.Errorf("%s (family %s) has no flopRule in ops/audit_test.go: write its per-element count from spec §1.3", name, op.Family.Value)
+			t.Errorf("%s (family %s) has no flopRule in ops/audit_test.go: write its per-element count from docs/model.md §2.1", name, op.Family.Value)
 		}
 	}
 	for name, rule := range flopRules {

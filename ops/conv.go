@@ -77,7 +77,7 @@ func convOut(op, dim string, in, k, stride, padding int) (int, error) {
 	return span/stride + 1, nil
 }
 
-// ComputeRoof is the matrix unit at the op's dtype (spec §1.4).
+// ComputeRoof is the matrix unit at the op's dtype (docs/model.md §3.2).
 func (op *Conv2dFwd) ComputeRoof() string { return cubeRoof(op.DType) }
 
 // Bind checks the inputs against the op's shapes, dtype and bias and returns y's shape.

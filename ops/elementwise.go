@@ -287,7 +287,7 @@ func (op *SiluFwd) reference(out, x *Tensor) {
 
 // GeluFwd is torch.nn.functional.gelu with approximate="tanh":
 // y = 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x**3))).
-// Its 8 FLOPs per element (spec §1.3) are the formula's count (5 mul, 2 add, tanh); the
+// Its 8 FLOPs per element (docs/model.md §2.1) are the formula's count (5 mul, 2 add, tanh); the
 // kernel computes the equal x / (1 + e**-2z) (geluf).
 type GeluFwd struct {
 	DType  DType

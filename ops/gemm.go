@@ -75,7 +75,7 @@ func NewGemmFwd(m, n, k int, dt DType) (*GemmFwd, error) {
 	return &GemmFwd{M: m, N: n, K: k, DType: dt}, nil
 }
 
-// ComputeRoof is the matrix unit at the op's dtype (spec §1.4).
+// ComputeRoof is the matrix unit at the op's dtype (docs/model.md §3.2).
 func (op *GemmFwd) ComputeRoof() string { return cubeRoof(op.DType) }
 
 // Bind checks a and b against the op's dims and dtype and returns c's shape.
@@ -127,7 +127,7 @@ func NewBatchedGemmFwd(batch, m, n, k int, dt DType) (*BatchedGemmFwd, error) {
 	return &BatchedGemmFwd{Batch: batch, M: m, N: n, K: k, DType: dt}, nil
 }
 
-// ComputeRoof is the matrix unit at the op's dtype (spec §1.4).
+// ComputeRoof is the matrix unit at the op's dtype (docs/model.md §3.2).
 func (op *BatchedGemmFwd) ComputeRoof() string { return cubeRoof(op.DType) }
 
 // Bind checks a and b against the op's dims and dtype and returns c's shape.

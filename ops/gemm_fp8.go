@@ -43,7 +43,7 @@ func NewFp8BlockScaledGemmFwd(m, n, k, kBlocks, nBlocks int, dt DType) (*Fp8Bloc
 }
 
 // ComputeRoof is cube.fp16, not an fp8 roof: the spec's reference device has no FP8 matrix
-// unit, so the op is soft-FP8, dequantized and contracted in 16 bits (spec §1.4).
+// unit, so the op is soft-FP8, dequantized and contracted in 16 bits (docs/model.md §3.3).
 func (op *Fp8BlockScaledGemmFwd) ComputeRoof() string { return "cube.fp16" }
 
 // Bind checks the four inputs against the op's dims and dtypes and returns c's shape.

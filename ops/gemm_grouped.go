@@ -38,7 +38,7 @@ func NewGroupedGemmFwd(m, k, n, g int, sizes []int, dt DType) (*GroupedGemmFwd, 
 	return &GroupedGemmFwd{M: m, K: k, N: n, G: g, GroupSizes: append([]int(nil), sizes...), DType: dt}, nil
 }
 
-// ComputeRoof is the matrix unit at the op's dtype (spec §1.4).
+// ComputeRoof is the matrix unit at the op's dtype (docs/model.md §3.2).
 func (op *GroupedGemmFwd) ComputeRoof() string { return cubeRoof(op.DType) }
 
 // Bind checks a and b against the op's dims and dtype and returns c's shape.

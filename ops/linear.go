@@ -28,7 +28,8 @@ func NewLinearFwd(m, n, k int, withBias bool, dt DType) (*LinearFwd, error) {
 	return op, nil
 }
 
-// ComputeRoof is the matrix unit at the op's dtype (spec §1.4); the bias add is noise on it.
+// ComputeRoof is the matrix unit at the op's dtype (docs/model.md §3.2); the bias add is
+// noise on it.
 func (op *LinearFwd) ComputeRoof() string { return cubeRoof(op.DType) }
 
 // Bind checks the inputs against the op's dims, dtype and bias, and returns y's shape. bias

@@ -3,7 +3,7 @@ package ops
 import "fmt"
 
 // cubeRoofs maps every dtype a matrix unit contracts natively to the device-profile key of
-// that unit's ceiling (spec §1.4; "cube" is the matrix unit: the 910B1's Cube, a GPU's
+// that unit's ceiling (docs/model.md §3; "cube" is the matrix unit: the 910B1's Cube, a GPU's
 // Tensor Cores; on a CPU the unit an optimal contraction of the dtype would use there, which
 // the host profile names: AMX tiles, else AVX512-BF16/FP16, else the fp32 FMA pipes, where
 // the report prices a cube.bf16 or cube.fp16 row the profile has no key for). A float32 contraction is priced on cube.fp32, not on a

@@ -66,8 +66,8 @@ type Tensor struct {
 	Data  []float32
 }
 
-// Op is what every op in the catalog provides: its generated roofline (spec §4.4) and the
-// compute roof its FLOPs are priced against (spec §1.4).
+// Op is what every op in the catalog provides: its generated roofline (docs/model.md §7) and the
+// compute roof its FLOPs are priced against (docs/model.md §3).
 type Op interface {
 	EvalRoofline() (flops, bytes int64, err error)
 	ComputeRoof() string

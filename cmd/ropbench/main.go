@@ -1,4 +1,4 @@
-// Command ropbench is the benchmark layer over ropgen's own op catalog (spec §4.2): the
+// Command ropbench is the benchmark layer over ropgen's own op catalog (docs/model.md §8): the
 // command any module gets for its ops from package perf/bench/benchcmd, over package ops,
 // which ropgen must never import:
 //

@@ -14,7 +14,7 @@ import (
 	"github.com/ropgen/ropgen/perf/record"
 )
 
-// runAudit is `ropgen audit`: the bytes audit of spec §4.5 over benchmark records and a file
+// runAudit is `ropgen audit`: the bytes audit of docs/model.md §9 over benchmark records and a file
 // of measured traffic. It only reads files; measuring is done by ncu on a GPU machine or by
 // roprun -cachegrind under valgrind.
 func runAudit(args []string, stdout, stderr io.Writer) int {

@@ -17,7 +17,7 @@ import (
 var measure = calibrate.Run
 
 // runCalibrate measures this machine with package perf/calibrate and writes its device
-// profile (spec §5.1).
+// profile (docs/model.md §4).
 func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	def := calibrate.Default()
 	fl := cli.NewFlags("ropgen calibrate", "-o FILE [-mib N] [-repeats N] [-fma-ms N] [-sweep-mib N] [-budget DURATION]", `

@@ -266,8 +266,8 @@ ropbench ab is sharper.`,
 		}
 	}
 
-	// The physics check (spec §4.3): a rate above a theoretical ceiling is impossible, so the
-	// record's formula or roof key is wrong. Listed last so it is what a reader sees.
+	// The physics check (docs/model.md §6): a rate above a theoretical ceiling is impossible, so
+	// the record's formula or roof key is wrong. Listed last so it is what a reader sees.
 	for _, r := range report.Breaches(rows) {
 		fmt.Fprintf(stderr, "%s: %s/%s/%s: %s\n", r.Rec.Pos, r.Rec.Op, r.Rec.Workload, r.Rec.DType, r.Note)
 		exit = 1

@@ -1,13 +1,13 @@
 // Command roprun runs single calls of catalog ops, for measurements that need exactly one
-// Forward of one op × workload: the CPU side of the bytes audit (spec §4.5), where valgrind's
-// cache simulator counts the traffic of that one call.
+// Forward of one op × workload: the CPU side of the bytes audit (docs/model.md §9), where
+// valgrind's cache simulator counts the traffic of that one call.
 //
 // One call (the program valgrind runs):
 //
 //	roprun -op SubFwd -workload llama3-decode-b8-logits-center -dtype float32
 //
 // builds the case from the manifest with random inputs, runs Forward once (a warm-up that
-// binds shapes and touches every page, as spec §4.5 measures the second call), reads an
+// binds shapes and touches every page, as docs/model.md §9 measures the second call), reads an
 // eviction buffer so no line of the op's data is left in the simulated caches, then runs
 // Forward once more: the measured call. With -baseline it stops before the measured call;
 // the difference of the two runs' counts is the call's.

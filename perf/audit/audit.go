@@ -1,4 +1,4 @@
-// Package audit is the bytes audit of spec §4.5: it compares each benchmark record's formula
+// Package audit is the bytes audit of docs/model.md §9: it compares each benchmark record's formula
 // bytes (the minimum traffic: every input read once, every output written once) with traffic
 // measured independently, by hardware counters (Nsight Compute, ncu.go) or by a cache
 // simulation (valgrind, cachesim.go), and gives each row a verdict.
@@ -33,14 +33,14 @@ import (
 // (50%) and a broadcast operand counted at its broadcast size (33% in a binary op).
 const DefaultEps = 0.10
 
-// WarnRatio is the spec's WARN line: measured above formula × WarnRatio is a multi-pass
-// implementation or replay inflation, worth a look but not a formula error.
+// WarnRatio is the WARN line of docs/model.md §9: measured above formula × WarnRatio is a
+// multi-pass implementation or replay inflation, worth a look but not a formula error.
 const WarnRatio = 1.5
 
 // Verdict is the outcome of auditing one row.
 type Verdict string
 
-// The verdicts of spec §4.5.
+// The verdicts of docs/model.md §9.
 const (
 	Pass  Verdict = "PASS"
 	Warn  Verdict = "WARN"

@@ -1,4 +1,4 @@
-// Package bench is the benchmark layer (spec §4.2), as a library any module that uses ropgen
+// Package bench is the benchmark layer (docs/model.md §8), as a library any module that uses ropgen
 // can build on: it builds each op of a catalog on each manifest workload × dtype through the
 // module's Registry, checks the kernel against its plain reference, times Forward, and
 // records the time with the op's own EvalRoofline (flops, bytes) and ComputeRoof, so that the

@@ -192,7 +192,7 @@ func TestNoLocalCounting(t *testing.T) {
 	for _, dir := range benchmarkSources {
 		found, _ := scan(t, dir)
 		for _, pos := range found {
-			t.Errorf("%s: the benchmark layer computes a FLOP or byte count locally; take it from the op's EvalRoofline (spec §4.2)", pos)
+			t.Errorf("%s: the benchmark layer computes a FLOP or byte count locally; take it from the op's EvalRoofline (docs/model.md §8)", pos)
 		}
 	}
 	if _, calls := scan(t, "."); !calls {

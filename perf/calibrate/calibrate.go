@@ -1,4 +1,4 @@
-// Package calibrate measures the host the way the roofline model needs it (spec §5.1): the
+// Package calibrate measures the host the way the roofline model needs it (docs/model.md §4): the
 // ceilings of the hardware, not of the code that happens to run on it. It measures
 //
 //   - the SIMD multiply-add peak per dtype (fp32, fp64) with assembly kernels that reach it

@@ -8,14 +8,14 @@ import (
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
-// The compute roofs a profile names (spec §1.4, §5.1): vector.<dtype> is the SIMD unit of the
-// dtype, cube.<dtype> the unit an optimal matrix contraction in that dtype would use on this
-// host, scalar.<dtype> one lane of the SIMD pipes. A CPU fills the matrix role with a matrix
-// unit where it has one the OS enables (AMX tiles: bf16, int8), else with the SIMD unit of
-// the dtype: AVX512-BF16 (VDPBF16PS) and AVX512-FP16 for the 16-bit types, AVX512-VNNI
-// (VPDPBUSD) for int8 (the instruction an int8 GEMM uses without AMX), the FMA pipes for fp32.
-// A dtype with no kernel here gets no key of its own: the report prices it at the fp32 roof
-// of the same role and quotes half_precision.
+// The compute roofs a profile names (docs/model.md §3.4, §4): vector.<dtype> is the SIMD unit of
+// the dtype, cube.<dtype> the unit an optimal matrix contraction in that dtype would use on this
+// host, scalar.<dtype> one lane of the SIMD pipes. A CPU fills the matrix role with a matrix unit
+// where it has one the OS enables (AMX tiles: bf16, int8), else with the SIMD unit of the dtype:
+// AVX512-BF16 (VDPBF16PS) and AVX512-FP16 for the 16-bit types, AVX512-VNNI (VPDPBUSD) for int8
+// (the instruction an int8 GEMM uses without AMX), the FMA pipes for fp32. A dtype with no kernel
+// here gets no key of its own: the report prices it at the fp32 roof of the same role and quotes
+// half_precision.
 var (
 	vectorDTypes = []string{"fp32", "fp64", "bf16", "fp16"}
 	cubeDTypes   = []string{"fp32", "bf16", "fp16", "int8"}

@@ -20,7 +20,7 @@ type AttentionOp interface {
 // [batch, heads, seq_q, d], k and v [batch, kv_heads, seq_kv, d], o [batch, heads, seq_q, d].
 //
 // FLOPs count the two contractions, 2·d per (query, key) pair for q·kᵀ and 2·d for p·v: 4·d
-// per unmasked pair and query head (spec §1.3, a multiply-add is 2). The softmax (about 5
+// per unmasked pair and query head (docs/model.md §2.1, a multiply-add is 2). The softmax (about 5
 // vector FLOPs per pair: scale, max, exp, sum, divide) is left out because the op is priced
 // on the cube roof, and counting vector work at the cube rate would misstate it; at d = 128
 // it is 1% of the count (5 / 512).

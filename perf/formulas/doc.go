@@ -1,4 +1,4 @@
-// Package formulas holds the hand-written func-mode roofline formulas (spec §2.2): Go
+// Package formulas holds the hand-written func-mode roofline formulas (docs/model.md §7.1): Go
 // functions for the manifest entries whose counts an inline formula cannot state, such as
 // attention, whose inputs take independent dtypes. For an entry with
 // `roofline: {func: "formulas.X"}` the generator emits `return formulas.X(op)` as the op's

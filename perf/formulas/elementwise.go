@@ -20,7 +20,7 @@ type BinaryOp interface {
 }
 
 // Binary returns the FLOPs and minimum bytes of y = a ∘ b with torch broadcasting, for an
-// operator ∘ that costs 1 FLOP per output element (add, sub, mul, div: spec §1.3).
+// operator ∘ that costs 1 FLOP per output element (add, sub, mul, div: docs/model.md §2.1).
 //
 // Bytes count each input at its own size, not at the broadcast size: minimum traffic reads a
 // [4096] bias once, not once per row. The output is written once at the broadcast shape.
@@ -86,7 +86,7 @@ type ClampOp interface {
 
 // Clamp returns the FLOPs and minimum bytes of y = min(max(x, lo), hi) with torch
 // broadcasting over x and the tensor bounds present: one compare-select per output element
-// for a one- or two-bound clamp (spec §1.3). Bytes: x and each tensor bound read once at
+// for a one- or two-bound clamp (docs/model.md §2.1). Bytes: x and each tensor bound read once at
 // its own size (a scalar bound is no traffic), the output written once at the broadcast
 // shape. Func mode because the broadcast shape needs a loop over the aligned dims.
 func Clamp(op ClampOp) (flops, bytes int64, err error) {

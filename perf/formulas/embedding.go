@@ -20,8 +20,8 @@ type EmbeddingOp interface {
 // rows read once each. How many distinct rows a call touches depends on the ids' values;
 // the formula counts min(N, Rows) rows, the most any N ids can name, so it is exact when
 // the ids are distinct and an overcount when they repeat. That dependence on contents is why
-// the structural oracle exempts this op (spec §4.6) and the hardware bytes audit covers it.
-// Func mode because ids and table take independent dtypes (spec §2.2).
+// the structural oracle exempts this op (docs/model.md §10) and the hardware bytes audit covers it.
+// Func mode because ids and table take independent dtypes (docs/model.md §7.1).
 func Embedding(op EmbeddingOp) (flops, bytes int64, err error) {
 	s := op.EmbeddingShape()
 	for _, v := range []int{s.N, s.Rows, s.Width, s.IndexBytes, s.ElemBytes} {

@@ -23,7 +23,7 @@ type ReductionOp interface {
 }
 
 // Sum returns the FLOPs and minimum bytes of a sum over dims: each output is the sum of N
-// inputs, N-1 adds (spec §1.3), so T inputs and O outputs cost T - O FLOPs. Bytes: the
+// inputs, N-1 adds (docs/model.md §2.1), so T inputs and O outputs cost T - O FLOPs. Bytes: the
 // input read once and the output written once. Func mode because the reduced size is a
 // product over a list of axes, a loop the inline vars layer does not have.
 func Sum(op ReductionOp) (flops, bytes int64, err error) {
@@ -37,7 +37,7 @@ func Mean(op ReductionOp) (flops, bytes int64, err error) {
 }
 
 // Amax returns the FLOPs and minimum bytes of a max over dims: N-1 compare-selects per
-// output (spec §1.3), T - O FLOPs.
+// output (docs/model.md §2.1), T - O FLOPs.
 func Amax(op ReductionOp) (flops, bytes int64, err error) {
 	return reduction(op, func(_ *checked, t, o int64) int64 { return t - o })
 }

@@ -272,7 +272,7 @@ func check(name string, root *yaml.Node, p *Profile) diag.Findings {
 		case n == nil:
 			errorf(schema.Lookup(root, "hbm"), "hbm", "calibration_mixes given without calibration: the calibration is their envelope, %.6g (%s)", best, bestMix)
 		case p.HBM.Calibration < best*(1-1e-9):
-			errorf(n, "hbm.calibration", "%.6g is below the %s mix's %.6g: the calibration must be the envelope of calibration_mixes (spec §5.1)", p.HBM.Calibration, bestMix, best)
+			errorf(n, "hbm.calibration", "%.6g is below the %s mix's %.6g: the calibration must be the envelope of calibration_mixes (docs/model.md §4.2)", p.HBM.Calibration, bestMix, best)
 		}
 	}
 	return fs

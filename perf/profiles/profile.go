@@ -1,8 +1,8 @@
 // Package profiles holds device profiles: the memory and compute ceilings a report prices
-// benchmark records against (spec §5.1). A profile file stores theoretical values and measured
-// calibration factors; the loader computes effective = theoretical × calibration. A ceiling
-// with no calibration has no effective value: resolving it says "none" rather than inventing
-// one, so the report leaves that cell blank.
+// benchmark records against (docs/model.md §4). A profile file stores theoretical values and
+// measured calibration factors; the loader computes effective = theoretical × calibration. A
+// ceiling with no calibration has no effective value: resolving it says "none" rather than
+// inventing one, so the report leaves that cell blank.
 //
 // The shipped profiles are embedded; a profile can also be loaded from a path (the host
 // profile that `ropgen calibrate` measures is one).

@@ -36,7 +36,8 @@ func TestBuiltinProfilesLoad(t *testing.T) {
 
 func TestEffectiveIsTheoreticalTimesCalibration(t *testing.T) {
 	p := builtinByName(t, "ascend910b1")
-	// spec §5.1: 1.65e12 × 0.647322974118 and 3.7888e14 × 0.768044158423 (= 290.997 TFLOP/s).
+	// docs/model.md §4.5: 1.65e12 × 0.647322974118 and 3.7888e14 × 0.768044158423
+	// (= 290.997 TFLOP/s).
 	if got, want := p.HBM.Effective, 1.65e12*0.647322974118; math.Abs(got-want) > 1 {
 		t.Errorf("hbm effective = %g, want %g", got, want)
 	}
@@ -188,7 +189,7 @@ func TestBadProfiles(t *testing.T) {
 		{"unknown dtype", "device: x\nhbm: {theoretical: 1e9}\ncube:\n  bfp16: {theoretical: 1e9}\n", `bad.yaml:4:3: cube.bfp16: must be one of "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", not "bfp16"`},
 		{"ceiling without theoretical", "device: x\nhbm: {theoretical: 1e9}\ncube:\n  bf16: {calibration: 0.5}\n", `bad.yaml:4:3: cube.bf16: missing required key "theoretical"`},
 		{"unknown mix", "device: x\nhbm:\n  theoretical: 1e9\n  calibration: 0.5\n  calibration_mixes: {scale: 0.5}\n", `bad.yaml:5:23: hbm.calibration_mixes: unknown key "scale" (known: copy, copy_cold, copy_nt, read, triad, triad_cold, triad_nt, write, write_nt)`},
-		{"calibration below a mix", "device: x\nhbm:\n  theoretical: 1e9\n  calibration: 0.5\n  calibration_mixes: {copy: 0.5, read: 0.6}\n", `bad.yaml:4:16: hbm.calibration: 0.5 is below the read mix's 0.6: the calibration must be the envelope of calibration_mixes (spec §5.1)`},
+		{"calibration below a mix", "device: x\nhbm:\n  theoretical: 1e9\n  calibration: 0.5\n  calibration_mixes: {copy: 0.5, read: 0.6}\n", `bad.yaml:4:16: hbm.calibration: 0.5 is below the read mix's 0.6: the calibration must be the envelope of calibration_mixes (docs/model.md §4.2)`},
 		{"mixes without calibration", "device: x\nhbm:\n  theoretical: 1e9\n  calibration_mixes: {copy: 0.5}\n", `bad.yaml:3:3: hbm: calibration_mixes given without calibration: the calibration is their envelope, 0.5 (copy)`},
 		// Issue 11 item 7: values that would price a row at infinity or zero are refused.
 		{"vanishing calibration", "device: x\nhbm: {theoretical: 1e9, calibration: 1e-320}\n", `bad.yaml:2:38: hbm.calibration: must be >= 1e-06 but found 1e-320`},

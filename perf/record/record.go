@@ -1,5 +1,5 @@
 // Package record is the benchmark record: what the benchmark layer measures and writes, and
-// what the report and the audit read (spec §4.2, §5.2). Records carry the op's own roofline
+// what the report and the audit read (docs/model.md §8). Records carry the op's own roofline
 // numbers, so readers never instantiate an op or evaluate a formula.
 package record
 
@@ -19,7 +19,8 @@ type Record struct {
 	Flops    int64  `json:"flops"`    // from EvalRoofline
 	Bytes    int64  `json:"bytes"`    // from EvalRoofline
 	// Seconds is the device-busy time of one call plus any device copies excluded from it
-	// (spec §1.2 actual_time); zero when the call was timed without device activity.
+	// (the measured time of docs/model.md §1.2); zero when the call was timed without
+	// device activity.
 	Seconds float64 `json:"seconds"`
 	// MinSeconds and MaxSeconds are the fastest and the slowest of the samples whose median
 	// is Seconds: the row's spread. Both zero when the record does not say (a record from

@@ -42,7 +42,7 @@ const DTypeLegend = "mixed dtype labels abbreviated (bf = bfloat, f8 = float8_, 
 // profile whose cube (matrix-role) roof is filled by its SIMD pipes rather than a matrix unit
 // (NoMatrixUnit), where it is the vector roof it is ("vector.fp32"), and a CPU cube roof a
 // matrix unit fills, which is "matrix" ("matrix.bf16": AMX tiles). The profile key and the
-// records keep the spec's names (spec §5.1).
+// records keep the model's names (docs/model.md §3.1).
 func RoofName(prof *profiles.Profile, key string) string {
 	unit, dt, ok := strings.Cut(key, ".")
 	if !ok || unit != "cube" || !IsCPU(prof) {

@@ -1,7 +1,7 @@
 // Package report prices benchmark records against a device profile: the speed-of-light
-// report of spec §1.2 and §4.3. It reads numbers only (time, flops, bytes, roof key, device
-// name from the records; ceilings from the profile) and never instantiates an op or evaluates
-// a formula.
+// report of docs/model.md §1, §5 and §6. It reads numbers only (time, flops, bytes, roof key,
+// device name from the records; ceilings from the profile) and never instantiates an op or
+// evaluates a formula.
 package report
 
 import (
@@ -16,9 +16,9 @@ import (
 	"github.com/ropgen/ropgen/perf/roofline"
 )
 
-// Verdict thresholds on efficiency (spec §4.3). They are rendering lines, not gates: the HBM
-// ceiling is an envelope over access mixes, so a perfect kernel of one mix sits somewhat
-// below 100%, and only a formula or calibration error goes above 105%.
+// Verdict thresholds on efficiency (docs/model.md §5.1). They are rendering lines, not gates: the
+// HBM ceiling is an envelope over access mixes, so a perfect kernel of one mix sits somewhat below
+// 100%, and only a formula or calibration error goes above 105%.
 const (
 	AtCeilingMin = 0.80
 	AnomalyAbove = 1.05
@@ -358,7 +358,7 @@ func IsCPU(prof *profiles.Profile) bool {
 
 // MemoryName is what the memory roof of prof is called in prose: the profile's own label
 // (`memory:`), DRAM on any CPU profile, else HBM. The profile key stays "hbm" either way
-// (spec §5.1).
+// (docs/model.md §1.2).
 func MemoryName(prof *profiles.Profile) string {
 	switch {
 	case IsCPU(prof):
@@ -468,7 +468,7 @@ func (p *Pricer) price(rec *record.Record) Row {
 	// an envelope that bounds every sample of the catalog's kernels: the calibration's cold
 	// mixes time them as ropbench times a row (one cold call after the same eviction; see
 	// perf/calibrate). With the old envelope of warm passes alone, single cold samples of
-	// correct rows read at up to 1.47x it. A true breach fails the run (spec §4.3).
+	// correct rows read at up to 1.47x it. A true breach fails the run (docs/model.md §6).
 	// A row with a same-time reference is also judged against it (SameTimeLine): that check
 	// holds under load, where the fixed ceiling convicts only a row that ran fast.
 	if secs > 0 {

@@ -124,7 +124,7 @@ func TestVerdictBoundaries(t *testing.T) {
 		t.Errorf("decimal 80%%: efficiency %.17g, verdict %q", row.Efficiency, row.Verdict)
 	}
 	if AtCeilingMin != 0.80 || AnomalyAbove != 1.05 {
-		t.Errorf("thresholds moved: %v %v (spec §4.3: 80%%, 105%%)", AtCeilingMin, AnomalyAbove)
+		t.Errorf("thresholds moved: %v %v (docs/model.md §5.1: 80%%, 105%%)", AtCeilingMin, AnomalyAbove)
 	}
 }
 
@@ -354,7 +354,7 @@ func TestPhysicsCheck(t *testing.T) {
 		// Between effective and theoretical: an anomaly, not a physics breach.
 		{"byte rate above effective only", rec("vector.fp32", 0, 3<<28, 1.0/(1<<10)), false, false},
 		{"flop rate above vector theoretical", rec("vector.fp32", 1<<33, 1, 1.0/(1<<10)), false, true},
-		// A cube kernel priced on vector (the wrong roof key, spec §1.4) is caught.
+		// A cube kernel priced on vector (the wrong roof key, docs/model.md §3.2) is caught.
 		{"flop rate above a never-measured roof's theoretical", rec("cube.fp16", 1<<37, 1<<20, 1.0/(1<<10)), false, true},
 		{"both, with zero bytes blanking the pricing", rec("vector.fp32", 1<<33, 0, 1.0/(1<<10)), false, true},
 		{"no time, no check", rec("vector.fp32", 1<<50, 1<<50, 0), false, false},

@@ -1,5 +1,5 @@
 // Package counting is a fixture for TestNoLocalCounting: every line marked "want" computes a
-// FLOP or byte count locally, which a benchmark file must never do (spec §4.2); the other
+// FLOP or byte count locally, which a benchmark file must never do (docs/model.md §8); the other
 // lines take their counts from an op's EvalRoofline and must pass.
 package counting
 
