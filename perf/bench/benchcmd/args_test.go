@@ -178,7 +178,7 @@ func TestSelectCasesErrors(t *testing.T) {
 }
 
 func TestMainUsage(t *testing.T) {
-	subcommands := []string{"ab", "eval", "predict", "run"}
+	subcommands := []string{"ab", "audit", "eval", "predict", "run"}
 	for _, tc := range []struct {
 		args   []string
 		code   int
