@@ -31,6 +31,9 @@ type importRules struct {
 var (
 	sectionRE  = regexp.MustCompile("^### `([^`]+)`\\s*$")
 	backtickRE = regexp.MustCompile("`([^`]+)`")
+	// asideRE is a parenthesized note on a rules line ("`perf/calibrate` (the drift
+	// reference)"): it says why, and a backticked word in it is not a package.
+	asideRE = regexp.MustCompile(`\([^()]*\)`)
 )
 
 // readImportRules parses the package map: a "### `path`" heading per package, and under it
@@ -60,12 +63,14 @@ func readImportRules(t *testing.T, path string) map[string]*importRules {
 			continue
 		}
 		if rest, ok := strings.CutPrefix(line, "May import:"); ok {
+			rest = asideRE.ReplaceAllString(rest, "")
 			cur.stated = true
 			for _, m := range backtickRE.FindAllStringSubmatch(rest, -1) {
 				cur.mayImport = append(cur.mayImport, m[1])
 			}
 		}
 		if rest, ok := strings.CutPrefix(line, "Never depends on:"); ok {
+			rest = asideRE.ReplaceAllString(rest, "")
 			for _, m := range backtickRE.FindAllStringSubmatch(rest, -1) {
 				cur.never = append(cur.never, m[1])
 			}
