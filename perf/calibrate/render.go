@@ -130,9 +130,10 @@ func Render(r *Result) []byte {
 	p("# ever slows a run. A spread above %.0f%% of the median is flagged below: the report's", 100*WideSpread)
 	p("# at-ceiling band is 80-105%%, and a ceiling that moves more than that between rounds moves")
 	p("# rows across its lines.")
-	p("# Roles: hbm = DRAM (main memory; the key keeps the spec's name). vector = the cores' SIMD")
-	p("# FMA pipes, measured with assembly kernels (the best ISA wins). scalar = one lane of them,")
-	p("# what scalar Go code reaches: a labelled roof for the chart, no op prices against it.")
+	p("# Roles: hbm = DRAM (main memory; the key keeps the GPU profiles' name: docs/model.md §4).")
+	p("# vector = the cores' SIMD FMA pipes, measured with assembly kernels (the best ISA wins).")
+	p("# scalar = one lane of them, what scalar Go code reaches: a labelled roof for the chart,")
+	p("# no op prices against it.")
 	p("# cube = the matrix role: the unit an optimal matrix contraction of the dtype would use here")
 	p("# (AMX tiles where the OS enables them, else the SIMD unit of the dtype); each note says which.")
 	for _, w := range r.Warnings {
