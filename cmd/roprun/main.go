@@ -27,9 +27,7 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -338,42 +336,10 @@ func allFourBytes(c manifest.Case) bool {
 // serially, so the two runs schedule alike) and without asynchronous preemption signals, so
 // that the runs differ only in the measured call.
 func runValgrind(cat catalog, cfg simConfig, vg, self string, sc simCase, out string, baseline bool) error {
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
-	defer cancel()
-	args := []string{"--tool=cachegrind", "--cache-sim=yes",
-		"--I1=" + cfg.d1.String(), "--D1=" + cfg.d1.String(), "--LL=" + cfg.ll.String(),
-		"--cachegrind-out-file=" + out,
-		self, "-manifests", strings.Join(cat.paths, ","), "-op", sc.c.Op, "-workload", sc.c.Label, "-dtype", sc.dtype,
+	args := []string{"-manifests", strings.Join(cat.paths, ","), "-op", sc.c.Op, "-workload", sc.c.Label, "-dtype", sc.dtype,
 		"-evict", strconv.FormatInt(2*(cfg.ll.Size+cfg.d1.Size), 10)}
 	if baseline {
 		args = append(args, "-baseline")
 	}
-	cmd := exec.CommandContext(ctx, vg, args...)
-	godebug := "asyncpreemptoff=1"
-	if v := os.Getenv("GODEBUG"); v != "" {
-		godebug = v + "," + godebug
-	}
-	cmd.Env = append(os.Environ(), "GOMAXPROCS=1", "GODEBUG="+godebug)
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		return fmt.Errorf("valgrind ran past %v", cfg.timeout)
-	}
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return fmt.Errorf("valgrind: %v:\n%s", err, tail(log.String(), 20))
-		}
-		return err
-	}
-	return nil
-}
-
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
+	return audit.RunCachegrind(vg, cfg.d1, cfg.ll, out, cfg.timeout, self, args...)
 }

@@ -2,8 +2,6 @@ package benchcmd
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -285,15 +283,9 @@ func (ar auditRun) writtenLines(p bench.Planned) (lines int64, ok bool, err erro
 }
 
 // runValgrind runs this program under cachegrind for one case: -repeat cold calls, or with
-// base everything but the calls. The child has one P (GOMAXPROCS=1: the kernels run serially,
-// so both runs schedule alike) and no asynchronous preemption signals, so that the two runs
-// differ only in the calls.
+// base everything but the calls (audit.RunCachegrind says how the child is set up).
 func (ar auditRun) runValgrind(p bench.Planned, calls int, base bool, out string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), ar.timeout)
-	defer cancel()
-	args := []string{"--tool=cachegrind", "--cache-sim=yes",
-		"--I1=" + ar.d1.String(), "--D1=" + ar.d1.String(), "--LL=" + ar.ll.String(),
-		"--cachegrind-out-file=" + out, ar.self, "audit", "-call",
+	args := []string{"audit", "-call",
 		"-op", regexp.QuoteMeta(p.Case.Case.Op), "-workload", "^" + regexp.QuoteMeta(p.Case.Case.Label) + "$", "-dtype", "^" + regexp.QuoteMeta(p.DType) + "$",
 		"-repeat", strconv.Itoa(calls), "-evict", strconv.FormatInt(2*(ar.ll.Size+ar.d1.Size), 10)}
 	if ar.manifests != "" {
@@ -302,27 +294,7 @@ func (ar auditRun) runValgrind(p bench.Planned, calls int, base bool, out string
 	if base {
 		args = append(args, "-baseline")
 	}
-	cmd := exec.CommandContext(ctx, ar.vg, args...)
-	godebug := "asyncpreemptoff=1"
-	if v := os.Getenv("GODEBUG"); v != "" {
-		godebug = v + "," + godebug
-	}
-	cmd.Env = append(os.Environ(), "GOMAXPROCS=1", "GODEBUG="+godebug)
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		return fmt.Errorf("valgrind ran past -timeout %v", ar.timeout)
-	}
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			lines := strings.Split(strings.TrimRight(log.String(), "\n"), "\n")
-			return fmt.Errorf("valgrind: %v:\n%s", err, strings.Join(lines[max(0, len(lines)-12):], "\n"))
-		}
-		return err
-	}
-	return nil
+	return audit.RunCachegrind(ar.vg, ar.d1, ar.ll, out, ar.timeout, ar.self, args...)
 }
 
 // callCase is the program valgrind runs: a warm-up call of case c (it binds shapes and
