@@ -155,7 +155,9 @@ func TestBestNumpy(t *testing.T) {
 	}
 	start := func(coretype string) (*numpyWorker, error) {
 		cmd := exec.Command(python, script)
-		cmd.Env = os.Environ()
+		// The peer's own environment (peerEnv), as startNumpy gives it: without the caller's
+		// OPENBLAS_* settings, which a host may set (the fake would read them as the default).
+		cmd.Env = peerEnv(config{})
 		if coretype != "" {
 			cmd.Env = append(cmd.Env, "OPENBLAS_CORETYPE="+coretype)
 		}
