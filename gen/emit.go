@@ -27,10 +27,10 @@ const File = "zz_roofline.go"
 const LegacyHelpersFile = "zz_roofline_helpers.go"
 
 // source accumulates Go source as gofmt prints it, so that the file needs no go/format pass
-// (which was most of the generator's time on a large catalog): p prints one line, like
-// fmt.Println without the spaces, indented by the braces and parentheses the lines before
-// it opened; raw copies source that is already formatted (the runtime, from gofmt'ed
-// files). TestGeneratedIsFormatted holds every generated file to format.Source.
+// (a reparse and reprint of the whole file, whose cost grows with the catalog): p prints
+// one line, like fmt.Println without the spaces, indented by the braces and parentheses
+// the lines before it opened; raw copies source that is already formatted (the runtime,
+// from gofmt'ed files). TestGeneratedIsFormatted holds every generated file to format.Source.
 type source struct {
 	bytes.Buffer
 	depth int

@@ -71,9 +71,8 @@ func (op *ReluFwd) Bind(x *Tensor) ([]int, error) {
 }
 
 // streamMinBytes is the output size from which the kernels that have a streaming form
-// (ntRelu, ntLeakyRelu, ntClamp, ntArith) write with non-temporal stores: the reference
-// host's last-level cache (32 MiB). A smaller output may still be in cache when the next
-// op reads it, and non-temporal stores would evict it to DRAM. A variable only so that tests
+// (ntRelu, ntLeakyRelu, ntClamp, ntArith) write with non-temporal stores: about a server
+// CPU's last-level cache. A smaller output may still be in cache when the next op reads it, and non-temporal stores would evict it to DRAM. A variable only so that tests
 // can compare the streamed and the cached paths of one op.
 var streamMinBytes = 32 << 20
 

@@ -21,8 +21,8 @@ const (
 // six multiply-adds. The coefficients minimize the relative error on that interval (3.1e-9,
 // Lawson's iteration on Chebyshev nodes). Simulated in numpy with the vector kernels' float32
 // FMA steps, exp is within 0.88 ulp of float64 e**x on 6M points of [-87, 88], where Cephes'
-// 1 + r + r²P(r), two steps longer, reached 0.99; in cache the AVX-512 exp takes 0.8 of the
-// time it took with Cephes' form.
+// 1 + r + r²P(r), two steps longer, reached 0.99: the shorter chain is both more accurate
+// and less work per element.
 func expPoly(r float32) float32 {
 	return ((((((expC6*r+expC5)*r+expC4)*r+expC3)*r+expC2)*r+1)*r + 1)
 }

@@ -35,7 +35,7 @@ func (op *CopyFwd) Bind(x *Tensor) ([]int, error) {
 
 // Forward computes out = x. A large output is streamed (ntCopy): the built-in copy streams
 // too from 1 MiB on, but with a PREFETCHNTA ahead of each step, which keeps the lines out
-// of L2 and stalls the hardware prefetcher; it moved 0.52 of the C copy limit.
+// of L2 and stalls the hardware prefetcher, so it falls well short of a plain streaming copy.
 func (op *CopyFwd) Forward(out, x *Tensor) error {
 	return unaryForward(op, "CopyFwd", out, x, streamed(x, ntCopy, func(y, x []float32) { copy(y, x) }))
 }
@@ -105,8 +105,8 @@ func newTransposeView(shape []int, a, b int) transposeView {
 }
 
 // The transpose's blocking, in positions of the (A, B) plane (a position is a run of post
-// elements). Strided access, not arithmetic, limits a transpose: on the reference host (a
-// VM, 4 KiB pages, two-level page walks) a TLB miss costs more than the line it maps. An
+// elements). Strided access, not arithmetic, limits a transpose: with 4 KiB pages (and the
+// two-level page walks of a virtual machine) a TLB miss costs more than the line it maps. An
 // outer block of trBlock x trBlock positions touches at most trBlock pages of x and of y,
 // which the L2 TLB holds while the block is moved, so each page is walked about once per
 // block instead of once per tile. Inside, inner tiles of trTileI x trTileJ: trTileI rows of
@@ -170,7 +170,7 @@ func (v transposeView) run(y, x []float32) {
 
 // transposeTile moves positions [i0, i1) x [j0, j1) of single elements: y[j*ys + i] =
 // x[i*xs + j]. It is kept out of line: inlined into run's closure, whose captured state
-// crowds the registers, the loop ran at half the speed on the reference host.
+// crowds the registers, the loop spills its indices to the stack.
 //
 //go:noinline
 func transposeTile(y, x []float32, ys, xs, i0, i1, j0, j1 int) {

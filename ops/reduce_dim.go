@@ -242,8 +242,8 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 			m := float32(maxRow(xs))
 			s := expSumRow(buf, xs, m, prefetchNext(x.Data, lo, hi))
 			// the exp pass prefetched the next row already, during its arithmetic: a
-			// second prefetch here only costs (ab: 0.92 of the time without it, 16 of 24
-			// rounds, not stable at load 20; prefetching here alone, 0.91 against it)
+			// second prefetch here only adds work (ropbench ab found no gain from it, nor
+			// from prefetching here alone: docs/history.md)
 			scaleRow(ys, buf, nil, nil, float32(1/s), true)
 		})
 		return nil

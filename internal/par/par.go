@@ -3,10 +3,10 @@
 // the kernels do so that the envelope they measure bounds the kernels.
 //
 // A goroutine started for each share waits in the starting P's run queue until another P
-// takes it, and on the 2-core VM that took longer than the share itself: GEMM 256³'s two
-// column halves took 333-353 µs one after the other and 369-409 µs "in parallel" (each half
-// 184-226 µs), so the second half ran after the first, and one thread (116-122 GFLOP/s) beat
-// two (86-87). A worker that spins on its slot for SpinFor after each share takes the next
+// takes it, and on a loaded machine with few cores that wait can outlast the share itself:
+// the second half of a split loop then runs after the first, and two "parallel" shares take
+// longer than one thread doing both (docs/history.md has the GEMM measurement that showed
+// it). A worker that spins on its slot for SpinFor after each share takes the next
 // one within nanoseconds while calls follow one another (a loop of kernel calls, a
 // benchmark); after SpinFor idle it parks, so an idle process burns no CPU, and the first
 // call after a pause wakes it as starting a goroutine would.

@@ -11,8 +11,9 @@ type Limits struct {
 	// MaxStorage bounds the memory of a case's tensors (inputs and outputs, as the
 	// instance's Storage reports it). 0: no bound.
 	MaxStorage int64
-	// FlopLimit bounds a case's FLOPs (its EvalRoofline count): the plain reference that
-	// checks the kernel runs at about a GFLOP/s, so 2e9 FLOPs is about 2 s of checking.
+	// FlopLimit bounds a case's FLOPs (its EvalRoofline count): the plain reference loop
+	// that checks the kernel is far slower than the kernel, and the bound keeps that check
+	// to seconds a case.
 	// 0: no bound.
 	FlopLimit int64
 	// Quick keeps only the rows sized for the CPU (label cpu-*) within QuickMaxStorage.
@@ -22,7 +23,7 @@ type Limits struct {
 // QuickMaxStorage bounds the tensors of a quick case. It keeps the small cpu-* rows (the
 // largest is a 16 MiB matrix-vector product) and leaves out the bandwidth rows (cpu-large:
 // 64 MiB or more each way), whose building, reference check and slowest kernels take
-// seconds each on two shared cores: with them a quick run took minutes.
+// seconds each on a small machine: with them a quick run would not be quick.
 const QuickMaxStorage = 32 << 20
 
 // DefaultLimits are the limits of a full run on a workstation: 1 GiB of tensors, 2e9 FLOPs.

@@ -46,8 +46,8 @@ type Config struct {
 	Log      io.Writer // progress and warnings; nil: discarded
 }
 
-// Default returns the configuration `ropgen calibrate` uses without flags: about half a
-// minute on a 2-core machine.
+// Default returns the configuration `ropgen calibrate` uses without flags: short enough to
+// run before every benchmark run on a small machine.
 func Default() Config {
 	return Config{Workers: runtime.GOMAXPROCS(0), Repeats: 7, FMATime: 200 * time.Millisecond, SweepBytes: 128 << 20}
 }

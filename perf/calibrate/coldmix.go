@@ -15,9 +15,8 @@ import (
 // the case's own tensors: package perf/cold), and a run has many such samples, each a few
 // milliseconds long, taken over minutes. The warm mixes time passes of several dispatches
 // over arrays streamed back to back: on a shared machine a pass is fast only if every one of
-// its dispatches is, so their best round sat below what single cold calls of the catalog's
-// streaming kernels reached in the same minutes (up to 1.47x, ten make runs with a core kept
-// busy). A cold mix is the same kernel as its warm mix, called once per sample on arrays of a
+// its dispatches is, so their best round can sit below what single cold calls of the
+// catalog's streaming kernels reach in the same minutes (docs/history.md). A cold mix is the same kernel as its warm mix, called once per sample on arrays of a
 // cpu-large row's size, after the same eviction, dispatched as the catalog's kernels are
 // (ops.parallelFor: workers-1 goroutines started, the caller does the first share, the start
 // timed), on the same clock (cold.Sample). Its samples are cheap, so many are taken, in every
@@ -110,8 +109,8 @@ func (cm *coldMixes) sample(i int) float64 {
 
 // call runs mx once over the arrays as ops.parallelFor dispatches a kernel (internal/par):
 // the caller doing the first share, the persistent workers the others, then the join. A
-// dispatch of its own here (goroutines started per share) let the kernels outrun this
-// envelope once they dispatched through par: a correct CopyFwd sample read 1.45x it.
+// dispatch of its own here (goroutines started per share) would be slower than the kernels'
+// dispatch, and a correct kernel would outrun the envelope.
 func (cm *coldMixes) call(mx memMix) {
 	n := len(cm.a)
 	body := func(w int) {

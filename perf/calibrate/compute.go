@@ -121,8 +121,8 @@ func itersFor(k fmaKernel, target time.Duration) int {
 // fmaDispatch is the length of one dispatch of a multiply-add run: a run of FMATime is a
 // sequence of such dispatches, as a run of kernel calls is. On a busy machine a thread that
 // works for a millisecond and waits gets the CPU back sooner than one that computes for a
-// second: with 10 ms dispatches at load 30 on 2 cores, the calibration's best round was
-// 46 GFLOP/s while a 0.4 ms GEMM call reached 92, twice the "ceiling".
+// second, so long dispatches measure the scheduler's share and short kernel calls would
+// exceed such a "ceiling" (docs/history.md). A dispatch is as short as a short kernel call.
 const fmaDispatch = 2 * time.Millisecond
 
 // fmaRate runs k on every worker at once, dispatches times for iters iterations each, and

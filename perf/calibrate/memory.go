@@ -97,8 +97,8 @@ func sum8(a []float64) float64 {
 // few dispatches of a few ms each). A pass over the arrays is a sequence of such
 // dispatches, as a run of kernel calls is: on a busy machine a thread that ran for a few ms
 // and waits gets the CPU back sooner than one that streams for a second, so one dispatch
-// per pass measured 2-4x below what short kernel calls reached in the same minutes (here,
-// load 20 on 2 cores), and the envelope was no envelope. Every chunk is cold: the pass
+// per pass would measure the scheduler's share, well below what short kernel calls reach
+// in the same minutes, and the envelope would be no envelope. Every chunk is cold: the pass
 // streams arrays far larger than the last-level cache.
 const mixChunk = 2 << 20
 

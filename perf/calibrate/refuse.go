@@ -97,9 +97,9 @@ func (r *Result) Refusals() []string {
 				f.what, s.Median, 100*below, s.Max, 100*f.tol))
 		}
 		if len(f.samples) < 6 {
-			// Three rounds a half at least: with two, one disturbed pair of rounds decides (the
-			// sweep's five rounds of L1 sizes, about a millisecond each, moved between halves
-			// on a quiet machine while their median stayed near the best).
+			// Three rounds a half at least: with two, one disturbed pair of rounds decides
+			// (short rounds, such as the sweep's L1 sizes, can move between halves on a quiet
+			// machine while their median stays near the best).
 			continue
 		}
 		h := len(f.samples) / 2

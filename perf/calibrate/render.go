@@ -22,13 +22,13 @@ const (
 	// the best of several interleaved rounds is kept): it is accused only if it runs 40%
 	// above the best round of the fastest mix. A doubled-bytes row implies twice what it
 	// moved: it is convicted whenever it really ran above 0.7 of the envelope, which the
-	// streaming kernels do on DRAM-sized rows (their pattern, the triad_nt mix, reaches
-	// 0.8-0.9 of it). The two margins are about equal (1.4 over 1.0, and 2 x 0.85 = 1.7
-	// over 1.4). The old 1.5 x a Go-copy "envelope" accused a correct AddFwd at 106.6%:
-	// that envelope was not one, its NT-store kernels ran 1.6x faster. Under load a
-	// doubled-bytes row runs below 0.7 of the envelope (AddFwd fell to 0.2-0.7 of it with a
-	// core kept busy), so this fixed line convicts it only on a quiet machine; the report's
-	// same-time check (report.SameTimeLine: the row against streaming references timed
+	// streaming kernels do on DRAM-sized rows of a quiet machine (their pattern, the
+	// triad_nt mix, runs close to it). 1.4 keeps the two margins about equal: the line is
+	// 40% above the most a correct row implies, and a doubled row that runs near the
+	// envelope implies well above the line. An envelope of a plain Go copy would be too
+	// low: the non-temporal kernels outrun it, which is why the mixes stream as they do.
+	// Under load a doubled-bytes row can run below 0.7 of the envelope, so this fixed line
+	// convicts it only on a quiet machine; the report's same-time check (report.SameTimeLine: the row against streaming references timed
 	// between its samples, which the load slows alike) convicts it under load too.
 	DRAMEstimateFactor = 1.4
 	// ComputeEstimateFactor: without a clock from the OS the theoretical FMA peak is this factor times the best rate the SIMD kernel reached. The

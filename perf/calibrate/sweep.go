@@ -152,7 +152,7 @@ func sweepRate(cfg Config, mx memMix, bufs [][]float64, w int64) float64 {
 
 // plateauTol is how far (relative) a sweep point may sit from its plateau's median and
 // still belong to it: cache levels differ by a factor 1.5 or more in bandwidth, while
-// repeated medians on a shared machine move by up to about 10%.
+// repeated medians on a shared machine move by well under that; 0.15 sits between.
 const plateauTol = 0.15
 
 // plateaus finds the flat stretches of the sweep, the way the Empirical Roofline Toolkit and

@@ -101,9 +101,9 @@ func unitKernels() []fmaKernel {
 			}})
 	}
 	if amxOK {
-		// NOT EXECUTED on the host these kernels were written on (a KVM guest that exposes no
-		// AMX): their encodings are checked against GNU as (TestUnitEncodings), their
-		// arithmetic only where a CPU runs them (TestFMAKernelsDoTheirIterations).
+		// NOT EXECUTED where the CPU (or a virtual machine) exposes no AMX: their encodings
+		// are checked against GNU as (TestUnitEncodings), their arithmetic only where a CPU
+		// runs them (TestFMAKernelsDoTheirIterations).
 		// One 16x64-byte tile is 16x32 bf16 or 16x64 int8; a tile multiply does 16x16 dot
 		// products of 32 bf16 pairs (8192 multiply-adds) or of 64 int8 (16384).
 		ks = append(ks,

@@ -113,8 +113,8 @@ done:
 // of 64 bytes), a one 1 KiB tile of inputs loaded into tmm4-tmm7, out four 1 KiB tiles for
 // the accumulators tmm0-tmm3, which each iteration updates once each from independent
 // inputs. The caller has asked Linux for the tile data permission (amx_linux_amd64.go).
-// NOT EXECUTED on the host these were written on (a VM that exposes no AMX): only their
-// encodings are tested there.
+// NOT EXECUTED where the CPU (or a virtual machine) exposes no AMX: only their encodings
+// are tested there.
 
 // func tdpbf16AMX(iters int, cfg, a, out *byte)
 TEXT ·tdpbf16AMX(SB), NOSPLIT, $0-32

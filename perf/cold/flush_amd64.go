@@ -3,10 +3,11 @@ package cold
 import "unsafe"
 
 // flushOpt: the CPU has CLFLUSHOPT, which drops lines as CLFLUSH does but lets the flushes
-// overlap. A cold sample of a cpu-large row flushes 134-201 MB, and a CLFLUSH of each line
-// one after the other cost 240 ms per 128 MiB on the 2-core host (about 120 ns a line), more
-// than the timed call itself; CLFLUSHOPT took 8 ms. The bit is read with CPUID here:
-// klauspost/cpuid, the feature detection of ops and perf/calibrate, does not report it.
+// overlap. A cold sample of a cpu-large row flushes 134-201 MB, and CLFLUSH, which
+// serializes the flushes, can take longer over that than the timed call itself; with
+// CLFLUSHOPT the flush stays a small part of a sample (docs/history.md). The bit is read
+// with CPUID here: klauspost/cpuid, the feature detection of ops and perf/calibrate, does
+// not report it.
 var flushOpt = hasCLFLUSHOPT()
 
 // flushLines flushes every line of [p, p+n) with CLFLUSHOPT where the CPU has it, else with

@@ -199,9 +199,9 @@ func ReadBench(r io.Reader, file string) ([]Record, diag.Findings) {
 }
 
 // MaxRecords is the most records one read keeps (ReadFiles, ReadBench or ReadJSON): a report
-// keeps every row in memory with its price and its table cells, under 2 KB a record at the
-// peak, so a run beyond about a million records is refused with an error rather than left to
-// run the machine out of memory. Split such a run into several reports.
+// keeps every row in memory with its price and its table cells, so a run beyond about a
+// million records is refused with an error rather than left to run the machine out of
+// memory. Split such a run into several reports.
 const MaxRecords = 1 << 20
 
 // MaxFieldBytes is the longest device, op, workload, dtype or roof a record may have: names

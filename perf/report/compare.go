@@ -309,7 +309,7 @@ func (d *Delta) test(th *benchmath.Thresholds, alpha, threshold, minEffect, shif
 // independent draws, but they are taken back to back, seconds apart at most: a state of the
 // machine that lasts longer (the other engineers' load, which core, a cold page) moves them
 // together. A row that ran at both speeds within one run, in a different mix in the other
-// (records at 23 µs and at 53 µs in one run, only at 22-27 µs in the other), has a p-value
+// (records at t and at twice t in one run, only near t in the other), has a p-value
 // below 0.05 that says how often it hit the slow state, not what the code does. A change
 // of the code moves every record of the row; it shows as two runs whose records do not mix.
 func overlap(old, new []float64) bool {

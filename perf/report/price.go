@@ -467,8 +467,8 @@ func (p *Pricer) price(rec *record.Record) Row {
 	// while the sample judged runs above half the theoretical ceiling). This holds only for
 	// an envelope that bounds every sample of the catalog's kernels: the calibration's cold
 	// mixes time them as ropbench times a row (one cold call after the same eviction; see
-	// perf/calibrate). With the old envelope of warm passes alone, single cold samples of
-	// correct rows read at up to 1.47x it. A true breach fails the run (docs/model.md §6).
+	// perf/calibrate): an envelope of warm passes alone is too low, single cold samples of
+	// correct rows outrun it (docs/history.md). A true breach fails the run (docs/model.md §6).
 	// A row with a same-time reference is also judged against it (SameTimeLine): that check
 	// holds under load, where the fixed ceiling convicts only a row that ran fast.
 	if secs > 0 {

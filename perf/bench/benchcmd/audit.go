@@ -26,12 +26,12 @@ import (
 const auditEps = audit.DefaultEps
 
 // auditMinTraffic is the traffic the repeated calls of one audited case move at least: the
-// difference of the two runs carries up to a hundred KB of Go runtime noise, about 1% of this.
+// difference of the two runs carries the Go runtime's own traffic, which is small against this.
 const auditMinTraffic = 8 << 20
 
 // auditMinCall is the smallest case the audit judges. Every call also touches its own
 // bookkeeping (the op and tensor headers, the goroutine's stack), evicted with everything
-// else before the call: on the order of a kilobyte a call, which is 1.5% of this.
+// else before the call: on the order of a kilobyte a call, small against this.
 const auditMinCall = 64 << 10
 
 // audit is `NAME audit`: the bytes audit of the selected cases under valgrind's cache
