@@ -59,6 +59,8 @@ var columns = []column[Row]{
 	{name: "peak_flop_rate", num: func(r *Row) float64 { return r.PeakFlopRate }},
 	{name: "ref_rate", num: func(r *Row) float64 { return r.RefRate }},
 	{name: "ref_ratio", num: func(r *Row) float64 { return r.RefRatio }},
+	{name: "machine", num: func(r *Row) float64 { return r.Machine }},
+	{name: "judged_efficiency", num: func(r *Row) float64 { return r.Judged }},
 	{name: "bound", text: func(r *Row) string { return string(r.Bound) }},
 	{name: "verdict", text: func(r *Row) string { return string(r.Verdict) }},
 	{name: "note", text: func(r *Row) string { return r.Note }},
@@ -340,7 +342,7 @@ func Counts(rows []Row) VerdictTally {
 }
 
 func (c VerdictTally) String() string {
-	return fmt.Sprintf("%d rows: %d at ceiling (slowest sample >= %.0f%%), %d below, %d anomaly (slowest sample > %.0f%%), %d latency-bound, %d formula error, %d unpriced",
+	return fmt.Sprintf("%d rows: %d at ceiling (median >= %.0f%%), %d below, %d anomaly (slowest sample > %.0f%%), %d latency-bound, %d formula error, %d unpriced",
 		c.Rows, c.AtCeiling, AtCeilingMin*100, c.Below, c.Anomaly, AnomalyAbove*100, c.LatencyBound, c.FormulaError, c.Unpriced)
 }
 

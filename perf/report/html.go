@@ -149,7 +149,7 @@ func VerdictCounts(rows []Row) string { return Counts(rows).String() }
 func (d *Document) view() (*htmlView, error) {
 	v := &htmlView{Meta: d.Meta, Basis: string(d.Pricer.Basis()), Counts: VerdictCounts(d.Rows), DTypeLegend: DTypeLegend,
 		ChartNote: d.ChartNote, Verdicts: []string{string(AtCeiling), string(Below), string(Anomaly), string(FormulaError), string(LatencyBound)},
-		VerdictHelp: fmt.Sprintf("Verdicts judge the row's spread: at ceiling when even the slowest sample reaches %.0f%% of the SOL time; "+
+		VerdictHelp: fmt.Sprintf("At ceiling when the median sample reaches %.0f%% of the SOL time (for a memory-bound row with a same-time reference, measured against the machine as that reference found it: the judged efficiency); "+
 			"anomaly when even the slowest sample is above %.0f%% (the formula or the calibration is wrong); below otherwise; "+
 			"latency-bound rows have a SOL time under the cold-call floor; "+
 			"a formula error: the fastest sample implies a rate above a theoretical ceiling, or the median a byte rate above what the machine could have moved at the same time (the same-time reference, the faster streaming pattern timed between a DRAM-sized row's samples, times the envelope over that pattern's calibrated rate, widened by its spread). A rate check convicts no undercount: the bytes audit does (docs/audit.md).",

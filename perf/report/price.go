@@ -68,6 +68,38 @@ func SameTimeLine(prof *profiles.Profile) (line float64, ok bool) {
 	return env / m * (1 + prof.MixSpreads[ref].Rel()), true
 }
 
+// SameTimeFactor is how fast the machine streamed when a row with same-time reference
+// refRate (record.RefRate) ran, relative to when prof was calibrated: refRate over the
+// calibrated median of the same reference pattern (the faster median of the copy_cold and
+// triad_cold mixes, as the benchmark takes the faster pattern's median). A shared machine's
+// memory bandwidth moves by minutes (other guests of the host, other processes), and a
+// profile is a snapshot of one such minute: the same kernel reads 10% faster or slower
+// against it on another. Both rates are medians of one cold call of the same kernels on
+// the same sizes after the same eviction, so their ratio is the machine's change, not the
+// row's. ok is false when prof measured no reference pattern or refRate is 0.
+func SameTimeFactor(prof *profiles.Profile, refRate float64) (factor float64, ok bool) {
+	m := refMedian(prof)
+	if m <= 0 || refRate <= 0 {
+		return 0, false
+	}
+	return refRate / m, true
+}
+
+// refMedian is the calibrated median of the same-time reference pattern: the faster of the
+// copy_cold and triad_cold medians; 0 when prof measured neither.
+func refMedian(prof *profiles.Profile) float64 {
+	if prof == nil {
+		return 0
+	}
+	m := 0.0
+	for _, k := range []string{"copy_cold", "triad_cold"} {
+		if s := prof.MixSpreads[k]; s.Measured() {
+			m = max(m, s.Median)
+		}
+	}
+	return m
+}
+
 // lineTolerance is the relative slack of the verdict lines: times and ceilings come as
 // decimals, so a row exactly on a line in decimal (1.2 ms of SOL in 1.5 ms) can land an ulp
 // below it in binary, and must still read as on it.
@@ -99,14 +131,14 @@ const (
 	// cost a call timed cold, see Pricer.Floor): even a kernel at the roofline would spend
 	// most of its call on them, so the efficiency says nothing about the kernel.
 	LatencyBound Verdict = "latency-bound"
-	// Anomaly: the whole spread is above AnomalyAbove (the efficiency of the slowest sample
-	// too); the formula or the calibration is wrong.
+	// Anomaly: the whole spread is above AnomalyAbove (the judged efficiency of the slowest
+	// sample too); the formula or the calibration is wrong.
 	Anomaly Verdict = "anomaly"
-	// AtCeiling: the whole spread is at AtCeilingMin or above (the slowest sample too), and
-	// not an anomaly; done.
+	// AtCeiling: the judged efficiency (Row.Judged: the median sample's, against the machine
+	// as the same-time reference found it) is at AtCeilingMin or above, and not an anomaly;
+	// done.
 	AtCeiling Verdict = "at ceiling"
-	// Below: priced, and some of the spread is below AtCeilingMin (a spread across a line
-	// is not on its far side).
+	// Below: priced, and the judged efficiency is below AtCeilingMin.
 	Below Verdict = "below"
 	// None: no efficiency to judge.
 	None Verdict = ""
@@ -166,8 +198,17 @@ type Row struct {
 	Price
 	Efficiency float64 // SOLTime / measured time (the median sample)
 	// EffLow and EffHigh are the efficiency of the slowest and of the fastest sample: the
-	// row's spread, which the verdict lines judge (Verdict).
+	// row's spread.
 	EffLow, EffHigh float64
+	// Machine is how fast the machine streamed while the row ran, relative to the
+	// calibration: the row's same-time reference over the calibrated median of the same
+	// reference pattern (SameTimeFactor). NaN when the row has no reference, is not
+	// memory-bound, or the profile measured no reference pattern. The verdict lines judge
+	// the efficiency over it (Judged).
+	Machine float64
+	// Judged is the efficiency the verdict lines judge: Efficiency over Machine where the row
+	// has one, else Efficiency.
+	Judged float64
 	// CacheEfficiency is CacheTime / measured time.
 	CacheEfficiency float64
 	ByteRate        float64 // implied bytes / measured time
@@ -230,6 +271,9 @@ type device struct {
 	refs  []*record.Record // the ref.copy records, in the order met
 	// sameTime is SameTimeLine of the profile; 0 when it has none.
 	sameTime float64
+	// refMedian is the calibrated median rate of the same-time reference pattern
+	// (SameTimeFactor's denominator); 0 when the profile measured none.
+	refMedian float64
 }
 
 // cacheRoof is a cache level resolved on one profile.
@@ -295,6 +339,7 @@ func (p *Pricer) device(name string) *device {
 			d.hbmNo = d.prof.Why(profiles.HBMKey, p.basis)
 			d.floor = d.prof.LatencyFloor
 			d.sameTime, _ = SameTimeLine(d.prof)
+			d.refMedian = refMedian(d.prof)
 			for _, c := range d.prof.Caches {
 				if v, ok := c.Value(p.basis); ok && c.Bytes > 0 {
 					d.caches = append(d.caches, cacheRoof{c.Key, v, c.Bytes})
@@ -440,7 +485,7 @@ func (d *device) price(r *roof, flops, bytes int64) Price {
 
 // blankRow is rec's row with every cell blank.
 func blankRow(rec *record.Record) Row {
-	return Row{Rec: rec, Price: blankPrice(), Efficiency: blank, EffLow: blank, EffHigh: blank,
+	return Row{Rec: rec, Price: blankPrice(), Efficiency: blank, EffLow: blank, EffHigh: blank, Machine: blank, Judged: blank,
 		CacheEfficiency: blank, ByteRate: blank, FlopRate: blank, PeakByteRate: blank, PeakFlopRate: blank,
 		RefRate: blank, RefRatio: blank, Floor: blank}
 }
@@ -495,6 +540,11 @@ func (p *Pricer) price(rec *record.Record) Row {
 	}
 	row.Efficiency = row.SOLTime / secs
 	row.EffLow, row.EffHigh = row.SOLTime/slow, row.SOLTime/fast
+	row.Judged = row.Efficiency
+	if row.Bound == Memory && rec.RefRate > 0 && d.refMedian > 0 {
+		row.Machine = rec.RefRate / d.refMedian
+		row.Judged = row.Efficiency / row.Machine
+	}
 	if !Blank(row.CacheTime) {
 		row.CacheEfficiency = row.CacheTime / secs
 	}
@@ -504,7 +554,11 @@ func (p *Pricer) price(rec *record.Record) Row {
 	if row.Verdict == FormulaError {
 		return row
 	}
-	row.Verdict = verdict(row.SOLTime, d.floor, row.EffLow)
+	slowest := row.EffLow
+	if !Blank(row.Machine) {
+		slowest /= row.Machine
+	}
+	row.Verdict = verdict(row.SOLTime, d.floor, row.Judged, slowest)
 	if row.Verdict == Anomaly {
 		row.setNote(NoteAnomaly)
 	}
@@ -512,15 +566,19 @@ func (p *Pricer) price(rec *record.Record) Row {
 }
 
 // verdict is the verdict of a priced row with SOL time sol, the cold-call floor floor (0:
-// none) and the efficiency of its slowest sample effLow. The lines judge the slowest
-// sample: "at ceiling" and "anomaly" only when the whole spread is on that side of the line.
-func verdict(sol, floor, effLow float64) Verdict {
+// none), its judged efficiency eff (Row.Judged) and that of its slowest sample, slowest.
+// "At ceiling" judges the typical sample, the median: the slowest of a few cold calls on a
+// shared machine is the one that lost its core or its memory bandwidth to something else,
+// and a line judged by it moves a kernel that sits at its mix's ceiling across the line from
+// run to run. "Anomaly" accuses the formula or the calibration, so it takes the whole spread
+// above its line, the slowest sample too.
+func verdict(sol, floor, eff, slowest float64) Verdict {
 	switch {
 	case floor > 0 && sol < floor:
 		return LatencyBound
-	case effLow > AnomalyAbove*(1+lineTolerance):
+	case slowest > AnomalyAbove*(1+lineTolerance):
 		return Anomaly
-	case effLow >= AtCeilingMin*(1-lineTolerance):
+	case eff >= AtCeilingMin*(1-lineTolerance):
 		return AtCeiling
 	}
 	return Below

@@ -201,7 +201,8 @@ func TestSpreadVerdicts(t *testing.T) {
 		want           Verdict
 		effLo, effHigh float64
 	}{
-		{"median at ceiling, slowest below", sol / 0.95, sol / 0.9, sol / 0.7, Below, 0.7, 0.95},
+		{"median at ceiling, slowest below: at ceiling", sol / 0.95, sol / 0.9, sol / 0.7, AtCeiling, 0.7, 0.95},
+		{"median below, fastest at ceiling: below", sol / 0.95, sol / 0.79, sol / 0.7, Below, 0.7, 0.95},
 		{"all at ceiling", sol / 1.02, sol / 0.95, sol / 0.85, AtCeiling, 0.85, 1.02},
 		{"straddles 105%: at ceiling", sol / 1.2, sol / 1.1, sol / 0.9, AtCeiling, 0.9, 1.2},
 		{"all above 105%", sol / 1.3, sol / 1.2, sol / 1.1, Anomaly, 1.1, 1.3},
@@ -857,8 +858,55 @@ func TestSameTimeCheck(t *testing.T) {
 	a, b := pr.Price(&ra), pr.Price(&rb)
 	a.Rec, b.Rec = nil, nil
 	a.RefRate, a.RefRatio, a.RefLine = b.RefRate, b.RefRatio, b.RefLine
+	a.Machine, a.Judged = b.Machine, b.Judged // TestSameTimeVerdicts
 	if fmt.Sprintf("%v", a) != fmt.Sprintf("%v", b) {
 		t.Errorf("a reference changed the price:\n%+v\n%+v", a, b)
+	}
+}
+
+// TestSameTimeVerdicts: a memory-bound row's verdict judges its efficiency against the
+// machine as its same-time reference found it (the reference over the calibrated median of
+// the same pattern), so the machine's bandwidth moving between the calibration and the run
+// does not move the row across a line; the efficiency column stays the profile's.
+func TestSameTimeVerdicts(t *testing.T) {
+	p := testProfile(t)
+	p.MixFractions = map[string]float64{"copy_cold": 0.5, "triad_cold": 0.4}
+	p.MixSpreads = map[string]profiles.Spread{"copy_cold": {Min: 2e11, Median: 4e11, Max: 5e11, N: 9}, "triad_cold": {Min: 1e11, Median: 2e11, Max: 3e11, N: 9}}
+	sol := 4.0 / (1 << 11) // 4<<28 bytes at the 2^39 B/s effective HBM ceiling
+	for _, c := range []struct {
+		name      string
+		eff, ref  float64 // the row's efficiency on the profile, its same-time reference (B/s)
+		roof      string
+		flops     int64
+		machine   float64 // NaN: none
+		want      Verdict
+		wantJudge float64
+	}{
+		{"slower machine: at ceiling", 0.72, 3.2e11, "vector.fp32", 0, 0.8, AtCeiling, 0.9},
+		{"as calibrated", 0.72, 4e11, "vector.fp32", 0, 1, Below, 0.72},
+		{"faster machine: no anomaly", 1.11, 4.4e11, "vector.fp32", 0, 1.1, AtCeiling, 1.11 / 1.1},
+		{"faster machine, still above", 1.3, 4.4e11, "vector.fp32", 0, 1.1, Anomaly, 1.3 / 1.1},
+		{"no reference", 0.72, 0, "vector.fp32", 0, math.NaN(), Below, 0.72},
+		// Compute-bound: the memory system's state says nothing of the FMA pipes.
+		{"compute-bound", 0.72, 3.2e11, "vector.fp32", 1 << 40, math.NaN(), Below, 0.72},
+	} {
+		r := rec(c.roof, c.flops, 4<<28, sol/c.eff)
+		if c.flops > 0 {
+			r.Seconds = float64(c.flops) / 2.199023255552e12 / c.eff
+		}
+		r.MinSeconds, r.MaxSeconds = r.Seconds, r.Seconds
+		r.RefRate = c.ref
+		row := NewPricer(p, nil, "").Price(&r)
+		if math.IsNaN(c.machine) != Blank(row.Machine) || (!Blank(row.Machine) && math.Abs(row.Machine-c.machine) > 1e-9) ||
+			math.Abs(row.Judged-c.wantJudge) > 1e-9 || row.Verdict != c.want || math.Abs(row.Efficiency-c.eff) > 1e-9 {
+			t.Errorf("%s: machine %v judged %v efficiency %v verdict %q; want %v %v %v %q", c.name, row.Machine, row.Judged, row.Efficiency, row.Verdict, c.machine, c.wantJudge, c.eff, c.want)
+		}
+	}
+	if f, ok := SameTimeFactor(p, 2e11); !ok || f != 0.5 {
+		t.Errorf("SameTimeFactor = %v, %v", f, ok)
+	}
+	if _, ok := SameTimeFactor(testProfile(t), 2e11); ok {
+		t.Error("a profile without reference patterns gives a factor")
 	}
 }
 

@@ -42,7 +42,7 @@ type style struct{ label, fill, stroke string }
 
 // styles, in legend order; styleOf picks one.
 var styles = []style{
-	{"at ceiling (slowest sample >= 80%)", "#1a9850", "white"},
+	{"at ceiling (median >= 80%)", "#1a9850", "white"},
 	{"below ceiling", "#2c7bb6", "white"},
 	{"anomaly (slowest sample > 105%)", "#f28e2b", "white"},
 	{"formula error", "#d7191c", "white"},
