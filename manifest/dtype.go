@@ -1,33 +1,19 @@
 package manifest
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ropgen/ropgen/internal/dtype"
+)
 
 // DTypeSpec is one dtype a manifest may name, with its storage size in bytes.
-type DTypeSpec struct {
-	Name string
-	Size int
-}
+type DTypeSpec = dtype.Spec
 
-// DTypes is the single table of dtypes: the validator checks names against it and package
-// ops numbers its DType values after it. New builtin dtypes go at the end (an ops.DType is
-// its position here); a module's own dtypes (ropgen.yaml) follow them (SetDTypes).
-var DTypes = []DTypeSpec{
-	{"float32", 4},
-	{"float16", 2},
-	{"bfloat16", 2},
-	{"float8_e4m3", 1},
-	{"float8_e5m2", 1},
-	{"int64", 8},
-	{"int32", 4},
-	{"int8", 1},
-	{"bool", 1},
-	{"float64", 8},
-	{"int16", 2},
-	{"uint8", 1},
-	// PyTorch's spelling of the OCP E4M3 format (finite: no infinities), as the Python
-	// kernel libraries write it; a dtype of its own here, so a manifest says what it means.
-	{"float8_e4m3fn", 1},
-}
+// DTypes is the dtypes a manifest may name: ropgen's own (internal/dtype's table, the one
+// package ops numbers its DType values after) followed by the module's own (ropgen.yaml's,
+// SetDTypes). The capacity stops at the builtin ones, so that SetDTypes never writes into
+// that table.
+var DTypes = dtype.Builtin[:len(dtype.Builtin):len(dtype.Builtin)]
 
 // builtin is how many of DTypes are ropgen's own; the rest are the module's (SetDTypes).
 var builtin = len(DTypes)
@@ -59,7 +45,7 @@ func SetDTypes(extra ...DTypeSpec) error {
 		}
 		seen[s.Name] = true
 	}
-	DTypes = append(DTypes[:builtin:builtin], extra...)
+	DTypes = append(dtype.Builtin[:builtin:builtin], extra...)
 	return nil
 }
 

@@ -8,15 +8,15 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/internal/dtype"
 )
 
-// DType is a tensor element type, numbered after manifest.DTypes (zero is invalid). The CPU
-// kernels compute in float32 whatever the dtype; the dtype fixes the storage size, so
-// elem_bytes follows it.
+// DType is a tensor element type, numbered after ropgen's dtype table (internal/dtype, which
+// the manifest model validates names against; zero is invalid). The CPU kernels compute in
+// float32 whatever the dtype; the dtype fixes the storage size, so elem_bytes follows it.
 type DType uint8
 
-// The dtypes, in the order of manifest.DTypes.
+// The dtypes, in the order of the table.
 const (
 	Invalid DType = iota
 	Float32
@@ -34,22 +34,29 @@ const (
 	Float8E4M3FN
 )
 
-func (d DType) spec() manifest.DTypeSpec {
-	if d == Invalid || int(d) > len(manifest.DTypes) {
-		return manifest.DTypeSpec{Name: fmt.Sprintf("DType(%d)", d)}
+// valid reports whether d names a dtype of the table. Small enough to inline into Size,
+// which every generated EvalRoofline calls per tensor.
+func (d DType) valid() bool { return uint(d)-1 < uint(len(dtype.Builtin)) }
+
+// Size is the storage size of one element in bytes; 0 for an invalid dtype.
+func (d DType) Size() int {
+	if !d.valid() {
+		return 0
 	}
-	return manifest.DTypes[d-1]
+	return dtype.Builtin[d-1].Size
 }
 
-// Size is the storage size of one element in bytes.
-func (d DType) Size() int { return d.spec().Size }
-
-func (d DType) String() string { return d.spec().Name }
+func (d DType) String() string {
+	if !d.valid() {
+		return fmt.Sprintf("DType(%d)", d)
+	}
+	return dtype.Builtin[d-1].Name
+}
 
 // ParseDType returns the dtype named s.
 func ParseDType(s string) (DType, error) {
-	names := make([]string, len(manifest.DTypes))
-	for i, spec := range manifest.DTypes {
+	names := make([]string, len(dtype.Builtin))
+	for i, spec := range dtype.Builtin {
 		if spec.Name == s {
 			return DType(i + 1), nil
 		}
@@ -97,7 +104,7 @@ func NewTensor(dt DType, shape ...int) (*Tensor, error) {
 // meta tensor is enough to bind an op's shapes (Bind) and evaluate its roofline on workloads
 // too large for the CPU; a kernel refuses it.
 func NewMeta(dt DType, shape ...int) (*Tensor, error) {
-	if dt == Invalid || int(dt) > len(manifest.DTypes) {
+	if !dt.valid() {
 		return nil, fmt.Errorf("invalid dtype %v", dt)
 	}
 	n := 1
