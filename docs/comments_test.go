@@ -211,3 +211,50 @@ func TestCommentsSayWhyCatches(t *testing.T) {
 		}
 	}
 }
+
+// pageRunRE is what marks a dated run on a reference page: a date, a clock time in UTC, or
+// the load average it ran under.
+var pageRunRE = regexp.MustCompile(`(?i)\b20\d\d-\d\d-\d\d\b|\b\d\d:\d\d UTC\b|\bload average (?:of )?~?\d|\bat load \d`)
+
+// pageRunAllowed are the lines of the pages that match pageRunRE and record no run.
+var pageRunAllowed = []struct{ page, text, why string }{
+	{"docs/validate.md", "a bare `2024-01-01`", "a YAML timestamp the validator refuses, not a run"},
+}
+
+// TestDatedRunsInHistory keeps dated runs on one page: README.md and docs/*.md other than
+// docs/history.md (the performance history, each run with its command and host) name no
+// date, UTC time or load average of a run.
+func TestDatedRunsInHistory(t *testing.T) {
+	r, err := root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := make([]bool, len(pageRunAllowed))
+	for _, name := range pages(t) {
+		if name == "docs/history.md" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(r, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+	lines:
+		for n, line := range strings.Split(string(data), "\n") {
+			if !pageRunRE.MatchString(line) {
+				continue
+			}
+			for i, a := range pageRunAllowed {
+				if a.page == name && strings.Contains(line, a.text) {
+					used[i] = true
+					continue lines
+				}
+			}
+			t.Errorf("%s:%d: a dated run on a reference page: %q\n\tmove it to docs/history.md with its command and host, and show a pattern or the reason here", name, n+1, strings.TrimSpace(line))
+		}
+	}
+	for i, ok := range used {
+		if !ok {
+			t.Errorf("pageRunAllowed: %s %q matches no line any more: remove it", pageRunAllowed[i].page, pageRunAllowed[i].text)
+		}
+	}
+}
