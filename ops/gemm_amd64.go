@@ -2,8 +2,6 @@
 
 package ops
 
-import "github.com/klauspost/cpuid/v2"
-
 // The vector kernels of gemm_amd64.s, chosen at run time from the CPU's features (CPUID
 // and the OS's saved register state, through klauspost/cpuid): the AVX-512F 12×32
 // micro-kernel where the CPU has AVX-512F, the AVX2+FMA 6×16 one where it has AVX2 and FMA,
@@ -24,11 +22,11 @@ func gemvAcc1(n int, x, b, c *float32)
 //go:noescape
 func dot4(k int, x, w *float32, ldw int, out *float32)
 
+// hasAVX2FMA and hasAVX512 are the CPU's features, as the SIMD levels read them
+// (internal/asm/f32: CPUID and the OS's saved register state).
 var (
-	hasAVX2FMA = cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2, cpuid.FMA3)
-	// AVX512DQ for VRANGEPS, the one-instruction exact max and min of the reductions; every
-	// AVX-512 CPU but the Xeon Phi has it.
-	hasAVX512 = hasAVX2FMA && cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512DQ)
+	hasAVX2FMA = cpuSIMD >= SIMDAVX2
+	hasAVX512  = cpuSIMD >= SIMDAVX512
 )
 
 // archKernels returns the vector micro-kernels this CPU can run, by SIMD level.
@@ -58,7 +56,7 @@ func tile6x16(kc int, a, b, c []float32, ldc int, load bool) {
 // rows are contiguous (b.cs == 1) and c is zero on entry. It returns 0 at SIMDGo (simd.go).
 func gemvRows(x []float32, b mat, c []float32) int {
 	n, k := len(c)&^31, len(x)
-	if simdLevel < SIMDAVX2 || n == 0 || k == 0 {
+	if simdLevel() < SIMDAVX2 || n == 0 || k == 0 {
 		return 0
 	}
 	_ = b.data[(k-1)*b.rs+n-1] // the last row's last element: every row read is below it
@@ -80,7 +78,7 @@ func gemvRows(x []float32, b mat, c []float32) int {
 func dotRows(x []float32, b mat, c []float32) int {
 	n, k := len(c)&^3, len(x)
 	k16 := k &^ 15
-	if simdLevel < SIMDAVX2 || n == 0 || k16 == 0 {
+	if simdLevel() < SIMDAVX2 || n == 0 || k16 == 0 {
 		return 0
 	}
 	_ = b.data[(n-1)*b.cs+k-1]

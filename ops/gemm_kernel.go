@@ -70,7 +70,7 @@ var gemmKernels = func() map[int]*microKernel {
 // gemmActive returns the kernel of the SIMD level in use: the highest level at or below it
 // that has one.
 func gemmActive() *microKernel {
-	for level := simdLevel; level >= SIMDGo; level-- {
+	for level := simdLevel(); level >= SIMDGo; level-- {
 		if k, ok := gemmKernels[level]; ok {
 			return k
 		}

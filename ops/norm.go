@@ -424,7 +424,7 @@ func init() {
 // caller's worker fences after its last row (eachRowStreamed).
 func streamRow(y, x, w, b, pf []float32, stream bool, piece func(y, x, w, b, pf []float32, nt bool)) {
 	s, e := 0, 0
-	if stream && simdLevel >= SIMDAVX2 {
+	if stream && simdLevel() >= SIMDAVX2 {
 		s, e = ntSpan(y)
 	}
 	if e == s {

@@ -233,7 +233,7 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 		})
 		return nil
 	}
-	if v.inner == 1 && streams(len(out.Data)) && simdLevel >= SIMDAVX2 {
+	if v.inner == 1 && streams(len(out.Data)) && simdLevel() >= SIMDAVX2 {
 		// A large output: e**(x - m) goes to a scratch row that stays in L1, and the
 		// scaled row is streamed from it (scaleRow), so y's lines are written once and
 		// never read; the same operations as below, bit for bit.

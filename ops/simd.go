@@ -1,9 +1,6 @@
 package ops
 
-import (
-	"os"
-	"runtime"
-)
+import "github.com/ropgen/ropgen/internal/asm/f32"
 
 //go:generate sh -c "cd internal/asmgen && go run . -out ../../simd_amd64.s -stubs ../../simd_amd64_decl.go -pkg ops"
 
@@ -15,66 +12,46 @@ import (
 // over everything is the fallback where no SIMD level is available and the reference the
 // kernels are tested against (simd_test.go).
 
-// SIMD levels: which kernels vecXxx run (SetSIMD). The levels rank the kernels of one
-// architecture: 1 is the Go loops everywhere, 2 the first vector level (AVX2 on amd64, NEON
-// on arm64), 3 AVX-512 (amd64 only), so "simd=1 against simd=2" is the same comparison on
-// both.
+// SIMD levels: which kernels vecXxx run (SetSIMD). They are internal/asm/f32's levels, which
+// pick its kernels (the streaming ones) and this package's alike: 1 is the Go loops
+// everywhere, 2 the first vector level (AVX2 on amd64, NEON on arm64), 3 AVX-512 (amd64
+// only), so "simd=1 against simd=2" is the same comparison on both.
 const (
 	// SIMDGo runs the Go loops only (and the SSE streaming kernels, which are the amd64
-	// baseline: the default build before the generated kernels).
-	SIMDGo = 1
+	// baseline).
+	SIMDGo = f32.Go
 	// SIMDAVX2 runs the 8-lane AVX2+FMA kernels.
-	SIMDAVX2 = 2
+	SIMDAVX2 = f32.AVX2
 	// SIMDAVX512 runs the 16-lane AVX-512 kernels.
-	SIMDAVX512 = 3
+	SIMDAVX512 = f32.AVX512
 	// SIMDNEON runs the 4-lane NEON kernels of arm64: level 2 there.
-	SIMDNEON = 2
+	SIMDNEON = f32.NEON
 )
 
 // simdNames are the names ROPGEN_SIMD takes on this architecture, by level.
-var simdNames = func() map[string]int {
-	if runtime.GOARCH == "arm64" {
-		return map[string]int{"go": SIMDGo, "neon": SIMDNEON}
-	}
-	return map[string]int{"go": SIMDGo, "avx2": SIMDAVX2, "avx512": SIMDAVX512}
-}()
+var simdNames = f32.Names()
 
 // simdName returns the name of level l on this architecture ("" for none).
-func simdName(l int) string {
-	for name, v := range simdNames {
-		if v == l {
-			return name
-		}
-	}
-	return ""
-}
+func simdName(l int) string { return f32.Name(l) }
 
-// simdLevel is the level in use: the CPU's best, unless the environment variable
+// envSIMD returns the level ROPGEN_SIMD asks for (f32.EnvLevel).
+func envSIMD(v string) int { return f32.EnvLevel(v) }
+
+// cpuSIMD is the CPU's best level (f32.Best: SIMDGo in a purego build).
+var cpuSIMD = f32.Best()
+
+// simdLevel returns the level in use: the CPU's best, unless the environment variable
 // ROPGEN_SIMD (go, avx2 or avx512; go or neon on arm64) or SetSIMD lowered it.
-var simdLevel = envSIMD(os.Getenv("ROPGEN_SIMD"))
-
-// envSIMD returns the level ROPGEN_SIMD asks for, capped at the CPU's; the CPU's best when
-// it is empty or not a level's name.
-func envSIMD(v string) int {
-	l, ok := simdNames[v]
-	if !ok {
-		return cpuSIMD
-	}
-	return min(l, cpuSIMD)
-}
+func simdLevel() int { return f32.Level() }
 
 // SIMD returns the SIMD level the kernels use now and the CPU's best.
-func SIMD() (now, best int) { return simdLevel, cpuSIMD }
+func SIMD() (now, best int) { return f32.Level(), f32.Best() }
 
 // SetSIMD makes the kernels use SIMD level at most level (SIMDGo..SIMDAVX512; a level
 // above the CPU's best means the best) and returns the function that restores the previous
 // one: for A/B comparisons (ropbench ab -a simd=1 -b simd=2) and tests. It is not safe to
 // call while kernels run.
-func SetSIMD(level int) (restore func()) {
-	prev := simdLevel
-	simdLevel = max(SIMDGo, min(level, cpuSIMD))
-	return func() { simdLevel = prev }
-}
+func SetSIMD(level int) (restore func()) { return f32.SetLevel(level) }
 
 // The one-input kernels without parameters, by index, for vecUnary and ntUnary.
 const (

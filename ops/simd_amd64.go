@@ -5,24 +5,12 @@ package ops
 import "unsafe"
 
 // The Go side of the generated kernels (simd_amd64.s; conventions in ops/internal/asmgen):
-// the CPU's level, and the wrappers that pick the width and finish each vector a kernel
+// the wrappers that pick the width and finish each vector a kernel
 // leaves out (a lane outside its fast range) with the Go element function.
-
-// cpuSIMD is the CPU's best level, from the features the GEMM kernels are chosen by
-// (gemm_amd64.go: CPUID and the OS's saved register state).
-var cpuSIMD = func() int {
-	switch {
-	case hasAVX512:
-		return SIMDAVX512
-	case hasAVX2FMA:
-		return SIMDAVX2
-	}
-	return SIMDGo
-}()
 
 // lanes returns the vector width of the level in use, 0 for SIMDGo.
 func lanes() int {
-	switch simdLevel {
+	switch simdLevel() {
 	case SIMDAVX512:
 		return 16
 	case SIMDAVX2:
@@ -33,7 +21,7 @@ func lanes() int {
 
 // pick returns the kernel of the level in use and its width (nil, 0 for SIMDGo).
 func pick[F any](avx2, avx512 F) (F, int) {
-	switch simdLevel {
+	switch simdLevel() {
 	case SIMDAVX512:
 		return avx512, 16
 	case SIMDAVX2:
@@ -67,7 +55,7 @@ func unaryNT(k int, y, x []float32, nt int) int {
 // ntUnary streams unary k into the aligned span of y (ntSpan) and returns it; nothing at
 // SIMDGo.
 func ntUnary(k int, y, x []float32) (s, e int) {
-	if simdLevel < SIMDAVX2 {
+	if simdLevel() < SIMDAVX2 {
 		return 0, 0
 	}
 	return ntStream(y, func(s, e int) { unaryNT(k, y[s:e], x[s:e], 1) })
@@ -93,7 +81,7 @@ func eluNT(y, x []float32, alpha float32, nt int) int {
 // ntElu streams elu(x) with alpha into the aligned span of y (ntSpan) and returns it, as
 // ntUnary.
 func ntElu(y, x []float32, alpha float32) (s, e int) {
-	if simdLevel < SIMDAVX2 {
+	if simdLevel() < SIMDAVX2 {
 		return 0, 0
 	}
 	return ntStream(y, func(s, e int) { eluNT(y[s:e], x[s:e], alpha, 1) })
@@ -136,14 +124,14 @@ func vecExpSum(y, x []float32, m float32, next []float32) (int, float64) {
 // fusedRowsOK says whether softmax's and log_softmax's fused row kernel (vecExpSumOut)
 // runs on the rows of n elements of y: at AVX-512, whose exp never stops (AVX2's would
 // leave the output pass half done), where fusedNormsOK.
-func fusedRowsOK(y []float32, n int) bool { return simdLevel >= SIMDAVX512 && fusedNormsOK(y, n) }
+func fusedRowsOK(y []float32, n int) bool { return simdLevel() >= SIMDAVX512 && fusedNormsOK(y, n) }
 
 // fusedNormsOK says whether the norms' fused row kernels (vecNormVarOut, vecScaleSumSqOut)
 // run on the rows of n elements of y: at a SIMD level, y 64-byte aligned and n a whole
 // number of its lines, so that every row's output is streamed whole.
 func fusedNormsOK(y []float32, n int) bool {
 	s, _ := ntSpan(y)
-	return simdLevel >= SIMDAVX2 && n%16 == 0 && s == 0 && len(y) >= 16
+	return simdLevel() >= SIMDAVX2 && n%16 == 0 && s == 0 && len(y) >= 16
 }
 
 // vecExpSumOut is vecExpSum(e, x, m, next) with the output pass of the row before
@@ -356,7 +344,7 @@ func vecVarRow(x []float32, x0 float64) (int, float64, float64) {
 // on the reference host: ropbench ab TransposeFwd 4096x4096, 16x8 pairs (A) against 16x16
 // (B): B faster in 14 of 14 rounds, median time ratio 0.33 (load 19).
 func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool {
-	if simdLevel < SIMDAVX2 {
+	if simdLevel() < SIMDAVX2 {
 		return false
 	}
 	iv, jv := i0+(i1-i0)&^15, j0+(j1-j0)&^7
@@ -373,7 +361,7 @@ func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool 
 			nt = 1 // every y row of the strip starts a line at i, as ys is whole lines
 		}
 		j := j0
-		if simdLevel == SIMDAVX512 {
+		if simdLevel() == SIMDAVX512 {
 			for ; j+16 <= jv; j += 16 {
 				_ = y[(j+15)*ys+i+15]
 				transpose16x16AVX512(&y[j*ys+i], &x[i*xs+j], ys, xs, nt)
@@ -400,7 +388,7 @@ func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool 
 
 // fence orders the streamed stores of a worker before its range is reported done.
 func fence() {
-	if simdLevel >= SIMDAVX2 {
+	if simdLevel() >= SIMDAVX2 {
 		sfence()
 	}
 }

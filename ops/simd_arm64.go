@@ -8,11 +8,9 @@ import "math"
 // baseline: every arm64 CPU runs SIMDNEON, no feature test needed. The kernels arm64 has no
 // NEON version of do nothing there (simd_other.go), and the Go loops do their elements.
 
-const cpuSIMD = SIMDNEON
-
 // lanes returns the vector width of the level in use (4 float32 at SIMDNEON), 0 for SIMDGo.
 func lanes() int {
-	if simdLevel >= SIMDNEON {
+	if simdLevel() >= SIMDNEON {
 		return 4
 	}
 	return 0
@@ -48,7 +46,7 @@ func scaleNEON(y, x, w []float32, s float32, hasW int) int
 // vecSum returns how many elements of x it summed (the full vectors) and their sum in
 // float64.
 func vecSum(x []float32) (int, float64) {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0, 0
 	}
 	return sumNEON(x)
@@ -56,7 +54,7 @@ func vecSum(x []float32) (int, float64) {
 
 // vecSumSq returns how many elements of x it did and the sum of x² in float64.
 func vecSumSq(x []float32) (int, float64) {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0, 0
 	}
 	return sumSqNEON(x)
@@ -65,7 +63,7 @@ func vecSumSq(x []float32) (int, float64) {
 // vecMax returns how many elements of x it did and their maximum; ok is false when x holds
 // a NaN in them (the caller then takes the Go loop, which keeps it).
 func vecMax(x []float32) (n int, m float32, ok bool) {
-	if simdLevel < SIMDNEON || len(x) < 4 {
+	if simdLevel() < SIMDNEON || len(x) < 4 {
 		return 0, 0, true
 	}
 	return maxNEON(x)
@@ -76,7 +74,7 @@ var arithNEON = [...]func(y, a, b []float32, mode int) int{opAdd: addNEON, opSub
 // vecArith computes y = a ∘ b over the full vectors of y, where a and b are each either as
 // long as y or a single broadcast element (arithMode); bit-identical to the Go loops.
 func vecArith(op int, y, a, b []float32) int {
-	if simdLevel < SIMDNEON || len(y) < 4 {
+	if simdLevel() < SIMDNEON || len(y) < 4 {
 		return 0
 	}
 	mode := arithMode(y, a, b)
@@ -92,7 +90,7 @@ func vecArith(op int, y, a, b []float32) int {
 
 // vecRelu computes y = max(x, 0) over the full vectors of x.
 func vecRelu(y, x []float32) int {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0
 	}
 	return reluNEON(y[:len(x)], x)
@@ -110,7 +108,7 @@ func hardswishNEON(y, x []float32) int
 // vecLeakyRelu computes y = x * s where x's sign bit is set, x * 1 elsewhere, over the full
 // vectors of x: LeakyReluFwd's Go loop bit for bit.
 func vecLeakyRelu(y, x []float32, s float32) int {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0
 	}
 	return leakyReluNEON(y[:len(x)], x, s)
@@ -119,7 +117,7 @@ func vecLeakyRelu(y, x []float32, s float32) int {
 // vecClamp computes y = min(max(x, lo), hi) over the full vectors of x, bit for bit Go's
 // min and max (NaN and signed zeros included).
 func vecClamp(y, x []float32, lo, hi float32) int {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0
 	}
 	return clampNEON(y[:len(x)], x, lo, hi)
@@ -143,7 +141,7 @@ func expSumColsNEON(s []float64, sh, row []float32, lo, hi float32, c *[10]float
 // vecVarCols adds d = row[i] - x0[i] into s1[i] and d² into s2[i] (float64) over the full
 // vectors of row, bit for bit the Go loop as Go compiles it on arm64 (d*d + s2 fused).
 func vecVarCols(s1, s2, x0 []float64, row []float32) int {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0
 	}
 	n := len(row)
@@ -154,7 +152,7 @@ func vecVarCols(s1, s2, x0 []float64, row []float32) int {
 // a vector with a lane outside expf's fast range (-87 < row - sh < 88) with expf: bit for
 // bit the Go loop on arm64, as vecExpSum.
 func vecExpSumCols(s []float64, sh, row []float32) int {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0
 	}
 	n := len(row)
@@ -166,7 +164,7 @@ func vecExpSumCols(s []float64, sh, row []float32) int {
 // vecSumCols adds x into acc elementwise (acc[i] += x[i] in float64) over the full vectors
 // of x, bit for bit the Go loop.
 func vecSumCols(acc []float64, x []float32) int {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0
 	}
 	return sumColsNEON(acc[:len(x)], x)
@@ -175,7 +173,7 @@ func vecSumCols(acc []float64, x []float32) int {
 // vecMaxCols folds x into acc elementwise with Go's max (in float64) over the full vectors
 // of x, bit for bit the Go loop, NaN and signed zeros included.
 func vecMaxCols(acc []float64, x []float32) int {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0
 	}
 	return maxColsNEON(acc[:len(x)], x)
@@ -184,7 +182,7 @@ func vecMaxCols(acc []float64, x []float32) int {
 // vecMaxInto folds row into m elementwise with Go's max over the full vectors of row, bit
 // for bit the Go loop, NaN and signed zeros included.
 func vecMaxInto(m, row []float32) int {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0
 	}
 	return maxIntoNEON(m[:len(row)], row)
@@ -280,7 +278,7 @@ func (u neonUnary) run(y, x []float32, f func(float32) float32) int {
 // gelu (both forms), mish, softplus and hardswish on arm64, each vector the kernel leaves out with the Go
 // function; the other unaries do nothing (their Go functions do every element).
 func vecUnary(k int, y, x []float32) int {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0
 	}
 	switch k {
@@ -301,7 +299,7 @@ func vecUnary(k int, y, x []float32) int {
 // vecElu computes elu(x) with alpha over the full vectors of x into y, a vector with a lane
 // at or below -87 (or NaN, or +Inf) with the Go function.
 func vecElu(y, x []float32, alpha float32) int {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0
 	}
 	return neonUnary{eluNEON, -87, neonNoHi, alpha, 0}.run(y, x, func(v float32) float32 { return elu(v, alpha) })
@@ -326,7 +324,7 @@ var neonTanhConsts = [13]float32{log2e, roundShift, ln2hi, ln2lo,
 // of the shorter of x and y. Neither prefetch (pf) nor streaming (nt) on arm64: ntSpan is
 // empty there, so no caller asks to stream.
 func vecScale(y, x, w, pf []float32, s float32, nt bool) int {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0
 	}
 	n := min(len(x), len(y))
@@ -346,7 +344,7 @@ func expSumNEON(y, x []float32, m, lo, hi float32, store int, c *[10]float32) (n
 // (-87 < x - m < 88) is done by expf. next (the row the caller reads after x) is not
 // prefetched: there is no arm64 machine to tune a prefetch distance on.
 func vecExpSum(y, x []float32, m float32, next []float32) (int, float64) {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0, 0
 	}
 	return expSumBlocks(y, x, m, 4, func(out, xs []float32, _, store int) (int, float64) {
@@ -364,7 +362,7 @@ func varRowNEON(x []float32, x0 float64) (n int, s1, s2 float64)
 // full vectors of x: the layer-norm output pass, bit for bit normalizeRow's Go loop as Go
 // compiles it on arm64 (its adds of b fused). Neither prefetch (pf) nor streaming (nt).
 func vecNormalize(y, x, w, b, pf []float32, m, r float32, nt bool) int {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0
 	}
 	n := len(x) &^ 3
@@ -384,7 +382,7 @@ func vecNormalize(y, x, w, b, pf []float32, m, r float32, nt bool) int {
 // vecVarRow returns how many elements of x it did (the full vectors) and their shifted sums
 // Σ(x - x0) and Σ(x - x0)² in float64, in one pass.
 func vecVarRow(x []float32, x0 float64) (int, float64, float64) {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0, 0, 0
 	}
 	return varRowNEON(x, x0)
@@ -400,7 +398,7 @@ func transpose4NEON(y, x *float32, ys, xs, n int)
 // a NaN; len(x) rounded down to whole vectors when there is none, and 0 at SIMDGo (the
 // caller's Go loop then tests every element).
 func vecAbove(x []float32, t float32) int {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0
 	}
 	return aboveNEON(x, t)
@@ -411,7 +409,7 @@ func vecAbove(x []float32, t float32) int {
 // block's ragged edges with transposeTile; false (nothing done) at SIMDGo. Never streamed:
 // arm64 has no non-temporal stores here (stream is ignored, fence does nothing).
 func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return false
 	}
 	iv, jv := i0+(i1-i0)&^3, j0+(j1-j0)&^3
@@ -440,7 +438,7 @@ func cumsumNEON(y, x []float32, carry float64) float64
 // 0, 0 at SIMDGo. Neither prefetch (pf) nor streaming (stream: arm64 has no non-temporal
 // stores here).
 func vecCumsum(y, x, pf []float32, stream bool) (int, float64) {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0, 0
 	}
 	k := len(x) &^ 3
@@ -454,7 +452,7 @@ func ropeNEON(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int
 // slices of the half length, over the full vectors of x1: bit for bit rope's Go loop on
 // arm64 (each second product fused as Go fuses it).
 func vecRope(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int {
-	if simdLevel < SIMDNEON {
+	if simdLevel() < SIMDNEON {
 		return 0
 	}
 	n := len(x1)

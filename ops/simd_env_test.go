@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestSIMDEnv checks that the level in use is the one ROPGEN_SIMD asks for. simdLevel reads
+// TestSIMDEnv checks that the level in use is the one ROPGEN_SIMD asks for. simdLevel() reads
 // the variable while the package initializes, before the go command's test log records the
 // variables a test reads; reading it here, through os.Getenv, is what makes the test cache
 // key a run on its value (TestSIMDEnvNotCached), so that `ROPGEN_SIMD=go go test ./ops` is a

@@ -6,8 +6,6 @@ package ops
 // vecXxx does nothing. This file has the level and the kernels arm64 has in NEON
 // (simd_arm64.go), simd_other.go the rest.
 
-const cpuSIMD = SIMDGo
-
 func lanes() int { return 0 }
 
 func vecRelu(y, x []float32) int                                                { return 0 }

@@ -426,7 +426,7 @@ func TestSIMDReductions(t *testing.T) {
 					sh[i] = float32(i%4) * 20
 				}
 				got := map[string][]float64{}
-				for _, level := range []int{simdLevel, SIMDGo} {
+				for _, level := range []int{simdLevel(), SIMDGo} {
 					restore := SetSIMD(level)
 					sum, mx, es := slices.Clone(acc), slices.Clone(acc), slices.Clone(acc)
 					s1, s2 := slices.Clone(acc), slices.Clone(acc)
@@ -737,7 +737,7 @@ func testStreamForward(t *testing.T, rows, cols int) {
 	prev := streamMinBytes
 	defer func() { streamMinBytes = prev }()
 	eachSIMD(t, func(t *testing.T) {
-		if cols%16 == 0 && simdLevel >= SIMDAVX512 && !fusedRowsOK(y.Data, cols) {
+		if cols%16 == 0 && simdLevel() >= SIMDAVX512 && !fusedRowsOK(y.Data, cols) {
 			t.Fatalf("cols=%d: softmax's fused pass would not run on y (not 64-byte aligned?)", cols)
 		}
 		for name, f := range cases {

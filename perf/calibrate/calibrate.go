@@ -140,7 +140,7 @@ func Run(cfg Config) *Result {
 		cpu.Model, cfg.Workers, cfg.ArrayMiB, cfg.Repeats, r.When.LoadAvg)
 	cfg.logf("  memory mixes on DRAM-sized arrays, and cold calls as ropbench times a row\n")
 	cm := newColdMixes(cfg.Workers, cfg.ArrayMiB, mixes(), nil)
-	r.ColdMiB = len(cm.a) * 8 >> 20
+	r.ColdMiB = len(cm.a) * elemBytes >> 20
 	r.Mixes = measureMixes(cfg, cm)
 	runtime.GC() // give the arrays back before the sweep
 	if cfg.SweepBytes > 0 {

@@ -44,7 +44,7 @@ type coldMixes struct {
 	ev      *cold.Evictor
 	mixes   []memMix
 	evicts  []func()
-	a, b, c []float64
+	a, b, c []float32
 	samples [][]float64
 }
 
@@ -55,7 +55,7 @@ func newColdMixes(workers, mib int, ms []memMix, ev *cold.Evictor) *coldMixes {
 		ev = cold.NewEvictor(cold.DefaultEvictSize())
 	}
 	cm := &coldMixes{workers: workers, ev: ev, mixes: coldMixesOf(ms)}
-	n := min(mib, coldMiB) << 20 / 8
+	n := min(mib, coldMiB) << 20 / elemBytes
 	cm.a, cm.b, cm.c = arrays(workers, n)
 	for _, mx := range cm.mixes {
 		bufs := [][]byte{asBytes(cm.a), asBytes(cm.b)}
@@ -84,8 +84,8 @@ func coldMixesOf(ms []memMix) []memMix {
 	return out
 }
 
-func asBytes(a []float64) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(a))), len(a)*8)
+func asBytes(a []float32) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(a))), len(a)*elemBytes)
 }
 
 // round takes k samples of every cold mix, interleaved (one of each, then the next).
@@ -115,7 +115,7 @@ func (cm *coldMixes) call(mx memMix) {
 	n := len(cm.a)
 	body := func(w int) {
 		lo, hi := part(w, cm.workers, n)
-		var cs []float64 // nil for a mix that uses two arrays
+		var cs []float32 // nil for a mix that uses two arrays
 		if mx.reads+mx.writes > 2 {
 			cs = cm.c[lo:hi]
 		}

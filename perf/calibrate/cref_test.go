@@ -86,12 +86,12 @@ func TestCReference(t *testing.T) {
 			iters[k.name+k.dtype] = itersFor(k, fmaDispatch)
 		}
 	}
-	n := mib << 20 / 8
+	n := mib << 20 / elemBytes
 	a, b, cc3 := arrays(workers, n)
 	ms := mixes()
 	cm := newColdMixes(workers, coldMiB, ms, nil)
 	evictMiB := strconv.FormatInt(cm.ev.Size()>>20, 10)
-	coldMiBs, coldK := strconv.Itoa(len(cm.a)*8>>20), strconv.Itoa(crefCold)
+	coldMiBs, coldK := strconv.Itoa(len(cm.a)*elemBytes>>20), strconv.Itoa(crefCold)
 	series := map[string][]float64{}
 	get := func(name string, v float64) { series[name] = append(series[name], v) }
 	cfma := []struct{ name, mode string }{{"C fma32 ymm", "fma32"}, {"C fma64 ymm", "fma64"}}

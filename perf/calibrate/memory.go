@@ -6,25 +6,30 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ropgen/ropgen/internal/asm/f32"
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
-// memMix is one memory access pattern on float64 arrays. Bytes are counted as STREAM counts
-// them: each element read once, each written once, 8 bytes each. A store that misses also
+// memMix is one memory access pattern on float32 arrays (the catalog's element type, so
+// that the mixes run the catalog's own streaming kernels, internal/asm/f32). Bytes are
+// counted as STREAM counts them: each element read once, each written once, 4 bytes each. A store that misses also
 // reads its line first on most CPUs (write-allocate), but that traffic is not in any
 // formula's minimum bytes, so counting it here would raise the ceiling above what a formula
 // can ever be priced against. The non-temporal mixes avoid that read, which is why they move
-// more counted bytes, and why the envelope needs them: the catalog's streaming kernels
-// (ops/stream_amd64.s) store the same way.
+// more counted bytes, and why the envelope needs them: the catalog's streaming kernels store
+// the same way (copy_nt is the catalog's streaming copy, f32.CopyNT).
 type memMix struct {
 	name          string
 	reads, writes int // arrays read and written per element index
 	how           string
-	kernel        func(a, b, c []float64) float64
+	kernel        func(a, b, c []float32) float64
 }
 
 // bytes is the traffic the mix moves over n elements.
-func (mx memMix) bytes(n int) int64 { return int64(mx.reads+mx.writes) * int64(n) * 8 }
+func (mx memMix) bytes(n int) int64 { return int64(mx.reads+mx.writes) * int64(n) * elemBytes }
+
+// elemBytes is the size of the mixes' elements.
+const elemBytes = 4
 
 // sink keeps the kernels' results (sums, accumulators) alive, so the compiler can never
 // drop the work that produced them.
@@ -36,10 +41,10 @@ const triadScalar = 3.0
 
 // goMixes are the portable mixes: what Go code reaches without assembly.
 var goMixes = []memMix{
-	{"copy", 1, 1, "b[i] = a[i], Go copy (memmove)", func(a, b, _ []float64) float64 { copy(b, a); return 0 }},
-	{"triad", 2, 1, "a[i] = b[i] + s*c[i], Go loop", func(a, b, c []float64) float64 { triadGo(a, b, c); return 0 }},
-	{"read", 1, 0, "s += a[i], Go loop, 8 sums", func(a, _, _ []float64) float64 { return sum8(a) }},
-	{"write", 0, 1, "a[i] = s, Go loop", func(a, _, _ []float64) float64 { writeGo(a); return 0 }},
+	{"copy", 1, 1, "b[i] = a[i], Go copy (memmove)", func(a, b, _ []float32) float64 { copy(b, a); return 0 }},
+	{"triad", 2, 1, "a[i] = b[i] + s*c[i], Go loop", func(a, b, c []float32) float64 { triadGo(a, b, c); return 0 }},
+	{"read", 1, 0, "s += a[i], Go loop, 8 sums", func(a, _, _ []float32) float64 { return float64(f32.SumGo(a)) }},
+	{"write", 0, 1, "a[i] = s, Go loop", func(a, _, _ []float32) float64 { writeGo(a); return 0 }},
 }
 
 // mixes are the mixes this host measures, in profiles.Mixes order: the assembly ones where
@@ -57,40 +62,10 @@ func mixes() []memMix {
 	return ms
 }
 
-func triadGo(a, b, c []float64) {
-	b, c = b[:len(a)], c[:len(a)]
-	for i := range a {
-		a[i] = b[i] + triadScalar*c[i]
-	}
-}
+func triadGo(a, b, c []float32) { f32.TriadGo(a, b, c, triadScalar) }
 
-func writeGo(a []float64) {
-	for i := range a {
-		a[i] = triadScalar // non-zero, so the loop is not turned into a memclr
-	}
-}
-
-// sum8 adds with eight independent chains, so that floating-point add latency, not memory,
-// never limits the read rate.
-func sum8(a []float64) float64 {
-	var s [8]float64
-	i := 0
-	for ; i+8 <= len(a); i += 8 {
-		v := a[i : i+8 : i+8]
-		s[0] += v[0]
-		s[1] += v[1]
-		s[2] += v[2]
-		s[3] += v[3]
-		s[4] += v[4]
-		s[5] += v[5]
-		s[6] += v[6]
-		s[7] += v[7]
-	}
-	for ; i < len(a); i++ {
-		s[0] += a[i]
-	}
-	return s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7]
-}
+// writeGo writes a non-zero value, so the loop is not turned into a memclr.
+func writeGo(a []float32) { f32.FillGo(a, triadScalar) }
 
 // mixChunk is the number of elements each worker streams per dispatch: 16 MiB, about the
 // traffic of one call of a DRAM-sized catalog kernel (a cpu-large row moves 134-201 MB in a
@@ -111,16 +86,16 @@ func chunks(workers, n int, fn func(lo, hi int)) {
 	}
 }
 
-// arrays are three float64 arrays of n elements (see touched).
-func arrays(workers, n int) (a, b, c []float64) {
+// arrays are three float32 arrays of n elements (see touched).
+func arrays(workers, n int) (a, b, c []float32) {
 	return touched(workers, n, 1), touched(workers, n, 2), touched(workers, n, 0.5)
 }
 
-// touched is a float64 array of n elements set to v, each page first touched by the worker
+// touched is a float32 array of n elements set to v, each page first touched by the worker
 // that streams it in every pass (the same chunks and partition), so it sits on its memory
 // node.
-func touched(workers, n int, v float64) []float64 {
-	a := make([]float64, n)
+func touched(workers, n int, v float32) []float32 {
+	a := make([]float32, n)
 	chunks(workers, n, func(clo, chi int) {
 		parallel(workers, func(w int) {
 			lo, hi := part(w, workers, chi-clo)
@@ -134,14 +109,14 @@ func touched(workers, n int, v float64) []float64 {
 
 // timeMix runs mx once over the arrays (c may be nil for a mix that does not use it), in dispatches of mixChunk elements per worker on
 // every worker, and returns its rate in bytes/s: the bytes over the time of all dispatches.
-func timeMix(workers int, mx memMix, a, b, c []float64) float64 {
+func timeMix(workers int, mx memMix, a, b, c []float32) float64 {
 	var total time.Duration
 	sums := make([]float64, workers)
 	chunks(workers, len(a), func(clo, chi int) {
 		total += parallel(workers, func(w int) {
 			lo, hi := part(w, workers, chi-clo)
 			lo, hi = clo+lo, clo+hi
-			var cs []float64 // nil for a mix that uses two arrays
+			var cs []float32 // nil for a mix that uses two arrays
 			if c != nil {
 				cs = c[lo:hi]
 			}
@@ -157,7 +132,7 @@ func timeMix(workers int, mx memMix, a, b, c []float64) float64 {
 // the ones measured last; each round also takes coldPerRound samples of the cold mixes cm
 // (which keeps them: see coldMixes.results).
 func measureMixes(cfg Config, cm *coldMixes) []MixResult {
-	n := cfg.ArrayMiB << 20 / 8
+	n := cfg.ArrayMiB << 20 / elemBytes
 	a, b, c := arrays(cfg.Workers, n)
 	ms := mixes()
 	samples := make([][]float64, len(ms))
@@ -179,10 +154,10 @@ func measureMixes(cfg Config, cm *coldMixes) []MixResult {
 // (bytes read plus bytes written), counted as the profile's mixes are. Compare it with the
 // profile's MixSpreads["copy"]: a reference off that spread says the machine is not the one
 // the profile measured (a busier machine, another clock). It allocates the arrays on every
-// call; size is rounded down to whole float64s, at least 1 MiB.
+// call; size is rounded down to whole elements, at least 1 MiB.
 func CopyReference(size int64, reps int) profiles.Spread {
 	workers := max(1, runtimeWorkers())
-	n := int(max(size, 1<<20) / 8)
+	n := int(max(size, 1<<20) / elemBytes)
 	a, b := touched(workers, n, 1), touched(workers, n, 2) // the copy mix reads a, writes b
 	var mx memMix
 	for _, m := range mixes() {

@@ -159,13 +159,13 @@ func Render(r *Result) []byte {
 	hbm := theoretical{env.Rate.Max * DRAMEstimateFactor, true, fmt.Sprintf(
 		"DRAM. No datasheet value: the CPU does not report its DRAM channels or transfer rate. Estimate = %g x the envelope's best round (%.4g B/s, %s mix), for the physics check alone: a correct row is accused only if it runs %.0f%% above the best round of the fastest mix; a row whose formula doubles its bytes is convicted whenever it really ran above %.2f of the envelope%s",
 		DRAMEstimateFactor, env.Rate.Max, env.Name, 100*(DRAMEstimateFactor-1), DRAMEstimateFactor/2, r.doubledCheck())}
-	n := cfg.ArrayMiB << 20 / 8
-	p("hbm:  # bytes/s; the envelope (best mix) of %d mixes: warm passes over arrays of %d MiB (%d float64), and the _cold mixes: one cold call a sample over arrays of %d MiB, as ropbench times a row", len(r.Mixes), cfg.ArrayMiB, n, r.ColdMiB)
+	n := cfg.ArrayMiB << 20 / elemBytes
+	p("hbm:  # bytes/s; the envelope (best mix) of %d mixes: warm passes over arrays of %d MiB (%d float32), and the _cold mixes: one cold call a sample over arrays of %d MiB, as ropbench times a row", len(r.Mixes), cfg.ArrayMiB, n, r.ColdMiB)
 	ths := num(hbm.value)
 	ceiling("  ", hbm, env.Rate)
 	p("  calibration_mixes:  # each mix's best round / theoretical; bytes counted as STREAM does (no write-allocate)")
 	for _, m := range r.Mixes {
-		p("    %s: %s  # %s, %d bytes per element", m.Name, strconv.FormatFloat(back(num(m.Rate.Max))/back(ths), 'g', 12, 64), m.How, (m.Reads+m.Writes)*8)
+		p("    %s: %s  # %s, %d bytes per element", m.Name, strconv.FormatFloat(back(num(m.Rate.Max))/back(ths), 'g', 12, 64), m.How, (m.Reads+m.Writes)*elemBytes)
 	}
 	p("  mix_spreads:  # bytes/s")
 	for _, m := range r.Mixes {

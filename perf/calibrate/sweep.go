@@ -85,9 +85,9 @@ func sweep(cfg Config, cpu profiles.CPU) []SweepPoint {
 	}
 	kern = append(kern, sweepMixes()...)
 	// Each worker's own buffer, first touched by that worker.
-	bufs := make([][]float64, cfg.Workers)
+	bufs := make([][]float32, cfg.Workers)
 	parallel(cfg.Workers, func(w int) {
-		bufs[w] = make([]float64, maxW/8)
+		bufs[w] = make([]float32, maxW/elemBytes)
 		for i := range bufs[w] {
 			bufs[w][i] = 1
 		}
@@ -122,8 +122,8 @@ func sweep(cfg Config, cpu profiles.CPU) []SweepPoint {
 // sweepRate runs mx over a working set of w bytes per worker, enough passes to move
 // cfg.SweepBytes per worker, and returns the rate of all workers together. The copy mix
 // reads the first half of the working set and writes the second.
-func sweepRate(cfg Config, mx memMix, bufs [][]float64, w int64) float64 {
-	n := int(w / 8)
+func sweepRate(cfg Config, mx memMix, bufs [][]float32, w int64) float64 {
+	n := int(w / elemBytes)
 	passes := int(max(1, cfg.SweepBytes/w))
 	body := func(k int) func(int) {
 		return func(wk int) {
@@ -143,9 +143,9 @@ func sweepRate(cfg Config, mx memMix, bufs [][]float64, w int64) float64 {
 		parallel(cfg.Workers, body(1)) // warm: the level under test holds the data
 	}
 	d := parallel(cfg.Workers, body(passes))
-	moved := float64(cfg.Workers) * float64(passes) * float64(n/2*2*8)
+	moved := float64(cfg.Workers) * float64(passes) * float64(n/2*2*elemBytes)
 	if mx.reads+mx.writes == 1 {
-		moved = float64(cfg.Workers) * float64(passes) * float64(n*8)
+		moved = float64(cfg.Workers) * float64(passes) * float64(n*elemBytes)
 	}
 	return moved / max(d.Seconds(), 1e-9)
 }

@@ -123,7 +123,7 @@ const segMin = 512
 // segment after the other; i ends at 4*qn, where the kernel's ordinary loop takes the rest.
 // (Otherwise i stays 0.) A core's prefetcher follows each 4 KiB page as its own stream and
 // runs only so far ahead in each, so four walks at once read more of DRAM's bandwidth than
-// one walk along the row (the streaming kernels of stream_amd64.s interleave pages the same
+// one walk along the row (internal/asm/f32's streaming kernels interleave pages the same
 // way).
 func segments(name string, x, n, i Register, body func(k int, m Mem)) {
 	segmentsAt(name, n, i, func(k int, j Register, v int) { body(k, vat(x, j, v)) }, nil)

@@ -187,9 +187,9 @@ func copyReference(mib int64) func() (int64, profiles.Spread) {
 	return func() (moved int64, rate profiles.Spread) {
 		size := mib << 20
 		rate = calibrate.CopyReference(size, copyRounds)
-		// What one copy reads and writes: two arrays of size bytes (whole float64s, at
+		// What one copy reads and writes: two arrays of size bytes (whole float32s, at
 		// least 1 MiB, as CopyReference rounds them).
-		return 2 * (max(size, 1<<20) / 8 * 8), rate
+		return 2 * (max(size, 1<<20) / 4 * 4), rate
 	}
 }
 

@@ -1,31 +1,35 @@
-//go:build amd64
+//go:build amd64 && !purego
 
 #include "textflag.h"
 
-// Streaming kernels in two forms: SSE (the amd64 baseline, every SIMD level's fallback)
-// and AVX2 (ymm, the same operations 8 lanes wide, where the CPU has AVX2: stream_amd64.go
-// picks them). Each writes whole 64-byte cache lines of output, loaded with MOVUPS or
-// VMOVUPS (the inputs may have any alignment), stored with MOVNTPS or VMOVNTPS (the output
-// is 64-byte aligned and its length a multiple of 16: stream_amd64.go's ntSpan), and ends
-// with an SFENCE, so the streamed lines are globally visible before the worker's range is
-// reported done (the AVX2 forms with a VZEROUPPER after it).
+// The streaming kernels (stream_amd64.go declares them, with the Go loop each equals) and
+// calibration's memory mixes (perf/calibrate measures its envelope with them).
+//
+// The streaming kernels come in two forms: SSE (the amd64 baseline, every SIMD level's
+// fallback) and AVX2 (ymm, the same operations 8 lanes wide, where the CPU has AVX2).
+// Each writes whole 64-byte cache lines of output, loaded with MOVUPS or VMOVUPS (the
+// inputs may have any alignment), stored with MOVNTPS or VMOVNTPS (the output is 64-byte
+// aligned and its length a multiple of 16: Span), and ends with an SFENCE, so the streamed
+// lines are globally visible before the worker's range is reported done (the AVX2 forms
+// with a VZEROUPPER after it).
 //
 // The lines are not taken in order: each step of STREAM8 does one line in each of 8
 // consecutive 4 KiB pages of the range (the lines at 0, 4096, ..., 28672 bytes from the
 // pointers), 64 steps a block of 32 KiB, then jumps to the next block; the last lines, less
 // than a block, go in order (STREAM4 the same over 4 pages). A core's hardware prefetcher
 // follows each 4 KiB page as its own stream and runs only so far ahead in each, so a
-// kernel that walks one page at a time moves about 0.7-0.8 of what the same core moves
-// walking 8 at once (glibc's memcpy interleaves pages for the same reason).
+// kernel that walks one page at a time moves less than the same core walking 8 at once
+// (glibc's memcpy interleaves pages for the same reason).
 //
 // Within a step the pages go in groups: the lines of every page of a group are loaded (and
 // computed) before any of them is stored, which keeps that many pages' loads in flight at
-// once instead of one line's; storing each line right after its loads moves less (the
-// figures are in stream_amd64.go). A group is as many pages as the registers hold: SSE
-// holds a line in 4 XMM registers, so 2 pages (X0-X7; X8-X11 hold a kernel's constants,
-// X12-X15 its temporaries); AVX2 holds it in 2 YMM registers, so 4 pages (Y0-Y7, the same
-// roles for Y8-Y15). The result of each element is the same in any order, and each element
-// goes through the same instructions as in a one-line-at-a-time loop.
+// once instead of one line's (the lines of a step alias in the low 12 address bits, and a
+// store right after each line's loads waits on them). A group is as many pages as the
+// registers hold: SSE holds a line in 4 XMM registers, so 2 pages (X0-X7; X8-X11 hold a
+// kernel's constants, X12-X15 its temporaries); AVX2 holds it in 2 YMM registers, so 4
+// pages (Y0-Y7, the same roles for Y8-Y15). The result of each element is the same in any
+// order, and each element goes through the same instructions as in a one-line-at-a-time
+// loop.
 
 // PAIRS8 and PAIRS4 run LOAD over the same line of 8 or 4 consecutive pages, 2 pages a
 // group: LOAD(off, a, b, c, d) loads (and computes) the line at off into a-d, STORE4 streams
@@ -46,7 +50,7 @@
 	STORE4(8192, X0, X1, X2, X3); STORE4(12288, X4, X5, X6, X7)
 
 // QUADS8X is PAIRS8 for a kernel that holds no constants and needs no temporaries
-// (copy): 4 pages a group, X0-X15, which did better than 2 for it.
+// (copy): 4 pages a group, X0-X15.
 #define QUADS8X(LOAD) \
 	LOAD(0, X0, X1, X2, X3); LOAD(4096, X4, X5, X6, X7); \
 	LOAD(8192, X8, X9, X10, X11); LOAD(12288, X12, X13, X14, X15); \
@@ -78,8 +82,7 @@
 	LOAD(0, Y0, Y1); LOAD(4096, Y2, Y3); LOAD(8192, Y4, Y5); LOAD(12288, Y6, Y7); \
 	YSTORE2(0, Y0, Y1); YSTORE2(4096, Y2, Y3); YSTORE2(8192, Y4, Y5); YSTORE2(12288, Y6, Y7)
 
-// ALL8Y is QUADS8 for copy: all 8 pages one group, Y0-Y15, as calibrate's copyNT (the
-// copy ceiling) does.
+// ALL8Y is QUADS8 for copy: all 8 pages one group, Y0-Y15.
 #define ALL8Y(LOAD) \
 	LOAD(0, Y0, Y1); LOAD(4096, Y2, Y3); LOAD(8192, Y4, Y5); LOAD(12288, Y6, Y7); \
 	LOAD(16384, Y8, Y9); LOAD(20480, Y10, Y11); LOAD(24576, Y12, Y13); LOAD(28672, Y14, Y15); \
@@ -149,15 +152,15 @@ done: \
 	MOVUPS off+32(SI), c; \
 	MOVUPS off+48(SI), d
 
-// func copyNT(y, x []float32)
-TEXT ·copyNT(SB), NOSPLIT, $0-48
+// func copyNTSSE(y, x []float32)
+TEXT ·copyNTSSE(SB), NOSPLIT, $0-48
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ x_base+24(FP), SI
 	SHRQ $4, CX
 	STREAM(QUADS8X, 512, LINE1, COPY, ADV1, JUMP1, SSEEND)
 
-// func reluNT(y, x []float32)
+// func reluNTSSE(y, x []float32)
 //
 // y = relu(x) bit for bit as Go's max(x, 0): MAXPS with +0 as the destination returns its
 // source x when x is NaN or either zero, the larger otherwise; clearing the sign bit then
@@ -181,7 +184,7 @@ TEXT ·copyNT(SB), NOSPLIT, $0-48
 	ANDPS  X9, c; \
 	ANDPS  X9, d
 
-TEXT ·reluNT(SB), NOSPLIT, $0-48
+TEXT ·reluNTSSE(SB), NOSPLIT, $0-48
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ x_base+24(FP), SI
@@ -213,8 +216,8 @@ TEXT ·reluNT(SB), NOSPLIT, $0-48
 #define MUL(off, a, b, c, d) ARITH(MULPS, off, a, b, c, d)
 #define DIV(off, a, b, c, d) ARITH(DIVPS, off, a, b, c, d)
 
-// func addNT(y, a, b []float32)
-TEXT ·addNT(SB), NOSPLIT, $0-72
+// func addNTSSE(y, a, b []float32)
+TEXT ·addNTSSE(SB), NOSPLIT, $0-72
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ a_base+24(FP), SI
@@ -222,8 +225,8 @@ TEXT ·addNT(SB), NOSPLIT, $0-72
 	SHRQ $4, CX
 	STREAM4(ADD)
 
-// func subNT(y, a, b []float32)
-TEXT ·subNT(SB), NOSPLIT, $0-72
+// func subNTSSE(y, a, b []float32)
+TEXT ·subNTSSE(SB), NOSPLIT, $0-72
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ a_base+24(FP), SI
@@ -231,8 +234,8 @@ TEXT ·subNT(SB), NOSPLIT, $0-72
 	SHRQ $4, CX
 	STREAM4(SUB)
 
-// func mulNT(y, a, b []float32)
-TEXT ·mulNT(SB), NOSPLIT, $0-72
+// func mulNTSSE(y, a, b []float32)
+TEXT ·mulNTSSE(SB), NOSPLIT, $0-72
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ a_base+24(FP), SI
@@ -240,8 +243,8 @@ TEXT ·mulNT(SB), NOSPLIT, $0-72
 	SHRQ $4, CX
 	STREAM4(MUL)
 
-// func divNT(y, a, b []float32)
-TEXT ·divNT(SB), NOSPLIT, $0-72
+// func divNTSSE(y, a, b []float32)
+TEXT ·divNTSSE(SB), NOSPLIT, $0-72
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ a_base+24(FP), SI
@@ -289,8 +292,8 @@ TEXT ·divNT(SB), NOSPLIT, $0-72
 #define RSUBS(off, a, b, c, d) RARITHS(SUBPS, off, a, b, c, d)
 #define RDIVS(off, a, b, c, d) RARITHS(DIVPS, off, a, b, c, d)
 
-// func addSNT(y, a []float32, s float32)
-TEXT ·addSNT(SB), NOSPLIT, $0-52
+// func addSNTSSE(y, a []float32, s float32)
+TEXT ·addSNTSSE(SB), NOSPLIT, $0-52
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ a_base+24(FP), SI
@@ -299,8 +302,8 @@ TEXT ·addSNT(SB), NOSPLIT, $0-52
 	SHRQ $4, CX
 	STREAM8(ADDS)
 
-// func subSNT(y, a []float32, s float32)
-TEXT ·subSNT(SB), NOSPLIT, $0-52
+// func subSNTSSE(y, a []float32, s float32)
+TEXT ·subSNTSSE(SB), NOSPLIT, $0-52
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ a_base+24(FP), SI
@@ -309,8 +312,8 @@ TEXT ·subSNT(SB), NOSPLIT, $0-52
 	SHRQ $4, CX
 	STREAM8(SUBS)
 
-// func mulSNT(y, a []float32, s float32)
-TEXT ·mulSNT(SB), NOSPLIT, $0-52
+// func mulSNTSSE(y, a []float32, s float32)
+TEXT ·mulSNTSSE(SB), NOSPLIT, $0-52
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ a_base+24(FP), SI
@@ -319,8 +322,8 @@ TEXT ·mulSNT(SB), NOSPLIT, $0-52
 	SHRQ $4, CX
 	STREAM8(MULS)
 
-// func divSNT(y, a []float32, s float32)
-TEXT ·divSNT(SB), NOSPLIT, $0-52
+// func divSNTSSE(y, a []float32, s float32)
+TEXT ·divSNTSSE(SB), NOSPLIT, $0-52
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ a_base+24(FP), SI
@@ -329,8 +332,8 @@ TEXT ·divSNT(SB), NOSPLIT, $0-52
 	SHRQ $4, CX
 	STREAM8(DIVS)
 
-// func rsubSNT(y, a []float32, s float32)
-TEXT ·rsubSNT(SB), NOSPLIT, $0-52
+// func rsubSNTSSE(y, a []float32, s float32)
+TEXT ·rsubSNTSSE(SB), NOSPLIT, $0-52
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ a_base+24(FP), SI
@@ -339,8 +342,8 @@ TEXT ·rsubSNT(SB), NOSPLIT, $0-52
 	SHRQ $4, CX
 	STREAM8(RSUBS)
 
-// func rdivSNT(y, a []float32, s float32)
-TEXT ·rdivSNT(SB), NOSPLIT, $0-52
+// func rdivSNTSSE(y, a []float32, s float32)
+TEXT ·rdivSNTSSE(SB), NOSPLIT, $0-52
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ a_base+24(FP), SI
@@ -365,8 +368,8 @@ TEXT ·rdivSNT(SB), NOSPLIT, $0-52
 #define LEAKYLINE(off, a, b, c, d) \
 	LEAKY(off+0, a, X12); LEAKY(off+16, b, X13); LEAKY(off+32, c, X14); LEAKY(off+48, d, X15)
 
-// func leakyReluNT(y, x []float32, s float32)
-TEXT ·leakyReluNT(SB), NOSPLIT, $0-52
+// func leakyReluNTSSE(y, x []float32, s float32)
+TEXT ·leakyReluNTSSE(SB), NOSPLIT, $0-52
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ x_base+24(FP), SI
@@ -404,8 +407,8 @@ TEXT ·leakyReluNT(SB), NOSPLIT, $0-52
 	CLAMP(off+0, a, X12, X13); CLAMP(off+16, b, X14, X15); \
 	CLAMP(off+32, c, X12, X13); CLAMP(off+48, d, X14, X15)
 
-// func clampNT(y, x []float32, lo, hi float32)
-TEXT ·clampNT(SB), NOSPLIT, $0-56
+// func clampNTSSE(y, x []float32, lo, hi float32)
+TEXT ·clampNTSSE(SB), NOSPLIT, $0-56
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ x_base+24(FP), SI
@@ -441,7 +444,7 @@ TEXT ·copyNTAVX2(SB), NOSPLIT, $0-48
 	SHRQ $4, CX
 	STREAM(ALL8Y, 512, YLINE1, YCOPY, ADV1, JUMP1, AVXEND)
 
-// YRELU is one line of relu (reluNT): max(+0, x), then the sign cleared; Y8 = +0, Y9 =
+// YRELU is one line of relu (reluNTSSE): max(+0, x), then the sign cleared; Y8 = +0, Y9 =
 // 0x7fffffff.
 #define YRELU(off, a, b) \
 	VMAXPS off+0(SI), Y8, a; \
@@ -629,3 +632,254 @@ TEXT ·clampNTAVX2(SB), NOSPLIT, $0-56
 	VXORPS Y9, Y10, Y10
 	VBROADCASTSS hi+52(FP), Y11
 	YSTREAM8(YCLAMPLINE)
+
+// ---- Calibration's memory mixes ----
+//
+// perf/calibrate's mixes besides the streaming copy (which is copyNTAVX2 above): ordinary
+// loads and stores in ymm and zmm, the triad a = b + s*c, and two more non-temporal
+// kernels, the triad walking 4 pages at once as the two-input streaming kernels do and the
+// fill in order. Each of the ordinary ones does the whole iterations of its slice (its
+// iteration's bytes are in its comment) and leaves the rest to its Go wrapper.
+
+// func copyAVX2(y, x []float32)
+//
+// 128 bytes an iteration.
+TEXT ·copyAVX2(SB), NOSPLIT, $0-48
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func triadAVX2(a, b, c []float32, s float32)
+//
+// a = b + s*c, fused; 128 bytes of each array an iteration.
+TEXT ·triadAVX2(SB), NOSPLIT, $0-76
+	MOVQ a_base+0(FP), DI
+	MOVQ a_len+8(FP), CX
+	MOVQ b_base+24(FP), SI
+	MOVQ c_base+48(FP), DX
+	VBROADCASTSS s+72(FP), Y15
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVUPS 0(DX), Y0
+	VMOVUPS 32(DX), Y1
+	VMOVUPS 64(DX), Y2
+	VMOVUPS 96(DX), Y3
+	VFMADD213PS 0(SI), Y15, Y0
+	VFMADD213PS 32(SI), Y15, Y1
+	VFMADD213PS 64(SI), Y15, Y2
+	VFMADD213PS 96(SI), Y15, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// YTRIAD is one line of a = b + s*c (triadNTAVX2): DI = a, SI = b, DX = c, Y15 = s.
+#define YTRIAD(off, x, y) \
+	VMOVUPS off+0(DX), x; \
+	VMOVUPS off+32(DX), y; \
+	VFMADD213PS off+0(SI), Y15, x; \
+	VFMADD213PS off+32(SI), Y15, y
+
+// func triadNTAVX2(a, b, c []float32, s float32)
+TEXT ·triadNTAVX2(SB), NOSPLIT, $0-76
+	MOVQ a_base+0(FP), DI
+	MOVQ a_len+8(FP), CX
+	MOVQ b_base+24(FP), SI
+	MOVQ c_base+48(FP), DX
+	VBROADCASTSS s+72(FP), Y15
+	SHRQ $4, CX
+	YSTREAM4(YTRIAD)
+
+// func sumAVX2(x []float32) float32
+//
+// Eight independent sums of ymm lanes, so add latency never limits the load rate (two
+// loads a cycle from L1 need eight adds in flight at latency 4); 256 bytes an iteration.
+TEXT ·sumAVX2(SB), NOSPLIT, $0-28
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	SHRQ $6, CX
+	JZ   sum
+loop:
+	VADDPS 0(SI), Y0, Y0
+	VADDPS 32(SI), Y1, Y1
+	VADDPS 64(SI), Y2, Y2
+	VADDPS 96(SI), Y3, Y3
+	VADDPS 128(SI), Y4, Y4
+	VADDPS 160(SI), Y5, Y5
+	VADDPS 192(SI), Y6, Y6
+	VADDPS 224(SI), Y7, Y7
+	ADDQ $256, SI
+	DECQ CX
+	JNZ  loop
+sum:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y5, Y4, Y4
+	VADDPS Y7, Y6, Y6
+	VADDPS Y2, Y0, Y0
+	VADDPS Y6, Y4, Y4
+	VADDPS Y4, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func fillAVX2(y []float32, s float32)
+//
+// 128 bytes an iteration.
+TEXT ·fillAVX2(SB), NOSPLIT, $0-28
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	VBROADCASTSS s+24(FP), Y0
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y0, 32(DI)
+	VMOVUPS Y0, 64(DI)
+	VMOVUPS Y0, 96(DI)
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func fillNTAVX2(y []float32, s float32)
+//
+// In order, two lines (128 bytes) an iteration, then the odd line.
+TEXT ·fillNTAVX2(SB), NOSPLIT, $0-28
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	VBROADCASTSS s+24(FP), Y0
+	SHRQ $4, CX
+	MOVQ CX, BX
+	SHRQ $1, CX
+	JZ   odd
+loop:
+	VMOVNTPS Y0, 0(DI)
+	VMOVNTPS Y0, 32(DI)
+	VMOVNTPS Y0, 64(DI)
+	VMOVNTPS Y0, 96(DI)
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop
+odd:
+	TESTQ $1, BX
+	JZ    done
+	VMOVNTPS Y0, 0(DI)
+	VMOVNTPS Y0, 32(DI)
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func copyAVX512(y, x []float32)
+//
+// 256 bytes an iteration.
+TEXT ·copyAVX512(SB), NOSPLIT, $0-48
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $6, CX
+	JZ   done
+loop:
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z1
+	VMOVUPS 128(SI), Z2
+	VMOVUPS 192(SI), Z3
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z1, 64(DI)
+	VMOVUPS Z2, 128(DI)
+	VMOVUPS Z3, 192(DI)
+	ADDQ $256, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func sumAVX512(x []float32) float32
+//
+// Eight independent zmm sums; 512 bytes an iteration.
+TEXT ·sumAVX512(SB), NOSPLIT, $0-28
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	SHRQ $7, CX
+	JZ   sum
+loop:
+	VADDPS 0(SI), Z0, Z0
+	VADDPS 64(SI), Z1, Z1
+	VADDPS 128(SI), Z2, Z2
+	VADDPS 192(SI), Z3, Z3
+	VADDPS 256(SI), Z4, Z4
+	VADDPS 320(SI), Z5, Z5
+	VADDPS 384(SI), Z6, Z6
+	VADDPS 448(SI), Z7, Z7
+	ADDQ $512, SI
+	DECQ CX
+	JNZ  loop
+sum:
+	VADDPS Z1, Z0, Z0
+	VADDPS Z3, Z2, Z2
+	VADDPS Z5, Z4, Z4
+	VADDPS Z7, Z6, Z6
+	VADDPS Z2, Z0, Z0
+	VADDPS Z6, Z4, Z4
+	VADDPS Z4, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET

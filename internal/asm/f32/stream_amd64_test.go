@@ -1,7 +1,8 @@
-package ops
+//go:build amd64 && !purego
+
+package f32
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -19,16 +20,16 @@ import (
 // where a is (which NaN comes out of two depends on operand order: TestStreamKernels). It runs
 // once per make test, at the CPU's best level.
 func TestStreamLineCounts(t *testing.T) {
-	if now, best := SIMD(); now != best {
-		t.Skipf("it calls the kernel sets directly, whatever the level in use: the run at the CPU's best level (%s) covers it", simdName(best))
+	if Level() != Best() {
+		t.Skipf("it runs every level's kernels, whatever the level in use: the run at the CPU's best level (%s) covers it", Name(Best()))
 	}
 	type set struct {
-		name string
-		k    *ntKernels
+		name  string
+		level int
 	}
-	sets := []set{{"sse", &ntSSE}}
-	if cpuSIMD >= SIMDAVX2 {
-		sets = append(sets, set{"avx2", &ntAVX2})
+	sets := []set{{"sse", Go}}
+	if Best() >= AVX2 {
+		sets = append(sets, set{"avx2", AVX2})
 	}
 	const maxLines = 1100
 	const n = maxLines * 16
@@ -40,30 +41,46 @@ func TestStreamLineCounts(t *testing.T) {
 			b[i] = 1.5
 		}
 	}
+	// The triad's inputs are small integers, whose fused and unfused results are exact.
+	tb, tc := make([]float32, n), make([]float32, n+1)[1:]
+	for i := range tb {
+		tb[i], tc[i] = float32(i%1000), float32(i%77-38)
+	}
 	y := aligned64(n+16, 0)
 	const slope, lo, hi, s = 0.1, -0.5, 0.5, -1.25
 	factor := [2]float32{1, slope}
-	ops := [...]func(a, b float32) float32{
-		opAdd: func(a, b float32) float32 { return a + b }, opSub: func(a, b float32) float32 { return a - b },
-		opMul: func(a, b float32) float32 { return a * b }, opDiv: func(a, b float32) float32 { return a / b },
-	}
 	type kernel struct {
 		name string
-		run  func(k *ntKernels, y []float32)
+		run  func(y []float32)
 		f    func(i int) float32
 	}
 	kernels := []kernel{
-		{"copy", func(k *ntKernels, y []float32) { k.copy(y, x) }, func(i int) float32 { return x[i] }},
-		{"relu", func(k *ntKernels, y []float32) { k.relu(y, x) }, func(i int) float32 { return max(x[i], 0) }},
-		{"leaky_relu", func(k *ntKernels, y []float32) { k.leakyRelu(y, x, slope) },
+		{"copy", func(y []float32) { CopyNT(y, x) }, func(i int) float32 { return x[i] }},
+		{"relu", func(y []float32) { ReluNT(y, x) }, func(i int) float32 { return max(x[i], 0) }},
+		{"leaky_relu", func(y []float32) { LeakyReluNT(y, x, slope) },
 			func(i int) float32 { return x[i] * factor[math.Float32bits(x[i])>>31] }},
-		{"clamp", func(k *ntKernels, y []float32) { k.clamp(y, x, lo, hi) }, func(i int) float32 { return min(max(x[i], lo), hi) }},
+		{"clamp", func(y []float32) { ClampNT(y, x, lo, hi) }, func(i int) float32 { return min(max(x[i], lo), hi) }},
+		{"triad", func(y []float32) { TriadNTAVX2(y, tb, tc, s) }, func(i int) float32 { return tb[i] + s*tc[i] }},
+		{"fill", func(y []float32) { FillNTAVX2(y, s) }, func(i int) float32 { return s }},
 	}
-	for op, f := range ops {
+	type arith struct {
+		name  string
+		same  func(y, a, b []float32)
+		right func(y, a []float32, s float32)
+		left  func(y, a []float32, s float32) // y = s OP a
+		f     func(a, b float32) float32
+	}
+	for _, op := range []arith{
+		{"add", AddNT, AddSNT, AddSNT, func(a, b float32) float32 { return a + b }},
+		{"sub", SubNT, SubSNT, RsubSNT, func(a, b float32) float32 { return a - b }},
+		{"mul", MulNT, MulSNT, MulSNT, func(a, b float32) float32 { return a * b }},
+		{"div", DivNT, DivSNT, RdivSNT, func(a, b float32) float32 { return a / b }},
+	} {
+		f := op.f
 		kernels = append(kernels,
-			kernel{fmt.Sprint("same ", op), func(k *ntKernels, y []float32) { k.same[op](y, x, b) }, func(i int) float32 { return f(x[i], b[i]) }},
-			kernel{fmt.Sprint("right ", op), func(k *ntKernels, y []float32) { k.right[op](y, x, s) }, func(i int) float32 { return f(x[i], s) }},
-			kernel{fmt.Sprint("left ", op), func(k *ntKernels, y []float32) { k.left[op](y, x, s) }, func(i int) float32 { return f(s, x[i]) }})
+			kernel{"same " + op.name, func(y []float32) { op.same(y, x, b) }, func(i int) float32 { return f(x[i], b[i]) }},
+			kernel{"right " + op.name, func(y []float32) { op.right(y, x, s) }, func(i int) float32 { return f(x[i], s) }},
+			kernel{"left " + op.name, func(y []float32) { op.left(y, x, s) }, func(i int) float32 { return f(s, x[i]) }})
 	}
 	bits := func(v []float32) []uint32 {
 		return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
@@ -80,7 +97,9 @@ func TestStreamLineCounts(t *testing.T) {
 				for i := range y[:m+16] {
 					y[i] = sentinel
 				}
-				kern.run(set.k, y[:m])
+				restore := SetLevel(set.level)
+				kern.run(y[:m])
+				restore()
 				if !slices.Equal(bits(y[:m]), bits(want[:m])) {
 					i := 0
 					for ; math.Float32bits(y[i]) == math.Float32bits(want[i]); i++ {
