@@ -21,6 +21,7 @@ import (
 	"github.com/ropgen/ropgen/perf/audit"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/render"
 	"github.com/ropgen/ropgen/perf/report"
 )
 
@@ -41,7 +42,7 @@ Mann-Whitney U test gives p < %g, the medians differ by %.0f%% or more and by mo
 the two runs' drift (how far rows scatter between them), and the two runs' records do not overlap
 (one run's records are taken back to back, so they are no independent draws). For one kernel,
 ropbench ab is sharper.`,
-		100*report.DriftCap, report.DefaultCompare.Alpha, 100*report.DefaultCompare.MinEffect, report.DefaultCompare.NoiseZ), stdout, stderr)
+		100*report.DriftCap, render.DefaultCompare.Alpha, 100*render.DefaultCompare.MinEffect, render.DefaultCompare.NoiseZ), stdout, stderr)
 	profile := fl.String("profile", "", "price every record against this profile: a builtin name, host (the calibrated host profile out/host.yaml of this module, as make run keeps it) or a .yaml file (default: the builtin profile matching each record's device)")
 	basis := fl.String("basis", string(profiles.Effective), "ceilings to price against: effective (measured) or theoretical (datasheet)")
 	asJSON := fl.Bool("json", false, "write the rows (with -base, the compared rows) as one JSON document instead of a table")
@@ -134,7 +135,7 @@ ropbench ab is sharper.`,
 	pricer := report.NewPricer(fixed, candidates, b)
 	pricer.PriceDrifted = *priceDrifted
 	sampled, rows := report.PriceRun(pricer, recs)
-	var cmp *report.Comparison
+	var cmp *render.Comparison
 	if base != nil {
 		old, fs := record.ReadFiles(base...)
 		if len(fs) > 0 {
@@ -150,12 +151,12 @@ ropbench ab is sharper.`,
 		oldPricer := report.NewPricer(fixed, candidates, b)
 		oldPricer.PriceDrifted = *priceDrifted
 		oldSampled, oldRows := report.PriceRun(oldPricer, old)
-		cmp = report.Compare(oldSampled, sampled, oldRows, rows, report.DefaultCompare)
+		cmp = render.Compare(oldSampled, sampled, oldRows, rows, render.DefaultCompare)
 	}
 	for _, m := range pricer.Devices() {
 		switch {
 		case m.Err != nil:
-			fmt.Fprintf(stderr, "ropgen report: %s.\n", report.NoProfileHelp(m.Device, m.Err))
+			fmt.Fprintf(stderr, "ropgen report: %s.\n", render.NoProfileHelp(m.Device, m.Err))
 			exit = 1
 		case fixed != nil && !fixed.Matches(m.Device):
 			// Allowed (pricing one device's records on another's ceilings is a what-if), but
@@ -167,17 +168,17 @@ ropbench ab is sharper.`,
 	writeTable := func(w io.Writer) error {
 		switch {
 		case cmp != nil && *asJSON:
-			return report.WriteCompareJSON(w, pricer.Basis(), cmp)
+			return render.WriteCompareJSON(w, pricer.Basis(), cmp)
 		case cmp != nil && *asCSV:
-			return report.WriteCompareCSV(w, cmp)
+			return render.WriteCompareCSV(w, cmp)
 		case cmp != nil:
-			return report.WriteCompare(w, cmp)
+			return render.WriteCompare(w, cmp)
 		case *asJSON:
-			return report.WriteJSON(w, pricer, rows)
+			return render.WriteJSON(w, pricer, rows)
 		case *asCSV:
-			return report.WriteCSV(w, rows)
+			return render.WriteCSV(w, rows)
 		}
-		return report.WriteTable(w, pricer, rows)
+		return render.WriteTable(w, pricer, rows)
 	}
 	// Every output is streamed to its file (or standard output), never built whole in memory
 	// first: a report of a million rows is hundreds of megabytes of text.
@@ -188,15 +189,15 @@ ropbench ab is sharper.`,
 		err = writeTable(stdout)
 	}
 	if err == nil && *summary {
-		err = report.WriteSummary(stdout, pricer, rows)
+		err = render.WriteSummary(stdout, pricer, rows)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ropgen report:", err)
 		return 1
 	}
 
-	meta := report.Meta{Command: commandLine(args), Commit: commitOf(fl.Args()), Date: time.Now(), Files: fl.Args(), BaseFiles: base}
-	chart := &report.Chart{Basis: pricer.Basis(), Rows: rows, Meta: &meta, Comparison: cmp}
+	meta := render.Meta{Command: commandLine(args), Commit: commitOf(fl.Args()), Date: time.Now(), Files: fl.Args(), BaseFiles: base}
+	chart := &render.Chart{Basis: pricer.Basis(), Rows: rows, Meta: &meta, Comparison: cmp}
 	if *svgFile != "" || *htmlFile != "" {
 		chart.Family = opFamilies(*manifests, stderr)
 		if *auditFile != "" {
@@ -218,7 +219,7 @@ ropbench ab is sharper.`,
 	if *svgFile != "" || *htmlFile != "" {
 		if chart.Profile, chartErr = chartProfile(pricer); chartErr == nil {
 			var buf bytes.Buffer
-			if _, chartErr = report.WriteSVG(&buf, chart); chartErr == nil {
+			if _, chartErr = render.WriteSVG(&buf, chart); chartErr == nil {
 				svg = buf.Bytes()
 			}
 		}
@@ -234,14 +235,14 @@ ropbench ab is sharper.`,
 		}
 	}
 	if *htmlFile != "" || *mdFile != "" {
-		doc := &report.Document{Meta: meta, Pricer: pricer, Rows: rows, Sampled: sampled, Comparison: cmp}
+		doc := &render.Document{Meta: meta, Pricer: pricer, Rows: rows, Sampled: sampled, Comparison: cmp}
 		if *htmlFile != "" {
 			if chartErr != nil {
 				doc.ChartNote = chartErr.Error()
 			} else {
 				doc.Chart = svg
 			}
-			err := writeOutput(*htmlFile, inputs, func(w io.Writer) error { return report.WriteHTML(w, doc) })
+			err := writeOutput(*htmlFile, inputs, func(w io.Writer) error { return render.WriteHTML(w, doc) })
 			if err != nil {
 				fmt.Fprintln(stderr, "ropgen report: -html:", err)
 				exit = 1
@@ -249,7 +250,7 @@ ropbench ab is sharper.`,
 		}
 		if *mdFile != "" {
 			var md bytes.Buffer
-			err := report.WriteMarkdown(&md, doc)
+			err := render.WriteMarkdown(&md, doc)
 			if err == nil {
 				err = output.WriteFile(*mdFile, md.Bytes(), inputs...)
 			}
@@ -445,7 +446,7 @@ func recordsConfig(file, key string) string {
 
 // trafficOf returns the measured total traffic of each audit row that has one, and for the
 // others (read side only, or no usable measurement) the row and why.
-func trafficOf(res audit.Result) (ts []report.Traffic, skipped []string) {
+func trafficOf(res audit.Result) (ts []render.Traffic, skipped []string) {
 	for _, r := range res.Rows {
 		name := r.Op + "/" + r.Workload + "/" + report.ShortDType(r.DType)
 		switch {
@@ -454,7 +455,7 @@ func trafficOf(res audit.Result) (ts []report.Traffic, skipped []string) {
 		case r.Side != "total":
 			skipped = append(skipped, name+" (audited on the "+r.Side+" side only)")
 		default:
-			ts = append(ts, report.Traffic{Op: r.Op, Workload: r.Workload, DType: r.DType, Bytes: r.Measured})
+			ts = append(ts, render.Traffic{Op: r.Op, Workload: r.Workload, DType: r.DType, Bytes: r.Measured})
 		}
 	}
 	return ts, skipped

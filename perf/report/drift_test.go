@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -77,7 +76,7 @@ func TestDriftOtherDevice(t *testing.T) {
 
 // TestDriftedRowsUnpriced: the rows of a run whose reference drifted are left unpriced with
 // the reason (the rows of another run in the same report are not), the same-time check still
-// judges them, the table says how many, and with PriceDrifted they are priced and marked.
+// judges them, DriftedRows counts them, and with PriceDrifted they are priced and marked.
 func TestDriftedRowsUnpriced(t *testing.T) {
 	row := func(file string, refRate float64) record.Record {
 		r := rec("hbm", 0, 1<<30, 1e-1)
@@ -104,10 +103,6 @@ func TestDriftedRowsUnpriced(t *testing.T) {
 		if !breach.RefBreach || breach.Verdict != FormulaError || !strings.HasPrefix(breach.Note, "formula error") {
 			t.Errorf("PriceDrifted %v: the same-time check did not judge the drifted row: %+v", priceDrifted, breach)
 		}
-		var table bytes.Buffer
-		if err := WriteTable(&table, pr, rows); err != nil {
-			t.Fatal(err)
-		}
 		priced, unpriced := DriftedRows(rows)
 		if !priceDrifted {
 			if drifted.Drift == nil || !Blank(drifted.SOLTime) || !Blank(drifted.Efficiency) || drifted.Verdict != None ||
@@ -117,15 +112,15 @@ func TestDriftedRowsUnpriced(t *testing.T) {
 			if breach.ByteBreach || !Blank(breach.SOLTime) {
 				t.Errorf("the drifted row was judged on the profile's ceilings: %+v", breach)
 			}
-			if priced != 0 || unpriced != 2 || !strings.Contains(table.String(), "2 rows unpriced: their run's copy reference drifted") {
-				t.Errorf("priced %d, unpriced %d:\n%s", priced, unpriced, table.String())
+			if priced != 0 || unpriced != 2 {
+				t.Errorf("priced %d, unpriced %d", priced, unpriced)
 			}
 		} else {
 			if drifted.Drift == nil || Blank(drifted.SOLTime) || drifted.Verdict == None || !strings.HasPrefix(drifted.Note, "priced under drift: the run's copy reference at end ran -50%") {
 				t.Errorf("PriceDrifted: the drifted run's row: %+v", drifted)
 			}
-			if priced != 2 || unpriced != 0 || !strings.Contains(table.String(), "2 rows priced under drift") {
-				t.Errorf("priced %d, unpriced %d:\n%s", priced, unpriced, table.String())
+			if priced != 2 || unpriced != 0 {
+				t.Errorf("priced %d, unpriced %d", priced, unpriced)
 			}
 		}
 	}

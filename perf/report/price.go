@@ -597,18 +597,18 @@ func breachNote(row *Row, prof *profiles.Profile, r *roof) string {
 	var parts []string
 	if row.ByteBreach {
 		parts = append(parts, fmt.Sprintf("implied %s is %s of the %s theoretical %s ceiling (%s)",
-			Rate(row.PeakByteRate, "B/s"), percent(row.PeakByteRate/prof.HBM.Theoretical), prof.Name, MemoryName(prof), Rate(prof.HBM.Theoretical, "B/s")))
+			Rate(row.PeakByteRate, "B/s"), Percent(row.PeakByteRate/prof.HBM.Theoretical), prof.Name, MemoryName(prof), Rate(prof.HBM.Theoretical, "B/s")))
 	}
 	if row.FlopBreach {
 		parts = append(parts, fmt.Sprintf("implied %s is %s of the %s theoretical %s ceiling (%s)",
-			Rate(row.PeakFlopRate, "FLOP/s"), percent(row.PeakFlopRate/r.theoretical), prof.Name, r.key, Rate(r.theoretical, "FLOP/s")))
+			Rate(row.PeakFlopRate, "FLOP/s"), Percent(row.PeakFlopRate/r.theoretical), prof.Name, r.key, Rate(r.theoretical, "FLOP/s")))
 	}
 	if lo, _ := row.Rec.Spread(); len(parts) > 0 && lo != row.Rec.Seconds {
 		parts[len(parts)-1] += " by its fastest sample"
 	}
 	if row.RefBreach {
 		parts = append(parts, fmt.Sprintf("implied %s by its median sample is %sx the same-time reference (%s, the faster streaming pattern timed between its samples; the line is %sx: the DRAM envelope over that pattern's calibrated rate, widened by its spread)",
-			Rate(row.ByteRate, "B/s"), times(row.RefRatio), Rate(row.RefRate, "B/s"), times(row.RefLine)))
+			Rate(row.ByteRate, "B/s"), Times(row.RefRatio), Rate(row.RefRate, "B/s"), Times(row.RefLine)))
 	}
 	return "formula error: " + strings.Join(parts, "; ")
 }

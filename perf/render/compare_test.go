@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 // run returns count records per op, each op's times drawn around base[op] × factor[op] with
@@ -33,32 +34,9 @@ func run(rng *rand.Rand, ops []string, count int, noise float64, factor map[stri
 
 func compareRuns(t *testing.T, old, new []record.Record) *Comparison {
 	t.Helper()
-	p := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
-	o, n := Group(old), Group(new)
-	return Compare(o, n, p.PriceAll(Records(o)), p.PriceAll(Records(n)), DefaultCompare)
-}
-
-func TestGroup(t *testing.T) {
-	a := rec("vector.fp32", 1, 64, 3e-6)
-	b, c := a, a
-	b.Seconds, c.Seconds = 1e-6, 2e-6
-	other := a
-	other.Bytes = 128 // changed counts: another row, never averaged in
-	gs := Group([]record.Record{a, other, b, c})
-	if len(gs) != 2 {
-		t.Fatalf("%d rows, want 2", len(gs))
-	}
-	g := gs[0]
-	if g.Seconds != 2e-6 || len(g.Samples) != 3 || g.Samples[0] != 3e-6 || gs[1].Bytes != 128 {
-		t.Errorf("row: median %v samples %v; second row bytes %d", g.Seconds, g.Samples, gs[1].Bytes)
-	}
-	if lo, hi := g.Range(); lo != 1e-6 || hi != 3e-6 || math.Abs(g.RelSpread()-1) > 1e-12 {
-		t.Errorf("range %v..%v rel %v", lo, hi, g.RelSpread())
-	}
-	even := Group([]record.Record{a, b})[0]
-	if even.Seconds != 2e-6 {
-		t.Errorf("median of two %v, want their mean", even.Seconds)
-	}
+	p := report.NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	o, n := report.Group(old), report.Group(new)
+	return Compare(o, n, p.PriceAll(report.Records(o)), p.PriceAll(report.Records(n)), DefaultCompare)
 }
 
 func TestCompareSlowedKernel(t *testing.T) {
@@ -201,48 +179,14 @@ func TestCompareEdges(t *testing.T) {
 		t.Errorf("summary %q", c.Summary())
 	}
 	// A verdict change is one.
-	p := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	p := report.NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
 	fast := rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)/0.9)
 	half := rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)/0.5)
-	o := Group([]record.Record{half})
-	n := Group([]record.Record{fast})
-	d := Compare(o, n, p.PriceAll(Records(o)), p.PriceAll(Records(n)), DefaultCompare).Deltas
+	o := report.Group([]record.Record{half})
+	n := report.Group([]record.Record{fast})
+	d := Compare(o, n, p.PriceAll(report.Records(o)), p.PriceAll(report.Records(n)), DefaultCompare).Deltas
 	if !d[0].VerdictChanged() || verdictText(&d[0]) != "below → at ceiling" {
 		t.Errorf("verdict change %v %q", d[0].VerdictChanged(), verdictText(&d[0]))
-	}
-}
-
-func TestShortDType(t *testing.T) {
-	for in, want := range map[string]string{
-		"bfloat16":                               "bfloat16",
-		"q=bfloat16,k=float8_e4m3,v=float8_e4m3": "q=bf16,k=f8e4m3,v=f8e4m3",
-		"point=int32,x=float32":                  "point=i32,x=f32",
-	} {
-		if got := ShortDType(in); got != want {
-			t.Errorf("ShortDType(%q) = %q, want %q", in, got, want)
-		}
-	}
-	if got := ShortName("AttnFwd/decode/q=float16,k=float8_e5m2"); got != "AttnFwd/decode/q=f16,k=f8e5m2" {
-		t.Errorf("ShortName: %q", got)
-	}
-}
-
-// TestPriceRunSetsReferencesAside: reference records price no row, so the rows and the
-// sampled rows stay index for index (Compare and Document rely on it).
-func TestPriceRunSetsReferencesAside(t *testing.T) {
-	ref := rec("vector.fp32", 0, 1<<20, 1e-4)
-	ref.Op, ref.Workload = record.RefCopy, "start"
-	a := rec("vector.fp32", 1<<20, 1<<30, 1e-3)
-	b := a
-	b.Op = "B"
-	p := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
-	s, rows := PriceRun(p, []record.Record{ref, a, b, a, ref})
-	if len(s) != 2 || len(rows) != 2 || rows[1].Rec != &s[1].Record || s[0].Op != "Op" || len(s[0].Samples) != 2 {
-		t.Fatalf("%d sampled, %d rows: %+v", len(s), len(rows), s)
-	}
-	c := Compare(s, s, rows, rows, DefaultCompare)
-	if len(c.Deltas) != 2 {
-		t.Errorf("%d deltas", len(c.Deltas))
 	}
 }
 

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 // trafficColour draws the achieved intensities of measured traffic and their links.
@@ -17,7 +18,7 @@ const trafficColour = "#b35806"
 
 // drawRank orders points for drawing: unpriced (hollow) first, so that a priced point is
 // never covered by one.
-func drawRank(r *Row) int {
+func drawRank(r *report.Row) int {
 	if styleOf(r) == unpricedStyle {
 		return 0
 	}
@@ -52,7 +53,7 @@ var shapes = []shape{
 // points for shapes to help and more than one family among them: the families with the most
 // points first, each its own shape, those left over sharing the last. It returns the shape
 // index per point and the legend entries.
-func familyShapes(pts []*Row, family func(op string) string) ([]int, []legendEntry) {
+func familyShapes(pts []*report.Row, family func(op string) string) ([]int, []legendEntry) {
 	of := make([]int, len(pts))
 	if family == nil || len(pts) < familyMarkersFrom {
 		return of, nil
@@ -192,7 +193,7 @@ func countMoved(at, shown [][2]float64) int {
 
 // chartArrow is one row's move from the base run to this one.
 type chartArrow struct {
-	old, new       *Row
+	old, new       *report.Row
 	x0, y0, x1, y1 float64 // on screen: the base point, the new marker
 	colour, title  string
 }
@@ -224,7 +225,7 @@ func chartArrows(c *Comparison, prof *profiles.Profile) (arrows []chartArrow, of
 		case Slower:
 			colour = "#cf222e"
 		}
-		title := fmt.Sprintf("%s: %s → %s", d.Name(), Rate(d.OldRow.FlopRate, "FLOP/s"), Rate(d.NewRow.FlopRate, "FLOP/s"))
+		title := fmt.Sprintf("%s: %s → %s", d.Name(), report.Rate(d.OldRow.FlopRate, "FLOP/s"), report.Rate(d.NewRow.FlopRate, "FLOP/s"))
 		if t := deltaText(d); t != "" {
 			title += ", time " + t
 		}
@@ -235,7 +236,7 @@ func chartArrows(c *Comparison, prof *profiles.Profile) (arrows []chartArrow, of
 
 // achievedPoint is a row's achieved intensity: its flops over the bytes an audit measured.
 type achievedPoint struct {
-	r      *Row
+	r      *report.Row
 	x      float64 // flops / measured bytes
 	ratio  float64 // measured bytes / formula bytes
 	cx, cy float64
@@ -245,8 +246,8 @@ func (a *achievedPoint) label() string { return strconv.FormatFloat(a.ratio, 'f'
 
 func (a *achievedPoint) title() string {
 	return fmt.Sprintf("%s/%s/%s measured traffic: %s, %.2f× the formula's %s; achieved intensity %.3g FLOP/B (formula %.3g)",
-		a.r.Rec.Op, a.r.Rec.Workload, a.r.Rec.DType, SI(float64(a.r.Rec.Bytes)*a.ratio, "B"), a.ratio,
-		SI(float64(a.r.Rec.Bytes), "B"), a.x, a.r.Intensity)
+		a.r.Rec.Op, a.r.Rec.Workload, a.r.Rec.DType, report.SI(float64(a.r.Rec.Bytes)*a.ratio, "B"), a.ratio,
+		report.SI(float64(a.r.Rec.Bytes), "B"), a.x, a.r.Intensity)
 }
 
 // minTrafficOff is how far measured traffic must be from the formula's bytes (relative) for
@@ -256,20 +257,20 @@ const minTrafficOff = 0.05
 // chartTraffic matches measured traffic to the plotted rows by op/workload/dtype: an achieved
 // point per match off the formula by minTrafficOff or more, the names of the rows whose
 // traffic is within it, and of the measurements no plotted row has.
-func chartTraffic(ts []Traffic, pts []*Row) (out []achievedPoint, minimal, unmatched []string) {
-	byKey := map[rowKey]*Row{}
+func chartTraffic(ts []Traffic, pts []*report.Row) (out []achievedPoint, minimal, unmatched []string) {
+	byKey := map[rowKey]*report.Row{}
 	for _, r := range pts {
 		byKey[keyOf(r.Rec)] = r
 	}
 	for _, t := range ts {
 		r, ok := byKey[rowKey{t.Op, t.Workload, t.DType}]
 		if !ok || t.Bytes <= 0 {
-			unmatched = append(unmatched, t.Op+"/"+t.Workload+"/"+ShortDType(t.DType))
+			unmatched = append(unmatched, t.Op+"/"+t.Workload+"/"+report.ShortDType(t.DType))
 			continue
 		}
 		a := achievedPoint{r: r, x: float64(r.Rec.Flops) / float64(t.Bytes), ratio: float64(t.Bytes) / float64(r.Rec.Bytes)}
 		if math.Abs(a.ratio-1) < minTrafficOff {
-			minimal = append(minimal, t.Op+"/"+t.Workload+"/"+ShortDType(t.DType))
+			minimal = append(minimal, t.Op+"/"+t.Workload+"/"+report.ShortDType(t.DType))
 			continue
 		}
 		out = append(out, a)
@@ -324,16 +325,15 @@ func (t tick) plain() string {
 
 // rate labels a rate tick with its prefixed unit: "200 GFLOP/s", "1 TFLOP/s".
 func (t tick) rate(unit string) string {
-	if t.v >= prefixes[0].scale*999.5 { // past the largest prefix: "5e18 FLOP/s"
+	scale, prefix, ok := report.PrefixOf(t.v)
+	switch {
+	case !ok:
+		return strconv.FormatFloat(t.v, 'g', 3, 64) + " " + unit
+	case t.v/scale >= 999.5: // past the largest prefix: "5e18 FLOP/s"
 		return strconv.Itoa(t.m) + "e" + strconv.Itoa(t.e) + " " + unit
 	}
-	for _, p := range prefixes {
-		if t.v >= p.scale*0.9995 {
-			x := math.Round(t.v/p.scale*1000) / 1000
-			return strconv.FormatFloat(x, 'g', -1, 64) + " " + p.prefix + unit
-		}
-	}
-	return strconv.FormatFloat(t.v, 'g', 3, 64) + " " + unit
+	x := math.Round(t.v/scale*1000) / 1000
+	return strconv.FormatFloat(x, 'g', -1, 64) + " " + prefix + unit
 }
 
 // unplottedGroup is the rows not plotted for one reason.
@@ -343,12 +343,12 @@ type unplottedGroup struct {
 }
 
 // WhyNotPlotted says why a row has no point on the roofline chart, "" when it has one.
-func WhyNotPlotted(r *Row) string {
+func WhyNotPlotted(r *report.Row) string {
 	switch {
 	case r.Profile == nil:
 		return "no profile for the device: unpriced"
 	case r.Rec.Bytes <= 0:
-		return NoteZeroBytes
+		return report.NoteZeroBytes
 	case r.Rec.Flops <= 0:
 		return "zero FLOPs: no arithmetic intensity (the HTML report's bandwidth view shows their byte rates)"
 	case r.Rec.Seconds <= 0:
@@ -359,7 +359,7 @@ func WhyNotPlotted(r *Row) string {
 
 // unplotted groups the rows not plotted by why, in the order the reasons are first met, each
 // row named op/workload/dtype (dtype abbreviated).
-func unplotted(rows []Row) []unplottedGroup {
+func unplotted(rows []report.Row) []unplottedGroup {
 	var gs []unplottedGroup
 	for i := range rows {
 		why := WhyNotPlotted(&rows[i])
@@ -372,7 +372,7 @@ func unplotted(rows []Row) []unplottedGroup {
 			j = len(gs) - 1
 		}
 		r := rows[i].Rec
-		gs[j].names = append(gs[j].names, r.Op+"/"+r.Workload+"/"+ShortDType(r.DType))
+		gs[j].names = append(gs[j].names, r.Op+"/"+r.Workload+"/"+report.ShortDType(r.DType))
 	}
 	return gs
 }

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 // Meta is the context of a report: what a reader needs to know where its numbers came from.
@@ -28,11 +29,11 @@ type Meta struct {
 // WriteMarkdown render it.
 type Document struct {
 	Meta
-	Pricer *Pricer
-	Rows   []Row
+	Pricer *report.Pricer
+	Rows   []report.Row
 	// Sampled holds the grouped rows behind Rows, index by index (Rows[i] prices
 	// Sampled[i].Record), for the spread column; nil when each row is one record.
-	Sampled []Sampled
+	Sampled []report.Sampled
 	// Comparison compares Rows against a base run; nil when there is none.
 	Comparison *Comparison
 	// Chart is an SVG roofline chart (WriteSVG) to inline; ChartNote says why there is none.
@@ -58,7 +59,7 @@ type htmlRow struct {
 type cell struct{ Text, Key string }
 
 func numCell(text string, v float64) cell {
-	if Blank(v) {
+	if report.Blank(v) {
 		return cell{}
 	}
 	return cell{text, strconv.FormatFloat(v, 'g', 6, 64)}
@@ -126,34 +127,34 @@ type htmlView struct {
 }
 
 // verdictClass is a CSS class per verdict, matching the chart's colours.
-func verdictClass(v Verdict, eff float64) string {
+func verdictClass(v report.Verdict, eff float64) string {
 	switch v {
-	case AtCeiling:
+	case report.AtCeiling:
 		return "v-ceiling"
-	case Anomaly:
+	case report.Anomaly:
 		return "v-anomaly"
-	case FormulaError:
+	case report.FormulaError:
 		return "v-error"
-	case LatencyBound:
+	case report.LatencyBound:
 		return "v-latency"
 	}
-	if Blank(eff) {
+	if report.Blank(eff) {
 		return "v-unpriced"
 	}
 	return "v-below"
 }
 
 // VerdictCounts is the one-line verdict tally of a report (Counts).
-func VerdictCounts(rows []Row) string { return Counts(rows).String() }
+func VerdictCounts(rows []report.Row) string { return Counts(rows).String() }
 
 func (d *Document) view() (*htmlView, error) {
-	v := &htmlView{Meta: d.Meta, Basis: string(d.Pricer.Basis()), Counts: VerdictCounts(d.Rows), DTypeLegend: DTypeLegend,
-		ChartNote: d.ChartNote, Verdicts: []string{string(AtCeiling), string(Below), string(Anomaly), string(FormulaError), string(LatencyBound)},
+	v := &htmlView{Meta: d.Meta, Basis: string(d.Pricer.Basis()), Counts: VerdictCounts(d.Rows), DTypeLegend: report.DTypeLegend,
+		ChartNote: d.ChartNote, Verdicts: []string{string(report.AtCeiling), string(report.Below), string(report.Anomaly), string(report.FormulaError), string(report.LatencyBound)},
 		VerdictHelp: fmt.Sprintf("At ceiling when the median sample reaches %.0f%% of the SOL time (for a memory-bound row with a same-time reference, measured against the machine as that reference found it: the judged efficiency); "+
 			"anomaly when even the slowest sample is above %.0f%% (the formula or the calibration is wrong); below otherwise; "+
 			"latency-bound rows have a SOL time under the cold-call floor; "+
 			"a formula error: the fastest sample implies a rate above a theoretical ceiling, or the median a byte rate above what the machine could have moved at the same time (the same-time reference, the faster streaming pattern timed between a DRAM-sized row's samples, times the envelope over that pattern's calibrated rate, widened by its spread). A rate check convicts no undercount: the bytes audit does (docs/audit.md).",
-			100*AtCeilingMin, 100*AnomalyAbove)}
+			100*report.AtCeilingMin, 100*report.AnomalyAbove)}
 	if d.Sampled != nil && len(d.Sampled) != len(d.Rows) {
 		return nil, fmt.Errorf("report: %d sampled rows for %d priced rows", len(d.Sampled), len(d.Rows))
 	}
@@ -176,15 +177,15 @@ func (d *Document) view() (*htmlView, error) {
 				}
 			}
 			if hbm, ok := p.Resolve(profiles.HBMKey, d.Pricer.Basis()); ok {
-				hd.HBM = Rate(hbm, "B/s")
+				hd.HBM = report.Rate(hbm, "B/s")
 			}
-			hd.Memory = MemoryName(p)
+			hd.Memory = report.MemoryName(p)
 			if v.Memory == "" {
 				v.Memory = hd.Memory
 			}
 			hd.Compute = computeRoofs(p, d.Pricer.Basis())
 			if s := p.HBM.Spread; s.Measured() {
-				hd.Spread = fmt.Sprintf("%s .. %s (±%.1f%%, n=%d)", Rate(s.Min, "B/s"), Rate(s.Max, "B/s"), 50*s.Rel(), s.N)
+				hd.Spread = fmt.Sprintf("%s .. %s (±%.1f%%, n=%d)", report.Rate(s.Min, "B/s"), report.Rate(s.Max, "B/s"), 50*s.Rel(), s.N)
 			}
 			names = append(names, p.Name)
 		}
@@ -197,7 +198,7 @@ func (d *Document) view() (*htmlView, error) {
 	maxShare := 1.0
 	for i := range d.Rows {
 		r := &d.Rows[i]
-		if r.Rec.Flops == 0 && r.Rec.Bytes > 0 && r.Rec.Seconds > 0 && !Blank(r.Bandwidth) {
+		if r.Rec.Flops == 0 && r.Rec.Bytes > 0 && r.Rec.Seconds > 0 && !report.Blank(r.Bandwidth) {
 			maxShare = max(maxShare, r.ByteRate/r.Bandwidth)
 		}
 	}
@@ -205,32 +206,32 @@ func (d *Document) view() (*htmlView, error) {
 	v.BarCeiling = 100 * 100 / v.BarScale
 	for i := range d.Rows {
 		r := &d.Rows[i]
-		hr := htmlRow{Op: r.Rec.Op, Workload: r.Rec.Workload, DType: ShortDType(r.Rec.DType), DTypeFull: r.Rec.DType,
-			Roof: RoofName(r.Profile, r.Rec.Roof), Bound: string(r.Bound), Verdict: string(r.Verdict), Note: r.Note, Pos: r.Rec.Pos.String(),
+		hr := htmlRow{Op: r.Rec.Op, Workload: r.Rec.Workload, DType: report.ShortDType(r.Rec.DType), DTypeFull: r.Rec.DType,
+			Roof: report.RoofName(r.Profile, r.Rec.Roof), Bound: string(r.Bound), Verdict: string(r.Verdict), Note: r.Note, Pos: r.Rec.Pos.String(),
 			Class: verdictClass(r.Verdict, r.Efficiency)}
 		if hr.DType != hr.DTypeFull {
 			v.Abbreviated = true
 		}
-		hr.Flops = numCell(SI(float64(r.Rec.Flops), ""), float64(r.Rec.Flops))
-		hr.Bytes = numCell(SI(float64(r.Rec.Bytes), "B"), float64(r.Rec.Bytes))
-		hr.Time = numCell(SI(measured(r.Rec.Seconds), "s"), measured(r.Rec.Seconds))
-		hr.SOL = numCell(SI(r.SOLTime, "s"), r.SOLTime)
-		hr.Eff = numCell(percent(r.Efficiency), r.Efficiency)
+		hr.Flops = numCell(report.SI(float64(r.Rec.Flops), ""), float64(r.Rec.Flops))
+		hr.Bytes = numCell(report.SI(float64(r.Rec.Bytes), "B"), float64(r.Rec.Bytes))
+		hr.Time = numCell(report.SI(measured(r.Rec.Seconds), "s"), measured(r.Rec.Seconds))
+		hr.SOL = numCell(report.SI(r.SOLTime, "s"), r.SOLTime)
+		hr.Eff = numCell(report.Percent(r.Efficiency), r.Efficiency)
 		hr.N = numCell("1", 1)
 		if d.Sampled != nil {
 			s := &d.Sampled[i]
 			hr.N = numCell(strconv.Itoa(len(s.Samples)), float64(len(s.Samples)))
 			if len(s.Samples) > 1 {
 				lo, hi := s.Range()
-				hr.Spread = numCell(fmt.Sprintf("±%.0f%% (%s .. %s)", 50*s.RelSpread(), SI(lo, "s"), SI(hi, "s")), s.RelSpread())
+				hr.Spread = numCell(fmt.Sprintf("±%.0f%% (%s .. %s)", 50*s.RelSpread(), report.SI(lo, "s"), report.SI(hi, "s")), s.RelSpread())
 			}
 		}
 		v.Rows = append(v.Rows, hr)
 
-		if r.Rec.Flops == 0 && r.Rec.Bytes > 0 && r.Rec.Seconds > 0 && !Blank(r.Bandwidth) {
+		if r.Rec.Flops == 0 && r.Rec.Bytes > 0 && r.Rec.Seconds > 0 && !report.Blank(r.Bandwidth) {
 			share := r.ByteRate / r.Bandwidth
-			v.Bars = append(v.Bars, htmlBar{Name: r.Rec.Op + "/" + r.Rec.Workload + "/" + ShortDType(r.Rec.DType),
-				Rate: Rate(r.ByteRate, "B/s"), Share: fmt.Sprintf("%.1f%%", 100*share), Verdict: string(r.Verdict),
+			v.Bars = append(v.Bars, htmlBar{Name: r.Rec.Op + "/" + r.Rec.Workload + "/" + report.ShortDType(r.Rec.DType),
+				Rate: report.Rate(r.ByteRate, "B/s"), Share: fmt.Sprintf("%.1f%%", 100*share), Verdict: string(r.Verdict),
 				Width: 100 * 100 * share / v.BarScale, Class: hr.Class})
 		}
 	}
@@ -240,8 +241,8 @@ func (d *Document) view() (*htmlView, error) {
 	ranked := Rank(d.Rows)
 	lostAll := LostTotal(ranked)
 	for i, k := range ranked {
-		hk := htmlRanked{N: strconv.Itoa(i + 1), Name: ShortName(k.Rec.Op + "/" + k.Rec.Workload + "/" + k.Rec.DType),
-			Time: SI(k.Rec.Seconds, "s"), SOL: SI(k.SOLTime, "s"), Lost: SI(k.Lost, "s"), Eff: percent(k.Efficiency),
+		hk := htmlRanked{N: strconv.Itoa(i + 1), Name: report.ShortName(k.Rec.Op + "/" + k.Rec.Workload + "/" + k.Rec.DType),
+			Time: report.SI(k.Rec.Seconds, "s"), SOL: report.SI(k.SOLTime, "s"), Lost: report.SI(k.Lost, "s"), Eff: report.Percent(k.Efficiency),
 			Samples: effSpread(k.Row), Verdict: string(k.Verdict), Move: k.Move, Class: verdictClass(k.Verdict, k.Efficiency)}
 		if lostAll > 0 && k.Lost > 0 {
 			hk.Share = roundPercent(k.Lost / lostAll)
@@ -261,10 +262,10 @@ func (d *Document) view() (*htmlView, error) {
 		v.CompareSummary, v.CompareWarning = c.Summary(), c.Warning()
 		for i := range c.Deltas {
 			dl := &c.Deltas[i]
-			hd := htmlDelta{Name: ShortName(dl.Name()), Old: sampledTime(dl.Old), OldSpread: spreadText(dl.Old),
+			hd := htmlDelta{Name: report.ShortName(dl.Name()), Old: sampledTime(dl.Old), OldSpread: spreadText(dl.Old),
 				New: sampledTime(dl.New), NewSpread: spreadText(dl.New), Delta: deltaText(dl), P: pText(dl.P),
 				Eff: effText(dl), Verdict: verdictText(dl), Why: dl.Why, VerdictChanged: dl.VerdictChanged()}
-			if !Blank(dl.Ratio) {
+			if !report.Blank(dl.Ratio) {
 				hd.DeltaKey = strconv.FormatFloat(dl.Ratio-1, 'g', 6, 64)
 			}
 			switch dl.Change {
@@ -311,14 +312,14 @@ func WriteHTML(w io.Writer, d *Document) error {
 // computeRoofs lists prof's compute roofs on basis in the host's words: each unit's name
 // (RoofName) and ceiling, a CPU's cube roofs that are its vector pipes left out and said so.
 func computeRoofs(prof *profiles.Profile, basis profiles.Basis) string {
-	keys, aliased := ComputeKeys(prof)
+	keys, aliased := report.ComputeKeys(prof)
 	var parts []string
 	for _, k := range keys {
 		val := "none"
 		if c, ok := prof.Resolve(k, basis); ok {
-			val = Rate(c, RateUnit(k))
+			val = report.Rate(c, report.RateUnit(k))
 		}
-		parts = append(parts, RoofName(prof, k)+" "+val)
+		parts = append(parts, report.RoofName(prof, k)+" "+val)
 	}
 	s := strings.Join(parts, ", ")
 	if aliased {

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 // rendered is every renderer's output for one run whose every text from the data (device,
@@ -22,7 +23,7 @@ import (
 type rendered struct {
 	md, mdCompare, html, svg, table, compareTable string
 	csv, compareCSV                               string
-	rows                                          []Row
+	rows                                          []report.Row
 	deltas                                        []Delta
 }
 
@@ -45,9 +46,9 @@ func renderAll(t testing.TB, payload string) rendered {
 		old = append(old, mk("A", 1<<20, 1<<30, sol/0.5), mk("B", 1<<20, 1<<30, sol/0.9), mk("C", 0, 1<<30, sol/0.5), mk("D", 1<<20, 1<<30, sol/0.5))
 		new = append(new, mk("A", 1<<20, 1<<30, sol/0.95), mk("B", 1<<20, 1<<30, sol/1.5), mk("C", 0, 1<<30, sol/0.5), mk("D", 1<<20, 1<<30, sol/0.25))
 	}
-	p := NewPricer(&prof, nil, "")
-	sampled, rows := PriceRun(p, new)
-	oldSampled, oldRows := PriceRun(NewPricer(&prof, nil, ""), old)
+	p := report.NewPricer(&prof, nil, "")
+	sampled, rows := report.PriceRun(p, new)
+	oldSampled, oldRows := report.PriceRun(report.NewPricer(&prof, nil, ""), old)
 	cmp := Compare(oldSampled, sampled, oldRows, rows, DefaultCompare)
 	meta := Meta{Command: "ropgen report " + payload, Commit: payload, Date: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC),
 		Files: []string{payload, payload + ".txt"}, BaseFiles: []string{payload}}
@@ -202,7 +203,7 @@ func checkEscaped(t testing.TB, payload string) {
 	}
 }
 
-func rowOps(rows []Row) []string {
+func rowOps(rows []report.Row) []string {
 	ops := make([]string, len(rows))
 	for i := range rows {
 		ops[i] = rows[i].Rec.Op

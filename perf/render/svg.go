@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 // Chart geometry in SVG user units (pixels at 100%).
@@ -50,18 +51,18 @@ var styles = []style{
 	{"not priced: a ceiling is unknown", "white", "#2c7bb6"},
 }
 
-func styleOf(r *Row) int {
+func styleOf(r *report.Row) int {
 	switch r.Verdict {
-	case AtCeiling:
+	case report.AtCeiling:
 		return 0
-	case Anomaly:
+	case report.Anomaly:
 		return 2
-	case FormulaError:
+	case report.FormulaError:
 		return 3
-	case LatencyBound:
+	case report.LatencyBound:
 		return 4
 	}
-	if Blank(r.Efficiency) {
+	if report.Blank(r.Efficiency) {
 		return 5
 	}
 	return 1
@@ -79,7 +80,7 @@ type chartRoof struct {
 }
 
 func (rf *chartRoof) label() string {
-	s := strings.Join(rf.names, " = ") + " " + Rate(rf.peak, "FLOP/s")
+	s := strings.Join(rf.names, " = ") + " " + report.Rate(rf.peak, "FLOP/s")
 	if rf.dashed {
 		s += " (theoretical)"
 	}
@@ -88,7 +89,7 @@ func (rf *chartRoof) label() string {
 
 // Plottable reports whether a row has a point on a log-log roofline chart: it needs a
 // profile, positive flops and bytes, and a measured time.
-func Plottable(r *Row) bool {
+func Plottable(r *report.Row) bool {
 	return r.Profile != nil && r.Rec.Flops > 0 && r.Rec.Bytes > 0 && r.Rec.Seconds > 0
 }
 
@@ -109,14 +110,14 @@ func chartRoofs(prof *profiles.Profile, basis profiles.Basis, used map[string]bo
 		// Equal within the label's rounding is equal on the chart too: at three significant
 		// digits the lines are less than a pixel apart.
 		i := slices.IndexFunc(roofs, func(rf chartRoof) bool {
-			return rf.dashed == !ok && Rate(rf.peak, "") == Rate(peak, "")
+			return rf.dashed == !ok && report.Rate(rf.peak, "") == report.Rate(peak, "")
 		})
 		if i < 0 {
 			roofs = append(roofs, chartRoof{peak: peak, dashed: !ok})
 			i = len(roofs) - 1
 		}
 		roofs[i].keys = append(roofs[i].keys, key)
-		if name := RoofName(prof, key); !slices.Contains(roofs[i].names, name) {
+		if name := report.RoofName(prof, key); !slices.Contains(roofs[i].names, name) {
 			roofs[i].names = append(roofs[i].names, name)
 			slices.Sort(roofs[i].names)
 		}
@@ -139,7 +140,7 @@ func chartRoofs(prof *profiles.Profile, basis profiles.Basis, used map[string]bo
 type Chart struct {
 	Profile *profiles.Profile
 	Basis   profiles.Basis
-	Rows    []Row
+	Rows    []report.Row
 	// Meta, when set, is the run the footer names: records files, commit and date.
 	Meta *Meta
 	// Comparison, when set, compares Rows with a base run: each row plotted in both runs gets
@@ -182,7 +183,7 @@ func WriteSVG(w io.Writer, c *Chart) (int, error) {
 	if !ok {
 		return 0, fmt.Errorf("chart: %s", prof.Why(profiles.HBMKey, basis))
 	}
-	var pts []*Row
+	var pts []*report.Row
 	used := map[string]bool{}
 	for i := range rows {
 		r := &rows[i]
@@ -195,7 +196,7 @@ func WriteSVG(w io.Writer, c *Chart) (int, error) {
 		}
 	}
 	// Priced points are drawn over unpriced ones: a hollow point never hides a verdict.
-	slices.SortStableFunc(pts, func(a, b *Row) int { return cmp.Compare(drawRank(a), drawRank(b)) })
+	slices.SortStableFunc(pts, func(a, b *report.Row) int { return cmp.Compare(drawRank(a), drawRank(b)) })
 	roofs, unmeasured := chartRoofs(prof, basis, used)
 	arrows, arrowsOff, onlyBase := chartArrows(c.Comparison, prof)
 	achieved, minimal, unaudited := chartTraffic(c.Traffic, pts)
@@ -224,7 +225,7 @@ func WriteSVG(w io.Writer, c *Chart) (int, error) {
 	// The memory slopes: the main memory's, then each cache level's from the largest to the
 	// smallest (the cache-aware roofline's L3, L2, L1); a cache slope's ridge with the
 	// highest roof is kept in range.
-	slopes := []memSlope{{name: MemoryName(prof), bw: hbm, main: true}}
+	slopes := []memSlope{{name: report.MemoryName(prof), bw: hbm, main: true}}
 	for i := len(prof.Caches) - 1; i >= 0; i-- {
 		c := prof.Caches[i]
 		if v, ok := c.Value(basis); ok && v > 0 {
@@ -255,7 +256,7 @@ func WriteSVG(w io.Writer, c *Chart) (int, error) {
 	if len(pts) <= maxFanned {
 		shown = fanOut(at)
 	}
-	index := map[*Row]int{}
+	index := map[*report.Row]int{}
 	for i, r := range pts {
 		index[r] = i
 	}
@@ -352,7 +353,7 @@ func WriteSVG(w io.Writer, c *Chart) (int, error) {
 	// unless that spot is taken (the main memory's first). They are placed before the slopes
 	// join the marks: each sits beside its slope by construction.
 	for _, ms := range slopes {
-		label := ms.name + " " + Rate(ms.bw, "B/s")
+		label := ms.name + " " + report.Rate(ms.bw, "B/s")
 		x0, x1 := ms.x0, ms.x1
 		ang := math.Atan2(py(ms.bw*x1)-py(ms.bw*x0), px(x1)-px(x0)) * 180 / math.Pi
 		fracs := []float64{1.0 / 3, 1.0 / 4, 1.0 / 2, 1.0 / 6, 2.0 / 3, 1.0 / 5, 2.0 / 5, 3.0 / 5, 1.0 / 8, 3.0 / 4, 1.0 / 10}
@@ -632,7 +633,7 @@ type legendEntry struct {
 // legendEntries lists the key to what the chart draws: the point colours present, the roof
 // line styles, the cache slopes, the marker shapes of the op families, the arrows and the
 // achieved intensities.
-func legendEntries(pts []*Row, roofs []chartRoof, caches bool, families []legendEntry, arrows, achieved bool) []legendEntry {
+func legendEntries(pts []*report.Row, roofs []chartRoof, caches bool, families []legendEntry, arrows, achieved bool) []legendEntry {
 	var es []legendEntry
 	line := func(attrs string) func(x, y float64) string {
 		return func(x, y float64) string { return fmt.Sprintf(`<path d="M%.1f %.1fm-7 0h14" %s/>`, x, y, attrs) }
@@ -907,7 +908,7 @@ const boldWidth = 1.1
 // pointLabels names each point op/workload, adding the dtype where one op/workload pair has
 // several points, then where the record was read where that is still not enough (the same
 // benchmark in two record files).
-func pointLabels(pts []*Row) []string {
+func pointLabels(pts []*report.Row) []string {
 	labels := make([]string, len(pts))
 	for i, r := range pts {
 		labels[i] = r.Rec.Op + "/" + r.Rec.Workload
@@ -935,13 +936,13 @@ func tellApart(labels []string, suffix func(i int) string) {
 	}
 }
 
-func tooltip(r *Row) string {
-	eff := percent(r.Efficiency)
+func tooltip(r *report.Row) string {
+	eff := report.Percent(r.Efficiency)
 	if eff == "" {
 		eff = "blank (" + r.Note + ")"
 	}
 	return fmt.Sprintf("%s/%s/%s on %s: %s, %s, intensity %.3g FLOP/B, efficiency %s %s",
-		r.Rec.Op, r.Rec.Workload, r.Rec.DType, RoofName(r.Profile, r.Rec.Roof), Rate(r.FlopRate, "FLOP/s"), Rate(r.ByteRate, "B/s"),
+		r.Rec.Op, r.Rec.Workload, r.Rec.DType, report.RoofName(r.Profile, r.Rec.Roof), report.Rate(r.FlopRate, "FLOP/s"), report.Rate(r.ByteRate, "B/s"),
 		r.Intensity, eff, r.Verdict)
 }
 
@@ -984,9 +985,9 @@ func cacheSizesNote(prof *profiles.Profile, slopes []memSlope) string {
 		if c.Bytes <= 0 || !slices.ContainsFunc(slopes, func(m memSlope) bool { return m.name == name }) {
 			continue
 		}
-		sizes = append(sizes, name+" "+SI(float64(c.Bytes), "B"))
+		sizes = append(sizes, name+" "+report.SI(float64(c.Bytes), "B"))
 		if c.SysBytes > 2*c.Bytes {
-			larger = append(larger, name+" "+SI(float64(c.SysBytes), "B"))
+			larger = append(larger, name+" "+report.SI(float64(c.SysBytes), "B"))
 		}
 	}
 	if len(sizes) == 0 {

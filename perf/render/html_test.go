@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 // node helpers over a parsed page.
@@ -90,10 +91,10 @@ func testDocument(t *testing.T) *Document {
 		mk("AttnFwd", "q=bfloat16,k=float8_e4m3", 1<<20, 1<<30, 1.0/(1<<9)*4),
 		mk("<script>alert(1)</script>", "float32", 0, 0, 1e-3),
 	}
-	sampled := Group(recs)
+	sampled := report.Group(recs)
 	prof := testProfile(t)
-	p := NewPricer(nil, []*profiles.Profile{prof}, "")
-	rows := p.PriceAll(Records(sampled))
+	p := report.NewPricer(nil, []*profiles.Profile{prof}, "")
+	rows := p.PriceAll(report.Records(sampled))
 	var svg bytes.Buffer
 	if _, err := WriteSVG(&svg, &Chart{Profile: prof, Basis: p.Basis(), Rows: rows}); err != nil {
 		t.Fatal(err)
@@ -245,7 +246,7 @@ func TestHTMLChartAndBandwidth(t *testing.T) {
 	// Every row with no point is named with why: the copy and the concat are in the bandwidth
 	// view, the zero-byte row on neither.
 	unplotted := text(byID(t, doc, "unplotted"))
-	for _, want := range []string{NoteZeroBytes + ": <script>alert(1)</script>/w/float32", "zero FLOPs: no arithmetic intensity (the HTML report's bandwidth view shows their byte rates): CopyFwd/w/float32, ConcatFwd/w/float32", "3 of 6 rows"} {
+	for _, want := range []string{report.NoteZeroBytes + ": <script>alert(1)</script>/w/float32", "zero FLOPs: no arithmetic intensity (the HTML report's bandwidth view shows their byte rates): CopyFwd/w/float32, ConcatFwd/w/float32", "3 of 6 rows"} {
 		if !strings.Contains(unplotted, want) {
 			t.Errorf("unplotted rows %q lack %q", unplotted, want)
 		}
@@ -276,8 +277,8 @@ func TestHTMLMeta(t *testing.T) {
 	prof := testProfile(t)
 	prof.Measured.At = time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
 	prof.HBM.Spread = profiles.Spread{Min: 0.9 * hbmEff, Median: 0.95 * hbmEff, Max: hbmEff, N: 5}
-	p := NewPricer(prof, nil, "")
-	d.Pricer, d.Rows = p, p.PriceAll(Records(d.Sampled))
+	p := report.NewPricer(prof, nil, "")
+	d.Pricer, d.Rows = p, p.PriceAll(report.Records(d.Sampled))
 	doc, _ = renderHTML(t, d)
 	meta = text(byID(t, doc, "meta"))
 	for _, want := range []string{"2026-11-30 08:00 UTC", "n=5", "±5.3%"} {

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"slices"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 // unitsProfile is a host profile as calibrate writes it on a CPU with AVX512-BF16/FP16 and
@@ -35,7 +36,7 @@ func TestSVGLowPrecisionRoofs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if key, note := RoofFor(prof, "cube.bf16"); key != "cube.bf16" || note != "" {
+	if key, note := report.RoofFor(prof, "cube.bf16"); key != "cube.bf16" || note != "" {
 		t.Errorf("RoofFor(cube.bf16) = %q, %q; want the key itself", key, note)
 	}
 	recs := []record.Record{{Device: "cpu: Test", Op: "GemmFwd", Workload: "w", DType: "bfloat16", Roof: "cube.bf16", Flops: 1 << 34, Bytes: 1 << 24, Seconds: 0.1, Iters: 1}}

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bufio"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 // compareColumns are the fields of a compared row in the machine-readable outputs: its name,
@@ -39,7 +40,7 @@ var compareColumns = []column[Delta]{
 	{name: "new_pos", text: func(d *Delta) string { return samplePos(d.New).String() }, json: func(d *Delta) any { return posOrNull(d.New) }},
 }
 
-func sampledOf(d *Delta) *Sampled {
+func sampledOf(d *Delta) *report.Sampled {
 	if d.New != nil {
 		return d.New
 	}
@@ -49,14 +50,14 @@ func sampledOf(d *Delta) *Sampled {
 // significant reports whether the comparison calls the row faster or slower.
 func significant(d *Delta) bool { return d.Change == Faster || d.Change == Slower }
 
-func sampledSeconds(s *Sampled) float64 {
+func sampledSeconds(s *report.Sampled) float64 {
 	if s == nil {
 		return blank
 	}
 	return measured(s.Seconds)
 }
 
-func sampleCount(s *Sampled) int64 {
+func sampleCount(s *report.Sampled) int64 {
 	if s == nil {
 		return 0
 	}
@@ -65,28 +66,28 @@ func sampleCount(s *Sampled) int64 {
 
 // sampledSpread is (slowest - fastest) / median of a run's records of the row; blank for a
 // row missing from the run.
-func sampledSpread(s *Sampled) float64 {
+func sampledSpread(s *report.Sampled) float64 {
 	if s == nil {
 		return blank
 	}
 	return s.RelSpread()
 }
 
-func rowEff(r *Row) float64 {
+func rowEff(r *report.Row) float64 {
 	if r == nil {
 		return blank
 	}
 	return r.Efficiency
 }
 
-func rowVerdict(r *Row) string {
+func rowVerdict(r *report.Row) string {
 	if r == nil {
 		return ""
 	}
 	return string(r.Verdict)
 }
 
-func samplePos(s *Sampled) diag.Pos {
+func samplePos(s *report.Sampled) diag.Pos {
 	if s == nil {
 		return diag.Pos{}
 	}
@@ -94,7 +95,7 @@ func samplePos(s *Sampled) diag.Pos {
 }
 
 // posOrNull is where a run's first record of the row was read, or null when the run lacks it.
-func posOrNull(s *Sampled) any {
+func posOrNull(s *report.Sampled) any {
 	if s == nil {
 		return nil
 	}
@@ -136,7 +137,7 @@ func WriteCompareJSON(w io.Writer, basis profiles.Basis, c *Comparison) error {
 
 // orNull is v, or nil (null) when it is blank.
 func orNull(v float64) *float64 {
-	if v = finite(v); Blank(v) {
+	if v = finite(v); report.Blank(v) {
 		return nil
 	}
 	return &v

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bufio"
@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 // MarkdownRows bounds each list of rows in the markdown summary: a PR comment is read at a
@@ -56,9 +58,9 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 			mdDeltas(bw, slower)
 		}
 	} else {
-		var look []*Row
+		var look []*report.Row
 		for i := range d.Rows {
-			if v := d.Rows[i].Verdict; v == FormulaError || v == Anomaly {
+			if v := d.Rows[i].Verdict; v == report.FormulaError || v == report.Anomaly {
 				look = append(look, &d.Rows[i])
 			}
 		}
@@ -69,8 +71,8 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 					fmt.Fprintf(bw, "\n… and %d more (see the HTML report).\n", len(look)-i)
 					break
 				}
-				fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", mdText(ShortName(r.Rec.Op+"/"+r.Rec.Workload+"/"+r.Rec.DType)),
-					percent(r.Efficiency), r.Verdict, mdText(r.Note))
+				fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", mdText(report.ShortName(r.Rec.Op+"/"+r.Rec.Workload+"/"+r.Rec.DType)),
+					report.Percent(r.Efficiency), r.Verdict, mdText(r.Note))
 			}
 			bw.WriteString("\n")
 		}
@@ -96,7 +98,7 @@ func mdDeltas(bw *bufio.Writer, ds []*Delta) {
 			fmt.Fprintf(bw, "\n… and %d more (see the HTML report).\n", len(ds)-i)
 			break
 		}
-		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s |\n", mdText(ShortName(d.Name())), sampledTime(d.Old), sampledTime(d.New),
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s |\n", mdText(report.ShortName(d.Name())), sampledTime(d.Old), sampledTime(d.New),
 			deltaText(d), pText(d.P), effText(d), mdText(verdictText(d)))
 	}
 	bw.WriteString("\n")

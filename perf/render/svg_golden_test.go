@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 // TestSVGGolden holds WriteSVG to the documents in testdata/svg, byte for byte: one chart per
@@ -28,8 +29,8 @@ func TestSVGGolden(t *testing.T) {
 		}
 		return prof
 	}
-	priced := func(prof *profiles.Profile, recs []record.Record) []Row {
-		return NewPricer(prof, nil, profiles.Effective).PriceAll(recs)
+	priced := func(prof *profiles.Profile, recs []record.Record) []report.Row {
+		return report.NewPricer(prof, nil, profiles.Effective).PriceAll(recs)
 	}
 	charts := map[string]func() *Chart{
 		"sample": func() *Chart {
@@ -90,9 +91,9 @@ func TestSVGGolden(t *testing.T) {
 			}
 			old := append(append(mk("Slowed", 1.0/(1<<8), 6), mk("Same", 1.0/(1<<7), 6)...), mk("Gone", 1.0/(1<<6), 6)...)
 			new := append(mk("Slowed", 4.0/(1<<8), 6), mk("Same", 1.0/(1<<7), 6)...)
-			p := NewPricer(prof, nil, "")
-			oldS, newS := Group(old), Group(new)
-			oldRows, newRows := p.PriceAll(Records(oldS)), p.PriceAll(Records(newS))
+			p := report.NewPricer(prof, nil, "")
+			oldS, newS := report.Group(old), report.Group(new)
+			oldRows, newRows := p.PriceAll(report.Records(oldS)), p.PriceAll(report.Records(newS))
 			return &Chart{Profile: prof, Basis: profiles.Effective, Rows: newRows, Meta: meta,
 				Comparison: Compare(oldS, newS, oldRows, newRows, DefaultCompare)}
 		},

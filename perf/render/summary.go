@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bufio"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 // SummaryTop is how many ranked rows the summary lists; the rest are counted, with the time
@@ -23,7 +24,7 @@ const SummaryTop = 20
 // under the latency floor: kept for regressions) counted apart, and the ops that have only
 // such rows; the verdict counts, the latency floor and the drift references of each run.
 // A device no profile prices gets one message that says how to get one (NoProfileHelp).
-func WriteSummary(w io.Writer, p *Pricer, rows []Row) error {
+func WriteSummary(w io.Writer, p *report.Pricer, rows []report.Row) error {
 	bw := bufio.NewWriter(w)
 	seen := map[*profiles.Profile]bool{}
 	for _, m := range p.Devices() {
@@ -49,29 +50,29 @@ func WriteSummary(w io.Writer, p *Pricer, rows []Row) error {
 				break
 			}
 			full := r.Rec.Op + "/" + r.Rec.Workload + "/" + r.Rec.DType
-			name := ShortName(full)
+			name := report.ShortName(full)
 			short = short || name != full
 			name = plainText(name) // from the records: one line of plain text
 			share := ""
 			if lostAll > 0 && r.Lost > 0 {
 				share = roundPercent(r.Lost / lostAll)
 			}
-			cells = append(cells, []string{fmt.Sprint(i + 1), name, SI(r.Rec.Seconds, "s"), SI(r.SOLTime, "s"), SI(r.Lost, "s"),
-				share, percent(r.Efficiency), effSpread(r.Row), string(r.Verdict), r.Move})
+			cells = append(cells, []string{fmt.Sprint(i + 1), name, report.SI(r.Rec.Seconds, "s"), report.SI(r.SOLTime, "s"), report.SI(r.Lost, "s"),
+				share, report.Percent(r.Efficiency), effSpread(r.Row), string(r.Verdict), r.Move})
 		}
 		writeAligned(bw, cells, []bool{true, false, true, true, true, true, true, true, false, false})
 		if n := len(ranked) - SummaryTop; n > 0 {
-			fmt.Fprintf(bw, "... and %d more ranked rows, %s lost together (the full tables list every row)\n", n, SI(LostTotal(ranked[SummaryTop:]), "s"))
+			fmt.Fprintf(bw, "... and %d more ranked rows, %s lost together (the full tables list every row)\n", n, report.SI(LostTotal(ranked[SummaryTop:]), "s"))
 		}
 		bw.WriteString(SummaryLegend + "\n")
 		if short {
-			bw.WriteString(DTypeLegend + "\n")
+			bw.WriteString(report.DTypeLegend + "\n")
 		}
 	}
 
 	if len(ranked) == 0 {
 		bw.WriteString("\nno row to rank: none has a verdict other than latency-bound (the counts below say what the rows are)")
-		if _, unpriced := DriftedRows(rows); unpriced > 0 {
+		if _, unpriced := report.DriftedRows(rows); unpriced > 0 {
 			bw.WriteString("; the rows of a run whose copy reference drifted are unpriced: recalibrate and measure again, or price them anyway with -price-drifted")
 		}
 		bw.WriteString("\n")
@@ -86,7 +87,7 @@ func WriteSummary(w io.Writer, p *Pricer, rows []Row) error {
 	}
 	tinyOps := map[string]bool{}
 	for i := range rows {
-		if rows[i].Verdict != LatencyBound {
+		if rows[i].Verdict != report.LatencyBound {
 			continue
 		}
 		tiny++
@@ -109,15 +110,15 @@ func WriteSummary(w io.Writer, p *Pricer, rows []Row) error {
 
 // writePhysicsPower says what the rate checks behind the formula-error verdict can convict,
 // and points to the bytes audit for the rest (docs/report.md, the physics check).
-func writePhysicsPower(bw *bufio.Writer, rows []Row) {
+func writePhysicsPower(bw *bufio.Writer, rows []report.Row) {
 	line := 0.0
 	for i := range rows {
-		if !Blank(rows[i].RefRatio) {
+		if !report.Blank(rows[i].RefRatio) {
 			line = max(line, rows[i].RefLine)
 		}
 	}
 	if line > 0 {
-		fmt.Fprintf(bw, "physics check: a DRAM-sized row is a formula error above %sx its same-time reference (derived from the profile), so bytes counted k times too high are caught only on a kernel that ran above %s/k of it; ", times(line), times(line))
+		fmt.Fprintf(bw, "physics check: a DRAM-sized row is a formula error above %sx its same-time reference (derived from the profile), so bytes counted k times too high are caught only on a kernel that ran above %s/k of it; ", report.Times(line), report.Times(line))
 	} else {
 		bw.WriteString("physics check: rows are judged against the theoretical ceilings only; ")
 	}
@@ -136,7 +137,7 @@ const SummaryLegend = "legend: sol = the speed-of-light time on the roof that bo
 // Ranked is a row of the summary's ranking: the time it loses against its roof and what
 // would move it.
 type Ranked struct {
-	*Row
+	*report.Row
 	// Lost is the measured median time minus the SOL time, in seconds: what the kernel
 	// loses against its roof in one call (negative for an anomaly).
 	Lost float64
@@ -150,11 +151,11 @@ type Ranked struct {
 // Rank returns the rows that earned a verdict other than latency-bound (priced, with a
 // measured time and a SOL time above the latency floor), the most lost time first: the
 // kernel to work on first leads. Ties keep the rows' order.
-func Rank(rows []Row) []Ranked {
+func Rank(rows []report.Row) []Ranked {
 	var out []Ranked
 	for i := range rows {
 		r := &rows[i]
-		if r.Verdict == LatencyBound || r.Verdict == None || Blank(r.SOLTime) || r.Rec.Seconds <= 0 {
+		if r.Verdict == report.LatencyBound || r.Verdict == report.None || report.Blank(r.SOLTime) || r.Rec.Seconds <= 0 {
 			continue
 		}
 		k := Ranked{Row: r, Lost: r.Rec.Seconds - r.SOLTime, Roof: AttackRoof(r)}
@@ -181,36 +182,36 @@ const NoMatrixLine = "no matrix unit: the ops declared on one (GEMM, convolution
 
 // AttackRoof is the roof that bounds a priced row, in the host's words: its memory level
 // when it is memory-bound, else the compute unit that priced it.
-func AttackRoof(r *Row) string {
-	if r.Bound == Memory {
-		return MemoryName(r.Profile)
+func AttackRoof(r *report.Row) string {
+	if r.Bound == report.Memory {
+		return report.MemoryName(r.Profile)
 	}
-	return RoofName(r.Profile, cmp.Or(r.PricedRoof, r.Rec.Roof))
+	return report.RoofName(r.Profile, cmp.Or(r.PricedRoof, r.Rec.Roof))
 }
 
 // move says in one line what would move a ranked row: where it stands against which roof,
 // and what to work on.
-func move(r *Row, roof string) string {
+func move(r *report.Row, roof string) string {
 	at := fmt.Sprintf("%s at %s of %s", r.Bound, roundPercent(r.Efficiency), roof)
 	switch r.Verdict {
-	case FormulaError:
+	case report.FormulaError:
 		return "formula error: the row's flops/bytes formula or its roof key is wrong (ropgen audit)"
-	case Anomaly:
+	case report.Anomaly:
 		return at + ": above the ceiling; recalibrate (ropgen calibrate), or audit the bytes (ropgen audit)"
-	case AtCeiling:
-		if r.Bound == Memory {
+	case report.AtCeiling:
+		if r.Bound == report.Memory {
 			return at + ": at ceiling; only fewer bytes (fusion, a smaller dtype) would move it"
 		}
 		return at + ": at ceiling; only a faster unit would move it"
 	}
-	if r.Bound == Memory {
+	if r.Bound == report.Memory {
 		return at + ": the kernel's traffic or its streaming"
 	}
 	unit, _, _ := strings.Cut(roof, ".")
 	switch {
-	case unit == "vector" && HasMatrixUnit(r.Profile):
+	case unit == "vector" && report.HasMatrixUnit(r.Profile):
 		return at + ": SIMD or the matrix unit"
-	case unit == "vector" && IsCPU(r.Profile):
+	case unit == "vector" && report.IsCPU(r.Profile):
 		return at + ": SIMD, FMA use and blocking (this chip has no matrix unit)"
 	case unit == "vector":
 		return at + ": vectorisation"
@@ -250,27 +251,27 @@ func writeCeilings(bw *bufio.Writer, prof *profiles.Profile, basis profiles.Basi
 		v, ok := c.Value(basis)
 		val := "none"
 		if ok {
-			val = Rate(v, unit)
+			val = report.Rate(v, unit)
 		}
 		spread := ""
 		if s := c.Spread; s.Measured() {
-			spread = fmt.Sprintf("spread %s .. %s (n=%d, %.1f%%)", Rate(s.Min, ""), Rate(s.Max, unit), s.N, 100*s.Rel())
+			spread = fmt.Sprintf("spread %s .. %s (n=%d, %.1f%%)", report.Rate(s.Min, ""), report.Rate(s.Max, unit), s.N, 100*s.Rel())
 		}
-		theo := "theoretical " + Rate(c.Theoretical, unit)
+		theo := "theoretical " + report.Rate(c.Theoretical, unit)
 		if c.Estimate {
 			theo += " (estimate)"
 		}
 		cells = append(cells, []string{"  " + name, val, spread, theo})
 	}
-	line(MemoryName(prof), prof.HBM, "B/s")
+	line(report.MemoryName(prof), prof.HBM, "B/s")
 	for i := len(prof.Caches) - 1; i >= 0; i-- {
 		c := prof.Caches[i]
-		line(strings.ToUpper(c.Key)+" ("+SI(float64(c.Bytes), "B")+")", c.Ceiling, "B/s")
+		line(strings.ToUpper(c.Key)+" ("+report.SI(float64(c.Bytes), "B")+")", c.Ceiling, "B/s")
 	}
-	keys, aliased := ComputeKeys(prof)
+	keys, aliased := report.ComputeKeys(prof)
 	for _, k := range keys {
 		c, _ := prof.Roof(k)
-		line(RoofName(prof, k), c, RateUnit(k))
+		line(report.RoofName(prof, k), c, report.RateUnit(k))
 	}
 	writeAligned(bw, cells, []bool{false, true, false, false})
 	if aliased {

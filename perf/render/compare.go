@@ -1,125 +1,15 @@
-package report
+package render
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"golang.org/x/perf/benchmath"
 
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report"
 )
-
-// Sampled is one row of a run: the records of one op × workload × dtype on one device and
-// roof with the same counts (ropbench run -count N writes N of them), as one record whose
-// Seconds is the median of theirs, and each record's time as a sample.
-type Sampled struct {
-	// Record is the first record of the row, but for Seconds: the median of Samples.
-	record.Record
-	// Samples are the records' times in the order read.
-	Samples []float64
-}
-
-// Range returns the fastest and slowest sample.
-func (s *Sampled) Range() (lo, hi float64) {
-	return slices.Min(s.Samples), slices.Max(s.Samples)
-}
-
-// RelSpread is (slowest - fastest) / median of the samples: 0 for one sample, NaN when the
-// median is zero.
-func (s *Sampled) RelSpread() float64 {
-	if s.Seconds == 0 {
-		return blank
-	}
-	lo, hi := s.Range()
-	return (hi - lo) / s.Seconds
-}
-
-// rowKey identifies a row across runs: the benchmark name.
-type rowKey struct{ op, workload, dtype string }
-
-func keyOf(r *record.Record) rowKey { return rowKey{r.Op, r.Workload, r.DType} }
-
-// Name is the row's name, op/workload/dtype.
-func (s *Sampled) Name() string { return s.Op + "/" + s.Workload + "/" + s.DType }
-
-// Group folds the records of each row into one Sampled, in the order rows are first met. Two
-// records are one row when device, op, workload, dtype, roof, flops and bytes all agree; a
-// row whose counts changed between records is two rows, never averaged.
-func Group(recs []record.Record) []Sampled { return group(recs, false) }
-
-// group is Group; with skipRefs it leaves the reference records out (PriceRun takes them
-// apart), without a copy of the others.
-func group(recs []record.Record, skipRefs bool) []Sampled {
-	type full struct {
-		rowKey
-		device, roof string
-		flops, bytes int64
-	}
-	index := map[full]int{}
-	var out []Sampled
-	var spreads [][2]float64
-	for i := range recs {
-		r := &recs[i]
-		if skipRefs && r.IsReference() {
-			continue
-		}
-		k := full{keyOf(r), r.Device, r.Roof, r.Flops, r.Bytes}
-		j, ok := index[k]
-		if r.IsReference() {
-			// Each reference is a measurement of its own run (the start and end copies of two
-			// runs are four drift checks, not two medians).
-			ok = false
-		}
-		if !ok {
-			j = len(out)
-			index[k] = j
-			out = append(out, Sampled{Record: *r})
-			spreads = append(spreads, [2]float64{math.Inf(1), 0})
-		}
-		out[j].Samples = append(out[j].Samples, r.Seconds)
-		// The row's spread covers every record's: the fastest of their fastest samples and
-		// the slowest of their slowest (record.Spread gives a record without one its time).
-		lo, hi := r.Spread()
-		spreads[j] = [2]float64{min(spreads[j][0], lo), max(spreads[j][1], hi)}
-	}
-	for i := range out {
-		g := &out[i]
-		g.Seconds = median(g.Samples)
-		if len(g.Samples) > 1 {
-			g.MinSeconds, g.MaxSeconds = spreads[i][0], spreads[i][1]
-		}
-	}
-	return out
-}
-
-// Records returns the grouped rows' records, for a Pricer: row i prices rows[i].Record.
-func Records(rows []Sampled) []record.Record {
-	recs := make([]record.Record, len(rows))
-	for i := range rows {
-		recs[i] = rows[i].Record
-	}
-	return recs
-}
-
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n == 0 {
-		return 0
-	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
 
 // Change is how a row's time moved from the base run to the new one.
 type Change string
@@ -175,8 +65,8 @@ type Comparison struct {
 // Delta is one row compared across two runs. Old or New is nil when the row is in one run
 // only.
 type Delta struct {
-	Old, New       *Sampled
-	OldRow, NewRow *Row
+	Old, New       *report.Sampled
+	OldRow, NewRow *report.Row
 	// Ratio is the new median time over the old; NaN when either is missing or zero.
 	Ratio float64
 	// P is the Mann-Whitney U test's p-value that the two samples come from one distribution;
@@ -214,7 +104,7 @@ func (d *Delta) VerdictChanged() bool {
 // of one run are not independent draws). oldRows and newRows are the priced rows
 // of old and new, index by index. The result lists the new run's rows in order, then the rows
 // only the base has.
-func Compare(old, new []Sampled, oldRows, newRows []Row, opt CompareOptions) *Comparison {
+func Compare(old, new []report.Sampled, oldRows, newRows []report.Row, opt CompareOptions) *Comparison {
 	byKey := map[rowKey]int{}
 	for i := range old {
 		if _, dup := byKey[keyOf(&old[i].Record)]; !dup {
@@ -245,15 +135,15 @@ func Compare(old, new []Sampled, oldRows, newRows []Row, opt CompareOptions) *Co
 		}
 	}
 	if len(logs) > 0 {
-		c.Shift = math.Exp(median(logs)) - 1
+		c.Shift = math.Exp(report.Median(logs)) - 1
 	}
 	if len(logs) >= minNoiseRows {
-		m := median(logs)
+		m := report.Median(logs)
 		dev := make([]float64, len(logs))
 		for i, l := range logs {
 			dev[i] = math.Abs(l - m)
 		}
-		c.Noise = 1.4826 * median(dev)
+		c.Noise = 1.4826 * report.Median(dev)
 		if opt.NoiseZ > 0 {
 			c.Threshold = max(opt.MinEffect, math.Exp(opt.NoiseZ*c.Noise)-1)
 		}
@@ -268,7 +158,7 @@ func Compare(old, new []Sampled, oldRows, newRows []Row, opt CompareOptions) *Co
 
 func (d *Delta) test(th *benchmath.Thresholds, alpha, threshold, minEffect, shift float64) {
 	d.Change = Unchanged
-	if !Blank(d.OldRow.Efficiency) && !Blank(d.NewRow.Efficiency) {
+	if !report.Blank(d.OldRow.Efficiency) && !report.Blank(d.NewRow.Efficiency) {
 		d.EffDelta = d.NewRow.Efficiency - d.OldRow.Efficiency
 	}
 	if d.Old.Seconds == 0 || d.New.Seconds == 0 {
@@ -296,7 +186,7 @@ func (d *Delta) test(th *benchmath.Thresholds, alpha, threshold, minEffect, shif
 		oLo, oHi := d.Old.Range()
 		nLo, nHi := d.New.Range()
 		d.Why = fmt.Sprintf("p=%.3f but the runs' records overlap (base %s..%s, new %s..%s)",
-			c.P, SI(oLo, "s"), SI(oHi, "s"), SI(nLo, "s"), SI(nHi, "s"))
+			c.P, report.SI(oLo, "s"), report.SI(oHi, "s"), report.SI(nLo, "s"), report.SI(nHi, "s"))
 	case d.Ratio < 1:
 		d.Change = Faster
 	default:
@@ -335,7 +225,7 @@ func (c *Comparison) Summary() string {
 		s += fmt.Sprintf(", %d only in the new run, %d only in the base", n[Added], n[Removed])
 	}
 	s += fmt.Sprintf(" (Mann-Whitney U p < %g, |Δ| ≥ %.0f%%", c.Options.Alpha, 100*c.Options.MinEffect)
-	if !Blank(c.Noise) {
+	if !report.Blank(c.Noise) {
 		s += fmt.Sprintf(", ≥ %.0f%% off the typical row's %+.0f%%: %g× the runs' drift of ±%.0f%%",
 			100*c.Threshold, 100*c.Shift, c.Options.NoiseZ, 100*(math.Exp(c.Noise)-1))
 	}
@@ -344,7 +234,7 @@ func (c *Comparison) Summary() string {
 
 // Warning says when the runs differ by more than code changes usually explain, or "".
 func (c *Comparison) Warning() string {
-	if Blank(c.Shift) || Blank(c.Noise) {
+	if report.Blank(c.Shift) || report.Blank(c.Noise) {
 		return ""
 	}
 	if math.Abs(c.Shift) < 0.05 && c.Noise < math.Log(1.05) {
@@ -355,178 +245,23 @@ func (c *Comparison) Warning() string {
 		"the two versions", 100*c.Shift, 100*(math.Exp(c.Noise)-1), 100*c.Threshold)
 }
 
-// WriteCompare writes a comparison as an aligned table: per row the base and new median time
-// with their spread, the time change and its p-value, the efficiency before and after, the
-// verdict (old → new when it changed), then the Summary line and the drift Warning.
-func WriteCompare(w io.Writer, c *Comparison) error {
-	bw := bufio.NewWriter(w)
-	ds := c.Deltas
-	head := []string{"row", "base", "±", "new", "±", "Δ time", "p", "eff", "verdict", "why"}
-	right := []bool{false, true, true, true, true, true, true, false, false, false}
-	cells := [][]string{head}
-	for i := range ds {
-		d := &ds[i]
-		cells = append(cells, []string{
-			ShortName(d.Name()), sampledTime(d.Old), spreadText(d.Old), sampledTime(d.New), spreadText(d.New),
-			deltaText(d), pText(d.P), effText(d), verdictText(d), d.Why,
-		})
-	}
-	writeAligned(bw, cells, right)
-	fmt.Fprintln(bw, c.Summary())
-	if w := c.Warning(); w != "" {
-		fmt.Fprintln(bw, "note:", w)
-	}
-	return bw.Flush()
-}
-
-// writeAligned writes cells as columns two spaces apart, right-aligning where right says.
-func writeAligned(bw *bufio.Writer, cells [][]string, right []bool) {
-	width := make([]int, len(cells[0]))
-	for _, row := range cells {
-		for j, c := range row {
-			c = plainText(c)
-			row[j] = c
-			width[j] = max(width[j], utf8.RuneCountInString(c))
-		}
-	}
-	for _, row := range cells {
-		var line strings.Builder
-		for j, c := range row {
-			pad := strings.Repeat(" ", width[j]-utf8.RuneCountInString(c))
-			if j > 0 {
-				line.WriteString("  ")
-			}
-			if right[j] {
-				line.WriteString(pad + c)
-			} else {
-				line.WriteString(c + pad)
-			}
-		}
-		bw.WriteString(strings.TrimRight(line.String(), " "))
-		bw.WriteByte('\n')
-	}
-}
-
-// plainText makes s, text from the data, one line of terminal text: a line break or any
-// other control character (an escape sequence's ESC, say) is written as Go would quote it,
-// and invalid UTF-8 is U+FFFD.
-func plainText(s string) string {
-	if !strings.ContainsFunc(s, isControl) && utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
-		if isControl(r) {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// isControl reports whether r ends a line or moves the cursor where it is printed.
-func isControl(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }
-
-func sampledTime(s *Sampled) string {
-	if s == nil {
-		return "-"
-	}
-	return SI(measured(s.Seconds), "s")
-}
-
-// spreadText is a row's spread as ±half its range over the median, the way benchstat prints
-// it; blank for one sample.
-func spreadText(s *Sampled) string {
-	if s == nil || len(s.Samples) < 2 {
-		return ""
-	}
-	if r := s.RelSpread(); !Blank(r) {
-		return fmt.Sprintf("%.0f%%", 100*r/2)
-	}
-	return ""
-}
-
-func deltaText(d *Delta) string {
-	switch {
-	case d.Change == Added || d.Change == Removed:
-		return string(d.Change)
-	case Blank(d.Ratio):
-		return ""
-	case d.Change == Unchanged:
-		return fmt.Sprintf("~ (%+.1f%%)", 100*(d.Ratio-1))
-	}
-	return fmt.Sprintf("%+.1f%%", 100*(d.Ratio-1))
-}
-
-func pText(p float64) string {
-	if Blank(p) {
-		return ""
-	}
-	return fmt.Sprintf("%.3f", p)
-}
-
-func effText(d *Delta) string {
-	o, n := "", ""
-	if d.OldRow != nil {
-		o = percent(d.OldRow.Efficiency)
-	}
-	if d.NewRow != nil {
-		n = percent(d.NewRow.Efficiency)
-	}
-	if o == "" && n == "" {
-		return ""
-	}
-	return orDash(o) + " → " + orDash(n)
-}
-
-func verdictText(d *Delta) string {
-	switch {
-	case d.VerdictChanged():
-		return orDash(string(d.OldRow.Verdict)) + " → " + orDash(string(d.NewRow.Verdict))
-	case d.NewRow != nil:
-		return string(d.NewRow.Verdict)
-	}
-	return string(d.OldRow.Verdict)
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-// PriceRun prices one run's records as rows: reference records (record.IsReference) go to
-// the pricer as references, the others are grouped (Group) and priced, so rows[i] prices
-// sampled[i].Record, as Compare and Document need.
-func PriceRun(p *Pricer, recs []record.Record) (sampled []Sampled, rows []Row) {
-	for i := range recs {
-		if recs[i].IsReference() {
-			p.AddReference(&recs[i])
-		}
-	}
-	sampled = group(recs, true)
-	rows = make([]Row, len(sampled))
-	for i := range sampled {
-		rows[i] = p.Price(&sampled[i].Record)
-	}
-	return sampled, rows
-}
-
 // driftOff is how far, in log terms, a row's time ratio sits from the typical row's: the
 // drift moves every row about alike, so a row counts by how far it moved beyond the rest.
 func driftOff(ratio, shift float64) float64 {
-	if Blank(shift) {
+	if report.Blank(shift) {
 		return math.Abs(math.Log(ratio))
 	}
 	return math.Abs(math.Log(ratio) - math.Log1p(shift))
 }
 
 func orZero(v float64) float64 {
-	if Blank(v) {
+	if report.Blank(v) {
 		return 0
 	}
 	return v
 }
+
+// rowKey identifies a row across runs: the benchmark name.
+type rowKey struct{ op, workload, dtype string }
+
+func keyOf(r *record.Record) rowKey { return rowKey{r.Op, r.Workload, r.DType} }

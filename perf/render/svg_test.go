@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 // chart is what a test reads back from a WriteSVG document.
@@ -180,7 +181,7 @@ func (c *chart) unlabelled() int {
 
 func writeChart(t *testing.T, prof *profiles.Profile, basis profiles.Basis, recs []record.Record) *chart {
 	t.Helper()
-	rows := NewPricer(prof, nil, basis).PriceAll(recs)
+	rows := report.NewPricer(prof, nil, basis).PriceAll(recs)
 	var buf bytes.Buffer
 	n, err := WriteSVG(&buf, &Chart{Profile: prof, Basis: basis, Rows: rows})
 	if err != nil {
@@ -210,7 +211,7 @@ func TestSVG(t *testing.T) {
 		t.Errorf("ridges: %d, want 2\n%s", len(c.circles["ridge"]), c.svg)
 	}
 	// Each row not plotted is named, with why.
-	if got, want := c.of("unplotted"), []string{"no measured time: Op/decode/float32", NoteZeroBytes + ": Op/empty/float32"}; !slices.Equal(got, want) ||
+	if got, want := c.of("unplotted"), []string{"no measured time: Op/decode/float32", report.NoteZeroBytes + ": Op/empty/float32"}; !slices.Equal(got, want) ||
 		!slices.Contains(c.of("unplotted-head"), "Not plotted: 2 of 4 rows") || !strings.Contains(c.svg, "prefill, &#34;big&#34;") {
 		t.Errorf("unplotted rows %q, want %q, or the escaped label is missing:\n%s", got, want, c.svg)
 	}
@@ -275,13 +276,13 @@ func TestSVGMergesEqualRoofs(t *testing.T) {
 
 // Two runs of one benchmark are told apart by where they were read.
 func TestPointLabels(t *testing.T) {
-	rows := []Row{
+	rows := []report.Row{
 		{Rec: &record.Record{Op: "Gemm", Workload: "w", DType: "float32", Pos: diag.Pos{File: "a.txt", Line: 4}}},
 		{Rec: &record.Record{Op: "Gemm", Workload: "w", DType: "float32", Pos: diag.Pos{File: "b.txt", Line: 9}}},
 		{Rec: &record.Record{Op: "Gemm", Workload: "w", DType: "float16"}},
 		{Rec: &record.Record{Op: "Add", Workload: "w", DType: "float16"}},
 	}
-	pts := []*Row{&rows[0], &rows[1], &rows[2], &rows[3]}
+	pts := []*report.Row{&rows[0], &rows[1], &rows[2], &rows[3]}
 	got := fmt.Sprint(pointLabels(pts))
 	if want := "[Gemm/w float32 (a.txt:4) Gemm/w float32 (b.txt:9) Gemm/w float16 Add/w]"; got != want {
 		t.Errorf("labels %s, want %s", got, want)
@@ -502,7 +503,7 @@ func TestSVGFansOutCoincidentPoints(t *testing.T) {
 func TestSVGMetadataFooter(t *testing.T) {
 	prof := testProfile(t)
 	prof.Measured.At = time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
-	rows := NewPricer(prof, nil, "").PriceAll([]record.Record{rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8))})
+	rows := report.NewPricer(prof, nil, "").PriceAll([]record.Record{rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8))})
 	meta := &Meta{Files: []string{"new.txt"}, BaseFiles: []string{"old.txt"}, Commit: "v1.2-3-gabc", Date: time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC)}
 	var buf bytes.Buffer
 	if _, err := WriteSVG(&buf, &Chart{Profile: prof, Basis: profiles.Effective, Rows: rows, Meta: meta}); err != nil {
@@ -537,9 +538,9 @@ func TestSVGArrows(t *testing.T) {
 	}
 	old := append(append(mk("Slowed", 1.0/(1<<8), 6), mk("Same", 1.0/(1<<7), 6)...), mk("Gone", 1.0/(1<<6), 6)...)
 	new := append(mk("Slowed", 4.0/(1<<8), 6), mk("Same", 1.0/(1<<7), 6)...)
-	p := NewPricer(prof, nil, "")
-	oldS, newS := Group(old), Group(new)
-	oldRows, newRows := p.PriceAll(Records(oldS)), p.PriceAll(Records(newS))
+	p := report.NewPricer(prof, nil, "")
+	oldS, newS := report.Group(old), report.Group(new)
+	oldRows, newRows := p.PriceAll(report.Records(oldS)), p.PriceAll(report.Records(newS))
 	cmp := Compare(oldS, newS, oldRows, newRows, DefaultCompare)
 	var buf bytes.Buffer
 	if _, err := WriteSVG(&buf, &Chart{Profile: prof, Basis: profiles.Effective, Rows: newRows, Comparison: cmp}); err != nil {
@@ -585,8 +586,8 @@ func TestSVGFamilyMarkers(t *testing.T) {
 		r.Op, r.Workload = op, "w"+strconv.Itoa(i)
 		recs = append(recs, r)
 	}
-	rows := NewPricer(prof, nil, "").PriceAll(recs)
-	draw := func(rows []Row, fam func(string) string) (map[string][]string, *chart) {
+	rows := report.NewPricer(prof, nil, "").PriceAll(recs)
+	draw := func(rows []report.Row, fam func(string) string) (map[string][]string, *chart) {
 		var buf bytes.Buffer
 		if _, err := WriteSVG(&buf, &Chart{Profile: prof, Basis: profiles.Effective, Rows: rows, Family: fam}); err != nil {
 			t.Fatal(err)
@@ -639,7 +640,7 @@ func TestSVGAchievedIntensity(t *testing.T) {
 	r.Op = "Softmax"
 	other := rec("vector.fp32", 1<<34, 1<<30, 1.0/(1<<4))
 	other.Op = "Gemm"
-	rows := NewPricer(prof, nil, "").PriceAll([]record.Record{r, other})
+	rows := report.NewPricer(prof, nil, "").PriceAll([]record.Record{r, other})
 	var buf bytes.Buffer
 	traffic := []Traffic{{Op: "Softmax", Workload: "w", DType: "float32", Bytes: 2 << 30}, {Op: "Copy", Workload: "w", DType: "float32", Bytes: 5},
 		{Op: "Gemm", Workload: "w", DType: "float32", Bytes: 1<<30 + 1<<24}}

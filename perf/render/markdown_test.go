@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 func markdown(t *testing.T, d *Document) string {
@@ -51,11 +52,11 @@ func TestMarkdownComparison(t *testing.T) {
 			new = append(new, r)
 		}
 	}
-	p := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
-	o, n := Group(old), Group(new)
-	rows := p.PriceAll(Records(n))
+	p := report.NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	o, n := report.Group(old), report.Group(new)
+	rows := p.PriceAll(report.Records(n))
 	d := &Document{Pricer: p, Rows: rows, Sampled: n,
-		Comparison: Compare(o, n, p.PriceAll(Records(o)), rows, DefaultCompare), Meta: Meta{Files: []string{"new.txt"}, BaseFiles: []string{"old.txt"}}}
+		Comparison: Compare(o, n, p.PriceAll(report.Records(o)), rows, DefaultCompare), Meta: Meta{Files: []string{"new.txt"}, BaseFiles: []string{"old.txt"}}}
 	md := markdown(t, d)
 	for _, want := range []string{"Changed verdict (1 row)", "| Op03/w/float32 |", "below → at ceiling", "Slower, same verdict (20 rows)",
 		"… and 5 more", `against old\.txt`, "1 faster, 20 slower"} {

@@ -1,0 +1,36 @@
+package render
+
+import (
+	"bytes"
+	"encoding/csv"
+	"testing"
+)
+
+func TestCSV(t *testing.T) {
+	_, rows := sampleRows(t)
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	all, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != len(rows)+1 || len(all[0]) != len(columns) {
+		t.Fatalf("%d lines of %d fields, want %d of %d", len(all), len(all[0]), len(rows)+1, len(columns))
+	}
+	col := map[string]int{}
+	for i, h := range all[0] {
+		col[h] = i
+	}
+	first := all[1]
+	if first[col["efficiency"]] != "0.5" || first[col["bound"]] != "memory-bound" || first[col["memory_time"]] != "0.001953125" {
+		t.Errorf("first row %v", first)
+	}
+	if all[2][col["workload"]] != "prefill, \"big\"" || all[2][col["compute_time"]] != "" || all[2][col["sol_time"]] != "" {
+		t.Errorf("second row %v: quoted workload and blank cells", all[2])
+	}
+	if all[3][col["seconds"]] != "" || all[3][col["flops"]] != "1152921504606846977" {
+		t.Errorf("third row %v: blank time, exact flops", all[3])
+	}
+}

@@ -1,0 +1,160 @@
+package render
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ropgen/ropgen/perf/report"
+)
+
+// WriteTable writes the human report: which profile priced each device, an aligned table
+// with times in SI units and efficiency in percent (blank cells empty), the verdict count,
+// the cold-call floor and the drift references.
+func WriteTable(w io.Writer, p *report.Pricer, rows []report.Row) error {
+	bw := bufio.NewWriter(w)
+	for _, m := range p.Devices() {
+		if m.Profile != nil {
+			fmt.Fprintf(bw, "device %q: profile %s (%s), %s ceilings\n", m.Device, plainText(m.Profile.Name), plainText(m.Profile.Source), p.Basis())
+		} else {
+			fmt.Fprintf(bw, "device %q: SOL cells blank: %s\n", m.Device, plainText(NoProfileHelp(m.Device, m.Err)))
+		}
+	}
+	mem := "memory"
+	if len(rows) > 0 && report.IsCPU(rows[0].Profile) {
+		mem = "dram"
+	}
+	head := []string{"op", "workload", "dtype", "roof", "flops", "bytes", "time", mem, "compute", "sol", "eff", "spread", "bound", "verdict", "cache sol", "note"}
+	// Numeric columns are right-aligned so magnitudes line up.
+	right := []bool{false, false, false, false, true, true, true, true, true, true, true, true, false, false, false, false}
+	cells := make([][]string, 0, len(rows)+1)
+	cells = append(cells, head)
+	short := false
+	for i := range rows {
+		r := &rows[i]
+		dtype := report.ShortDType(r.Rec.DType) // the full label is in -json and -csv
+		short = short || dtype != r.Rec.DType
+		note := r.Note
+		if r.Profile == nil {
+			note = "no profile: see the device line above" // said once there, not in every row
+		}
+		cells = append(cells, []string{
+			r.Rec.Op, r.Rec.Workload, dtype, report.RoofName(r.Profile, r.Rec.Roof),
+			report.SI(float64(r.Rec.Flops), ""), report.SI(float64(r.Rec.Bytes), "B"),
+			report.SI(measured(r.Rec.Seconds), "s"), report.SI(r.MemoryTime, "s"), report.SI(r.ComputeTime, "s"), report.SI(r.SOLTime, "s"),
+			report.Percent(r.Efficiency), effSpread(r), string(r.Bound), string(r.Verdict), cacheCell(r), note,
+		})
+	}
+	writeAligned(bw, cells, right)
+	if short {
+		bw.WriteString(report.DTypeLegend + "\n")
+	}
+	bw.WriteString(Counts(rows).String() + "\n")
+	writeReferences(bw, p, rows)
+	return bw.Flush()
+}
+
+// writeReferences writes the cold-call floor and the drift references of each device, and
+// which of rows a drift left unpriced or was priced under.
+func writeReferences(bw *bufio.Writer, p *report.Pricer, rows []report.Row) {
+	for _, m := range p.Devices() {
+		if m.Profile == nil {
+			continue
+		}
+		if f, ok := p.Floor(m.Device); ok {
+			fmt.Fprintf(bw, "latency floor %s (%s): rows whose SOL time is below it are latency-bound\n", report.SI(f, "s"), p.FloorSource(m.Device))
+		}
+	}
+	// The references of one run (one records file) stand together under it: each run has
+	// its own start and end.
+	drifts := p.Drifts()
+	var files []string
+	for _, d := range drifts {
+		if !slices.Contains(files, d.Rec.Pos.File) {
+			files = append(files, d.Rec.Pos.File)
+		}
+	}
+	for _, f := range files {
+		indent := ""
+		if len(files) > 1 || f != "" {
+			fmt.Fprintf(bw, "drift references of the run in %s:\n", cmp.Or(f, "(no file)"))
+			indent = "  "
+		}
+		for _, d := range drifts {
+			if d.Rec.Pos.File == f {
+				fmt.Fprintln(bw, indent+d.String())
+			}
+		}
+	}
+	if priced, unpriced := report.DriftedRows(rows); unpriced > 0 {
+		fmt.Fprintf(bw, "%d rows unpriced: their run's copy reference drifted off the profile (their notes say which); recalibrate and measure again\n", unpriced)
+	} else if priced > 0 {
+		fmt.Fprintf(bw, "%d rows priced under drift: their run's copy reference drifted off the profile (their notes say which), so their prices describe another machine\n", priced)
+	}
+}
+
+// effSpread is the efficiency range of a row's samples, slowest to fastest: "78-91%".
+func effSpread(r *report.Row) string {
+	if report.Blank(r.EffLow) || math.IsInf(r.EffHigh, 0) || (r.Rec.MinSeconds == 0 && r.Rec.MaxSeconds == 0) {
+		return ""
+	}
+	return strconv.FormatFloat(r.EffLow*100, 'f', 0, 64) + "-" + strconv.FormatFloat(r.EffHigh*100, 'f', 0, 64) + "%"
+}
+
+// cacheCell is the cache-level price of a row: its level, SOL time there and efficiency.
+func cacheCell(r *report.Row) string {
+	if r.CacheLevel == "" || report.Blank(r.CacheTime) {
+		return ""
+	}
+	level := strings.ToUpper(r.CacheLevel)
+	if report.SI(r.CacheTime, "s") == report.SI(r.SOLTime, "s") {
+		// The level is no faster than main memory (or the row is compute-bound there too):
+		// its price would repeat the sol column.
+		if r.Bound == report.Memory {
+			return level + " = " + strings.ToLower(report.MemoryName(r.Profile))
+		}
+		return level + " = sol"
+	}
+	s := level + " " + report.SI(r.CacheTime, "s")
+	if e := report.Percent(r.CacheEfficiency); e != "" {
+		s += " " + e
+	}
+	return s
+}
+
+// VerdictTally counts rows by verdict.
+type VerdictTally struct {
+	Rows, AtCeiling, Below, Anomaly, LatencyBound, FormulaError, Unpriced int
+}
+
+// Counts counts rows by verdict.
+func Counts(rows []report.Row) VerdictTally {
+	c := VerdictTally{Rows: len(rows)}
+	for i := range rows {
+		switch rows[i].Verdict {
+		case report.AtCeiling:
+			c.AtCeiling++
+		case report.Below:
+			c.Below++
+		case report.Anomaly:
+			c.Anomaly++
+		case report.LatencyBound:
+			c.LatencyBound++
+		case report.FormulaError:
+			c.FormulaError++
+		default:
+			c.Unpriced++
+		}
+	}
+	return c
+}
+
+func (c VerdictTally) String() string {
+	return fmt.Sprintf("%d rows: %d at ceiling (median >= %.0f%%), %d below, %d anomaly (slowest sample > %.0f%%), %d latency-bound, %d formula error, %d unpriced",
+		c.Rows, c.AtCeiling, report.AtCeilingMin*100, c.Below, c.Anomaly, report.AnomalyAbove*100, c.LatencyBound, c.FormulaError, c.Unpriced)
+}

@@ -1,0 +1,132 @@
+package report
+
+import (
+	"math"
+	"slices"
+
+	"github.com/ropgen/ropgen/perf/record"
+)
+
+// Sampled is one row of a run: the records of one op × workload × dtype on one device and
+// roof with the same counts (ropbench run -count N writes N of them), as one record whose
+// Seconds is the median of theirs, and each record's time as a sample.
+type Sampled struct {
+	// Record is the first record of the row, but for Seconds: the median of Samples.
+	record.Record
+	// Samples are the records' times in the order read.
+	Samples []float64
+}
+
+// Range returns the fastest and slowest sample.
+func (s *Sampled) Range() (lo, hi float64) {
+	return slices.Min(s.Samples), slices.Max(s.Samples)
+}
+
+// RelSpread is (slowest - fastest) / median of the samples: 0 for one sample, NaN when the
+// median is zero.
+func (s *Sampled) RelSpread() float64 {
+	if s.Seconds == 0 {
+		return blank
+	}
+	lo, hi := s.Range()
+	return (hi - lo) / s.Seconds
+}
+
+// rowKey identifies a row across runs: the benchmark name.
+type rowKey struct{ op, workload, dtype string }
+
+func keyOf(r *record.Record) rowKey { return rowKey{r.Op, r.Workload, r.DType} }
+
+// Name is the row's name, op/workload/dtype.
+func (s *Sampled) Name() string { return s.Op + "/" + s.Workload + "/" + s.DType }
+
+// Group folds the records of each row into one Sampled, in the order rows are first met. Two
+// records are one row when device, op, workload, dtype, roof, flops and bytes all agree; a
+// row whose counts changed between records is two rows, never averaged.
+func Group(recs []record.Record) []Sampled { return group(recs, false) }
+
+// group is Group; with skipRefs it leaves the reference records out (PriceRun takes them
+// apart), without a copy of the others.
+func group(recs []record.Record, skipRefs bool) []Sampled {
+	type full struct {
+		rowKey
+		device, roof string
+		flops, bytes int64
+	}
+	index := map[full]int{}
+	var out []Sampled
+	var spreads [][2]float64
+	for i := range recs {
+		r := &recs[i]
+		if skipRefs && r.IsReference() {
+			continue
+		}
+		k := full{keyOf(r), r.Device, r.Roof, r.Flops, r.Bytes}
+		j, ok := index[k]
+		if r.IsReference() {
+			// Each reference is a measurement of its own run (the start and end copies of two
+			// runs are four drift checks, not two medians).
+			ok = false
+		}
+		if !ok {
+			j = len(out)
+			index[k] = j
+			out = append(out, Sampled{Record: *r})
+			spreads = append(spreads, [2]float64{math.Inf(1), 0})
+		}
+		out[j].Samples = append(out[j].Samples, r.Seconds)
+		// The row's spread covers every record's: the fastest of their fastest samples and
+		// the slowest of their slowest (record.Spread gives a record without one its time).
+		lo, hi := r.Spread()
+		spreads[j] = [2]float64{min(spreads[j][0], lo), max(spreads[j][1], hi)}
+	}
+	for i := range out {
+		g := &out[i]
+		g.Seconds = Median(g.Samples)
+		if len(g.Samples) > 1 {
+			g.MinSeconds, g.MaxSeconds = spreads[i][0], spreads[i][1]
+		}
+	}
+	return out
+}
+
+// Records returns the grouped rows' records, for a Pricer: row i prices rows[i].Record.
+func Records(rows []Sampled) []record.Record {
+	recs := make([]record.Record, len(rows))
+	for i := range rows {
+		recs[i] = rows[i].Record
+	}
+	return recs
+}
+
+// Median is the median of xs (the mean of the middle two when there are an even number), 0
+// for none: a run's row time, and the drift between two runs.
+func Median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// PriceRun prices one run's records as rows: reference records (record.IsReference) go to
+// the pricer as references, the others are grouped (Group) and priced, so rows[i] prices
+// sampled[i].Record, as Compare and Document need.
+func PriceRun(p *Pricer, recs []record.Record) (sampled []Sampled, rows []Row) {
+	for i := range recs {
+		if recs[i].IsReference() {
+			p.AddReference(&recs[i])
+		}
+	}
+	sampled = group(recs, true)
+	rows = make([]Row, len(sampled))
+	for i := range sampled {
+		rows[i] = p.Price(&sampled[i].Record)
+	}
+	return sampled, rows
+}

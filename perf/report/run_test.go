@@ -1,0 +1,62 @@
+package report
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/record"
+)
+
+func TestGroup(t *testing.T) {
+	a := rec("vector.fp32", 1, 64, 3e-6)
+	b, c := a, a
+	b.Seconds, c.Seconds = 1e-6, 2e-6
+	other := a
+	other.Bytes = 128 // changed counts: another row, never averaged in
+	gs := Group([]record.Record{a, other, b, c})
+	if len(gs) != 2 {
+		t.Fatalf("%d rows, want 2", len(gs))
+	}
+	g := gs[0]
+	if g.Seconds != 2e-6 || len(g.Samples) != 3 || g.Samples[0] != 3e-6 || gs[1].Bytes != 128 {
+		t.Errorf("row: median %v samples %v; second row bytes %d", g.Seconds, g.Samples, gs[1].Bytes)
+	}
+	if lo, hi := g.Range(); lo != 1e-6 || hi != 3e-6 || math.Abs(g.RelSpread()-1) > 1e-12 {
+		t.Errorf("range %v..%v rel %v", lo, hi, g.RelSpread())
+	}
+	even := Group([]record.Record{a, b})[0]
+	if even.Seconds != 2e-6 {
+		t.Errorf("median of two %v, want their mean", even.Seconds)
+	}
+}
+
+func TestShortDType(t *testing.T) {
+	for in, want := range map[string]string{
+		"bfloat16":                               "bfloat16",
+		"q=bfloat16,k=float8_e4m3,v=float8_e4m3": "q=bf16,k=f8e4m3,v=f8e4m3",
+		"point=int32,x=float32":                  "point=i32,x=f32",
+	} {
+		if got := ShortDType(in); got != want {
+			t.Errorf("ShortDType(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := ShortName("AttnFwd/decode/q=float16,k=float8_e5m2"); got != "AttnFwd/decode/q=f16,k=f8e5m2" {
+		t.Errorf("ShortName: %q", got)
+	}
+}
+
+// TestPriceRunSetsReferencesAside: reference records price no row, so the rows and the
+// sampled rows stay index for index (Compare and Document rely on it).
+func TestPriceRunSetsReferencesAside(t *testing.T) {
+	ref := rec("vector.fp32", 0, 1<<20, 1e-4)
+	ref.Op, ref.Workload = record.RefCopy, "start"
+	a := rec("vector.fp32", 1<<20, 1<<30, 1e-3)
+	b := a
+	b.Op = "B"
+	p := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	s, rows := PriceRun(p, []record.Record{ref, a, b, a, ref})
+	if len(s) != 2 || len(rows) != 2 || rows[1].Rec != &s[1].Record || s[0].Op != "Op" || len(s[0].Samples) != 2 {
+		t.Fatalf("%d sampled, %d rows: %+v", len(s), len(rows), s)
+	}
+}
