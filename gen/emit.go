@@ -119,12 +119,16 @@ func emitInline(g *source, m *opModel) {
 	if m.cached() {
 		var shapes, ints []string
 		for _, b := range bs {
-			switch b.typ {
-			case "[]int":
+			switch {
+			case m.used[b.local] == kindOptional:
+				// The gate lets a formula only compare an optional input with nil, so
+				// whether it is bound is all the result depends on.
+				ints = append(ints, "rooflineFlag("+b.field+" == nil)")
+			case b.typ == "[]int":
 				shapes = append(shapes, b.field)
-			case "bool":
+			case b.typ == "bool":
 				ints = append(ints, "rooflineFlag("+b.field+")")
-			case "*int":
+			case b.typ == "*int":
 				// Two entries: whether it is nil, and its value (0 for nil).
 				ints = append(ints, "rooflineFlag("+b.field+" == nil)", "rooflineNullable("+b.field+")")
 			default:
@@ -132,8 +136,16 @@ func emitInline(g *source, m *opModel) {
 			}
 		}
 		// The key comparison is spelled out per op: a loop over a generic key costs about
-		// twice as much on a cache hit (measured with BenchmarkEvalRoofline*).
+		// twice as much on a cache hit (measured with BenchmarkEvalRoofline*). A valid
+		// cache holds a key of this op's lengths; saying so first lets the compiler drop
+		// the bounds checks of the comparisons after it.
 		miss := []string{"!c.valid"}
+		if len(shapes) > 0 {
+			miss = append(miss, fmt.Sprintf("len(c.shapes) != %d", len(shapes)))
+		}
+		if len(ints) > 0 {
+			miss = append(miss, fmt.Sprintf("len(c.ints) != %d", len(ints)))
+		}
 		for i, f := range shapes {
 			miss = append(miss, fmt.Sprintf("!rooflineSameShape(c.shapes[%d], %s)", i, f))
 		}

@@ -38,6 +38,17 @@ func TestGoldenBasicRuns(t *testing.T) {
 	att := &basic.AttentionFwd{B: 1, S: 16, D: 8}
 	expectRoofline(t, att, 4*16*16*8, 4*16*8*2)
 
+	// Cached with an optional input, which formulas only compare with nil: its presence is
+	// the key, its dims are not.
+	sc := &basic.ScaleFwd{XShape: []int{4, 128}, DType: 4}
+	expectRoofline(t, sc, 512, 2*512*4)
+	sc.WeightShape = []int{128}
+	expectRoofline(t, sc, 2*512, 3*512*4)
+	sc.WeightShape = []int{}
+	expectRoofline(t, sc, 2*512, 3*512*4) // empty is present, not absent
+	sc.WeightShape = nil
+	expectRoofline(t, sc, 512, 2*512*4)
+
 	sm := &basic.SoftmaxFwd{Dim: -1, DType: 4}
 	expectError(t, sm, "SoftmaxFwd: EvalRoofline before Forward: input x is not bound")
 	sm.XShape = []int{4, 128}

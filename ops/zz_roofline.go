@@ -141,7 +141,7 @@ func (op *ConcatFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("ConcatFwd", "b")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.AShape) || !rooflineSameShape(c.shapes[1], op.BShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 2 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.AShape) || !rooflineSameShape(c.shapes[1], op.BShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.AShape, op.BShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -217,7 +217,7 @@ func (op *CopyFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("CopyFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -257,7 +257,7 @@ func (op *CumsumFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("CumsumFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.Dim {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 2 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.Dim {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size(), op.Dim}, flops, bytes, err)
 	}
@@ -316,7 +316,7 @@ func (op *EluFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("EluFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -368,7 +368,7 @@ func (op *ExpFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("ExpFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -464,7 +464,7 @@ func (op *GeluErfFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("GeluErfFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -505,7 +505,7 @@ func (op *GeluFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("GeluFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -597,7 +597,7 @@ func (op *HardswishFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("HardswishFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -638,9 +638,9 @@ func (op *LayerNormFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("LayerNormFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || !rooflineSameShape(c.shapes[1], op.WeightShape) || !rooflineSameShape(c.shapes[2], op.BiasShape) || !rooflineSameShape(c.shapes[3], op.NormalizedShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 2 || len(c.ints) != 3 || !rooflineSameShape(c.shapes[0], op.XShape) || !rooflineSameShape(c.shapes[1], op.NormalizedShape) || c.ints[0] != op.DType.Size() || c.ints[1] != rooflineFlag(op.WeightShape == nil) || c.ints[2] != rooflineFlag(op.BiasShape == nil) {
 		flops, bytes, err := op.rooflineEval()
-		c.store([][]int{op.XShape, op.WeightShape, op.BiasShape, op.NormalizedShape}, []int{op.DType.Size()}, flops, bytes, err)
+		c.store([][]int{op.XShape, op.NormalizedShape}, []int{op.DType.Size(), rooflineFlag(op.WeightShape == nil), rooflineFlag(op.BiasShape == nil)}, flops, bytes, err)
 	}
 	return c.flops, c.bytes, c.err
 }
@@ -686,7 +686,7 @@ func (op *LeakyReluFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("LeakyReluFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -754,7 +754,7 @@ func (op *LogSoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("LogSoftmaxFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -852,7 +852,7 @@ func (op *MishFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("MishFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -934,7 +934,7 @@ func (op *PadFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("PadFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.PadLeft || c.ints[2] != op.PadRight {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 3 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.PadLeft || c.ints[2] != op.PadRight {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size(), op.PadLeft, op.PadRight}, flops, bytes, err)
 	}
@@ -1013,9 +1013,9 @@ func (op *RMSNormFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("RMSNormFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || !rooflineSameShape(c.shapes[1], op.WeightShape) || !rooflineSameShape(c.shapes[2], op.NormalizedShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 2 || len(c.ints) != 2 || !rooflineSameShape(c.shapes[0], op.XShape) || !rooflineSameShape(c.shapes[1], op.NormalizedShape) || c.ints[0] != op.DType.Size() || c.ints[1] != rooflineFlag(op.WeightShape == nil) {
 		flops, bytes, err := op.rooflineEval()
-		c.store([][]int{op.XShape, op.WeightShape, op.NormalizedShape}, []int{op.DType.Size()}, flops, bytes, err)
+		c.store([][]int{op.XShape, op.NormalizedShape}, []int{op.DType.Size(), rooflineFlag(op.WeightShape == nil)}, flops, bytes, err)
 	}
 	return c.flops, c.bytes, c.err
 }
@@ -1060,7 +1060,7 @@ func (op *ReluFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("ReluFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -1131,7 +1131,7 @@ func (op *SigmoidFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("SigmoidFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -1172,7 +1172,7 @@ func (op *SiluFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("SiluFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -1213,7 +1213,7 @@ func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("SoftmaxFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.Dim {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 2 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.Dim {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size(), op.Dim}, flops, bytes, err)
 	}
@@ -1261,7 +1261,7 @@ func (op *SoftplusFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("SoftplusFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -1324,7 +1324,7 @@ func (op *TanhFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("TanhFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -1364,7 +1364,7 @@ func (op *TopKFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("TopKFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.K || c.ints[2] != op.Dim {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 3 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.K || c.ints[2] != op.Dim {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size(), op.K, op.Dim}, flops, bytes, err)
 	}
@@ -1412,7 +1412,7 @@ func (op *TransposeFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("TransposeFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -1691,7 +1691,8 @@ func rooflineNegative(op string, flops, bytes int) error {
 // call). An op whose formulas read a bound shape declares it: roofline rooflineCache. The
 // key is the bound shapes and []int params (nil, an absent input, differs from empty) and
 // the int, bool and nullable int values the formulas read (a nullable int is two entries:
-// rooflineFlag(p == nil), then rooflineNullable(p)).
+// rooflineFlag(p == nil), then rooflineNullable(p)); an optional input, which formulas only
+// compare with nil, is one: rooflineFlag(x == nil).
 type rooflineCache struct {
 	shapes       [][]int
 	ints         []int

@@ -8,7 +8,8 @@ import "slices"
 // call). An op whose formulas read a bound shape declares it: roofline rooflineCache. The
 // key is the bound shapes and []int params (nil, an absent input, differs from empty) and
 // the int, bool and nullable int values the formulas read (a nullable int is two entries:
-// rooflineFlag(p == nil), then rooflineNullable(p)).
+// rooflineFlag(p == nil), then rooflineNullable(p)); an optional input, which formulas only
+// compare with nil, is one: rooflineFlag(x == nil).
 type rooflineCache struct {
 	shapes       [][]int
 	ints         []int

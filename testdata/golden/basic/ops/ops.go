@@ -24,6 +24,14 @@ type SoftmaxFwd struct {
 	DType    DType
 }
 
+// ScaleFwd is an arbitrary-rank scale by an optional weight.
+type ScaleFwd struct {
+	roofline    rooflineCache
+	XShape      []int
+	WeightShape []int
+	DType       DType
+}
+
 // LinearFwd is a fixed-rank linear layer with an optional bias.
 type LinearFwd struct {
 	M, N, K   int

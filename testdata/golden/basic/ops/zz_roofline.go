@@ -11,7 +11,7 @@ import (
 )
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AttentionFwd call, computed by
-// formulas.Attention (func mode, manifest.yaml:61).
+// formulas.Attention (func mode, manifest.yaml:78).
 func (op *AttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineFormulas.Attention(op)
 }
@@ -21,7 +21,7 @@ func (op *AttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
 // Declare ComputeRoof by hand to override it.
 func (op *AttentionFwd) ComputeRoof() string { return "vector.fp16" }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one AxpyFwd call (manifest.yaml:91).
+// EvalRoofline returns the minimum FLOPs and bytes of one AxpyFwd call (manifest.yaml:108).
 func (op *AxpyFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	N := op.N
@@ -57,7 +57,7 @@ func (op *AxpyFwd) ComputeRoof() string {
 	return "vector.fp32"
 }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one DaxpyFwd call (manifest.yaml:77).
+// EvalRoofline returns the minimum FLOPs and bytes of one DaxpyFwd call (manifest.yaml:94).
 func (op *DaxpyFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	N := op.N
@@ -110,7 +110,7 @@ func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 	return rooflineResult("GemmFwd", rooflineFlops, rooflineBytes)
 }
 
-// EvalRoofline returns the minimum FLOPs and bytes of one LinearFwd call (manifest.yaml:34).
+// EvalRoofline returns the minimum FLOPs and bytes of one LinearFwd call (manifest.yaml:51).
 func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
@@ -142,13 +142,55 @@ func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 // Declare ComputeRoof by hand to override it.
 func (op *LinearFwd) ComputeRoof() string { return "vector.fp16" }
 
+// EvalRoofline returns the minimum FLOPs and bytes of one ScaleFwd call (manifest.yaml:34).
+func (op *ScaleFwd) EvalRoofline() (flops, bytes int64, err error) {
+	if op.XShape == nil {
+		return 0, 0, rooflineUnbound("ScaleFwd", "x")
+	}
+	c := &op.roofline
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 2 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != rooflineFlag(op.WeightShape == nil) {
+		flops, bytes, err := op.rooflineEval()
+		c.store([][]int{op.XShape}, []int{op.DType.Size(), rooflineFlag(op.WeightShape == nil)}, flops, bytes, err)
+	}
+	return c.flops, c.bytes, c.err
+}
+
+// rooflineEval is ScaleFwd's roofline, computed from the bound values; EvalRoofline caches it.
+func (op *ScaleFwd) rooflineEval() (flops, bytes int64, err error) {
+	rooflineAt := "roofline"
+	defer rooflineRecover("ScaleFwd", &rooflineAt, &err)
+	elem_bytes := op.DType.Size()
+	x := rooflineTensor{op.XShape[:len(op.XShape):len(op.XShape)], len(op.XShape)}
+	weight := op.WeightShape[:len(op.WeightShape):len(op.WeightShape)]
+	product, cond := rooflineProduct, rooflineCond[int]
+	rooflineAt = `roofline.vars.T "product(x.shape)"`
+	T := product(x.shape)
+	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
+	// it generated this code), so the formulas run as written; outside them, checked.
+	if uint(T) < 1<<55 && uint(elem_bytes) < 1<<6 {
+		rooflineFlops := T + cond(weight != nil, T, 0)
+		rooflineBytes := 2*T*elem_bytes + cond(weight != nil, T, 0)*elem_bytes
+		return int64(rooflineFlops), int64(rooflineBytes), nil
+	}
+	rooflineAt = `roofline.flops "T + cond(weight != nil, T, 0)"`
+	rooflineFlops := rooflineAdd(T, cond(weight != nil, T, 0))
+	rooflineAt = `roofline.bytes "2 * T * elem_bytes + cond(weight != nil, T, 0) * elem_bytes"`
+	rooflineBytes := rooflineAdd(rooflineMul(rooflineMul(2, T), elem_bytes), rooflineMul(cond(weight != nil, T, 0), elem_bytes))
+	return rooflineResult("ScaleFwd", rooflineFlops, rooflineBytes)
+}
+
+// ComputeRoof returns the profile key of the unit that prices ScaleFwd's FLOPs:
+// by default the vector unit of x's dtype (float32).
+// Declare ComputeRoof by hand to override it.
+func (op *ScaleFwd) ComputeRoof() string { return "vector.fp32" }
+
 // EvalRoofline returns the minimum FLOPs and bytes of one SoftmaxFwd call (manifest.yaml:15).
 func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 	if op.XShape == nil {
 		return 0, 0, rooflineUnbound("SoftmaxFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.Dim {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 2 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.Dim {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size(), op.Dim}, flops, bytes, err)
 	}
@@ -202,6 +244,7 @@ var (
 	_ rooflineOp = (*DaxpyFwd)(nil)
 	_ rooflineOp = (*GemmFwd)(nil)
 	_ rooflineOp = (*LinearFwd)(nil)
+	_ rooflineOp = (*ScaleFwd)(nil)
 	_ rooflineOp = (*SoftmaxFwd)(nil)
 )
 
@@ -370,7 +413,8 @@ func rooflineNegative(op string, flops, bytes int) error {
 // call). An op whose formulas read a bound shape declares it: roofline rooflineCache. The
 // key is the bound shapes and []int params (nil, an absent input, differs from empty) and
 // the int, bool and nullable int values the formulas read (a nullable int is two entries:
-// rooflineFlag(p == nil), then rooflineNullable(p)).
+// rooflineFlag(p == nil), then rooflineNullable(p)); an optional input, which formulas only
+// compare with nil, is one: rooflineFlag(x == nil).
 type rooflineCache struct {
 	shapes       [][]int
 	ints         []int

@@ -15,7 +15,7 @@ func (op *HelpersFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("HelpersFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || !rooflineSameShape(c.shapes[1], op.Dims) || c.ints[0] != op.DType.Size() || c.ints[1] != op.Dim || c.ints[2] != op.Block || c.ints[3] != rooflineFlag(op.Causal) || c.ints[4] != rooflineFlag(op.Win == nil) || c.ints[5] != rooflineNullable(op.Win) || c.ints[6] != rooflineFlag(op.Tile == nil) || c.ints[7] != rooflineNullable(op.Tile) {
+	if !c.valid || len(c.shapes) != 2 || len(c.ints) != 8 || !rooflineSameShape(c.shapes[0], op.XShape) || !rooflineSameShape(c.shapes[1], op.Dims) || c.ints[0] != op.DType.Size() || c.ints[1] != op.Dim || c.ints[2] != op.Block || c.ints[3] != rooflineFlag(op.Causal) || c.ints[4] != rooflineFlag(op.Win == nil) || c.ints[5] != rooflineNullable(op.Win) || c.ints[6] != rooflineFlag(op.Tile == nil) || c.ints[7] != rooflineNullable(op.Tile) {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape, op.Dims}, []int{op.DType.Size(), op.Dim, op.Block, rooflineFlag(op.Causal), rooflineFlag(op.Win == nil), rooflineNullable(op.Win), rooflineFlag(op.Tile == nil), rooflineNullable(op.Tile)}, flops, bytes, err)
 	}
@@ -249,7 +249,8 @@ func rooflineNegative(op string, flops, bytes int) error {
 // call). An op whose formulas read a bound shape declares it: roofline rooflineCache. The
 // key is the bound shapes and []int params (nil, an absent input, differs from empty) and
 // the int, bool and nullable int values the formulas read (a nullable int is two entries:
-// rooflineFlag(p == nil), then rooflineNullable(p)).
+// rooflineFlag(p == nil), then rooflineNullable(p)); an optional input, which formulas only
+// compare with nil, is one: rooflineFlag(x == nil).
 type rooflineCache struct {
 	shapes       [][]int
 	ints         []int

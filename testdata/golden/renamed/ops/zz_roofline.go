@@ -84,7 +84,7 @@ func (op *SoftmaxFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("SoftmaxFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.Dim {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 2 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() || c.ints[1] != op.Dim {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size(), op.Dim}, flops, bytes, err)
 	}
@@ -304,7 +304,8 @@ func rooflineNegative(op string, flops, bytes int) error {
 // call). An op whose formulas read a bound shape declares it: roofline rooflineCache. The
 // key is the bound shapes and []int params (nil, an absent input, differs from empty) and
 // the int, bool and nullable int values the formulas read (a nullable int is two entries:
-// rooflineFlag(p == nil), then rooflineNullable(p)).
+// rooflineFlag(p == nil), then rooflineNullable(p)); an optional input, which formulas only
+// compare with nil, is one: rooflineFlag(x == nil).
 type rooflineCache struct {
 	shapes       [][]int
 	ints         []int
