@@ -11,6 +11,7 @@ import (
 
 	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/report"
 	"github.com/ropgen/ropgen/perf/roofline"
 )
 
@@ -127,7 +128,7 @@ func (c calculator) ceilings(key string) (peak, bw float64, err error) {
 		return 0, 0, c.none(key)
 	}
 	fmt.Fprintf(c.w, "%s (%s), %s ceilings: %s %s, hbm %s, ridge %.1f FLOP/byte\n",
-		c.p.Name, c.p.Device, c.basis, key, rate(peak, "FLOP/s"), rate(bw, "B/s"), roofline.Ridge(peak, bw))
+		c.p.Name, c.p.Device, c.basis, key, report.Rate(peak, "FLOP/s"), report.Rate(bw, "B/s"), roofline.Ridge(peak, bw))
 	return peak, bw, nil
 }
 
@@ -155,7 +156,7 @@ func (c calculator) ridges() {
 		}
 		cal, eff := "none", "none"
 		if ceil.Calibrated() {
-			cal, eff = fmt.Sprintf("%.4f", ceil.Calibration), rate(ceil.Effective, unit)
+			cal, eff = fmt.Sprintf("%.4f", ceil.Calibration), report.Rate(ceil.Effective, unit)
 		}
 		r := "-"
 		if v, ok := c.p.Resolve(key, c.basis); ok && key != profiles.HBMKey {
@@ -166,7 +167,7 @@ func (c calculator) ridges() {
 		} else if !ok {
 			r = "none"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", key, rate(ceil.Theoretical, unit), cal, eff, r)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", key, report.Rate(ceil.Theoretical, unit), cal, eff, r)
 	}
 	tw.Flush()
 	if c.basis == profiles.Effective && !c.p.HBM.Calibrated() {
@@ -193,7 +194,7 @@ func (c calculator) tile(key string, fastBytes, n int64) error {
 		att := roofline.Attainable(i, peak, bw)
 		fmt.Fprintf(c.w, "  largest tile b = %d (A, B and C tiles: %d bytes)\n", b, roofline.FastBytesNeeded(b, s))
 		fmt.Fprintf(c.w, "  n = %d with b = %d: intensity %.1f FLOP/byte, %s, attainable %s (%.1f%% of peak)\n",
-			n, min(b, n), i, roofline.Classify(i, peak, bw), rate(att, "FLOP/s"), 100*att/peak)
+			n, min(b, n), i, roofline.Classify(i, peak, bw), report.Rate(att, "FLOP/s"), 100*att/peak)
 	}
 	ridge := roofline.Ridge(peak, bw)
 	need, ok := roofline.SmallestTileForRidge(n, s, peak, bw)
@@ -239,7 +240,7 @@ func (c calculator) batch(key string, n, k int64, rows []int64) error {
 	for _, r := range sortedUnique(rows) {
 		i := roofline.GemmIntensity(r, n, k, c.elem)
 		att := roofline.Attainable(i, peak, bw)
-		fmt.Fprintf(tw, "%d\t%.2f\t%s\t%s\t%.1f\t\n", r, i, roofline.Classify(i, peak, bw), rate(att, "FLOP/s"), 100*att/peak)
+		fmt.Fprintf(tw, "%d\t%.2f\t%s\t%s\t%.1f\t\n", r, i, roofline.Classify(i, peak, bw), report.Rate(att, "FLOP/s"), 100*att/peak)
 	}
 	return tw.Flush()
 }
@@ -256,21 +257,8 @@ func (c calculator) decode(params float64) error {
 	if !ok {
 		return c.none(profiles.HBMKey)
 	}
-	fmt.Fprintf(c.w, "%s (%s), %s hbm %s\n", c.p.Name, c.p.Device, c.basis, rate(bw, "B/s"))
+	fmt.Fprintf(c.w, "%s (%s), %s hbm %s\n", c.p.Name, c.p.Device, c.basis, report.Rate(bw, "B/s"))
 	fmt.Fprintf(c.w, "%.4g parameters × %d bytes = %.4g GB: one read takes %.3f ms; at most %.1f tokens/s per request at batch 1 (attention cache reads ignored)\n",
 		params, c.elem, params*float64(c.elem)/1e9, roofline.WeightReadSeconds(params, c.elem, bw)*1e3, roofline.DecodeTokensPerSecond(params, c.elem, bw))
 	return nil
-}
-
-// rate formats a rate with an SI prefix: "312 TFLOP/s", "2.039 TB/s".
-func rate(v float64, unit string) string {
-	for _, p := range []struct {
-		scale  float64
-		prefix string
-	}{{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
-		if v >= p.scale {
-			return strconv.FormatFloat(v/p.scale, 'g', 4, 64) + " " + p.prefix + unit
-		}
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64) + " " + unit
 }

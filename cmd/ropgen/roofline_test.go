@@ -17,7 +17,7 @@ func TestRooflineCalculatorsOnTheA100(t *testing.T) {
 			"b = 342 (intensity 163.8), needing 701784 bytes of fast memory: does not fit", "s × ridge = 306"}},
 		{[]string{"-tile", "-fast-kib", "1024"}, []string{"largest tile b = 418", "intensity 195.0 FLOP/byte, compute-bound", "701784 bytes of fast memory: fits"}},
 		{[]string{"-batch", "-m", "166,1,128,4096"}, []string{"compute-bound from m = 166",
-			"     1       1.00   memory-bound  2.038 TFLOP/s        0.7\n   128     120.47   memory-bound  245.6 TFLOP/s       78.7\n   166     153.55  compute-bound    312 TFLOP/s      100.0\n"}},
+			"     1       1.00   memory-bound  2.04 TFLOP/s        0.7\n   128     120.47   memory-bound   246 TFLOP/s       78.7\n   166     153.55  compute-bound   312 TFLOP/s      100.0\n"}},
 		{[]string{"-batch", "-n", "256", "-k", "256"}, []string{"memory-bound at every m (intensity stays below 128.0)"}},
 		{[]string{"-decode", "-params", "7e9"}, []string{"one read takes 6.866 ms; at most 145.6 tokens/s"}},
 	} {
