@@ -15,7 +15,8 @@ import (
 
 // Comments say why; measurements live in docs/history.md. These patterns are the part of
 // that rule a machine can hold: a date, a number with a unit of a measured rate or time, a
-// "1.3x faster", and a run's conditions (its load average, "the 2-core VM").
+// "1.3x faster", a run's conditions (its load average, "the 2-core VM") and a was/now
+// story in figures ("0.72 became 0.83").
 var (
 	commentDateRE = regexp.MustCompile(`\b20\d\d-\d\d-\d\d\b`)
 	// measuredRE is a number, or a range of them, followed by the unit of a measured rate,
@@ -26,8 +27,12 @@ var (
 		// or a ratio from a run: "read 1.47x it", "0.52 of the C copy limit", "0.8 of the time"
 		`|\d\.\d+\s*(?:x\b|×)|\b\d\.\d+ of (?:the |a |its )?(?:C |two-core )?(?:copy|limit|envelope|time|read)`)
 	// runRE is a run's conditions: the load it ran under, the machine it ran on.
-	runRE = regexp.MustCompile(`(?i)\bload(?: average)? (?:of )?~?\d|\b\d+-core (?:VM|host|machine)\b|` +
+	runRE = regexp.MustCompile(`(?i)\bload(?: average)? (?:of )?~?\d+(?:\.\d+)?(?:\s*[-–]\s*\d+(?:\.\d+)?)?(?:[\s,;:.)]|$)|` +
+		`\b\d+-core (?:VM|host|machine)\b|` +
 		`\bon (?:our|the reference) (?:VM|host|machine)\b|\bthe (?:reference|development) (?:VM|host)\b`)
+	// storyRE is a was/now story told in figures: "became 0.83", "0.56x -> 0.94x", "went
+	// from 6".
+	storyRE = regexp.MustCompile(`(?i)\bbecame\s+~?\d|\d[x×%]?\s*(?:->|→)\s*~?\d|\bwent from\s+~?\d`)
 )
 
 // commentAllowed lists the comment lines that match a pattern and are no measurement: each
@@ -134,7 +139,7 @@ func allowedAt(rel, text string) int {
 // finding is one comment line that matches a pattern.
 type finding struct {
 	line int
-	what string // "a date", "a measured figure", "a run's conditions"
+	what string // "a date", "a measured figure", "a run's conditions", "a was/now story"
 	text string // the comment line
 }
 
@@ -151,6 +156,8 @@ func measuredComments(name string, src []byte) []finding {
 			out = append(out, finding{line, "a measured figure", strings.TrimSpace(text)})
 		case runRE.MatchString(text):
 			out = append(out, finding{line, "a run's conditions", strings.TrimSpace(text)})
+		case storyRE.MatchString(text):
+			out = append(out, finding{line, "a was/now story", strings.TrimSpace(text)})
 		}
 	}
 	if strings.HasSuffix(name, ".s") {
@@ -197,6 +204,9 @@ func TestCommentsSayWhyCatches(t *testing.T) {
 		{"a.go", "package a\n\n// measured 2026-12-01\n", "a date"},
 		{"a.go", "package a\n\n// at load 20 the pair was not stable\n", "a run's conditions"},
 		{"a.go", "package a\n\n// on the 2-core VM it lost\n", "a run's conditions"},
+		{"a.go", "package a\n\n// a load 4K-aliasing the streamed stores\n", ""},
+		{"a.go", "package a\n\n// layer_norm's pass became 0.73 of it\n", "a was/now story"},
+		{"a.go", "package a\n\n// GEMM 256³ 0.56 -> 0.94 of OpenBLAS\n", "a was/now story"},
 		{"a.s", "TEXT ·f(SB), $0\n\tRET // 0.83-0.86 of the copy: 27.6 GB/s\n", "a measured figure"},
 		{"a.go", "package a\n\nvar s = \"12.5 GB/s\" // the unit's name\n", ""},
 		{"a.go", "package a\n\n// a 4 KiB alias; VFMADD231PS has a latency of 4 cycles\n", ""},

@@ -73,8 +73,8 @@ func SameTimeLine(prof *profiles.Profile) (line float64, ok bool) {
 // calibrated median of the same reference pattern (the faster median of the copy_cold and
 // triad_cold mixes, as the benchmark takes the faster pattern's median). A shared machine's
 // memory bandwidth moves by minutes (other guests of the host, other processes), and a
-// profile is a snapshot of one such minute: the same kernel reads 10% faster or slower
-// against it on another. Both rates are medians of one cold call of the same kernels on
+// profile is a snapshot of one such minute: the same kernel reads faster or slower against
+// it on another (docs/history.md has the runs). Both rates are medians of one cold call of the same kernels on
 // the same sizes after the same eviction, so their ratio is the machine's change, not the
 // row's. ok is false when prof measured no reference pattern or refRate is 0.
 func SameTimeFactor(prof *profiles.Profile, refRate float64) (factor float64, ok bool) {
