@@ -50,7 +50,6 @@ var commentAllowed = []struct {
 	{"perf/calibrate/units_amd64.s", "1.0 x 1.0 in fp16", "the kernel's arithmetic", false},
 	{"perf/render/compare.go", "1.4826 ×", "the constant that makes the MAD a standard deviation", false},
 	{"perf/render/svg_marks.go", `"5e18 FLOP/s"`, "an example of the tick labels", false},
-	{"cmd/ropgen/roofline.go", `"312 TFLOP/s", "2.039 TB/s"`, "an example of the formatter's output", false},
 	{"perf/report/units.go", `"12.3µs"`, "an example of the formatter's output", false},
 	{"perf/report/units.go", `"4.30 TB/s"`, "an example of the formatter's output", false},
 	{"perf/report/price.go", "100.4 GB/s over 100 GB/s", "an example of the formatter's output", false},
