@@ -63,217 +63,285 @@ ropbench ab is sharper.`,
 	if *check {
 		return runCheck(*profile, fl.Args(), stdout, stderr)
 	}
-	if fl.NArg() == 0 {
-		fmt.Fprintln(stderr, "ropgen report: no record files given")
-		return 2
+	o := &reportRun{
+		args: args, files: fl.Args(), profile: *profile, basis: *basis, manifests: *manifests,
+		asJSON: *asJSON, asCSV: *asCSV, summary: *summary, priceDrifted: *priceDrifted,
+		svgFile: *svgFile, htmlFile: *htmlFile, mdFile: *mdFile, outFile: *outFile, auditFile: *auditFile,
+		stdout: stdout, stderr: stderr,
 	}
-	if *asJSON && *asCSV {
-		fmt.Fprintln(stderr, "ropgen report: -json and -csv are exclusive")
-		return 2
-	}
-	var base []string
 	if *baseFiles != "" {
-		base = strings.Split(*baseFiles, ",")
+		o.base = strings.Split(*baseFiles, ",")
 	}
-	if *auditFile != "" && *svgFile == "" && *htmlFile == "" {
-		fmt.Fprintln(stderr, "ropgen report: -audit draws on the chart: give -svg FILE or -html FILE too")
+	if code := o.checkUsage(); code != 0 {
+		return code
+	}
+	return o.run()
+}
+
+// reportRun is one ropgen report: its flags, and the exit status its steps raise to 1.
+type reportRun struct {
+	args, files, base                             []string
+	profile, basis, manifests                     string
+	asJSON, asCSV, summary, priceDrifted          bool
+	svgFile, htmlFile, mdFile, outFile, auditFile string
+	stdout, stderr                                io.Writer
+
+	inputs     []string // every file the report reads: no output may replace one
+	fixed      *profiles.Profile
+	candidates []*profiles.Profile
+	basisOf    profiles.Basis
+	exit       int
+}
+
+// fail reports an error of one step (its prefix, as "-svg: ") and sets the exit status to 1.
+func (o *reportRun) fail(prefix string, err error) {
+	fmt.Fprintf(o.stderr, "ropgen report: %s%v\n", prefix, err)
+	o.exit = 1
+}
+
+// checkUsage refuses, before anything is read or printed, flags that contradict each other and
+// an output that names another output's file or one of the inputs: an output must never
+// replace a record file it was made from. It returns 2 when it refuses, else 0.
+func (o *reportRun) checkUsage() int {
+	usage := func(format string, args ...any) int {
+		fmt.Fprintf(o.stderr, "ropgen report: "+format+"\n", args...)
 		return 2
 	}
-	inputs := append(slices.Clone(fl.Args()), base...)
-	if *auditFile != "" {
-		inputs = append(inputs, *auditFile)
+	switch {
+	case len(o.files) == 0:
+		return usage("no record files given")
+	case o.asJSON && o.asCSV:
+		return usage("-json and -csv are exclusive")
+	case o.auditFile != "" && o.svgFile == "" && o.htmlFile == "":
+		return usage("-audit draws on the chart: give -svg FILE or -html FILE too")
 	}
-	outs := []struct{ flag, file string }{{"svg", *svgFile}, {"html", *htmlFile}, {"md", *mdFile}, {"o", *outFile}}
-	for i, o := range outs {
+	o.inputs = append(slices.Clone(o.files), o.base...)
+	if o.auditFile != "" {
+		o.inputs = append(o.inputs, o.auditFile)
+	}
+	outs := []struct{ flag, file string }{{"svg", o.svgFile}, {"html", o.htmlFile}, {"md", o.mdFile}, {"o", o.outFile}}
+	for i, out := range outs {
 		for _, p := range outs[:i] {
-			if o.file != "" && o.file == p.file {
-				fmt.Fprintf(stderr, "ropgen report: -%s and -%s name the same file %s\n", p.flag, o.flag, o.file)
-				return 2
+			if out.file != "" && out.file == p.file {
+				return usage("-%s and -%s name the same file %s", p.flag, out.flag, out.file)
 			}
 		}
 	}
-	for _, o := range outs {
-		// Refused before anything is read or printed: an output must never replace a record
-		// file it was made from.
-		if o.file == "" {
+	for _, out := range outs {
+		if out.file == "" {
 			continue
 		}
-		if err := output.Check(o.file, inputs...); err != nil {
-			fmt.Fprintf(stderr, "ropgen report: -%s: %v\n", o.flag, err)
-			return 2
+		if err := output.Check(out.file, o.inputs...); err != nil {
+			return usage("-%s: %v", out.flag, err)
 		}
 	}
-	b, err := profiles.ParseBasis(*basis)
-	if err != nil {
-		fmt.Fprintln(stderr, "ropgen report:", err)
-		return 2
-	}
-	var fixed *profiles.Profile
-	var candidates []*profiles.Profile
-	if *profile != "" {
-		if fixed, err = openProfile(*profile); err != nil {
-			fmt.Fprintln(stderr, "ropgen report:", err)
-			return 2
-		}
-	} else if candidates, err = profiles.Builtin(); err != nil {
-		fmt.Fprintln(stderr, "ropgen report:", err)
-		return 2
-	}
+	return 0
+}
 
-	exit := 0
-	recs, fs := record.ReadFiles(fl.Args()...)
-	if len(fs) > 0 {
-		printFindings(stderr, fs)
-		exit = 1
+// run prices the records and writes every output asked for; the physics check's breaches are
+// listed last, so they are what a reader sees.
+func (o *reportRun) run() int {
+	if code := o.openProfiles(); code != 0 {
+		return code
 	}
-	if len(recs) == 0 {
-		fmt.Fprintln(stderr, "ropgen report: no records to price")
+	pricer := o.pricer()
+	recs, ok := o.read(o.files, "no records to price")
+	if !ok {
 		return 1
 	}
-
 	// Repeated records of one row are one row: its median time and its samples.
-	pricer := report.NewPricer(fixed, candidates, b)
-	pricer.PriceDrifted = *priceDrifted
 	sampled, rows := report.PriceRun(pricer, recs)
 	var cmp *render.Comparison
-	if base != nil {
-		old, fs := record.ReadFiles(base...)
-		if len(fs) > 0 {
-			printFindings(stderr, fs)
-			exit = 1
-		}
-		if len(old) == 0 {
-			fmt.Fprintln(stderr, "ropgen report: -base: no records to compare against")
+	if o.base != nil {
+		if cmp, ok = o.compare(sampled, rows); !ok {
 			return 1
 		}
-		// The base's references go to a pricer of their own: the floor and drift of the
-		// new run are the new run's.
-		oldPricer := report.NewPricer(fixed, candidates, b)
-		oldPricer.PriceDrifted = *priceDrifted
-		oldSampled, oldRows := report.PriceRun(oldPricer, old)
-		cmp = render.Compare(oldSampled, sampled, oldRows, rows, render.DefaultCompare)
 	}
+	o.checkDevices(pricer)
+	if err := o.writeTable(pricer, rows, cmp); err != nil {
+		o.fail("", err)
+		return 1
+	}
+	meta := render.Meta{Command: commandLine(o.args), Commit: commitOf(o.files), Date: time.Now(), Files: o.files, BaseFiles: o.base}
+	svg, chartErr := o.writeChart(pricer, rows, cmp, &meta)
+	o.writeDocuments(&render.Document{Meta: meta, Pricer: pricer, Rows: rows, Sampled: sampled, Comparison: cmp}, svg, chartErr)
+	for _, d := range pricer.Drifts() {
+		if d.Off {
+			fmt.Fprintf(o.stderr, "%s: warning: %s\n", d.Rec.Pos, d)
+		}
+	}
+	// The physics check (docs/model.md §6): a rate above a theoretical ceiling is impossible, so
+	// the record's formula or roof key is wrong.
+	for _, r := range report.Breaches(rows) {
+		fmt.Fprintf(o.stderr, "%s: %s/%s/%s: %s\n", r.Rec.Pos, r.Rec.Op, r.Rec.Workload, r.Rec.DType, r.Note)
+		o.exit = 1
+	}
+	return o.exit
+}
+
+// openProfiles opens what prices the records: -profile for every record, else the builtin
+// profile each record's device matches. It returns 2 when it cannot, else 0.
+func (o *reportRun) openProfiles() int {
+	var err error
+	if o.basisOf, err = profiles.ParseBasis(o.basis); err == nil {
+		if o.profile != "" {
+			o.fixed, err = openProfile(o.profile)
+		} else {
+			o.candidates, err = profiles.Builtin()
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(o.stderr, "ropgen report:", err)
+		return 2
+	}
+	return 0
+}
+
+// pricer returns a pricer over the opened profiles: one per run, since a run's references
+// (its floor and drift) are its own.
+func (o *reportRun) pricer() *report.Pricer {
+	p := report.NewPricer(o.fixed, o.candidates, o.basisOf)
+	p.PriceDrifted = o.priceDrifted
+	return p
+}
+
+// read reads record files; a file's findings are printed and set the exit status, and no
+// record at all is an error (empty, the message that says so).
+func (o *reportRun) read(files []string, empty string) ([]record.Record, bool) {
+	recs, fs := record.ReadFiles(files...)
+	if len(fs) > 0 {
+		printFindings(o.stderr, fs)
+		o.exit = 1
+	}
+	if len(recs) == 0 {
+		fmt.Fprintln(o.stderr, "ropgen report:", empty)
+		return nil, false
+	}
+	return recs, true
+}
+
+// compare prices the -base run and compares the new run's rows against it.
+func (o *reportRun) compare(sampled []report.Sampled, rows []report.Row) (*render.Comparison, bool) {
+	old, ok := o.read(o.base, "-base: no records to compare against")
+	if !ok {
+		return nil, false
+	}
+	// The base's references go to a pricer of their own: the floor and drift of the new run
+	// are the new run's.
+	oldSampled, oldRows := report.PriceRun(o.pricer(), old)
+	return render.Compare(oldSampled, sampled, oldRows, rows, render.DefaultCompare), true
+}
+
+// checkDevices says which devices no profile priced (an error), and which -profile prices
+// though it does not match them: allowed (pricing one device's records on another's ceilings
+// is a what-if), but never silently.
+func (o *reportRun) checkDevices(pricer *report.Pricer) {
 	for _, m := range pricer.Devices() {
 		switch {
 		case m.Err != nil:
-			fmt.Fprintf(stderr, "ropgen report: %s.\n", render.NoProfileHelp(m.Device, m.Err))
-			exit = 1
-		case fixed != nil && !fixed.Matches(m.Device):
-			// Allowed (pricing one device's records on another's ceilings is a what-if), but
-			// never silently.
-			fmt.Fprintf(stderr, "ropgen report: note: device %q does not match profile %s; priced against it as -profile asks\n", m.Device, fixed.Name)
+			fmt.Fprintf(o.stderr, "ropgen report: %s.\n", render.NoProfileHelp(m.Device, m.Err))
+			o.exit = 1
+		case o.fixed != nil && !o.fixed.Matches(m.Device):
+			fmt.Fprintf(o.stderr, "ropgen report: note: device %q does not match profile %s; priced against it as -profile asks\n", m.Device, o.fixed.Name)
 		}
 	}
+}
 
-	writeTable := func(w io.Writer) error {
+// writeTable writes the table, JSON, CSV or comparison to -o or standard output, and the
+// summary to standard output. Every output is streamed to its file (or standard output),
+// never built whole in memory first: a report of a million rows is hundreds of megabytes of
+// text.
+func (o *reportRun) writeTable(pricer *report.Pricer, rows []report.Row, cmp *render.Comparison) error {
+	write := func(w io.Writer) error {
 		switch {
-		case cmp != nil && *asJSON:
+		case cmp != nil && o.asJSON:
 			return render.WriteCompareJSON(w, pricer.Basis(), cmp)
-		case cmp != nil && *asCSV:
+		case cmp != nil && o.asCSV:
 			return render.WriteCompareCSV(w, cmp)
 		case cmp != nil:
 			return render.WriteCompare(w, cmp)
-		case *asJSON:
+		case o.asJSON:
 			return render.WriteJSON(w, pricer, rows)
-		case *asCSV:
+		case o.asCSV:
 			return render.WriteCSV(w, rows)
 		}
 		return render.WriteTable(w, pricer, rows)
 	}
-	// Every output is streamed to its file (or standard output), never built whole in memory
-	// first: a report of a million rows is hundreds of megabytes of text.
+	var err error
 	switch {
-	case *outFile != "":
-		err = writeOutput(*outFile, inputs, writeTable)
-	case !*summary:
-		err = writeTable(stdout)
+	case o.outFile != "":
+		err = writeOutput(o.outFile, o.inputs, write)
+	case !o.summary:
+		err = write(o.stdout)
 	}
-	if err == nil && *summary {
-		err = render.WriteSummary(stdout, pricer, rows)
+	if err == nil && o.summary {
+		err = render.WriteSummary(o.stdout, pricer, rows)
+	}
+	return err
+}
+
+// writeChart draws the chart once for -svg and -html, writes -svg, and returns the chart
+// (nil with the reason when it cannot be drawn) for the HTML page.
+func (o *reportRun) writeChart(pricer *report.Pricer, rows []report.Row, cmp *render.Comparison, meta *render.Meta) ([]byte, error) {
+	if o.svgFile == "" && o.htmlFile == "" {
+		return nil, nil
+	}
+	chart := &render.Chart{Basis: pricer.Basis(), Rows: rows, Meta: meta, Comparison: cmp, Family: opFamilies(o.manifests, o.stderr)}
+	if o.auditFile != "" {
+		res, fs := audit.ReadResult(o.auditFile)
+		if len(fs) > 0 {
+			printFindings(o.stderr, fs)
+			o.exit = 1
+		}
+		var skipped []string
+		chart.Traffic, skipped = trafficOf(res)
+		if len(skipped) > 0 {
+			fmt.Fprintf(o.stderr, "ropgen report: note: -audit: no total traffic for %s: not drawn\n", strings.Join(skipped, "; "))
+		}
+	}
+	var svg bytes.Buffer
+	prof, err := chartProfile(pricer)
+	if err == nil {
+		chart.Profile = prof
+		_, err = render.WriteSVG(&svg, chart)
+	}
+	if o.svgFile != "" {
+		werr := err
+		if werr == nil {
+			werr = output.WriteFile(o.svgFile, svg.Bytes(), o.inputs...)
+		}
+		if werr != nil {
+			o.fail("-svg: ", werr)
+		}
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "ropgen report:", err)
-		return 1
+		return nil, err
 	}
+	return svg.Bytes(), nil
+}
 
-	meta := render.Meta{Command: commandLine(args), Commit: commitOf(fl.Args()), Date: time.Now(), Files: fl.Args(), BaseFiles: base}
-	chart := &render.Chart{Basis: pricer.Basis(), Rows: rows, Meta: &meta, Comparison: cmp}
-	if *svgFile != "" || *htmlFile != "" {
-		chart.Family = opFamilies(*manifests, stderr)
-		if *auditFile != "" {
-			res, fs := audit.ReadResult(*auditFile)
-			if len(fs) > 0 {
-				printFindings(stderr, fs)
-				exit = 1
-			}
-			var skipped []string
-			chart.Traffic, skipped = trafficOf(res)
-			if len(skipped) > 0 {
-				fmt.Fprintf(stderr, "ropgen report: note: -audit: no total traffic for %s: not drawn\n", strings.Join(skipped, "; "))
-			}
+// writeDocuments writes -html (with the chart, or why there is none) and -md.
+func (o *reportRun) writeDocuments(doc *render.Document, svg []byte, chartErr error) {
+	if o.htmlFile != "" {
+		if chartErr != nil {
+			doc.ChartNote = chartErr.Error()
+		} else {
+			doc.Chart = svg
+		}
+		if err := writeOutput(o.htmlFile, o.inputs, func(w io.Writer) error { return render.WriteHTML(w, doc) }); err != nil {
+			o.fail("-html: ", err)
 		}
 	}
-	// One chart serves -svg and -html: it is drawn once.
-	var svg []byte
-	var chartErr error
-	if *svgFile != "" || *htmlFile != "" {
-		if chart.Profile, chartErr = chartProfile(pricer); chartErr == nil {
-			var buf bytes.Buffer
-			if _, chartErr = render.WriteSVG(&buf, chart); chartErr == nil {
-				svg = buf.Bytes()
-			}
-		}
-	}
-	if *svgFile != "" {
-		err := chartErr
+	if o.mdFile != "" {
+		var md bytes.Buffer
+		err := render.WriteMarkdown(&md, doc)
 		if err == nil {
-			err = output.WriteFile(*svgFile, svg, inputs...)
+			err = output.WriteFile(o.mdFile, md.Bytes(), o.inputs...)
 		}
 		if err != nil {
-			fmt.Fprintln(stderr, "ropgen report: -svg:", err)
-			exit = 1
+			o.fail("-md: ", err)
 		}
 	}
-	if *htmlFile != "" || *mdFile != "" {
-		doc := &render.Document{Meta: meta, Pricer: pricer, Rows: rows, Sampled: sampled, Comparison: cmp}
-		if *htmlFile != "" {
-			if chartErr != nil {
-				doc.ChartNote = chartErr.Error()
-			} else {
-				doc.Chart = svg
-			}
-			err := writeOutput(*htmlFile, inputs, func(w io.Writer) error { return render.WriteHTML(w, doc) })
-			if err != nil {
-				fmt.Fprintln(stderr, "ropgen report: -html:", err)
-				exit = 1
-			}
-		}
-		if *mdFile != "" {
-			var md bytes.Buffer
-			err := render.WriteMarkdown(&md, doc)
-			if err == nil {
-				err = output.WriteFile(*mdFile, md.Bytes(), inputs...)
-			}
-			if err != nil {
-				fmt.Fprintln(stderr, "ropgen report: -md:", err)
-				exit = 1
-			}
-		}
-	}
-
-	for _, d := range pricer.Drifts() {
-		if d.Off {
-			fmt.Fprintf(stderr, "%s: warning: %s\n", d.Rec.Pos, d)
-		}
-	}
-
-	// The physics check (docs/model.md §6): a rate above a theoretical ceiling is impossible, so
-	// the record's formula or roof key is wrong. Listed last so it is what a reader sees.
-	for _, r := range report.Breaches(rows) {
-		fmt.Fprintf(stderr, "%s: %s/%s/%s: %s\n", r.Rec.Pos, r.Rec.Op, r.Rec.Workload, r.Rec.DType, r.Note)
-		exit = 1
-	}
-	return exit
 }
 
 // HostProfile is the -profile name of the calibrated host profile, and HostProfileFile
