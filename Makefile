@@ -86,16 +86,16 @@ harness:
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && GO=$(GO) sh examples/pyharness/roundtrip.sh $$tmp/py && \
 	  bash scripts/gpu/test.sh $$tmp/gpu
 
-# The checked-in ops/simd_amd64.s and its declarations are what ops/internal/asmgen (its own
-# module, so that ops does not depend on avo) writes now. The first line names the output
-# paths, so it is left out of the comparison.
+# The checked-in internal/asm/f32/simd_amd64.s and its declarations are what
+# internal/asm/asmgen (its own module, so that neither f32 nor ops depends on avo) writes
+# now. The first line names the output paths, so it is left out of the comparison.
 asm-check:
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
-	  (cd ops/internal/asmgen && $(GO) run . -out $$tmp/simd_amd64.s -stubs $$tmp/simd_amd64_decl.go -pkg ops) && \
+	  (cd internal/asm/asmgen && $(GO) run . -out $$tmp/simd_amd64.s -stubs $$tmp/simd_amd64_decl.go -pkg f32) && \
 	  for f in simd_amd64.s simd_amd64_decl.go; do \
-	    tail -n +2 $$tmp/$$f >$$tmp/want; tail -n +2 ops/$$f >$$tmp/have; \
+	    tail -n +2 $$tmp/$$f >$$tmp/want; tail -n +2 internal/asm/f32/$$f >$$tmp/have; \
 	    if ! cmp -s $$tmp/want $$tmp/have; then \
-	      echo "ops/$$f is stale: run go generate ./ops"; exit 1; fi; done
+	      echo "internal/asm/f32/$$f is stale: run go generate ./internal/asm/f32"; exit 1; fi; done
 
 generate:
 	$(GO) generate ./...

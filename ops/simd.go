@@ -2,18 +2,18 @@ package ops
 
 import "github.com/ropgen/ropgen/internal/asm/f32"
 
-//go:generate sh -c "cd internal/asmgen && go run . -out ../../simd_amd64.s -stubs ../../simd_amd64_decl.go -pkg ops"
-
-// The SIMD kernels of the default build are Go assembly: on amd64 simd_amd64.s, generated
-// with avo by ops/internal/asmgen in both widths from one description per kernel and chosen
-// at run time from the CPU's features; on arm64 simd_arm64.s, NEON (Advanced SIMD, in the
-// arm64 baseline: no feature test), for the kernels simd_arm64.go lists. Each vecXxx function does the full vectors of its input and
-// returns how many elements it did; its caller's Go loop does the rest, and the same Go loop
-// over everything is the fallback where no SIMD level is available and the reference the
-// kernels are tested against (simd_test.go).
+// The SIMD kernels of the default build are Go assembly in internal/asm/f32: on amd64
+// simd_amd64.s, generated with avo by internal/asm/asmgen in both widths from one
+// description per kernel and chosen at run time from the CPU's features; on arm64
+// simd_arm64.s, NEON (Advanced SIMD, in the arm64 baseline: no feature test), for the
+// kernels simd_arm64.go lists. Each vecXxx function here does the full vectors of its input
+// and returns how many elements it did; its caller's Go loop does the rest, and the same Go
+// loop over everything is the fallback where no SIMD level is available (another
+// architecture, the purego build) and the reference the kernels are tested against
+// (simd_test.go).
 
 // SIMD levels: which kernels vecXxx run (SetSIMD). They are internal/asm/f32's levels, which
-// pick its kernels (the streaming ones) and this package's alike: 1 is the Go loops
+// pick its kernels and this package's wrappers alike: 1 is the Go loops
 // everywhere, 2 the first vector level (AVX2 on amd64, NEON on arm64), 3 AVX-512 (amd64
 // only), so "simd=1 against simd=2" is the same comparison on both.
 const (

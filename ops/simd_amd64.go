@@ -1,11 +1,15 @@
-//go:build amd64
+//go:build amd64 && !purego
 
 package ops
 
-import "unsafe"
+import (
+	"unsafe"
 
-// The Go side of the generated kernels (simd_amd64.s; conventions in ops/internal/asmgen):
-// the wrappers that pick the width and finish each vector a kernel
+	"github.com/ropgen/ropgen/internal/asm/f32"
+)
+
+// The Go side of the generated kernels (internal/asm/f32/simd_amd64.s; conventions in
+// internal/asm/asmgen): the wrappers that pick the width and finish each vector a kernel
 // leaves out (a lane outside its fast range) with the Go element function.
 
 // lanes returns the vector width of the level in use, 0 for SIMDGo.
@@ -34,10 +38,10 @@ func pick[F any](avx2, avx512 F) (F, int) {
 type unaryKernel = func(y, x []float32, nt int) int
 
 var unaryKernels = [nUnary][2]unaryKernel{
-	uExp: {expAVX2, expAVX512}, uSigmoid: {sigmoidAVX2, sigmoidAVX512}, uSilu: {siluAVX2, siluAVX512},
-	uTanh: {tanhAVX2, tanhAVX512}, uGelu: {geluAVX2, geluAVX512}, uGeluErf: {geluErfAVX2, geluErfAVX512},
-	uSoftplus: {softplusAVX2, softplusAVX512}, uMish: {mishAVX2, mishAVX512},
-	uHardswish: {hardswishAVX2, hardswishAVX512}, uRelu: {reluAVX2, reluAVX512},
+	uExp: {f32.ExpAVX2, f32.ExpAVX512}, uSigmoid: {f32.SigmoidAVX2, f32.SigmoidAVX512}, uSilu: {f32.SiluAVX2, f32.SiluAVX512},
+	uTanh: {f32.TanhAVX2, f32.TanhAVX512}, uGelu: {f32.GeluAVX2, f32.GeluAVX512}, uGeluErf: {f32.GeluErfAVX2, f32.GeluErfAVX512},
+	uSoftplus: {f32.SoftplusAVX2, f32.SoftplusAVX512}, uMish: {f32.MishAVX2, f32.MishAVX512},
+	uHardswish: {f32.HardswishAVX2, f32.HardswishAVX512}, uRelu: {f32.ReluAVX2, f32.ReluAVX512},
 }
 
 // vecUnary computes unary k over the full vectors of x into y.
@@ -71,7 +75,7 @@ func vecRelu(y, x []float32) int    { return vecUnary(uRelu, y, x) }
 func vecElu(y, x []float32, alpha float32) int { return eluNT(y, x, alpha, 0) }
 
 func eluNT(y, x []float32, alpha float32, nt int) int {
-	kern, l := pick(eluAVX2, eluAVX512)
+	kern, l := pick(f32.EluAVX2, f32.EluAVX512)
 	if l == 0 {
 		return 0
 	}
@@ -88,7 +92,7 @@ func ntElu(y, x []float32, alpha float32) (s, e int) {
 }
 
 func vecLeakyRelu(y, x []float32, s float32) int {
-	kern, l := pick(leakyReluAVX2, leakyReluAVX512)
+	kern, l := pick(f32.LeakyReluAVX2, f32.LeakyReluAVX512)
 	if l == 0 {
 		return 0
 	}
@@ -96,7 +100,7 @@ func vecLeakyRelu(y, x []float32, s float32) int {
 }
 
 func vecClamp(y, x []float32, lo, hi float32) int {
-	kern, l := pick(clampAVX2, clampAVX512)
+	kern, l := pick(f32.ClampAVX2, f32.ClampAVX512)
 	if l == 0 {
 		return 0
 	}
@@ -109,7 +113,7 @@ func vecClamp(y, x []float32, lo, hi float32) int {
 // whose first pass over a row only reads (a max) then finds the row in cache, its memory
 // time spent while this pass computes.
 func vecExpSum(y, x []float32, m float32, next []float32) (int, float64) {
-	kern, l := pick(expSumAVX2, expSumAVX512)
+	kern, l := pick(f32.ExpSumAVX2, f32.ExpSumAVX512)
 	if l == 0 {
 		return 0, 0
 	}
@@ -145,7 +149,7 @@ func vecExpSumOut(y, a []float32, c float32, e, x []float32, m float32, next []f
 	}
 	mode := b2i(e == nil)
 	return expSumBlocks(e, x, m, 16, func(out, xs []float32, i, _ int) (int, float64) {
-		return expSumOutAVX512(y[i:], a[i:], c, mode, out, xs, m, &next[i])
+		return f32.ExpSumOutAVX512(y[i:], a[i:], c, mode, out, xs, m, &next[i])
 	}, func(i int) {
 		if e == nil {
 			y[i] = a[i] - c
@@ -167,7 +171,7 @@ func vecNormVarOut(y, a, w, b []float32, m, r float32, x []float32, x0 float64, 
 	if b == nil {
 		b = a
 	}
-	kern, _ := pick(normVarOutAVX2, normVarOutAVX512)
+	kern, _ := pick(f32.NormVarOutAVX2, f32.NormVarOutAVX512)
 	return kern(y, a, w, b, m, r, mode, x, x0, &prefetchOr(pf, x)[0])
 }
 
@@ -180,7 +184,7 @@ func vecScaleSumSqOut(y, a, w []float32, s float32, x, pf []float32) (int, float
 	if w == nil {
 		w = a
 	}
-	kern, _ := pick(scaleSumSqOutAVX2, scaleSumSqOutAVX512)
+	kern, _ := pick(f32.ScaleSumSqOutAVX2, f32.ScaleSumSqOutAVX512)
 	return kern(y, a, w, s, mode, x, &prefetchOr(pf, x)[0])
 }
 
@@ -191,13 +195,13 @@ func vecArith(op int, y, a, b []float32) int {
 	var l int
 	switch op {
 	case opAdd:
-		kern, l = pick(addAVX2, addAVX512)
+		kern, l = pick(f32.AddAVX2, f32.AddAVX512)
 	case opSub:
-		kern, l = pick(subAVX2, subAVX512)
+		kern, l = pick(f32.SubAVX2, f32.SubAVX512)
 	case opMul:
-		kern, l = pick(mulAVX2, mulAVX512)
+		kern, l = pick(f32.MulAVX2, f32.MulAVX512)
 	default:
-		kern, l = pick(divAVX2, divAVX512)
+		kern, l = pick(f32.DivAVX2, f32.DivAVX512)
 	}
 	if l == 0 || len(y) < l { // the kernel reads a[0] and b[0]
 		return 0
@@ -208,7 +212,7 @@ func vecArith(op int, y, a, b []float32) int {
 // vecScale computes y = x * s, and y = x * s * w when w is not nil, streaming y when nt,
 // and prefetches pf (nil: none) alongside x (see prefetchNext).
 func vecScale(y, x, w, pf []float32, s float32, nt bool) int {
-	kern, l := pick(scaleAVX2, scaleAVX512)
+	kern, l := pick(f32.ScaleAVX2, f32.ScaleAVX512)
 	if l == 0 {
 		return 0
 	}
@@ -223,7 +227,7 @@ func vecScale(y, x, w, pf []float32, s float32, nt bool) int {
 // layer-norm output pass, in the Go loop's order of operations; streaming y when nt, and
 // prefetching pf (nil: none) alongside x.
 func vecNormalize(y, x, w, b, pf []float32, m, r float32, nt bool) int {
-	kern, l := pick(normalizeAVX2, normalizeAVX512)
+	kern, l := pick(f32.NormalizeAVX2, f32.NormalizeAVX512)
 	if l == 0 {
 		return 0
 	}
@@ -240,7 +244,7 @@ func vecNormalize(y, x, w, b, pf []float32, m, r float32, nt bool) int {
 // vecRope computes one rotate-half row: y1 = x1*c1 - x2*s1 and y2 = x2*c2 + x1*s2, all
 // slices of the half length.
 func vecRope(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int {
-	kern, l := pick(ropeAVX2, ropeAVX512)
+	kern, l := pick(f32.RopeAVX2, f32.RopeAVX512)
 	if l == 0 {
 		return 0
 	}
@@ -249,7 +253,7 @@ func vecRope(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int {
 
 // vecSum returns how many elements of x it summed (the full vectors) and their sum.
 func vecSum(x []float32) (int, float64) {
-	kern, l := pick(sumAVX2, sumAVX512)
+	kern, l := pick(f32.SumAVX2, f32.SumAVX512)
 	if l == 0 {
 		return 0, 0
 	}
@@ -258,7 +262,7 @@ func vecSum(x []float32) (int, float64) {
 
 // vecSumSq returns how many elements of x it did and the sum of x² in float64.
 func vecSumSq(x []float32) (int, float64) {
-	kern, l := pick(sumSqAVX2, sumSqAVX512)
+	kern, l := pick(f32.SumSqAVX2, f32.SumSqAVX512)
 	if l == 0 {
 		return 0, 0
 	}
@@ -268,7 +272,7 @@ func vecSumSq(x []float32) (int, float64) {
 // vecMax returns how many elements of x it did and their maximum; ok is false when a
 // vector holds a NaN (the caller then takes the Go loop, which keeps it as torch.amax does).
 func vecMax(x []float32) (n int, m float32, ok bool) {
-	kern, l := pick(maxAVX2, maxAVX512)
+	kern, l := pick(f32.MaxAVX2, f32.MaxAVX512)
 	if l == 0 || len(x) < l {
 		return 0, 0, true
 	}
@@ -277,7 +281,7 @@ func vecMax(x []float32) (n int, m float32, ok bool) {
 
 // vecSumCols adds x into acc elementwise (acc[i] += x[i] in float64) over the full vectors.
 func vecSumCols(acc []float64, x []float32) int {
-	kern, l := pick(sumColsAVX2, sumColsAVX512)
+	kern, l := pick(f32.SumColsAVX2, f32.SumColsAVX512)
 	if l == 0 {
 		return 0
 	}
@@ -287,7 +291,7 @@ func vecSumCols(acc []float64, x []float32) int {
 // vecMaxCols folds x into acc elementwise with Go's max over the full vectors; a vector of
 // x holding a NaN is folded by the Go max.
 func vecMaxCols(acc []float64, x []float32) int {
-	kern, l := pick(maxColsAVX2, maxColsAVX512)
+	kern, l := pick(f32.MaxColsAVX2, f32.MaxColsAVX512)
 	if l == 0 {
 		return 0
 	}
@@ -297,7 +301,7 @@ func vecMaxCols(acc []float64, x []float32) int {
 // vecMaxInto folds row into m elementwise with max over the full vectors; a vector holding
 // a NaN is folded by the Go max, which keeps it.
 func vecMaxInto(m, row []float32) int {
-	kern, l := pick(maxIntoAVX2, maxIntoAVX512)
+	kern, l := pick(f32.MaxIntoAVX2, f32.MaxIntoAVX512)
 	if l == 0 {
 		return 0
 	}
@@ -306,7 +310,7 @@ func vecMaxInto(m, row []float32) int {
 
 // vecExpSumCols adds exp(row[i] - sh[i]) into s[i] (float64) over the full vectors.
 func vecExpSumCols(s []float64, sh, row []float32) int {
-	kern, l := pick(expSumColsAVX2, expSumColsAVX512)
+	kern, l := pick(f32.ExpSumColsAVX2, f32.ExpSumColsAVX512)
 	if l == 0 {
 		return 0
 	}
@@ -316,7 +320,7 @@ func vecExpSumCols(s []float64, sh, row []float32) int {
 // vecVarCols adds d = row[i] - x0[i] into s1[i] and d² into s2[i] (float64) over the full
 // vectors.
 func vecVarCols(s1, s2, x0 []float64, row []float32) int {
-	kern, l := pick(varColsAVX2, varColsAVX512)
+	kern, l := pick(f32.VarColsAVX2, f32.VarColsAVX512)
 	if l == 0 {
 		return 0
 	}
@@ -326,7 +330,7 @@ func vecVarCols(s1, s2, x0 []float64, row []float32) int {
 // vecVarRow returns how many elements of x it did (the full vectors) and their shifted sums
 // Σ(x - x0) and Σ(x - x0)² in float64, in one pass.
 func vecVarRow(x []float32, x0 float64) (int, float64, float64) {
-	kern, l := pick(varRowAVX2, varRowAVX512)
+	kern, l := pick(f32.VarRowAVX2, f32.VarRowAVX512)
 	if l == 0 {
 		return 0, 0, 0
 	}
@@ -364,17 +368,17 @@ func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool 
 		if simdLevel() == SIMDAVX512 {
 			for ; j+16 <= jv; j += 16 {
 				_ = y[(j+15)*ys+i+15]
-				transpose16x16AVX512(&y[j*ys+i], &x[i*xs+j], ys, xs, nt)
+				f32.Transpose16x16AVX512(&y[j*ys+i], &x[i*xs+j], ys, xs, nt)
 			}
 		}
 		for ; j+16 <= jv; j += 16 { // two tiles side by side: each x line is read whole at once
 			_ = y[(j+15)*ys+i+15]
-			transpose16x8AVX2(&y[j*ys+i], &x[i*xs+j], ys, xs, nt)
-			transpose16x8AVX2(&y[(j+8)*ys+i], &x[i*xs+j+8], ys, xs, nt)
+			f32.Transpose16x8AVX2(&y[j*ys+i], &x[i*xs+j], ys, xs, nt)
+			f32.Transpose16x8AVX2(&y[(j+8)*ys+i], &x[i*xs+j+8], ys, xs, nt)
 		}
 		for ; j < jv; j += 8 {
 			_ = y[(j+7)*ys+i+15]
-			transpose16x8AVX2(&y[j*ys+i], &x[i*xs+j], ys, xs, nt)
+			f32.Transpose16x8AVX2(&y[j*ys+i], &x[i*xs+j], ys, xs, nt)
 		}
 	}
 	if iv < i1 {
@@ -389,7 +393,7 @@ func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool 
 // fence orders the streamed stores of a worker before its range is reported done.
 func fence() {
 	if simdLevel() >= SIMDAVX2 {
-		sfence()
+		f32.Sfence()
 	}
 }
 
@@ -404,11 +408,11 @@ func prefetchOr(pf, x []float32) []float32 {
 
 // vecCumsum is cumsumRow's vector steps: the running sum of x into y from the start over
 // the elements before y's first 16-byte (AVX2) or 64-byte (AVX-512) boundary, in Go and only
-// when stream, then over the whole 8- or 16-element steps after them (cumsumAVX2,
-// cumsumAVX512; streamed when stream), prefetching pf (nil: x itself). It returns how many
+// when stream, then over the whole 8- or 16-element steps after them (f32.CumsumAVX2,
+// f32.CumsumAVX512; streamed when stream), prefetching pf (nil: x itself). It returns how many
 // elements it did and the running sum after them: 0, 0 at SIMDGo.
 func vecCumsum(y, x, pf []float32, stream bool) (int, float64) {
-	kern, l := pick(cumsumAVX2, cumsumAVX512)
+	kern, l := pick(f32.CumsumAVX2, f32.CumsumAVX512)
 	if l == 0 || len(x) < 2*l {
 		return 0, 0
 	}
@@ -435,7 +439,7 @@ func vecCumsum(y, x, pf []float32, stream bool) (int, float64) {
 // a NaN; len(x) rounded down to whole vectors when there is none, and 0 at SIMDGo (the
 // caller's Go loop then tests every element).
 func vecAbove(x []float32, t float32) int {
-	kern, l := pick(aboveAVX2, aboveAVX512)
+	kern, l := pick(f32.AboveAVX2, f32.AboveAVX512)
 	if l == 0 {
 		return 0
 	}

@@ -1,3 +1,5 @@
+//go:build !purego
+
 package ops
 
 import (
@@ -5,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/ropgen/ropgen/internal/asm/f32"
 )
 
 // TestSIMDQuarters checks the streamed loops that walk four quarters of their range side by
@@ -62,7 +66,7 @@ func TestSIMDQuarters(t *testing.T) {
 				}
 			}
 		}
-		expSum, _ := pick(expSumAVX2, expSumAVX512)
+		expSum, _ := pick(f32.ExpSumAVX2, f32.ExpSumAVX512)
 		for _, n := range lengths {
 			x := make([]float32, n)
 			for i := range x {
@@ -298,11 +302,11 @@ func TestSIMDRangeKernelsDoEveryVector(t *testing.T) {
 					got[fmt.Sprintf("%s nt=%d", unaryNames[k], nt)] = kern(y[:full], x[:full], nt)
 				}
 			}
-			elu, _ := pick(eluAVX2, eluAVX512)
-			clamp, _ := pick(clampAVX2, clampAVX512)
-			maxCols, _ := pick(maxColsAVX2, maxColsAVX512)
-			maxInto, _ := pick(maxIntoAVX2, maxIntoAVX512)
-			expSumCols, _ := pick(expSumColsAVX2, expSumColsAVX512)
+			elu, _ := pick(f32.EluAVX2, f32.EluAVX512)
+			clamp, _ := pick(f32.ClampAVX2, f32.ClampAVX512)
+			maxCols, _ := pick(f32.MaxColsAVX2, f32.MaxColsAVX512)
+			maxInto, _ := pick(f32.MaxIntoAVX2, f32.MaxIntoAVX512)
+			expSumCols, _ := pick(f32.ExpSumColsAVX2, f32.ExpSumColsAVX512)
 			for nt := range 2 {
 				got[fmt.Sprintf("elu nt=%d", nt)] = elu(y[:full], x[:full], nt, 1.5)
 				got[fmt.Sprintf("clamp nt=%d", nt)] = clamp(y[:full], x[:full], nt, -1, 1)

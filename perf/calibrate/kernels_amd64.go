@@ -100,7 +100,7 @@ func simdMixes() []memMix {
 			return 0
 		}},
 		{"read", 1, 0, "s += a[i], ymm loads, 8 sums", func(a, _, _ []float32) float64 {
-			return float64(f32.SumAVX2(a))
+			return float64(f32.ReadAVX2(a))
 		}},
 		{"write", 0, 1, "a[i] = s, ymm stores", func(a, _, _ []float32) float64 {
 			f32.FillAVX2(a, triadScalar)
@@ -125,7 +125,7 @@ func sweepMixes() []memMix {
 	}
 	return []memMix{
 		{"read_zmm", 1, 0, "s += a[i], zmm loads, 8 sums", func(a, _, _ []float32) float64 {
-			return float64(f32.SumAVX512(a))
+			return float64(f32.ReadAVX512(a))
 		}},
 		{"copy_zmm", 1, 1, "b[i] = a[i], zmm loads and stores", func(a, b, _ []float32) float64 {
 			f32.CopyAVX512(b[:len(a)], a)

@@ -51,22 +51,22 @@ func TriadNTAVX2(a, b, c []float32, s float32) {
 	TriadGo(a, b, c, s)
 }
 
-// SumAVX2 returns the sum of x, in eight ymm sums: SumGo.
-func SumAVX2(x []float32) float32 {
+// ReadAVX2 returns the sum of x, in eight ymm sums: SumGo.
+func ReadAVX2(x []float32) float32 {
 	n, s := 0, float32(0)
 	if best >= AVX2 {
 		n = len(x) &^ 63
-		s = sumAVX2(x[:n])
+		s = readAVX2(x[:n])
 	}
 	return s + SumGo(x[n:])
 }
 
-// SumAVX512 returns the sum of x, in eight zmm sums: SumGo.
-func SumAVX512(x []float32) float32 {
+// ReadAVX512 returns the sum of x, in eight zmm sums: SumGo.
+func ReadAVX512(x []float32) float32 {
 	n, s := 0, float32(0)
 	if best >= AVX512 {
 		n = len(x) &^ 127
-		s = sumAVX512(x[:n])
+		s = readAVX512(x[:n])
 	}
 	return s + SumGo(x[n:])
 }
@@ -104,10 +104,10 @@ func triadAVX2(a, b, c []float32, s float32)
 func triadNTAVX2(a, b, c []float32, s float32)
 
 //go:noescape
-func sumAVX2(x []float32) float32
+func readAVX2(x []float32) float32
 
 //go:noescape
-func sumAVX512(x []float32) float32
+func readAVX512(x []float32) float32
 
 //go:noescape
 func fillAVX2(y []float32, s float32)

@@ -16,11 +16,11 @@ func TriadAVX2(a, b, c []float32, s float32) { TriadGo(a, b, c, s) }
 // TriadNTAVX2 computes a = b + s*c.
 func TriadNTAVX2(a, b, c []float32, s float32) { TriadGo(a, b, c, s) }
 
-// SumAVX2 returns the sum of x.
-func SumAVX2(x []float32) float32 { return SumGo(x) }
+// ReadAVX2 returns the sum of x.
+func ReadAVX2(x []float32) float32 { return SumGo(x) }
 
-// SumAVX512 returns the sum of x.
-func SumAVX512(x []float32) float32 { return SumGo(x) }
+// ReadAVX512 returns the sum of x.
+func ReadAVX512(x []float32) float32 { return SumGo(x) }
 
 // FillAVX2 sets every element of y to s.
 func FillAVX2(y []float32, s float32) { FillGo(y, s) }

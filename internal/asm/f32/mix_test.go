@@ -41,7 +41,7 @@ func TestMixes(t *testing.T) {
 				t.Fatalf("TriadAVX2 over %d elements (offset %d) differs from TriadGo", n, off)
 			}
 			s := SumGo(a)
-			for name, sum := range map[string]func([]float32) float32{"SumAVX2": SumAVX2, "SumAVX512": SumAVX512} {
+			for name, sum := range map[string]func([]float32) float32{"ReadAVX2": ReadAVX2, "ReadAVX512": ReadAVX512} {
 				if got := sum(a); got != s {
 					t.Fatalf("%s over %d elements (offset %d) = %v, want %v", name, n, off, got, s)
 				}

@@ -717,11 +717,11 @@ TEXT ·triadNTAVX2(SB), NOSPLIT, $0-76
 	SHRQ $4, CX
 	YSTREAM4(YTRIAD)
 
-// func sumAVX2(x []float32) float32
+// func readAVX2(x []float32) float32
 //
 // Eight independent sums of ymm lanes, so add latency never limits the load rate (two
 // loads a cycle from L1 need eight adds in flight at latency 4); 256 bytes an iteration.
-TEXT ·sumAVX2(SB), NOSPLIT, $0-28
+TEXT ·readAVX2(SB), NOSPLIT, $0-28
 	MOVQ x_base+0(FP), SI
 	MOVQ x_len+8(FP), CX
 	VXORPS Y0, Y0, Y0
@@ -838,10 +838,10 @@ done:
 	VZEROUPPER
 	RET
 
-// func sumAVX512(x []float32) float32
+// func readAVX512(x []float32) float32
 //
 // Eight independent zmm sums; 512 bytes an iteration.
-TEXT ·sumAVX512(SB), NOSPLIT, $0-28
+TEXT ·readAVX512(SB), NOSPLIT, $0-28
 	MOVQ x_base+0(FP), SI
 	MOVQ x_len+8(FP), CX
 	VPXORQ Z0, Z0, Z0

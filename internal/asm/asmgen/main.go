@@ -1,13 +1,14 @@
-// Command asmgen writes ops/simd_amd64.s and its Go declarations, ops/simd_amd64_decl.go:
-// the AVX2+FMA (8-lane) and AVX-512 (16-lane) kernels of package ops, generated with avo
-// from one description per kernel so that both widths share every step.
+// Command asmgen writes internal/asm/f32/simd_amd64.s and its Go declarations,
+// internal/asm/f32/simd_amd64_decl.go: the AVX2+FMA (8-lane) and AVX-512 (16-lane) kernels
+// that package ops calls, generated with avo from one description per kernel so that both
+// widths share every step.
 //
-//	cd ops/internal/asmgen && go run . -out ../../simd_amd64.s -stubs ../../simd_amd64_decl.go -pkg ops
+//	cd internal/asm/asmgen && go run . -out ../f32/simd_amd64.s -stubs ../f32/simd_amd64_decl.go -pkg f32
 //
-// It is its own module so that package ops does not depend on avo; `make asm-check`
+// It is its own module so that neither f32 nor ops depends on avo; `make asm-check`
 // regenerates into a temporary directory and fails when the checked-in files differ.
 //
-// Conventions of every kernel (simd_amd64.go holds the Go side):
+// Conventions of every kernel (ops/simd_amd64.go holds the Go side):
 //   - It does the full vectors of its first input slice (len &^ (lanes-1)) and returns how
 //     many elements it did. A kernel with a fast range (exp's (-87, 88), no NaN) stops at
 //     the first vector with a lane outside it and returns the elements before it; the Go
@@ -47,7 +48,7 @@ var (
 )
 
 func main() {
-	ConstraintExpr("amd64")
+	ConstraintExpr("amd64,!purego")
 	for _, w := range []isa{avx2, avx512} {
 		cur = w
 		unaries()
@@ -66,11 +67,52 @@ func main() {
 			}
 		}
 	}
+	if err := exportNames(outs); err != nil {
+		log.Fatal(err)
+	}
 	for _, o := range outs {
 		if err := os.Rename(o.tmp, o.path); err != nil {
 			log.Fatal(err)
 		}
 	}
+}
+
+// textName matches the symbol of a TEXT line.
+var textName = regexp.MustCompile(`(?m)^TEXT ·(\w+)\(SB\)`)
+
+// exportNames capitalizes every kernel's name in the generated files, so that package ops
+// calls them: the kernels are named inside this program as the Go side once named them
+// (expAVX2, ...), and their declarations are exported (ExpAVX2, ...).
+func exportNames(outs []output) error {
+	var asm []byte
+	for _, o := range outs {
+		if o.flag == "out" {
+			b, err := os.ReadFile(o.tmp)
+			if err != nil {
+				return err
+			}
+			asm = b
+		}
+	}
+	var names []string
+	for _, m := range textName.FindAllSubmatch(asm, -1) {
+		names = append(names, string(m[1]))
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	word := regexp.MustCompile(`\b(` + strings.Join(names, "|") + `)\b`)
+	for _, o := range outs {
+		b, err := os.ReadFile(o.tmp)
+		if err != nil {
+			return err
+		}
+		b = word.ReplaceAllFunc(b, func(n []byte) []byte { return append(bytes.ToUpper(n[:1]), n[1:]...) })
+		if err := os.WriteFile(o.tmp, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // output is a file flag of avo's, written to tmp and renamed to path once avo succeeded.

@@ -1,4 +1,4 @@
-module github.com/ropgen/ropgen/ops/internal/asmgen
+module github.com/ropgen/ropgen/internal/asm/asmgen
 
 go 1.26.0
 
