@@ -177,418 +177,45 @@ const familyMarkersFrom = 10
 // Roofs no point uses are drawn faint. Below the plot it names every row not plotted and why,
 // and the run (c.Meta). Rows priced against another profile are an error: one chart has one
 // set of roofs. It returns the number of points drawn.
+//
+// It draws in layers, each step below one layer: what is drawn later is drawn over what
+// came before, and each label is placed clear of everything drawn or marked before it.
 func WriteSVG(w io.Writer, c *Chart) (int, error) {
-	prof, basis, rows := c.Profile, c.Basis, c.Rows
-	hbm, ok := prof.Resolve(profiles.HBMKey, basis)
-	if !ok {
-		return 0, fmt.Errorf("chart: %s", prof.Why(profiles.HBMKey, basis))
+	p, err := newPlot(c)
+	if err != nil {
+		return 0, err
 	}
-	var pts []*report.Row
-	used := map[string]bool{}
-	for i := range rows {
-		r := &rows[i]
-		if r.Profile != nil && r.Profile != prof {
-			return 0, fmt.Errorf("chart: rows are priced against profiles %s and %s; one chart draws one profile's roofs", prof.Name, r.Profile.Name)
-		}
-		if Plottable(r) {
-			pts = append(pts, r)
-			used[cmp.Or(r.PricedRoof, r.Rec.Roof)] = true
-		}
-	}
-	// Priced points are drawn over unpriced ones: a hollow point never hides a verdict.
-	slices.SortStableFunc(pts, func(a, b *report.Row) int { return cmp.Compare(drawRank(a), drawRank(b)) })
-	roofs, unmeasured := chartRoofs(prof, basis, used)
-	arrows, arrowsOff, onlyBase := chartArrows(c.Comparison, prof)
-	achieved, minimal, unaudited := chartTraffic(c.Traffic, pts)
-
-	// Axis ranges cover every point, base point, achieved intensity, ridge and roof, with room
-	// around them for labels, and span at least two decades each.
-	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-	for _, r := range pts {
-		xlo, xhi = min(xlo, r.Intensity), max(xhi, r.Intensity)
-		ylo, yhi = min(ylo, r.FlopRate), max(yhi, r.FlopRate)
-	}
-	for _, a := range arrows {
-		xlo, xhi = min(xlo, a.old.Intensity), max(xhi, a.old.Intensity)
-		ylo, yhi = min(ylo, a.old.FlopRate), max(yhi, a.old.FlopRate)
-	}
-	for _, a := range achieved {
-		xlo, xhi = min(xlo, a.x), max(xhi, a.x)
-	}
-	highest, lowest := math.Inf(-1), math.Inf(1)
-	for _, rf := range roofs {
-		ridge := rf.peak / hbm
-		xlo, xhi = min(xlo, ridge), max(xhi, ridge)
-		yhi = max(yhi, rf.peak)
-		highest, lowest = max(highest, rf.peak), min(lowest, rf.peak)
-	}
-	// The memory slopes: the main memory's, then each cache level's from the largest to the
-	// smallest (the cache-aware roofline's L3, L2, L1); a cache slope's ridge with the
-	// highest roof is kept in range.
-	slopes := []memSlope{{name: report.MemoryName(prof), bw: hbm, main: true}}
-	for i := len(prof.Caches) - 1; i >= 0; i-- {
-		c := prof.Caches[i]
-		if v, ok := c.Value(basis); ok && v > 0 {
-			slopes = append(slopes, memSlope{name: strings.ToUpper(c.Key), bw: v})
-			if len(roofs) > 0 {
-				xlo = min(xlo, highest/v)
-			}
-		}
-	}
-	if len(pts) == 0 && len(roofs) > 0 {
-		ylo = lowest / 1e3 // three decades of slope below the lowest roof
-	}
-	if math.IsInf(xlo, 1) { // no roofs and no points: around 1 FLOP/byte
-		xlo, xhi, ylo, yhi = 1, 1, hbm, hbm
-	}
-	lx0, lx1 := widen(math.Log10(xlo)-0.4, math.Log10(xhi)+0.6)
-	ly0, ly1 := widen(math.Log10(ylo)-0.4, math.Log10(yhi)+0.35)
-	px := func(x float64) float64 { return plotL + (math.Log10(x)-lx0)/(lx1-lx0)*(plotR-plotL) }
-	py := func(y float64) float64 { return plotB - (math.Log10(y)-ly0)/(ly1-ly0)*(plotB-plotT) }
-	xmin, xmax, ymin, ymax := math.Pow(10, lx0), math.Pow(10, lx1), math.Pow(10, ly0), math.Pow(10, ly1)
-
-	// Where each point is, and where its marker is drawn: apart from the others.
-	at := make([][2]float64, len(pts))
-	for i, r := range pts {
-		at[i] = [2]float64{px(r.Intensity), py(r.FlopRate)}
-	}
-	shown := at
-	if len(pts) <= maxFanned {
-		shown = fanOut(at)
-	}
-	index := map[*report.Row]int{}
-	for i, r := range pts {
-		index[r] = i
-	}
-	shapeOf, shapeLegend := familyShapes(pts, c.Family)
-
+	p.scale()
+	p.placeMarkers()
 	var body bytes.Buffer
-	s := &svg{w: bufio.NewWriter(&body)}
-	s.text(chartW/2, 28, "middle", `font-size="17" font-weight="bold"`,
-		fmt.Sprintf("Roofline: %s (%s), %s ceilings", prof.Name, prof.Device, basis))
-
-	// The grid: a line at each 1, 2, ..., 9 × 10^e, bold at the decades; the decades labelled,
-	// and 2× and 5× too where a decade is wide enough for them.
-	xDecade, yDecade := (plotR-plotL)/(lx1-lx0), (plotB-plotT)/(ly1-ly0)
-	for _, t := range ticks(lx0, lx1, xDecade >= 110) {
-		x := px(t.v)
-		s.printf(`<line class="%s" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s"/>`+"\n", t.class(), x, plotT, x, plotB, t.stroke())
-		if t.labelled {
-			s.text(x, plotB+18, "middle", `class="tick"`, t.plain())
-		}
+	p.s, p.l = &svg{w: bufio.NewWriter(&body)}, &layout{}
+	p.s.text(chartW/2, 28, "middle", `font-size="17" font-weight="bold"`,
+		fmt.Sprintf("Roofline: %s (%s), %s ceilings", p.prof.Name, p.prof.Device, p.basis))
+	p.drawAxes()
+	p.drawSlopes()
+	p.drawRoofs()
+	p.markPoints()
+	legend(p.s, p.l, legendEntries(p.pts, p.roofs, len(p.slopes) > 1, p.shapeLegend, len(p.arrows) > 0, len(p.achieved) > 0), p.slope)
+	// The slopes' labels are placed before the slopes join the marks: each sits beside its
+	// slope by construction. Labels come after all lines, so no label sits on a line drawn
+	// later.
+	for i := range p.slopes {
+		p.labelSlope(&p.slopes[i])
 	}
-	for _, t := range ticks(ly0, ly1, yDecade >= 70) {
-		y := py(t.v)
-		s.printf(`<line class="%s" x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s"/>`+"\n", t.class(), plotL, y, plotR, y, t.stroke())
-		if t.labelled {
-			s.text(plotL-8, y+4, "end", `class="tick"`, t.rate("FLOP/s"))
-		}
+	p.l.marks = append(p.l.marks, p.slope...)
+	for i := range p.roofs {
+		p.labelRoof(&p.roofs[i])
 	}
-	s.printf(`<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#444"/>`+"\n", plotL, plotT, plotR-plotL, plotB-plotT)
-	s.text((plotL+plotR)/2, plotB+42, "middle", "", "arithmetic intensity (FLOP/byte)")
-	s.text(18, (plotT+plotB)/2, "middle", fmt.Sprintf(`transform="rotate(-90 18 %d)"`, (plotT+plotB)/2), "attained performance (FLOP/s)")
-
-	l := &layout{}
-
-	// The memory slopes y = bw·x, from the bottom or left edge up to the highest roof: the
-	// cache levels' thin and purple under the main memory's.
-	top := ymax
-	if len(roofs) > 0 {
-		top = highest
-	}
-	var slope []box
-	for _, ms := range slices.Backward(slopes) {
-		ms.x0, ms.x1 = max(xmin, ymin/ms.bw), min(xmax, top/ms.bw)
-		stroke, sw, class := "#333", 2.5, "slope"
-		if !ms.main {
-			stroke, sw, class = cacheColour, 1.5, "slope cache"
-		}
-		s.printf(`<line class="%s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="%g"/>`+"\n", class, px(ms.x0), py(ms.bw*ms.x0), px(ms.x1), py(ms.bw*ms.x1), stroke, sw)
-		ms.trace = trace(px(ms.x0), py(ms.bw*ms.x0), px(ms.x1), py(ms.bw*ms.x1), 0, 3)
-		slope = append(slope, ms.trace...)
-		slopes[slices.IndexFunc(slopes, func(o memSlope) bool { return o.name == ms.name })] = ms
-	}
-
-	// One flat roof per ceiling, from its ridge to the right edge, and the ridge point; the
-	// faint ones first, so that a roof points use is drawn over them.
-	for _, rf := range slices.Backward(roofs) {
-		rx, y := px(rf.peak/hbm), py(rf.peak)
-		stroke, sw, r := "#333", 2.5, 4.5
-		if !rf.used {
-			stroke, sw, r = "#b0b0b0", 1.5, 3.5
-		}
-		dash := ""
-		if rf.dashed {
-			dash = ` stroke-dasharray="7 5"`
-		}
-		s.printf(`<line class="%s" x1="%.1f" y1="%.1f" x2="%d" y2="%.1f" stroke="%s" stroke-width="%g"%s/>`+"\n", rf.class(), rx, y, plotR, y, stroke, sw, dash)
-		s.printf(`<circle class="ridge" cx="%.1f" cy="%.1f" r="%g" fill="white" stroke="%s" stroke-width="2"/>`+"\n", rx, y, r, stroke)
-		l.marks = append(l.marks, box{rx, y - 2, plotR, y + 2}, box{rx - 5, y - 5, rx + 5, y + 5})
-	}
-	// Points are drawn last, on top, but no label may cover one, nor the arrows, base points,
-	// achieved intensities and the leaders of fanned-out points.
-	for i := range pts {
-		l.marks = append(l.marks, box{shown[i][0] - 7, shown[i][1] - 7, shown[i][0] + 7, shown[i][1] + 7})
-		if moved(at[i], shown[i]) {
-			l.marks = append(l.marks, trace(at[i][0], at[i][1], shown[i][0], shown[i][1], 0, 1.5)...)
-		}
-	}
-	for i := range arrows {
-		a := &arrows[i]
-		a.x0, a.y0 = px(a.old.Intensity), py(a.old.FlopRate)
-		a.x1, a.y1 = shown[index[a.new]][0], shown[index[a.new]][1]
-		l.marks = append(l.marks, box{a.x0 - 5, a.y0 - 5, a.x0 + 5, a.y0 + 5})
-		l.marks = append(l.marks, trace(a.x0, a.y0, a.x1, a.y1, 0, 2)...)
-	}
-	for i := range achieved {
-		a := &achieved[i]
-		a.cx, a.cy = px(a.x), shown[index[a.r]][1]
-		l.marks = append(l.marks, box{a.cx - 6, a.cy - 6, a.cx + 6, a.cy + 6})
-		l.marks = append(l.marks, trace(a.cx, a.cy, shown[index[a.r]][0], a.cy, 0, 1.5)...)
-	}
-
-	legend(s, l, legendEntries(pts, roofs, len(slopes) > 1, shapeLegend, len(arrows) > 0, len(achieved) > 0), slope)
-
-	// Each slope's label runs along it, rotated to its on-screen angle, a third of the way up
-	// unless that spot is taken (the main memory's first). They are placed before the slopes
-	// join the marks: each sits beside its slope by construction.
-	for _, ms := range slopes {
-		label := ms.name + " " + report.Rate(ms.bw, "B/s")
-		x0, x1 := ms.x0, ms.x1
-		ang := math.Atan2(py(ms.bw*x1)-py(ms.bw*x0), px(x1)-px(x0)) * 180 / math.Pi
-		fracs := []float64{1.0 / 3, 1.0 / 4, 1.0 / 2, 1.0 / 6, 2.0 / 3, 1.0 / 5, 2.0 / 5, 3.0 / 5, 1.0 / 8, 3.0 / 4, 1.0 / 10}
-		attrs := `font-weight="bold"`
-		if !ms.main {
-			fracs = []float64{3.0 / 4, 2.0 / 3, 5.0 / 6, 1.0 / 2, 1.0 / 3, 1.0 / 6}
-			attrs = `fill="` + cacheColour + `"`
-		}
-		// Another slope's line may run close by (a cache level barely faster than DRAM): a
-		// label must not sit on it. Above the line first, then below it.
-		var others []box
-		for _, o := range slopes {
-			if o.name != ms.name {
-				others = append(others, o.trace...)
-			}
-		}
-		type spot struct{ f, dy float64 }
-		var spots []spot
-		dys := []float64{-8, 8 + fontSize}
-		if ms.main {
-			dys = append(dys, -22, 22+fontSize) // a little off its line, when points crowd along it
-		}
-		for _, dy := range dys {
-			for _, f := range fracs {
-				spots = append(spots, spot{f, dy})
-			}
-		}
-		for i, sp := range spots {
-			lx := math.Pow(10, math.Log10(x0)+(math.Log10(x1)-math.Log10(x0))*sp.f)
-			cx, cy := px(lx), py(ms.bw*lx)+sp.dy
-			bs := textBoxes(cx, cy, "middle", fontSize, ms.main, ang, label)
-			if slices.ContainsFunc(bs, func(b box) bool {
-				return !inPlot(b) || l.hits(b, true) || slices.ContainsFunc(others, b.overlaps)
-			}) {
-				if i < len(spots)-1 || !ms.main {
-					continue // the main memory's last spot is taken whatever covers it
-				}
-			}
-			s.text(cx, cy, "middle", fmt.Sprintf(`%s transform="rotate(%.1f %.1f %.1f)"`, attrs, ang, cx, cy), label)
-			l.texts = append(l.texts, bs...)
-			break
-		}
-	}
-	l.marks = append(l.marks, slope...)
-
-	// Labels after all lines, so no label sits on a line drawn later: first each roof's, which
-	// can slide along its line, then each ridge's, beside its circle.
-	for _, rf := range roofs {
-		rx, y := px(rf.peak/hbm), py(rf.peak)
-		label, attrs := rf.label(), `font-weight="bold"`
-		w := width(label) * boldWidth
-		if !rf.used {
-			attrs, w = `fill="#888"`, width(label)
-		}
-		// Beside its line: at the right end, left of the ridge at the roof's height (above
-		// the slope, where no point can honestly be), or slid left along the line.
-		beside := []box{{plotR - 6 - w, y - 2 - fontSize, plotR - 6, y - 2}, {plotR - 6 - w, y + 3, plotR - 6, y + 3 + fontSize}}
-		for _, gap := range []float64{10, 20, 35} { // clear of the slope however steep
-			beside = append(beside, box{rx - gap - w, y - fontSize/2, rx - gap, y + fontSize/2})
-		}
-		for _, shift := range []float64{0.25, 0.5, 0.75, 1} {
-			right := plotR - 6 - shift*max(0, plotR-6-rx-w)
-			beside = append(beside, box{right - w, y - 2 - fontSize, right, y - 2}, box{right - w, y + 3, right, y + 3 + fontSize})
-		}
-		// Failing that, stacked above and below at the right edge, row by row: one of them is
-		// free of text, however many roofs crowd together.
-		var stacked []box
-		for k := 1.0; y-2-k*fontSize > plotT || y+3+k*fontSize < plotB; k++ {
-			stacked = append(stacked, box{plotR - 6 - w, y - 2 - (k+1)*fontSize, plotR - 6, y - 2 - k*fontSize},
-				box{plotR - 6 - w, y + 3 + k*fontSize, plotR - 6, y + 3 + (k+1)*fontSize})
-		}
-		b, _, ok := l.place(rx, y, beside, false, false)
-		if !ok {
-			b, _, ok = l.place(rx, y, stacked, false, false)
-		}
-		if !ok {
-			b = beside[0]
-		}
-		l.draw(s, rx, y, b, false, "end", "roof", attrs, label)
-	}
-
-	var noRoom []string // ridges with no room for a label: the footnote gives them
-	for _, rf := range roofs {
-		ridge := rf.peak / hbm
-		rx, y := px(ridge), py(rf.peak)
-		label := "ridge " + intensity(ridge)
-		w := width(label)
-		// Above left first: above the slope and left of the flat roofs is where no point can
-		// honestly be; then stacked higher there, then around the circle.
-		cands := []box{
-			{rx - 6 - w, y - 6 - fontSize, rx - 6, y - 6}, {rx + 6, y + 4, rx + 6 + w, y + 4 + fontSize},
-			{rx + 6, y - 4 - fontSize, rx + 6 + w, y - 4}, {rx - 6 - w, y + 4, rx - 6, y + 4 + fontSize},
-		}
-		for k := 1.0; k <= 4; k++ {
-			cands = append(cands, box{rx - 6 - w, y - 6 - (k+1)*fontSize, rx - 6, y - 6 - k*fontSize})
-		}
-		cands = append(cands, labelSpots(rx, y, w)...)
-		b, lead, ok := l.place(rx, y, cands, false, true)
-		if !ok {
-			noRoom = append(noRoom, strings.Join(rf.names, " = ")+" "+intensity(ridge))
-			continue
-		}
-		attrs := `fill="#555"`
-		if !rf.used {
-			attrs = `fill="#999"`
-		}
-		l.draw(s, rx, y, b, lead, side(rx, b), "ridge", attrs, label)
-	}
-
-	// The base run's points and their arrows, under everything of the new run.
-	for _, a := range arrows {
-		s.printf(`<circle class="base-point" cx="%.1f" cy="%.1f" r="3.5" fill="white" stroke="#888" stroke-width="1.2"><title>%s</title></circle>`+"\n",
-			a.x0, a.y0, escape("base run: "+tooltip(a.old)))
-		d := math.Hypot(a.x1-a.x0, a.y1-a.y0)
-		if d < 12 {
-			continue // the marker covers so short an arrow: the tooltip and the table give it
-		}
-		// From the base point's edge to the new marker's, the head a filled triangle.
-		ux, uy := (a.x1-a.x0)/d, (a.y1-a.y0)/d
-		x0, y0, x1, y1 := a.x0+ux*4, a.y0+uy*4, a.x1-ux*7, a.y1-uy*7
-		s.printf(`<path class="arrow" d="M%.1f %.1fL%.1f %.1f" stroke="%s" stroke-width="1.5" fill="none"><title>%s</title></path>`+"\n",
-			x0, y0, x1, y1, a.colour, escape(a.title))
-		s.printf(`<path class="arrowhead" d="M%.1f %.1fL%.1f %.1fL%.1f %.1fz" fill="%s"/>`+"\n",
-			x1, y1, x1-ux*7-uy*3.5, y1-uy*7+ux*3.5, x1-ux*7+uy*3.5, y1-uy*7-ux*3.5, a.colour)
-	}
-	// Measured traffic: the achieved intensity, on the point's height, linked to it.
-	for _, a := range achieved {
-		p := shown[index[a.r]]
-		s.printf(`<line class="traffic" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1.2" stroke-dasharray="3 2"/>`+"\n",
-			a.cx, a.cy, p[0], p[1], trafficColour)
-		s.printf(`<path class="achieved" d="%s" fill="white" stroke="%s" stroke-width="1.5"><title>%s</title></path>`+"\n",
-			shapes[1].path(a.cx, a.cy), trafficColour, escape(a.title()))
-	}
-	// Fanned-out points: a leader from each true position, marked by a dot, to its marker.
-	for i := range pts {
-		if moved(at[i], shown[i]) {
-			s.printf(`<line class="fan" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#777" stroke-width="1"/>`+"\n", at[i][0], at[i][1], shown[i][0], shown[i][1])
-			s.printf(`<circle class="true-pos" cx="%.1f" cy="%.1f" r="1.8" fill="#333"/>`+"\n", at[i][0], at[i][1])
-		}
-	}
-	for i, r := range pts {
-		st := styles[styleOf(r)]
-		s.printf(`<path class="point" d="%s" fill="%s" stroke="%s" stroke-width="1.5"><title>%s</title></path>`+"\n",
-			shapes[shapeOf[i]].path(shown[i][0], shown[i][1]), st.fill, st.stroke, escape(tooltip(r)))
-	}
-
-	// Then the labels, placed greedily where they overlap nothing drawn so far: priced points
-	// first, then the achieved intensities' ratios.
-	labels := pointLabels(pts)
-	unlabelled := 0
-	if len(pts) <= maxLabelled {
-		for i := len(pts) - 1; i >= 0; i-- { // drawn last is labelled first
-			cx, cy := shown[i][0], shown[i][1]
-			b, lead, ok := l.place(cx, cy, labelSpots(cx, cy, width(labels[i])), true, true)
-			if !ok {
-				unlabelled++ // the tooltip still names it; an unreadable pile of labels helps nobody
-				continue
-			}
-			l.draw(s, cx, cy, b, lead, side(cx, b), "point-label", "", labels[i])
-		}
-		for _, a := range achieved {
-			label := a.label()
-			if b, lead, ok := l.place(a.cx, a.cy, labelSpots(a.cx, a.cy, width(label)), true, true); ok {
-				l.draw(s, a.cx, a.cy, b, lead, side(a.cx, b), "achieved-label", `fill="`+trafficColour+`"`, label)
-			}
-		}
-	}
-
-	// Below the plot: every row not plotted and why, the notes, then the run.
-	var foot []footLine
-	add := func(class, attrs, text string) {
-		for _, ln := range wrap(text, plotR-plotL) {
-			foot = append(foot, footLine{class, attrs, ln})
-		}
-	}
-	if groups := unplotted(rows); len(groups) > 0 {
-		n := 0
-		for _, g := range groups {
-			n += len(g.names)
-		}
-		add("unplotted-head", `font-weight="bold"`, fmt.Sprintf("Not plotted: %d of %d rows", n, len(rows)))
-		for _, g := range groups {
-			names := strings.Join(g.names[:min(len(g.names), maxFootNames)], ", ")
-			if more := len(g.names) - maxFootNames; more > 0 {
-				names += fmt.Sprintf(" and %d more (the table lists them)", more)
-			}
-			add("unplotted", "", g.why+": "+names)
-		}
-	}
-	var notes []string
-	if len(pts) > maxLabelled {
-		notes = append(notes, fmt.Sprintf("%d points, too many to label (at most %d): hover a point for its name", len(pts), maxLabelled))
-	}
-	if len(pts) > maxFanned {
-		notes = append(notes, fmt.Sprintf("%d points, too many to fan out (at most %d): points that cover one another are drawn where they are", len(pts), maxFanned))
-	}
-	if unlabelled > 0 {
-		notes = append(notes, pointsN(unlabelled)+" left unlabelled for room: hover a point for its name")
-	}
-	if n := countMoved(at, shown); n > 0 {
-		notes = append(notes, fmt.Sprintf("%d points fanned out from one another: a line joins each to its true position (the dot)", n))
-	}
-	if len(noRoom) > 0 {
-		notes = append(notes, "no room to label the ridge of "+strings.Join(noRoom, "; "))
-	}
-	if n := cacheSizesNote(prof, slopes); n != "" {
-		notes = append(notes, n)
-	}
-	if len(unmeasured) > 0 {
-		notes = append(notes, fmt.Sprintf("no %s ceiling, not drawn: %s", basis, strings.Join(unmeasured, ", ")))
-	}
-	if arrowsOff > 0 {
-		notes = append(notes, pointsN(arrowsOff)+" with no base point to draw an arrow from (not plottable in the base run, or priced there against another profile)")
-	}
-	if onlyBase > 0 {
-		notes = append(notes, rowsN(onlyBase)+" only in the base run: not drawn")
-	}
-	if len(minimal) > 0 {
-		notes = append(notes, fmt.Sprintf("measured traffic within %.0f%% of the formula's bytes (achieved intensity on the point): %s", 100*minTrafficOff, strings.Join(minimal, ", ")))
-	}
-	if len(unaudited) > 0 {
-		notes = append(notes, "measured traffic for rows not plotted: "+strings.Join(unaudited, ", "))
-	}
-	for _, n := range notes {
-		add("note", `fill="#555"`, n)
-	}
-	if c.Meta != nil {
-		for _, m := range chartMeta(prof, basis, c.Meta) {
-			add("meta", `fill="#777" font-size="11"`, m)
-		}
-	}
+	p.labelRidges()
+	p.drawArrows()
+	p.drawAchieved()
+	p.drawPoints()
+	p.labelPoints()
+	foot := p.footer()
 	for i, f := range foot {
-		s.text(plotL, float64(plotB+64+16*i), "start", fmt.Sprintf(`class="%s" %s`, f.class, f.attrs), f.text)
+		p.s.text(plotL, float64(plotB+64+16*i), "start", fmt.Sprintf(`class="%s" %s`, f.class, f.attrs), f.text)
 	}
-	if err := s.flush(); err != nil {
+	if err := p.s.flush(); err != nil {
 		return 0, err
 	}
 	height := max(chartH, plotB+64+16*len(foot))
@@ -597,7 +224,7 @@ func WriteSVG(w io.Writer, c *Chart) (int, error) {
 	fmt.Fprintf(bw, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
 	bw.Write(body.Bytes())
 	fmt.Fprintf(bw, "</svg>\n")
-	return len(pts), bw.Flush()
+	return len(p.pts), bw.Flush()
 }
 
 // memSlope is one memory roof drawn as a slope: the main memory's, or a cache level's.
