@@ -26,6 +26,10 @@ const File = "zz_roofline.go"
 // (when it carries the generated header) after writing File.
 const LegacyHelpersFile = "zz_roofline_helpers.go"
 
+// emitRun is how many ops' methods one goroutine of emitMethods writes at a time: enough
+// that a buffer's growth is amortized, few enough that the CPUs share the work evenly.
+const emitRun = 64
+
 // source accumulates Go source as gofmt prints it, so that the file needs no go/format pass
 // (a reparse and reprint of the whole file, whose cost grows with the catalog): p prints
 // one line, like fmt.Println without the spaces, indented by the braces and parentheses
@@ -34,33 +38,34 @@ const LegacyHelpersFile = "zz_roofline_helpers.go"
 type source struct {
 	bytes.Buffer
 	depth int
+	line  []byte // p's line, reused
 }
 
 func (g *source) p(args ...any) {
-	var line strings.Builder
+	line := g.line[:0]
 	for _, a := range args {
 		if s, ok := a.(string); ok {
-			line.WriteString(s)
+			line = append(line, s...)
 		} else {
-			fmt.Fprint(&line, a)
+			line = fmt.Append(line, a)
 		}
 	}
-	l := line.String()
-	if strings.HasPrefix(l, "}") || strings.HasPrefix(l, ")") {
+	g.line = line
+	if len(line) > 0 && (line[0] == '}' || line[0] == ')') {
 		g.depth--
 	}
 	depth := g.depth
-	if strings.HasPrefix(l, "case ") || l == "default:" {
+	if bytes.HasPrefix(line, []byte("case ")) || string(line) == "default:" {
 		depth-- // at its switch's depth
 	}
-	if l != "" {
+	if len(line) > 0 {
 		for range depth {
 			g.WriteByte('\t')
 		}
 	}
-	g.WriteString(l)
+	g.Write(line)
 	g.WriteByte('\n')
-	if strings.HasSuffix(l, "{") || strings.HasSuffix(l, "(") {
+	if n := len(line); n > 0 && (line[n-1] == '{' || line[n-1] == '(') {
 		g.depth++
 	}
 }
@@ -73,16 +78,30 @@ func (g *source) raw(b []byte) {
 
 // emitMethods writes EvalRoofline for every model, in the order given (sorted by op name),
 // and ComputeRoof for those roofs plans (an op that declares its own has no plan).
+// Runs of emitRun ops are written in parallel, each into a buffer of its own, and the
+// buffers joined in order.
 func emitMethods(g *source, models []*opModel, roofs map[string]*roofPlan) {
-	for _, m := range models {
-		if m.isInline() {
-			emitInline(g, m)
-		} else {
-			emitFunc(g, m)
+	parts := make([]source, (len(models)+emitRun-1)/emitRun)
+	forEach(len(parts), func(i int) {
+		part := &parts[i]
+		for _, m := range models[i*emitRun : min((i+1)*emitRun, len(models))] {
+			if m.isInline() {
+				emitInline(part, m)
+			} else {
+				emitFunc(part, m)
+			}
+			if p := roofs[m.op.Name]; p != nil {
+				emitComputeRoof(part, m.op.Name, p)
+			}
 		}
-		if p := roofs[m.op.Name]; p != nil {
-			emitComputeRoof(g, m.op.Name, p)
-		}
+	})
+	n := 0
+	for i := range parts {
+		n += parts[i].Len()
+	}
+	g.Grow(n)
+	for i := range parts {
+		g.Write(parts[i].Bytes())
 	}
 	g.p()
 	g.p("// A compile error here means an op type lost a generated method, or declares ComputeRoof")

@@ -40,12 +40,22 @@ func Generate(cfg Config) (*Output, diag.Findings) {
 	var models, checked []*opModel
 	roofs := map[string]*roofPlan{} // the default ComputeRoof of each op that declares none
 	helpers := map[string]bool{}
-	for _, op := range cfg.Catalog.Ops {
+	// The gate checks each op alone: in parallel, each result at its op's index.
+	gated := make([]struct {
+		m  *opModel
+		fs diag.Findings
+	}, len(cfg.Catalog.Ops))
+	forEach(len(cfg.Catalog.Ops), func(i int) {
+		if op := cfg.Catalog.Ops[i]; op.Implemented() {
+			gated[i].m, gated[i].fs = checkOp(op)
+		}
+	})
+	for i, op := range cfg.Catalog.Ops {
 		if !op.Implemented() {
 			out.Skipped = append(out.Skipped, fmt.Sprintf("%s: status %s (%s)", op.Name, op.Status.Value, op.Pos))
 			continue
 		}
-		m, gfs := checkOp(op)
+		m, gfs := gated[i].m, gated[i].fs
 		if len(gfs) == 0 && m.isInline() {
 			checked = append(checked, m)
 		}
