@@ -11,6 +11,7 @@ import (
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/report/reporttest"
 )
 
 // run returns count records per op, each op's times drawn around base[op] × factor[op] with
@@ -19,7 +20,7 @@ func run(rng *rand.Rand, ops []string, count int, noise float64, factor map[stri
 	var recs []record.Record
 	for c := 0; c < count; c++ {
 		for i, op := range ops {
-			r := rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)*(1+float64(i)/10))
+			r := reporttest.Rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)*(1+float64(i)/10))
 			r.Op = op
 			f := factor[op]
 			if f == 0 {
@@ -34,7 +35,7 @@ func run(rng *rand.Rand, ops []string, count int, noise float64, factor map[stri
 
 func compareRuns(t *testing.T, old, new []record.Record) *Comparison {
 	t.Helper()
-	p := report.NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	p := report.NewPricer(nil, []*profiles.Profile{reporttest.Profile(t)}, "")
 	o, n := report.Group(old), report.Group(new)
 	return Compare(o, n, p.PriceAll(report.Records(o)), p.PriceAll(report.Records(n)), DefaultCompare)
 }
@@ -112,7 +113,7 @@ func TestCompareOverlap(t *testing.T) {
 	us := func(name string, vs ...float64) []record.Record {
 		var recs []record.Record
 		for _, v := range vs {
-			r := rec("vector.fp32", 1<<10, 1<<12, v*1e-6)
+			r := reporttest.Rec("vector.fp32", 1<<10, 1<<12, v*1e-6)
 			r.Op = name
 			recs = append(recs, r)
 		}
@@ -158,7 +159,7 @@ func TestCompareOverlap(t *testing.T) {
 }
 
 func TestCompareEdges(t *testing.T) {
-	a := rec("vector.fp32", 1<<20, 1<<30, 1e-3)
+	a := reporttest.Rec("vector.fp32", 1<<20, 1<<30, 1e-3)
 	slow := a
 	slow.Seconds = 2e-3
 	gone, added := a, a
@@ -179,9 +180,9 @@ func TestCompareEdges(t *testing.T) {
 		t.Errorf("summary %q", c.Summary())
 	}
 	// A verdict change is one.
-	p := report.NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
-	fast := rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)/0.9)
-	half := rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)/0.5)
+	p := report.NewPricer(nil, []*profiles.Profile{reporttest.Profile(t)}, "")
+	fast := reporttest.Rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)/0.9)
+	half := reporttest.Rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)/0.5)
 	o := report.Group([]record.Record{half})
 	n := report.Group([]record.Record{fast})
 	d := Compare(o, n, p.PriceAll(report.Records(o)), p.PriceAll(report.Records(n)), DefaultCompare).Deltas

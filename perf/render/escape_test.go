@@ -16,6 +16,7 @@ import (
 
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/report/reporttest"
 )
 
 // rendered is every renderer's output for one run whose every text from the data (device,
@@ -32,10 +33,10 @@ type rendered struct {
 // bandwidth view) and, against the base, a row that changed verdict and one that got slower.
 func renderAll(t testing.TB, payload string) rendered {
 	t.Helper()
-	prof := *testProfile(t)
+	prof := *reporttest.Profile(t)
 	prof.Name, prof.Device = payload, payload
 	mk := func(op string, flops, bytes int64, secs float64) record.Record {
-		r := rec("vector.fp32", flops, bytes, secs)
+		r := reporttest.Rec("vector.fp32", flops, bytes, secs)
 		r.Device, r.Op, r.Workload, r.DType = payload, "Op"+payload+op, payload, payload
 		r.Pos.File, r.Pos.Line = payload, 1
 		return r

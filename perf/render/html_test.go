@@ -12,6 +12,7 @@ import (
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/report/reporttest"
 )
 
 // node helpers over a parsed page.
@@ -75,7 +76,7 @@ func text(n *html.Node) string {
 func testDocument(t *testing.T) *Document {
 	t.Helper()
 	mk := func(op, dtype string, flops, bytes int64, secs float64) record.Record {
-		r := rec("vector.fp32", flops, bytes, secs)
+		r := reporttest.Rec("vector.fp32", flops, bytes, secs)
 		r.Op, r.DType = op, dtype
 		r.Pos.File, r.Pos.Line = "new.txt", 1
 		return r
@@ -92,7 +93,7 @@ func testDocument(t *testing.T) *Document {
 		mk("<script>alert(1)</script>", "float32", 0, 0, 1e-3),
 	}
 	sampled := report.Group(recs)
-	prof := testProfile(t)
+	prof := reporttest.Profile(t)
 	p := report.NewPricer(nil, []*profiles.Profile{prof}, "")
 	rows := p.PriceAll(report.Records(sampled))
 	var svg bytes.Buffer
@@ -274,9 +275,9 @@ func TestHTMLMeta(t *testing.T) {
 		}
 	}
 	// A calibrated profile shows when, and the spread of its HBM ceiling.
-	prof := testProfile(t)
+	prof := reporttest.Profile(t)
 	prof.Measured.At = time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
-	prof.HBM.Spread = profiles.Spread{Min: 0.9 * hbmEff, Median: 0.95 * hbmEff, Max: hbmEff, N: 5}
+	prof.HBM.Spread = profiles.Spread{Min: 0.9 * reporttest.HBMEff, Median: 0.95 * reporttest.HBMEff, Max: reporttest.HBMEff, N: 5}
 	p := report.NewPricer(prof, nil, "")
 	d.Pricer, d.Rows = p, p.PriceAll(report.Records(d.Sampled))
 	doc, _ = renderHTML(t, d)

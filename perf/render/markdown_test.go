@@ -9,6 +9,7 @@ import (
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/report/reporttest"
 )
 
 func markdown(t *testing.T, d *Document) string {
@@ -40,7 +41,7 @@ func TestMarkdownComparison(t *testing.T) {
 	var old, new []record.Record
 	for i := range 60 {
 		for range 6 {
-			r := rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)/0.5)
+			r := reporttest.Rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)/0.5)
 			r.Op = fmt.Sprintf("Op%02d", i)
 			old = append(old, r)
 			switch {
@@ -52,7 +53,7 @@ func TestMarkdownComparison(t *testing.T) {
 			new = append(new, r)
 		}
 	}
-	p := report.NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	p := report.NewPricer(nil, []*profiles.Profile{reporttest.Profile(t)}, "")
 	o, n := report.Group(old), report.Group(new)
 	rows := p.PriceAll(report.Records(n))
 	d := &Document{Pricer: p, Rows: rows, Sampled: n,

@@ -9,6 +9,7 @@ import (
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/report/reporttest"
 )
 
 // TestSummary: the rows that earned a verdict are ranked by the time they lose against
@@ -16,11 +17,11 @@ import (
 // a latency-bound row is counted apart as a regression row, and an op with only such rows
 // is named on one line.
 func TestSummary(t *testing.T) {
-	tiny := rec("vector.fp32", 0, 1<<10, 1.0/(1<<19)) // SOL 2^-29 s, under the 2^-20 s floor
+	tiny := reporttest.Rec("vector.fp32", 0, 1<<10, 1.0/(1<<19)) // SOL 2^-29 s, under the 2^-20 s floor
 	tiny.Op = "TinyFwd"
-	slow, fast := rec("vector.fp32", 0, 4<<28, 1.0/(1<<7)), rec("vector.fp32", 0, 4<<28, 1.0/(1<<9)/0.9)
+	slow, fast := reporttest.Rec("vector.fp32", 0, 4<<28, 1.0/(1<<7)), reporttest.Rec("vector.fp32", 0, 4<<28, 1.0/(1<<9)/0.9)
 	slow.Op, fast.Op = "SlowFwd", "FastFwd"
-	p := report.NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	p := report.NewPricer(nil, []*profiles.Profile{reporttest.Profile(t)}, "")
 	rows := p.PriceAll([]record.Record{tiny, fast, slow})
 	var buf bytes.Buffer
 	if err := WriteSummary(&buf, p, rows); err != nil {
@@ -145,10 +146,10 @@ func TestSummaryHostWords(t *testing.T) {
 // TestSummaryAllDrifted: a summary whose every row is unpriced by a drifted run says there
 // is no row to rank, and how to get one.
 func TestSummaryAllDrifted(t *testing.T) {
-	r := rec("hbm", 0, 1<<30, 1e-1)
+	r := reporttest.Rec("hbm", 0, 1<<30, 1e-1)
 	r.Device, r.Pos.File, r.Pos.Line = "cpu: Test CPU", "drifted.txt", 2
-	pr := report.NewPricer(noisyProfile(t), nil, "")
-	rows := pr.PriceAll([]record.Record{copyRef("cpu: Test CPU", "drifted.txt", record.RefEnd, 20e9), r})
+	pr := report.NewPricer(reporttest.NoisyProfile(t), nil, "")
+	rows := pr.PriceAll([]record.Record{reporttest.CopyRef("cpu: Test CPU", "drifted.txt", record.RefEnd, 20e9), r})
 	var sum bytes.Buffer
 	if err := WriteSummary(&sum, pr, rows); err != nil {
 		t.Fatal(err)

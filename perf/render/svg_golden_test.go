@@ -12,6 +12,7 @@ import (
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/report/reporttest"
 )
 
 // TestSVGGolden holds WriteSVG to the documents in testdata/svg, byte for byte: one chart per
@@ -48,21 +49,21 @@ func TestSVGGolden(t *testing.T) {
 			})}
 		},
 		"crowd": func() *Chart {
-			prof := testProfile(t)
+			prof := reporttest.Profile(t)
 			return &Chart{Profile: prof, Basis: profiles.Effective, Rows: priced(prof, crowd(maxLabelled+40, []string{"vector.fp32", "cube.fp16"}, func(roof string) float64 {
 				if roof == "cube.fp16" {
-					return cubeTheo
+					return reporttest.CubeTheo
 				}
-				return vecEff
+				return reporttest.VecEff
 			}))}
 		},
 		"labels": func() *Chart {
-			prof := testProfile(t)
+			prof := reporttest.Profile(t)
 			return &Chart{Profile: prof, Basis: profiles.Effective, Rows: priced(prof, crowd(100, []string{"vector.fp32", "cube.fp16"}, func(roof string) float64 {
 				if roof == "cube.fp16" {
-					return cubeTheo
+					return reporttest.CubeTheo
 				}
-				return vecEff
+				return reporttest.VecEff
 			}))}
 		},
 		"roofs": func() *Chart {
@@ -79,44 +80,30 @@ func TestSVGGolden(t *testing.T) {
 			return &Chart{Profile: prof, Basis: profiles.Effective, Rows: priced(prof, crowd(40, roofs, func(string) float64 { return 2.2e12 }))}
 		},
 		"arrows": func() *Chart {
-			prof := testProfile(t)
-			mk := func(op string, secs float64, n int) []record.Record {
-				var rs []record.Record
-				for i := range n {
-					r := rec("vector.fp32", 1<<28, 1<<30, secs*(1+float64(i)/100))
-					r.Op = op
-					rs = append(rs, r)
-				}
-				return rs
-			}
-			old := append(append(mk("Slowed", 1.0/(1<<8), 6), mk("Same", 1.0/(1<<7), 6)...), mk("Gone", 1.0/(1<<6), 6)...)
-			new := append(mk("Slowed", 4.0/(1<<8), 6), mk("Same", 1.0/(1<<7), 6)...)
-			p := report.NewPricer(prof, nil, "")
-			oldS, newS := report.Group(old), report.Group(new)
-			oldRows, newRows := p.PriceAll(report.Records(oldS)), p.PriceAll(report.Records(newS))
-			return &Chart{Profile: prof, Basis: profiles.Effective, Rows: newRows, Meta: meta,
-				Comparison: Compare(oldS, newS, oldRows, newRows, DefaultCompare)}
+			c := arrowsChart(t)
+			c.Meta = meta
+			return c
 		},
 		"families": func() *Chart {
-			prof := testProfile(t)
+			prof := reporttest.Profile(t)
 			family := map[string]string{"Gemm": "gemm", "Norm": "norm", "Add": "elementwise"}
 			var recs []record.Record
 			for i, op := range []string{"Gemm", "Gemm", "Gemm", "Gemm", "Gemm", "Gemm", "Norm", "Norm", "Norm", "Norm", "Add", "Add", "Unknown"} {
-				r := rec("vector.fp32", int64(1<<24)<<(i%13), 1<<30, 1.0/(1<<8))
+				r := reporttest.Rec("vector.fp32", int64(1<<24)<<(i%13), 1<<30, 1.0/(1<<8))
 				r.Op, r.Workload = op, "w"+strconv.Itoa(i)
 				recs = append(recs, r)
 			}
 			// Two at one position: fanned out.
-			twin := rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8))
+			twin := reporttest.Rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8))
 			twin.Op, twin.Roof = "Other", "cube.fp16"
-			recs = append(recs, rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8)), twin)
+			recs = append(recs, reporttest.Rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8)), twin)
 			return &Chart{Profile: prof, Basis: profiles.Effective, Rows: priced(prof, recs), Family: func(op string) string { return family[op] }}
 		},
 		"traffic": func() *Chart {
-			prof := testProfile(t)
-			r := rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8))
+			prof := reporttest.Profile(t)
+			r := reporttest.Rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8))
 			r.Op = "Softmax"
-			other := rec("vector.fp32", 1<<34, 1<<30, 1.0/(1<<4))
+			other := reporttest.Rec("vector.fp32", 1<<34, 1<<30, 1.0/(1<<4))
 			other.Op = "Gemm"
 			return &Chart{Profile: prof, Basis: profiles.Effective, Rows: priced(prof, []record.Record{r, other}), Meta: meta,
 				Traffic: []Traffic{{Op: "Softmax", Workload: "w", DType: "float32", Bytes: 2 << 30}, {Op: "Copy", Workload: "w", DType: "float32", Bytes: 5},

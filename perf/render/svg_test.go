@@ -18,6 +18,7 @@ import (
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/report/reporttest"
 )
 
 // chart is what a test reads back from a WriteSVG document.
@@ -224,7 +225,7 @@ func TestSVG(t *testing.T) {
 	c.checkLayout(t, true)
 
 	// Rows of another profile cannot share the chart.
-	other := testProfile(t)
+	other := reporttest.Profile(t)
 	rows[0].Profile = other
 	if _, err := WriteSVG(io.Discard, &Chart{Profile: pr.Devices()[0].Profile, Basis: pr.Basis(), Rows: rows}); err == nil {
 		t.Error("WriteSVG drew rows of two profiles on one chart")
@@ -298,7 +299,7 @@ func crowd(n int, roofs []string, ceiling func(roof string) float64) []record.Re
 		roof := roofs[i%len(roofs)]
 		bytes := int64(1 << (20 + rng.IntN(10)))
 		flops := int64(float64(bytes) * math.Pow(10, rng.Float64()*4-1.5))
-		sol := max(float64(bytes)/hbmEff, float64(flops)/ceiling(roof))
+		sol := max(float64(bytes)/reporttest.HBMEff, float64(flops)/ceiling(roof))
 		recs[i] = record.Record{Device: "Test Device", Op: strings.Repeat("Op", 1+i%4) + strconv.Itoa(i), Workload: "w",
 			DType: "float32", Roof: roof, Flops: flops, Bytes: bytes, Seconds: sol / (0.05 + 0.95*rng.Float64()), Iters: 1}
 	}
@@ -306,12 +307,12 @@ func crowd(n int, roofs []string, ceiling func(roof string) float64) []record.Re
 }
 
 func TestSVGCrowdedLayout(t *testing.T) {
-	prof := testProfile(t)
+	prof := reporttest.Profile(t)
 	c := writeChart(t, prof, profiles.Effective, crowd(100, []string{"vector.fp32", "cube.fp16"}, func(roof string) float64 {
 		if roof == "cube.fp16" {
-			return cubeTheo
+			return reporttest.CubeTheo
 		}
-		return vecEff
+		return reporttest.VecEff
 	}))
 	labelled, unlabelled := len(c.of("point-label")), c.unlabelled()
 	if labelled+unlabelled != 100 || unlabelled == 0 || labelled < 20 {
@@ -454,11 +455,11 @@ func TestSVGSlopeLabelsClearOtherSlopes(t *testing.T) {
 // Two records at the same intensity and rate, one priced, one not: two markers, apart, each
 // joined to the true position, the priced one drawn last (on top).
 func TestSVGFansOutCoincidentPoints(t *testing.T) {
-	prof := testProfile(t)
-	a := rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8))
+	prof := reporttest.Profile(t)
+	a := reporttest.Rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8))
 	b := a
 	b.Op, b.Roof = "Other", "cube.fp16" // cube.fp16 has no effective ceiling: unpriced, hollow
-	far := rec("vector.fp32", 1<<34, 1<<30, 1.0/(1<<4))
+	far := reporttest.Rec("vector.fp32", 1<<34, 1<<30, 1.0/(1<<4))
 	far.Op = "Far"
 	c := writeChart(t, prof, profiles.Effective, []record.Record{a, b, far})
 	pts := c.circles["point"]
@@ -501,9 +502,9 @@ func TestSVGFansOutCoincidentPoints(t *testing.T) {
 // The footer names the run: profile, calibration date, records files, commit and date, and
 // leaves out the commit when it is unknown.
 func TestSVGMetadataFooter(t *testing.T) {
-	prof := testProfile(t)
+	prof := reporttest.Profile(t)
 	prof.Measured.At = time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
-	rows := report.NewPricer(prof, nil, "").PriceAll([]record.Record{rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8))})
+	rows := report.NewPricer(prof, nil, "").PriceAll([]record.Record{reporttest.Rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8))})
 	meta := &Meta{Files: []string{"new.txt"}, BaseFiles: []string{"old.txt"}, Commit: "v1.2-3-gabc", Date: time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC)}
 	var buf bytes.Buffer
 	if _, err := WriteSVG(&buf, &Chart{Profile: prof, Basis: profiles.Effective, Rows: rows, Meta: meta}); err != nil {
@@ -523,14 +524,14 @@ func TestSVGMetadataFooter(t *testing.T) {
 	}
 }
 
-// With a comparison, each row plotted in both runs gets an arrow from its base point to its
-// new point, coloured by its change; a row in one run only has none.
-func TestSVGArrows(t *testing.T) {
-	prof := testProfile(t)
+// arrowsChart is a run compared with its base: Slowed 4x slower, Same unchanged, Gone in the
+// base run only.
+func arrowsChart(t *testing.T) *Chart {
+	prof := reporttest.Profile(t)
 	mk := func(op string, secs float64, n int) []record.Record {
 		var rs []record.Record
 		for i := range n {
-			r := rec("vector.fp32", 1<<28, 1<<30, secs*(1+float64(i)/100))
+			r := reporttest.Rec("vector.fp32", 1<<28, 1<<30, secs*(1+float64(i)/100))
 			r.Op = op
 			rs = append(rs, r)
 		}
@@ -541,9 +542,14 @@ func TestSVGArrows(t *testing.T) {
 	p := report.NewPricer(prof, nil, "")
 	oldS, newS := report.Group(old), report.Group(new)
 	oldRows, newRows := p.PriceAll(report.Records(oldS)), p.PriceAll(report.Records(newS))
-	cmp := Compare(oldS, newS, oldRows, newRows, DefaultCompare)
+	return &Chart{Profile: prof, Basis: profiles.Effective, Rows: newRows, Comparison: Compare(oldS, newS, oldRows, newRows, DefaultCompare)}
+}
+
+// With a comparison, each row plotted in both runs gets an arrow from its base point to its
+// new point, coloured by its change; a row in one run only has none.
+func TestSVGArrows(t *testing.T) {
 	var buf bytes.Buffer
-	if _, err := WriteSVG(&buf, &Chart{Profile: prof, Basis: profiles.Effective, Rows: newRows, Comparison: cmp}); err != nil {
+	if _, err := WriteSVG(&buf, arrowsChart(t)); err != nil {
 		t.Fatal(err)
 	}
 	c := parseChart(t, buf.Bytes())
@@ -578,11 +584,11 @@ func TestSVGArrows(t *testing.T) {
 // families first, and the legend names them; without a family lookup, or with few points,
 // every marker is a circle.
 func TestSVGFamilyMarkers(t *testing.T) {
-	prof := testProfile(t)
+	prof := reporttest.Profile(t)
 	family := map[string]string{"Gemm": "gemm", "Norm": "norm", "Add": "elementwise"}
 	var recs []record.Record
 	for i, op := range []string{"Gemm", "Gemm", "Gemm", "Gemm", "Gemm", "Gemm", "Norm", "Norm", "Norm", "Norm", "Add", "Add", "Unknown"} {
-		r := rec("vector.fp32", int64(1<<24)<<(i%13), 1<<30, 1.0/(1<<8))
+		r := reporttest.Rec("vector.fp32", int64(1<<24)<<(i%13), 1<<30, 1.0/(1<<8))
 		r.Op, r.Workload = op, "w"+strconv.Itoa(i)
 		recs = append(recs, r)
 	}
@@ -635,10 +641,10 @@ func TestSVGFamilyMarkers(t *testing.T) {
 // of its point by the ratio of measured to formula bytes, linked to it and labelled with the
 // ratio; traffic for a row not plotted is named.
 func TestSVGAchievedIntensity(t *testing.T) {
-	prof := testProfile(t)
-	r := rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8))
+	prof := reporttest.Profile(t)
+	r := reporttest.Rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8))
 	r.Op = "Softmax"
-	other := rec("vector.fp32", 1<<34, 1<<30, 1.0/(1<<4))
+	other := reporttest.Rec("vector.fp32", 1<<34, 1<<30, 1.0/(1<<4))
 	other.Op = "Gemm"
 	rows := report.NewPricer(prof, nil, "").PriceAll([]record.Record{r, other})
 	var buf bytes.Buffer
@@ -695,8 +701,8 @@ func TestSVGAchievedIntensity(t *testing.T) {
 // their leaders were millions of layout boxes) and a note says so; the footer names at most
 // maxFootNames rows per reason and counts the rest.
 func TestSVGLargeRunBounded(t *testing.T) {
-	prof := testProfile(t)
-	recs := crowd(maxFanned+500, []string{"vector.fp32"}, func(string) float64 { return vecEff })
+	prof := reporttest.Profile(t)
+	recs := crowd(maxFanned+500, []string{"vector.fp32"}, func(string) float64 { return reporttest.VecEff })
 	for i := range maxFootNames + 60 {
 		recs = append(recs, record.Record{Device: "Test Device", Op: "Copy" + strconv.Itoa(i), Workload: "w", DType: "float32",
 			Roof: "vector.fp32", Bytes: 1 << 20, Seconds: 1e-3, Iters: 1})

@@ -11,6 +11,7 @@ import (
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/report/reporttest"
 )
 
 func TestTable(t *testing.T) {
@@ -82,7 +83,7 @@ func TestNoProfileOnce(t *testing.T) {
 		{Device: "cpu: Lab CPU", Op: "AddFwd", Workload: "a", DType: "float32", Roof: "vector.fp32", Flops: 1, Bytes: 8, Seconds: 1, Iters: 1},
 		{Device: "cpu: Lab CPU", Op: "AddFwd", Workload: "b", DType: "float32", Roof: "vector.fp32", Flops: 1, Bytes: 8, Seconds: 1, Iters: 1},
 	}
-	p := report.NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	p := report.NewPricer(nil, []*profiles.Profile{reporttest.Profile(t)}, "")
 	rows := p.PriceAll(recs)
 	var sum, table bytes.Buffer
 	if err := WriteSummary(&sum, p, rows); err != nil {
@@ -107,9 +108,9 @@ func TestNoProfileOnce(t *testing.T) {
 // reads prints them with an exponent (issue 23 item 9: the breach line said "32999…(300
 // digits) PB/s is +Inf%").
 func TestExtremeRecordsReadable(t *testing.T) {
-	r := rec("vector.fp32", math.MaxInt64, math.MaxInt64, record.MinTime)
+	r := reporttest.Rec("vector.fp32", math.MaxInt64, math.MaxInt64, record.MinTime)
 	r.RefRate = record.MinRefRate
-	prof := testProfile(t)
+	prof := reporttest.Profile(t)
 	p := report.NewPricer(nil, []*profiles.Profile{prof}, "")
 	sampled, rows := report.PriceRun(p, []record.Record{r})
 	if rows[0].Verdict != report.FormulaError {

@@ -10,16 +10,17 @@ import (
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/report/reporttest"
 )
 
 // TestTablesThatFit: the text table abbreviates a mixed dtype label and says so; -json keeps
 // it whole and gives the position as an object, as every ropgen JSON does; an anomaly's note
 // says what to do.
 func TestTablesThatFit(t *testing.T) {
-	mixed := rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)/0.5)
+	mixed := reporttest.Rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)/0.5)
 	mixed.DType, mixed.Pos = "q=bfloat16,k=float8_e4m3,v=float8_e4m3", diag.Pos{File: "r.txt", Line: 7}
-	fast := rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)/1.5) // 150% of the ceiling
-	pr := report.NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	fast := reporttest.Rec("vector.fp32", 1<<20, 1<<30, 1.0/(1<<9)/1.5) // 150% of the ceiling
+	pr := report.NewPricer(nil, []*profiles.Profile{reporttest.Profile(t)}, "")
 	rows := pr.PriceAll([]record.Record{mixed, fast})
 	if rows[1].Verdict != report.Anomaly || rows[1].Note != report.NoteAnomaly {
 		t.Errorf("anomaly: verdict %q note %q", rows[1].Verdict, rows[1].Note)

@@ -5,48 +5,19 @@ import (
 	"testing"
 
 	"github.com/ropgen/ropgen/diag"
-	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report/reporttest"
 )
-
-// noisyProfile is a CPU profile whose copy ceiling's own rounds are 150% apart: a tolerance
-// that followed the spread would pass any reference. Its copy_cold mix gives the same-time
-// line 0.4 / 0.3 × (1 + 10/30) ≈ 1.78 (report.SameTimeLine).
-func noisyProfile(t *testing.T) *profiles.Profile {
-	t.Helper()
-	p, err := profiles.Parse("cpu.yaml", []byte(`
-device: "cpu: Test CPU"
-hbm:
-  theoretical: 100e9
-  calibration: 0.4
-  calibration_mixes: {copy: 0.4, copy_cold: 0.3}
-  mix_spreads: {copy: {min: 10e9, median: 20e9, max: 40e9, n: 7}, copy_cold: {min: 25e9, median: 30e9, max: 35e9, n: 7}}
-  spread: {min: 10e9, median: 20e9, max: 40e9, n: 7}
-vector:
-  fp32: {theoretical: 1e12, calibration: 1}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func copyRef(device, file, when string, rate float64) record.Record {
-	const bytes = 1 << 30
-	return record.Record{Device: device, Op: record.RefCopy, Workload: when, DType: "float64", Roof: "hbm",
-		Bytes: bytes, Seconds: bytes / rate, MinSeconds: bytes / rate, MaxSeconds: bytes / rate, Iters: 5,
-		Pos: diag.Pos{File: file, Line: 1}}
-}
 
 // TestDriftCap checks issue 21's acceptance: a same-time reference 50% off the profile
 // (either side) is never "within the profile's spread", however wide that spread was.
 func TestDriftCap(t *testing.T) {
-	p := noisyProfile(t)
+	p := reporttest.NoisyProfile(t)
 	pr := NewPricer(p, nil, "")
 	pr.PriceAll([]record.Record{
-		copyRef("cpu: Test CPU", "a.txt", record.RefStart, 20e9), // -50%
-		copyRef("cpu: Test CPU", "a.txt", record.RefEnd, 60e9),   // +50%
-		copyRef("cpu: Test CPU", "a.txt", "end2", 35e9),          // -12.5%
+		reporttest.CopyRef("cpu: Test CPU", "a.txt", record.RefStart, 20e9), // -50%
+		reporttest.CopyRef("cpu: Test CPU", "a.txt", record.RefEnd, 60e9),   // +50%
+		reporttest.CopyRef("cpu: Test CPU", "a.txt", "end2", 35e9),          // -12.5%
 	})
 	ds := pr.Drifts()
 	if len(ds) != 3 {
@@ -65,8 +36,8 @@ func TestDriftCap(t *testing.T) {
 // TestDriftOtherDevice: this CPU's records priced against a GPU's profile (docs/using.md's
 // last step) are a what-if, and the reference is no drift check.
 func TestDriftOtherDevice(t *testing.T) {
-	pr := NewPricer(noisyProfile(t), nil, "")
-	pr.PriceAll([]record.Record{copyRef("cpu: Another CPU", "a.txt", record.RefEnd, 11e9), rec("hbm", 0, 1<<30, 1e-1)})
+	pr := NewPricer(reporttest.NoisyProfile(t), nil, "")
+	pr.PriceAll([]record.Record{reporttest.CopyRef("cpu: Another CPU", "a.txt", record.RefEnd, 11e9), reporttest.Rec("hbm", 0, 1<<30, 1e-1)})
 	ds := pr.Drifts()
 	if len(ds) != 1 || ds[0].Off || !ds[0].OtherDevice || !strings.Contains(ds[0].String(), `on device "cpu: Another CPU", another device than profile cpu's ("cpu: Test CPU")`) ||
 		strings.Contains(ds[0].String(), "within") || strings.Contains(ds[0].String(), "DRIFTED") {
@@ -79,17 +50,17 @@ func TestDriftOtherDevice(t *testing.T) {
 // judges them, DriftedRows counts them, and with PriceDrifted they are priced and marked.
 func TestDriftedRowsUnpriced(t *testing.T) {
 	row := func(file string, refRate float64) record.Record {
-		r := rec("hbm", 0, 1<<30, 1e-1)
+		r := reporttest.Rec("hbm", 0, 1<<30, 1e-1)
 		r.Device, r.Pos, r.RefRate = "cpu: Test CPU", diag.Pos{File: file, Line: 2}, refRate
 		return r
 	}
 	recs := []record.Record{
-		copyRef("cpu: Test CPU", "drifted.txt", record.RefEnd, 20e9),
-		copyRef("cpu: Test CPU", "steady.txt", record.RefEnd, 38e9),
+		reporttest.CopyRef("cpu: Test CPU", "drifted.txt", record.RefEnd, 20e9),
+		reporttest.CopyRef("cpu: Test CPU", "steady.txt", record.RefEnd, 38e9),
 		row("drifted.txt", 0), row("drifted.txt", 1e9), row("steady.txt", 0),
 	}
 	for _, priceDrifted := range []bool{false, true} {
-		pr := NewPricer(noisyProfile(t), nil, "")
+		pr := NewPricer(reporttest.NoisyProfile(t), nil, "")
 		pr.PriceDrifted = priceDrifted
 		rows := pr.PriceAll(recs)
 		if len(rows) != 3 {

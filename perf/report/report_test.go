@@ -8,59 +8,18 @@ import (
 
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report/reporttest"
 )
-
-// The test profile uses powers of two, so every ceiling and time below is exact and a ratio
-// of two of them is the correctly rounded quotient: 4/5 gives exactly the float64 0.8.
-//
-//	hbm:         theoretical 2^40 B/s, effective 2^39
-//	vector.fp32: theoretical 2^42 FLOP/s, effective 2^41
-//	cube.fp16:   theoretical 2^46, never measured: no effective ceiling
-//	latency floor 2^-20 s (about 1 µs)
-const testYAML = `
-device: "Test Device"
-hbm: {theoretical: 1099511627776, calibration: 0.5}
-vector:
-  fp32: {theoretical: 4398046511104, calibration: 0.5}
-cube:
-  fp16: {theoretical: 70368744177664}
-latency_floor: 9.5367431640625e-07
-`
-
-const (
-	hbmEff   = 1 << 39
-	hbmTheo  = 1 << 40
-	vecEff   = 1 << 41
-	vecTheo  = 1 << 42
-	cubeTheo = 1 << 46
-	floor    = 1.0 / (1 << 20)
-)
-
-func testProfile(t testing.TB) *profiles.Profile {
-	t.Helper()
-	p, err := profiles.Parse("test.yaml", []byte(testYAML))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// rec returns a Test Device record; bytes·2^-39 is its memory time, flops·2^-41 its compute
-// time on vector.fp32.
-func rec(roof string, flops, bytes int64, secs float64) record.Record {
-	return record.Record{Device: "Test Device", Op: "Op", Workload: "w", DType: "float32", Roof: roof,
-		Flops: flops, Bytes: bytes, Seconds: secs, Iters: 1}
-}
 
 func price(t *testing.T, r record.Record) Row {
 	t.Helper()
-	return NewPricer(nil, []*profiles.Profile{testProfile(t)}, "").Price(&r)
+	return NewPricer(nil, []*profiles.Profile{reporttest.Profile(t)}, "").Price(&r)
 }
 
 func TestMetric(t *testing.T) {
 	// Memory time 2^30 / 2^39 = 2^-9 s; compute time 2^38 / 2^41 = 2^-3... no: keep compute
 	// below memory: 2^28 flops / 2^41 = 2^-13 s.
-	r := price(t, rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8)))
+	r := price(t, reporttest.Rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8)))
 	if r.MemoryTime != 1.0/(1<<9) || r.ComputeTime != 1.0/(1<<13) || r.SOLTime != r.MemoryTime {
 		t.Errorf("times: memory %v compute %v sol %v", r.MemoryTime, r.ComputeTime, r.SOLTime)
 	}
@@ -83,7 +42,7 @@ func TestBound(t *testing.T) {
 		{"tie goes to compute", 1 << 32, 1 << 30, Compute},
 		{"zero flops", 0, 1 << 30, Memory},
 	} {
-		r := price(t, rec("vector.fp32", c.flops, c.bytes, 1))
+		r := price(t, reporttest.Rec("vector.fp32", c.flops, c.bytes, 1))
 		if r.Bound != c.want || r.SOLTime != max(r.MemoryTime, r.ComputeTime) {
 			t.Errorf("%s: bound %q (want %q), sol %v of memory %v compute %v", c.name, r.Bound, c.want, r.SOLTime, r.MemoryTime, r.ComputeTime)
 		}
@@ -106,16 +65,16 @@ func TestVerdictBoundaries(t *testing.T) {
 		{"just over 105% is an anomaly", 21 << 28, 20 * unit * (1 - 1e-9), Anomaly},
 		{"far below", 1 << 28, 50 * unit, Below},
 	} {
-		r := price(t, rec("vector.fp32", 0, c.bytes, c.secs))
+		r := price(t, reporttest.Rec("vector.fp32", 0, c.bytes, c.secs))
 		if r.Verdict != c.want {
 			t.Errorf("%s: efficiency %.12f, verdict %q, want %q", c.name, r.Efficiency, r.Verdict, c.want)
 		}
 	}
 	// Decimal inputs on the line in decimal are on it: 1.2 GB at 1 TB/s in 1.5 ms is 80%,
 	// though the binary quotient is 0.7999999999999999.
-	p := testProfile(t)
+	p := reporttest.Profile(t)
 	p.HBM.Theoretical, p.HBM.Effective = 2e12, 1e12
-	r := rec("vector.fp32", 0, 1_200_000_000, 1.5e-3)
+	r := reporttest.Rec("vector.fp32", 0, 1_200_000_000, 1.5e-3)
 	if row := NewPricer(p, nil, "").Price(&r); row.Verdict != AtCeiling {
 		t.Errorf("decimal 80%%: efficiency %.17g, verdict %q", row.Efficiency, row.Verdict)
 	}
@@ -132,28 +91,28 @@ func TestLatencyBound(t *testing.T) {
 		secs  float64
 		want  Verdict
 	}{
-		{"both under the floor", small, floor / 2, LatencyBound},
+		{"both under the floor", small, reporttest.Floor / 2, LatencyBound},
 		// Efficiency 100%: the label takes precedence over an at-ceiling reading.
 		{"both under, efficient", small, 1.0 / (1 << 23), LatencyBound},
 		// A cold call pays the floor whatever the kernel: measured above it, the SOL time
 		// under it still says no kernel could be judged against the model.
-		{"measured above the floor", small, floor * 2, LatencyBound},
-		{"SOL exactly at the floor is not below it", 1 << 19, floor * 2, Below},
+		{"measured above the floor", small, reporttest.Floor * 2, LatencyBound},
+		{"SOL exactly at the floor is not below it", 1 << 19, reporttest.Floor * 2, Below},
 		{"SOL above the floor", 1 << 30, 1, Below},
 		{"a breach is not hidden by the floor", small, 1.0 / (1 << 26), FormulaError}, // 2^16 B in 2^-26 s = 2^42 B/s
 	} {
-		r := price(t, rec("vector.fp32", 0, c.bytes, c.secs))
+		r := price(t, reporttest.Rec("vector.fp32", 0, c.bytes, c.secs))
 		if r.Verdict != c.want {
 			t.Errorf("%s: sol %v measured %v, verdict %q, want %q", c.name, r.SOLTime, c.secs, r.Verdict, c.want)
 		}
-		if c.want == LatencyBound && (Blank(r.Efficiency) || r.Floor != floor) {
+		if c.want == LatencyBound && (Blank(r.Efficiency) || r.Floor != reporttest.Floor) {
 			t.Errorf("%s: a latency-bound row keeps its efficiency for regression tracking and names its floor (%v)", c.name, r.Floor)
 		}
 	}
 	// A profile with no latency floor never labels.
-	p := testProfile(t)
+	p := reporttest.Profile(t)
 	p.LatencyFloor = 0
-	r := rec("vector.fp32", 0, small, 1.0/(1<<23))
+	r := reporttest.Rec("vector.fp32", 0, small, 1.0/(1<<23))
 	if got := NewPricer(p, nil, "").Price(&r); got.Verdict != AtCeiling {
 		t.Errorf("no floor: verdict %q, want at ceiling (efficiency %v)", got.Verdict, got.Efficiency)
 	}
@@ -163,13 +122,13 @@ func TestLatencyBound(t *testing.T) {
 // the rows of its device, the largest of several wins, and references are not rows.
 func TestColdFloorReference(t *testing.T) {
 	ref := func(secs float64) record.Record {
-		r := rec("hbm", 0, 64, secs)
+		r := reporttest.Rec("hbm", 0, 64, secs)
 		r.Op = record.RefFloor
 		return r
 	}
-	mid := rec("vector.fp32", 0, 1<<20, 1.0/(1<<18)) // SOL 2^-19 s: above the profile's floor 2^-20
+	mid := reporttest.Rec("vector.fp32", 0, 1<<20, 1.0/(1<<18)) // SOL 2^-19 s: above the profile's floor 2^-20
 	recs := []record.Record{mid, ref(1.0 / (1 << 19) * 1.5), ref(1.0 / (1 << 21))}
-	p := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	p := NewPricer(nil, []*profiles.Profile{reporttest.Profile(t)}, "")
 	rows := p.PriceAll(recs)
 	if len(rows) != 1 || rows[0].Rec.Op != "Op" {
 		t.Fatalf("rows %v: want the one catalog row", rows)
@@ -203,7 +162,7 @@ func TestSpreadVerdicts(t *testing.T) {
 		{"straddles 105%: at ceiling", sol / 1.2, sol / 1.1, sol / 0.9, AtCeiling, 0.9, 1.2},
 		{"all above 105%", sol / 1.3, sol / 1.2, sol / 1.1, Anomaly, 1.1, 1.3},
 	} {
-		r := rec("vector.fp32", 0, 4<<28, c.med)
+		r := reporttest.Rec("vector.fp32", 0, 4<<28, c.med)
 		r.MinSeconds, r.MaxSeconds = c.lo, c.hi
 		row := price(t, r)
 		if row.Verdict != c.want || math.Abs(row.EffLow-c.effLo) > 1e-9 || math.Abs(row.EffHigh-c.effHigh) > 1e-9 {
@@ -212,7 +171,7 @@ func TestSpreadVerdicts(t *testing.T) {
 	}
 	// The fastest sample implies 2^40.1 B/s, above the 2^40 theoretical ceiling, the median
 	// 2^39.9: no call moves bytes faster than the hardware, so that one sample is the breach.
-	r := rec("vector.fp32", 0, 1<<30, math.Pow(2, -9.9))
+	r := reporttest.Rec("vector.fp32", 0, 1<<30, math.Pow(2, -9.9))
 	r.MinSeconds, r.MaxSeconds = math.Pow(2, -10.1), math.Pow(2, -9.5)
 	if row := price(t, r); row.Verdict != FormulaError || math.Abs(row.PeakByteRate/math.Pow(2, 40.1)-1) > 1e-12 ||
 		!strings.Contains(row.Note, "of the test theoretical HBM ceiling (1.10 TB/s) by its fastest sample") {
@@ -270,11 +229,11 @@ vector:
 	if row := NewPricer(p, nil, "").Price(&big); row.CacheLevel != "" || !Blank(row.CacheTime) {
 		t.Errorf("a row larger than every cache: level %q time %v", row.CacheLevel, row.CacheTime)
 	}
-	if MemoryName(p) != "DRAM" || MemoryName(testProfile(t)) != "HBM" {
-		t.Errorf("memory names %q %q", MemoryName(p), MemoryName(testProfile(t)))
+	if MemoryName(p) != "DRAM" || MemoryName(reporttest.Profile(t)) != "HBM" {
+		t.Errorf("memory names %q %q", MemoryName(p), MemoryName(reporttest.Profile(t)))
 	}
 	// An accelerator profile keeps its own roofs: no substitution.
-	gpu := rec("cube.bf16", 1<<30, 1<<30, 1)
+	gpu := reporttest.Rec("cube.bf16", 1<<30, 1<<30, 1)
 	if row := price(t, gpu); row.PricedRoof != "cube.bf16" || !Blank(row.ComputeTime) {
 		t.Errorf("accelerator: roof %q compute %v", row.PricedRoof, row.ComputeTime)
 	}
@@ -301,7 +260,7 @@ func cells(r Row) string {
 }
 
 func TestBlanks(t *testing.T) {
-	uncalibrated := testProfile(t)
+	uncalibrated := reporttest.Profile(t)
 	uncalibrated.HBM.Calibration, uncalibrated.HBM.Effective = 0, 0
 	for _, c := range []struct {
 		name  string
@@ -310,16 +269,20 @@ func TestBlanks(t *testing.T) {
 		cells string // the cells that hold a value
 		note  string // a substring of the note
 	}{
-		{"no matching profile", nil, func() record.Record { r := rec("vector.fp32", 1, 1<<30, 1); r.Device = "Other GPU"; return r }(),
+		{"no matching profile", nil, func() record.Record {
+			r := reporttest.Rec("vector.fp32", 1, 1<<30, 1)
+			r.Device = "Other GPU"
+			return r
+		}(),
 			"", `no device profile matches "Other GPU"; available: test (Test Device)`},
-		{"bytes zero", nil, rec("vector.fp32", 1<<30, 0, 1), "", NoteZeroBytes},
-		{"no measured time", nil, rec("vector.fp32", 1<<30, 1<<30, 0), "memory compute sol intensity bound", NoteNoTime},
-		{"roof never measured", nil, rec("cube.fp16", 1<<30, 1<<30, 1), "memory intensity", "cube.fp16 was never measured"},
-		{"roof absent from profile", nil, rec("cube.bf16", 1<<30, 1<<30, 1), "memory intensity", "has no cube.bf16 ceiling"},
-		{"zero flops need no ceiling", nil, rec("cube.bf16", 0, 1<<30, 1), "memory compute sol eff intensity bound verdict", ""},
-		{"hbm never measured", uncalibrated, rec("vector.fp32", 1<<30, 1<<30, 1), "intensity", "hbm was never measured"},
+		{"bytes zero", nil, reporttest.Rec("vector.fp32", 1<<30, 0, 1), "", NoteZeroBytes},
+		{"no measured time", nil, reporttest.Rec("vector.fp32", 1<<30, 1<<30, 0), "memory compute sol intensity bound", NoteNoTime},
+		{"roof never measured", nil, reporttest.Rec("cube.fp16", 1<<30, 1<<30, 1), "memory intensity", "cube.fp16 was never measured"},
+		{"roof absent from profile", nil, reporttest.Rec("cube.bf16", 1<<30, 1<<30, 1), "memory intensity", "has no cube.bf16 ceiling"},
+		{"zero flops need no ceiling", nil, reporttest.Rec("cube.bf16", 0, 1<<30, 1), "memory compute sol eff intensity bound verdict", ""},
+		{"hbm never measured", uncalibrated, reporttest.Rec("vector.fp32", 1<<30, 1<<30, 1), "intensity", "hbm was never measured"},
 	} {
-		r := NewPricer(c.prof, []*profiles.Profile{testProfile(t)}, "").Price(&c.r)
+		r := NewPricer(c.prof, []*profiles.Profile{reporttest.Profile(t)}, "").Price(&c.r)
 		if got := cells(r); got != c.cells {
 			t.Errorf("%s: cells with values %q, want %q", c.name, got, c.cells)
 		}
@@ -331,8 +294,8 @@ func TestBlanks(t *testing.T) {
 
 func TestTheoreticalBasis(t *testing.T) {
 	// On the theoretical basis the never-measured cube.fp16 prices the row.
-	r := rec("cube.fp16", 1<<46, 1<<30, 2)
-	row := NewPricer(nil, []*profiles.Profile{testProfile(t)}, profiles.Theoretical).Price(&r)
+	r := reporttest.Rec("cube.fp16", 1<<46, 1<<30, 2)
+	row := NewPricer(nil, []*profiles.Profile{reporttest.Profile(t)}, profiles.Theoretical).Price(&r)
 	if row.ComputeTime != 1 || row.MemoryTime != 1.0/(1<<10) || row.Efficiency != 0.5 || row.Bound != Compute {
 		t.Errorf("theoretical basis: %+v", row)
 	}
@@ -346,15 +309,15 @@ func TestPhysicsCheck(t *testing.T) {
 		flopBreach bool
 	}{
 		// 2^40 B/s exactly is the ceiling, not above it.
-		{"byte rate at theoretical", rec("vector.fp32", 0, 1<<30, 1.0/(1<<10)), false, false},
-		{"byte rate above theoretical", rec("vector.fp32", 0, 1<<31, 1.0/(1<<10)), true, false},
+		{"byte rate at theoretical", reporttest.Rec("vector.fp32", 0, 1<<30, 1.0/(1<<10)), false, false},
+		{"byte rate above theoretical", reporttest.Rec("vector.fp32", 0, 1<<31, 1.0/(1<<10)), true, false},
 		// Between effective and theoretical: an anomaly, not a physics breach.
-		{"byte rate above effective only", rec("vector.fp32", 0, 3<<28, 1.0/(1<<10)), false, false},
-		{"flop rate above vector theoretical", rec("vector.fp32", 1<<33, 1, 1.0/(1<<10)), false, true},
+		{"byte rate above effective only", reporttest.Rec("vector.fp32", 0, 3<<28, 1.0/(1<<10)), false, false},
+		{"flop rate above vector theoretical", reporttest.Rec("vector.fp32", 1<<33, 1, 1.0/(1<<10)), false, true},
 		// A cube kernel priced on vector (the wrong roof key, docs/model.md §3.2) is caught.
-		{"flop rate above a never-measured roof's theoretical", rec("cube.fp16", 1<<37, 1<<20, 1.0/(1<<10)), false, true},
-		{"both, with zero bytes blanking the pricing", rec("vector.fp32", 1<<33, 0, 1.0/(1<<10)), false, true},
-		{"no time, no check", rec("vector.fp32", 1<<50, 1<<50, 0), false, false},
+		{"flop rate above a never-measured roof's theoretical", reporttest.Rec("cube.fp16", 1<<37, 1<<20, 1.0/(1<<10)), false, true},
+		{"both, with zero bytes blanking the pricing", reporttest.Rec("vector.fp32", 1<<33, 0, 1.0/(1<<10)), false, true},
+		{"no time, no check", reporttest.Rec("vector.fp32", 1<<50, 1<<50, 0), false, false},
 	} {
 		r := price(t, c.r)
 		if r.ByteBreach != c.byteBreach || r.FlopBreach != c.flopBreach {
@@ -371,8 +334,8 @@ func TestPhysicsCheck(t *testing.T) {
 }
 
 func TestPricerCachesPerDevice(t *testing.T) {
-	p := testProfile(t)
-	recs := []record.Record{rec("vector.fp32", 1, 1, 1), rec("vector.fp32", 1, 1, 1), rec("cube.fp16", 1, 1, 1)}
+	p := reporttest.Profile(t)
+	recs := []record.Record{reporttest.Rec("vector.fp32", 1, 1, 1), reporttest.Rec("vector.fp32", 1, 1, 1), reporttest.Rec("cube.fp16", 1, 1, 1)}
 	recs[1].Device = "Nope"
 	pr := NewPricer(nil, []*profiles.Profile{p}, "")
 	rows := pr.PriceAll(recs)
@@ -403,13 +366,13 @@ func TestSI(t *testing.T) {
 // times at 10% to 100% efficiency. Target: under 2 s, i.e. 2000 ns/record.
 func BenchmarkPrice(b *testing.B) {
 	const n = 1_000_000
-	p := testProfile(b)
+	p := reporttest.Profile(b)
 	devices := []string{"Test Device", "Test Device", "Test Device", "Unknown"}
 	roofs := []string{"vector.fp32", "cube.fp16", "cube.bf16", "vector.fp32"}
 	recs := make([]record.Record, n)
 	for i := range recs {
 		flops, bytes := int64(i%1000+1)<<20, int64(i%333+1)<<20
-		sol := max(float64(flops)/vecEff, float64(bytes)/hbmEff)
+		sol := max(float64(flops)/reporttest.VecEff, float64(bytes)/reporttest.HBMEff)
 		recs[i] = record.Record{Device: devices[i%len(devices)], Op: "Op", Workload: "w", DType: "float32",
 			Roof: roofs[i/7%len(roofs)], Flops: flops, Bytes: bytes, Seconds: sol / (float64(i%10+1) / 10), Iters: 10}
 	}
@@ -465,10 +428,10 @@ measured: {at: "2026-12-01T08:00:00Z", boot_id: "aaa"}
 // TestGroupKeepsReferences: repeated records of a row are one row with the spread of all of
 // them, while each reference record stays a measurement of its own run.
 func TestGroupKeepsReferences(t *testing.T) {
-	a, b := rec("vector.fp32", 1, 1<<20, 2e-3), rec("vector.fp32", 1, 1<<20, 4e-3)
+	a, b := reporttest.Rec("vector.fp32", 1, 1<<20, 2e-3), reporttest.Rec("vector.fp32", 1, 1<<20, 4e-3)
 	a.MinSeconds, a.MaxSeconds = 1e-3, 3e-3
 	b.MinSeconds, b.MaxSeconds = 3.5e-3, 5e-3
-	ref := rec("hbm", 0, 1<<30, 1e-1)
+	ref := reporttest.Rec("hbm", 0, 1<<30, 1e-1)
 	ref.Op, ref.Workload = record.RefCopy, record.RefStart
 	g := Group([]record.Record{a, ref, b, ref})
 	if len(g) != 3 || g[1].Op != record.RefCopy || g[2].Op != record.RefCopy {
@@ -483,7 +446,7 @@ func TestGroupKeepsReferences(t *testing.T) {
 // the theoretical DRAM ceiling with a spread of 20% of its median, triad_cold at 0.4, the
 // envelope (a warm mix) at 0.6. Its same-time line is 0.6 / 0.5 × 1.2 = 1.44.
 func sameTimeProfile(t *testing.T) *profiles.Profile {
-	p := testProfile(t)
+	p := reporttest.Profile(t)
 	p.HBM.Calibration = 0.6
 	p.MixFractions = map[string]float64{"copy_cold": 0.5, "triad_cold": 0.4, "copy_nt": 0.6}
 	p.MixSpreads = map[string]profiles.Spread{"copy_cold": {Min: 0.9, Median: 1, Max: 1.1, N: 7}, "triad_cold": {Min: 0.1, Median: 1, Max: 3, N: 7}}
@@ -501,7 +464,7 @@ func TestSameTimeLine(t *testing.T) {
 	if line, ok := SameTimeLine(p); !ok || math.Abs(line-0.6/0.55*3.9) > 1e-12 {
 		t.Errorf("SameTimeLine with triad_cold faster = %v, %v; want %v", line, ok, 0.6/0.55*3.9)
 	}
-	if line, ok := SameTimeLine(testProfile(t)); ok {
+	if line, ok := SameTimeLine(reporttest.Profile(t)); ok {
 		t.Errorf("a profile without reference mixes has a line %v", line)
 	}
 }
@@ -517,7 +480,7 @@ func TestSameTimeCheck(t *testing.T) {
 		return NewPricer(nil, []*profiles.Profile{sameTimeProfile(t)}, "").Price(&r)
 	}
 	const secs = 1.0 / (1 << 8)
-	correct, doubled := rec("vector.fp32", 1<<28, 1<<30, secs), rec("vector.fp32", 1<<28, 1<<31, secs)
+	correct, doubled := reporttest.Rec("vector.fp32", 1<<28, 1<<30, secs), reporttest.Rec("vector.fp32", 1<<28, 1<<31, secs)
 	ref := float64(correct.Bytes) / secs / 1.1
 	withRef := func(r record.Record) record.Record { r.RefRate = ref; return r }
 
@@ -531,8 +494,8 @@ func TestSameTimeCheck(t *testing.T) {
 	}{
 		{"correct, 1.1x its reference", withRef(correct), false, Below, 1.1, ""},
 		{"doubled, 2.2x the same reference", withRef(doubled), true, FormulaError, 2.2, "formula error: implied 550 GB/s by its median sample is 2.20x the same-time reference (250 GB/s, the faster streaming pattern timed between its samples; the line is 1.44x"},
-		{"just under the line", withRef(rec("vector.fp32", 1<<28, 1<<30, secs*1.1/1.43)), false, Below, 1.43, ""},
-		{"just over the line", withRef(rec("vector.fp32", 1<<28, 1<<30, secs*1.1/1.45)), true, FormulaError, 1.45, "formula error"},
+		{"just under the line", withRef(reporttest.Rec("vector.fp32", 1<<28, 1<<30, secs*1.1/1.43)), false, Below, 1.43, ""},
+		{"just over the line", withRef(reporttest.Rec("vector.fp32", 1<<28, 1<<30, secs*1.1/1.45)), true, FormulaError, 1.45, "formula error"},
 		{"correct, no reference", correct, false, Below, math.NaN(), ""},
 		{"doubled, no reference", doubled, false, AtCeiling, math.NaN(), ""},
 	} {
@@ -550,7 +513,7 @@ func TestSameTimeCheck(t *testing.T) {
 			t.Errorf("%s: Breaches lists %d rows", c.name, got)
 		}
 	}
-	if row := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "").Price(ptr(withRef(doubled))); row.RefBreach || row.RefLine != 0 {
+	if row := NewPricer(nil, []*profiles.Profile{reporttest.Profile(t)}, "").Price(ptr(withRef(doubled))); row.RefBreach || row.RefLine != 0 {
 		t.Errorf("no reference mix in the profile: breach %v line %v; want no check", row.RefBreach, row.RefLine)
 	}
 	// The reference adds a check and changes nothing else of a correct row's price.
@@ -570,7 +533,7 @@ func TestSameTimeCheck(t *testing.T) {
 // the same pattern), so the machine's bandwidth moving between the calibration and the run
 // does not move the row across a line; the efficiency column stays the profile's.
 func TestSameTimeVerdicts(t *testing.T) {
-	p := testProfile(t)
+	p := reporttest.Profile(t)
 	p.MixFractions = map[string]float64{"copy_cold": 0.5, "triad_cold": 0.4}
 	p.MixSpreads = map[string]profiles.Spread{"copy_cold": {Min: 2e11, Median: 4e11, Max: 5e11, N: 9}, "triad_cold": {Min: 1e11, Median: 2e11, Max: 3e11, N: 9}}
 	sol := 4.0 / (1 << 11) // 4<<28 bytes at the 2^39 B/s effective HBM ceiling
@@ -591,7 +554,7 @@ func TestSameTimeVerdicts(t *testing.T) {
 		// Compute-bound: the memory system's state says nothing of the FMA pipes.
 		{"compute-bound", 0.72, 3.2e11, "vector.fp32", 1 << 40, math.NaN(), Below, 0.72},
 	} {
-		r := rec(c.roof, c.flops, 4<<28, sol/c.eff)
+		r := reporttest.Rec(c.roof, c.flops, 4<<28, sol/c.eff)
 		if c.flops > 0 {
 			r.Seconds = float64(c.flops) / 2.199023255552e12 / c.eff
 		}
@@ -606,7 +569,7 @@ func TestSameTimeVerdicts(t *testing.T) {
 	if f, ok := SameTimeFactor(p, 2e11); !ok || f != 0.5 {
 		t.Errorf("SameTimeFactor = %v, %v", f, ok)
 	}
-	if _, ok := SameTimeFactor(testProfile(t), 2e11); ok {
+	if _, ok := SameTimeFactor(reporttest.Profile(t), 2e11); ok {
 		t.Error("a profile without reference patterns gives a factor")
 	}
 }

@@ -6,10 +6,11 @@ import (
 
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report/reporttest"
 )
 
 func TestGroup(t *testing.T) {
-	a := rec("vector.fp32", 1, 64, 3e-6)
+	a := reporttest.Rec("vector.fp32", 1, 64, 3e-6)
 	b, c := a, a
 	b.Seconds, c.Seconds = 1e-6, 2e-6
 	other := a
@@ -49,12 +50,12 @@ func TestShortDType(t *testing.T) {
 // TestPriceRunSetsReferencesAside: reference records price no row, so the rows and the
 // sampled rows stay index for index (Compare and Document rely on it).
 func TestPriceRunSetsReferencesAside(t *testing.T) {
-	ref := rec("vector.fp32", 0, 1<<20, 1e-4)
+	ref := reporttest.Rec("vector.fp32", 0, 1<<20, 1e-4)
 	ref.Op, ref.Workload = record.RefCopy, "start"
-	a := rec("vector.fp32", 1<<20, 1<<30, 1e-3)
+	a := reporttest.Rec("vector.fp32", 1<<20, 1<<30, 1e-3)
 	b := a
 	b.Op = "B"
-	p := NewPricer(nil, []*profiles.Profile{testProfile(t)}, "")
+	p := NewPricer(nil, []*profiles.Profile{reporttest.Profile(t)}, "")
 	s, rows := PriceRun(p, []record.Record{ref, a, b, a, ref})
 	if len(s) != 2 || len(rows) != 2 || rows[1].Rec != &s[1].Record || s[0].Op != "Op" || len(s[0].Samples) != 2 {
 		t.Fatalf("%d sampled, %d rows: %+v", len(s), len(rows), s)
