@@ -50,8 +50,10 @@ run: generate
 # All tests: formatting, vet, the generated code is current (roofline code and the SIMD
 # assembly), go test of every package but ops and docs, every command example of the docs
 # (go test -v ./docs, whose summary names each page's run and skipped blocks), the other
-# architectures still build, and the ops package's tests once per SIMD level this machine
-# runs, never from the test cache, with the count of tests each ran (scripts/test-ops-levels.sh:
+# architectures still build, the purego build (the Go loops, no assembly) vets and its
+# kernel package's tests pass, and the tests of ops and of its kernel package
+# (internal/asm/f32) once per SIMD level this machine runs, never from the test cache,
+# with the count of tests each ran (scripts/test-ops-levels.sh:
 # go, avx2 and avx512 on amd64; and the arm64 build's NEON kernels under qemu-user where
 # qemu-aarch64-static is installed, skipped with a message otherwise).
 test: asm-check
@@ -63,7 +65,8 @@ test: asm-check
 	@echo "$(GO) test -v ./docs   # every example of README.md and docs/*.md (docs/docs_test.go)"
 	@out=$$($(GO) test -v ./docs 2>&1); status=$$?; \
 	  printf '%s\n' "$$out" | grep -vE '^(=== (RUN|PAUSE|CONT|NAME)|\s*--- PASS)'; exit $$status
-	GOARCH=arm64 $(GO) vet ./ops
+	GOARCH=arm64 $(GO) vet ./ops ./internal/asm/...
+	$(GO) vet -tags purego ./... && $(GO) test -tags purego ./internal/asm/...
 	@GO='$(GO)' scripts/test-ops-levels.sh
 	$(MAKE) --no-print-directory example
 	$(MAKE) --no-print-directory harness

@@ -2,25 +2,11 @@
 
 package ops
 
-// The vector kernels of gemm_amd64.s, chosen at run time from the CPU's features (CPUID
-// and the OS's saved register state, through klauspost/cpuid): the AVX-512F 12×32
-// micro-kernel where the CPU has AVX-512F, the AVX2+FMA 6×16 one where it has AVX2 and FMA,
-// and the gemv kernels (AVX2+FMA) with either.
+import "github.com/ropgen/ropgen/internal/asm/f32"
 
-//go:noescape
-func gemmMicro12x32(kc int, a, b, c *float32, ldc, load int)
-
-//go:noescape
-func gemmMicro6x16(kc int, a, b, c *float32, ldc, load int)
-
-//go:noescape
-func gemvAcc4(n int, x, b *float32, ldb int, c *float32)
-
-//go:noescape
-func gemvAcc1(n int, x, b, c *float32)
-
-//go:noescape
-func dot4(k int, x, w *float32, ldw int, out *float32)
+// The Go side of the GEMM kernels of internal/asm/f32/gemm_amd64.s, chosen at run time from
+// the CPU's features: the AVX-512F 12×32 micro-kernel where the CPU has AVX-512, the
+// AVX2+FMA 6×16 one where it has AVX2 and FMA, and the gemv kernels (AVX2+FMA) with either.
 
 // hasAVX2FMA and hasAVX512 are the CPU's features, as the SIMD levels read them
 // (internal/asm/f32: CPUID and the OS's saved register state).
@@ -43,12 +29,12 @@ func archKernels() map[int]*microKernel {
 
 func tile12x32(kc int, a, b, c []float32, ldc int, load bool) {
 	_, _, _ = a[kc*12-1], b[kc*32-1], c[11*ldc+31] // the whole tile and both panels
-	gemmMicro12x32(kc, &a[0], &b[0], &c[0], ldc, b2i(load))
+	f32.GemmMicro12x32(kc, &a[0], &b[0], &c[0], ldc, b2i(load))
 }
 
 func tile6x16(kc int, a, b, c []float32, ldc int, load bool) {
 	_, _, _ = a[kc*6-1], b[kc*16-1], c[5*ldc+15]
-	gemmMicro6x16(kc, &a[0], &b[0], &c[0], ldc, b2i(load))
+	f32.GemmMicro6x16(kc, &a[0], &b[0], &c[0], ldc, b2i(load))
 }
 
 // gemvRows computes c[j] = Σ_p x[p]·b[p, j] for j below the returned count (len(c)
@@ -62,10 +48,10 @@ func gemvRows(x []float32, b mat, c []float32) int {
 	_ = b.data[(k-1)*b.rs+n-1] // the last row's last element: every row read is below it
 	p := 0
 	for ; p+4 <= k; p += 4 {
-		gemvAcc4(n, &x[p], &b.data[p*b.rs], b.rs, &c[0])
+		f32.GemvAcc4(n, &x[p], &b.data[p*b.rs], b.rs, &c[0])
 	}
 	for ; p < k; p++ {
-		gemvAcc1(n, &x[p], &b.data[p*b.rs], &c[0])
+		f32.GemvAcc1(n, &x[p], &b.data[p*b.rs], &c[0])
 	}
 	return n
 }
@@ -84,7 +70,7 @@ func dotRows(x []float32, b mat, c []float32) int {
 	_ = b.data[(n-1)*b.cs+k-1]
 	var out [4]float32
 	for j := 0; j < n; j += 4 {
-		dot4(k16, &x[0], &b.data[j*b.cs], b.cs, &out[0])
+		f32.Dot4(k16, &x[0], &b.data[j*b.cs], b.cs, &out[0])
 		for r := range 4 {
 			s := out[r]
 			w := b.data[(j+r)*b.cs : (j+r)*b.cs+k]
@@ -97,18 +83,6 @@ func dotRows(x []float32, b mat, c []float32) int {
 	return n
 }
 
-//go:noescape
-func packA12(kc int, a *float32, lda int, dst *float32)
-
-//go:noescape
-func packA6(kc int, a *float32, lda int, dst *float32)
-
-//go:noescape
-func packB32(kc int, b *float32, ldb int, dst *float32)
-
-//go:noescape
-func packB16(kc int, b *float32, ldb int, dst *float32)
-
 // packAFast packs one whole panel of mr contiguous rows of a (a.cs == 1) with the assembly
 // loop of that width, reporting false where there is none.
 func packAFast(kc, mr int, a mat, panel []float32) bool {
@@ -117,9 +91,9 @@ func packAFast(kc, mr int, a mat, panel []float32) bool {
 	}
 	_, _ = a.data[(mr-1)*a.rs+kc-1], panel[mr*kc-1]
 	if mr == 12 {
-		packA12(kc, &a.data[0], a.rs, &panel[0])
+		f32.PackA12(kc, &a.data[0], a.rs, &panel[0])
 	} else {
-		packA6(kc, &a.data[0], a.rs, &panel[0])
+		f32.PackA6(kc, &a.data[0], a.rs, &panel[0])
 	}
 	return true
 }
@@ -132,9 +106,9 @@ func packBFast(kc, nr int, b mat, panel []float32) bool {
 	}
 	_, _ = b.data[(kc-1)*b.rs+nr-1], panel[nr*kc-1]
 	if nr == 32 {
-		packB32(kc, &b.data[0], b.rs, &panel[0])
+		f32.PackB32(kc, &b.data[0], b.rs, &panel[0])
 	} else {
-		packB16(kc, &b.data[0], b.rs, &panel[0])
+		f32.PackB16(kc, &b.data[0], b.rs, &panel[0])
 	}
 	return true
 }

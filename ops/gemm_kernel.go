@@ -52,7 +52,7 @@ type microKernel struct {
 }
 
 // gemmGo is the pure-Go micro-kernel, the fallback on CPUs without the vector units of
-// gemm_amd64.s. Its blocking is the fixed one it was tuned with.
+// internal/asm/f32/gemm_amd64.s. Its blocking is the fixed one it was tuned with.
 var gemmGo = &microKernel{name: "go", mr: gemmMR, nr: gemmNR, tile: goTile, kc: 256, mc: 128, nc: 1024}
 
 // gemmKernels are the micro-kernels by SIMD level (simd.go): the pure-Go one at SIMDGo,

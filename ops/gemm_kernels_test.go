@@ -12,7 +12,7 @@ import (
 // γ_k · Σ_p |a[i,p]·b[p,j]|, γ_k = k·u/(1 - k·u) with u = 2^-24 the float32 unit roundoff
 // (Higham, Accuracy and Stability of Numerical Algorithms, §3.1). It holds for any order of
 // summation and with or without fused multiply-adds, so it covers the reference's running
-// sum, the vector kernels' fused steps and dot4's sixteen partial sums alike.
+// sum, the vector kernels' fused steps and f32.Dot4's sixteen partial sums alike.
 func gemmErrorBound(k int, absSum float64) float64 {
 	u := 0x1p-24
 	ku := float64(k) * u

@@ -2,9 +2,13 @@
 
 package ops
 
-import "math"
+import (
+	"math"
 
-// The Go side of the NEON kernels (simd_arm64.s). Advanced SIMD is part of the arm64
+	"github.com/ropgen/ropgen/internal/asm/f32"
+)
+
+// The Go side of the NEON kernels (internal/asm/f32/simd_arm64.s). Advanced SIMD is part of the arm64
 // baseline: every arm64 CPU runs SIMDNEON, no feature test needed. The kernels arm64 has no
 // NEON version of do nothing there (simd_other.go), and the Go loops do their elements.
 
@@ -16,40 +20,13 @@ func lanes() int {
 	return 0
 }
 
-//go:noescape
-func sumNEON(x []float32) (n int, s float64)
-
-//go:noescape
-func sumSqNEON(x []float32) (n int, s float64)
-
-//go:noescape
-func maxNEON(x []float32) (n int, m float32, ok bool)
-
-//go:noescape
-func addNEON(y, a, b []float32, mode int) int
-
-//go:noescape
-func subNEON(y, a, b []float32, mode int) int
-
-//go:noescape
-func mulNEON(y, a, b []float32, mode int) int
-
-//go:noescape
-func divNEON(y, a, b []float32, mode int) int
-
-//go:noescape
-func reluNEON(y, x []float32) int
-
-//go:noescape
-func scaleNEON(y, x, w []float32, s float32, hasW int) int
-
 // vecSum returns how many elements of x it summed (the full vectors) and their sum in
 // float64.
 func vecSum(x []float32) (int, float64) {
 	if simdLevel() < SIMDNEON {
 		return 0, 0
 	}
-	return sumNEON(x)
+	return f32.SumNEON(x)
 }
 
 // vecSumSq returns how many elements of x it did and the sum of x² in float64.
@@ -57,7 +34,7 @@ func vecSumSq(x []float32) (int, float64) {
 	if simdLevel() < SIMDNEON {
 		return 0, 0
 	}
-	return sumSqNEON(x)
+	return f32.SumSqNEON(x)
 }
 
 // vecMax returns how many elements of x it did and their maximum; ok is false when x holds
@@ -66,10 +43,10 @@ func vecMax(x []float32) (n int, m float32, ok bool) {
 	if simdLevel() < SIMDNEON || len(x) < 4 {
 		return 0, 0, true
 	}
-	return maxNEON(x)
+	return f32.MaxNEON(x)
 }
 
-var arithNEON = [...]func(y, a, b []float32, mode int) int{opAdd: addNEON, opSub: subNEON, opMul: mulNEON, opDiv: divNEON}
+var arithNEON = [...]func(y, a, b []float32, mode int) int{opAdd: f32.AddNEON, opSub: f32.SubNEON, opMul: f32.MulNEON, opDiv: f32.DivNEON}
 
 // vecArith computes y = a ∘ b over the full vectors of y, where a and b are each either as
 // long as y or a single broadcast element (arithMode); bit-identical to the Go loops.
@@ -93,17 +70,8 @@ func vecRelu(y, x []float32) int {
 	if simdLevel() < SIMDNEON {
 		return 0
 	}
-	return reluNEON(y[:len(x)], x)
+	return f32.ReluNEON(y[:len(x)], x)
 }
-
-//go:noescape
-func leakyReluNEON(y, x []float32, s float32) int
-
-//go:noescape
-func clampNEON(y, x []float32, lo, hi float32) int
-
-//go:noescape
-func hardswishNEON(y, x []float32) int
 
 // vecLeakyRelu computes y = x * s where x's sign bit is set, x * 1 elsewhere, over the full
 // vectors of x: LeakyReluFwd's Go loop bit for bit.
@@ -111,7 +79,7 @@ func vecLeakyRelu(y, x []float32, s float32) int {
 	if simdLevel() < SIMDNEON {
 		return 0
 	}
-	return leakyReluNEON(y[:len(x)], x, s)
+	return f32.LeakyReluNEON(y[:len(x)], x, s)
 }
 
 // vecClamp computes y = min(max(x, lo), hi) over the full vectors of x, bit for bit Go's
@@ -120,23 +88,8 @@ func vecClamp(y, x []float32, lo, hi float32) int {
 	if simdLevel() < SIMDNEON {
 		return 0
 	}
-	return clampNEON(y[:len(x)], x, lo, hi)
+	return f32.ClampNEON(y[:len(x)], x, lo, hi)
 }
-
-//go:noescape
-func sumColsNEON(acc []float64, x []float32) int
-
-//go:noescape
-func maxColsNEON(acc []float64, x []float32) int
-
-//go:noescape
-func maxIntoNEON(m, row []float32) int
-
-//go:noescape
-func varColsNEON(s1, s2, x0 []float64, row []float32) int
-
-//go:noescape
-func expSumColsNEON(s []float64, sh, row []float32, lo, hi float32, c *[10]float32) int
 
 // vecVarCols adds d = row[i] - x0[i] into s1[i] and d² into s2[i] (float64) over the full
 // vectors of row, bit for bit the Go loop as Go compiles it on arm64 (d*d + s2 fused).
@@ -145,7 +98,7 @@ func vecVarCols(s1, s2, x0 []float64, row []float32) int {
 		return 0
 	}
 	n := len(row)
-	return varColsNEON(s1[:n], s2[:n], x0[:n], row)
+	return f32.VarColsNEON(s1[:n], s2[:n], x0[:n], row)
 }
 
 // vecExpSumCols adds exp(row[i] - sh[i]) into s[i] (float64) over the full vectors of row,
@@ -157,7 +110,7 @@ func vecExpSumCols(s []float64, sh, row []float32) int {
 	}
 	n := len(row)
 	s, sh = s[:n], sh[:n]
-	return blocks(n, 4, func(i, e int) int { return expSumColsNEON(s[i:e], sh[i:e], row[i:e], -87, 88, &neonExpConsts) },
+	return blocks(n, 4, func(i, e int) int { return f32.ExpSumColsNEON(s[i:e], sh[i:e], row[i:e], -87, 88, &neonExpConsts) },
 		func(i int) { s[i] += float64(expf(row[i] - sh[i])) })
 }
 
@@ -167,7 +120,7 @@ func vecSumCols(acc []float64, x []float32) int {
 	if simdLevel() < SIMDNEON {
 		return 0
 	}
-	return sumColsNEON(acc[:len(x)], x)
+	return f32.SumColsNEON(acc[:len(x)], x)
 }
 
 // vecMaxCols folds x into acc elementwise with Go's max (in float64) over the full vectors
@@ -176,7 +129,7 @@ func vecMaxCols(acc []float64, x []float32) int {
 	if simdLevel() < SIMDNEON {
 		return 0
 	}
-	return maxColsNEON(acc[:len(x)], x)
+	return f32.MaxColsNEON(acc[:len(x)], x)
 }
 
 // vecMaxInto folds row into m elementwise with Go's max over the full vectors of row, bit
@@ -185,36 +138,12 @@ func vecMaxInto(m, row []float32) int {
 	if simdLevel() < SIMDNEON {
 		return 0
 	}
-	return maxIntoNEON(m[:len(row)], row)
+	return f32.MaxIntoNEON(m[:len(row)], row)
 }
 
 // The exp-based kernels (UNARY in simd_arm64.s): y = f(x) over the full vectors of x until
 // a vector with a lane outside (lo, hi); p and q are the kernel's two parameters (elu's alpha,
 // mish's and gelu's constants), unused by exp, sigmoid and silu.
-
-//go:noescape
-func expNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
-
-//go:noescape
-func sigmoidNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
-
-//go:noescape
-func siluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
-
-//go:noescape
-func eluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
-
-//go:noescape
-func mishNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
-
-//go:noescape
-func softplusNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32, l *[12]float32) int
-
-//go:noescape
-func geluErfNEON(y, x []float32, lo, hi, p, q float32, l *[8]float32) int
-
-//go:noescape
-func geluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
 
 // neonExpConsts are the constants of expf's steps, in the order the exp kernels load them.
 var neonExpConsts = [10]float32{log2e, roundShift, ln2hi, ln2lo, expC6, expC5, expC4, expC3, expC2, 1}
@@ -237,35 +166,35 @@ var neonNoHi = float32(math.Inf(1))
 // gelu's range is on z = x*p, p = sqrt(1/2), not x: -1 < z < 1 is erf1p's polynomial branch
 // (beyond it erfc's, the Go function's); q is its 0.5.
 var neonUnaries = [nUnary]neonUnary{
-	uExp:      {expNEON, -87, 88, 0, 0},
-	uSigmoid:  {sigmoidNEON, -88, 87, 0, 0},
-	uSilu:     {siluNEON, -88, 87, 0, 0},
-	uMish:     {mishNEON, -87, neonNoHi, 20, 2},
-	uGelu:     {geluNEON, -9.8, 9.8, -2 * geluC1, -2 * geluC0},
+	uExp:      {f32.ExpNEON, -87, 88, 0, 0},
+	uSigmoid:  {f32.SigmoidNEON, -88, 87, 0, 0},
+	uSilu:     {f32.SiluNEON, -88, 87, 0, 0},
+	uMish:     {f32.MishNEON, -87, neonNoHi, 20, 2},
+	uGelu:     {f32.GeluNEON, -9.8, 9.8, -2 * geluC1, -2 * geluC0},
 	uSoftplus: {softplusLogNEON, -87, neonNoHi, softplusThreshold, 0.5},
 	uGeluErf:  {geluErfPolyNEON, -1, 1, math.Sqrt2 / 2, 0.5},
 }
 
-// neonLogConsts are softplusNEON's constants of logf's steps (elementwise_math.go), in the
+// neonLogConsts are f32.SoftplusNEON's constants of logf's steps (elementwise_math.go), in the
 // order it loads them: the polynomial's coefficients from f**8's, those logf subtracts
 // negated, then logf's sqrt(1/2); two lanes unused.
 var neonLogConsts = [12]float32{7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1,
 	1.4249322787e-1, -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1, 0.70710678}
 
-// neonErfConsts are geluErfNEON's constants: erf1p's polynomial's coefficients
+// neonErfConsts are f32.GeluErfNEON's constants: erf1p's polynomial's coefficients
 // (activation_math.go) from s**6's, those erf1p subtracts negated, then 1.
 var neonErfConsts = [8]float32{7.853861353153693e-5, -8.010193625184903e-4, 5.188327685732524e-3, -2.685381193529856e-2,
 	1.128358514861418e-1, -3.761262582423300e-1, 1.128379165726710, 1}
 
-// geluErfPolyNEON is geluErfNEON with erf1p's constants, a neonUnary kernel (it needs none of
+// geluErfPolyNEON is f32.GeluErfNEON with erf1p's constants, a neonUnary kernel (it needs none of
 // exp's constants c).
 func geluErfPolyNEON(y, x []float32, lo, hi, p, q float32, _ *[10]float32) int {
-	return geluErfNEON(y, x, lo, hi, p, q, &neonErfConsts)
+	return f32.GeluErfNEON(y, x, lo, hi, p, q, &neonErfConsts)
 }
 
-// softplusLogNEON is softplusNEON with logf's constants, a neonUnary kernel.
+// softplusLogNEON is f32.SoftplusNEON with logf's constants, a neonUnary kernel.
 func softplusLogNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int {
-	return softplusNEON(y, x, lo, hi, p, q, c, &neonLogConsts)
+	return f32.SoftplusNEON(y, x, lo, hi, p, q, c, &neonLogConsts)
 }
 
 // run computes u over the full vectors of x into y, each vector the kernel leaves out with f.
@@ -285,9 +214,9 @@ func vecUnary(k int, y, x []float32) int {
 	case uRelu:
 		return vecRelu(y, x)
 	case uTanh: // every lane in the kernel
-		return tanhNEON(y[:len(x)], x, &neonTanhConsts)
+		return f32.TanhNEON(y[:len(x)], x, &neonTanhConsts)
 	case uHardswish: // every lane in the kernel
-		return hardswishNEON(y[:len(x)], x)
+		return f32.HardswishNEON(y[:len(x)], x)
 	}
 	u := neonUnaries[k]
 	if u.kern == nil {
@@ -302,7 +231,7 @@ func vecElu(y, x []float32, alpha float32) int {
 	if simdLevel() < SIMDNEON {
 		return 0
 	}
-	return neonUnary{eluNEON, -87, neonNoHi, alpha, 0}.run(y, x, func(v float32) float32 { return elu(v, alpha) })
+	return neonUnary{f32.EluNEON, -87, neonNoHi, alpha, 0}.run(y, x, func(v float32) float32 { return elu(v, alpha) })
 }
 
 func vecExp(y, x []float32) int     { return vecUnary(uExp, y, x) }
@@ -311,10 +240,7 @@ func vecSilu(y, x []float32) int    { return vecUnary(uSilu, y, x) }
 func vecTanh(y, x []float32) int    { return vecUnary(uTanh, y, x) }
 func vecGelu(y, x []float32) int    { return vecUnary(uGelu, y, x) }
 
-//go:noescape
-func tanhNEON(y, x []float32, c *[13]float32) int
-
-// neonTanhConsts are tanhNEON's constants in the order it loads them: exp's reduction, the
+// neonTanhConsts are f32.TanhNEON's constants in the order it loads them: exp's reduction, the
 // expm1 polynomial's coefficients (asmgen's tanh), the cap 9.02, 1 and 2.
 var neonTanhConsts = [13]float32{log2e, roundShift, ln2hi, ln2lo,
 	1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1,
@@ -332,11 +258,8 @@ func vecScale(y, x, w, pf []float32, s float32, nt bool) int {
 	if w != nil {
 		w = w[:n]
 	}
-	return scaleNEON(y, x, w, s, b2i(w != nil))
+	return f32.ScaleNEON(y, x, w, s, b2i(w != nil))
 }
-
-//go:noescape
-func expSumNEON(y, x []float32, m, lo, hi float32, store int, c *[10]float32) (n int, s float64)
 
 // vecExpSum writes exp(x - m) into y (y may be nil: only sum) for the full vectors of x and
 // returns how many elements it did and their sum, accumulated in float64; m is at least
@@ -348,15 +271,9 @@ func vecExpSum(y, x []float32, m float32, next []float32) (int, float64) {
 		return 0, 0
 	}
 	return expSumBlocks(y, x, m, 4, func(out, xs []float32, _, store int) (int, float64) {
-		return expSumNEON(out, xs, m, -87, 88, store, &neonExpConsts)
+		return f32.ExpSumNEON(out, xs, m, -87, 88, store, &neonExpConsts)
 	}, nil)
 }
-
-//go:noescape
-func normalizeNEON(y, x, w, b []float32, m, r float32, mode int) int
-
-//go:noescape
-func varRowNEON(x []float32, x0 float64) (n int, s1, s2 float64)
 
 // vecNormalize computes y = (x - m) * r, times w and plus b where they are not nil, over the
 // full vectors of x: the layer-norm output pass, bit for bit normalizeRow's Go loop as Go
@@ -376,7 +293,7 @@ func vecNormalize(y, x, w, b, pf []float32, m, r float32, nt bool) int {
 		_ = b[:n]
 		mode |= 2
 	}
-	return normalizeNEON(y, x[:n], w, b, m, r, mode)
+	return f32.NormalizeNEON(y, x[:n], w, b, m, r, mode)
 }
 
 // vecVarRow returns how many elements of x it did (the full vectors) and their shifted sums
@@ -385,14 +302,8 @@ func vecVarRow(x []float32, x0 float64) (int, float64, float64) {
 	if simdLevel() < SIMDNEON {
 		return 0, 0, 0
 	}
-	return varRowNEON(x, x0)
+	return f32.VarRowNEON(x, x0)
 }
-
-//go:noescape
-func aboveNEON(x []float32, t float32) int
-
-//go:noescape
-func transpose4NEON(y, x *float32, ys, xs, n int)
 
 // vecAbove returns the offset of the first full vector of x holding an element above t or
 // a NaN; len(x) rounded down to whole vectors when there is none, and 0 at SIMDGo (the
@@ -401,11 +312,11 @@ func vecAbove(x []float32, t float32) int {
 	if simdLevel() < SIMDNEON {
 		return 0
 	}
-	return aboveNEON(x, t)
+	return f32.AboveNEON(x, t)
 }
 
 // vecTranspose moves the block [i0, i1) x [j0, j1) of single elements, y[j*ys + i] =
-// x[i*xs + j]: 4 x rows at a time, each strip's whole 4x4 tiles with transpose4NEON, the
+// x[i*xs + j]: 4 x rows at a time, each strip's whole 4x4 tiles with f32.Transpose4NEON, the
 // block's ragged edges with transposeTile; false (nothing done) at SIMDGo. Never streamed:
 // arm64 has no non-temporal stores here (stream is ignored, fence does nothing).
 func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool {
@@ -419,7 +330,7 @@ func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool 
 	for i := i0; i < iv; i += 4 {
 		_ = x[(i+3)*xs+jv-1] // the kernel reads x rows i..i+3, columns j0..jv-1
 		_ = y[(jv-1)*ys+i+3] // and writes y rows j0..jv-1, columns i..i+3
-		transpose4NEON(&y[j0*ys+i], &x[i*xs+j0], ys, xs, jv-j0)
+		f32.Transpose4NEON(&y[j0*ys+i], &x[i*xs+j0], ys, xs, jv-j0)
 	}
 	if iv < i1 {
 		transposeTile(y, x, ys, xs, iv, i1, j0, jv)
@@ -430,11 +341,8 @@ func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool 
 	return true
 }
 
-//go:noescape
-func cumsumNEON(y, x []float32, carry float64) float64
-
 // vecCumsum is cumsumRow's vector steps: the running sum of x into y over the full vectors of
-// x (cumsumNEON), from 0. It returns how many elements it did and the running sum after them:
+// x (f32.CumsumNEON), from 0. It returns how many elements it did and the running sum after them:
 // 0, 0 at SIMDGo. Neither prefetch (pf) nor streaming (stream: arm64 has no non-temporal
 // stores here).
 func vecCumsum(y, x, pf []float32, stream bool) (int, float64) {
@@ -442,11 +350,8 @@ func vecCumsum(y, x, pf []float32, stream bool) (int, float64) {
 		return 0, 0
 	}
 	k := len(x) &^ 3
-	return k, cumsumNEON(y[:k], x[:k], 0)
+	return k, f32.CumsumNEON(y[:k], x[:k], 0)
 }
-
-//go:noescape
-func ropeNEON(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int
 
 // vecRope computes one rotate-half row: y1 = x1*c1 - x2*s1 and y2 = x2*c2 + x1*s2, all
 // slices of the half length, over the full vectors of x1: bit for bit rope's Go loop on
@@ -456,5 +361,5 @@ func vecRope(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int {
 		return 0
 	}
 	n := len(x1)
-	return ropeNEON(y1[:n], y2[:n], x1, x2[:n], c1[:n], c2[:n], s1[:n], s2[:n])
+	return f32.RopeNEON(y1[:n], y2[:n], x1, x2[:n], c1[:n], c2[:n], s1[:n], s2[:n])
 }

@@ -5,6 +5,8 @@ package ops
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/ropgen/ropgen/internal/asm/f32"
 )
 
 // TestNEONRangeKernelsDoEveryVector calls the NEON kernels that stop at a vector outside
@@ -22,10 +24,10 @@ func TestNEONRangeKernelsDoEveryVector(t *testing.T) {
 		}
 		y, s, zero := make([]float32, n), make([]float64, n), make([]float32, n)
 		got := map[string]int{
-			"elu":             eluNEON(y, x, -87, neonNoHi, 1.5, 0, c),
-			"exp_sum":         func() int { k, _ := expSumNEON(y, x, 5, -87, 88, 1, c); return k }(),
-			"exp_sum/nostore": func() int { k, _ := expSumNEON(y, x, 5, -87, 88, 0, c); return k }(),
-			"exp_sum_cols":    expSumColsNEON(s, zero, x, -87, 88, c),
+			"elu":             f32.EluNEON(y, x, -87, neonNoHi, 1.5, 0, c),
+			"exp_sum":         func() int { k, _ := f32.ExpSumNEON(y, x, 5, -87, 88, 1, c); return k }(),
+			"exp_sum/nostore": func() int { k, _ := f32.ExpSumNEON(y, x, 5, -87, 88, 0, c); return k }(),
+			"exp_sum_cols":    f32.ExpSumColsNEON(s, zero, x, -87, 88, c),
 		}
 		xe := make([]float32, n) // exact gelu's range is |x| < sqrt(2), where |z| < 1
 		for i := range xe {

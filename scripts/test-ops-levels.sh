@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make test's runs of the ops tests, one per SIMD level this machine can run, each a real run
+# make test's runs of the ops tests and of the kernel package's (internal/asm/f32), one per
+# SIMD level this machine can run, each a real run
 # (-count=1: never a result from the test cache) with ROPGEN_SIMD naming its level, and the
 # count of tests each ran: go, avx2 and avx512 on amd64 (a level the CPU lacks prints so and
 # runs nothing: ops' TestMain), go and neon on arm64, go elsewhere. On another host, the
@@ -14,6 +15,7 @@ GO=${GO:-go}
 jobs=${OPS_LEVEL_JOBS:-$(nproc 2>/dev/null || echo 2)}
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 cd "$(dirname "$0")/../ops" || exit 1
+kernels=../internal/asm/f32 # the kernel package, relative to ops
 
 # Each architecture's test binary is built once (go test -c), and each run is that binary
 # run in the package's directory, as go test runs it, with -test.count=1: no result from the
@@ -54,10 +56,11 @@ if [ "$arch" != arm64 ]; then
 		echo "skipping the arm64 ops tests (NEON kernels): qemu-aarch64-static not found (apt install qemu-user-static)"
 	fi
 fi
-"$GO" test -c -o "$tmp/ops.test" . >"$tmp/build.out" 2>&1 &
+{ "$GO" test -c -o "$tmp/ops.test" . && "$GO" test -c -o "$tmp/f32.test" "$kernels"; } >"$tmp/build.out" 2>&1 &
 native=$!
 if [ -n "$qemu" ]; then
-	GOARCH=arm64 "$GO" test -c -o "$tmp/ops-arm64.test" . >"$tmp/build-arm64.out" 2>&1 &
+	{ GOARCH=arm64 "$GO" test -c -o "$tmp/ops-arm64.test" . &&
+		GOARCH=arm64 "$GO" test -c -o "$tmp/f32-arm64.test" "$kernels"; } >"$tmp/build-arm64.out" 2>&1 &
 	if ! wait $!; then
 		cat "$tmp/build-arm64.out"
 		exit 1
@@ -72,6 +75,9 @@ if [ -n "$qemu" ]; then
 	add "arm64 under qemu-aarch64-static ROPGEN_SIMD=neon, TestCatalogKernels" \
 		"$qemu_go -run '^TestCatalogKernels\$' ./ops" \
 		"$qemu_run -test.run '^TestCatalogKernels\$'"
+	add "arm64 under qemu-aarch64-static ROPGEN_SIMD=neon, internal/asm/f32" \
+		"$qemu_go ./internal/asm/f32" \
+		"cd '$kernels' && ROPGEN_SIMD=neon qemu-aarch64-static '$tmp/f32-arm64.test' -test.v -test.count=1 -test.timeout=10m"
 fi
 if ! wait $native; then
 	cat "$tmp/build.out"
@@ -85,6 +91,8 @@ esac
 for l in $levels; do
 	add "$arch ROPGEN_SIMD=$l" "ROPGEN_SIMD=$l $GO test -count=1 ./ops" \
 		"ROPGEN_SIMD=$l '$tmp/ops.test' -test.v -test.count=1 -test.timeout=10m"
+	add "$arch ROPGEN_SIMD=$l, internal/asm/f32" "ROPGEN_SIMD=$l $GO test -count=1 ./internal/asm/f32" \
+		"cd '$kernels' && ROPGEN_SIMD=$l '$tmp/f32.test' -test.v -test.count=1 -test.timeout=10m"
 done
 
 running=0
@@ -104,7 +112,7 @@ done
 wait
 order=("${!runs[@]}")
 if [ -n "$qemu" ]; then
-	order=("${order[@]:2}" 0 1)
+	order=("${order[@]:3}" 0 1 2)
 fi
 failed=()
 for i in "${order[@]}"; do

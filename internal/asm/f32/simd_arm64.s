@@ -2,15 +2,15 @@
 
 #include "textflag.h"
 
-// NEON kernels (simd_arm64.go), hand-written: a few short loops, one vector of 4 float32 per
-// step (the row reductions two, into separate accumulators), so cpp macros keep them
-// readable and a generator (asmgen writes the amd64 kernels with avo, which has no arm64
-// backend) would buy nothing. Each kernel does the full vectors of its row (the length
-// rounded down to 4) and returns how many elements that is; the Go caller does the rest.
-// They are not tuned: there is no arm64 machine to time them on (qemu-user, where they are
-// tested, says nothing of speed). Each TEXT line and argument load is written out, the loops
-// are macros: go vet's asmdecl checks what it sees outside macros, every frame size and
-// argument offset here.
+// NEON kernels (declared in simd_arm64.go, wrapped by ops/simd_arm64.go), hand-written: a
+// few short loops, one vector of 4 float32 per step (the row reductions two, into separate
+// accumulators), so cpp macros keep them readable and a generator (asmgen writes the amd64
+// kernels with avo, which has no arm64 backend) would buy nothing. Each kernel does the full
+// vectors of its row (the length rounded down to 4) and returns how many elements that is;
+// the Go caller does the rest. They are not tuned: there is no arm64 machine to time them on
+// (qemu-user, where they are tested, says nothing of speed). Each TEXT line and argument
+// load is written out, the loops are macros: go vet's asmdecl checks what it sees outside
+// macros, every frame size and argument offset here.
 //
 // The Go assembler has FMLA's vector form but none of the other vector floating-point
 // instructions; those are encoded with WORD below, the mnemonic beside each (go tool
@@ -83,8 +83,8 @@ done: \
 	FADD2D(4, 4, 6) \
 	FADDP2D(4, 4)
 
-// func sumNEON(x []float32) (n int, s float64)
-TEXT ·sumNEON(SB), NOSPLIT, $0-40
+// func SumNEON(x []float32) (n int, s float64)
+TEXT ·SumNEON(SB), NOSPLIT, $0-40
 	MOVD x_base+0(FP), R0
 	MOVD x_len+8(FP), R1
 	AND  $~3, R1, R1
@@ -93,8 +93,8 @@ TEXT ·sumNEON(SB), NOSPLIT, $0-40
 	FMOVD F4, s+32(FP)
 	RET
 
-// func sumSqNEON(x []float32) (n int, s float64)
-TEXT ·sumSqNEON(SB), NOSPLIT, $0-40
+// func SumSqNEON(x []float32) (n int, s float64)
+TEXT ·SumSqNEON(SB), NOSPLIT, $0-40
 	MOVD x_base+0(FP), R0
 	MOVD x_len+8(FP), R1
 	AND  $~3, R1, R1
@@ -103,11 +103,11 @@ TEXT ·sumSqNEON(SB), NOSPLIT, $0-40
 	FMOVD F4, s+32(FP)
 	RET
 
-// func maxNEON(x []float32) (n int, m float32, ok bool)
+// func MaxNEON(x []float32) (n int, m float32, ok bool)
 //
 // The max of the full vectors of x (at least one) with FMAX, which keeps a NaN and takes +0
 // over -0 as Go's max does; ok is false when the max is NaN (x held one).
-TEXT ·maxNEON(SB), NOSPLIT, $0-37
+TEXT ·MaxNEON(SB), NOSPLIT, $0-37
 	MOVD x_base+0(FP), R0
 	MOVD x_len+8(FP), R1
 	AND  $~3, R1, R1
@@ -175,8 +175,8 @@ bloop: \
 	BNE  bloop \
 done:
 
-// func addNEON(y, a, b []float32, mode int) int
-TEXT ·addNEON(SB), NOSPLIT, $0-88
+// func AddNEON(y, a, b []float32, mode int) int
+TEXT ·AddNEON(SB), NOSPLIT, $0-88
 	MOVD y_base+0(FP), R0
 	MOVD y_len+8(FP), R1
 	MOVD a_base+24(FP), R2
@@ -186,8 +186,8 @@ TEXT ·addNEON(SB), NOSPLIT, $0-88
 	MOVD R1, ret+80(FP)
 	RET
 
-// func subNEON(y, a, b []float32, mode int) int
-TEXT ·subNEON(SB), NOSPLIT, $0-88
+// func SubNEON(y, a, b []float32, mode int) int
+TEXT ·SubNEON(SB), NOSPLIT, $0-88
 	MOVD y_base+0(FP), R0
 	MOVD y_len+8(FP), R1
 	MOVD a_base+24(FP), R2
@@ -197,8 +197,8 @@ TEXT ·subNEON(SB), NOSPLIT, $0-88
 	MOVD R1, ret+80(FP)
 	RET
 
-// func mulNEON(y, a, b []float32, mode int) int
-TEXT ·mulNEON(SB), NOSPLIT, $0-88
+// func MulNEON(y, a, b []float32, mode int) int
+TEXT ·MulNEON(SB), NOSPLIT, $0-88
 	MOVD y_base+0(FP), R0
 	MOVD y_len+8(FP), R1
 	MOVD a_base+24(FP), R2
@@ -208,8 +208,8 @@ TEXT ·mulNEON(SB), NOSPLIT, $0-88
 	MOVD R1, ret+80(FP)
 	RET
 
-// func divNEON(y, a, b []float32, mode int) int
-TEXT ·divNEON(SB), NOSPLIT, $0-88
+// func DivNEON(y, a, b []float32, mode int) int
+TEXT ·DivNEON(SB), NOSPLIT, $0-88
 	MOVD y_base+0(FP), R0
 	MOVD y_len+8(FP), R1
 	MOVD a_base+24(FP), R2
@@ -219,10 +219,10 @@ TEXT ·divNEON(SB), NOSPLIT, $0-88
 	MOVD R1, ret+80(FP)
 	RET
 
-// func reluNEON(y, x []float32) int
+// func ReluNEON(y, x []float32) int
 //
 // y = max(x, 0) over the full vectors of x with FMAX: NaN kept, -0 to +0, as Go's max.
-TEXT ·reluNEON(SB), NOSPLIT, $0-56
+TEXT ·ReluNEON(SB), NOSPLIT, $0-56
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -240,12 +240,12 @@ rdone:
 	MOVD R1, ret+48(FP)
 	RET
 
-// func leakyReluNEON(y, x []float32, s float32) int
+// func LeakyReluNEON(y, x []float32, s float32) int
 //
 // y = x * f, f = s where x's sign bit is set (NaN and -0 included) and 1 elsewhere, over the
 // full vectors of x: the Go loop's x * factor[sign bit], x the first operand of the multiply
 // as there (which NaN a two-NaN product keeps).
-TEXT ·leakyReluNEON(SB), NOSPLIT, $0-64
+TEXT ·LeakyReluNEON(SB), NOSPLIT, $0-64
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -268,12 +268,12 @@ lkdone:
 	MOVD R1, ret+56(FP)
 	RET
 
-// func clampNEON(y, x []float32, lo, hi float32) int
+// func ClampNEON(y, x []float32, lo, hi float32) int
 //
 // y = min(max(x, lo), hi) over the full vectors of x: FMAX then FMIN with the Go builtins'
 // operands in Go's order (FMAXS and FMINS on arm64), so NaN, the NaN kept of two and the
 // signed zeros are Go's, bit for bit.
-TEXT ·clampNEON(SB), NOSPLIT, $0-64
+TEXT ·ClampNEON(SB), NOSPLIT, $0-64
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -295,12 +295,12 @@ cldone:
 	MOVD R1, ret+56(FP)
 	RET
 
-// func hardswishNEON(y, x []float32) int
+// func HardswishNEON(y, x []float32) int
 //
 // y = x * min(max(x + 3, 0), 6) / 6 over the full vectors of x, hardswish's operations in
 // its order and with its operands as Go compiles it on arm64 (FADDS, FMAXS, FMINS, FMULS
 // with x first, FDIVS): bit for bit, NaN and infinities included.
-TEXT ·hardswishNEON(SB), NOSPLIT, $0-56
+TEXT ·HardswishNEON(SB), NOSPLIT, $0-56
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -326,11 +326,11 @@ hsdone:
 	MOVD R1, ret+48(FP)
 	RET
 
-// func scaleNEON(y, x, w []float32, s float32, hasW int) int
+// func ScaleNEON(y, x, w []float32, s float32, hasW int) int
 //
 // y = x * s, and y = (x * s) * w when hasW != 0, over the full vectors of x: the Go loop's
 // order of operations.
-TEXT ·scaleNEON(SB), NOSPLIT, $0-96
+TEXT ·ScaleNEON(SB), NOSPLIT, $0-96
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -560,8 +560,8 @@ loop: \
 	BLT  loop \
 done:
 
-// func expNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
-TEXT ·expNEON(SB), NOSPLIT, $0-80
+// func ExpNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+TEXT ·ExpNEON(SB), NOSPLIT, $0-80
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -574,8 +574,8 @@ TEXT ·expNEON(SB), NOSPLIT, $0-80
 	MOVD R5, ret+72(FP)
 	RET
 
-// func sigmoidNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
-TEXT ·sigmoidNEON(SB), NOSPLIT, $0-80
+// func SigmoidNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+TEXT ·SigmoidNEON(SB), NOSPLIT, $0-80
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -588,8 +588,8 @@ TEXT ·sigmoidNEON(SB), NOSPLIT, $0-80
 	MOVD R5, ret+72(FP)
 	RET
 
-// func siluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
-TEXT ·siluNEON(SB), NOSPLIT, $0-80
+// func SiluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+TEXT ·SiluNEON(SB), NOSPLIT, $0-80
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -602,10 +602,10 @@ TEXT ·siluNEON(SB), NOSPLIT, $0-80
 	MOVD R5, ret+72(FP)
 	RET
 
-// func eluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+// func EluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
 //
 // y = elu(x) with alpha = p; q = 0.
-TEXT ·eluNEON(SB), NOSPLIT, $0-80
+TEXT ·EluNEON(SB), NOSPLIT, $0-80
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -618,10 +618,10 @@ TEXT ·eluNEON(SB), NOSPLIT, $0-80
 	MOVD R5, ret+72(FP)
 	RET
 
-// func mishNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+// func MishNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
 //
 // y = mish(x); p = 20, q = 2.
-TEXT ·mishNEON(SB), NOSPLIT, $0-80
+TEXT ·MishNEON(SB), NOSPLIT, $0-80
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -634,10 +634,10 @@ TEXT ·mishNEON(SB), NOSPLIT, $0-80
 	MOVD R5, ret+72(FP)
 	RET
 
-// func geluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
+// func GeluNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32) int
 //
 // y = gelu(x), tanh form; p = -2c1, q = -2c0.
-TEXT ·geluNEON(SB), NOSPLIT, $0-80
+TEXT ·GeluNEON(SB), NOSPLIT, $0-80
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -650,10 +650,10 @@ TEXT ·geluNEON(SB), NOSPLIT, $0-80
 	MOVD R5, ret+72(FP)
 	RET
 
-// func softplusNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32, l *[12]float32) int
+// func SoftplusNEON(y, x []float32, lo, hi, p, q float32, c *[10]float32, l *[12]float32) int
 //
 // y = softplus(x); p = 20, q = 0.5, l the log constants (neonLogConsts).
-TEXT ·softplusNEON(SB), NOSPLIT, $0-88
+TEXT ·SoftplusNEON(SB), NOSPLIT, $0-88
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -670,7 +670,7 @@ TEXT ·softplusNEON(SB), NOSPLIT, $0-88
 	MOVD R5, ret+80(FP)
 	RET
 
-// func geluErfNEON(y, x []float32, lo, hi, p, q float32, l *[8]float32) int
+// func GeluErfNEON(y, x []float32, lo, hi, p, q float32, l *[8]float32) int
 //
 // y = geluErf(x) = 0.5*x * erf1p(z), z = x*p (p = sqrt(1/2), q = 0.5), over the full vectors
 // of x until the first vector with a lane whose z is outside (lo, hi) = (-1, 1) (NaN
@@ -678,7 +678,7 @@ TEXT ·softplusNEON(SB), NOSPLIT, $0-88
 // polynomial as Go compiles it on arm64: s = z², Horner's steps from c6 (each an FMLA into a
 // copy of the coefficient, the subtracted ones stored negated, as Go's FNMSUBS rounds), then
 // 1 + z*p fused. l holds c6, -c5, c4, -c3, c2, -c1, c0 and 1 (neonErfConsts), in V16-V23.
-TEXT ·geluErfNEON(SB), NOSPLIT, $0-80
+TEXT ·GeluErfNEON(SB), NOSPLIT, $0-80
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -771,10 +771,10 @@ gedone:
 	VAND  V30.B16, V0.B16, V6.B16 \
 	VORR  V6.B16, V1.B16, V1.B16
 
-// func tanhNEON(y, x []float32, c *[13]float32) int
+// func TanhNEON(y, x []float32, c *[13]float32) int
 //
 // y = tanh(x) over the full vectors of x: every lane (no range stop).
-TEXT ·tanhNEON(SB), NOSPLIT, $0-64
+TEXT ·TanhNEON(SB), NOSPLIT, $0-64
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -815,11 +815,11 @@ thdone:
 // (lo, hi), NaN included), then e**d by EXP. m in V29; no prefetch of the caller's next row
 // (nothing to tune it on).
 
-// func expSumNEON(y, x []float32, m, lo, hi float32, store int, c *[10]float32) (n int, s float64)
+// func ExpSumNEON(y, x []float32, m, lo, hi float32, store int, c *[10]float32) (n int, s float64)
 //
 // e = exp(x - m) into y when store != 0 (else y is never written), each vector's four e
 // widened to float64 and added into two pairs of partial sums (V30, V31): s is their sum.
-TEXT ·expSumNEON(SB), NOSPLIT, $0-96
+TEXT ·ExpSumNEON(SB), NOSPLIT, $0-96
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -859,13 +859,13 @@ esdone:
 	FMOVD F30, s+88(FP)
 	RET
 
-// func normalizeNEON(y, x, w, b []float32, m, r float32, mode int) int
+// func NormalizeNEON(y, x, w, b []float32, m, r float32, mode int) int
 //
 // y = (x - m) * r, times w (mode&1), plus b (mode&2), over the full vectors of x, in
 // normalizeRow's order of operations as Go compiles it on arm64: the add of b fused with the
 // multiply before it (FMLA; FMADD in the Go loop), so (x - m)*r*w + b rounds once after
 // (x - m)*r, and (x - m)*r + b once after x - m.
-TEXT ·normalizeNEON(SB), NOSPLIT, $0-120
+TEXT ·NormalizeNEON(SB), NOSPLIT, $0-120
 	MOVD y_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -916,10 +916,10 @@ ndone:
 	FADD2D(acc, acc, v) \
 	FMLA2D((acc)+4, v, v)
 
-// func varRowNEON(x []float32, x0 float64) (n int, s1, s2 float64)
+// func VarRowNEON(x []float32, x0 float64) (n int, s1, s2 float64)
 //
 // The shifted sums Σ(x - x0) and Σ(x - x0)² of the full vectors of x, in float64.
-TEXT ·varRowNEON(SB), NOSPLIT, $0-56
+TEXT ·VarRowNEON(SB), NOSPLIT, $0-56
 	MOVD x_base+0(FP), R0
 	MOVD x_len+8(FP), R1
 	MOVD $x0+24(FP), R6
@@ -962,10 +962,10 @@ loop: \
 	BNE  loop \
 done:
 
-// func sumColsNEON(acc []float64, x []float32) int
+// func SumColsNEON(acc []float64, x []float32) int
 //
 // acc[i] += float64(x[i]) over the full vectors of x.
-TEXT ·sumColsNEON(SB), NOSPLIT, $0-56
+TEXT ·SumColsNEON(SB), NOSPLIT, $0-56
 	MOVD acc_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -974,10 +974,10 @@ TEXT ·sumColsNEON(SB), NOSPLIT, $0-56
 	MOVD R1, ret+48(FP)
 	RET
 
-// func maxColsNEON(acc []float64, x []float32) int
+// func MaxColsNEON(acc []float64, x []float32) int
 //
 // acc[i] = max(acc[i], float64(x[i])) over the full vectors of x.
-TEXT ·maxColsNEON(SB), NOSPLIT, $0-56
+TEXT ·MaxColsNEON(SB), NOSPLIT, $0-56
 	MOVD acc_base+0(FP), R0
 	MOVD x_base+24(FP), R2
 	MOVD x_len+32(FP), R1
@@ -986,11 +986,11 @@ TEXT ·maxColsNEON(SB), NOSPLIT, $0-56
 	MOVD R1, ret+48(FP)
 	RET
 
-// func varColsNEON(s1, s2, x0 []float64, row []float32) int
+// func VarColsNEON(s1, s2, x0 []float64, row []float32) int
 //
 // d = float64(row[i]) - x0[i], s1[i] += d and s2[i] += d*d (one FMLA, as Go fuses the Go
 // loop's d*d + s2 on arm64; its add d + s1 with d first) over the full vectors of row.
-TEXT ·varColsNEON(SB), NOSPLIT, $0-104
+TEXT ·VarColsNEON(SB), NOSPLIT, $0-104
 	MOVD s1_base+0(FP), R0
 	MOVD s2_base+24(FP), R3
 	MOVD x0_base+48(FP), R4
@@ -1020,12 +1020,12 @@ vcdone:
 	MOVD R1, ret+96(FP)
 	RET
 
-// func expSumColsNEON(s []float64, sh, row []float32, lo, hi float32, c *[10]float32) int
+// func ExpSumColsNEON(s []float64, sh, row []float32, lo, hi float32, c *[10]float32) int
 //
 // s[i] += float64(exp(row[i] - sh[i])) over the full vectors of row until the first vector
 // whose d = row - sh has a lane outside (lo, hi) (NaN included), where it stops, as UNARY;
 // e**d by EXP, widened (exact) and added with s first as in the Go loop.
-TEXT ·expSumColsNEON(SB), NOSPLIT, $0-96
+TEXT ·ExpSumColsNEON(SB), NOSPLIT, $0-96
 	MOVD s_base+0(FP), R0
 	MOVD sh_base+24(FP), R4
 	MOVD row_base+48(FP), R2
@@ -1059,11 +1059,11 @@ ecdone:
 	MOVD R5, ret+88(FP)
 	RET
 
-// func maxIntoNEON(m, row []float32) int
+// func MaxIntoNEON(m, row []float32) int
 //
 // m[i] = max(m[i], row[i]) over the full vectors of row, m the first operand of FMAX as of
 // Go's FMAXS.
-TEXT ·maxIntoNEON(SB), NOSPLIT, $0-56
+TEXT ·MaxIntoNEON(SB), NOSPLIT, $0-56
 	MOVD m_base+0(FP), R0
 	MOVD row_base+24(FP), R2
 	MOVD row_len+32(FP), R1
@@ -1083,12 +1083,12 @@ midone:
 
 // ---- Top-k's scan and the transpose.
 
-// func aboveNEON(x []float32, t float32) int
+// func AboveNEON(x []float32, t float32) int
 //
 // The offset of the first full vector of x with a lane above t or NaN (not x <= t: FCMGE
 // t >= x is all ones in a lane that is neither, -0 and +0 equal as in Go's compare), or the
 // full-vector length when none has.
-TEXT ·aboveNEON(SB), NOSPLIT, $0-40
+TEXT ·AboveNEON(SB), NOSPLIT, $0-40
 	MOVD x_base+0(FP), R0
 	MOVD x_len+8(FP), R1
 	MOVD $t+24(FP), R6
@@ -1112,13 +1112,13 @@ abdone:
 	MOVD R5, ret+32(FP)
 	RET
 
-// func transpose4NEON(y, x *float32, ys, xs, n int)
+// func Transpose4NEON(y, x *float32, ys, xs, n int)
 //
 // y[j*ys + i] = x[i*xs + j] for the 4 rows i of x from x and its first n columns (n a
 // multiple of 4, at least 4), ys and xs in elements: each 4x4 tile (4 vectors of x, one per
 // row) transposed in registers (TRN1/TRN2 of the lanes, then of the lane pairs) and stored
 // as 4 vectors, one per y row.
-TEXT ·transpose4NEON(SB), NOSPLIT, $0-40
+TEXT ·Transpose4NEON(SB), NOSPLIT, $0-40
 	MOVD y+0(FP), R0
 	MOVD x+8(FP), R2
 	MOVD ys+16(FP), R3
@@ -1156,7 +1156,7 @@ trloop:
 	BNE  trloop
 	RET
 
-// func cumsumNEON(y, x []float32, carry float64) float64
+// func CumsumNEON(y, x []float32, carry float64) float64
 //
 // y[i] = carry + x[0] + ... + x[i] over the full vectors of x, in float64 rounded to float32,
 // and the carry after them. Each vector widened to two pairs a = (x0, x1), b = (x2, x3);
@@ -1164,7 +1164,7 @@ trloop:
 // below: EXT with zero), b plus a's total, both plus the carry, and the carry plus the
 // step's total: one add on the chain from step to step, as asmgen's cumsum. The sums are
 // associated differently from the Go loop's (TestSIMDCumsum states the bound).
-TEXT ·cumsumNEON(SB), NOSPLIT, $0-64
+TEXT ·CumsumNEON(SB), NOSPLIT, $0-64
 	MOVD  y_base+0(FP), R0
 	MOVD  x_base+24(FP), R2
 	MOVD  x_len+32(FP), R1
@@ -1196,12 +1196,12 @@ csdone:
 	FMOVD F5, ret+56(FP)
 	RET
 
-// func ropeNEON(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int
+// func RopeNEON(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int
 //
 // One rotate-half row over the full vectors of x1: y1 = x1*c1 - x2*s1, y2 = x2*c2 + x1*s2,
 // as Go compiles rope's loop on arm64: the first product rounded (FMUL), the second fused
 // with the subtract or add (FMLS, FMLA; FMSUBS, FMADDS in the Go loop).
-TEXT ·ropeNEON(SB), NOSPLIT, $0-200
+TEXT ·RopeNEON(SB), NOSPLIT, $0-200
 	MOVD y1_base+0(FP), R0
 	MOVD y2_base+24(FP), R1
 	MOVD x1_base+48(FP), R2

@@ -31,8 +31,8 @@
 	M(V8, V9, V10); M(V11, V12, V13); M(V14, V15, V16); M(V17, V18, V19); \
 	M(V20, V21, V22); M(V23, V24, V25); M(V26, V27, V28); M(V29, V30, V31)
 
-// func gemmMicro8x12(kc int, a, b, c *float32, ldc, load int)
-TEXT ·gemmMicro8x12(SB), NOSPLIT, $0-48
+// func GemmMicro8x12(kc int, a, b, c *float32, ldc, load int)
+TEXT ·GemmMicro8x12(SB), NOSPLIT, $0-48
 	MOVD kc+0(FP), R0
 	MOVD a+8(FP), R1
 	MOVD b+16(FP), R2

@@ -2,9 +2,10 @@
 
 #include "textflag.h"
 
-// GEMM micro-kernels and gemv kernels (gemm_amd64.go), written by hand: each is one short
-// loop whose register assignment is the design (which accumulators, which broadcast
-// registers), so a generator would buy nothing over these macros.
+// GEMM micro-kernels and gemv kernels (declared in gemm_amd64.go, called by
+// ops/gemm_amd64.go), written by hand: each is one short loop whose register assignment is
+// the design (which accumulators, which broadcast registers), so a generator would buy
+// nothing over these macros.
 //
 // A micro-kernel computes one MR×NR tile of c = a·b over kc steps of k from packed panels:
 // a holds, for each p, the MR values a[i, p] of the tile's rows; b holds, for each p, the NR
@@ -31,8 +32,8 @@
 	M(Z4, Z5); M(Z6, Z7); M(Z8, Z9); M(Z10, Z11); M(Z12, Z13); M(Z14, Z15); \
 	M(Z16, Z17); M(Z18, Z19); M(Z20, Z21); M(Z22, Z23); M(Z24, Z25); M(Z26, Z27)
 
-// func gemmMicro12x32(kc int, a, b, c *float32, ldc, load int)
-TEXT ·gemmMicro12x32(SB), NOSPLIT, $0-48
+// func GemmMicro12x32(kc int, a, b, c *float32, ldc, load int)
+TEXT ·GemmMicro12x32(SB), NOSPLIT, $0-48
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -84,8 +85,8 @@ zstore:
 
 #define Y_ALL(M) M(Y4, Y5); M(Y6, Y7); M(Y8, Y9); M(Y10, Y11); M(Y12, Y13); M(Y14, Y15)
 
-// func gemmMicro6x16(kc int, a, b, c *float32, ldc, load int)
-TEXT ·gemmMicro6x16(SB), NOSPLIT, $0-48
+// func GemmMicro6x16(kc int, a, b, c *float32, ldc, load int)
+TEXT ·GemmMicro6x16(SB), NOSPLIT, $0-48
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -132,12 +133,12 @@ ystore:
 	VFMADD231PS off(R11), Y15, yc; \
 	VMOVUPS yc, off(DI)
 
-// func gemvAcc4(n int, x, b *float32, ldb int, c *float32)
+// func GemvAcc4(n int, x, b *float32, ldb int, c *float32)
 //
 // c[j] = fma(x3, b3[j], fma(x2, b2[j], fma(x1, b1[j], fma(x0, b0[j], c[j])))) for j < n,
 // where b_r is the row b + r·ldb: four steps of the running sum, in order. n is a multiple
 // of 32 (Go does the tail).
-TEXT ·gemvAcc4(SB), NOSPLIT, $0-40
+TEXT ·GemvAcc4(SB), NOSPLIT, $0-40
 	MOVQ n+0(FP), CX
 	SHRQ $5, CX
 	JZ   gdone
@@ -169,10 +170,10 @@ gloop:
 gdone:
 	RET
 
-// func gemvAcc1(n int, x, b, c *float32)
+// func GemvAcc1(n int, x, b, c *float32)
 //
 // c[j] = fma(x, b[j], c[j]) for j < n, n a multiple of 32: one step of the running sum.
-TEXT ·gemvAcc1(SB), NOSPLIT, $0-32
+TEXT ·GemvAcc1(SB), NOSPLIT, $0-32
 	MOVQ n+0(FP), CX
 	SHRQ $5, CX
 	JZ   g1done
@@ -204,12 +205,12 @@ g1done:
 // D_ROW(ptr, y0, y1) adds 16 products of x (Y8, Y9) and one row of w.
 #define D_ROW(ptr, y0, y1) VFMADD231PS (ptr), Y8, y0; VFMADD231PS 32(ptr), Y9, y1
 
-// func dot4(k int, x, w *float32, ldw int, out *float32)
+// func Dot4(k int, x, w *float32, ldw int, out *float32)
 //
 // out[r] = Σ_p x[p]·w[r·ldw + p] for r < 4 and p < k, k a multiple of 16: the product of a
 // row vector with four rows of a transposed matrix (linear's weight), reading each row once.
 // Each row keeps 16 partial sums (two ymm) that are added pairwise at the end.
-TEXT ·dot4(SB), NOSPLIT, $0-40
+TEXT ·Dot4(SB), NOSPLIT, $0-40
 	MOVQ k+0(FP), CX
 	MOVQ x+8(FP), SI
 	MOVQ w+16(FP), R9
@@ -262,12 +263,12 @@ dsum:
 // P_MOV(src, off) copies one float32 from src to off(DI) through a general register.
 #define P_MOV(src, off) MOVL src, R11; MOVL R11, off(DI)
 
-// func packA12(kc int, a *float32, lda int, dst *float32)
+// func PackA12(kc int, a *float32, lda int, dst *float32)
 //
 // dst[12p + i] = a[i·lda + p] for i < 12, p < kc: twelve rows of a interleaved, the order
 // the 12×32 micro-kernel broadcasts them. Rows are addressed from three bases (rows 0, 3,
 // 6) with index lda or 3·lda.
-TEXT ·packA12(SB), NOSPLIT, $0-32
+TEXT ·PackA12(SB), NOSPLIT, $0-32
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R9
@@ -300,10 +301,10 @@ pa12loop:
 pa12done:
 	RET
 
-// func packA6(kc int, a *float32, lda int, dst *float32)
+// func PackA6(kc int, a *float32, lda int, dst *float32)
 //
 // dst[6p + i] = a[i·lda + p] for i < 6, p < kc (the 6×16 micro-kernel's order).
-TEXT ·packA6(SB), NOSPLIT, $0-32
+TEXT ·PackA6(SB), NOSPLIT, $0-32
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R9
@@ -328,10 +329,10 @@ pa6loop:
 pa6done:
 	RET
 
-// func packB32(kc int, b *float32, ldb int, dst *float32)
+// func PackB32(kc int, b *float32, ldb int, dst *float32)
 //
 // dst[32p + j] = b[p·ldb + j] for j < 32, p < kc: a column panel of row-major b (AVX).
-TEXT ·packB32(SB), NOSPLIT, $0-32
+TEXT ·PackB32(SB), NOSPLIT, $0-32
 	MOVQ kc+0(FP), CX
 	MOVQ b+8(FP), SI
 	MOVQ ldb+16(FP), R9
@@ -356,10 +357,10 @@ pb32loop:
 pb32done:
 	RET
 
-// func packB16(kc int, b *float32, ldb int, dst *float32)
+// func PackB16(kc int, b *float32, ldb int, dst *float32)
 //
 // dst[16p + j] = b[p·ldb + j] for j < 16, p < kc (AVX).
-TEXT ·packB16(SB), NOSPLIT, $0-32
+TEXT ·PackB16(SB), NOSPLIT, $0-32
 	MOVQ kc+0(FP), CX
 	MOVQ b+8(FP), SI
 	MOVQ ldb+16(FP), R9
