@@ -14,7 +14,16 @@ import (
 // is a finding naming both places; an op whose entry is malformed is reported and left out.
 func Decode(files []*File) (*Catalog, diag.Findings) {
 	cat := &Catalog{Files: files}
-	var fs diag.Findings
+	// Which entry defines each op is decided in file order; the entries then decode
+	// independently, in parallel, each into its own slot, so that ops and findings keep
+	// that order.
+	type entry struct {
+		f        *File
+		key, val *yaml.Node
+		op       *Op
+		fs       diag.Findings
+	}
+	var entries []entry
 	first := map[string]diag.Pos{}
 	for _, f := range files {
 		EachEntry(f, func(key, val *yaml.Node) {
@@ -22,17 +31,25 @@ func Decode(files []*File) (*Catalog, diag.Findings) {
 			pos := diag.Pos{File: f.Path, Line: key.Line, Col: key.Column}
 			if prev, ok := first[name]; ok {
 				if prev.File != f.Path { // a duplicate within one file is reported by Parse
-					fs = append(fs, diag.Finding{Pos: pos, Op: name, Msg: "op defined twice; first definition at " + prev.String()})
+					entries = append(entries, entry{fs: diag.Findings{{Pos: pos, Op: name, Msg: "op defined twice; first definition at " + prev.String()}}})
 				}
 				return
 			}
 			first[name] = pos
-			op, ofs := DecodeOp(f, key, val)
-			fs = append(fs, ofs...)
-			if op != nil {
-				cat.Ops = append(cat.Ops, op)
-			}
+			entries = append(entries, entry{f: f, key: key, val: val})
 		})
+	}
+	parallel(len(entries), func(i int) {
+		if e := &entries[i]; e.f != nil {
+			e.op, e.fs = DecodeOp(e.f, e.key, e.val)
+		}
+	})
+	var fs diag.Findings
+	for _, e := range entries {
+		fs = append(fs, e.fs...)
+		if e.op != nil {
+			cat.Ops = append(cat.Ops, e.op)
+		}
 	}
 	return cat, fs
 }

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"encoding/json"
+	"fmt"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -260,5 +261,38 @@ func TestScalarForListParam(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// Decode decodes the entries in parallel: the catalog keeps file and entry order, the first
+// definition of a name wins, and the findings come in entry order, unsorted.
+func TestDecodeKeepsOrder(t *testing.T) {
+	var src [2]strings.Builder
+	var want []string
+	for i := range 40 {
+		name := fmt.Sprintf("Op%02d", 39-i) // not sorted: order is the files'
+		src[i/20].WriteString(entry(name))
+		want = append(want, name)
+	}
+	src[1].WriteString(entry("Op39")) // defined in a.yaml first
+	src[1].WriteString(strings.Replace(entry("Bad"), "status: spec-only", "status: done", 1))
+	var files []*File
+	for i, name := range []string{"a.yaml", "b.yaml"} {
+		f, fs := Parse(name, []byte(src[i].String()))
+		if len(fs) > 0 {
+			t.Fatal(fs)
+		}
+		files = append(files, f)
+	}
+	cat, fs := Decode(files)
+	var got []string
+	for _, op := range cat.Ops {
+		got = append(got, op.Name)
+	}
+	if !slices.Equal(got, want) { // Bad, which does not decode, is left out
+		t.Errorf("ops %v\nwant %v", got, want)
+	}
+	if len(fs) != 2 || !strings.Contains(fs[0].String(), "Op39: op defined twice; first definition at a.yaml") || fs[1].Op != "Bad" {
+		t.Errorf("findings:\n%v\nwant Op39 defined twice, then Bad's", fs)
 	}
 }
