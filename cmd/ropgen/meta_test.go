@@ -68,7 +68,7 @@ func TestConfiguredDTypes(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "ropgen.yaml"), []byte(cfg+"dtypes: {uint4x2: 1}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, stdout, stderr := runCmd("validate"); code != 0 || !strings.Contains(stdout, "8 ops (6 implemented, 2 spec-only) in 2 files") {
+	if code, stdout, stderr := runCmd("validate"); code != 0 || !strings.Contains(stdout, "9 ops (7 implemented, 2 spec-only) in 2 files") {
 		t.Errorf("validate with the dtype: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if code, _, stderr := runCmd("generate"); code != 0 {
