@@ -58,14 +58,6 @@ var commentAllowed = []struct {
 	{"perf/report/price.go", "(1.2 ms of SOL in 1.5 ms)", "an example of decimal rounding, not a run", false},
 	{"perf/render/svg_marks.go", `"200 GFLOP/s", "1 TFLOP/s"`, "an example of the tick labels", false},
 	{"perf/bench/run.go", `("12.3µs")`, "an example of the formatter's output", false},
-	// The kernels are moving to their own package tree (issue 24 item 1); their comments
-	// are rewritten at their new paths once the move has landed.
-	{"ops/simd*", "", "kernels: rewritten after the move", true},
-	{"ops/gemm_amd64*", "", "kernels: rewritten after the move", true},
-	{"ops/gemm_arm64*", "", "kernels: rewritten after the move", true},
-	{"ops/gemm_kernel.go", "", "kernels: rewritten after the move", true},
-	{"ops/internal/asmgen/*", "", "kernels: rewritten after the move", true},
-	{"internal/asm/*", "", "kernels: rewritten after the move", true},
 }
 
 // TestCommentsSayWhy scans every comment of the repository's non-test Go and assembly files

@@ -31,11 +31,11 @@ const (
 	gemmSmallM = 4
 
 	// gemmGrainFlops is the least work handed to one goroutine of attention's split over
-	// heads: about 100 µs at the scalar kernel's rate.
+	// heads: at the scalar kernel's rate, far more than a goroutine's start and join.
 	gemmGrainFlops = 1 << 18
 
-	// gemmParFlops is the least work of the packed kernel worth a second core: about 10 µs
-	// at the vector kernels' rate, ten times the cost of starting and joining a goroutine.
+	// gemmParFlops is the least work of the packed kernel worth a second core: at the
+	// vector kernels' rate, about ten times the cost of starting and joining a goroutine.
 	gemmParFlops = 1 << 20
 )
 
@@ -85,9 +85,9 @@ func GemmKernel() string { return gemmActive().name }
 // gemmBlocking returns the block sizes of an mr×nr micro-kernel on caches of l1, l2 and
 // l3 bytes shared by cores cores: the kc×nr micro-panel of b, which every micro-tile of a
 // column panel reuses, fills two thirds of L1 (the a micro-panel and the c tile stream
-// through the rest; on the reference host kc 256 ran 13-16% faster than kc 192, the
-// half-L1 size, by thread CPU time at 1024×512×1024); the mc×kc block of a, which every column panel reuses, half of L2; the kc×nc
-// block of b a core's share of half of L3.
+// through the rest; two thirds beat half of L1: docs/history.md, "GEMM blocking"); the
+// mc×kc block of a, which every column panel reuses, half of L2; the kc×nc block of b a
+// core's share of half of L3.
 func gemmBlocking(mr, nr, l1, l2, l3, cores int) (kc, mc, nc int) {
 	kc = min(max(l1*2/3/(4*nr), 64), 512) &^ 7
 	mc = min(max(l2/2/(4*kc), mr), 4096) / mr * mr

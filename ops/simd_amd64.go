@@ -344,9 +344,8 @@ func vecVarRow(x []float32, x0 float64) (int, float64, float64) {
 // writes its lines with non-temporal stores: each kernel writes 16 elements (one line) of
 // each of its y rows, so each line is written whole; the caller fences. The 16x16 kernel
 // writes each line with one store; the 16x8 one in two rounds of halves, so 8 lines stay
-// half-written until its end (16 for a pair), more than the core's write-combining buffers
-// on the reference host: ropbench ab TransposeFwd 4096x4096, 16x8 pairs (A) against 16x16
-// (B): B faster in 14 of 14 rounds, median time ratio 0.33 (load 19).
+// half-written until its end (16 for a pair), more than a core's write-combining buffers
+// hold (docs/history.md, "Kernel generator choices", has the ab run).
 func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool {
 	if simdLevel() < SIMDAVX2 {
 		return false
@@ -357,8 +356,8 @@ func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool 
 	}
 	// Down x 16 rows at a time, each strip of 16 rows walked along its columns: the 16 x
 	// rows are read as 16 sequential streams the hardware prefetcher follows, and each
-	// kernel writes whole lines of 8 y rows (column by column down x, every line read was
-	// a demand miss in its own page: 0.19 of the copy limit).
+	// kernel writes whole lines of 8 y rows (column by column down x, every line read is
+	// a demand miss in its own page).
 	for i := i0; i < iv; i += 16 {
 		nt := 0
 		if stream && ys%16 == 0 && uintptr(unsafe.Pointer(&y[j0*ys+i]))%64 == 0 {

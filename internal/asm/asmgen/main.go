@@ -416,10 +416,9 @@ func ld(m Op) VecVirtual {
 	if c, ok := m.(konst); ok && cur.wide {
 		if r := hoistedReg(c); r != nil {
 			// a copy of the register, though it takes a vector port: broadcast loads
-			// instead (here and for fma's constant) timed slower, tanh 0.65-0.70 of our
-			// copy against 0.59-0.63, mish 0.71-0.74 against 0.64-0.66 (cpu-large, one
-			// thread, two binaries alternated), perhaps a load 4K-aliasing the streamed
-			// stores
+			// instead (here and for fma's constant) were slower on the cpu-large rows
+			// (docs/history.md, "Kernel generator choices"), perhaps a load 4K-aliasing
+			// the streamed stores
 			VMOVUPS(r, v)
 		} else {
 			VBROADCASTSS(c.Mem, v)
@@ -604,8 +603,8 @@ type unary struct {
 }
 
 // prefetchAhead is how far ahead of its loads a prefetching unary kernel prefetches: 32
-// lines, measured on TanhFwd 4096×4096 (ropbench ab against no prefetch, 24 rounds, load
-// 23-25): 1 KiB 0.88 of the time, 2 KiB 0.85, 4 KiB 1.05.
+// lines, the best of 1, 2 and 4 KiB in a ropbench ab of TanhFwd 4096×4096 against no
+// prefetch (docs/history.md, "Kernel generator choices"); 4 KiB ahead gained nothing.
 const prefetchAhead = 2048
 
 var pv [2]VecVirtual // the broadcast parameters of a unary

@@ -218,25 +218,19 @@ type quarters struct {
 // bail): the k-th vector of the line at element j) and only then stores the four (store(v,
 // j, k)).
 //   - Four streams: the core's prefetchers and write-combining buffers follow each as its
-//     own. A row op's output pass streamed 0.78-0.81 of glibc's memcpy in C walking its
-//     16 KB row in order, 0.91-0.95 in quarters (two or eight streams did less).
+//     own. A C model of a row op's output pass streamed more in quarters than walking its
+//     row in order, and more than with two or eight streams.
 //   - Loads before stores: the quarters of a large range lie a multiple of 4 KiB apart, as
 //     x and y do, so a load right after the store of another quarter aliases it in the
 //     low 12 address bits and waits for it; AVX2 kernels storing each quarter's vector
-//     right after computing it ran at 0.35x the speed of the in-order loop.
-//   - Measured, cpu-large rows against our streaming copy in the same rounds, two test
-//     binaries (old and new .s) alternated, one thread: rms_norm 0.72-0.76 of the copy
-//     became 0.83-0.86, layer_norm 0.65-0.67 became 0.73-0.76 (three pairs of runs; two
-//     threads: 0.75-0.78 to 0.83-0.84, 0.66-0.69 to 0.72-0.73); exp 0.84-0.88 to
-//     1.10-1.19, silu 0.81-0.86 to 0.93-1.05, gelu 0.78-0.81 to 0.90-1.00, tanh 0.75-0.79
-//     to 0.83-0.91, softplus 0.70-0.75 to 0.76-0.85 (one and two threads); at AVX2 tanh
-//     0.27-0.29 to 0.38-0.41, softplus 0.21-0.23 to 0.32-0.35. softmax's output pass gained
-//     nothing: its row's reads come in its exp pass.
+//     right after computing it ran far slower than the in-order loop.
+//   - The norms' output passes and the one-input kernels gain on cpu-large rows against
+//     our streaming copy (docs/history.md, "Quarters, loads before stores, and fused row
+//     passes"); softmax's output pass does not: its row's reads come in its exp pass.
 //
 // It stores the quarters' lines one after the other, each line's vectors back to back: AVX2
 // storing the first halves of the four lines, then the second halves, ran its streamed
-// passes at 0.4-0.6x the speed (softmax's scale pass from cache 10.8 ms against 4.1, exp
-// from cache into memory 17-18 against 9.5; the write-combining buffers of half lines).
+// passes far slower (the write-combining buffers hold half lines).
 // quartered leaves i at 4q, where the in-order loop (placed right after it) goes on.
 func quartered(l quarters, i, n Register) {
 	name := l.name
@@ -345,18 +339,17 @@ func reductions() {
 	{
 		// sumSq: rms_norm's statistics pass, on a row the previous row's output pass
 		// prefetched, in the segments' walk as varRow's (so that its fused form streams
-		// the output pass in four streams too). Prefetching the next row here as well timed 0.88x (RMSNormFwd
-		// cpu-large against a streaming copy, 7 interleaved rounds): the output pass's
-		// prefetches are enough, and these only compete with its streamed writes.
+		// the output pass in four streams too). Prefetching the next row here as well was
+		// slower on RMSNormFwd cpu-large: the output pass's prefetches are enough, and these
+		// only compete with its streamed writes.
 		name := frame("sumSq", "func(x []float32) (int, float64)", "returns how many elements of x it did and the sum of x² in float64")
 		sumSqLoops(name, Load(Param("x").Base(), GP64()), nil)
 	}
 	{
 		// scaleSumSqOut: sumSq of x with rms_norm's output pass of the row before
-		// alongside, streamed into y, as layer norm's normVarOut: RMSNormFwd cpu-large
-		// with weight, against our streaming copy, two test binaries alternated, read
-		// 0.67-0.73 of its speed before and 0.80-0.82 with it (three pairs, one thread;
-		// two threads 0.71 and 0.79-0.85; AVX2 0.35-0.39 and 0.83-0.85, one thread).
+		// alongside, streamed into y, as layer norm's normVarOut: the reads of one row and
+		// the streamed writes of the other overlap (docs/history.md, "Quarters, loads
+		// before stores, and fused row passes").
 		name := frame("scaleSumSqOut", "func(y, a, w []float32, s float32, mode int, x []float32, pf *float32) (int, float64)", "streams y = a * s, times w (mode&1), over the full vectors of x while it returns how many elements of x it did and the sum of x² in float64, as sumSq; it prefetches pf + i for x + i; y must be 64-byte aligned")
 		y, av, w := Load(Param("y").Base(), GP64()), Load(Param("a").Base(), GP64()), Load(Param("w").Base(), GP64())
 		vs := bc(Load(Param("s"), XMM()))
@@ -531,12 +524,9 @@ func reductions() {
 	}
 	{
 		// normVarOut: varRow of x with layer norm's output pass of the row before
-		// alongside, streamed into y, as softmax's expSumOut does for its exp pass (at
-		// AVX2 too: 0.35-0.38 of our copy became 0.70-0.71 there, one thread):
-		// LayerNormFwd cpu-large with weight and bias, against our streaming copy in the
-		// same rounds, two test binaries alternated, read 0.59-0.61 of its speed before
-		// and 0.75-0.77 with it (three pairs, one thread; with two, 0.62-0.66 and
-		// 0.74-0.78 at load 4, where the other core was mostly busy).
+		// alongside, streamed into y, as softmax's expSumOut does for its exp pass, at
+		// AVX2 too: the reads of one row and the streamed writes of the other overlap
+		// (docs/history.md, "Quarters, loads before stores, and fused row passes").
 		name := frame("normVarOut", "func(y, a, w, b []float32, m, r float32, mode int, x []float32, x0 float64, pf *float32) (int, float64, float64)", "streams y = (a - m) * r, times w (mode&1), plus b (mode&2), over the full vectors of x while it returns how many elements of x it did and Σ(x - x0), Σ(x - x0)² in float64, as varRow; it prefetches pf + i for x + i; y must be 64-byte aligned")
 		y, av := Load(Param("y").Base(), GP64()), Load(Param("a").Base(), GP64())
 		w, b := Load(Param("w").Base(), GP64()), Load(Param("b").Base(), GP64())
@@ -795,8 +785,7 @@ func binaries() {
 		// The output passes of the row ops (scale, normalize) do not fence: their callers
 		// stream row after row and fence once per worker (ops.fence). A fence per row
 		// waited for each row's streamed lines to reach memory before the next row's
-		// first pass: layer_norm cpu-large took 1.12x the time with it (against a
-		// streaming copy, 5 interleaved rounds).
+		// first pass, which then could not overlap them.
 		name := frame("scale", "func(y, x, w, pf []float32, s float32, hasW, nt int) int", "computes y = x * s, times w when hasW != 0, over the full vectors of x, prefetching pf alongside; with nt != 0 the caller fences")
 		y := Load(Param("y").Base(), GP64())
 		x := Load(Param("x").Base(), GP64())
@@ -834,10 +823,8 @@ func binaries() {
 		// normalize: layer norm's output pass y = (x - m) * r (* w) (+ b), in the scalar
 		// kernel's order of operations, prefetching pf (the next row) into L2 only: the
 		// row, w, b and a next row in L1 would be 64 KB against its 48, and the statistics
-		// pass reads the next row from L2 as fast (LayerNormFwd cpu-large with weight and
-		// bias, one thread, 1.08x [1.02-1.10] faster than with PREFETCHT0, 5 interleaved
-		// runs of two test binaries; rms_norm's scale pass, with one row fewer in L1, was
-		// 0.94x as fast with it and keeps PREFETCHT0).
+		// pass reads the next row from L2 as fast (rms_norm's scale pass, with one row
+		// fewer in L1, keeps PREFETCHT0; docs/history.md, "Prefetching in the row ops").
 		name := frame("normalize", "func(y, x, w, b, pf []float32, m, r float32, mode int) int", "computes y = (x - m) * r, times w (mode&1), plus b (mode&2), streamed (mode&4; the caller fences), over the full vectors of x, prefetching pf alongside")
 		y := Load(Param("y").Base(), GP64())
 		x := Load(Param("x").Base(), GP64())

@@ -133,7 +133,7 @@ func segments(name string, x, n, i Register, body func(k int, m Mem)) {
 // within it (for the other slices of a fused kernel) and, where done is not nil, done() after
 // each step's lines: a fused kernel streams its output's lines there, each line's vectors
 // back to back (AVX2's two halves of a line stored a quarter apart ran its streamed row
-// passes at 0.4-0.6x the speed).
+// passes far slower: see quartered).
 func segmentsAt(name string, n, i Register, body func(k int, j Register, v int), done func()) {
 	qn := GP64()
 	MOVQ(n, qn)

@@ -9,30 +9,29 @@ import (
 )
 
 // The transcendental kernels: exp and the activations built on it, and the exp passes of
-// softmax, log_softmax and logsumexp. On the 2-core host they are bound by the vector ports'
-// throughput, not by latency (Estrin's scheme for exp's polynomial, with a chain 8 cycles
-// shorter, timed the same), so what counts is the instruction count per vector:
+// softmax, log_softmax and logsumexp. They are bound by the vector ports' throughput, not
+// by latency (Estrin's scheme for exp's polynomial, with a chain 8 cycles shorter, gained
+// nothing), so what counts is the instruction count per vector:
 //   - the AVX-512 kernels keep their constants in registers (hoistKernel) and read the rest
-//     as one broadcast float32 (emit); with every constant a 64-byte memory operand split
-//     across two cache lines, exp took 28 cycles a vector in cache, 13-14 after (one core,
-//     medians of 5 and 9 interleaved runs), and the cpu-large rows of the whole family went from
-//     0.45-0.6 to 0.7-0.85 of the C copy (make compare);
+//     as one broadcast float32 (emit): a 64-byte memory operand the linker aligns to 32
+//     bytes splits across two cache lines on every read (docs/history.md, "Constants of the
+//     AVX-512 kernels, exp in six FMAs");
 //   - AVX-512 scales exp's polynomial by 2**k with VSCALEFPS, one instruction instead of
 //     the exponent-bit sequence's three, and the same bits wherever the result is normal;
 //   - a range check feeds a predicted branch and costs three instructions on AVX-512 (two
 //     compares for the lanes outside, one KORTESTW; see within). Clamping the argument to
-//     the AVX-512 exp's exact range instead (two instructions, expCheck) timed the same in
-//     the unary exp (best of 9 interleaved runs) and is what the softmax family's exp
+//     the AVX-512 exp's exact range instead (two instructions, expCheck) costs the unary
+//     exp nothing measurable and is what the softmax family's exp
 //     passes do, where rows masked far below their max would otherwise leave the kernel;
 //   - exp's polynomial is six FMAs in Horner's form (expPoly's minimax coefficients), two
-//     instructions fewer than Cephes' 1 + r + r²P(r), and a copy of a constant register
-//     the FMA did not need is gone: in cache, AVX-512 exp 0.81x the time, sigmoid 0.87x;
+//     instructions fewer than Cephes' 1 + r + r²P(r), and no copy of a constant register
+//     the FMA does not need;
 //   - the softmax family's exp passes clamp only below (expBelow: their m is the max) and
-//     run without a per-vector store test: expSum 0.77x the time in cache;
+//     run without a per-vector store test;
 //   - a negation folds into exp's reduction (expCore's neg), a factor into the constants;
 //   - VDIVPS stays: the divider runs beside the FMA ports, and VRCP14PS with a Newton step
-//     (four instructions) timed 1.15-1.3x slower in tanh, gelu and mish and the same in
-//     sigmoid (in cache, with the constants in registers, 9 interleaved runs);
+//     takes four instructions on them (it was slower in tanh, gelu and mish, no faster in
+//     sigmoid: docs/history.md, "Kernel generator choices");
 //   - tanh and softplus take formulas with fewer steps than their Go functions (below).
 
 // Float32 constants of the scalar functions (ops/elementwise_math.go, activation_math.go).
@@ -335,7 +334,7 @@ func expRows() {
 		st := Load(Param("store"), GP64())
 		pf := Load(Param("pf"), GP64())
 		// two copies of the loops, with and without the store, so that no vector tests
-		// the flag (in cache the test took 15% of the loop's time)
+		// the flag (a test per vector is a visible part of an in-cache loop)
 		expSumLoops(name, x, pf, vm, st, expPass{label: name, e: y}, expPass{label: name + "_sum"})
 	}
 	if cur.wide {
@@ -344,10 +343,9 @@ func expRows() {
 		// e may be a: a step reads its vectors of a before it stores e's), log_softmax's
 		// y = a - c without (mode 1). A row op's exp pass and the output pass of the row
 		// before it otherwise take turns: the first reads the memory and computes, the
-		// second only writes. cpu-large against our streaming copy in the same rounds, two
-		// test binaries alternated: softmax 0.62-0.64 of its speed became 0.77-0.79 on one
-		// thread and 0.54-0.55 became 0.72-0.73 on two; log_softmax 0.61-0.64 to
-		// 0.77-0.85 and 0.51-0.52 to 0.71-0.72. AVX-512 only: its exp never stops
+		// second only writes; fused, the reads and the streamed writes overlap
+		// (docs/history.md, "Quarters, loads before stores, and fused row passes").
+		// AVX-512 only: its exp never stops
 		// (expBelow), where AVX2's stop would leave the output pass half done.
 		name := frame("expSumOut", "func(y, a []float32, c float32, mode int, e, x []float32, m float32, pf *float32) (int, float64)", "streams y = a * c (mode 0) or a - c (mode 1) over the full vectors of x while it computes exp(x - m), stored into e in mode 0, and returns how many and their sum in float64, as expSum; y must be 64-byte aligned")
 		y := Load(Param("y").Base(), GP64())
@@ -400,13 +398,10 @@ type expPass struct {
 // from each.
 //   - In quarters, whose four independent exps a step the core overlaps better than one
 //     a step and whose prefetches are four streams, the pass that reads the row and
-//     prefetches the next took 0.72-0.80 of our streaming copy's time, 0.94-1.06 in order
-//     (cpu-large, exp pass alone, two binaries alternated, one thread and two), and
-//     softmax 0.50-0.54 of the copy's speed became 0.54-0.58.
+//     prefetches the next runs faster than our streaming copy, where in order it did not.
 //   - It prefetches the caller's next row (pf + i for x + i) into L2, whence its max pass
-//     reads it as fast: in L1 it would make three rows with x and y (48 KB, all of L1),
-//     and softmax and log_softmax on cpu-large ran 1.03-1.04x faster with PREFETCHT1 (one
-//     thread, 5 interleaved runs of two test binaries).
+//     reads it as fast: in L1 it would make three rows with x and y (48 KB, all of L1;
+//     docs/history.md, "Prefetching in the row ops").
 //   - Unrolling a chunk's 8 vectors gained nothing measurable and is not done.
 func expSumLoops(name string, x, pf Register, vm VecVirtual, flag Register, pass ...expPass) {
 	const expChunk = 8
