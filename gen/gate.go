@@ -348,7 +348,7 @@ func (w *walker) expr(n ast.Expr) {
 
 // octal refuses an integer literal with a leading zero (010, 0_17): Go reads it as octal,
 // where Python refuses it (leading zeros are not permitted; 0o10 is its octal), so the
-// number a reader of the spec's Python sees is not the one the generated code computes.
+// number a reader of the Python dialect sees is not the one the generated code computes.
 // 0o10, 0x10 and 0b10 read alike in both, and so do 0 and 00.
 func (w *walker) octal(n *ast.BasicLit) {
 	lit := n.Value

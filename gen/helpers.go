@@ -85,7 +85,7 @@ func lookupHelper(name string) (Helper, bool) {
 	return Helpers[i], true
 }
 
-// pythonOnly maps names an author coming from the spec's Python might write to the Go
+// pythonOnly maps names an author coming from the Python formula dialect might write to the Go
 // dialect's answer.
 var pythonOnly = map[string]string{
 	"ceil":       "for ceil(a / b) write cdiv(a, b); ceil(log2(n)) is clog2(n)",

@@ -42,7 +42,7 @@ func NewFp8BlockScaledGemmFwd(m, n, k, kBlocks, nBlocks int, dt DType) (*Fp8Bloc
 	return &Fp8BlockScaledGemmFwd{M: m, N: n, K: k, KBlocks: kBlocks, NBlocks: nBlocks, DType: dt}, nil
 }
 
-// ComputeRoof is cube.fp16, not an fp8 roof: the spec's reference device has no FP8 matrix
+// ComputeRoof is cube.fp16, not an fp8 roof: the reference NPU (docs/model.md §4.5) has no FP8 matrix
 // unit, so the op is soft-FP8, dequantized and contracted in 16 bits (docs/model.md §3.3).
 func (op *Fp8BlockScaledGemmFwd) ComputeRoof() string { return "cube.fp16" }
 

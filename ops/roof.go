@@ -10,7 +10,7 @@ import "fmt"
 // GPU's tf32 roof: tf32 rounds the inputs to 10 mantissa bits, which a float32 op does not
 // ask for, so a profile without cube.fp32 leaves such rows blank rather than guessing.
 //
-// There is no fp8 entry. The spec's reference device (Ascend 910B1) has no FP8 cube: an fp8
+// There is no fp8 entry. The reference NPU (Ascend 910B1, docs/model.md §4.5) has no FP8 cube: an fp8
 // tensor there is a storage format that a kernel dequantizes and contracts in 16 bits.
 // Quoting a cube.fp8 ceiling would price the op against a unit the hardware does not have.
 var cubeRoofs = map[DType]string{

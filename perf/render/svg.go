@@ -231,7 +231,7 @@ func WriteSVG(w io.Writer, c *Chart) (int, error) {
 type memSlope struct {
 	name   string  // "DRAM", "HBM", "L3", ...
 	bw     float64 // bytes/s on the basis
-	main   bool    // the main memory's: the spec's roof, drawn bold
+	main   bool    // the main memory's: the model's roof, drawn bold
 	x0, x1 float64 // the intensities it is drawn between
 	trace  []box   // the boxes its line covers on screen
 }

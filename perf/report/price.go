@@ -176,7 +176,7 @@ type Price struct {
 	// CacheLevel is the smallest cache level ("l1", "l2", "l3") whose size holds the work's
 	// bytes, "" when none does or the profile has no cache roofs; CacheTime is the SOL time
 	// with that level's bandwidth in place of DRAM's: max(bytes / cache bandwidth,
-	// ComputeTime). A price beyond the spec (the cache-aware roofline); SOLTime, on DRAM,
+	// ComputeTime). A price beyond the model (the cache-aware roofline); SOLTime, on DRAM,
 	// stays the headline.
 	CacheLevel string
 	CacheTime  float64
@@ -294,7 +294,7 @@ type roof struct {
 
 // NewPricer returns a pricer. With fixed set, every record is priced against it, whatever its
 // device; otherwise each record's device name selects one of candidates (profiles.Match). An
-// empty basis means profiles.Effective, the spec's pricing.
+// empty basis means profiles.Effective, the model's pricing (docs/model.md §4.1).
 func NewPricer(fixed *profiles.Profile, candidates []*profiles.Profile, basis profiles.Basis) *Pricer {
 	if basis == "" {
 		basis = profiles.Effective
