@@ -194,13 +194,3 @@ func (op *HardswishFwd) reference(out, x *Tensor) {
 // of the small result, so the absolute part is two ulps of 1, times alpha (1 in the
 // catalog).
 var eluTol = Tol{Abs: 2.5e-7, Rel: 1e-6}
-
-func init() {
-	register("GeluErfFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewGeluErfFwd(dt) }, unaryTol))
-	register("SoftplusFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewSoftplusFwd(dt) }, unaryTol))
-	register("MishFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewMishFwd(dt) }, unaryTol))
-	register("EluFwd", buildUnary(func(b *caseBuilder, dt DType) (unaryOp, error) {
-		return NewEluFwd(b.float("alpha"), dt)
-	}, eluTol))
-	register("HardswishFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewHardswishFwd(dt) }, unaryTol))
-}

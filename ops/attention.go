@@ -197,38 +197,3 @@ func (op *AttentionFwd) reference(o, q, k, v *Tensor) {
 // head_dim products, an output seq_kv weighted values, each product and weight at most about
 // 1 for inputs in [-1, 1); each float32 step rounds by at most 2^-24 of the running value.
 func attentionTol(headDim, seqKV int) Tol { return Tol{Abs: float64(headDim+seqKV) * 0x1p-20} }
-
-func init() {
-	register("AttentionFwd", func(b *caseBuilder) (*Instance, error) {
-		qs := [4]int{b.dim("batch"), b.dim("heads"), b.dim("seq_q"), b.dim("head_dim")}
-		kvs := [4]int{b.dim("batch"), b.dim("kv_heads"), b.dim("seq_kv"), b.dim("head_dim")}
-		causal, qdt, kvdt := b.bool("causal"), b.dtype("q"), b.dtype("k")
-		if b.err != nil {
-			return nil, b.err
-		}
-		op, err := NewAttentionFwd(qs, kvs, causal, qdt, kvdt)
-		if err != nil {
-			return nil, err
-		}
-		q, k, v := b.input("q"), b.input("k"), b.input("v")
-		if b.err != nil {
-			return nil, b.err
-		}
-		shape, err := op.Bind(q, k, v)
-		if err != nil {
-			return nil, err
-		}
-		o := b.output("o", shape)
-		if b.err != nil {
-			return nil, b.err
-		}
-		return &Instance{
-			Op:        op,
-			Inputs:    []Arg{{"q", q}, {"k", k}, {"v", v}},
-			Outputs:   []Arg{{"o", o}},
-			Run:       func() error { return op.Forward(o, q, k, v) },
-			Reference: func(outs []*Tensor) error { op.reference(outs[0], q, k, v); return nil },
-			Tol:       attentionTol(op.HeadDim, op.SeqKv),
-		}, nil
-	})
-}

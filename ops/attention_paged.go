@@ -180,36 +180,3 @@ func (op *PagedAttentionFwd) reference(out, q, kCache, vCache, blockTables *Tens
 	}
 	return nil
 }
-
-func init() {
-	register("PagedAttentionFwd", func(b *caseBuilder) (*Instance, error) {
-		ns, h, kvh, d := b.dim("num_seqs"), b.dim("heads"), b.dim("kv_heads"), b.dim("head_dim")
-		nb, bs, mb, cl, dt := b.dim("num_blocks"), b.dim("block_size"), b.dim("max_blocks"), b.ints("context_lens"), b.dtype("q")
-		if b.err != nil {
-			return nil, b.err
-		}
-		op, err := NewPagedAttentionFwd(ns, h, kvh, d, nb, bs, mb, cl, dt)
-		if err != nil {
-			return nil, err
-		}
-		q, kc, vc, bt := b.input("q"), b.input("k_cache"), b.input("v_cache"), b.indices("block_tables", nb)
-		if b.err != nil {
-			return nil, b.err
-		}
-		shape, err := op.Bind(q, kc, vc, bt)
-		if err != nil {
-			return nil, err
-		}
-		o := b.output("out", shape)
-		return &Instance{
-			Op:        op,
-			Inputs:    []Arg{{"q", q}, {"k_cache", kc}, {"v_cache", vc}, {"block_tables", bt}},
-			Outputs:   []Arg{{"out", o}},
-			Run:       func() error { return op.Forward(o, q, kc, vc, bt) },
-			Reference: func(outs []*Tensor) error { return op.reference(outs[0], q, kc, vc, bt) },
-			// float32 dot products of head_dim terms and a float32 weighted sum over the
-			// context: a few ulps of the largest partial sums.
-			Tol: Tol{Abs: 2e-6, Rel: 1e-5},
-		}, nil
-	})
-}

@@ -240,32 +240,3 @@ func (op *ClampFwd) reference(out, x, lo, hi *Tensor) {
 		out.Data[i] = float32(v)
 	}
 }
-
-func init() {
-	register("ClampFwd", func(b *caseBuilder) (*Instance, error) {
-		dt := b.dtype("x")
-		if b.err != nil {
-			return nil, b.err
-		}
-		op, err := NewClampFwd(b.optFloat("min_val"), b.optFloat("max_val"), dt)
-		if err != nil {
-			return nil, err
-		}
-		x, lo, hi := b.input("x"), b.input("lo"), b.input("hi")
-		if b.err != nil {
-			return nil, b.err
-		}
-		shape, err := op.Bind(x, lo, hi)
-		if err != nil {
-			return nil, err
-		}
-		y := b.output("y", shape)
-		return &Instance{
-			Op:        op,
-			Inputs:    clampInputs(x, lo, hi),
-			Outputs:   []Arg{{"y", y}},
-			Run:       func() error { return op.Forward(y, x, lo, hi) },
-			Reference: func(outs []*Tensor) error { op.reference(outs[0], x, lo, hi); return nil },
-		}, nil
-	})
-}

@@ -232,22 +232,3 @@ func (op *Conv2dFwd) reference(y, x, weight, bias *Tensor) {
 		}
 	}
 }
-
-func init() {
-	register("Conv2dFwd", func(b *caseBuilder) (*Instance, error) {
-		x := [4]int{b.dim("N"), b.dim("C_in"), b.dim("H"), b.dim("W")}
-		stride, padding, dilation, groups, dt := b.int("stride"), b.int("padding"), b.int("dilation"), b.int("groups"), b.dtype("x")
-		if b.err != nil {
-			return nil, b.err
-		}
-		if groups < 1 || x[1]%groups != 0 {
-			return nil, fmt.Errorf("Conv2dFwd: groups %d must divide C_in %d", groups, x[1])
-		}
-		w := [4]int{b.dim("C_out"), x[1] / groups, b.dim("KH"), b.dim("KW")}
-		op, err := NewConv2dFwd(x, w, stride, padding, dilation, groups, b.has("bias"), dt)
-		if err != nil {
-			return nil, err
-		}
-		return buildWeighted(b, op, op.Bind, op.Forward, op.reference, gemmTol(op.CIn/op.Groups*op.KH*op.KW+1))
-	})
-}

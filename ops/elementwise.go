@@ -10,10 +10,9 @@ import (
 // Bind (called by Forward) records. The kernels share bindUnary and unaryForward; each
 // passes the loop over one contiguous range, so the element function inlines.
 
-// unaryOp is what the unary ops have in common, for the shared builder.
+// unaryOp is what the unary ops have in common, for unaryForward.
 type unaryOp interface {
-	xyOp
-	reference(out, x *Tensor)
+	Bind(x *Tensor) ([]int, error)
 }
 
 // bindUnary checks x against the op's dtype, records its shape and returns the output shape.
@@ -323,30 +322,3 @@ func (op *GeluFwd) reference(out, x *Tensor) {
 // transcendentals are within a few ulp of float64 math (rel), and results near zero may be
 // off by a few ulp of the intermediate terms (abs).
 var unaryTol = Tol{Abs: 1e-7, Rel: 1e-6}
-
-// buildUnary returns the builder of a unary op made by mk from the case.
-func buildUnary(mk func(b *caseBuilder, dt DType) (unaryOp, error), tol Tol) builder {
-	return func(b *caseBuilder) (*Instance, error) {
-		dt := b.dtype("x")
-		if b.err != nil {
-			return nil, b.err
-		}
-		op, err := mk(b, dt)
-		if err != nil {
-			return nil, err
-		}
-		return b.xyInstance(op, func(out, x *Tensor) error { op.reference(out, x); return nil }, tol)
-	}
-}
-
-func init() {
-	register("ReluFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewReluFwd(dt) }, Tol{}))
-	register("LeakyReluFwd", buildUnary(func(b *caseBuilder, dt DType) (unaryOp, error) {
-		return NewLeakyReluFwd(b.float("negative_slope"), dt)
-	}, Tol{}))
-	register("ExpFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewExpFwd(dt) }, unaryTol))
-	register("TanhFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewTanhFwd(dt) }, unaryTol))
-	register("SigmoidFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewSigmoidFwd(dt) }, unaryTol))
-	register("SiluFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewSiluFwd(dt) }, unaryTol))
-	register("GeluFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewGeluFwd(dt) }, unaryTol))
-}

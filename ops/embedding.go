@@ -92,33 +92,3 @@ func (op *EmbeddingFwd) reference(out, indices, weight *Tensor) {
 		}
 	}
 }
-
-func buildEmbedding(b *caseBuilder) (*Instance, error) {
-	n, v, d := b.dim("N"), b.dim("V"), b.dim("D")
-	idt, dt := b.dtype("indices"), b.dtype("weight")
-	if b.err != nil {
-		return nil, b.err
-	}
-	op, err := NewEmbeddingFwd(n, v, d, idt, dt)
-	if err != nil {
-		return nil, err
-	}
-	ids, w := b.indices("indices", v), b.input("weight")
-	if b.err != nil {
-		return nil, b.err
-	}
-	shape, err := op.Bind(ids, w)
-	if err != nil {
-		return nil, err
-	}
-	y := b.output("y", shape)
-	return &Instance{
-		Op:        op,
-		Inputs:    []Arg{{"indices", ids}, {"weight", w}},
-		Outputs:   []Arg{{"y", y}},
-		Run:       func() error { return op.Forward(y, ids, w) },
-		Reference: func(outs []*Tensor) error { op.reference(outs[0], ids, w); return nil },
-	}, nil
-}
-
-func init() { register("EmbeddingFwd", buildEmbedding) }

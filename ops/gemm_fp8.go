@@ -187,37 +187,3 @@ func (op *Fp8BlockScaledGemmFwd) reference(c, a, b, aScale, bScale *Tensor) {
 		}
 	}
 }
-
-func init() {
-	register("Fp8BlockScaledGemmFwd", func(b *caseBuilder) (*Instance, error) {
-		m, n, k, kb, nb, dt := b.dim("M"), b.dim("N"), b.dim("K"), b.dim("K_blocks"), b.dim("N_blocks"), b.dtype("a")
-		if b.err != nil {
-			return nil, b.err
-		}
-		op, err := NewFp8BlockScaledGemmFwd(m, n, k, kb, nb, dt)
-		if err != nil {
-			return nil, err
-		}
-		x, w, xs, ws := b.input("a"), b.input("b"), b.input("a_scale"), b.input("b_scale")
-		if b.err != nil {
-			return nil, b.err
-		}
-		shape, err := op.Bind(x, w, xs, ws)
-		if err != nil {
-			return nil, err
-		}
-		c := b.output("c", shape)
-		if b.err != nil {
-			return nil, b.err
-		}
-		return &Instance{
-			Op:        op,
-			Inputs:    []Arg{{"a", x}, {"b", w}, {"a_scale", xs}, {"b_scale", ws}},
-			Outputs:   []Arg{{"c", c}},
-			Run:       func() error { return op.Forward(c, x, w, xs, ws) },
-			Reference: func(outs []*Tensor) error { op.reference(outs[0], x, w, xs, ws); return nil },
-			// The scales are below 1 in magnitude, so the contraction's tolerance holds.
-			Tol: gemmTol(k),
-		}, nil
-	})
-}

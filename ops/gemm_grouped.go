@@ -82,17 +82,3 @@ func (op *GroupedGemmFwd) each(c, a, b *Tensor, f func(m, n, k int, a, b mat, c 
 		row += rows
 	}
 }
-
-func init() {
-	register("GroupedGemmFwd", func(b *caseBuilder) (*Instance, error) {
-		m, k, n, g, sizes, dt := b.dim("M"), b.dim("K"), b.dim("N"), b.dim("G"), b.ints("group_sizes"), b.dtype("a")
-		if b.err != nil {
-			return nil, b.err
-		}
-		op, err := NewGroupedGemmFwd(m, k, n, g, sizes, dt)
-		if err != nil {
-			return nil, err
-		}
-		return buildBinary(b, op, op.Bind, op.Forward, op.reference, gemmTol(k))
-	})
-}

@@ -353,33 +353,6 @@ func (op *ConcatFwd) reference(out, a, b *Tensor) {
 	}
 }
 
-func buildConcat(b *caseBuilder) (*Instance, error) {
-	dim, dt := b.int("dim"), b.dtype("a")
-	if b.err != nil {
-		return nil, b.err
-	}
-	op, err := NewConcatFwd(dim, dt)
-	if err != nil {
-		return nil, err
-	}
-	x, y := b.input("a"), b.input("b")
-	if b.err != nil {
-		return nil, b.err
-	}
-	shape, err := op.Bind(x, y)
-	if err != nil {
-		return nil, err
-	}
-	out := b.output("y", shape)
-	return &Instance{
-		Op:        op,
-		Inputs:    []Arg{{"a", x}, {"b", y}},
-		Outputs:   []Arg{{"y", out}},
-		Run:       func() error { return op.Forward(out, x, y) },
-		Reference: func(outs []*Tensor) error { op.reference(outs[0], x, y); return nil },
-	}, nil
-}
-
 // PadFwd is torch.nn.functional.pad(x, (pad_left, pad_right), value=value): the last dim
 // of x grows by pad_left elements before and pad_right after, filled with value.
 type PadFwd struct {
@@ -461,16 +434,4 @@ func (op *PadFwd) reference(out, x *Tensor) {
 			out.Data[o] = float32(op.Value)
 		}
 	}
-}
-
-func init() {
-	// Layout ops move values without arithmetic: the kernels must match exactly.
-	register("CopyFwd", buildUnary(func(_ *caseBuilder, dt DType) (unaryOp, error) { return NewCopyFwd(dt) }, Tol{}))
-	register("TransposeFwd", buildUnary(func(b *caseBuilder, dt DType) (unaryOp, error) {
-		return NewTransposeFwd(b.int("dim0"), b.int("dim1"), dt)
-	}, Tol{}))
-	register("ConcatFwd", buildConcat)
-	register("PadFwd", buildUnary(func(b *caseBuilder, dt DType) (unaryOp, error) {
-		return NewPadFwd(b.int("pad_left"), b.int("pad_right"), b.float("value"), dt)
-	}, Tol{}))
 }

@@ -123,35 +123,3 @@ func (op *MoeTopKGatingFwd) reference(weights, ids, logits *Tensor) {
 		}
 	}
 }
-
-func init() {
-	register("MoeTopKGatingFwd", func(b *caseBuilder) (*Instance, error) {
-		t, e, k, dt := b.dim("T"), b.dim("E"), b.int("top_k"), b.dtype("logits")
-		if b.err != nil {
-			return nil, b.err
-		}
-		op, err := NewMoeTopKGatingFwd(t, e, k, dt)
-		if err != nil {
-			return nil, err
-		}
-		logits := b.input("logits")
-		if b.err != nil {
-			return nil, b.err
-		}
-		shape, err := op.Bind(logits)
-		if err != nil {
-			return nil, err
-		}
-		w, ids := b.output("weights", shape), b.output("ids", shape)
-		return &Instance{
-			Op:        op,
-			Inputs:    []Arg{{"logits", logits}},
-			Outputs:   []Arg{{"weights", w}, {"ids", ids}},
-			Run:       func() error { return op.Forward(w, ids, logits) },
-			Reference: func(outs []*Tensor) error { op.reference(outs[0], outs[1], logits); return nil },
-			// expf's few ulps and a float32 sum of top_k terms; ids are exact (random
-			// logits have no ties).
-			Tol: Tol{Abs: 1e-7, Rel: 2e-6},
-		}, nil
-	})
-}

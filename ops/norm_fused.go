@@ -93,33 +93,3 @@ func (op *FusedAddRMSNormFwd) reference(y, residualOut, x, residual, weight *Ten
 		}
 	}
 }
-
-func init() {
-	register("FusedAddRMSNormFwd", func(b *caseBuilder) (*Instance, error) {
-		t, n, eps, dt := b.dim("T"), b.dim("N"), b.float("eps"), b.dtype("x")
-		if b.err != nil {
-			return nil, b.err
-		}
-		op, err := NewFusedAddRMSNormFwd(t, n, eps, dt)
-		if err != nil {
-			return nil, err
-		}
-		x, res, w := b.input("x"), b.input("residual"), b.input("weight")
-		if b.err != nil {
-			return nil, b.err
-		}
-		shape, err := op.Bind(x, res, w)
-		if err != nil {
-			return nil, err
-		}
-		y, ro := b.output("y", shape), b.output("residual_out", shape)
-		return &Instance{
-			Op:        op,
-			Inputs:    []Arg{{"x", x}, {"residual", res}, {"weight", w}},
-			Outputs:   []Arg{{"y", y}, {"residual_out", ro}},
-			Run:       func() error { return op.Forward(y, ro, x, res, w) },
-			Reference: func(outs []*Tensor) error { op.reference(outs[0], outs[1], x, res, w); return nil },
-			Tol:       normTol,
-		}, nil
-	})
-}

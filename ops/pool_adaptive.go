@@ -193,29 +193,3 @@ func (op *AdaptiveMaxPool2dFwd) Forward(y, x *Tensor) error {
 }
 
 func (op *AdaptiveMaxPool2dFwd) reference(y, x *Tensor) { op.adaptivePool2d.reference(y, x, true) }
-
-// buildAdaptive returns the builder of an adaptive pool made by mk: exact agreement.
-func buildAdaptive(mk func(x [4]int, out [2]int, dt DType) (poolOp, error)) builder {
-	return func(b *caseBuilder) (*Instance, error) {
-		x := [4]int{b.dim("N"), b.dim("C"), b.dim("H"), b.dim("W")}
-		out := [2]int{b.dim("H_out"), b.dim("W_out")}
-		dt := b.dtype("x")
-		if b.err != nil {
-			return nil, b.err
-		}
-		op, err := mk(x, out, dt)
-		if err != nil {
-			return nil, err
-		}
-		return b.xyInstance(op, func(y, x *Tensor) error { op.reference(y, x); return nil }, Tol{})
-	}
-}
-
-func init() {
-	register("AdaptiveAvgPool2dFwd", buildAdaptive(func(x [4]int, out [2]int, dt DType) (poolOp, error) {
-		return NewAdaptiveAvgPool2dFwd(x, out, dt)
-	}))
-	register("AdaptiveMaxPool2dFwd", buildAdaptive(func(x [4]int, out [2]int, dt DType) (poolOp, error) {
-		return NewAdaptiveMaxPool2dFwd(x, out, dt)
-	}))
-}

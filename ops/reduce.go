@@ -414,42 +414,5 @@ func (op *AmaxFwd) Forward(out, x *Tensor) error { return op.core().forward(out,
 // ReductionShape is what formulas.Amax reads.
 func (op *AmaxFwd) ReductionShape() (formulas.ReductionShape, error) { return op.core().shape() }
 
-// buildReduction returns the builder of a reduction op; fold, identity and mean define its
-// float64 reference.
-func buildReduction(mk func(dim []int, keepdim bool, dt DType) (xyOp, error),
-	fold func(acc, v float64) float64, identity float64, mean bool, tol Tol) builder {
-	return func(b *caseBuilder) (*Instance, error) {
-		dim, keepdim, dt := b.ints("dim"), b.bool("keepdim"), b.dtype("x")
-		if b.err != nil {
-			return nil, b.err
-		}
-		op, err := mk(dim, keepdim, dt)
-		if err != nil {
-			return nil, err
-		}
-		return b.xyInstance(op, func(out, x *Tensor) error {
-			axes, err := reduceAxes("reference", dim, len(x.Shape))
-			if err != nil {
-				return err
-			}
-			reduceReference(out, x, axes, fold, identity, mean)
-			return nil
-		}, tol)
-	}
-}
-
 // sumTol: float64 sums in another order round to the same float32 but for rare ties.
 var sumTol = Tol{Abs: 1e-6, Rel: 1e-6}
-
-func init() {
-	add := func(acc, v float64) float64 { return acc + v }
-	register("SumFwd", buildReduction(func(dim []int, keepdim bool, dt DType) (xyOp, error) {
-		return NewSumFwd(dim, keepdim, dt)
-	}, add, 0, false, sumTol))
-	register("MeanFwd", buildReduction(func(dim []int, keepdim bool, dt DType) (xyOp, error) {
-		return NewMeanFwd(dim, keepdim, dt)
-	}, add, 0, true, sumTol))
-	register("AmaxFwd", buildReduction(func(dim []int, keepdim bool, dt DType) (xyOp, error) {
-		return NewAmaxFwd(dim, keepdim, dt)
-	}, func(acc, v float64) float64 { return max(acc, v) }, math.Inf(-1), false, Tol{}))
-}

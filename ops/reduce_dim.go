@@ -487,34 +487,3 @@ func (op *CumsumFwd) reference(out, x *Tensor) error {
 		}
 	})
 }
-
-// dimOp is what softmax, log_softmax and cumsum have in common, for the shared builder.
-type dimOp interface {
-	xyOp
-	reference(out, x *Tensor) error
-}
-
-func buildDimOp(mk func(dim int, dt DType) (dimOp, error), tol Tol) builder {
-	return func(b *caseBuilder) (*Instance, error) {
-		dim, dt := b.int("dim"), b.dtype("x")
-		if b.err != nil {
-			return nil, b.err
-		}
-		op, err := mk(dim, dt)
-		if err != nil {
-			return nil, err
-		}
-		return b.xyInstance(op, op.reference, tol)
-	}
-}
-
-func init() {
-	// Softmax: a few ulp from expf and the reciprocal. log_softmax subtracts log(sum) of
-	// order log(n) from x, so its absolute error scales with that term's ulp.
-	register("SoftmaxFwd", buildDimOp(func(dim int, dt DType) (dimOp, error) { return NewSoftmaxFwd(dim, dt) },
-		Tol{Abs: 1e-8, Rel: 1e-6}))
-	register("LogSoftmaxFwd", buildDimOp(func(dim int, dt DType) (dimOp, error) { return NewLogSoftmaxFwd(dim, dt) },
-		Tol{Abs: 4e-6, Rel: 1e-6}))
-	register("CumsumFwd", buildDimOp(func(dim int, dt DType) (dimOp, error) { return NewCumsumFwd(dim, dt) },
-		Tol{}))
-}

@@ -94,35 +94,3 @@ func (op *RopeFwd) reference(out, x, cos, sin *Tensor) {
 		out.Data[i] = float32(float64(x.Data[i])*float64(cos.Data[s*op.D+j]) + rot*float64(sin.Data[s*op.D+j]))
 	}
 }
-
-func buildRope(b *caseBuilder) (*Instance, error) {
-	bb, s, h, d, dt := b.dim("B"), b.dim("S"), b.dim("H"), b.dim("D"), b.dtype("x")
-	if b.err != nil {
-		return nil, b.err
-	}
-	op, err := NewRopeFwd(bb, s, h, d, dt)
-	if err != nil {
-		return nil, err
-	}
-	x, cos, sin := b.input("x"), b.input("cos"), b.input("sin")
-	if b.err != nil {
-		return nil, b.err
-	}
-	shape, err := op.Bind(x, cos, sin)
-	if err != nil {
-		return nil, err
-	}
-	y := b.output("y", shape)
-	return &Instance{
-		Op:        op,
-		Inputs:    []Arg{{"x", x}, {"cos", cos}, {"sin", sin}},
-		Outputs:   []Arg{{"y", y}},
-		Run:       func() error { return op.Forward(y, x, cos, sin) },
-		Reference: func(outs []*Tensor) error { op.reference(outs[0], x, cos, sin); return nil },
-		// Two float32 products and a sum of values in [-1, 1): a few ulp of 1 where the
-		// float64 reference rounds once.
-		Tol: Tol{Abs: 3e-7, Rel: 1e-6},
-	}, nil
-}
-
-func init() { register("RopeFwd", buildRope) }

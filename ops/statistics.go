@@ -442,12 +442,3 @@ var (
 	lseTol = Tol{Abs: 1e-6, Rel: 1e-6}
 	varTol = Tol{Abs: 1e-7, Rel: 1e-6}
 )
-
-func init() {
-	register("LogsumexpFwd", buildUnary(func(b *caseBuilder, dt DType) (unaryOp, error) {
-		return NewLogsumexpFwd(b.ints("dim"), b.bool("keepdim"), dt)
-	}, lseTol))
-	register("VarFwd", buildUnary(func(b *caseBuilder, dt DType) (unaryOp, error) {
-		return NewVarFwd(b.ints("dim"), b.int("correction"), b.bool("keepdim"), dt)
-	}, varTol))
-}

@@ -171,33 +171,3 @@ func (op *TopKFwd) reference(values, indices, x *Tensor) error {
 	}
 	return nil
 }
-
-func init() {
-	register("TopKFwd", func(b *caseBuilder) (*Instance, error) {
-		k, dim, dt := b.int("k"), b.int("dim"), b.dtype("x")
-		if b.err != nil {
-			return nil, b.err
-		}
-		op, err := NewTopKFwd(k, dim, dt)
-		if err != nil {
-			return nil, err
-		}
-		x := b.input("x")
-		if b.err != nil {
-			return nil, b.err
-		}
-		shape, err := op.Bind(x)
-		if err != nil {
-			return nil, err
-		}
-		vals, idx := b.output("values", shape), b.output("indices", shape)
-		return &Instance{
-			Op:        op,
-			Inputs:    []Arg{{"x", x}},
-			Outputs:   []Arg{{"values", vals}, {"indices", idx}},
-			Run:       func() error { return op.Forward(vals, idx, x) },
-			Reference: func(outs []*Tensor) error { return op.reference(outs[0], outs[1], x) },
-			Tol:       Tol{}, // a selection: the same elements, bit for bit
-		}, nil
-	})
-}

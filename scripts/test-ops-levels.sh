@@ -3,7 +3,9 @@
 # SIMD level this machine can run, each a real run
 # (-count=1: never a result from the test cache) with ROPGEN_SIMD naming its level, and the
 # count of tests each ran: go, avx2 and avx512 on amd64 (a level the CPU lacks prints so and
-# runs nothing: ops' TestMain), go and neon on arm64, go elsewhere. On another host, the
+# runs nothing: ops' TestMain), go and neon on arm64, go elsewhere. At each level the CPU has,
+# internal/opsbench's tests run too: every catalog op built from its manifest cases, kernel
+# against reference (TestCatalogKernels and the hand-written cases). On another host, the
 # arm64 build's tests (its NEON kernels) under qemu-user where qemu-aarch64-static is
 # installed, and a message where it is not: correctness only, qemu says nothing of speed;
 # without TestStreamForward, whose large rows test the non-temporal stores arm64 does not have
@@ -16,6 +18,7 @@ jobs=${OPS_LEVEL_JOBS:-$(nproc 2>/dev/null || echo 2)}
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 cd "$(dirname "$0")/../ops" || exit 1
 kernels=../internal/asm/f32 # the kernel package, relative to ops
+bench=../internal/opsbench  # the catalog built from the manifests, relative to ops
 
 # Each architecture's test binary is built once (go test -c), and each run is that binary
 # run in the package's directory, as go test runs it, with -test.count=1: no result from the
@@ -56,25 +59,26 @@ if [ "$arch" != arm64 ]; then
 		echo "skipping the arm64 ops tests (NEON kernels): qemu-aarch64-static not found (apt install qemu-user-static)"
 	fi
 fi
-{ "$GO" test -c -o "$tmp/ops.test" . && "$GO" test -c -o "$tmp/f32.test" "$kernels"; } >"$tmp/build.out" 2>&1 &
+{ "$GO" test -c -o "$tmp/ops.test" . && "$GO" test -c -o "$tmp/f32.test" "$kernels" &&
+	"$GO" test -c -o "$tmp/opsbench.test" "$bench"; } >"$tmp/build.out" 2>&1 &
 native=$!
 if [ -n "$qemu" ]; then
 	{ GOARCH=arm64 "$GO" test -c -o "$tmp/ops-arm64.test" . &&
-		GOARCH=arm64 "$GO" test -c -o "$tmp/f32-arm64.test" "$kernels"; } >"$tmp/build-arm64.out" 2>&1 &
+		GOARCH=arm64 "$GO" test -c -o "$tmp/f32-arm64.test" "$kernels" &&
+		GOARCH=arm64 "$GO" test -c -o "$tmp/opsbench-arm64.test" "$bench"; } >"$tmp/build-arm64.out" 2>&1 &
 	if ! wait $!; then
 		cat "$tmp/build-arm64.out"
 		exit 1
 	fi
-	# In two shards, so that the emulated run, the longest by far, uses two CPUs where there
-	# are: TestCatalogKernels (every op against its reference) and the other tests.
-	qemu_run="ROPGEN_SIMD=neon qemu-aarch64-static '$tmp/ops-arm64.test' -test.v -test.count=1 -test.timeout=10m"
+	# One run per package, so that the emulation, the longest by far, uses more CPUs where
+	# there are: ops' tests and internal/opsbench's (every catalog op against its reference).
 	qemu_go="GOARCH=arm64 ROPGEN_SIMD=neon $GO test -count=1 -exec qemu-aarch64-static"
-	add "arm64 under qemu-aarch64-static ROPGEN_SIMD=neon, all but TestCatalogKernels" \
-		"$qemu_go -skip '^(TestStreamForward|TestCatalogKernels)\$' ./ops" \
-		"$qemu_run -test.skip '^(TestStreamForward|TestCatalogKernels)\$'"
-	add "arm64 under qemu-aarch64-static ROPGEN_SIMD=neon, TestCatalogKernels" \
-		"$qemu_go -run '^TestCatalogKernels\$' ./ops" \
-		"$qemu_run -test.run '^TestCatalogKernels\$'"
+	add "arm64 under qemu-aarch64-static ROPGEN_SIMD=neon" \
+		"$qemu_go -skip '^TestStreamForward\$' ./ops" \
+		"ROPGEN_SIMD=neon qemu-aarch64-static '$tmp/ops-arm64.test' -test.v -test.count=1 -test.timeout=10m -test.skip '^TestStreamForward\$'"
+	add "arm64 under qemu-aarch64-static ROPGEN_SIMD=neon, internal/opsbench" \
+		"$qemu_go ./internal/opsbench" \
+		"cd '$bench' && ROPGEN_SIMD=neon qemu-aarch64-static '$tmp/opsbench-arm64.test' -test.v -test.count=1 -test.timeout=10m"
 	add "arm64 under qemu-aarch64-static ROPGEN_SIMD=neon, internal/asm/f32" \
 		"$qemu_go ./internal/asm/f32" \
 		"cd '$kernels' && ROPGEN_SIMD=neon qemu-aarch64-static '$tmp/f32-arm64.test' -test.v -test.count=1 -test.timeout=10m"
@@ -93,6 +97,13 @@ for l in $levels; do
 		"ROPGEN_SIMD=$l '$tmp/ops.test' -test.v -test.count=1 -test.timeout=10m"
 	add "$arch ROPGEN_SIMD=$l, internal/asm/f32" "ROPGEN_SIMD=$l $GO test -count=1 ./internal/asm/f32" \
 		"cd '$kernels' && ROPGEN_SIMD=$l '$tmp/f32.test' -test.v -test.count=1 -test.timeout=10m"
+	# ops' TestMain says whether the CPU has the level; internal/opsbench runs only where it does
+	probe=$(ROPGEN_SIMD=$l "$tmp/ops.test" -test.run '^$' 2>&1)
+	case $probe in
+	*'no test runs at'*) ;;
+	*) add "$arch ROPGEN_SIMD=$l, internal/opsbench" "ROPGEN_SIMD=$l $GO test -count=1 ./internal/opsbench" \
+		"cd '$bench' && ROPGEN_SIMD=$l '$tmp/opsbench.test' -test.v -test.count=1 -test.timeout=10m" ;;
+	esac
 done
 
 running=0

@@ -1,6 +1,6 @@
 // Command ropcompare is `make compare`: the catalog's kernels against their peers on this
 // machine, measured side by side. Each row of cases.go runs three ways in interleaved
-// rounds (the order rotating each round): our kernel through the catalog (ops.Build and
+// rounds (the order rotating each round): our kernel through the catalog (opsbench.Build and
 // Instance.Run, in this process), numpy on the same shapes (compare/numpy_worker.py under
 // the system python3, whose matmul is its BLAS: OpenBLAS on Debian), and the C limit the op
 // is bound by (compare/limits.c: an FMA loop, a read or a copy of the row's bytes, on all
@@ -274,7 +274,7 @@ func buildRows(cfg config) ([]*row, error) {
 		if plans[0].Skip != "" {
 			return nil, fmt.Errorf("%s: %s", c.Name, plans[0].Skip)
 		}
-		in, err := ops.Build(bc[0].Case, ops.BuildOptions{Seed: 1})
+		in, err := opsbench.Build(bc[0].Case, bench.BuildOptions{Seed: 1})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", c.Name, err)
 		}

@@ -1,6 +1,8 @@
 // Package opsbench is ropgen's own op catalog (package ops) as a bench.Registry: what
 // ropbench and roprun benchmark, and the model of the registry a module that uses ropgen
-// writes for its own ops (docs/using.md).
+// writes for its own ops (docs/using.md). It holds what ties the ops to the manifest: the
+// builders that read a manifest case's params, dims and dtypes by name, call the op's
+// constructor and make its tensors, so that package ops needs no manifest model.
 package opsbench
 
 import (
@@ -29,10 +31,10 @@ func (registry) Knobs() map[string]bench.Knob {
 	}
 }
 
-func (registry) Has(name string) bool { return slices.Contains(ops.Registered(), name) }
+func (registry) Has(name string) bool { _, ok := builders[name]; return ok }
 
 func (registry) Build(c manifest.Case, opt bench.BuildOptions) (bench.Instance, error) {
-	in, err := ops.Build(c, ops.BuildOptions{Seed: opt.Seed, Meta: opt.Meta})
+	in, err := Build(c, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -159,7 +159,7 @@ func TestRecordFieldsFromTheOp(t *testing.T) {
 		if res.Err != nil {
 			t.Fatalf("%s: %v", name, res.Err)
 		}
-		in, err := ops.Build(p.Case.Case, ops.BuildOptions{Seed: 99})
+		in, err := opsbench.Build(p.Case.Case, bench.BuildOptions{Seed: 99})
 		if err != nil {
 			t.Fatal(err)
 		}

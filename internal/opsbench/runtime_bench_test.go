@@ -1,8 +1,12 @@
-package ops
+package opsbench
 
 import (
+	"runtime"
 	"testing"
 	"time"
+
+	"github.com/ropgen/ropgen/internal/par"
+	"github.com/ropgen/ropgen/ops"
 )
 
 // benchVsCopy times op on its catalog workload label in float32 (the CPU's storage, so the
@@ -25,13 +29,15 @@ func benchVsCopy(b *testing.B, op, label string) {
 // means the kernel moves its bytes as fast as a plain copy does. The copy's source holds
 // data and both buffers are touched before timing: an untouched source maps the kernel's
 // shared zero page, which reads from cache and would flatter the copy.
-func vsCopy(b *testing.B, in *Instance, bytes int64) {
+func vsCopy(b *testing.B, in *ops.Instance, bytes int64) {
 	n := int(bytes / 8) // float32 elements per side of the copy
 	src, dst := make([]float32, n), make([]float32, n)
 	for i := range src {
 		src[i] = float32(i)
 	}
 	copy(dst, src)
+	// one contiguous share per CPU on internal/par's workers, as the kernels split a stream
+	workers := runtime.GOMAXPROCS(0)
 	var kernel, copied time.Duration
 	for b.Loop() {
 		t0 := time.Now()
@@ -39,7 +45,7 @@ func vsCopy(b *testing.B, in *Instance, bytes int64) {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		parallelFor(n, grainElems, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
+		par.Each(workers, func(w int) { copy(dst[w*n/workers:(w+1)*n/workers], src[w*n/workers:(w+1)*n/workers]) })
 		copied += time.Since(t1)
 		kernel += t1.Sub(t0)
 	}

@@ -1,4 +1,4 @@
-package ops
+package opsbench
 
 import (
 	"slices"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/ops"
+	"github.com/ropgen/ropgen/perf/bench"
 )
 
 // The structural oracle (docs/model.md §10), its completeness test, the FLOP-consistency test of
@@ -41,8 +43,8 @@ var oraclePending = map[string]string{}
 // oracleBytes is the oracle's independent count: the storage of each distinct input once
 // (two inputs bound to one tensor count once) and of each output once, at the tensors' own
 // shapes and dtypes.
-func oracleBytes(in *Instance) int64 {
-	var seen []*Tensor
+func oracleBytes(in *ops.Instance) int64 {
+	var seen []*ops.Tensor
 	var n int64
 	for _, a := range in.Inputs {
 		if !slices.Contains(seen, a.T) {
@@ -70,14 +72,14 @@ func implementedCases(t *testing.T) (map[string]*manifest.Op, map[string][]manif
 }
 
 // buildMeta builds c as meta tensors and returns the instance and its op as an Op.
-func buildMeta(t *testing.T, c manifest.Case) (*Instance, Op, bool) {
+func buildMeta(t *testing.T, c manifest.Case) (*ops.Instance, ops.Op, bool) {
 	t.Helper()
-	in, err := Build(c, BuildOptions{Meta: true})
+	in, err := Build(c, bench.BuildOptions{Meta: true})
 	if err != nil {
 		t.Errorf("%v", err)
 		return nil, nil, false
 	}
-	op, ok := in.Op.(Op)
+	op, ok := in.Op.(ops.Op)
 	if !ok {
 		t.Errorf("%s: %T has no EvalRoofline/ComputeRoof: run go generate ./...", c.Op, in.Op)
 	}
@@ -119,9 +121,9 @@ func TestStructuralOracle(t *testing.T) {
 // TestOracleBytes: the oracle counts a tensor bound to two inputs once, a broadcast input at
 // its own size, and outputs at their dtype.
 func TestOracleBytes(t *testing.T) {
-	x := &Tensor{Shape: []int{4096}, DType: BFloat16}
-	y := &Tensor{Shape: []int{8, 4096}, DType: Float32}
-	in := &Instance{Inputs: []Arg{{"a", x}, {"b", x}}, Outputs: []Arg{{"y", y}}}
+	x := &ops.Tensor{Shape: []int{4096}, DType: ops.BFloat16}
+	y := &ops.Tensor{Shape: []int{8, 4096}, DType: ops.Float32}
+	in := &ops.Instance{Inputs: []ops.Arg{{Name: "a", T: x}, {Name: "b", T: x}}, Outputs: []ops.Arg{{Name: "y", T: y}}}
 	if got, want := oracleBytes(in), int64(4096*2+8*4096*4); got != want {
 		t.Errorf("oracleBytes = %d, want %d", got, want)
 	}
@@ -223,8 +225,8 @@ var flopRules = map[string]flopRule{
 var flopFamilies = []string{"elementwise", "reduction", "softmax", "scan", "norm", "rope", "layout", "activation", "statistics"}
 
 // expect returns the rule's count for the instance; every "in" op has an input named x.
-func (r flopRule) expect(c manifest.Case, in *Instance) int64 {
-	var x *Tensor
+func (r flopRule) expect(c manifest.Case, in *ops.Instance) int64 {
+	var x *ops.Tensor
 	for _, a := range in.Inputs {
 		if a.Name == "x" {
 			x = a.T
@@ -246,7 +248,10 @@ func (r flopRule) expect(c manifest.Case, in *Instance) int64 {
 		rows = e / int64(x.Shape[d])
 	case "normalized":
 		ns, _ := c.Params["normalized_shape"].([]int)
-		rows = e / int64(shapeNumel(ns))
+		rows = e
+		for _, d := range ns {
+			rows /= int64(d)
+		}
 	case "last":
 		rows = e / int64(x.Shape[len(x.Shape)-1])
 	}
@@ -326,11 +331,11 @@ func TestEvalRooflineEverywhere(t *testing.T) {
 // TestEvalRooflineUnbound: an arbitrary-rank op whose shapes are not bound yet refuses to
 // count, naming the op and the input, in inline mode and in func mode alike.
 func TestEvalRooflineUnbound(t *testing.T) {
-	softmax, _ := NewSoftmaxFwd(-1, Float32)
-	sum, _ := NewSumFwd([]int{0}, false, Float32)
-	add, _ := NewAddFwd(Float32)
+	softmax, _ := ops.NewSoftmaxFwd(-1, ops.Float32)
+	sum, _ := ops.NewSumFwd([]int{0}, false, ops.Float32)
+	add, _ := ops.NewAddFwd(ops.Float32)
 	for _, c := range []struct {
-		op          Op
+		op          ops.Op
 		name, input string
 	}{{softmax, "SoftmaxFwd", "x"}, {sum, "SumFwd", "x"}, {add, "AddFwd", "a"}} {
 		_, _, err := c.op.EvalRoofline()

@@ -1,10 +1,12 @@
-package ops
+package opsbench
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/ops"
+	"github.com/ropgen/ropgen/perf/bench"
 )
 
 // matrixCases returns the catalog's cases of the named ops.
@@ -21,7 +23,7 @@ func matrixCases(t *testing.T, names ...string) []manifest.Case {
 }
 
 // inputNamed returns the instance's input named name, or nil.
-func inputNamed(in *Instance, name string) *Tensor {
+func inputNamed(in *ops.Instance, name string) *ops.Tensor {
 	for _, a := range in.Inputs {
 		if a.Name == name {
 			return a.T
@@ -133,15 +135,15 @@ func catalogCase(tb testing.TB, op, label, dtype string) manifest.Case {
 
 // benchCase builds a catalog case, checks kernel against reference (a fast wrong kernel is
 // no kernel), and returns the instance with its roofline.
-func benchCase(b *testing.B, op, label, dtype string) (in *Instance, flops, bytes int64) {
-	in, err := Build(catalogCase(b, op, label, dtype), BuildOptions{Seed: 1})
+func benchCase(b *testing.B, op, label, dtype string) (in *ops.Instance, flops, bytes int64) {
+	in, err := Build(catalogCase(b, op, label, dtype), bench.BuildOptions{Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
 	if err := in.Check(); err != nil {
 		b.Fatal(err)
 	}
-	if flops, bytes, err = in.Op.(Op).EvalRoofline(); err != nil {
+	if flops, bytes, err = in.Op.(ops.Op).EvalRoofline(); err != nil {
 		b.Fatal(err)
 	}
 	return in, flops, bytes
@@ -172,7 +174,7 @@ func BenchmarkContraction(b *testing.B) {
 		})
 		b.Run(w.op+"/"+w.label+"/naive", func(b *testing.B) {
 			in, flops, _ := benchCase(b, w.op, w.label, "float32")
-			outs := make([]*Tensor, len(in.Outputs))
+			outs := make([]*ops.Tensor, len(in.Outputs))
 			for i, o := range in.Outputs {
 				outs[i] = o.T
 			}
@@ -181,11 +183,8 @@ func BenchmarkContraction(b *testing.B) {
 	}
 }
 
-// The pools are memory-bound: each runs on its largest catalog workload the CPU finishes in
-// milliseconds, against a copy of the same bytes (benchVsCopy, ops/runtime_bench_test.go).
-// go test ./ops -run '^$' -bench Pool2d -benchtime 20x
-
 func BenchmarkMaxPool2dFwd(b *testing.B) { benchVsCopy(b, "MaxPool2dFwd", "resnet50-b1-stem-maxpool") }
+
 func BenchmarkAvgPool2dFwd(b *testing.B) {
 	benchVsCopy(b, "AvgPool2dFwd", "densenet121-b32-transition1")
 }
@@ -195,6 +194,7 @@ func BenchmarkAvgPool2dFwd(b *testing.B) {
 func BenchmarkAdaptiveAvgPool2dFwd(b *testing.B) {
 	benchVsCopy(b, "AdaptiveAvgPool2dFwd", "resnet50-b32-head")
 }
+
 func BenchmarkAdaptiveMaxPool2dFwd(b *testing.B) {
 	benchVsCopy(b, "AdaptiveMaxPool2dFwd", "frcnn-512-roi-7x7")
 }

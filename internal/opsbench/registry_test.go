@@ -1,10 +1,12 @@
-package ops
+package opsbench
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/ropgen/ropgen/manifest"
+	"github.com/ropgen/ropgen/ops"
+	"github.com/ropgen/ropgen/perf/bench"
 )
 
 // kcase is a hand-written case for kernel tests: shapes of the inputs (and of fixed-rank
@@ -38,7 +40,7 @@ func (k kcase) Case() manifest.Case {
 // checkKernel builds the case and compares the kernel with the reference.
 func checkKernel(t *testing.T, k kcase) {
 	t.Helper()
-	in, err := Build(k.Case(), BuildOptions{Seed: 1})
+	in, err := Build(k.Case(), bench.BuildOptions{Seed: 1})
 	if err != nil {
 		t.Fatalf("%s %s: Build: %v", k.op, k.label, err)
 	}
@@ -50,7 +52,7 @@ func checkKernel(t *testing.T, k kcase) {
 // buildErr builds the case and returns the error text, failing when Build succeeds.
 func buildErr(t *testing.T, k kcase) string {
 	t.Helper()
-	_, err := Build(k.Case(), BuildOptions{Seed: 1})
+	_, err := Build(k.Case(), bench.BuildOptions{Seed: 1})
 	if err == nil {
 		t.Fatalf("%s %s: Build succeeded, want an error", k.op, k.label)
 	}
@@ -58,7 +60,7 @@ func buildErr(t *testing.T, k kcase) string {
 }
 
 func TestBuildUnknownOp(t *testing.T) {
-	_, err := Build(manifest.Case{Op: "NoSuchOp"}, BuildOptions{})
+	_, err := Build(manifest.Case{Op: "NoSuchOp"}, bench.BuildOptions{})
 	if err == nil || !strings.Contains(err.Error(), "NoSuchOp has no Go implementation") {
 		t.Fatalf("err = %v", err)
 	}
@@ -66,14 +68,14 @@ func TestBuildUnknownOp(t *testing.T) {
 
 func TestBuildMeta(t *testing.T) {
 	k := kcase{op: "ReluFwd", label: "big", shapes: map[string][]int{"x": {128256, 8192}}, dtype: "bfloat16", outputs: []string{"y"}}
-	in, err := Build(k.Case(), BuildOptions{Meta: true})
+	in, err := Build(k.Case(), bench.BuildOptions{Meta: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !in.Inputs[0].T.IsMeta() || !in.Outputs[0].T.IsMeta() {
 		t.Fatalf("meta build made data")
 	}
-	if got := in.Op.(*ReluFwd).XShape; len(got) != 2 || got[0] != 128256 {
+	if got := in.Op.(*ops.ReluFwd).XShape; len(got) != 2 || got[0] != 128256 {
 		t.Fatalf("XShape = %v, want the bound input shape", got)
 	}
 	if err := in.Run(); err == nil || !strings.Contains(err.Error(), "meta tensor") {
@@ -103,7 +105,7 @@ func TestBuildErrors(t *testing.T) {
 // catalog loads the manifests and resolves every implemented op's cases.
 func catalog(t testing.TB) (*manifest.Catalog, map[string][]manifest.Case) {
 	t.Helper()
-	cat, fs := manifest.Load("../manifest")
+	cat, fs := manifest.Load("../../manifest")
 	if len(fs) > 0 {
 		t.Fatalf("manifests:\n%v", fs)
 	}
@@ -126,7 +128,7 @@ func catalog(t testing.TB) (*manifest.Catalog, map[string][]manifest.Case) {
 func TestRegistryMatchesCatalog(t *testing.T) {
 	_, cases := catalog(t)
 	for name := range cases {
-		if _, ok := registry[name]; !ok {
+		if _, ok := builders[name]; !ok {
 			t.Errorf("%s is implemented in the manifest but has no builder: register one in its kernel file", name)
 		}
 	}
@@ -144,16 +146,16 @@ func TestCatalogBuildsMeta(t *testing.T) {
 	_, cases := catalog(t)
 	for _, cs := range cases {
 		for _, c := range cs {
-			if _, err := Build(c, BuildOptions{Meta: true}); err != nil {
+			if _, err := Build(c, bench.BuildOptions{Meta: true}); err != nil {
 				t.Errorf("%v", err)
 			}
 		}
 	}
 }
 
-// maxCheckBytes bounds the tensors TestCatalogKernels runs: the small cpu-* rows, not the
+// maxCheckStorage bounds the tensors TestCatalogKernels runs: the small cpu-* rows, not the
 // bandwidth rows, whose plain references take seconds on two cores.
-const maxCheckBytes = 8 << 20
+const maxCheckStorage = 8 << 20
 
 // TestCatalogKernels runs kernel against reference on every small cpu-* workload × dtype.
 func TestCatalogKernels(t *testing.T) {
@@ -164,19 +166,15 @@ func TestCatalogKernels(t *testing.T) {
 			if !strings.HasPrefix(c.Label, "cpu-") {
 				continue
 			}
-			meta, err := Build(c, BuildOptions{Meta: true})
+			meta, err := Build(c, bench.BuildOptions{Meta: true})
 			if err != nil {
 				t.Errorf("%v", err)
 				continue
 			}
-			var size int64
-			for _, a := range append(meta.Inputs, meta.Outputs...) {
-				size += int64(a.T.Numel()) * 4
-			}
-			if size > maxCheckBytes {
+			if (Instance{meta}).Storage() > maxCheckStorage {
 				continue
 			}
-			in, err := Build(c, BuildOptions{Seed: 7})
+			in, err := Build(c, bench.BuildOptions{Seed: 7})
 			if err != nil {
 				t.Errorf("%v", err)
 				continue
@@ -189,7 +187,7 @@ func TestCatalogKernels(t *testing.T) {
 	}
 	for name := range cases {
 		if ran[name] == 0 {
-			t.Errorf("%s: no cpu-* workload under %d MiB to check the kernel on; add one", name, maxCheckBytes>>20)
+			t.Errorf("%s: no cpu-* workload under %d MiB to check the kernel on; add one", name, maxCheckStorage>>20)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package ops
+package opsbench
 
 import "testing"
 
@@ -7,7 +7,7 @@ import "testing"
 // against a two-core copy of as many bytes in the same run (benchVsCopy,
 // runtime_bench_test.go). CopyFwd is the baseline: its x-copy should read about 1.
 //
-//	go test ./ops -run '^$' -bench 'CopyFwd|TransposeFwd' -benchtime 10x
+//	go test ./internal/opsbench -run '^$' -bench 'CopyFwd|TransposeFwd' -benchtime 10x
 
 func BenchmarkCopyFwd(b *testing.B)      { benchVsCopy(b, "CopyFwd", "cpu-large") }
 func BenchmarkTransposeFwd(b *testing.B) { benchVsCopy(b, "TransposeFwd", "cpu-large") }
