@@ -124,8 +124,37 @@ func emitFunc(g *source, m *opModel) {
 
 func emitInline(g *source, m *opModel) {
 	name := m.op.Name
+	bs := m.bindings()
+	// An op whose formulas can fail only by overflow checks through a local rooflineChecker
+	// and tests it after each formula: no deferred recover (about half the cost of a
+	// fixed-rank EvalRoofline; BenchmarkExactness). Otherwise the checked operations panic,
+	// as the helpers and an index do, and one recover turns that into the error.
+	formulas := slices.Concat(m.vars, []*formula{m.flops, m.bytes})
+	checker := !slices.ContainsFunc(formulas, func(f *formula) bool { _, _, p := f.exactSource(false, nil, nil); return p })
+	alias, decl := m.helperAliases()
+	// The vars run before the guard, on both paths: a step is checked unless it is safe for
+	// every value of its operands (x.ndim - 1 is).
+	base := map[string]ival{}
+	varsProof := newProver(base, true)
+	for _, v := range m.vars {
+		r := varsProof.formula(v)
+		if isIntType(v.typed.info.TypeOf(v.typed.expr)) {
+			base[v.name] = r
+		}
+	}
+	gd, needed, proved := proveResults(m, base)
+	// An op without a cache whose formulas run as written inside a guard keeps the checked
+	// path in a method of its own, which recomputes the vars: EvalRoofline is then about as
+	// small as a hand-written method, with a frame of a few words and no stack check. It
+	// needs none: what it calls (the checked path, a helper) checks the stack itself, and
+	// the linker refuses a nosplit frame that could overflow.
+	split := !m.cached() && checker && proved && needed
 	g.p()
 	g.p("// EvalRoofline returns the minimum FLOPs and bytes of one ", name, " call (", stablePos(m.op.Pos), ").")
+	if split {
+		g.p("//")
+		g.p("//go:nosplit")
+	}
 	g.p("func (op *", name, ") EvalRoofline() (flops, bytes int64, err error) {")
 	for _, t := range m.op.Inputs {
 		if m.used[t.Name] == kindInput {
@@ -134,7 +163,6 @@ func emitInline(g *source, m *opModel) {
 			g.p("}")
 		}
 	}
-	bs := m.bindings()
 	if m.cached() {
 		var shapes, ints []string
 		for _, b := range bs {
@@ -182,33 +210,6 @@ func emitInline(g *source, m *opModel) {
 		g.p("// rooflineEval is ", name, "'s roofline, computed from the bound values; EvalRoofline caches it.")
 		g.p("func (op *", name, ") rooflineEval() (flops, bytes int64, err error) {")
 	}
-	// An op whose formulas can fail only by overflow checks through a local rooflineChecker
-	// and tests it after each formula: no deferred recover (about half the cost of a
-	// fixed-rank EvalRoofline; BenchmarkExactness). Otherwise the checked operations panic,
-	// as the helpers and an index do, and one recover turns that into the error.
-	formulas := slices.Concat(m.vars, []*formula{m.flops, m.bytes})
-	checker := !slices.ContainsFunc(formulas, func(f *formula) bool { _, _, p := f.exactSource(false, nil, nil); return p })
-	if !checker {
-		g.p("rooflineAt := \"roofline\"")
-		g.p("defer rooflineRecover(", fmt.Sprintf("%q", name), ", &rooflineAt, &err)")
-	}
-	for _, b := range bs {
-		g.p(b.local, " := ", b.value)
-	}
-	alias, decl := m.helperAliases()
-	if decl != "" {
-		g.p(decl)
-	}
-	// The vars run before the guard, on both paths: a step is checked unless it is safe for
-	// every value of its operands (x.ndim - 1 is).
-	base := map[string]ival{}
-	varsProof := newProver(base, true)
-	for _, v := range m.vars {
-		r := varsProof.formula(v)
-		if isIntType(v.typed.info.TypeOf(v.typed.expr)) {
-			base[v.name] = r
-		}
-	}
 	declared := false
 	step := func(f *formula, local string, unsafe map[ast.Expr]bool) {
 		src, ff, _ := f.exactSource(checker, unsafe, alias)
@@ -226,13 +227,27 @@ func emitInline(g *source, m *opModel) {
 			g.p("}")
 		}
 	}
-	for _, v := range m.vars {
-		step(v, v.name, varsProof.unsafe)
+	// prologue binds the locals and runs the vars, at the top of a method.
+	prologue := func() {
+		if !checker {
+			g.p("rooflineAt := \"roofline\"")
+			g.p("defer rooflineRecover(", fmt.Sprintf("%q", name), ", &rooflineAt, &err)")
+		}
+		for _, b := range bs {
+			g.p(b.local, " := ", b.value)
+		}
+		if decl != "" {
+			g.p(decl)
+		}
+		declared = false
+		for _, v := range m.vars {
+			step(v, v.name, varsProof.unsafe)
+		}
 	}
+	prologue()
 	// flops and bytes as the manifest writes them, where the proof shows that no step can
 	// overflow: for every value when it needs no guard, else inside the guard's bounds, and
 	// the checked steps outside them.
-	gd, needed, proved := proveResults(m, base)
 	if proved {
 		p := newProver(base, false)
 		if needed {
@@ -255,6 +270,15 @@ func emitInline(g *source, m *opModel) {
 		if !needed {
 			return
 		}
+	}
+	if split {
+		g.p("return op.rooflineChecked()")
+		g.p("}")
+		g.p()
+		g.p("// rooflineChecked is ", name, "'s roofline outside the guard of EvalRoofline: every step")
+		g.p("// that may overflow is checked.")
+		g.p("func (op *", name, ") rooflineChecked() (flops, bytes int64, err error) {")
+		prologue()
 	}
 	resultsProof := newProver(base, true)
 	resultsProof.formula(m.flops)

@@ -96,6 +96,8 @@ func (op *AvgPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *AvgPool2dFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one BatchedGemmFwd call (gemm.yaml:36).
+//
+//go:nosplit
 func (op *BatchedGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	batch := op.Batch
@@ -109,6 +111,17 @@ func (op *BatchedGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 		rooflineBytes := batch * (M*K + K*N + M*N) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
 	}
+	return op.rooflineChecked()
+}
+
+// rooflineChecked is BatchedGemmFwd's roofline outside the guard of EvalRoofline: every step
+// that may overflow is checked.
+func (op *BatchedGemmFwd) rooflineChecked() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
+	batch := op.Batch
+	M := op.M
+	K := op.K
+	N := op.N
 	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, batch), M), N), K)
 	if rooflineCk.bad {
@@ -403,6 +416,8 @@ func (op *ExpFwd) rooflineEval() (flops, bytes int64, err error) {
 func (op *ExpFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one Fp8BlockScaledGemmFwd call (gemm.yaml:88).
+//
+//go:nosplit
 func (op *Fp8BlockScaledGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	M := op.M
@@ -417,6 +432,18 @@ func (op *Fp8BlockScaledGemmFwd) EvalRoofline() (flops, bytes int64, err error) 
 		rooflineBytes := (M*K+N*K)*elem_bytes + 4*(M*K_blocks+N_blocks*K_blocks) + 2*M*N
 		return int64(rooflineFlops), int64(rooflineBytes), nil
 	}
+	return op.rooflineChecked()
+}
+
+// rooflineChecked is Fp8BlockScaledGemmFwd's roofline outside the guard of EvalRoofline: every step
+// that may overflow is checked.
+func (op *Fp8BlockScaledGemmFwd) rooflineChecked() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
+	M := op.M
+	K := op.K
+	N := op.N
+	K_blocks := op.KBlocks
+	N_blocks := op.NBlocks
 	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K), rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K_blocks))
 	if rooflineCk.bad {
@@ -430,6 +457,8 @@ func (op *Fp8BlockScaledGemmFwd) EvalRoofline() (flops, bytes int64, err error) 
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one FusedAddRMSNormFwd call (norm.yaml:84).
+//
+//go:nosplit
 func (op *FusedAddRMSNormFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	T := op.T
@@ -441,6 +470,15 @@ func (op *FusedAddRMSNormFwd) EvalRoofline() (flops, bytes int64, err error) {
 		rooflineBytes := (4*T*N + N) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
 	}
+	return op.rooflineChecked()
+}
+
+// rooflineChecked is FusedAddRMSNormFwd's roofline outside the guard of EvalRoofline: every step
+// that may overflow is checked.
+func (op *FusedAddRMSNormFwd) rooflineChecked() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
+	T := op.T
+	N := op.N
 	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.add(rooflineCk.mul(rooflineCk.mul(5, T), N), rooflineCk.mul(2, T))
 	if rooflineCk.bad {
@@ -541,6 +579,8 @@ func (op *GeluFwd) rooflineEval() (flops, bytes int64, err error) {
 func (op *GeluFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GemmFwd call (gemm.yaml:11).
+//
+//go:nosplit
 func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	M := op.M
@@ -553,6 +593,16 @@ func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 		rooflineBytes := (M*K + K*N + M*N) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
 	}
+	return op.rooflineChecked()
+}
+
+// rooflineChecked is GemmFwd's roofline outside the guard of EvalRoofline: every step
+// that may overflow is checked.
+func (op *GemmFwd) rooflineChecked() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
+	M := op.M
+	K := op.K
+	N := op.N
 	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K)
 	if rooflineCk.bad {
@@ -566,6 +616,8 @@ func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GroupedGemmFwd call (gemm.yaml:118).
+//
+//go:nosplit
 func (op *GroupedGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	M := op.M
@@ -579,6 +631,17 @@ func (op *GroupedGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 		rooflineBytes := (M*K + G*K*N + M*N) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
 	}
+	return op.rooflineChecked()
+}
+
+// rooflineChecked is GroupedGemmFwd's roofline outside the guard of EvalRoofline: every step
+// that may overflow is checked.
+func (op *GroupedGemmFwd) rooflineChecked() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
+	M := op.M
+	K := op.K
+	G := op.G
+	N := op.N
 	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K)
 	if rooflineCk.bad {
@@ -722,6 +785,8 @@ func (op *LeakyReluFwd) rooflineEval() (flops, bytes int64, err error) {
 func (op *LeakyReluFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LinearFwd call (gemm.yaml:59).
+//
+//go:nosplit
 func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
@@ -736,6 +801,18 @@ func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 		rooflineBytes := (M*K + N*K + M*N + cond(bias != nil, N, 0)) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
 	}
+	return op.rooflineChecked()
+}
+
+// rooflineChecked is LinearFwd's roofline outside the guard of EvalRoofline: every step
+// that may overflow is checked.
+func (op *LinearFwd) rooflineChecked() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
+	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
+	M := op.M
+	K := op.K
+	N := op.N
+	cond := rooflineCond[int]
 	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K), cond(bias != nil, rooflineCk.mul(M, N), 0))
 	if rooflineCk.bad {
@@ -888,6 +965,8 @@ func (op *MishFwd) rooflineEval() (flops, bytes int64, err error) {
 func (op *MishFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MoeTopKGatingFwd call (gemm.yaml:144).
+//
+//go:nosplit
 func (op *MoeTopKGatingFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	T := op.T
@@ -900,6 +979,16 @@ func (op *MoeTopKGatingFwd) EvalRoofline() (flops, bytes int64, err error) {
 		rooflineBytes := T*E*elem_bytes + T*top_k*(4+4)
 		return int64(rooflineFlops), int64(rooflineBytes), nil
 	}
+	return op.rooflineChecked()
+}
+
+// rooflineChecked is MoeTopKGatingFwd's roofline outside the guard of EvalRoofline: every step
+// that may overflow is checked.
+func (op *MoeTopKGatingFwd) rooflineChecked() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
+	T := op.T
+	E := op.E
+	top_k := op.TopK
 	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.add(rooflineCk.mul(rooflineCk.mul(T, E), (rooflineCk.add(5, top_k))), rooflineCk.mul(rooflineCk.mul(2, T), top_k))
 	if rooflineCk.bad {
@@ -1095,6 +1184,8 @@ func (op *ReluFwd) rooflineEval() (flops, bytes int64, err error) {
 func (op *ReluFwd) ComputeRoof() string { return rooflineVectorRoof(op.DType.String()) }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one RopeFwd call (embedding.yaml:10).
+//
+//go:nosplit
 func (op *RopeFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	B := op.B
@@ -1108,6 +1199,17 @@ func (op *RopeFwd) EvalRoofline() (flops, bytes int64, err error) {
 		rooflineBytes := (2*B*S*H*D + 2*S*D) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
 	}
+	return op.rooflineChecked()
+}
+
+// rooflineChecked is RopeFwd's roofline outside the guard of EvalRoofline: every step
+// that may overflow is checked.
+func (op *RopeFwd) rooflineChecked() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
+	B := op.B
+	S := op.S
+	H := op.H
+	D := op.D
 	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(3, B), S), H), D)
 	if rooflineCk.bad {

@@ -800,7 +800,8 @@ func (r *refEval) call(e *ast.CallExpr) (refVal, error) {
 }
 
 // runGenerated interprets the generated method that computes the roofline (rooflineEval, or
-// EvalRoofline for an op that does not cache), calling this package's runtime and helpers.
+// EvalRoofline for an op that does not cache, going on into rooflineChecked where it calls
+// it), calling this package's runtime and helpers.
 // With checked, the guard of the verbatim path is taken as false; fast reports whether the
 // verbatim path returned.
 func runGenerated(t *testing.T, methods []byte, in exactInputs, checked bool) (flops, bytes int64, err error, fast bool) {
@@ -808,10 +809,13 @@ func runGenerated(t *testing.T, methods []byte, in exactInputs, checked bool) (f
 	if perr != nil {
 		t.Fatalf("generated code does not parse: %v", perr)
 	}
-	var body *ast.BlockStmt
+	var body, checkedBody *ast.BlockStmt
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && (fd.Name.Name == "rooflineEval" || body == nil && fd.Name.Name == "EvalRoofline") {
 			body = fd.Body
+		}
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && fd.Name.Name == "rooflineChecked" {
+			checkedBody = fd.Body
 		}
 	}
 	ip := &interp{t: t, in: in, env: map[string]any{}, ck: &rooflineChecker{}}
@@ -868,6 +872,15 @@ func runGenerated(t *testing.T, methods []byte, in exactInputs, checked bool) (f
 				return int64(flops), int64(bytes), nil, fast
 			}
 			call := s.Results[0].(*ast.CallExpr)
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "rooflineChecked" {
+				// return op.rooflineChecked(): the checked path, a method of its own with
+				// its own rooflineCk.
+				if checkedBody == nil {
+					t.Fatal("the generated code calls rooflineChecked and does not declare it")
+				}
+				stmts, ip.ck = checkedBody.List, &rooflineChecker{}
+				continue
+			}
 			flops, bytes, err := rooflineResult("Op", ip.eval(call.Args[1]).(int), ip.eval(call.Args[2]).(int))
 			return flops, bytes, err, fast
 		default:

@@ -22,6 +22,8 @@ func (op *AttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *AttentionFwd) ComputeRoof() string { return "vector.fp16" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one AxpyFwd call (manifest.yaml:108).
+//
+//go:nosplit
 func (op *AxpyFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	N := op.N
@@ -32,6 +34,14 @@ func (op *AxpyFwd) EvalRoofline() (flops, bytes int64, err error) {
 		rooflineBytes := 3 * N * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
 	}
+	return op.rooflineChecked()
+}
+
+// rooflineChecked is AxpyFwd's roofline outside the guard of EvalRoofline: every step
+// that may overflow is checked.
+func (op *AxpyFwd) rooflineChecked() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
+	N := op.N
 	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.mul(2, N)
 	if rooflineCk.bad {
@@ -58,6 +68,8 @@ func (op *AxpyFwd) ComputeRoof() string {
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one DaxpyFwd call (manifest.yaml:94).
+//
+//go:nosplit
 func (op *DaxpyFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	N := op.N
@@ -68,6 +80,14 @@ func (op *DaxpyFwd) EvalRoofline() (flops, bytes int64, err error) {
 		rooflineBytes := 3 * N * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
 	}
+	return op.rooflineChecked()
+}
+
+// rooflineChecked is DaxpyFwd's roofline outside the guard of EvalRoofline: every step
+// that may overflow is checked.
+func (op *DaxpyFwd) rooflineChecked() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
+	N := op.N
 	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.mul(2, N)
 	if rooflineCk.bad {
@@ -86,6 +106,8 @@ func (op *DaxpyFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *DaxpyFwd) ComputeRoof() string { return "vector.fp64" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GemmFwd call (manifest.yaml:1).
+//
+//go:nosplit
 func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	M := op.M
@@ -98,6 +120,16 @@ func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 		rooflineBytes := (M*K + K*N + M*N) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
 	}
+	return op.rooflineChecked()
+}
+
+// rooflineChecked is GemmFwd's roofline outside the guard of EvalRoofline: every step
+// that may overflow is checked.
+func (op *GemmFwd) rooflineChecked() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
+	M := op.M
+	K := op.K
+	N := op.N
 	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K)
 	if rooflineCk.bad {
@@ -111,6 +143,8 @@ func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LinearFwd call (manifest.yaml:51).
+//
+//go:nosplit
 func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
@@ -125,6 +159,18 @@ func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 		rooflineBytes := (M*K + N*K + M*N + cond(bias != nil, N, 0)) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
 	}
+	return op.rooflineChecked()
+}
+
+// rooflineChecked is LinearFwd's roofline outside the guard of EvalRoofline: every step
+// that may overflow is checked.
+func (op *LinearFwd) rooflineChecked() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
+	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
+	M := op.M
+	K := op.K
+	N := op.N
+	cond := rooflineCond[int]
 	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K), cond(bias != nil, rooflineCk.mul(M, N), 0))
 	if rooflineCk.bad {

@@ -130,6 +130,8 @@ func (op *ClampFwd) ComputeRoof() string {
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one WindowAttnFwd call (manifest.yaml:7).
+//
+//go:nosplit
 func (op *WindowAttnFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	B := op.B
@@ -145,6 +147,19 @@ func (op *WindowAttnFwd) EvalRoofline() (flops, bytes int64, err error) {
 		rooflineBytes := cond(window == nil, 2, 3) * B * S * D * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
 	}
+	return op.rooflineChecked()
+}
+
+// rooflineChecked is WindowAttnFwd's roofline outside the guard of EvalRoofline: every step
+// that may overflow is checked.
+func (op *WindowAttnFwd) rooflineChecked() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
+	B := op.B
+	S := op.S
+	D := op.D
+	window := op.Window
+	cond, valueor := rooflineCond[int], rooflineValueor[int]
+	W := min(valueor(window, S), S)
 	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(4, B), S), W), D)
 	if rooflineCk.bad {

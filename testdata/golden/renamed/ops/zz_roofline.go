@@ -22,6 +22,8 @@ func (op *AttentionFwd) EvalRoofline() (flops, bytes int64, err error) {
 func (op *AttentionFwd) ComputeRoof() string { return "vector.fp16" }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one GemmFwd call (manifest.yaml:3).
+//
+//go:nosplit
 func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	M := op.M
@@ -34,6 +36,16 @@ func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 		rooflineBytes := (M*K + K*N + M*N) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
 	}
+	return op.rooflineChecked()
+}
+
+// rooflineChecked is GemmFwd's roofline outside the guard of EvalRoofline: every step
+// that may overflow is checked.
+func (op *GemmFwd) rooflineChecked() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
+	M := op.M
+	K := op.K
+	N := op.N
 	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K)
 	if rooflineCk.bad {
@@ -47,6 +59,8 @@ func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 }
 
 // EvalRoofline returns the minimum FLOPs and bytes of one LinearFwd call (manifest.yaml:36).
+//
+//go:nosplit
 func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
@@ -61,6 +75,18 @@ func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 		rooflineBytes := (M*K + N*K + M*N + cond(bias != nil, N, 0)) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
 	}
+	return op.rooflineChecked()
+}
+
+// rooflineChecked is LinearFwd's roofline outside the guard of EvalRoofline: every step
+// that may overflow is checked.
+func (op *LinearFwd) rooflineChecked() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
+	bias := op.BiasShape[:len(op.BiasShape):len(op.BiasShape)]
+	M := op.M
+	K := op.K
+	N := op.N
+	cond := rooflineCond[int]
 	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.add(rooflineCk.mul(rooflineCk.mul(rooflineCk.mul(2, M), N), K), cond(bias != nil, rooflineCk.mul(M, N), 0))
 	if rooflineCk.bad {
