@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/ropgen/ropgen/diag"
+	"github.com/ropgen/ropgen/internal/parallel"
 )
 
 // Header starts every generated file. The generator overwrites only files that start with
@@ -82,7 +83,7 @@ func (g *source) raw(b []byte) {
 // buffers joined in order.
 func emitMethods(g *source, models []*opModel, roofs map[string]*roofPlan) {
 	parts := make([]source, (len(models)+emitRun-1)/emitRun)
-	forEach(len(parts), func(i int) {
+	parallel.For(len(parts), func(i int) {
 		part := &parts[i]
 		for _, m := range models[i*emitRun : min((i+1)*emitRun, len(models))] {
 			if m.isInline() {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ropgen/ropgen/diag"
+	"github.com/ropgen/ropgen/internal/parallel"
 	"github.com/ropgen/ropgen/manifest"
 )
 
@@ -45,7 +46,7 @@ func Generate(cfg Config) (*Output, diag.Findings) {
 		m  *opModel
 		fs diag.Findings
 	}, len(cfg.Catalog.Ops))
-	forEach(len(cfg.Catalog.Ops), func(i int) {
+	parallel.For(len(cfg.Catalog.Ops), func(i int) {
 		if op := cfg.Catalog.Ops[i]; op.Implemented() {
 			gated[i].m, gated[i].fs = checkOp(op)
 		}

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/ropgen/ropgen/diag"
+	"github.com/ropgen/ropgen/internal/parallel"
 	"github.com/ropgen/ropgen/manifest"
 )
 
@@ -45,7 +46,7 @@ var preludeSrc = sync.OnceValue(func() string {
 func typeCheck(models []*opModel) diag.Findings {
 	n := (len(models) + typeCheckRun - 1) / typeCheckRun
 	out := make([]diag.Findings, n)
-	forEach(n, func(i int) {
+	parallel.For(n, func(i int) {
 		out[i] = typeCheckRunOf(models[i*typeCheckRun : min((i+1)*typeCheckRun, len(models))])
 	})
 	return slices.Concat(out...)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ropgen/ropgen/diag"
+	"github.com/ropgen/ropgen/internal/parallel"
 	"github.com/ropgen/ropgen/schema"
 	"go.yaml.in/yaml/v3"
 )
@@ -39,7 +40,7 @@ func Decode(files []*File) (*Catalog, diag.Findings) {
 			entries = append(entries, entry{f: f, key: key, val: val})
 		})
 	}
-	parallel(len(entries), func(i int) {
+	parallel.For(len(entries), func(i int) {
 		if e := &entries[i]; e.f != nil {
 			e.op, e.fs = DecodeOp(e.f, e.key, e.val)
 		}

@@ -7,15 +7,14 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ropgen/ropgen/diag"
+	"github.com/ropgen/ropgen/internal/parallel"
 )
 
 // FormulasPackage is the import path, relative to the module root, of the package that holds
@@ -54,7 +53,7 @@ func (c Config) Load(paths ...string) (*Catalog, diag.Findings) {
 	// Files parse independently: one at a time on each CPU, kept in path order.
 	parsed := make([]*File, len(names))
 	pfs := make([]diag.Findings, len(names))
-	parallel(len(names), func(i int) { parsed[i], pfs[i] = parseFile(names[i]) })
+	parallel.For(len(names), func(i int) { parsed[i], pfs[i] = parseFile(names[i]) })
 	var files []*File
 	for _, f := range parsed {
 		if f != nil {
@@ -65,25 +64,11 @@ func (c Config) Load(paths ...string) (*Catalog, diag.Findings) {
 	return cat, slices.Concat(append(pfs, fs, cfs)...).Sort()
 }
 
-// parallel calls fn(i) for every i in [0, n), on as many goroutines as there are CPUs.
-func parallel(n int, fn func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				fn(i)
-			}
-		})
-	}
-	wg.Wait()
-}
-
 // check validates parsed files; see Validate.
 func (c Config) check(files []*File) (*Catalog, diag.Findings) {
 	sfs := make([]diag.Findings, len(files))
 	passed := make([]*File, len(files))
-	parallel(len(files), func(i int) {
+	parallel.For(len(files), func(i int) {
 		var bad map[string]bool
 		sfs[i], bad = checkFile(files[i])
 		passed[i] = withoutEntries(files[i], bad)
@@ -113,7 +98,7 @@ func withoutEntries(f *File, drop map[string]bool) *File {
 func (c Config) checkOps(cat *Catalog) diag.Findings {
 	funcs := &formulaIndex{dir: c.FormulasDir}
 	fs := make([]diag.Findings, len(cat.Ops))
-	parallel(len(cat.Ops), func(i int) {
+	parallel.For(len(cat.Ops), func(i int) {
 		op := cat.Ops[i]
 		if r := op.Roofline; r != nil && r.Func != nil {
 			fs[i] = append(fs[i], funcs.check(op, *r.Func)...)
