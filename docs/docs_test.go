@@ -24,7 +24,7 @@
 //     ```text or ```sh block that starts with "$ " is an error (say console).
 //
 // Each page runs in its own copy of the repository's tracked files, with ropgen, ropbench,
-// roprun and ropcompare (built once by the test) on PATH, and $ROPGEN naming the copy. The
+// roprun and ropcompare (built once by the test) on PATH, and $ROPGEN naming the tree. The
 // pages run through rsc.io/script: each block is one script command whose output the
 // script's next command compares.
 package docs_test
@@ -509,11 +509,14 @@ func TestMain(m *testing.M) {
 }
 
 // goEnv is the pages' environment: offline (the module cache only), the toolchain that
-// runs the test, and -trimpath, so that a page's go command in its copy of the tree hits the
-// build cache of the copies before it.
-func goEnv(env []string, copyRoot string) []string {
-	return append(slices.Clip(env), "GOFLAGS=-trimpath -buildvcs=false -mod=mod", "GOPROXY=off", "GOSUMDB=off",
-		"GOWORK=off", "GOTOOLCHAIN=local", "ROPGEN="+copyRoot, "CI=")
+// runs the test, and $ROPGEN naming the tree itself (root), not a page's copy. A page's go
+// command builds ropgen's packages (docs/using.md's module replaces ropgen with $ROPGEN)
+// from the directory and with the flags go test ./... built them with, so the build cache
+// already holds them and the standard library: no -trimpath, which would compile all of
+// them again.
+func goEnv(env []string, root string) []string {
+	return append(slices.Clip(env), "GOFLAGS=-buildvcs=false -mod=mod", "GOPROXY=off", "GOSUMDB=off",
+		"GOWORK=off", "GOTOOLCHAIN=local", "ROPGEN="+root, "CI=")
 }
 
 // copyTree copies the repository's tracked files (or, without git, every file but .git
