@@ -11,6 +11,8 @@ import (
 )
 
 // EvalRoofline returns the minimum FLOPs and bytes of one MatVecFwd call (kernels.yaml:31).
+//
+//go:nosplit
 func (op *MatVecFwd) EvalRoofline() (flops, bytes int64, err error) {
 	elem_bytes := op.DType.Size()
 	M := op.M
@@ -22,6 +24,15 @@ func (op *MatVecFwd) EvalRoofline() (flops, bytes int64, err error) {
 		rooflineBytes := (M*K + K + M) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
 	}
+	return op.rooflineChecked()
+}
+
+// rooflineChecked is MatVecFwd's roofline outside the guard of EvalRoofline: every step
+// that may overflow is checked.
+func (op *MatVecFwd) rooflineChecked() (flops, bytes int64, err error) {
+	elem_bytes := op.DType.Size()
+	M := op.M
+	K := op.K
 	var rooflineCk rooflineChecker
 	rooflineFlops := rooflineCk.mul(rooflineCk.mul(2, M), K)
 	if rooflineCk.bad {
@@ -56,7 +67,7 @@ func (op *ScaleFwd) EvalRoofline() (flops, bytes int64, err error) {
 		return 0, 0, rooflineUnbound("ScaleFwd", "x")
 	}
 	c := &op.roofline
-	if !c.valid || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
+	if !c.valid || len(c.shapes) != 1 || len(c.ints) != 1 || !rooflineSameShape(c.shapes[0], op.XShape) || c.ints[0] != op.DType.Size() {
 		flops, bytes, err := op.rooflineEval()
 		c.store([][]int{op.XShape}, []int{op.DType.Size()}, flops, bytes, err)
 	}
@@ -279,7 +290,8 @@ func rooflineNegative(op string, flops, bytes int) error {
 // call). An op whose formulas read a bound shape declares it: roofline rooflineCache. The
 // key is the bound shapes and []int params (nil, an absent input, differs from empty) and
 // the int, bool and nullable int values the formulas read (a nullable int is two entries:
-// rooflineFlag(p == nil), then rooflineNullable(p)).
+// rooflineFlag(p == nil), then rooflineNullable(p)); an optional input, which formulas only
+// compare with nil, is one: rooflineFlag(x == nil).
 type rooflineCache struct {
 	shapes       [][]int
 	ints         []int
