@@ -597,13 +597,14 @@ func runPage(t *testing.T, name, text string) (pageResult, error) {
 	if err != nil {
 		return pageResult{}, err
 	}
-	work := filepath.Join(t.TempDir(), "ropgen")
-	if err := copyTree(r, work); err != nil {
-		return pageResult{}, err
-	}
 	drivers := t.TempDir()
 	src, res, err := pageScript(name, blocks, drivers, func(tool string) error { _, err := exec.LookPath(tool); return err })
 	if err != nil || src == "" {
+		return res, err
+	}
+	// A page with no block to run needs no copy of the tree.
+	work := filepath.Join(t.TempDir(), "ropgen")
+	if err := copyTree(r, work); err != nil {
 		return res, err
 	}
 	env := goEnv(os.Environ(), r)
