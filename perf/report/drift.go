@@ -24,10 +24,12 @@ const DriftCap = 0.25
 type Drift struct {
 	Rec     *record.Record
 	Profile *profiles.Profile
-	// Rate is the reference's bandwidth (bytes / median seconds); Ceiling the profile's
-	// copy ceiling: the copy mix's best (MixSpreads["copy"].Max), else the envelope's
-	// effective value.
+	// Rate is the reference's bandwidth (bytes / median seconds); Ceiling what the profile
+	// says the same copy streams at: the copy mix's median round (MixSpreads["copy"].Median,
+	// the statistic the reference is, of the same kernel on the same sizes), else the
+	// envelope's effective value. Of names it ("copy median", "copy ceiling").
 	Rate, Ceiling float64
+	Of            string
 	// Tolerance is relative: the larger of the profile's own spread of that ceiling
 	// ((max - min) / median) and the reference's ((slowest - fastest) / median time), at
 	// most DriftCap.
@@ -46,8 +48,8 @@ func (d Drift) String() string {
 	if d.Off {
 		verdict = "DRIFTED: the machine is not the one the profile measured; recalibrate (ropgen calibrate)"
 	}
-	return fmt.Sprintf("copy reference at %s: %s, %+.1f%% off the profile's copy ceiling %s (tolerance %.1f%%%s): %s",
-		d.Rec.Workload, Rate(d.Rate, "B/s"), 100*(d.Rate/d.Ceiling-1), Rate(d.Ceiling, "B/s"), 100*d.Tolerance, d.capped(), verdict)
+	return fmt.Sprintf("copy reference at %s: %s, %+.1f%% off the profile's %s %s (tolerance %.1f%%%s): %s",
+		d.Rec.Workload, Rate(d.Rate, "B/s"), 100*(d.Rate/d.Ceiling-1), d.Of, Rate(d.Ceiling, "B/s"), 100*d.Tolerance, d.capped(), verdict)
 }
 
 // capped says when the tolerance is the cap rather than the spreads.
@@ -73,7 +75,7 @@ func (d *device) drifts() []Drift {
 	if d.prof == nil {
 		return nil
 	}
-	ceiling, spread := copyCeiling(d.prof)
+	ceiling, spread, of := copyCeiling(d.prof)
 	if ceiling <= 0 {
 		return nil
 	}
@@ -85,7 +87,7 @@ func (d *device) drifts() []Drift {
 		lo, hi := r.Spread()
 		tol := min(DriftCap, max(spread, (hi-lo)/r.Seconds))
 		rate := float64(r.Bytes) / r.Seconds
-		dr := Drift{Rec: r, Profile: d.prof, Rate: rate, Ceiling: ceiling, Tolerance: tol, OtherDevice: !d.prof.Matches(r.Device)}
+		dr := Drift{Rec: r, Profile: d.prof, Rate: rate, Ceiling: ceiling, Of: of, Tolerance: tol, OtherDevice: !d.prof.Matches(r.Device)}
 		dr.Off = !dr.OtherDevice && (rate < ceiling*(1-tol) || rate > ceiling*(1+tol))
 		out = append(out, dr)
 	}
@@ -104,17 +106,20 @@ func (d *device) driftOf(file string) *Drift {
 	return nil
 }
 
-// copyCeiling returns prof's copy ceiling in bytes/s and its relative spread: the copy mix's
-// measured spread when the profile keeps one, else the envelope's effective value and
-// spread. 0 when the profile measured neither.
-func copyCeiling(prof *profiles.Profile) (ceiling, rel float64) {
-	if s, ok := prof.MixSpreads["copy"]; ok && s.Measured() && s.Max > 0 {
-		return s.Max, s.Rel()
+// copyCeiling returns the rate in bytes/s that prof says the drift reference streams at,
+// its relative spread and its name: the copy mix's median round when the profile keeps its
+// rounds, since the reference is a median of the same kernel's passes on the same sizes (its
+// best round would sit a spread above every typical reference, and a machine whose rounds
+// spread by a fifth would read as drifted on a quiet run); else the envelope's effective
+// value and spread. 0 when the profile measured neither.
+func copyCeiling(prof *profiles.Profile) (ceiling, rel float64, of string) {
+	if s, ok := prof.MixSpreads["copy"]; ok && s.Measured() && s.Median > 0 {
+		return s.Median, s.Rel(), "copy median"
 	}
 	if prof.HBM.Calibrated() {
-		return prof.HBM.Effective, prof.HBM.Spread.Rel()
+		return prof.HBM.Effective, prof.HBM.Spread.Rel(), "copy ceiling"
 	}
-	return 0, 0
+	return 0, 0, ""
 }
 
 // StaleBoot says why prof was measured on another boot of this machine than bootID (the
@@ -148,7 +153,7 @@ func (p *Pricer) Price(rec *record.Record) Row {
 	if dr == nil {
 		return row
 	}
-	why := fmt.Sprintf("the run's copy reference at %s ran %+.0f%% off the profile's copy ceiling (tolerance %.0f%%)", dr.Rec.Workload, 100*(dr.Rate/dr.Ceiling-1), 100*dr.Tolerance)
+	why := fmt.Sprintf("the run's copy reference at %s ran %+.0f%% off the profile's %s (tolerance %.0f%%)", dr.Rec.Workload, 100*(dr.Rate/dr.Ceiling-1), dr.Of, 100*dr.Tolerance)
 	if p.PriceDrifted {
 		row.Drift = dr
 		if row.Note != "" {

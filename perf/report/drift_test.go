@@ -77,7 +77,7 @@ func TestDriftedRowsUnpriced(t *testing.T) {
 		priced, unpriced := DriftedRows(rows)
 		if !priceDrifted {
 			if drifted.Drift == nil || !Blank(drifted.SOLTime) || !Blank(drifted.Efficiency) || drifted.Verdict != None ||
-				!strings.HasPrefix(drifted.Note, "unpriced: the run's copy reference at end ran -50% off the profile's copy ceiling (tolerance 25%)") {
+				!strings.HasPrefix(drifted.Note, "unpriced: the run's copy reference at end ran -50% off the profile's copy median (tolerance 25%)") {
 				t.Errorf("the drifted run's row: %+v", drifted)
 			}
 			if breach.ByteBreach || !Blank(breach.SOLTime) {

@@ -68,36 +68,41 @@ func SameTimeLine(prof *profiles.Profile) (line float64, ok bool) {
 	return env / m * (1 + prof.MixSpreads[ref].Rel()), true
 }
 
-// SameTimeFactor is how fast the machine streamed when a row with same-time reference
-// refRate (record.RefRate) ran, relative to when prof was calibrated: refRate over the
-// calibrated median of the same reference pattern (the faster median of the copy_cold and
-// triad_cold mixes, as the benchmark takes the faster pattern's median). A shared machine's
-// memory bandwidth moves by minutes (other guests of the host, other processes), and a
-// profile is a snapshot of one such minute: the same kernel reads faster or slower against
-// it on another (docs/history.md has the runs). Both rates are medians of one cold call of the same kernels on
-// the same sizes after the same eviction, so their ratio is the machine's change, not the
-// row's. ok is false when prof measured no reference pattern or refRate is 0.
+// SameTimeFactor is how fast the machine streamed while a row with same-time reference
+// refRate (record.RefRate) ran, as a fraction of the best the calibration saw of the same
+// pattern: refRate over the calibrated best of the reference pattern (of copy_cold and
+// triad_cold, the one with the faster median, as the benchmark takes the faster pattern's
+// median). The envelope that prices a row is a best (the fastest of many cold calls), while
+// a row's efficiency is its median over a few: on a shared machine a perfect kernel's typical
+// call sits below the best call the calibration caught, by however much that machine's
+// calls spread, and the machine's memory bandwidth moves from minute to minute besides
+// (docs/history.md has the runs). refRate is a median of one cold call of the same kernels,
+// on the same sizes, after the same eviction, timed between the row's samples: the factor
+// scales the envelope to what the machine typically streamed at while the row ran, so the
+// verdict compares a median with a median. ok is false when prof measured no reference
+// pattern or refRate is 0.
 func SameTimeFactor(prof *profiles.Profile, refRate float64) (factor float64, ok bool) {
-	m := refMedian(prof)
-	if m <= 0 || refRate <= 0 {
+	b := refBest(prof)
+	if b <= 0 || refRate <= 0 {
 		return 0, false
 	}
-	return refRate / m, true
+	return refRate / b, true
 }
 
-// refMedian is the calibrated median of the same-time reference pattern: the faster of the
-// copy_cold and triad_cold medians; 0 when prof measured neither.
-func refMedian(prof *profiles.Profile) float64 {
+// refBest is the calibrated best of the same-time reference pattern: of copy_cold and
+// triad_cold, the best round of the one whose median is faster; 0 when prof measured
+// neither.
+func refBest(prof *profiles.Profile) float64 {
 	if prof == nil {
 		return 0
 	}
-	m := 0.0
+	var best profiles.Spread
 	for _, k := range []string{"copy_cold", "triad_cold"} {
-		if s := prof.MixSpreads[k]; s.Measured() {
-			m = max(m, s.Median)
+		if s := prof.MixSpreads[k]; s.Measured() && s.Median > best.Median {
+			best = s
 		}
 	}
-	return m
+	return best.Max
 }
 
 // lineTolerance is the relative slack of the verdict lines: times and ceilings come as
@@ -200,8 +205,8 @@ type Row struct {
 	// EffLow and EffHigh are the efficiency of the slowest and of the fastest sample: the
 	// row's spread.
 	EffLow, EffHigh float64
-	// Machine is how fast the machine streamed while the row ran, relative to the
-	// calibration: the row's same-time reference over the calibrated median of the same
+	// Machine is how fast the machine streamed while the row ran, as a fraction of the
+	// calibration's best: the row's same-time reference over the calibrated best of the same
 	// reference pattern (SameTimeFactor). NaN when the row has no reference, is not
 	// memory-bound, or the profile measured no reference pattern. The verdict lines judge
 	// the efficiency over it (Judged).
@@ -271,9 +276,9 @@ type device struct {
 	refs  []*record.Record // the ref.copy records, in the order met
 	// sameTime is SameTimeLine of the profile; 0 when it has none.
 	sameTime float64
-	// refMedian is the calibrated median rate of the same-time reference pattern
+	// refBest is the calibrated best rate of the same-time reference pattern
 	// (SameTimeFactor's denominator); 0 when the profile measured none.
-	refMedian float64
+	refBest float64
 }
 
 // cacheRoof is a cache level resolved on one profile.
@@ -339,7 +344,7 @@ func (p *Pricer) device(name string) *device {
 			d.hbmNo = d.prof.Why(profiles.HBMKey, p.basis)
 			d.floor = d.prof.LatencyFloor
 			d.sameTime, _ = SameTimeLine(d.prof)
-			d.refMedian = refMedian(d.prof)
+			d.refBest = refBest(d.prof)
 			for _, c := range d.prof.Caches {
 				if v, ok := c.Value(p.basis); ok && c.Bytes > 0 {
 					d.caches = append(d.caches, cacheRoof{c.Key, v, c.Bytes})
@@ -541,8 +546,8 @@ func (p *Pricer) price(rec *record.Record) Row {
 	row.Efficiency = row.SOLTime / secs
 	row.EffLow, row.EffHigh = row.SOLTime/slow, row.SOLTime/fast
 	row.Judged = row.Efficiency
-	if row.Bound == Memory && rec.RefRate > 0 && d.refMedian > 0 {
-		row.Machine = rec.RefRate / d.refMedian
+	if row.Bound == Memory && rec.RefRate > 0 && d.refBest > 0 {
+		row.Machine = rec.RefRate / d.refBest
 		row.Judged = row.Efficiency / row.Machine
 	}
 	if !Blank(row.CacheTime) {
@@ -554,8 +559,11 @@ func (p *Pricer) price(rec *record.Record) Row {
 	if row.Verdict == FormulaError {
 		return row
 	}
+	// An anomaly is judged on the profile's ceiling, relaxed only where the machine streamed
+	// faster than the calibration's best while the row ran: the factor lifts a typical call
+	// toward the best one, and an accusation must not rest on that lift.
 	slowest := row.EffLow
-	if !Blank(row.Machine) {
+	if !Blank(row.Machine) && row.Machine > 1 {
 		slowest /= row.Machine
 	}
 	row.Verdict = verdict(row.SOLTime, d.floor, row.Judged, slowest)
@@ -566,7 +574,8 @@ func (p *Pricer) price(rec *record.Record) Row {
 }
 
 // verdict is the verdict of a priced row with SOL time sol, the cold-call floor floor (0:
-// none), its judged efficiency eff (Row.Judged) and that of its slowest sample, slowest.
+// none), its judged efficiency eff (Row.Judged) and the efficiency of its slowest sample,
+// slowest, on the profile's ceiling (relaxed where the machine ran faster than calibrated).
 // "At ceiling" judges the typical sample, the median: the slowest of a few cold calls on a
 // shared machine is the one that lost its core or its memory bandwidth to something else,
 // and a line judged by it moves a kernel that sits at its mix's ceiling across the line from

@@ -56,7 +56,8 @@ func Rec(roof string, flops, bytes int64, secs float64) record.Record {
 		Flops: flops, Bytes: bytes, Seconds: secs, Iters: 1}
 }
 
-// NoisyProfile is a CPU profile whose copy ceiling's own rounds are 150% apart: a tolerance
+// NoisyProfile is a CPU profile whose copy mix's own rounds are 95% apart (its median is
+// the drift references' baseline): a tolerance
 // that followed the spread would pass any reference. Its same-time line (report.SameTimeLine)
 // is the envelope over copy_cold, 0.4 / 0.3, widened by copy_cold's spread of 10/30: about
 // 1.78.
@@ -68,7 +69,7 @@ hbm:
   theoretical: 100e9
   calibration: 0.4
   calibration_mixes: {copy: 0.4, copy_cold: 0.3}
-  mix_spreads: {copy: {min: 10e9, median: 20e9, max: 40e9, n: 7}, copy_cold: {min: 25e9, median: 30e9, max: 35e9, n: 7}}
+  mix_spreads: {copy: {min: 10e9, median: 40e9, max: 48e9, n: 7}, copy_cold: {min: 25e9, median: 30e9, max: 35e9, n: 7}}
   spread: {min: 10e9, median: 20e9, max: 40e9, n: 7}
 vector:
   fp32: {theoretical: 1e12, calibration: 1}
