@@ -48,7 +48,6 @@ var commentAllowed = []struct {
 }{
 	{"cmd/ropcompare/roofs.go", "dispatches of 2 ms", "a design value: the C side dispatches as calibrate's fmaDispatch does", false},
 	{"cmd/ropcompare/main.go", "[-sample 20ms]", "the usage line: the flag's default", false},
-	{"perf/calibrate/render.go", "0.7 of the envelope", "the threshold DRAMEstimateFactor implies (1.4 / 2), not a measurement", false},
 	{"perf/calibrate/units_amd64.s", "1.0 x 1.0 in fp16", "the kernel's arithmetic", false},
 	{"perf/render/compare.go", "1.4826 ×", "the constant that makes the MAD a standard deviation", false},
 	{"perf/render/svg_marks.go", `"5e18 FLOP/s"`, "an example of the tick labels", false},

@@ -16,21 +16,19 @@ const (
 	// DRAMEstimateFactor: no CPU reports its DRAM channels and transfer rate to user code,
 	// so the theoretical DRAM value is a stated estimate: this factor times the best round of
 	// the envelope. It feeds only the physics check (efficiency is priced on the measured
-	// envelope), which must convict a formula that doubles its bytes and never a correct
-	// one. A correct row implies at most the bandwidth it really moved, which the envelope
-	// bounds (its mixes include the non-temporal streaming the catalog's kernels use, and
-	// the best of several interleaved rounds is kept): it is accused only if it runs 40%
-	// above the best round of the fastest mix. A doubled-bytes row implies twice what it
-	// moved: it is convicted whenever it really ran above 0.7 of the envelope, which the
-	// streaming kernels do on DRAM-sized rows of a quiet machine (their pattern, the
-	// triad_nt mix, runs close to it). 1.4 keeps the two margins about equal: the line is
-	// 40% above the most a correct row implies, and a doubled row that runs near the
-	// envelope implies well above the line. An envelope of a plain Go copy would be too
-	// low: the non-temporal kernels outrun it, which is why the mixes stream as they do.
-	// Under load a doubled-bytes row can run below 0.7 of the envelope, so this fixed line
-	// convicts it only on a quiet machine; the report's same-time check (report.SameTimeLine: the row against streaming references timed
-	// between its samples, which the load slows alike) convicts it under load too.
-	DRAMEstimateFactor = 1.4
+	// envelope), which must never convict a correct formula. The envelope is the best call
+	// of about a minute of calibration, not the hardware's limit: in a virtual machine the
+	// host's memory controller is shared, and a single cold call of a correct streaming row
+	// can run well above every call the calibration caught, when the other guests go quiet
+	// (docs/history.md has the runs). So the line sits three quarters above the envelope: a
+	// correct row is accused only beyond that, and a row whose formula doubles its bytes is
+	// convicted by this line whenever its fastest call ran above half the factor of the
+	// envelope. The report's same-time check (report.SameTimeLine: the row against streaming
+	// references timed between its samples, which a burst or the load moves alike) is the one
+	// that convicts it whatever the machine did, so this fixed line can afford the margin. An
+	// envelope of a plain Go copy would be too low: the non-temporal kernels outrun it, which
+	// is why the mixes stream as they do.
+	DRAMEstimateFactor = 1.75
 	// ComputeEstimateFactor: without a clock from the OS the theoretical FMA peak is this factor times the best rate the SIMD kernel reached. The
 	// kernel keeps both FMA pipes of every core busy, so it runs at the peak of the clock it
 	// got; 25% covers a higher clock at another time (turbo on a quieter machine).
