@@ -276,9 +276,6 @@ type device struct {
 	refs  []*record.Record // the ref.copy records, in the order met
 	// sameTime is SameTimeLine of the profile; 0 when it has none.
 	sameTime float64
-	// refBest is the calibrated best rate of the same-time reference pattern
-	// (SameTimeFactor's denominator); 0 when the profile measured none.
-	refBest float64
 }
 
 // cacheRoof is a cache level resolved on one profile.
@@ -344,7 +341,6 @@ func (p *Pricer) device(name string) *device {
 			d.hbmNo = d.prof.Why(profiles.HBMKey, p.basis)
 			d.floor = d.prof.LatencyFloor
 			d.sameTime, _ = SameTimeLine(d.prof)
-			d.refBest = refBest(d.prof)
 			for _, c := range d.prof.Caches {
 				if v, ok := c.Value(p.basis); ok && c.Bytes > 0 {
 					d.caches = append(d.caches, cacheRoof{c.Key, v, c.Bytes})
@@ -546,9 +542,9 @@ func (p *Pricer) price(rec *record.Record) Row {
 	row.Efficiency = row.SOLTime / secs
 	row.EffLow, row.EffHigh = row.SOLTime/slow, row.SOLTime/fast
 	row.Judged = row.Efficiency
-	if row.Bound == Memory && rec.RefRate > 0 && d.refBest > 0 {
-		row.Machine = rec.RefRate / d.refBest
-		row.Judged = row.Efficiency / row.Machine
+	if f, ok := SameTimeFactor(d.prof, rec.RefRate); ok && row.Bound == Memory {
+		row.Machine = f
+		row.Judged = row.Efficiency / f
 	}
 	if !Blank(row.CacheTime) {
 		row.CacheEfficiency = row.CacheTime / secs
