@@ -43,7 +43,19 @@ func WriteSummary(w io.Writer, p *report.Pricer, rows []report.Row) error {
 	lostAll := LostTotal(ranked)
 	if len(ranked) > 0 {
 		fmt.Fprintf(bw, "\nkernels ranked by the time they lose against their roof (%s):\n", RankRule)
-		cells := [][]string{{"#", "op/workload/dtype", "time", "sol", "lost", "share", "eff", "samples", "verdict", "what would move it"}}
+		// The judged column appears when a row was judged against the machine as its
+		// same-time reference found it: its verdict then reads that figure, not eff.
+		machine := false
+		for i, r := range ranked {
+			machine = machine || (i < SummaryTop && !report.Blank(r.Machine))
+		}
+		head := []string{"#", "op/workload/dtype", "time", "sol", "lost", "share", "eff", "samples", "verdict", "what would move it"}
+		right := []bool{true, false, true, true, true, true, true, true, false, false}
+		if machine {
+			head = slices.Insert(head, 8, "judged")
+			right = slices.Insert(right, 8, true)
+		}
+		cells := [][]string{head}
 		short := false
 		for i, r := range ranked {
 			if i == SummaryTop {
@@ -57,14 +69,21 @@ func WriteSummary(w io.Writer, p *report.Pricer, rows []report.Row) error {
 			if lostAll > 0 && r.Lost > 0 {
 				share = roundPercent(r.Lost / lostAll)
 			}
-			cells = append(cells, []string{fmt.Sprint(i + 1), name, report.SI(r.Rec.Seconds, "s"), report.SI(r.SOLTime, "s"), report.SI(r.Lost, "s"),
-				share, report.Percent(r.Efficiency), effSpread(r.Row), string(r.Verdict), r.Move})
+			row := []string{fmt.Sprint(i + 1), name, report.SI(r.Rec.Seconds, "s"), report.SI(r.SOLTime, "s"), report.SI(r.Lost, "s"),
+				share, report.Percent(r.Efficiency), effSpread(r.Row), string(r.Verdict), r.Move}
+			if machine {
+				row = slices.Insert(row, 8, report.Percent(r.Judged))
+			}
+			cells = append(cells, row)
 		}
-		writeAligned(bw, cells, []bool{true, false, true, true, true, true, true, true, false, false})
+		writeAligned(bw, cells, right)
 		if n := len(ranked) - SummaryTop; n > 0 {
 			fmt.Fprintf(bw, "... and %d more ranked rows, %s lost together (the full tables list every row)\n", n, report.SI(LostTotal(ranked[SummaryTop:]), "s"))
 		}
 		bw.WriteString(SummaryLegend + "\n")
+		if machine {
+			bw.WriteString(JudgedLegend + "\n")
+		}
 		if short {
 			bw.WriteString(report.DTypeLegend + "\n")
 		}
@@ -132,7 +151,10 @@ const RankRule = "lost = median time - SOL time, one call; the manifests give no
 
 // SummaryLegend is the line under the ranked table.
 const SummaryLegend = "legend: sol = the speed-of-light time on the roof that bounds the row; share = of all the ranked rows' lost time; " +
-	"eff = sol / median time; samples = eff of the slowest and of the fastest sample; verdict: at ceiling when the slowest sample is at 80% or more"
+	"eff = sol / median time; samples = eff of the slowest and of the fastest sample; verdict: at ceiling when the median sample is at 80% or more (anomaly: the slowest above 105%)"
+
+// JudgedLegend explains the judged column, shown when a row has a same-time reference.
+const JudgedLegend = "judged = eff over how fast the machine streamed while the row ran (its same-time reference over the calibration's best of that pattern); a memory-bound row with a reference earns its verdict by it"
 
 // Ranked is a row of the summary's ranking: the time it loses against its roof and what
 // would move it.

@@ -158,3 +158,53 @@ func TestSummaryAllDrifted(t *testing.T) {
 		t.Errorf("summary:\n%s", sum.String())
 	}
 }
+
+// TestSummaryJudged: a memory-bound row with a same-time reference earns its verdict by its
+// judged efficiency, and the table shows that figure in a column of its own, with its legend,
+// beside the plain eff; a table without such a row has neither.
+func TestSummaryJudged(t *testing.T) {
+	prof, err := profiles.Parse("host.yaml", []byte(`
+device: "cpu: Test CPU"
+memory: DRAM
+hbm:
+  theoretical: 1099511627776
+  calibration: 0.5
+  calibration_mixes: {copy_cold: 0.5}
+  mix_spreads:
+    copy_cold: {min: 274877906944, median: 412316860416, max: 549755813888, n: 9}
+vector:
+  fp32: {theoretical: 4398046511104, calibration: 0.5}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// SOL 2^30 B / 2^39 B/s = 2^-9 s; the median at 45% of it, while the reference streamed
+	// at half the calibration's best round.
+	add := record.Record{Device: prof.Device, Op: "AddFwd", Workload: "w", DType: "float32", Roof: "vector.fp32",
+		Flops: 1 << 20, Bytes: 1 << 30, Seconds: 1.0 / 512 / 0.45, Iters: 1}
+	for _, c := range []struct {
+		ref  float64
+		want []string
+		not  string
+	}{
+		{1 << 38, []string{`(?m)^# +op/workload/dtype .* eff +samples +judged +verdict`, `(?m)^1 +AddFwd/w/float32 .* 45\.0% .* 90\.0% +at ceiling `, `(?m)^judged = eff over`}, ""},
+		{0, []string{`(?m)^1 +AddFwd/w/float32 .* 45\.0% .* below `}, "judged ="},
+	} {
+		rec := add
+		rec.RefRate = c.ref
+		p := report.NewPricer(prof, nil, "")
+		var buf bytes.Buffer
+		if err := WriteSummary(&buf, p, p.PriceAll([]record.Record{rec})); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		for _, re := range c.want {
+			if !regexp.MustCompile(re).MatchString(out) {
+				t.Errorf("reference %g: summary lacks %s:\n%s", c.ref, re, out)
+			}
+		}
+		if c.not != "" && strings.Contains(out, c.not) {
+			t.Errorf("reference %g: summary has %q:\n%s", c.ref, c.not, out)
+		}
+	}
+}
