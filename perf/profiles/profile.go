@@ -153,18 +153,6 @@ type CacheRoof struct {
 	SysBytes int64
 }
 
-// CachedBytes is the largest working set a cache level of p serves at that level's rate
-// (the largest CacheRoof.Bytes), 0 when p measured no cache. The report prices work of more
-// bytes on DRAM alone (no cache level holds it); a run that knows the profile it will be
-// priced on uses the same line for the cases that stream from DRAM.
-func (p *Profile) CachedBytes() int64 {
-	var n int64
-	for _, c := range p.Caches {
-		n = max(n, c.Bytes)
-	}
-	return n
-}
-
 // Conditions are the circumstances of a measurement: when, on which boot of the machine
 // (/proc/sys/kernel/random/boot_id), the 1-minute load average just before, and on how many
 // cores it ran.

@@ -41,7 +41,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	maxFlops := fl.Int64("max-flops", bench.DefaultLimits.FlopLimit, "skip cases above `N` FLOPs (a plain reference runs at about 1 GFLOP/s)")
 	warm := fl.Bool("warm", false, "time every case in warm batches; by default every case is timed cold, one call a sample after evicting the caches")
 	verbose := fl.Bool("v", false, "list every skipped case")
-	sameTime := fl.Int64("same-time-mib", llcMiB(), "after every sample of a cold case with more than `N` MiB of tensors, time the same-time reference (the calibration's copy_cold and triad_cold mixes, one cold call each) for the report's physics check (default: with -judge, the largest working set the profile's caches serve, beyond which the report prices on DRAM; otherwise this host's last-level cache); 0: none")
+	sameTime := fl.Int64("same-time-mib", sameTimeMiB(), "after every sample of a cold case with more than `N` MiB of tensors, time the same-time reference (the calibration's copy_cold and triad_cold mixes, one cold call each) for the report's physics check and verdicts (default: this host's last-level cache or the reference's own array size, the smaller, so the cases that stream from DRAM); 0: none")
 	evictSize := fl.Int64("evict-mib", cold.DefaultEvictSize()>>20, "cold: read a buffer of `N` MiB before each sample to evict the caches (default: twice this host's last-level cache; smaller leaves data cached, so the times are not cold: for trying the command, not for measurements)")
 	refSize := fl.Int64("ref-mib", refMiB(), "time the drift reference (the calibration's copy) at the start and end of the run on arrays of `N` MiB each (default: the calibration's size, so the report can compare it with the profile); 0: none")
 	if code, ok := fl.Parse(args); !ok {
@@ -108,8 +108,8 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	// The evictor is made once a run has cases to time; the references time with it too.
 	if !*warm {
 		opt.Evictor = cold.NewEvictor(*evictSize << 20)
-		if above := sameTimeAbove(*sameTime<<20, fl.IsSet("same-time-mib"), judged); above > 0 {
-			opt.SameTime = sameTimeReference(opt.Evictor, above)
+		if *sameTime > 0 {
+			opt.SameTime = sameTimeReference(opt.Evictor, *sameTime<<20)
 		}
 	}
 	refs := bench.References{Reg: e.reg, Opt: opt, Copy: copyReference(*refSize)}
@@ -202,26 +202,17 @@ func sameTimeReference(ev *cold.Evictor, above int64) *bench.SameTime {
 	return &bench.SameTime{Above: above, Names: ref.Names(), Sample: ref.Sample}
 }
 
-// sameTimeAbove is the size line of the same-time reference in bytes, given -same-time-mib
-// in bytes (flag), whether it was set, and the -judge profile (nil: none). Unset, with a
-// profile whose sweep measured its caches, it is the largest working set those caches serve,
-// beyond which the report prices a row on DRAM alone: /sys can name a last-level cache far
-// larger than a virtual machine gets of it, and the rows priced on DRAM would then run
-// without a reference.
-func sameTimeAbove(flag int64, set bool, judged *profiles.Profile) int64 {
-	if !set && judged != nil && judged.CachedBytes() > 0 {
-		return judged.CachedBytes()
-	}
-	return flag
-}
-
-// llcMiB is the default -same-time-mib: this host's last-level cache, or half the default
-// eviction buffer when /sys does not say how large it is.
-func llcMiB() int64 {
+// sameTimeMiB is the default -same-time-mib: this host's last-level cache or the
+// reference's array size, whichever is smaller. Beyond the first nothing holds the row's
+// tensors; beyond the second the row streams from DRAM as the reference's calls do, which a
+// virtual machine whose /sys names a last-level cache of hundreds of MiB needs: its rows
+// priced on DRAM would otherwise run without a reference.
+func sameTimeMiB() int64 {
+	arr := calibrate.NewSameTime(nil).ArrayBytes() >> 20
 	if llc := profiles.HostCPU().LLCBytes; llc > 0 {
-		return max(llc>>20, 1)
+		return max(min(llc>>20, arr), 1)
 	}
-	return cold.DefaultEvictSize() >> 21
+	return min(cold.DefaultEvictSize()>>21, arr)
 }
 
 // refMiB is the default size of a drift reference's arrays: the calibration's.
@@ -258,7 +249,7 @@ func timingNote(opt bench.Options) string {
 		note += fmt.Sprintf(" (smaller than this host's %d MiB, twice its last-level cache: a case's data can stay cached, so its times are not cold ones)", cold.DefaultEvictSize()>>20)
 	}
 	if opt.SameTime != nil {
-		note += fmt.Sprintf("; after each sample of a case with more than %d MiB of tensors, one cold call of each same-time reference (the calibration's copy_cold and triad_cold)", (opt.SameTime.Above+1<<19)>>20)
+		note += fmt.Sprintf("; after each sample of a case with more than %d MiB of tensors, one cold call of each same-time reference (the calibration's copy_cold and triad_cold)", opt.SameTime.Above>>20)
 	}
 	return note
 }
