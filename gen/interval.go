@@ -284,11 +284,15 @@ const maxElemBits = 6
 // uint(...) and around <<, blanks around < and &&.
 func (g *guard) source() string {
 	var terms []string
-	for _, l := range g.leaves {
+	leaves := g.leaves
+	if g.merged() {
+		leaves = append(slices.Clone(leaves), elemBytes)
+	}
+	for _, l := range leaves {
 		switch {
 		case !g.one[l]:
 			terms = append(terms, l)
-		case len(g.leaves) == 1:
+		case len(leaves) == 1:
 			terms = append(terms, l+"-1")
 		default:
 			terms = append(terms, "("+l+"-1)")
@@ -298,7 +302,7 @@ func (g *guard) source() string {
 	if len(terms) > 0 {
 		conj = append(conj, "uint("+strings.Join(terms, "|")+") < 1<<"+strconv.Itoa(g.bits))
 	}
-	if g.elem {
+	if g.elem && !g.merged() {
 		e := elemBytes
 		if g.one[elemBytes] {
 			e += "-1"
@@ -307,6 +311,10 @@ func (g *guard) source() string {
 	}
 	return strings.Join(conj, " && ")
 }
+
+// merged reports whether elem_bytes shares the dims' bound, so that the guard tests it in
+// the same OR: one comparison where there would be two.
+func (g *guard) merged() bool { return g.elem && g.elemBits == g.bits }
 
 // bound returns the range the guard gives name, if it bounds it.
 func (g *guard) bound(name string) (ival, bool) {
@@ -367,6 +375,15 @@ func proveResults(m *opModel, base map[string]ival) (g *guard, needed, ok bool) 
 		}
 	}
 	prove(lo)
+	if g.elem && lo > maxElemBits {
+		// elem_bytes under the dims' bound too, if that still proves: the guard is then one
+		// OR and one comparison (GemmFwd's 2*M*N*K and (M*K+K*N+M*N)*elem_bytes both fit
+		// with every leaf below 2^20).
+		g.elemBits = lo
+		if !try(g) {
+			g.elemBits = maxElemBits
+		}
+	}
 	return g, true, true
 }
 

@@ -42,8 +42,10 @@ func TestVerbatimBehindGuard(t *testing.T) {
 		guard string // "" when no guard is needed
 		fast  string // the verbatim flops, as gofmt prints it
 	}{
-		// 2 * M * K * N: three factors below 2^20 and a 2 fit in 2^63, not below 2^21.
-		{"2 * M * K * N", "if uint(M|K|N) < 1<<20 && uint(elem_bytes) < 1<<6 {", "rooflineFlops := 2 * M * K * N"},
+		// 2 * M * K * N: three factors below 2^20 and a 2 fit in 2^63, not below 2^21; bytes
+		// (N * elem_bytes) still fits with elem_bytes below 2^20 too, so the guard tests it in
+		// the same OR, one comparison.
+		{"2 * M * K * N", "if uint(M|K|N|elem_bytes) < 1<<20 {", "rooflineFlops := 2 * M * K * N"},
 		// bytes (N * elem_bytes) bounds the rest: N below 2^57, elem_bytes below 2^6. A
 		// divisor must be >= 1: the guard bounds K to [1, 2^57] with (K-1).
 		{"floordiv(M, K) + cdiv(M, K)", "if uint(M|(K-1)|N) < 1<<57 && uint(elem_bytes) < 1<<6 {", "rooflineFlops := floordiv(M, K) + cdiv(M, K)"},

@@ -78,7 +78,7 @@ func (op *AvgPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	KW := kernel_size[1]
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
-	if uint(N|C|H_out|W_out|KH|KW|H|W) < 1<<10 && uint(elem_bytes) < 1<<6 {
+	if uint(N|C|H_out|W_out|KH|KW|H|W|elem_bytes) < 1<<10 {
 		rooflineFlops := N * C * H_out * W_out * KH * KW
 		rooflineBytes := (N*C*H*W + N*C*H_out*W_out) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
@@ -106,7 +106,7 @@ func (op *BatchedGemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 	N := op.N
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
-	if uint(batch|M|N|K) < 1<<15 && uint(elem_bytes) < 1<<6 {
+	if uint(batch|M|N|K|elem_bytes) < 1<<15 {
 		rooflineFlops := 2 * batch * M * N * K
 		rooflineBytes := batch * (M*K + K*N + M*N) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
@@ -212,7 +212,7 @@ func (op *Conv2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	C_g := floordiv(C_in, groups)
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
-	if uint(N|C_out|H_out|W_out|C_g|KH|KW|C_in|H|W) < 1<<8 && uint(elem_bytes) < 1<<6 {
+	if uint(N|C_out|H_out|W_out|C_g|KH|KW|C_in|H|W|elem_bytes) < 1<<8 {
 		rooflineFlops := 2*N*C_out*H_out*W_out*C_g*KH*KW + cond(bias != nil, N*C_out*H_out*W_out, 0)
 		rooflineBytes := (N*C_in*H*W + C_out*C_g*KH*KW + N*C_out*H_out*W_out + cond(bias != nil, C_out, 0)) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
@@ -427,7 +427,7 @@ func (op *Fp8BlockScaledGemmFwd) EvalRoofline() (flops, bytes int64, err error) 
 	N_blocks := op.NBlocks
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
-	if uint(M|N|K|K_blocks|N_blocks) < 1<<20 && uint(elem_bytes) < 1<<6 {
+	if uint(M|N|K|K_blocks|N_blocks|elem_bytes) < 1<<20 {
 		rooflineFlops := 2*M*N*K + 2*M*N*K_blocks
 		rooflineBytes := (M*K+N*K)*elem_bytes + 4*(M*K_blocks+N_blocks*K_blocks) + 2*M*N
 		return int64(rooflineFlops), int64(rooflineBytes), nil
@@ -588,7 +588,7 @@ func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 	N := op.N
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
-	if uint(M|N|K) < 1<<20 && uint(elem_bytes) < 1<<6 {
+	if uint(M|N|K|elem_bytes) < 1<<20 {
 		rooflineFlops := 2 * M * N * K
 		rooflineBytes := (M*K + K*N + M*N) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
@@ -796,7 +796,7 @@ func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 	cond := rooflineCond[int]
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
-	if uint(M|N|K) < 1<<20 && uint(elem_bytes) < 1<<6 {
+	if uint(M|N|K|elem_bytes) < 1<<20 {
 		rooflineFlops := 2*M*N*K + cond(bias != nil, M*N, 0)
 		rooflineBytes := (M*K + N*K + M*N + cond(bias != nil, N, 0)) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
@@ -895,7 +895,7 @@ func (op *MaxPool2dFwd) EvalRoofline() (flops, bytes int64, err error) {
 	KW := kernel_size[1]
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
-	if uint(N|C|H_out|W_out|KH|KW|H|W) < 1<<10 && uint(elem_bytes) < 1<<6 {
+	if uint(N|C|H_out|W_out|KH|KW|H|W|elem_bytes) < 1<<10 {
 		rooflineFlops := N * C * H_out * W_out * (KH*KW - 1)
 		rooflineBytes := (N*C*H*W + N*C*H_out*W_out) * elem_bytes
 		return rooflineResult("MaxPool2dFwd", rooflineFlops, rooflineBytes)
@@ -974,7 +974,7 @@ func (op *MoeTopKGatingFwd) EvalRoofline() (flops, bytes int64, err error) {
 	top_k := op.TopK
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
-	if uint(T|E|top_k) < 1<<20 && uint(elem_bytes) < 1<<6 {
+	if uint(T|E|top_k|elem_bytes) < 1<<20 {
 		rooflineFlops := T*E*(5+top_k) + 2*T*top_k
 		rooflineBytes := T*E*elem_bytes + T*top_k*(4+4)
 		return int64(rooflineFlops), int64(rooflineBytes), nil

@@ -142,7 +142,7 @@ func (op *WindowAttnFwd) EvalRoofline() (flops, bytes int64, err error) {
 	W := min(valueor(window, S), S)
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
-	if uint(B|S|W|D) < 1<<15 && uint(elem_bytes) < 1<<6 {
+	if uint(B|S|W|D|elem_bytes) < 1<<15 {
 		rooflineFlops := 4 * B * S * W * D
 		rooflineBytes := cond(window == nil, 2, 3) * B * S * D * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil

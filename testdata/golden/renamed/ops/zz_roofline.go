@@ -31,7 +31,7 @@ func (op *GemmFwd) EvalRoofline() (flops, bytes int64, err error) {
 	N := op.N
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
-	if uint(M|N|K) < 1<<20 && uint(elem_bytes) < 1<<6 {
+	if uint(M|N|K|elem_bytes) < 1<<20 {
 		rooflineFlops := 2 * M * N * K
 		rooflineBytes := (M*K + K*N + M*N) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
@@ -70,7 +70,7 @@ func (op *LinearFwd) EvalRoofline() (flops, bytes int64, err error) {
 	cond := rooflineCond[int]
 	// No step of flops or bytes can overflow inside these bounds (ropgen proved it when
 	// it generated this code), so the formulas run as written; outside them, checked.
-	if uint(M|N|K) < 1<<20 && uint(elem_bytes) < 1<<6 {
+	if uint(M|N|K|elem_bytes) < 1<<20 {
 		rooflineFlops := 2*M*N*K + cond(bias != nil, M*N, 0)
 		rooflineBytes := (M*K + N*K + M*N + cond(bias != nil, N, 0)) * elem_bytes
 		return int64(rooflineFlops), int64(rooflineBytes), nil
