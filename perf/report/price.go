@@ -43,7 +43,7 @@ const (
 
 // SameTimeLine returns the line of the same-time physics check on prof: a row whose byte
 // rate (bytes / its median sample) is above line times its same-time reference is a formula
-// error. It is envelope / m × (1 + spread), where m is the calibrated rate of the faster of
+// error. It is envelope / m × (1 + min(spread, SameTimeSpreadCap)), where m is the calibrated rate of the faster of
 // the reference mixes (copy_cold, triad_cold), envelope the best calibrated mix, and spread
 // that reference mix's (max − min) / median over the calibration's calls. ok is false when
 // the profile measured neither reference mix: then no line can be derived and the check
@@ -65,8 +65,18 @@ func SameTimeLine(prof *profiles.Profile) (line float64, ok bool) {
 	for _, f := range prof.MixFractions {
 		env = max(env, f)
 	}
-	return env / m * (1 + prof.MixSpreads[ref].Rel()), true
+	return env / m * (1 + min(prof.MixSpreads[ref].Rel(), SameTimeSpreadCap)), true
 }
+
+// SameTimeSpreadCap bounds the spread that widens the same-time line, so the line is at most
+// sqrt(2) times the envelope over the reference. A row whose formula doubles its bytes reads
+// exactly twice the correct row's ratio to the reference, and sqrt(2) is the point as far
+// (as a ratio) from the one as from the other: a correct row at the envelope is convicted only
+// if its median beats the reference's by 41%, a doubled one missed only if it ran 29% below
+// it. The spread is (max - min) / median of single calls, and one stalled call of a
+// calibration (a round at a fifth of the median) would otherwise lift the line above any
+// doubled row.
+const SameTimeSpreadCap = math.Sqrt2 - 1
 
 // SameTimeFactor is how fast the machine streamed while a row with same-time reference
 // refRate (record.RefRate) ran, as a fraction of the best the calibration saw of the same
