@@ -161,10 +161,10 @@ func newSameTime(ev *cold.Evictor, mib int) *SameTime {
 	return s
 }
 
-// ArrayBytes is the size of each of the reference's arrays: a cpu-large elementwise row's
-// tensor. A cold call of a row with at least that many bytes of tensors streams from DRAM as
-// the reference's own calls do, whatever the last-level cache's size.
-func (s *SameTime) ArrayBytes() int64 { return coldMiB << 20 }
+// SameTimeArrayMiB is the size of each of NewSameTime's arrays: a cpu-large elementwise
+// row's tensor. A cold call of a row with at least that many bytes of tensors streams from
+// DRAM as the reference's own calls do, whatever the last-level cache's size.
+const SameTimeArrayMiB = coldMiB
 
 // Names are the reference's patterns (the cold mixes' names), in the order Sample returns
 // their rates.

@@ -45,10 +45,7 @@ func WriteSummary(w io.Writer, p *report.Pricer, rows []report.Row) error {
 		fmt.Fprintf(bw, "\nkernels ranked by the time they lose against their roof (%s):\n", RankRule)
 		// The judged column appears when a row was judged against the machine as its
 		// same-time reference found it: its verdict then reads that figure, not eff.
-		machine := false
-		for i, r := range ranked {
-			machine = machine || (i < SummaryTop && !report.Blank(r.Machine))
-		}
+		machine := slices.ContainsFunc(ranked[:min(len(ranked), SummaryTop)], func(r Ranked) bool { return !report.Blank(r.Machine) })
 		head := []string{"#", "op/workload/dtype", "time", "sol", "lost", "share", "eff", "samples", "verdict", "what would move it"}
 		right := []bool{true, false, true, true, true, true, true, true, false, false}
 		if machine {

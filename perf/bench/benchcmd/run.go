@@ -208,7 +208,7 @@ func sameTimeReference(ev *cold.Evictor, above int64) *bench.SameTime {
 // virtual machine whose /sys names a last-level cache of hundreds of MiB needs: its rows
 // priced on DRAM would otherwise run without a reference.
 func sameTimeMiB() int64 {
-	arr := calibrate.NewSameTime(nil).ArrayBytes() >> 20
+	const arr = calibrate.SameTimeArrayMiB
 	if llc := profiles.HostCPU().LLCBytes; llc > 0 {
 		return max(min(llc>>20, arr), 1)
 	}
