@@ -57,7 +57,7 @@ for i in $(seq 1 "$N"); do
 	sed -n 's/.*"op":"\([A-Za-z0-9]*\)","workload":"cpu-large",.*"efficiency":\([0-9.e+-]*\),.*"machine":\([0-9.e+-]*\|null\),"judged_efficiency":\([0-9.e+-]*\),"bound":"memory-bound","verdict":"\([^"]*\)".*/\1 \2 \3 \4 \5/p' \
 		"$out/all.json" | sort > "$out/judged.txt"
 	awk '{v=$5; for (i=6; i<=NF; i++) v=v" "$i; print $1, v}' "$out/judged.txt" > "$out/verdicts.txt"
-	(cd "$dbl" && "$work/doubled-bin/ropbench" run -op '^AddFwd$' -workload '^cpu-large$' -samples 5 -o "$out/add2x.txt" 2>/dev/null)
+	(cd "$dbl" && "$work/doubled-bin/ropbench" run -op '^AddFwd$' -workload '^cpu-large$' -samples 15 -o "$out/add2x.txt" 2>/dev/null)
 	"$out/bin/ropgen" report -profile "$out/host.yaml" "$out/add2x.txt" > "$out/add2x-report.txt" 2>&1
 	caught=$?
 	"$out/bin/ropgen" report -json -profile "$out/host.yaml" "$out/add2x.txt" > "$out/add2x.json" 2>/dev/null

@@ -548,9 +548,10 @@ func (r loggedRegistry) Build(c manifest.Case, opt bench.BuildOptions) (bench.In
 }
 
 // TestSameTimeInterleaved: a cold row beyond SameTime.Above has one reference call after each
-// of its samples (sample, reference, sample, reference ...), and each record's RefRate is the
-// median of the faster pattern over that record's own samples, not the fastest sample of
-// either; a row not beyond Above, or timed warm, has no reference and no RefRate.
+// of its samples (sample, reference, sample, reference ...), and each record's RefRate pairs
+// the faster pattern (by median) with that record's own samples: the median of time × rate
+// over the median time, not the fastest sample of either; a row not beyond Above, or timed
+// warm, has no reference and no RefRate.
 func TestSameTimeInterleaved(t *testing.T) {
 	var log []string
 	reg := loggedRegistry{reg, &log}
@@ -578,8 +579,15 @@ func TestSameTimeInterleaved(t *testing.T) {
 	if !slices.Equal(log, want) {
 		t.Errorf("calls %v, want %v", log, want)
 	}
-	if len(res.Records) != 2 || res.Records[0].RefRate != 3 || res.Records[1].RefRate != 30 {
-		t.Errorf("records %+v: want RefRate 3 then 30", res.Records)
+	if len(res.Records) != 2 || len(res.Seconds) != 6 {
+		t.Fatalf("%d records of %d samples, want 2 of 3", len(res.Records), len(res.Seconds))
+	}
+	for k, rec := range res.Records {
+		ts, rs := res.Seconds[3*k:3*k+3], copyRates[1+3*k:4+3*k]
+		paired := []float64{ts[0] * rs[0], ts[1] * rs[1], ts[2] * rs[2]}
+		if want := bench.Median(paired) / bench.Median(ts); rec.RefRate != want {
+			t.Errorf("record %d: RefRate %v, want %v (copy's rates %v paired with the times %v)", k, rec.RefRate, want, rs, ts)
+		}
 	}
 	if len(res.Refs) != 2 || !slices.Equal(res.Refs[0], copyRates[1:]) || !slices.Equal(res.Refs[1], triadRates[1:]) {
 		t.Errorf("the result keeps the reference's rates %v; want every sample's but the warm-up's", res.Refs)

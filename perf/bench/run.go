@@ -40,8 +40,8 @@ type Options struct {
 // SameTime is the same-time reference of the DRAM-sized cold rows: streaming patterns of the
 // catalog's own kernels timed one cold call each right after every sample of the row
 // (sample, reference, sample, reference, ...), so that the reference saw the machine load
-// the row saw, sample by sample. A record's RefRate is the median rate of the faster
-// pattern over its samples; the report convicts a row whose implied rate is well above it
+// the row saw, sample by sample. A record's RefRate is the faster pattern's rate paired with
+// the row's samples (refRate); the report convicts a row whose implied rate is well above it
 // (report.SameTimeLine), which a fixed ceiling cannot do on a machine whose load moves.
 type SameTime struct {
 	// Above: only a cold row whose tensors take more than Above bytes (its Storage) gets the
@@ -60,14 +60,28 @@ func (st *SameTime) applies(p Planned, cold bool) bool {
 	return st != nil && cold && p.Storage > st.Above
 }
 
-// refRate is the record's RefRate from the rates of each pattern's samples: the median of
-// the faster pattern (the one with the higher median); 0 when there are none.
-func refRate(byPattern [][]float64) float64 {
-	best := 0.0
+// refRate is the record's RefRate from the times of its samples and the rates of each
+// pattern's calls, one after each sample: of the faster pattern (the one with the higher
+// median rate), the median over samples of time × rate, over the median time; 0 when there
+// are none. The row's median rate over it is then the median of its per-sample ratios (each
+// sample's rate over the reference call right after it, exactly for an odd count): pairing
+// cancels the load that moves from sample to sample, which a median of each side apart
+// keeps twice.
+func refRate(times []float64, byPattern [][]float64) float64 {
+	var best []float64
 	for _, rs := range byPattern {
-		best = max(best, Median(rs))
+		if best == nil || Median(rs) > Median(best) {
+			best = rs
+		}
 	}
-	return best
+	if len(best) == 0 || len(best) != len(times) {
+		return 0
+	}
+	paired := make([]float64, len(times))
+	for i, t := range times {
+		paired[i] = t * best[i]
+	}
+	return Median(paired) / Median(times)
 }
 
 // DefaultOptions are the options of `ropbench run` without flags.
@@ -203,7 +217,7 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 			Device: opt.Device, Op: p.Case.Case.Op, Workload: p.Case.Case.Label, DType: p.DType,
 			Roof: op.ComputeRoof(), Flops: flops, Bytes: bytes,
 			Seconds: Median(times), MinSeconds: slices.Min(times), MaxSeconds: slices.Max(times), Iters: n * opt.Samples,
-			RefRate: refRate(refs),
+			RefRate: refRate(times, refs),
 		})
 	}
 	return res

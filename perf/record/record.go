@@ -31,7 +31,9 @@ type Record struct {
 	// RefRate is the same-time reference of a DRAM-sized cold row, in bytes/s: streaming
 	// patterns of the catalog's kernels (the calibration's copy_cold and triad_cold mixes)
 	// timed one cold call each after every sample of the row, so that they saw the machine
-	// the row saw; it is the median rate of the faster pattern. The report's physics check
+	// the row saw; it is the faster pattern's rate paired with the row's samples, so that
+	// Seconds × RefRate is the median of each sample's time × the rate of the reference
+	// call after it (bench.Measure). The report's physics check
 	// compares the row's implied rate with it (report.SameTimeLine). Zero when the row had
 	// none (it fits in the last-level cache, it was timed warm, or the record is from before
 	// the reference): the record is then priced as before.

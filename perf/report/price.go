@@ -25,8 +25,8 @@ const (
 )
 
 // The same-time physics check: a DRAM-sized cold row carries a same-time reference
-// (record.RefRate), the median rate of the faster of the calibration's copy_cold and
-// triad_cold mixes, one cold call of each timed right after every sample of the row,
+// (record.RefRate), the rate of the faster of the calibration's copy_cold and triad_cold
+// mixes paired with the row's samples, one cold call of each timed right after every sample,
 // dispatched and evicted as the row is, so whatever load slowed the row slowed the reference
 // alike. Medians, not fastest samples: on a shared machine one cold call in a few runs far
 // faster than the others, and a row gets such a call in some runs and not in others.
@@ -86,8 +86,8 @@ const SameTimeSpreadCap = math.Sqrt2 - 1
 // a row's efficiency is its median over a few: on a shared machine a perfect kernel's typical
 // call sits below the best call the calibration caught, by however much that machine's
 // calls spread, and the machine's memory bandwidth moves from minute to minute besides
-// (docs/history.md has the runs). refRate is a median of one cold call of the same kernels,
-// on the same sizes, after the same eviction, timed between the row's samples: the factor
+// (docs/history.md has the runs). refRate pairs one cold call of the same kernels, on the
+// same sizes, after the same eviction, with each of the row's samples: the factor
 // scales the envelope to what the machine typically streamed at while the row ran, so the
 // verdict compares a median with a median. ok is false when prof measured no reference
 // pattern or refRate is 0.
