@@ -53,10 +53,11 @@ for i in $(seq 1 "$N"); do
 	"$out/bin/ropgen" report -json -profile "$out/host.yaml" "$out/quick.txt" "$out/chart.txt" > "$out/all.json" 2>/dev/null
 	anomalies=$(grep -c '"verdict":"anomaly"' "$out/all.json")
 	errors=$(grep -c '"verdict":"formula error"' "$out/all.json")
-	# op, efficiency, machine factor (null: no same-time reference), judged efficiency, verdict
-	sed -n 's/.*"op":"\([A-Za-z0-9]*\)","workload":"cpu-large",.*"efficiency":\([0-9.e+-]*\),.*"machine":\([0-9.e+-]*\|null\),"judged_efficiency":\([0-9.e+-]*\),"bound":"memory-bound","verdict":"\([^"]*\)".*/\1 \2 \3 \4 \5/p' \
+	# op, efficiency, machine factor (null: no same-time reference), judged efficiency and its
+	# interval (null: none), verdict
+	sed -n 's/.*"op":"\([A-Za-z0-9]*\)","workload":"cpu-large",.*"efficiency":\([0-9.e+-]*\),.*"machine":\([0-9.e+-]*\|null\),"judged_efficiency":\([0-9.e+-]*\),"judged_low":\([0-9.e+-]*\|null\),"judged_high":\([0-9.e+-]*\|null\),"bound":"memory-bound","verdict":"\([^"]*\)".*/\1 \2 \3 \4 \5 \6 \7/p' \
 		"$out/all.json" | sort > "$out/judged.txt"
-	awk '{v=$5; for (i=6; i<=NF; i++) v=v" "$i; print $1, v}' "$out/judged.txt" > "$out/verdicts.txt"
+	awk '{v=$7; for (i=8; i<=NF; i++) v=v" "$i; print $1, v}' "$out/judged.txt" > "$out/verdicts.txt"
 	(cd "$dbl" && "$work/doubled-bin/ropbench" run -op '^AddFwd$' -workload '^cpu-large$' -samples 15 -o "$out/add2x.txt" 2>/dev/null)
 	"$out/bin/ropgen" report -profile "$out/host.yaml" "$out/add2x.txt" > "$out/add2x-report.txt" 2>&1
 	caught=$?
@@ -69,7 +70,7 @@ for i in $(seq 1 "$N"); do
 done
 
 echo "verdicts of the memory-bound cpu-large rows (op: verdict counts over $N runs):"
-cat "$work"/run*/verdicts.txt | sort | uniq -c | awk '{print $2": "$1" x "$3" "$4}' | sort
+cat "$work"/run*/verdicts.txt | sort | uniq -c | awk '{v=$3; for (i=4; i<=NF; i++) v=v" "$i; print $2": "$1" x "v}' | sort
 echo "judged efficiency and machine factor of each memory-bound cpu-large row (op: min-max over $N runs):"
 cat "$work"/run*/judged.txt | awk '
 	{ op=$1; j=$4; m=$3

@@ -9,7 +9,6 @@ package abtest
 import (
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/ropgen/ropgen/perf/bench"
@@ -65,33 +64,9 @@ type Result struct {
 	Verdict  Verdict
 }
 
-// SignTest is the two-sided exact binomial sign test of wins against losses (ties left out):
-// the probability, if each non-tied round were a fair coin, of a split at least as uneven.
-func SignTest(wins, losses int) float64 {
-	n := wins + losses
-	k := max(wins, losses)
-	if n == 0 {
-		return 1
-	}
-	// P(X >= k) for X ~ Binomial(n, 1/2), summed in log space so that large n neither
-	// overflows the binomial coefficients nor underflows 2^-n.
-	tail := 0.0
-	for i := k; i <= n; i++ {
-		tail += math.Exp(logChoose(n, i) - float64(n)*math.Ln2)
-	}
-	return min(1, 2*tail)
-}
-
-func logChoose(n, k int) float64 {
-	a, _ := math.Lgamma(float64(n + 1))
-	b, _ := math.Lgamma(float64(k + 1))
-	c, _ := math.Lgamma(float64(n - k + 1))
-	return a - b - c
-}
-
 // Judge returns the verdict on B from the rounds B won and lost, and the sign test p-value.
 func Judge(bFaster, bSlower int, alpha float64) (Verdict, float64) {
-	p := SignTest(bFaster, bSlower)
+	p := bench.SignTest(bFaster, bSlower)
 	switch {
 	case p > alpha:
 		return NotStable, p
@@ -105,7 +80,7 @@ func Judge(bFaster, bSlower int, alpha float64) (Verdict, float64) {
 // alpha: with fewer, the trial could only ever say NotStable.
 func MinRounds(alpha float64) int {
 	n := 1
-	for SignTest(n, 0) > alpha {
+	for bench.SignTest(n, 0) > alpha {
 		n++
 	}
 	return n
@@ -123,7 +98,7 @@ func (t Trial) check() error {
 		return fmt.Errorf("abtest: alpha %v must be in (0, 1)", t.Alpha)
 	case t.Rounds < MinRounds(t.Alpha):
 		return fmt.Errorf("abtest: %d rounds can never reach p <= %v (even %d wins of %d give p = %.3g): use at least %d",
-			t.Rounds, t.Alpha, t.Rounds, t.Rounds, SignTest(t.Rounds, 0), MinRounds(t.Alpha))
+			t.Rounds, t.Alpha, t.Rounds, t.Rounds, bench.SignTest(t.Rounds, 0), MinRounds(t.Alpha))
 	}
 	return nil
 }

@@ -609,6 +609,53 @@ func TestSameTimeInterleaved(t *testing.T) {
 	}
 }
 
+// TestSettle: a record whose verdict Settle.Open leaves open takes SettleStep more samples
+// at a time until Open says it is settled, or it has Settle.Max samples; Open sees each
+// record so far, its reference interval around its rate, and Extra counts what was added.
+func TestSettle(t *testing.T) {
+	p := planOne(t, find(t, "ReluFwd/cpu-small/float32"))
+	calls := 0
+	opt := quickOptions
+	opt.Count = 1
+	opt.Evictor = cold.NewEvictor(1 << 20)
+	opt.SameTime = &bench.SameTime{Above: p.Storage - 1, Sample: func() []float64 {
+		calls++
+		return []float64{float64(1e9 + calls%7*1e8)}
+	}}
+	for _, tc := range []struct {
+		name   string
+		openTo int // Open says open while the record has fewer samples
+		max    int
+		seen   []int // the samples of the records Open saw
+		n      int   // the record's samples in the end
+	}{
+		{"settles", 8, 50, []int{3, 8}, 8},
+		{"capped at Max, not asked again", 1000, 13, []int{3, 8}, 13},
+		{"settled at once", 0, 50, []int{3}, 3},
+	} {
+		var seen []int
+		o := opt
+		o.Settle = &bench.Settle{Max: tc.max, MaxTime: time.Hour, Open: func(rec record.Record) bool {
+			seen = append(seen, rec.Iters)
+			if !(rec.RefRateLow > 0 && rec.RefRateLow <= rec.RefRate && rec.RefRate <= rec.RefRateHigh) {
+				t.Errorf("%s: record %+v has no interval around its RefRate", tc.name, rec)
+			}
+			return rec.Iters < tc.openTo
+		}}
+		res := bench.Measure(reg, p, o)
+		if res.Err != nil {
+			t.Fatal(res.Err)
+		}
+		n := tc.n
+		if !slices.Equal(seen, tc.seen) {
+			t.Errorf("%s: Open saw records of %v samples, want %v", tc.name, seen, tc.seen)
+		}
+		if len(res.Records) != 1 || res.Records[0].Iters != n || len(res.Seconds) != n || len(res.Refs[0]) != n || res.Extra != n-opt.Samples {
+			t.Errorf("%s: %d records, iters %d, %d samples, %d reference rates, extra %d; want %d samples", tc.name, len(res.Records), res.Records[0].Iters, len(res.Seconds), len(res.Refs[0]), res.Extra, n)
+		}
+	}
+}
+
 // TestMemory: Memory names the very memory of a slice of any number type, at its full size.
 func TestMemory(t *testing.T) {
 	f := []float64{1, 2, 3}

@@ -35,6 +35,14 @@ type Options struct {
 	// SameTime, when set, times a same-time reference beside the cold rows whose tensors
 	// exceed SameTime.Above (DRAM-sized rows): see SameTime. Nil: none.
 	SameTime *SameTime
+	// Settle, when set, takes SettleStep more samples at a time, after the first Samples, of
+	// a record whose verdict Settle.Open says is still open, until it is settled, or the
+	// record has Settle.Max samples, or its extra samples took Settle.MaxTime. A median of a
+	// few cold calls on a shared machine moves by a few percent from run to run, so a row
+	// within that of a verdict line crosses it from run to run; more samples narrow the
+	// median's interval until it clears the line, or show that the row sits on it. Nil:
+	// every record has Samples samples.
+	Settle *Settle
 }
 
 // SameTime is the same-time reference of the DRAM-sized cold rows: streaming patterns of the
@@ -60,14 +68,15 @@ func (st *SameTime) applies(p Planned, cold bool) bool {
 	return st != nil && cold && p.Storage > st.Above
 }
 
-// refRate is the record's RefRate from the times of its samples and the rates of each
-// pattern's calls, one after each sample: of the faster pattern (the one with the higher
-// median rate), the median over samples of time × rate, over the median time; 0 when there
-// are none. The row's median rate over it is then the median of its per-sample ratios (each
-// sample's rate over the reference call right after it, exactly for an odd count): pairing
-// cancels the load that moves from sample to sample, which a median of each side apart
-// keeps twice.
-func refRate(times []float64, byPattern [][]float64) float64 {
+// refRate is the record's RefRate and its interval (RefRateLow, RefRateHigh) from the times
+// of its samples and the rates of each pattern's calls, one after each sample: of the faster
+// pattern (the one with the higher median rate), the median over samples of time × rate,
+// over the median time, and the same with the bounds of that median's interval
+// (MedianInterval at MedianAlpha); all 0 when there are none. The row's median rate over it
+// is then the median of its per-sample ratios (each sample's rate over the reference call
+// right after it, exactly for an odd count): pairing cancels the load that moves from
+// sample to sample, which a median of each side apart keeps twice.
+func refRate(times []float64, byPattern [][]float64) (rate, lo, hi float64) {
 	var best []float64
 	for _, rs := range byPattern {
 		if best == nil || Median(rs) > Median(best) {
@@ -75,14 +84,33 @@ func refRate(times []float64, byPattern [][]float64) float64 {
 		}
 	}
 	if len(best) == 0 || len(best) != len(times) {
-		return 0
+		return 0, 0, 0
 	}
 	paired := make([]float64, len(times))
 	for i, t := range times {
 		paired[i] = t * best[i]
 	}
-	return Median(paired) / Median(times)
+	mt := Median(times)
+	lo, hi = MedianInterval(paired, MedianAlpha)
+	return Median(paired) / mt, lo / mt, hi / mt
 }
+
+// Settle takes more samples of a record whose verdict its samples leave open: see
+// Options.Settle.
+type Settle struct {
+	// Max is the most samples a record takes in all.
+	Max int
+	// MaxTime bounds the time a record's extra samples take (the references' calls
+	// included): a slow case stops there, settled or not.
+	MaxTime time.Duration
+	// Open reports whether the verdict of rec (a record of the samples so far) is still
+	// open: the report's at-the-line reading (benchcmd prices rec with the report's Pricer,
+	// so the rule stays the report's).
+	Open func(rec record.Record) bool
+}
+
+// SettleStep is how many samples a record takes at a time while its verdict is open.
+const SettleStep = 5
 
 // DefaultOptions are the options of `ropbench run` without flags.
 var DefaultOptions = Options{Count: 1, Samples: 5, MaxTime: time.Second, Seed: 1}
@@ -103,6 +131,8 @@ type Result struct {
 	// SameTime.Names), one per sample in order; nil when the case had none.
 	Refs     [][]float64
 	RefNames []string
+	// Extra is how many samples Options.Settle added to the records, in all.
+	Extra int
 	// Warning, when set, is printed before the case's progress line: something about how
 	// it was timed that its records do not show.
 	Warning string
@@ -191,34 +221,60 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 		sample = func() (float64, error) { return Sample(in.Run, n) }
 	}
 	for range opt.Count {
-		times := make([]float64, opt.Samples)
+		var times []float64
 		var refs [][]float64 // the reference's rates, by pattern
-		for i := range times {
-			if times[i], err = sample(); err != nil {
-				res.Err = err
-				return res
+		take := func(k int) error {
+			for range k {
+				t, err := sample()
+				if err != nil {
+					return err
+				}
+				times = append(times, t)
+				if sameTime {
+					rates := opt.SameTime.Sample()
+					if refs == nil {
+						refs = make([][]float64, len(rates))
+					}
+					for j, r := range rates {
+						refs[j] = append(refs[j], r)
+					}
+				}
 			}
-			if sameTime {
-				rates := opt.SameTime.Sample()
-				if refs == nil {
-					refs = make([][]float64, len(rates))
-				}
-				if res.Refs == nil {
-					res.Refs = make([][]float64, len(rates))
-				}
-				for j, r := range rates {
-					refs[j] = append(refs[j], r)
-					res.Refs[j] = append(res.Refs[j], r)
-				}
+			return nil
+		}
+		rec := func() record.Record {
+			r := record.Record{
+				Device: opt.Device, Op: p.Case.Case.Op, Workload: p.Case.Case.Label, DType: p.DType,
+				Roof: op.ComputeRoof(), Flops: flops, Bytes: bytes,
+				Seconds: Median(times), MinSeconds: slices.Min(times), MaxSeconds: slices.Max(times), Iters: n * len(times),
 			}
+			r.RefRate, r.RefRateLow, r.RefRateHigh = refRate(times, refs)
+			return r
+		}
+		if err := take(opt.Samples); err != nil {
+			res.Err = err
+			return res
+		}
+		r := rec()
+		if st := opt.Settle; st != nil {
+			began := time.Now()
+			for len(times) < st.Max && time.Since(began) < st.MaxTime && st.Open(r) {
+				if err := take(min(SettleStep, st.Max-len(times))); err != nil {
+					res.Err = err
+					return res
+				}
+				r = rec()
+			}
+			res.Extra += len(times) - opt.Samples
 		}
 		res.Seconds = append(res.Seconds, times...)
-		res.Records = append(res.Records, record.Record{
-			Device: opt.Device, Op: p.Case.Case.Op, Workload: p.Case.Case.Label, DType: p.DType,
-			Roof: op.ComputeRoof(), Flops: flops, Bytes: bytes,
-			Seconds: Median(times), MinSeconds: slices.Min(times), MaxSeconds: slices.Max(times), Iters: n * opt.Samples,
-			RefRate: refRate(times, refs),
-		})
+		if res.Refs == nil && refs != nil {
+			res.Refs = make([][]float64, len(refs))
+		}
+		for j := range refs {
+			res.Refs[j] = append(res.Refs[j], refs[j]...)
+		}
+		res.Records = append(res.Records, r)
 	}
 	return res
 }
@@ -276,7 +332,13 @@ func (res Result) progress() string {
 	if r := res.Records[0]; r.RefRate > 0 {
 		// The figure the physics check judges: the row's median rate over the reference's;
 		// then each pattern's median and range.
-		line += fmt.Sprintf("  same-time ref %.2f GB/s (row %.2fx):", r.RefRate/1e9, float64(r.Bytes)/r.Seconds/r.RefRate)
+		ratio := float64(r.Bytes) / r.Seconds
+		line += fmt.Sprintf("  same-time ref %.2f GB/s (row %.2fx", r.RefRate/1e9, ratio/r.RefRate)
+		if r.RefRateLow > 0 {
+			// The ratio's interval: the reference's high bound gives its low end.
+			line += fmt.Sprintf(" [%.2f .. %.2f]", ratio/r.RefRateHigh, ratio/r.RefRateLow)
+		}
+		line += "):"
 		for j, rates := range res.Refs {
 			name := fmt.Sprintf("ref%d", j)
 			if j < len(res.RefNames) {
@@ -284,6 +346,9 @@ func (res Result) progress() string {
 			}
 			line += fmt.Sprintf(" %s %.2f [%.2f .. %.2f]", name, Median(rates)/1e9, slices.Min(rates)/1e9, slices.Max(rates)/1e9)
 		}
+	}
+	if res.Extra > 0 {
+		line += fmt.Sprintf("  +%d samples to settle its verdict (%d in all)", res.Extra, len(res.Seconds))
 	}
 	return line
 }

@@ -47,6 +47,10 @@ const (
 	// UnitRefRate is the unit of Record.RefRate (bytes/s), written only when the row has a
 	// same-time reference.
 	UnitRefRate = "ref-B/s"
+	// UnitRefRateLow and UnitRefRateHigh are the units of Record.RefRateLow and
+	// RefRateHigh (bytes/s), written only when the record has them.
+	UnitRefRateLow  = "ref-lo-B/s"
+	UnitRefRateHigh = "ref-hi-B/s"
 	// ConfigDevice and ConfigRoof are the configuration keys of Record.Device and Record.Roof.
 	ConfigDevice = "device"
 	ConfigRoof   = "roof"
@@ -93,18 +97,21 @@ func Check(r Record) []string {
 	for _, f := range []struct {
 		key string
 		v   float64
-	}{{"seconds", r.Seconds}, {"min_seconds", r.MinSeconds}, {"max_seconds", r.MaxSeconds}, {"ref_rate", r.RefRate}} {
+	}{{"seconds", r.Seconds}, {"min_seconds", r.MinSeconds}, {"max_seconds", r.MaxSeconds}, {"ref_rate", r.RefRate}, {"ref_rate_low", r.RefRateLow}, {"ref_rate_high", r.RefRateHigh}} {
 		switch {
 		case f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0):
 			errs = append(errs, fmt.Sprintf("%s %v must be finite and not negative", f.key, f.v))
-		case f.key != "ref_rate" && f.v > 0 && f.v < MinTime:
+		case !strings.HasPrefix(f.key, "ref_rate") && f.v > 0 && f.v < MinTime:
 			errs = append(errs, fmt.Sprintf("%s %v is below %g s, faster than any call can be: a unit slip (ns for s?) or a broken timer", f.key, f.v, MinTime))
-		case f.key == "ref_rate" && f.v > 0 && f.v < MinRefRate:
-			errs = append(errs, fmt.Sprintf("ref_rate %v B/s is below %g B/s, slower than any memory streams: a unit slip (GB/s for B/s?)", f.v, MinRefRate))
+		case strings.HasPrefix(f.key, "ref_rate") && f.v > 0 && f.v < MinRefRate:
+			errs = append(errs, fmt.Sprintf("%s %v B/s is below %g B/s, slower than any memory streams: a unit slip (GB/s for B/s?)", f.key, f.v, MinRefRate))
 		}
 	}
 	if (r.MinSeconds != 0 || r.MaxSeconds != 0) && !(r.MinSeconds <= r.Seconds && r.Seconds <= r.MaxSeconds) {
 		errs = append(errs, fmt.Sprintf("spread: min_seconds %v <= seconds %v <= max_seconds %v does not hold", r.MinSeconds, r.Seconds, r.MaxSeconds))
+	}
+	if (r.RefRateLow != 0 || r.RefRateHigh != 0) && !(r.RefRate > 0 && r.RefRateLow <= r.RefRate && r.RefRate <= r.RefRateHigh) {
+		errs = append(errs, fmt.Sprintf("interval: ref_rate_low %v <= ref_rate %v <= ref_rate_high %v does not hold", r.RefRateLow, r.RefRate, r.RefRateHigh))
 	}
 	if r.Iters < 0 {
 		errs = append(errs, fmt.Sprintf("iters %d must not be negative", r.Iters))
@@ -180,6 +187,11 @@ func (bw *BenchWriter) Write(r Record) error {
 		benchfmt.Value{Value: float64(r.Bytes), Unit: UnitBytes})
 	if r.RefRate != 0 {
 		res.Values = append(res.Values, benchfmt.Value{Value: r.RefRate, Unit: UnitRefRate})
+	}
+	if r.RefRateLow != 0 || r.RefRateHigh != 0 {
+		res.Values = append(res.Values,
+			benchfmt.Value{Value: r.RefRateLow, Unit: UnitRefRateLow},
+			benchfmt.Value{Value: r.RefRateHigh, Unit: UnitRefRateHigh})
 	}
 	return bw.w.Write(res)
 }
@@ -413,15 +425,9 @@ func (st *readState) fromResult(res *benchfmt.Result) (Record, []string) {
 	if rec.Seconds, ok = res.Value(UnitSeconds); !ok {
 		errs = append(errs, "no "+UnitSeconds+" (or ns/op) value")
 	}
-	lo, okLo := res.Value(UnitMinSeconds)
-	hi, okHi := res.Value(UnitMaxSeconds)
-	switch {
-	case okLo && okHi:
-		rec.MinSeconds, rec.MaxSeconds = lo, hi
-	case okLo || okHi:
-		errs = append(errs, fmt.Sprintf("%s and %s come together or not at all", UnitMinSeconds, UnitMaxSeconds))
-	}
+	rec.MinSeconds, rec.MaxSeconds, errs = pair(res, UnitMinSeconds, UnitMaxSeconds, errs)
 	rec.RefRate, _ = res.Value(UnitRefRate) // optional: 0 (none) when absent
+	rec.RefRateLow, rec.RefRateHigh, errs = pair(res, UnitRefRateLow, UnitRefRateHigh, errs)
 	rec.Flops, errs = count(res, UnitFlops, errs)
 	rec.Bytes, errs = count(res, UnitBytes, errs)
 	if errs != nil {
@@ -431,6 +437,17 @@ func (st *readState) fromResult(res *benchfmt.Result) (Record, []string) {
 }
 
 // count reads an integer count value in unit u.
+// pair reads two optional values that come together or not at all (a spread, an interval):
+// both 0 when neither is given.
+func pair(res *benchfmt.Result, ua, ub string, errs []string) (a, b float64, _ []string) {
+	a, okA := res.Value(ua)
+	b, okB := res.Value(ub)
+	if okA != okB {
+		return 0, 0, append(errs, fmt.Sprintf("%s and %s come together or not at all", ua, ub))
+	}
+	return a, b, errs
+}
+
 func count(res *benchfmt.Result, u string, errs []string) (int64, []string) {
 	v, ok := res.Value(u)
 	switch {
@@ -534,6 +551,7 @@ func jsonKeys(r *Record) []jsonKey {
 		{"bytes", &r.Bytes, false}, {"seconds", &r.Seconds, false},
 		{"min_seconds", &r.MinSeconds, true}, {"max_seconds", &r.MaxSeconds, true},
 		{"iters", &r.Iters, false}, {"ref_rate", &r.RefRate, true},
+		{"ref_rate_low", &r.RefRateLow, true}, {"ref_rate_high", &r.RefRateHigh, true},
 	}
 }
 
@@ -555,7 +573,7 @@ func decodeJSON(b []byte) (Record, error) {
 		name := t.(string) // object keys are strings
 		i := slices.IndexFunc(keys, func(k jsonKey) bool { return k.key == name })
 		if i < 0 {
-			return rec, fmt.Errorf("unknown key %q (keys are lower case: device, op, workload, dtype, roof, flops, bytes, seconds, min_seconds, max_seconds, iters, ref_rate)", name)
+			return rec, fmt.Errorf("unknown key %q (keys are lower case: device, op, workload, dtype, roof, flops, bytes, seconds, min_seconds, max_seconds, iters, ref_rate, ref_rate_low, ref_rate_high)", name)
 		}
 		if seen[name] {
 			return rec, fmt.Errorf("key %q given twice", name)
@@ -593,6 +611,9 @@ func decodeJSON(b []byte) (Record, error) {
 	}
 	if seen["min_seconds"] != seen["max_seconds"] {
 		return rec, fmt.Errorf("min_seconds and max_seconds come together or not at all")
+	}
+	if seen["ref_rate_low"] != seen["ref_rate_high"] {
+		return rec, fmt.Errorf("ref_rate_low and ref_rate_high come together or not at all")
 	}
 	return rec, nil
 }

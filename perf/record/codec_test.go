@@ -349,6 +349,41 @@ func TestRefRateRoundTrip(t *testing.T) {
 	}
 }
 
+// TestRefRateIntervalRoundTrip: the reference's interval survives both formats; a record
+// with only one bound, or with the rate outside its bounds, is refused in either.
+func TestRefRateIntervalRoundTrip(t *testing.T) {
+	r := sample[0]
+	r.MinSeconds, r.MaxSeconds, r.RefRate, r.RefRateLow, r.RefRateHigh = 1.1e-05, 1.5e-05, 1.25e10, 1.2e10, 1.3e10
+	var bench, jsonl bytes.Buffer
+	if err := NewBenchWriter(&bench).Write(r); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewJSONWriter(&jsonl).Write(r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(bench.String(), " 1.25e+10 ref-B/s 1.2e+10 ref-lo-B/s 1.3e+10 ref-hi-B/s\n") || !strings.Contains(jsonl.String(), `"ref_rate_low":12000000000,"ref_rate_high":13000000000}`) {
+		t.Errorf("the interval is not written:\n%s%s", bench.String(), jsonl.String())
+	}
+	for name, got := range map[string][]Record{"bench": mustRead(t, ReadBench, &bench), "json": mustRead(t, ReadJSON, &jsonl)} {
+		if len(got) != 1 || got[0].RefRateLow != r.RefRateLow || got[0].RefRateHigh != r.RefRateHigh {
+			t.Errorf("%s: %+v", name, got)
+		}
+	}
+	const base = `{"device":"d","op":"A","workload":"w","dtype":"float32","roof":"vector.fp32","flops":1,"bytes":2,"seconds":1e-6,"iters":3,"ref_rate":1e10`
+	for _, tc := range []struct{ tail, want string }{
+		{`,"ref_rate_low":9e9}`, "come together"},
+		{`,"ref_rate_low":1.1e10,"ref_rate_high":1.2e10}`, "ref_rate_low 1.1e+10 <= ref_rate 1e+10"},
+	} {
+		if recs, fs := ReadJSON(strings.NewReader(base+tc.tail), "r.jsonl"); len(recs) != 0 || !strings.Contains(fs.Error(), tc.want) {
+			t.Errorf("%s: records %+v, findings %v", tc.tail, recs, fs)
+		}
+	}
+	const oldBench = "device: d\nroof: vector.fp32\n\nBenchmarkRoofline/op=A/workload=w/dtype=float32 3 1e-06 sec/op 1 roof-flops/op 2 roof-bytes/op 1e10 ref-B/s"
+	if recs, fs := ReadBench(strings.NewReader(oldBench+" 9e9 ref-lo-B/s\n"), "r.txt"); len(recs) != 0 || !strings.Contains(fs.Error(), "come together") {
+		t.Errorf("one bound alone: records %+v, findings %v", recs, fs)
+	}
+}
+
 // TestReadBenchNamesEveryLine: benchfmt skips a line it does not recognise without a word,
 // so an indented or misspelled result line was a record dropped from the report (issue 23
 // item 3). Every line that is not blank, a comment, a configuration or Unit line, a result,

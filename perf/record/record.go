@@ -38,6 +38,15 @@ type Record struct {
 	// none (it fits in the last-level cache, it was timed warm, or the record is from before
 	// the reference): the record is then priced as before.
 	RefRate float64 `json:"ref_rate,omitempty"`
+	// RefRateLow and RefRateHigh bound RefRate's confidence interval: the same pairing with
+	// the order statistics of time × rate that bound its median at 99% (the sign-test
+	// interval, bench.MedianInterval) in place of the median. The report turns them into the
+	// judged efficiency's interval and reads a row whose interval holds the at-ceiling line
+	// as "at the line": its samples cannot tell which side it is on. Both zero when the
+	// record does not say (no reference, or a record from before the interval); then the
+	// verdict reads the median alone.
+	RefRateLow  float64 `json:"ref_rate_low,omitempty"`
+	RefRateHigh float64 `json:"ref_rate_high,omitempty"`
 	// Pos is where a reader found the record (file and line), so a report can point at it;
 	// writers ignore it.
 	Pos diag.Pos `json:"-"`

@@ -53,6 +53,8 @@ var columns = []column[report.Row]{
 	{name: "ref_ratio", num: func(r *report.Row) float64 { return r.RefRatio }},
 	{name: "machine", num: func(r *report.Row) float64 { return r.Machine }},
 	{name: "judged_efficiency", num: func(r *report.Row) float64 { return r.Judged }},
+	{name: "judged_low", num: func(r *report.Row) float64 { return r.JudgedLow }},
+	{name: "judged_high", num: func(r *report.Row) float64 { return r.JudgedHigh }},
 	{name: "bound", text: func(r *report.Row) string { return string(r.Bound) }},
 	{name: "verdict", text: func(r *report.Row) string { return string(r.Verdict) }},
 	{name: "note", text: func(r *report.Row) string { return r.Note }},

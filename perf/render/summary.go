@@ -222,6 +222,8 @@ func move(r *report.Row, roof string) string {
 			return at + ": at ceiling; only fewer bytes (fusion, a smaller dtype) would move it"
 		}
 		return at + ": at ceiling; only a faster unit would move it"
+	case report.AtLine:
+		return at + ": at the line within noise (its 99% interval holds 80%); more samples settle it (ropbench run -max-samples)"
 	}
 	if r.Bound == report.Memory {
 		return at + ": the kernel's traffic or its streaming"

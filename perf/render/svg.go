@@ -45,6 +45,7 @@ type style struct{ label, fill, stroke string }
 var styles = []style{
 	{"at ceiling (median >= 80%)", "#1a9850", "white"},
 	{"below ceiling", "#2c7bb6", "white"},
+	{"at the line (its 99% interval holds 80%)", "#7fbf7b", "white"},
 	{"anomaly (slowest sample > 105%)", "#f28e2b", "white"},
 	{"formula error", "#d7191c", "white"},
 	{"latency-bound", "#969696", "white"},
@@ -55,15 +56,17 @@ func styleOf(r *report.Row) int {
 	switch r.Verdict {
 	case report.AtCeiling:
 		return 0
-	case report.Anomaly:
+	case report.AtLine:
 		return 2
-	case report.FormulaError:
+	case report.Anomaly:
 		return 3
-	case report.LatencyBound:
+	case report.FormulaError:
 		return 4
+	case report.LatencyBound:
+		return 5
 	}
 	if report.Blank(r.Efficiency) {
-		return 5
+		return 6
 	}
 	return 1
 }

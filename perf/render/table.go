@@ -129,7 +129,7 @@ func cacheCell(r *report.Row) string {
 
 // VerdictTally counts rows by verdict.
 type VerdictTally struct {
-	Rows, AtCeiling, Below, Anomaly, LatencyBound, FormulaError, Unpriced int
+	Rows, AtCeiling, AtLine, Below, Anomaly, LatencyBound, FormulaError, Unpriced int
 }
 
 // Counts counts rows by verdict.
@@ -139,6 +139,8 @@ func Counts(rows []report.Row) VerdictTally {
 		switch rows[i].Verdict {
 		case report.AtCeiling:
 			c.AtCeiling++
+		case report.AtLine:
+			c.AtLine++
 		case report.Below:
 			c.Below++
 		case report.Anomaly:
@@ -155,6 +157,6 @@ func Counts(rows []report.Row) VerdictTally {
 }
 
 func (c VerdictTally) String() string {
-	return fmt.Sprintf("%d rows: %d at ceiling (median >= %.0f%%), %d below, %d anomaly (slowest sample > %.0f%%), %d latency-bound, %d formula error, %d unpriced",
-		c.Rows, c.AtCeiling, report.AtCeilingMin*100, c.Below, c.Anomaly, report.AnomalyAbove*100, c.LatencyBound, c.FormulaError, c.Unpriced)
+	return fmt.Sprintf("%d rows: %d at ceiling (median >= %.0f%%), %d at the line, %d below, %d anomaly (slowest sample > %.0f%%), %d latency-bound, %d formula error, %d unpriced",
+		c.Rows, c.AtCeiling, report.AtCeilingMin*100, c.AtLine, c.Below, c.Anomaly, report.AnomalyAbove*100, c.LatencyBound, c.FormulaError, c.Unpriced)
 }

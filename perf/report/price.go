@@ -153,6 +153,11 @@ const (
 	// as the same-time reference found it) is at AtCeilingMin or above, and not an anomaly;
 	// done.
 	AtCeiling Verdict = "at ceiling"
+	// AtLine: the judged efficiency's interval (Row.JudgedLow to JudgedHigh: the median's
+	// 99% interval, from the record's same-time reference) holds AtCeilingMin: its samples
+	// cannot tell which side of the line the row is on. Only a row whose record carries the
+	// interval can read so; more samples (ropbench -max-samples) narrow it.
+	AtLine Verdict = "at the line"
 	// Below: priced, and the judged efficiency is below AtCeilingMin.
 	Below Verdict = "below"
 	// None: no efficiency to judge.
@@ -224,6 +229,10 @@ type Row struct {
 	// Judged is the efficiency the verdict lines judge: Efficiency over Machine where the row
 	// has one, else Efficiency.
 	Judged float64
+	// JudgedLow and JudgedHigh bound Judged's interval: the judged efficiency at the
+	// record's RefRateHigh and RefRateLow. NaN when the record has no interval or the row
+	// has no Machine.
+	JudgedLow, JudgedHigh float64
 	// CacheEfficiency is CacheTime / measured time.
 	CacheEfficiency float64
 	ByteRate        float64 // implied bytes / measured time
@@ -496,7 +505,7 @@ func (d *device) price(r *roof, flops, bytes int64) Price {
 
 // blankRow is rec's row with every cell blank.
 func blankRow(rec *record.Record) Row {
-	return Row{Rec: rec, Price: blankPrice(), Efficiency: blank, EffLow: blank, EffHigh: blank, Machine: blank, Judged: blank,
+	return Row{Rec: rec, Price: blankPrice(), Efficiency: blank, EffLow: blank, EffHigh: blank, Machine: blank, Judged: blank, JudgedLow: blank, JudgedHigh: blank,
 		CacheEfficiency: blank, ByteRate: blank, FlopRate: blank, PeakByteRate: blank, PeakFlopRate: blank,
 		RefRate: blank, RefRatio: blank, Floor: blank}
 }
@@ -555,6 +564,12 @@ func (p *Pricer) price(rec *record.Record) Row {
 	if f, ok := SameTimeFactor(d.prof, rec.RefRate); ok && row.Bound == Memory {
 		row.Machine = f
 		row.Judged = row.Efficiency / f
+		fHi, okHi := SameTimeFactor(d.prof, rec.RefRateHigh)
+		fLo, okLo := SameTimeFactor(d.prof, rec.RefRateLow)
+		if okHi && okLo {
+			// The faster the machine streamed, the lower the judged efficiency.
+			row.JudgedLow, row.JudgedHigh = row.Efficiency/fHi, row.Efficiency/fLo
+		}
 	}
 	if !Blank(row.CacheTime) {
 		row.CacheEfficiency = row.CacheTime / secs
@@ -572,7 +587,7 @@ func (p *Pricer) price(rec *record.Record) Row {
 	if !Blank(row.Machine) && row.Machine > 1 {
 		slowest /= row.Machine
 	}
-	row.Verdict = verdict(row.SOLTime, d.floor, row.Judged, slowest)
+	row.Verdict = verdict(row.SOLTime, d.floor, row.Judged, slowest, row.JudgedLow, row.JudgedHigh)
 	if row.Verdict == Anomaly {
 		row.setNote(NoteAnomaly)
 	}
@@ -580,24 +595,32 @@ func (p *Pricer) price(rec *record.Record) Row {
 }
 
 // verdict is the verdict of a priced row with SOL time sol, the cold-call floor floor (0:
-// none), its judged efficiency eff (Row.Judged) and the efficiency of its slowest sample,
-// slowest, on the profile's ceiling (relaxed where the machine ran faster than calibrated).
+// none), its judged efficiency eff (Row.Judged) and its interval lo to hi (NaN: none), and
+// the efficiency of its slowest sample, slowest, on the profile's ceiling (relaxed where
+// the machine ran faster than calibrated).
 // "At ceiling" judges the typical sample, the median: the slowest of a few cold calls on a
 // shared machine is the one that lost its core or its memory bandwidth to something else,
 // and a line judged by it moves a kernel that sits at its mix's ceiling across the line from
 // run to run. "Anomaly" accuses the formula or the calibration, so it takes the whole spread
 // above its line, the slowest sample too.
-func verdict(sol, floor, eff, slowest float64) Verdict {
+// "At the line" takes a row whose interval holds the at-ceiling line: on either side, its
+// verdict would be a coin its samples toss.
+func verdict(sol, floor, eff, slowest, lo, hi float64) Verdict {
 	switch {
 	case floor > 0 && sol < floor:
 		return LatencyBound
 	case slowest > AnomalyAbove*(1+lineTolerance):
 		return Anomaly
-	case eff >= AtCeilingMin*(1-lineTolerance):
+	case !Blank(lo) && ReachesCeiling(hi) && !ReachesCeiling(lo):
+		return AtLine
+	case ReachesCeiling(eff):
 		return AtCeiling
 	}
 	return Below
 }
+
+// ReachesCeiling reports whether a judged efficiency is at or above the at-ceiling line.
+func ReachesCeiling(eff float64) bool { return eff >= AtCeilingMin*(1-lineTolerance) }
 
 // setNote sets the note unless a physics breach already wrote one: the breach is the finding
 // that matters most.

@@ -578,4 +578,40 @@ func TestSameTimeVerdicts(t *testing.T) {
 	}
 }
 
+// TestAtTheLine: a row whose record carries its reference's interval reads "at the line"
+// when the judged efficiency's interval (the efficiency at the interval's high and low
+// reference rates) holds the at-ceiling line, whichever side its median is on; an interval
+// clear of the line leaves the median's verdict, and a record without one reads as before.
+func TestAtTheLine(t *testing.T) {
+	p := reporttest.Profile(t)
+	p.MixFractions = map[string]float64{"copy_cold": 0.5}
+	p.MixSpreads = map[string]profiles.Spread{"copy_cold": {Min: 2e11, Median: 4e11, Max: 5e11, N: 9}}
+	sol := 4.0 / (1 << 11) // as in TestSameTimeVerdicts: the reference's best is 5e11 B/s
+	for _, c := range []struct {
+		name           string
+		eff            float64 // on the profile; the reference runs at its best, so judged = eff
+		lo, hi         float64 // the reference's interval, B/s
+		want           Verdict
+		wantLo, wantHi float64
+	}{
+		{"median above, interval holds the line", 0.81, 4.8e11, 5.2e11, AtLine, 0.81 / 1.04, 0.81 / 0.96},
+		{"median below, interval holds the line", 0.79, 4.8e11, 5.2e11, AtLine, 0.79 / 1.04, 0.79 / 0.96},
+		{"interval above the line", 0.9, 4.8e11, 5.2e11, AtCeiling, 0.9 / 1.04, 0.9 / 0.96},
+		{"interval below the line", 0.7, 4.8e11, 5.2e11, Below, 0.7 / 1.04, 0.7 / 0.96},
+		{"exactly on the line at its high end", 0.8 * 0.96, 4.8e11, 5.2e11, AtLine, 0.8 * 0.96 / 1.04, 0.8},
+		{"no interval", 0.79, 0, 0, Below, math.NaN(), math.NaN()},
+	} {
+		r := reporttest.Rec("vector.fp32", 0, 4<<28, sol/c.eff)
+		r.MinSeconds, r.MaxSeconds = r.Seconds, r.Seconds
+		r.RefRate, r.RefRateLow, r.RefRateHigh = 5e11, c.lo, c.hi
+		row := NewPricer(p, nil, "").Price(&r)
+		near := func(a, b float64) bool {
+			return math.IsNaN(a) == math.IsNaN(b) && (math.IsNaN(a) || math.Abs(a-b) < 1e-9)
+		}
+		if row.Verdict != c.want || !near(row.JudgedLow, c.wantLo) || !near(row.JudgedHigh, c.wantHi) {
+			t.Errorf("%s: verdict %q, judged %v [%v, %v]; want %q [%v, %v]", c.name, row.Verdict, row.Judged, row.JudgedLow, row.JudgedHigh, c.want, c.wantLo, c.wantHi)
+		}
+	}
+}
+
 func ptr[T any](v T) *T { return &v }

@@ -13,6 +13,7 @@ import (
 	"github.com/ropgen/ropgen/perf/cold"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report"
 )
 
 // quickMaxTime is the timing budget per case under -quick, unless -max-time is given: the
@@ -36,6 +37,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	judge := fl.String("judge", "", "only the cases that can earn a verdict on the profile `NAME|FILE`: per op, the cpu-* row with the smallest tensors whose speed-of-light time there is at least 10x the run's latency floor (bench.Judge)")
 	count := fl.Int("count", bench.DefaultOptions.Count, "records per case (benchstat needs several for a p-value)")
 	samples := fl.Int("samples", bench.DefaultOptions.Samples, "timed batches per record; the record is their median")
+	maxSamples := fl.Int("max-samples", 0, "with -judge: after -samples, take 5 more samples at a time, up to `N` in all (and about 30s of them), of a row whose verdict its samples leave open (the report's \"at the line\": the 80% line inside its judged efficiency's 99% interval); 0: none")
 	maxTime := fl.Duration("max-time", bench.DefaultOptions.MaxTime, "timing budget per case, calibration included; -quick lowers the default to 150ms")
 	maxStorage := fl.Int64("max-bytes", bench.DefaultLimits.MaxStorage, "skip cases whose tensors take more than `N` bytes")
 	maxFlops := fl.Int64("max-flops", bench.DefaultLimits.FlopLimit, "skip cases above `N` FLOPs (a plain reference runs at about 1 GFLOP/s)")
@@ -70,6 +72,9 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 		if avail := calibrate.MemAvailable(); avail > 0 && *evictSize > avail>>21 {
 			return fl.Fail("-evict-mib %d: more than half the memory available (%d MiB)", *evictSize, avail>>20)
 		}
+	}
+	if *maxSamples != 0 && (*judge == "" || *maxSamples < *samples) {
+		return fl.Fail("-max-samples %d: needs -judge (the verdict is the profile's) and at least -samples (%d)", *maxSamples, *samples)
 	}
 	lim := bench.Limits{MaxStorage: *maxStorage, FlopLimit: *maxFlops, Quick: *quick}
 	var judged *profiles.Profile
@@ -127,6 +132,9 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 			}
 		}
 		plans = bench.Judge(plans, judged, floor, *warm)
+		if *maxSamples > *samples {
+			opt.Settle = settle(judged, *maxSamples)
+		}
 		fmt.Fprintf(stderr, "-judge %s: the cases whose speed-of-light time is at least %dx the latency floor %.3g s\n", judged.Name, bench.JudgeMargin, floor)
 	}
 	todo := reportSkips(plans, *verbose, stderr)
@@ -175,6 +183,20 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 		return 1
 	}
 	return 0
+}
+
+// settleTime bounds the extra samples of one record (bench.Settle.MaxTime): a DRAM-sized
+// cold sample and its reference calls take a fraction of a second, so the budget of
+// -max-samples is reached first; a slow case stops here.
+const settleTime = 30 * time.Second
+
+// settle is -max-samples' bench.Settle: a record's verdict is open while the report, pricing
+// it on prof, reads it as at the line.
+func settle(prof *profiles.Profile, maxSamples int) *bench.Settle {
+	pricer := report.NewPricer(prof, nil, profiles.Effective)
+	return &bench.Settle{Max: maxSamples, MaxTime: settleTime, Open: func(rec record.Record) bool {
+		return pricer.Price(&rec).Verdict == report.AtLine
+	}}
 }
 
 // copyReference is the drift reference of a run (bench.References.Copy): the calibration's
