@@ -228,7 +228,7 @@ latency_floor: 1.0e-6
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	for _, want := range []string{"  DRAM ", "spread 950 G .. 1.00 TB/s (n=5, 5.1%)", "kernels ranked by the time they lose against their roof",
-		"AddFwd/big/float32", "at ceiling", "1 rows: 1 at ceiling", "drift references of the run in " + fresh + ":\n  copy reference at start", "\n  copy reference at end: 980 GB/s"} {
+		"AddFwd/big/float32", "at ceiling", "1 row: 1 at ceiling", "drift references of the run in " + fresh + ":\n  copy reference at start", "\n  copy reference at end: 980 GB/s"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}

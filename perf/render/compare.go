@@ -220,7 +220,7 @@ func Tally(ds []Delta) map[Change]int {
 // Summary is the line that sums a comparison up: the counts, the test, and the drift.
 func (c *Comparison) Summary() string {
 	n := Tally(c.Deltas)
-	s := fmt.Sprintf("%d rows: %d faster, %d slower, %d unchanged", len(c.Deltas), n[Faster], n[Slower], n[Unchanged])
+	s := fmt.Sprintf("%s: %d faster, %d slower, %d unchanged", plural(len(c.Deltas), "row"), n[Faster], n[Slower], n[Unchanged])
 	if n[Added]+n[Removed] > 0 {
 		s += fmt.Sprintf(", %d only in the new run, %d only in the base", n[Added], n[Removed])
 	}

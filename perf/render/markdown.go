@@ -48,13 +48,13 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 			}
 		}
 		if len(changed) > 0 {
-			fmt.Fprintf(bw, "Changed verdict (%s):\n\n", rowsN(len(changed)))
+			fmt.Fprintf(bw, "Changed verdict (%s):\n\n", plural(len(changed), "row"))
 			mdDeltas(bw, changed)
 		} else {
 			fmt.Fprintf(bw, "No row changed verdict.\n\n")
 		}
 		if len(slower) > 0 {
-			fmt.Fprintf(bw, "Slower, same verdict (%s):\n\n", rowsN(len(slower)))
+			fmt.Fprintf(bw, "Slower, same verdict (%s):\n\n", plural(len(slower), "row"))
 			mdDeltas(bw, slower)
 		}
 	} else {
@@ -65,7 +65,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 			}
 		}
 		if len(look) > 0 {
-			fmt.Fprintf(bw, "To look at (%s):\n\n| row | eff | verdict | note |\n|---|--:|---|---|\n", rowsN(len(look)))
+			fmt.Fprintf(bw, "To look at (%s):\n\n| row | eff | verdict | note |\n|---|--:|---|---|\n", plural(len(look), "row"))
 			for i, r := range look {
 				if i == MarkdownRows {
 					fmt.Fprintf(bw, "\n… and %d more (see the HTML report).\n", len(look)-i)
@@ -139,11 +139,4 @@ func mdList(names []string) string {
 		out[i] = mdText(n)
 	}
 	return strings.Join(out, ", ")
-}
-
-func rowsN(n int) string {
-	if n == 1 {
-		return "1 row"
-	}
-	return fmt.Sprintf("%d rows", n)
 }

@@ -497,7 +497,7 @@ func (p *plot) notes() []string {
 		notes = append(notes, pointsN(p.arrowsOff)+" with no base point to draw an arrow from (not plottable in the base run, or priced there against another profile)")
 	}
 	if p.onlyBase > 0 {
-		notes = append(notes, rowsN(p.onlyBase)+" only in the base run: not drawn")
+		notes = append(notes, plural(p.onlyBase, "row")+" only in the base run: not drawn")
 	}
 	if len(p.minimal) > 0 {
 		notes = append(notes, fmt.Sprintf("measured traffic within %.0f%% of the formula's bytes (achieved intensity on the point): %s", 100*minTrafficOff, strings.Join(p.minimal, ", ")))

@@ -91,10 +91,12 @@ func writeReferences(bw *bufio.Writer, p *report.Pricer, rows []report.Row) {
 			}
 		}
 	}
-	if priced, unpriced := report.DriftedRows(rows); unpriced > 0 {
-		fmt.Fprintf(bw, "%d rows unpriced: their run's copy reference drifted off the profile (their notes say which); recalibrate and measure again\n", unpriced)
-	} else if priced > 0 {
-		fmt.Fprintf(bw, "%d rows priced under drift: their run's copy reference drifted off the profile (their notes say which), so their prices describe another machine\n", priced)
+	priced, unpriced := report.DriftedRows(rows)
+	if unpriced > 0 {
+		fmt.Fprintf(bw, "%s unpriced: their run's copy reference drifted off the profile (their notes say which); recalibrate and measure again\n", plural(unpriced, "row"))
+	}
+	if priced > 0 {
+		fmt.Fprintf(bw, "%s priced under drift: their run's copy reference drifted off the profile (their notes say which), so their prices describe another machine\n", plural(priced, "row"))
 	}
 }
 
@@ -157,6 +159,6 @@ func Counts(rows []report.Row) VerdictTally {
 }
 
 func (c VerdictTally) String() string {
-	return fmt.Sprintf("%d rows: %d at ceiling (median >= %.0f%%), %d at the line, %d below, %d anomaly (slowest sample > %.0f%%), %d latency-bound, %d formula error, %d unpriced",
-		c.Rows, c.AtCeiling, report.AtCeilingMin*100, c.AtLine, c.Below, c.Anomaly, report.AnomalyAbove*100, c.LatencyBound, c.FormulaError, c.Unpriced)
+	return fmt.Sprintf("%s: %d at ceiling (median >= %.0f%%), %d at the line, %d below, %d anomaly (slowest sample > %.0f%%), %d latency-bound, %d formula error, %d unpriced",
+		plural(c.Rows, "row"), c.AtCeiling, report.AtCeilingMin*100, c.AtLine, c.Below, c.Anomaly, report.AnomalyAbove*100, c.LatencyBound, c.FormulaError, c.Unpriced)
 }

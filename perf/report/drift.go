@@ -143,6 +143,14 @@ func StaleBoot(prof *profiles.Profile, bootID string) string {
 // not bound that machine (a profile calibrated under load sits below a quiet machine and
 // convicts its correct rows). With PriceDrifted it is priced as usual, and its Drift and
 // note say it was priced under drift.
+//
+// A memory-bound row with its own same-time reference (a Machine factor) is priced under
+// drift without PriceDrifted: its verdict judges it against that reference, the machine as
+// it was while the row ran, not against the profile's level, and its Machine says how far
+// the machine was off the calibration. Its efficiency column stays the profile's; its note
+// says it was priced under drift. The theoretical ceilings still judge it: they sit 1.75x
+// above the calibration's best round (perf/calibrate), farther than a drift the
+// calibration's refusals let through.
 func (p *Pricer) Price(rec *record.Record) Row {
 	row := p.price(rec)
 	if row.Profile == nil {
@@ -154,12 +162,15 @@ func (p *Pricer) Price(rec *record.Record) Row {
 		return row
 	}
 	why := fmt.Sprintf("the run's copy reference at %s ran %+.0f%% off the profile's %s (tolerance %.0f%%)", dr.Rec.Workload, 100*(dr.Rate/dr.Ceiling-1), dr.Of, 100*dr.Tolerance)
-	if p.PriceDrifted {
+	if sameTime := !Blank(row.Machine); p.PriceDrifted || sameTime {
 		row.Drift = dr
 		if row.Note != "" {
 			row.Note += "; "
 		}
 		row.Note += "priced under drift: " + why
+		if sameTime && !p.PriceDrifted {
+			row.Note += fmt.Sprintf("; its verdict judges it against its same-time reference (the machine at %s of the calibration's best while it ran)", Percent(row.Machine))
+		}
 		return row
 	}
 	u := blankRow(rec)

@@ -46,8 +46,10 @@ func TestDriftOtherDevice(t *testing.T) {
 }
 
 // TestDriftedRowsUnpriced: the rows of a run whose reference drifted are left unpriced with
-// the reason (the rows of another run in the same report are not), the same-time check still
-// judges them, DriftedRows counts them, and with PriceDrifted they are priced and marked.
+// the reason (the rows of another run in the same report are not), but for a memory-bound
+// row with its own same-time reference, which is priced under drift and marked so; the
+// same-time check still judges them, DriftedRows counts them, and with PriceDrifted they are
+// all priced and marked.
 func TestDriftedRowsUnpriced(t *testing.T) {
 	row := func(file string, refRate float64) record.Record {
 		r := reporttest.Rec("hbm", 0, 1<<30, 1e-1)
@@ -80,10 +82,12 @@ func TestDriftedRowsUnpriced(t *testing.T) {
 				!strings.HasPrefix(drifted.Note, "unpriced: the run's copy reference at end ran -50% off the profile's copy median (tolerance 25%)") {
 				t.Errorf("the drifted run's row: %+v", drifted)
 			}
-			if breach.ByteBreach || !Blank(breach.SOLTime) {
-				t.Errorf("the drifted row was judged on the profile's ceilings: %+v", breach)
+			if breach.Drift == nil || Blank(breach.SOLTime) || Blank(breach.Machine) ||
+				!strings.Contains(breach.Note, "; priced under drift: the run's copy reference at end ran -50%") ||
+				!strings.Contains(breach.Note, "its verdict judges it against its same-time reference (the machine at 2.9% of the calibration's best while it ran)") {
+				t.Errorf("the drifted row with a same-time reference is not priced under drift: %+v", breach)
 			}
-			if priced != 0 || unpriced != 2 {
+			if priced != 1 || unpriced != 1 {
 				t.Errorf("priced %d, unpriced %d", priced, unpriced)
 			}
 		} else {
