@@ -609,8 +609,8 @@ func TestSameTimeInterleaved(t *testing.T) {
 	}
 }
 
-// TestSettle: a record whose verdict Settle.Open leaves open takes SettleStep more samples
-// at a time until Open says it is settled, or it has Settle.Max samples; Open sees each
+// TestSettle: a record whose verdict Settle.Open leaves open doubles its samples until Open
+// says it is settled, or it has Settle.Max samples; Open sees each
 // record so far, its reference interval around its rate, and Extra counts what was added.
 func TestSettle(t *testing.T) {
 	p := planOne(t, find(t, "ReluFwd/cpu-small/float32"))
@@ -629,8 +629,8 @@ func TestSettle(t *testing.T) {
 		seen   []int // the samples of the records Open saw
 		n      int   // the record's samples in the end
 	}{
-		{"settles", 8, 50, []int{3, 8}, 8},
-		{"capped at Max, not asked again", 1000, 13, []int{3, 8}, 13},
+		{"settles", 6, 50, []int{3, 6}, 6},
+		{"capped at Max, not asked again", 1000, 20, []int{3, 6, 12}, 20},
 		{"settled at once", 0, 50, []int{3}, 3},
 	} {
 		var seen []int

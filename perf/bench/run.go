@@ -35,9 +35,11 @@ type Options struct {
 	// SameTime, when set, times a same-time reference beside the cold rows whose tensors
 	// exceed SameTime.Above (DRAM-sized rows): see SameTime. Nil: none.
 	SameTime *SameTime
-	// Settle, when set, takes SettleStep more samples at a time, after the first Samples, of
-	// a record whose verdict Settle.Open says is still open, until it is settled, or the
-	// record has Settle.Max samples, or its extra samples took Settle.MaxTime. A median of a
+	// Settle, when set, doubles the samples of a record whose verdict Settle.Open says is
+	// still open (Samples, then 2×Samples, 4×Samples, ...), until it is settled, or the
+	// record has Settle.Max samples, or its extra samples took Settle.MaxTime. Each look
+	// at a row that sits on the line may settle it by chance (the interval is a 99% one at
+	// each look, not over all of them), so the looks are few: doubling, not a fixed step. A median of a
 	// few cold calls on a shared machine moves by a few percent from run to run, so a row
 	// within that of a verdict line crosses it from run to run; more samples narrow the
 	// median's interval until it clears the line, or show that the row sits on it. Nil:
@@ -108,9 +110,6 @@ type Settle struct {
 	// so the rule stays the report's).
 	Open func(rec record.Record) bool
 }
-
-// SettleStep is how many samples a record takes at a time while its verdict is open.
-const SettleStep = 5
 
 // DefaultOptions are the options of `ropbench run` without flags.
 var DefaultOptions = Options{Count: 1, Samples: 5, MaxTime: time.Second, Seed: 1}
@@ -259,7 +258,7 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 		if st := opt.Settle; st != nil {
 			began := time.Now()
 			for len(times) < st.Max && time.Since(began) < st.MaxTime && st.Open(r) {
-				if err := take(min(SettleStep, st.Max-len(times))); err != nil {
+				if err := take(min(len(times), st.Max-len(times))); err != nil {
 					res.Err = err
 					return res
 				}
