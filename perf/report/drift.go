@@ -148,9 +148,9 @@ func StaleBoot(prof *profiles.Profile, bootID string) string {
 // drift without PriceDrifted: its verdict judges it against that reference, the machine as
 // it was while the row ran, not against the profile's level, and its Machine says how far
 // the machine was off the calibration. Its efficiency column stays the profile's; its note
-// says it was priced under drift. The theoretical ceilings still judge it: they sit 1.75x
-// above the calibration's best round (perf/calibrate), farther than a drift the
-// calibration's refusals let through.
+// says it was priced under drift. The theoretical ceilings still judge it: on a host
+// without a datasheet they are perf/calibrate's estimate, set well above the calibration's
+// best round, farther than a drift the calibration's refusals let through.
 func (p *Pricer) Price(rec *record.Record) Row {
 	row := p.price(rec)
 	if row.Profile == nil {
