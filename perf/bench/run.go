@@ -37,12 +37,12 @@ type Options struct {
 	SameTime *SameTime
 	// Settle, when set, doubles the samples of a record whose verdict Settle.Open says is
 	// still open (Samples, then 2×Samples, 4×Samples, ...), until it is settled, or the
-	// record has Settle.Max samples, or its extra samples took Settle.MaxTime. Each look
-	// at a row that sits on the line may settle it by chance (the interval is a 99% one at
-	// each look, not over all of them), so the looks are few: doubling, not a fixed step. A median of a
-	// few cold calls on a shared machine moves by a few percent from run to run, so a row
+	// record has Settle.Max samples, or its extra samples took Settle.MaxTime. A median of
+	// a few cold calls on a shared machine moves by a few percent from run to run, so a row
 	// within that of a verdict line crosses it from run to run; more samples narrow the
-	// median's interval until it clears the line, or show that the row sits on it. Nil:
+	// median's interval until it clears the line, or show that the row sits on it. Each
+	// look at a row on the line may settle it by chance (the interval is a 99% one at each
+	// look, not over all of them), so the looks are few: doubling, not a fixed step. Nil:
 	// every record has Samples samples.
 	Settle *Settle
 }
@@ -331,11 +331,11 @@ func (res Result) progress() string {
 	if r := res.Records[0]; r.RefRate > 0 {
 		// The figure the physics check judges: the row's median rate over the reference's;
 		// then each pattern's median and range.
-		ratio := float64(r.Bytes) / r.Seconds
-		line += fmt.Sprintf("  same-time ref %.2f GB/s (row %.2fx", r.RefRate/1e9, ratio/r.RefRate)
+		rate := float64(r.Bytes) / r.Seconds
+		line += fmt.Sprintf("  same-time ref %.2f GB/s (row %.2fx", r.RefRate/1e9, rate/r.RefRate)
 		if r.RefRateLow > 0 {
 			// The ratio's interval: the reference's high bound gives its low end.
-			line += fmt.Sprintf(" [%.2f .. %.2f]", ratio/r.RefRateHigh, ratio/r.RefRateLow)
+			line += fmt.Sprintf(" [%.2f .. %.2f]", rate/r.RefRateHigh, rate/r.RefRateLow)
 		}
 		line += "):"
 		for j, rates := range res.Refs {

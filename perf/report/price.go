@@ -611,16 +611,16 @@ func verdict(sol, floor, eff, slowest, lo, hi float64) Verdict {
 		return LatencyBound
 	case slowest > AnomalyAbove*(1+lineTolerance):
 		return Anomaly
-	case !Blank(lo) && ReachesCeiling(hi) && !ReachesCeiling(lo):
+	case !Blank(lo) && reachesCeiling(hi) && !reachesCeiling(lo):
 		return AtLine
-	case ReachesCeiling(eff):
+	case reachesCeiling(eff):
 		return AtCeiling
 	}
 	return Below
 }
 
-// ReachesCeiling reports whether a judged efficiency is at or above the at-ceiling line.
-func ReachesCeiling(eff float64) bool { return eff >= AtCeilingMin*(1-lineTolerance) }
+// reachesCeiling reports whether a judged efficiency is at or above the at-ceiling line.
+func reachesCeiling(eff float64) bool { return eff >= AtCeilingMin*(1-lineTolerance) }
 
 // setNote sets the note unless a physics breach already wrote one: the breach is the finding
 // that matters most.

@@ -219,3 +219,20 @@ func TestFixed(t *testing.T) {
 		t.Errorf("fixed(0) = %q, want 0.0%%", got)
 	}
 }
+
+// TestMaxSamplesNeedsJudge: -max-samples is refused, before anything is loaded or measured,
+// without -judge (the verdict it settles is a profile's) or below -samples.
+func TestMaxSamplesNeedsJudge(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "-max-samples", "30"}, "-max-samples 30: needs -judge"},
+		{[]string{"run", "-judge", "h200", "-samples", "15", "-max-samples", "10"}, "-max-samples 10: needs -judge (the verdict is the profile's) and at least -samples (15)"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := Main("mybench", knobRegistry{}, tc.args, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr.String(), tc.want)
+		}
+	}
+}
