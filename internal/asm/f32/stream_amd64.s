@@ -16,7 +16,10 @@
 // The lines are not taken in order: each step of STREAM8 does one line in each of 8
 // consecutive 4 KiB pages of the range (the lines at 0, 4096, ..., 28672 bytes from the
 // pointers), 64 steps a block of 32 KiB, then jumps to the next block; the last lines, less
-// than a block, go in order (STREAM4 the same over 4 pages). A core's hardware prefetcher
+// than a block, take one half block over 4 pages where at least that many remain, and then
+// go in order (STREAM4 the same over 4 pages, its half block over 2). The half block is for
+// the short ranges a broadcast hands over one row at a time (a 4096-float row is 16 KiB,
+// half of STREAM8's block), which would otherwise walk one page at a time. A core's hardware prefetcher
 // follows each 4 KiB page as its own stream and runs only so far ahead in each, so a
 // kernel that walks one page at a time moves less than the same core walking 8 at once
 // (glibc's memcpy interleaves pages for the same reason).
@@ -48,6 +51,9 @@
 	STORE4(0, X0, X1, X2, X3); STORE4(4096, X4, X5, X6, X7); \
 	LOAD(8192, X0, X1, X2, X3); LOAD(12288, X4, X5, X6, X7); \
 	STORE4(8192, X0, X1, X2, X3); STORE4(12288, X4, X5, X6, X7)
+#define PAIRS2(LOAD) \
+	LOAD(0, X0, X1, X2, X3); LOAD(4096, X4, X5, X6, X7); \
+	STORE4(0, X0, X1, X2, X3); STORE4(4096, X4, X5, X6, X7)
 
 // QUADS8X is PAIRS8 for a kernel that holds no constants and needs no temporaries
 // (copy): 4 pages a group, X0-X15.
@@ -81,6 +87,9 @@
 #define QUADS4(LOAD) \
 	LOAD(0, Y0, Y1); LOAD(4096, Y2, Y3); LOAD(8192, Y4, Y5); LOAD(12288, Y6, Y7); \
 	YSTORE2(0, Y0, Y1); YSTORE2(4096, Y2, Y3); YSTORE2(8192, Y4, Y5); YSTORE2(12288, Y6, Y7)
+#define QUADS2(LOAD) \
+	LOAD(0, Y0, Y1); LOAD(4096, Y2, Y3); \
+	YSTORE2(0, Y0, Y1); YSTORE2(4096, Y2, Y3)
 
 // ALL8Y is QUADS8 for copy: all 8 pages one group, Y0-Y15.
 #define ALL8Y(LOAD) \
@@ -97,12 +106,13 @@
 	VMOVNTPS b, off+32(DI)
 
 // STREAM runs LOAD over the CX lines at the pointers, interleaved as above over the pages
-// of PAGES (BLOCK lines a block), the tail one line at a time by ONE, then END (SFENCE and
-// RET; AVX2: a VZEROUPPER between them). ADV advances the pointers by one line, JUMP by
-// the pages a block skips. BX counts the 64 steps of a block.
-#define STREAM(PAGES, BLOCK, ONE, LOAD, ADV, JUMP, END) \
+// of PAGES (BLOCK lines a block), then at most one half block over the pages of HALF, the
+// tail one line at a time by ONE, then END (SFENCE and RET; AVX2: a VZEROUPPER between
+// them). ADV advances the pointers by one line, JUMP by the pages a block skips, HJUMP by
+// those a half block skips. BX counts the 64 steps of a block.
+#define STREAM(PAGES, BLOCK, HALF, ONE, LOAD, ADV, JUMP, HJUMP, END) \
 	CMPQ CX, $BLOCK; \
-	JB   tail; \
+	JB   half; \
 block: \
 	MOVQ $64, BX; \
 inner: \
@@ -114,6 +124,17 @@ inner: \
 	SUBQ $BLOCK, CX; \
 	CMPQ CX, $BLOCK; \
 	JAE  block; \
+half: \
+	CMPQ CX, $(BLOCK/2); \
+	JB   tail; \
+	MOVQ $64, BX; \
+hinner: \
+	HALF(LOAD); \
+	ADV; \
+	DECQ BX; \
+	JNZ  hinner; \
+	HJUMP; \
+	SUBQ $(BLOCK/2), CX; \
 tail: \
 	TESTQ CX, CX; \
 	JZ   done; \
@@ -132,16 +153,18 @@ done: \
 // streams); the kernels of two inputs take STREAM4, 4 pages (12 streams), which did better
 // than 8 for them (the prefetcher tracks a limited number of streams). YSTREAM8 and
 // YSTREAM4 are the AVX2 forms.
-#define STREAM8(LOAD) STREAM(PAIRS8, 512, LINE1, LOAD, ADV1, JUMP1, SSEEND)
-#define STREAM4(LOAD) STREAM(PAIRS4, 256, LINE1, LOAD, ADV2, JUMP2, SSEEND)
-#define YSTREAM8(LOAD) STREAM(QUADS8, 512, YLINE1, LOAD, ADV1, JUMP1, AVXEND)
-#define YSTREAM4(LOAD) STREAM(QUADS4, 256, YLINE1, LOAD, ADV2, JUMP2, AVXEND)
+#define STREAM8(LOAD) STREAM(PAIRS8, 512, PAIRS4, LINE1, LOAD, ADV1, JUMP1, HJUMP1, SSEEND)
+#define STREAM4(LOAD) STREAM(PAIRS4, 256, PAIRS2, LINE1, LOAD, ADV2, JUMP2, HJUMP2, SSEEND)
+#define YSTREAM8(LOAD) STREAM(QUADS8, 512, QUADS4, YLINE1, LOAD, ADV1, JUMP1, HJUMP1, AVXEND)
+#define YSTREAM4(LOAD) STREAM(QUADS4, 256, QUADS2, YLINE1, LOAD, ADV2, JUMP2, HJUMP2, AVXEND)
 
 // The pointer steps of a kernel of one input (SI) and of two (SI, DX).
 #define ADV1 ADDQ $64, SI; ADDQ $64, DI
 #define JUMP1 ADDQ $28672, SI; ADDQ $28672, DI
+#define HJUMP1 ADDQ $12288, SI; ADDQ $12288, DI
 #define ADV2 ADDQ $64, SI; ADDQ $64, DX; ADDQ $64, DI
 #define JUMP2 ADDQ $12288, SI; ADDQ $12288, DX; ADDQ $12288, DI
+#define HJUMP2 ADDQ $4096, SI; ADDQ $4096, DX; ADDQ $4096, DI
 
 // ---- SSE ----
 
@@ -158,7 +181,7 @@ TEXT ·copyNTSSE(SB), NOSPLIT, $0-48
 	MOVQ y_len+8(FP), CX
 	MOVQ x_base+24(FP), SI
 	SHRQ $4, CX
-	STREAM(QUADS8X, 512, LINE1, COPY, ADV1, JUMP1, SSEEND)
+	STREAM(QUADS8X, 512, PAIRS4, LINE1, COPY, ADV1, JUMP1, HJUMP1, SSEEND)
 
 // func reluNTSSE(y, x []float32)
 //
@@ -442,7 +465,7 @@ TEXT ·copyNTAVX2(SB), NOSPLIT, $0-48
 	MOVQ y_len+8(FP), CX
 	MOVQ x_base+24(FP), SI
 	SHRQ $4, CX
-	STREAM(ALL8Y, 512, YLINE1, YCOPY, ADV1, JUMP1, AVXEND)
+	STREAM(ALL8Y, 512, QUADS4, YLINE1, YCOPY, ADV1, JUMP1, HJUMP1, AVXEND)
 
 // YRELU is one line of relu (reluNTSSE): max(+0, x), then the sign cleared; Y8 = +0, Y9 =
 // 0x7fffffff.
