@@ -227,8 +227,9 @@ static void unit_fmaph(int t, long n) {
 #if defined(__AMX_TILE__) && defined(__AMX_BF16__) && defined(__linux__)
 #include <sys/syscall.h>
 // Linux grants the tile data state only on request (arch_prctl ARCH_REQ_XCOMP_PERM,
-// XFEATURE_XTILEDATA); the request is the process's, for every thread. NOT EXECUTED on the
-// host this was written on (its VM exposes no AMX); it compiles with -mamx-tile -mamx-bf16.
+// XFEATURE_XTILEDATA); the request is the process's, for every thread. It compiles with
+// -mamx-tile -mamx-bf16 and runs only where the CPU exposes the tiles (docs/history.md has such
+// a run).
 static int amx_ready = -1;
 static int amx_request(void) {
 	if (amx_ready < 0)

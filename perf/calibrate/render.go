@@ -81,7 +81,7 @@ func computeCeilingOf(cpu profiles.CPU, perCycle float64, perCycleHow string, be
 	if len(why) == 0 {
 		why = append(why, "the OS reports no clock")
 	}
-	return theoretical{best * ComputeEstimateFactor, true, fmt.Sprintf("no datasheet value (%s): %g x the best rate measured (%.4g), which keeps every FMA pipe busy at the clock it got; the margin covers a higher clock at another time",
+	return theoretical{best * ComputeEstimateFactor, true, fmt.Sprintf("no datasheet value (%s): %g x the best rate measured (%.4g), which kept the unit busy at the clock it got; the margin covers a higher clock at another time",
 		strings.Join(why, "; "), ComputeEstimateFactor, best)}
 }
 
