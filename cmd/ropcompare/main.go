@@ -45,6 +45,7 @@ import (
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/ops"
 	"github.com/ropgen/ropgen/perf/bench"
+	"github.com/ropgen/ropgen/perf/profiles"
 )
 
 // compareCase is one row of the comparison (cases.go).
@@ -544,7 +545,7 @@ func ratios(a, b []float64) []float64 {
 	return out
 }
 
-func median(xs []float64) float64 { return bench.Median(xs) }
+func median(xs []float64) float64 { return profiles.Median(xs) }
 
 func spread(xs []float64) string {
 	return fmt.Sprintf("%.2f× [%.2f–%.2f]", median(xs), slices.Min(xs), slices.Max(xs))

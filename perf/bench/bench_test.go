@@ -184,7 +184,7 @@ func TestRecordFieldsFromTheOp(t *testing.T) {
 				t.Errorf("%s: seconds %v, iters %d: want a positive time over a whole number of calls per sample", name, r.Seconds, r.Iters)
 			}
 		}
-		if got := bench.Median(res.Seconds[:quickOptions.Samples]); got != res.Records[0].Seconds {
+		if got := profiles.Median(res.Seconds[:quickOptions.Samples]); got != res.Records[0].Seconds {
 			t.Errorf("%s: first record %v s, want the median of its samples %v s", name, res.Records[0].Seconds, got)
 		}
 	}
@@ -310,23 +310,6 @@ func TestCalibrateReachesTheTarget(t *testing.T) {
 	}
 	if _, err := bench.Calibrate(spin, 0); err == nil {
 		t.Error("Calibrate accepts a zero target")
-	}
-}
-
-func TestMedian(t *testing.T) {
-	for _, tc := range []struct {
-		in   []float64
-		want float64
-	}{{[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2.5}, {[]float64{7}, 7}, {[]float64{5, 5, 1, 9, 100}, 5}} {
-		in := append([]float64(nil), tc.in...)
-		if got := bench.Median(in); got != tc.want {
-			t.Errorf("Median(%v) = %v, want %v", tc.in, got, tc.want)
-		}
-		for i := range in {
-			if in[i] != tc.in[i] {
-				t.Errorf("Median changed its input: %v", in)
-			}
-		}
 	}
 }
 
@@ -585,7 +568,7 @@ func TestSameTimeInterleaved(t *testing.T) {
 	for k, rec := range res.Records {
 		ts, rs := res.Seconds[3*k:3*k+3], copyRates[1+3*k:4+3*k]
 		paired := []float64{ts[0] * rs[0], ts[1] * rs[1], ts[2] * rs[2]}
-		if want := bench.Median(paired) / bench.Median(ts); rec.RefRate != want {
+		if want := profiles.Median(paired) / profiles.Median(ts); rec.RefRate != want {
 			t.Errorf("record %d: RefRate %v, want %v (copy's rates %v paired with the times %v)", k, rec.RefRate, want, rs, ts)
 		}
 	}

@@ -78,20 +78,6 @@ func batch(call func() error, n int) (time.Duration, error) {
 	return time.Since(start), nil
 }
 
-// Median returns the median of xs (the mean of the two middle values for an even count).
-// It does not change xs.
-func Median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Sorted(slices.Values(xs))
-	mid := len(s) / 2
-	if len(s)%2 == 1 {
-		return s[mid]
-	}
-	return (s[mid-1] + s[mid]) / 2
-}
-
 // SignTest is the two-sided exact binomial sign test of wins against losses (ties left out):
 // the probability, if each non-tied round were a fair coin, of a split at least as uneven.
 func SignTest(wins, losses int) float64 {

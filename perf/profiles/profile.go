@@ -66,19 +66,34 @@ func (s Spread) Rel() float64 {
 	return (s.Max - s.Min) / s.Median
 }
 
-// SpreadOf summarizes samples (which it sorts); the median of an even count is the mean of
-// the two middle samples. An empty slice gives the zero Spread.
+// SpreadOf summarizes samples (which it sorts); its median is Median's. An empty slice gives
+// the zero Spread.
 func SpreadOf(samples []float64) Spread {
 	n := len(samples)
 	if n == 0 {
 		return Spread{}
 	}
 	slices.Sort(samples)
-	med := samples[n/2]
-	if n%2 == 0 {
-		med = (samples[n/2-1] + samples[n/2]) / 2
+	return Spread{Min: samples[0], Median: sortedMedian(samples), Max: samples[n-1], N: n}
+}
+
+// Median is the median of xs, the mean of the two middle values for an even count, 0 for
+// none; it does not change xs. Every median of the module (a row's time, a spread, the
+// drift between runs, a reference's rate) is this one.
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
 	}
-	return Spread{Min: samples[0], Median: med, Max: samples[n-1], N: n}
+	return sortedMedian(slices.Sorted(slices.Values(xs)))
+}
+
+// sortedMedian is the median of the sorted, non-empty s.
+func sortedMedian(s []float64) float64 {
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // Ceiling is one roof of a profile: a theoretical rate (bytes/s for hbm, FLOP/s for a compute

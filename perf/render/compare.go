@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/perf/benchmath"
 
+	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
 )
@@ -135,15 +136,15 @@ func Compare(old, new []report.Sampled, oldRows, newRows []report.Row, opt Compa
 		}
 	}
 	if len(logs) > 0 {
-		c.Shift = math.Exp(report.Median(logs)) - 1
+		c.Shift = math.Exp(profiles.Median(logs)) - 1
 	}
 	if len(logs) >= minNoiseRows {
-		m := report.Median(logs)
+		m := profiles.Median(logs)
 		dev := make([]float64, len(logs))
 		for i, l := range logs {
 			dev[i] = math.Abs(l - m)
 		}
-		c.Noise = 1.4826 * report.Median(dev)
+		c.Noise = 1.4826 * profiles.Median(dev)
 		if opt.NoiseZ > 0 {
 			c.Threshold = max(opt.MinEffect, math.Exp(opt.NoiseZ*c.Noise)-1)
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 )
 
@@ -82,7 +83,7 @@ func group(recs []record.Record, skipRefs bool) []Sampled {
 	}
 	for i := range out {
 		g := &out[i]
-		g.Seconds = Median(g.Samples)
+		g.Seconds = profiles.Median(g.Samples)
 		if len(g.Samples) > 1 {
 			g.MinSeconds, g.MaxSeconds = spreads[i][0], spreads[i][1]
 		}
@@ -97,21 +98,6 @@ func Records(rows []Sampled) []record.Record {
 		recs[i] = rows[i].Record
 	}
 	return recs
-}
-
-// Median is the median of xs (the mean of the middle two when there are an even number), 0
-// for none: a run's row time, and the drift between two runs.
-func Median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n == 0 {
-		return 0
-	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // PriceRun prices one run's records as rows: reference records (record.IsReference) go to
