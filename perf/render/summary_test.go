@@ -171,7 +171,7 @@ hbm:
   calibration: 0.5
   calibration_mixes: {copy_cold: 0.5}
   mix_spreads:
-    copy_cold: {min: 274877906944, median: 412316860416, max: 549755813888, n: 9}
+    copy_cold: {min: 137438953472, median: 274877906944, max: 549755813888, n: 9}
 vector:
   fp32: {theoretical: 4398046511104, calibration: 0.5}
 `))
@@ -179,7 +179,8 @@ vector:
 		t.Fatal(err)
 	}
 	// SOL 2^30 B / 2^39 B/s = 2^-9 s; the median at 45% of it, while the reference streamed
-	// at half the calibration's best round.
+	// at half the calibration's best round, its median (a machine that typical). A reference
+	// 31% below that median is contended: the judged interval then holds the plain eff too.
 	add := record.Record{Device: prof.Device, Op: "AddFwd", Workload: "w", DType: "float32", Roof: "vector.fp32",
 		Flops: 1 << 20, Bytes: 1 << 30, Seconds: 1.0 / 512 / 0.45, Iters: 1}
 	for _, c := range []struct {
@@ -188,6 +189,7 @@ vector:
 		not  string
 	}{
 		{1 << 38, []string{`(?m)^# +op/workload/dtype .* eff +samples +judged +verdict`, `(?m)^1 +AddFwd/w/float32 .* 45\.0% .* 90\.0% +at ceiling `, `(?m)^judged = eff over`}, ""},
+		{1.9e11, []string{`(?m)^1 +AddFwd/w/float32 .* 45\.0% .* 130\.2% +at the line +.*slowed by a burst of load`}, ""},
 		{0, []string{`(?m)^1 +AddFwd/w/float32 .* 45\.0% .* below `}, "judged ="},
 	} {
 		rec := add

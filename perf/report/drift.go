@@ -85,13 +85,21 @@ func (d *device) drifts() []Drift {
 			continue
 		}
 		lo, hi := r.Spread()
-		tol := min(DriftCap, max(spread, (hi-lo)/r.Seconds))
+		tol := driftTolerance(spread, (hi-lo)/r.Seconds)
 		rate := float64(r.Bytes) / r.Seconds
 		dr := Drift{Rec: r, Profile: d.prof, Rate: rate, Ceiling: ceiling, Of: of, Tolerance: tol, OtherDevice: !d.prof.Matches(r.Device)}
 		dr.Off = !dr.OtherDevice && (rate < ceiling*(1-tol) || rate > ceiling*(1+tol))
 		out = append(out, dr)
 	}
 	return out
+}
+
+// driftTolerance is how far (relative) a reference may sit off the profile's rate of it
+// before the machine counts as another: the larger of the profile's spread of that rate and
+// the reference's own, at most DriftCap. The run's copy reference (Drift) and a row's
+// same-time reference (Contention) are held to it alike.
+func driftTolerance(profileRel, ownRel float64) float64 {
+	return min(DriftCap, max(profileRel, ownRel))
 }
 
 // driftOf is the first drifted reference of d's run in file (a reference read from no file

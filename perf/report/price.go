@@ -92,19 +92,19 @@ const SameTimeSpreadCap = math.Sqrt2 - 1
 // verdict compares a median with a median. ok is false when prof measured no reference
 // pattern or refRate is 0.
 func SameTimeFactor(prof *profiles.Profile, refRate float64) (factor float64, ok bool) {
-	b := refBest(prof)
+	b := refSpread(prof).Max
 	if b <= 0 || refRate <= 0 {
 		return 0, false
 	}
 	return refRate / b, true
 }
 
-// refBest is the calibrated best of the same-time reference pattern: of copy_cold and
-// triad_cold, the best round of the one whose median is faster; 0 when prof measured
-// neither.
-func refBest(prof *profiles.Profile) float64 {
+// refSpread is the calibrated spread of the same-time reference pattern: of copy_cold and
+// triad_cold, the one whose median is faster (its Max is the best round SameTimeFactor
+// divides by); the zero Spread when prof measured neither.
+func refSpread(prof *profiles.Profile) profiles.Spread {
 	if prof == nil {
-		return 0
+		return profiles.Spread{}
 	}
 	var best profiles.Spread
 	for _, k := range []string{"copy_cold", "triad_cold"} {
@@ -112,7 +112,32 @@ func refBest(prof *profiles.Profile) float64 {
 			best = s
 		}
 	}
-	return best.Max
+	return best
+}
+
+// Contention is a same-time reference that ran off the calibration's typical rate of its
+// pattern by more than the drift tolerance (driftTolerance of the pattern's calibrated
+// spread and the reference's own interval): a burst of load on the memory while the row
+// ran. The factor then over-corrects a row with arithmetic in it, which the burst slows less
+// than the pure stream of the reference (docs/history.md), so the row's judged interval is
+// widened to hold its efficiency on the profile as well: the truth lies between the row
+// untouched by the burst and the row slowed as much as the reference. Off is the relative
+// distance (RefRate / median - 1), Tolerance the limit it passed.
+type Contention struct{ Off, Tolerance float64 }
+
+// contention returns the Contention of rec's same-time reference on prof, or ok false when
+// the reference stayed within the tolerance (or prof measured no reference pattern).
+func contention(prof *profiles.Profile, rec *record.Record) (c Contention, ok bool) {
+	s := refSpread(prof)
+	if !s.Measured() || s.Median <= 0 || rec.RefRate <= 0 {
+		return c, false
+	}
+	own := 0.0
+	if rec.RefRateLow > 0 && rec.RefRateHigh > rec.RefRateLow {
+		own = (rec.RefRateHigh - rec.RefRateLow) / rec.RefRate
+	}
+	c = Contention{Off: rec.RefRate/s.Median - 1, Tolerance: driftTolerance(s.Rel(), own)}
+	return c, math.Abs(c.Off) > c.Tolerance
 }
 
 // lineTolerance is the relative slack of the verdict lines: times and ceilings come as
@@ -256,6 +281,9 @@ type Row struct {
 	// Drift is the drifted copy reference of the row's run, nil when none drifted: the row
 	// is unpriced, or with Pricer.PriceDrifted priced under drift.
 	Drift *Drift
+	// Contention is set when the row's same-time reference ran off its calibrated rate by
+	// more than the drift tolerance; JudgedLow and JudgedHigh then hold Efficiency too.
+	Contention *Contention
 }
 
 // Blank reports whether a cell has no value.
@@ -570,6 +598,14 @@ func (p *Pricer) price(rec *record.Record) Row {
 			// The faster the machine streamed, the lower the judged efficiency.
 			row.JudgedLow, row.JudgedHigh = row.Efficiency/fHi, row.Efficiency/fLo
 		}
+		if c, ok := contention(d.prof, rec); ok {
+			row.Contention = &c
+			lo, hi := row.JudgedLow, row.JudgedHigh
+			if Blank(lo) {
+				lo, hi = row.Judged, row.Judged
+			}
+			row.JudgedLow, row.JudgedHigh = min(lo, row.Efficiency), max(hi, row.Efficiency)
+		}
 	}
 	if !Blank(row.CacheTime) {
 		row.CacheEfficiency = row.CacheTime / secs
@@ -590,6 +626,12 @@ func (p *Pricer) price(rec *record.Record) Row {
 	row.Verdict = verdict(row.SOLTime, d.floor, row.Judged, slowest, row.JudgedLow, row.JudgedHigh)
 	if row.Verdict == Anomaly {
 		row.setNote(NoteAnomaly)
+	}
+	if c := row.Contention; c != nil {
+		if row.Note != "" {
+			row.Note += "; "
+		}
+		row.Note += fmt.Sprintf("priced under contention: its same-time reference ran %+.0f%% off the calibration's median of its pattern (tolerance %.0f%%), so its judged interval holds its efficiency on the profile too", 100*c.Off, 100*c.Tolerance)
 	}
 	return row
 }

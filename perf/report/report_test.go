@@ -445,12 +445,13 @@ func TestGroupKeepsReferences(t *testing.T) {
 
 // sameTimeProfile is testProfile with the calibration's reference mixes: copy_cold at 0.5 of
 // the theoretical DRAM ceiling with a spread of 20% of its median, triad_cold at 0.4, the
-// envelope (a warm mix) at 0.6. Its same-time line is 0.6 / 0.5 × 1.2 = 1.44.
+// envelope (a warm mix) at 0.6. Its same-time line is 0.6 / 0.5 × 1.2 = 1.44. The spreads'
+// medians are TestSameTimeCheck's reference, 250 GB/s, so its rows price without contention.
 func sameTimeProfile(t *testing.T) *profiles.Profile {
 	p := reporttest.Profile(t)
 	p.HBM.Calibration = 0.6
 	p.MixFractions = map[string]float64{"copy_cold": 0.5, "triad_cold": 0.4, "copy_nt": 0.6}
-	p.MixSpreads = map[string]profiles.Spread{"copy_cold": {Min: 0.9, Median: 1, Max: 1.1, N: 7}, "triad_cold": {Min: 0.1, Median: 1, Max: 3, N: 7}}
+	p.MixSpreads = map[string]profiles.Spread{"copy_cold": {Min: 2.25e11, Median: 2.5e11, Max: 2.75e11, N: 7}, "triad_cold": {Min: 0.25e11, Median: 2.5e11, Max: 7.5e11, N: 7}}
 	return p
 }
 
@@ -615,3 +616,47 @@ func TestAtTheLine(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestContention: a same-time reference off the calibration's median of its pattern by more
+// than the drift tolerance (the pattern's spread, or the reference's own interval, at most
+// DriftCap) marks the row contended, and its judged interval then holds its efficiency on the
+// profile too: a row with arithmetic in it that a burst slowed less than the reference reads
+// at the line, not at ceiling; a row on one side at both ends keeps that side.
+func TestContention(t *testing.T) {
+	p := reporttest.Profile(t)
+	p.MixFractions = map[string]float64{"copy_cold": 0.5}
+	p.MixSpreads = map[string]profiles.Spread{"copy_cold": {Min: 4.5e11, Median: 5e11, Max: 5.5e11, N: 9}} // spread 20%
+	sol := 4.0 / (1 << 11)
+	for _, c := range []struct {
+		name      string
+		eff       float64 // on the profile
+		ref       float64 // the same-time reference, B/s
+		lo, hi    float64 // its interval (0: none)
+		contended bool
+		want      Verdict
+	}{
+		{"at the median", 0.75, 5e11, 0, 0, false, AtCeiling},
+		{"15% below: within the spread", 0.75, 4.25e11, 0, 0, false, AtCeiling},
+		{"30% below: the judged 94% is not to be trusted", 0.6, 3.5e11, 0, 0, true, AtLine},
+		{"26% below, at ceiling either way", 0.805, 3.7e11, 0, 0, true, AtCeiling},
+		{"30% below, below either way", 0.4, 3.5e11, 0, 0, true, Below},
+		{"22% below, within its own wide interval", 0.6, 3.9e11, 3.5e11, 4.4e11, false, AtLine},
+		{"22% below, narrow interval", 0.6, 3.9e11, 3.85e11, 3.95e11, true, AtLine},
+		{"40% above: the faster machine lowers the judged figure", 0.9, 7e11, 0, 0, true, AtLine},
+	} {
+		r := reporttest.Rec("vector.fp32", 0, 4<<28, sol/c.eff)
+		r.MinSeconds, r.MaxSeconds = r.Seconds, r.Seconds
+		r.RefRate, r.RefRateLow, r.RefRateHigh = c.ref, c.lo, c.hi
+		row := NewPricer(p, nil, "").Price(&r)
+		if (row.Contention != nil) != c.contended || row.Verdict != c.want ||
+			strings.Contains(row.Note, "priced under contention") != c.contended {
+			t.Errorf("%s: contention %+v verdict %q judged %v [%v, %v] note %q; want contended %v, %q",
+				c.name, row.Contention, row.Verdict, row.Judged, row.JudgedLow, row.JudgedHigh, row.Note, c.contended, c.want)
+		}
+		if c.contended && (row.JudgedLow > row.Efficiency || row.JudgedHigh < row.Efficiency ||
+			row.JudgedLow > row.Judged || row.JudgedHigh < row.Judged ||
+			math.Abs(row.Contention.Off-(c.ref/5e11-1)) > 1e-12) {
+			t.Errorf("%s: judged %v [%v, %v] does not hold efficiency %v; off %v", c.name, row.Judged, row.JudgedLow, row.JudgedHigh, row.Efficiency, row.Contention.Off)
+		}
+	}
+}
