@@ -491,14 +491,14 @@ func printTable(w io.Writer, rows []*row, cfg config, np *numpyWorker, lim *limi
 		}
 		rate := func(s float64) float64 { return r.work / s * scale }
 		ours := mapf(r.ours, rate)
-		cells := []string{r.Name, fmt.Sprintf("%.1f %s", median(ours), unit), "—", "—", r.Limit, "—", "—"}
+		cells := []string{r.Name, fmt.Sprintf("%.1f %s", profiles.Median(ours), unit), "—", "—", r.Limit, "—", "—"}
 		if len(r.numpy) > 0 {
-			cells[2] = fmt.Sprintf("%.1f %s", median(mapf(r.numpy, rate)), unit)
+			cells[2] = fmt.Sprintf("%.1f %s", profiles.Median(mapf(r.numpy, rate)), unit)
 			cells[3] = spread(ratios(r.numpy, r.ours)) // time ratio numpy/ours = rate ratio ours/numpy
 		}
 		if len(r.limit) > 0 {
 			lims := mapf(r.limit, func(v float64) float64 { return v * scale })
-			cells[5] = fmt.Sprintf("%.1f %s", median(lims), unit)
+			cells[5] = fmt.Sprintf("%.1f %s", profiles.Median(lims), unit)
 			rs := ratios(ours, lims)
 			cells[6] = spread(rs)
 			if msg := aboveLimit(rs); msg != "" {
@@ -545,10 +545,8 @@ func ratios(a, b []float64) []float64 {
 	return out
 }
 
-func median(xs []float64) float64 { return profiles.Median(xs) }
-
 func spread(xs []float64) string {
-	return fmt.Sprintf("%.2f× [%.2f–%.2f]", median(xs), slices.Min(xs), slices.Max(xs))
+	return fmt.Sprintf("%.2f× [%.2f–%.2f]", profiles.Median(xs), slices.Min(xs), slices.Max(xs))
 }
 
 func loadAvg() string {

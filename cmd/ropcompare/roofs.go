@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ropgen/ropgen/perf/calibrate"
+	"github.com/ropgen/ropgen/perf/profiles"
 )
 
 // roofCLoops names the C loop of compare/limits.c ("unit NAME") that reaches each compute
@@ -84,6 +85,6 @@ func printRoofs(w io.Writer, rows []*roofRow) {
 	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, r := range rows {
 		fmt.Fprintf(w, "| %s | %s | %.1f GFLOP/s | %s | %.1f GFLOP/s | %s |\n", r.rk.Key, r.rk.Kernel,
-			median(r.ours)/1e9, r.cLoop, median(r.c)/1e9, spread(ratios(r.ours, r.c)))
+			profiles.Median(r.ours)/1e9, r.cLoop, profiles.Median(r.c)/1e9, spread(ratios(r.ours, r.c)))
 	}
 }

@@ -19,10 +19,10 @@
 // than a block, take one half block over 4 pages where at least that many remain, and then
 // go in order (STREAM4 the same over 4 pages, its half block over 2). The half block is for
 // the short ranges a broadcast hands over one row at a time (a 4096-float row is 16 KiB,
-// half of STREAM8's block), which would otherwise walk one page at a time. A core's hardware prefetcher
-// follows each 4 KiB page as its own stream and runs only so far ahead in each, so a
-// kernel that walks one page at a time moves less than the same core walking 8 at once
-// (glibc's memcpy interleaves pages for the same reason).
+// half of STREAM8's block), which would otherwise walk one page at a time. A core's
+// hardware prefetcher follows each 4 KiB page as its own stream and runs only so far ahead
+// in each, so a kernel that walks one page at a time moves less than the same core walking
+// 8 at once (glibc's memcpy interleaves pages for the same reason).
 //
 // Within a step the pages go in groups: the lines of every page of a group are loaded (and
 // computed) before any of them is stored, which keeps that many pages' loads in flight at
