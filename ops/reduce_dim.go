@@ -46,13 +46,21 @@ func (v alongDim) eachRowBuf(row func(lo, hi int, buf []float32)) {
 
 // eachRowStreamed is eachRow whose workers fence their streamed stores when stream.
 func (v alongDim) eachRowStreamed(stream bool, row func(lo, hi int)) {
+	v.eachRangeStreamed(stream, func(r0, r1 int) {
+		for r := r0; r < r1; r++ {
+			row(r*v.n, (r+1)*v.n)
+		}
+	})
+}
+
+// eachRangeStreamed runs rows over each worker's rows [r0, r1) (eachRow's split), and the
+// worker fences its streamed stores when stream.
+func (v alongDim) eachRangeStreamed(stream bool, rows func(r0, r1 int)) {
 	parallelFor(v.outer, max(1, grainElems/v.n), func(lo, hi int) {
 		if stream {
 			defer fence()
 		}
-		for r := lo; r < hi; r++ {
-			row(r*v.n, (r+1)*v.n)
-		}
+		rows(lo, hi)
 	})
 }
 
@@ -461,8 +469,19 @@ func (op *CumsumFwd) Forward(out, x *Tensor) error {
 	}
 	if v.inner == 1 {
 		stream := streams(len(out.Data))
-		v.eachRowStreamed(stream, func(lo, hi int) {
-			cumsumRow(out.Data[lo:hi], x.Data[lo:hi], prefetchNext(x.Data, lo, hi), stream)
+		n := v.n
+		v.eachRangeStreamed(stream, func(lo, hi int) {
+			r := lo
+			for ; r+4 <= hi; r += 4 { // four rows at once where the kernel takes them
+				a, b := r*n, (r+4)*n
+				if !vecCumsum4(out.Data[a:b], x.Data[a:b], prefetchNext(x.Data, a, b), n, stream) {
+					break
+				}
+			}
+			for ; r < hi; r++ {
+				a, b := r*n, (r+1)*n
+				cumsumRow(out.Data[a:b], x.Data[a:b], prefetchNext(x.Data, a, b), stream)
+			}
 		})
 		return nil
 	}

@@ -434,6 +434,29 @@ func vecCumsum(y, x, pf []float32, stream bool) (int, float64) {
 	return i + k, s
 }
 
+// vecCumsum4 writes the running sums of the four rows of n elements of x (len 4n) into y,
+// each from zero, in one kernel call that walks the four rows together (f32.Cumsum4AVX2,
+// f32.Cumsum4AVX512; streamed when stream), prefetching pf (nil: x itself). It reports
+// false, writing nothing, where it does not take the rows: at SIMDGo, where n is not a
+// whole number of vector steps or is below vecCumsum's two, or where stream and y's rows
+// do not start on the store alignment. Each row is then what cumsumRow writes, whose
+// vector steps are the same instructions from the same start (a NaN's payload aside).
+func vecCumsum4(y, x, pf []float32, n int, stream bool) bool {
+	kern, l := pick(f32.Cumsum4AVX2, f32.Cumsum4AVX512)
+	if l == 0 || n < 2*l || n%l != 0 {
+		return false
+	}
+	nt := 0
+	if stream {
+		nt = 1
+		if uintptr(unsafe.Pointer(unsafe.SliceData(y)))%uintptr(2*l) != 0 {
+			return false
+		}
+	}
+	kern(y[:4*n], x[:4*n], prefetchOr(pf, x)[:4*n], n, nt)
+	return true
+}
+
 // vecAbove returns the offset of the first full vector of x holding an element above t or
 // a NaN; len(x) rounded down to whole vectors when there is none, and 0 at SIMDGo (the
 // caller's Go loop then tests every element).

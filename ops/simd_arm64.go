@@ -353,6 +353,9 @@ func vecCumsum(y, x, pf []float32, stream bool) (int, float64) {
 	return k, f32.CumsumNEON(y[:k], x[:k], 0)
 }
 
+// vecCumsum4 reports false: arm64 has no four-row kernel, and cumsumRow takes every row.
+func vecCumsum4(y, x, pf []float32, n int, stream bool) bool { return false }
+
 // vecRope computes one rotate-half row: y1 = x1*c1 - x2*s1 and y2 = x2*c2 + x1*s2, all
 // slices of the half length, over the full vectors of x1: bit for bit rope's Go loop on
 // arm64 (each second product fused as Go fuses it).

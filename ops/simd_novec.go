@@ -34,4 +34,5 @@ func vecVarCols(s1, s2, x0 []float64, row []float32) int                        
 func vecAbove(x []float32, t float32) int                                       { return 0 }
 func vecTranspose(y, x []float32, ys, xs, i0, i1, j0, j1 int, stream bool) bool { return false }
 func vecCumsum(y, x, pf []float32, stream bool) (int, float64)                  { return 0, 0 }
+func vecCumsum4(y, x, pf []float32, n int, stream bool) bool                    { return false }
 func vecRope(y1, y2, x1, x2, c1, c2, s1, s2 []float32) int                      { return 0 }

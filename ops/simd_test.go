@@ -842,3 +842,49 @@ func TestSIMDCumsum(t *testing.T) {
 		}
 	})
 }
+
+// TestSIMDCumsum4 checks the four-row running sum against cumsumRow on each row, bit for
+// bit (any NaN matching any NaN): every length to 40 and beyond, rows starting on the store
+// alignment and off it, streamed and not. The kernel must take exactly the rows its doc
+// promises (amd64, two or more whole vector steps, aligned rows when streamed); where it
+// refuses, y is untouched.
+func TestSIMDCumsum4(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	eachSIMD(t, func(t *testing.T) {
+		l := lanes()
+		for _, n := range append(simdLengths, 4096) {
+			for _, mis := range []int{0, 1, 4} { // off by an element, and by 16 bytes
+				for _, stream := range []bool{false, true} {
+					x := simdData(r, 4*n, 100)
+					y, want := aligned64(4*n, mis), aligned64(4*n, mis)
+					for i := range y {
+						y[i] = -7
+					}
+					took := vecCumsum4(y, x, nil, n, stream)
+					fence()
+					aligned := mis == 0 || (l == 8 && mis == 4) // AVX2 streams 16-byte halves
+					if wantTook := runtime.GOARCH == "amd64" && n >= 2*l && n%l == 0 && (!stream || aligned); took != wantTook {
+						t.Fatalf("n=%d mis=%d stream=%v: took the rows = %v, want %v", n, mis, stream, took, wantTook)
+					}
+					if !took {
+						for i, v := range y {
+							if v != -7 {
+								t.Fatalf("n=%d mis=%d stream=%v: refused but wrote y[%d] = %v", n, mis, stream, i, v)
+							}
+						}
+						continue
+					}
+					for k := range 4 {
+						cumsumRow(want[k*n:(k+1)*n], x[k*n:(k+1)*n], nil, stream)
+					}
+					fence()
+					for i := range y {
+						if math.Float32bits(y[i]) != math.Float32bits(want[i]) && !(y[i] != y[i] && want[i] != want[i]) {
+							t.Fatalf("n=%d mis=%d stream=%v: y[%d] = %v, cumsumRow %v", n, mis, stream, i, y[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	})
+}

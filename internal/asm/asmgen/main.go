@@ -289,7 +289,11 @@ func hoistKernel(name string, body func()) {
 		body()
 		return
 	}
-	hoisted = &hoist{regs: map[uint32]VecVirtual{}, left: maxHoisted}
+	left := maxHoisted
+	if k, ok := fewerHoisted[name]; ok {
+		left = k
+	}
+	hoisted = &hoist{regs: map[uint32]VecVirtual{}, left: left}
 	JMP(LabelRef(name + "_konst"))
 	Label(name + "_body")
 	body()
@@ -609,10 +613,11 @@ const prefetchAhead = 2048
 
 var pv [2]VecVirtual // the broadcast parameters of a unary
 
-// inOrder are the kernels whose streamed loop walks x in order, not in quarters (see
-// quartered): avo cannot fit four copies of geluErf's branching body, with its hoisted
-// constants, in AVX-512's registers.
-var inOrder = map[string]bool{"geluErfAVX512": true}
+// fewerHoisted are the kernels that keep fewer constants in registers than maxHoisted, the
+// rest read from memory: four copies of geluErf's branching body (quartered, so that its
+// streamed loop walks four streams as the other unaries do) fit in AVX-512's registers
+// only beside five of them (avo's allocator fails with six).
+var fewerHoisted = map[string]int{"geluErfAVX512": 5}
 
 // loop emits the common frame: DI = y, SI = x, CX = full-vector element count, AX = i;
 // body(vector offset register) for each vector, storing with VMOVUPS or VMOVNTPS.
@@ -660,7 +665,7 @@ func unaryLoops(u unary, name string, x, y, n, nt, i Register) {
 			bodies++
 			return u.body(v, fmt.Sprintf("%s_b%v%d", name, stream, bodies))
 		}
-		if stream && !inOrder[name] {
+		if stream {
 			// a vector outside the check stops the quarters: the in-order loop then
 			// starts over and stops at the first such vector
 			Label(lp)

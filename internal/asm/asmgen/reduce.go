@@ -960,14 +960,120 @@ func layout() {
 	}
 }
 
-// cumsum emits cumsumAVX2 or cumsumAVX512: the running sum in float64 lanes, a step of
-// two float64 halves of the current width (8 elements on AVX2, 16 on AVX-512). Each half's
-// prefix is formed in the register, off the critical path (AVX2: a lane shift and a
-// 128-bit lane shift; AVX-512: three VALIGNQ shifts against zero, by 1, 2 and 4 lanes),
-// the second half adds the first's total, and only the carry's add chains from step to
-// step. Per 16 elements AVX-512 issues 13 port-5 instructions where AVX2's two steps take
-// 18, and its results go out as one 64-byte store.
+// cumsum emits cumsumAVX2 or cumsumAVX512 (one row from a carry) and cumsum4AVX2 or
+// cumsum4AVX512 (four rows at once, each from zero): the running sum in float64 lanes, a
+// step of two float64 halves of the current width (8 elements on AVX2, 16 on AVX-512).
+// Each half's prefix is formed in the register, off the critical path (AVX2: a lane shift
+// and a 128-bit lane shift; AVX-512: three VALIGNQ shifts against zero, by 1, 2 and 4
+// lanes), the second half adds the first's total, and only the carry's add chains from
+// step to step. Per 16 elements AVX-512 issues 13 port-5 instructions where AVX2's two
+// steps take 18, and its results go out as one 64-byte store.
+//
+// A row's sum can only walk its row in order, and a core walking one stream from DRAM
+// moves less than one walking several pages at once (the streaming kernels' comment in
+// stream_amd64.s): the four-row form takes the same step in each of four rows in turn, so
+// four streams are in flight, and each row goes through the same instructions as in the
+// one-row form.
 func cumsum() {
+	cumsumOne()
+	cumsumFour()
+}
+
+// cumsumRegs are the registers every step of a running sum reads: zero, and on AVX-512
+// the VPERMPD index of the last float64 lane.
+type cumsumRegs struct{ z, last VecVirtual }
+
+func newCumsumRegs() cumsumRegs {
+	r := cumsumRegs{z: zero()}
+	if cur.wide {
+		r.last = ZMM() // qword index 7 in every lane (VPERMPD reads the low 3 bits)
+		seven := GP32()
+		MOVL(U32(7), seven)
+		VPBROADCASTD(seven, r.last)
+	}
+	return r
+}
+
+// step emits one step of the running sum: the w elements of x at xm, from the carry c
+// (updated), into y at ym (streamed when stream), prefetching the line at pm.
+func (r cumsumRegs) step(xm, ym, pm Mem, c VecVirtual, stream bool) {
+	w := cur.lanes
+	prefix := func(v VecVirtual) {
+		if cur.wide {
+			for _, k := range []int{7, 6, 4} {
+				t := ZMM()
+				VALIGNQ(U8(k), r.z, v, t) // v moved up by 8-k lanes, zeros below
+				VADDPD(t, v, v)
+			}
+			return
+		}
+		t := YMM()
+		VPERMPD(U8(0x90), v, t)    // [v0 v0 v1 v2]
+		VBLENDPD(U8(1), r.z, t, t) // [0 v0 v1 v2]
+		VADDPD(t, v, v)
+		u := YMM()
+		VPERM2F128(U8(0x08), v, v, u) // [0 0 v0 v1]
+		VADDPD(u, v, v)
+	}
+	total := func(v VecVirtual) VecVirtual { // v's last lane in every lane
+		t := vec()
+		if cur.wide {
+			VPERMPD(v, r.last, t)
+		} else {
+			VPERMPD(U8(0xff), v, t)
+		}
+		return t
+	}
+	PREFETCHT0(pm)
+	a, b := vec(), vec()
+	VCVTPS2PD(xm, a)
+	VCVTPS2PD(xm.Offset(2*w), b)
+	prefix(a)
+	prefix(b)
+	VADDPD(total(a), b, b)
+	tb := total(b) // the step's total
+	VADDPD(c, a, a)
+	VADDPD(c, b, b)
+	VADDPD(tb, c, c) // the new carry: one add on the chain per step
+	store := func(v, m Op) { VMOVUPS(v, m) }
+	if stream {
+		store = func(v, m Op) { VMOVNTPS(v, m) }
+	}
+	if cur.wide {
+		lo, hi, o := YMM(), YMM(), ZMM()
+		VCVTPD2PS(a, lo)
+		VCVTPD2PS(b, hi)
+		VINSERTF64X4(U8(1), hi, lo.AsZ(), o)
+		store(o, ym)
+		return
+	}
+	for k, v := range []VecVirtual{a, b} {
+		o := XMM()
+		VCVTPD2PSY(v, o)
+		store(o, ym.Offset(16*k))
+	}
+}
+
+// streamBranch emits body twice, plain and streamed, choosing by nt != 0 at run time.
+func streamBranch(name string, nt Register, body func(lbl string, stream bool)) {
+	for _, stream := range []bool{false, true} {
+		lbl := name
+		if stream {
+			lbl += "_nt"
+			Label(name + "_nt_start")
+		} else {
+			TESTQ(nt, nt)
+			JNZ(LabelRef(name + "_nt_start"))
+		}
+		body(lbl, stream)
+		if !stream {
+			JMP(LabelRef(name + "_ret"))
+		}
+	}
+	Label(name + "_ret")
+}
+
+func cumsumOne() {
 	w := cur.lanes
 	name := "cumsum" + cur.name
 	TEXT(name, NOSPLIT, "func(y, x, pf []float32, carry float64, nt int) float64")
@@ -983,86 +1089,62 @@ func cumsum() {
 	c := vec()
 	VBROADCASTSD(Load(Param("carry"), XMM()), c)
 	nt := Load(Param("nt"), GP64())
-	z := zero()
-	var last VecVirtual // AVX-512: qword index 7 in every lane (VPERMPD reads the low 3 bits)
-	if cur.wide {
-		last = ZMM()
-		seven := GP32()
-		MOVL(U32(7), seven)
-		VPBROADCASTD(seven, last)
-	}
+	regs := newCumsumRegs()
 	i := counter()
-	prefix := func(v VecVirtual) {
-		if cur.wide {
-			for _, k := range []int{7, 6, 4} {
-				t := ZMM()
-				VALIGNQ(U8(k), z, v, t) // v moved up by 8-k lanes, zeros below
-				VADDPD(t, v, v)
-			}
-			return
-		}
-		t := YMM()
-		VPERMPD(U8(0x90), v, t)  // [v0 v0 v1 v2]
-		VBLENDPD(U8(1), z, t, t) // [0 v0 v1 v2]
-		VADDPD(t, v, v)
-		u := YMM()
-		VPERM2F128(U8(0x08), v, v, u) // [0 0 v0 v1]
-		VADDPD(u, v, v)
-	}
-	total := func(v VecVirtual) VecVirtual { // v's last lane in every lane
-		t := vec()
-		if cur.wide {
-			VPERMPD(v, last, t)
-		} else {
-			VPERMPD(U8(0xff), v, t)
-		}
-		return t
-	}
-	for _, stream := range []bool{false, true} {
-		lbl := name
-		if stream {
-			lbl += "_nt"
-			Label(name + "_nt_start")
-		} else {
-			TESTQ(nt, nt)
-			JNZ(LabelRef(name + "_nt_start"))
-		}
-		loopTo(lbl, i, n, func() {
-			PREFETCHT0(at(pf, i))
-			a, b := vec(), vec()
-			VCVTPS2PD(at(x, i), a)
-			VCVTPS2PD(at(x, i).Offset(2*w), b)
-			prefix(a)
-			prefix(b)
-			VADDPD(total(a), b, b)
-			tb := total(b) // the step's total
-			VADDPD(c, a, a)
-			VADDPD(c, b, b)
-			VADDPD(tb, c, c) // the new carry: one add on the chain per step
-			store := func(v, m Op) { VMOVUPS(v, m) }
-			if stream {
-				store = func(v, m Op) { VMOVNTPS(v, m) }
-			}
-			if cur.wide {
-				lo, hi, o := YMM(), YMM(), ZMM()
-				VCVTPD2PS(a, lo)
-				VCVTPD2PS(b, hi)
-				VINSERTF64X4(U8(1), hi, lo.AsZ(), o)
-				store(o, at(y, i))
-				return
-			}
-			for k, v := range []VecVirtual{a, b} {
-				o := XMM()
-				VCVTPD2PSY(v, o)
-				store(o, at(y, i).Offset(16*k))
-			}
-		})
-		if !stream {
-			JMP(LabelRef(name + "_ret"))
-		}
-	}
-	Label(name + "_ret")
+	streamBranch(name, nt, func(lbl string, stream bool) {
+		loopTo(lbl, i, n, func() { regs.step(at(x, i), at(y, i), at(pf, i), c, stream) })
+	})
 	Store(c.AsX(), ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+func cumsumFour() {
+	w := cur.lanes
+	name := "cumsum4" + cur.name
+	TEXT(name, NOSPLIT, "func(y, x, pf []float32, n, nt int)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s writes the running sum of each of the four rows of n elements of x (n a multiple", name),
+		fmt.Sprintf("of %d; x, y and pf hold 4n) into the same row of y, each row from zero and as %s would,", w, "cumsum"+cur.name),
+		"taking one step in each row in turn, and prefetches pf alongside; nt != 0 streams y",
+		fmt.Sprintf("(then %d-byte aligned), and the caller fences.", 2*w))
+	py := Load(Param("y").Base(), GP64())
+	px := Load(Param("x").Base(), GP64())
+	pp := Load(Param("pf").Base(), GP64())
+	st := Load(Param("n"), GP64())
+	nt := Load(Param("nt"), GP64())
+	SHLQ(U8(2), st) // the row stride in bytes
+	st3 := GP64()
+	LEAQ(Mem{Base: st, Index: st, Scale: 2}, st3)
+	end := GP64()
+	LEAQ(Mem{Base: px, Index: st, Scale: 1}, end) // the end of x's first row
+	regs := newCumsumRegs()
+	var c [4]VecVirtual
+	for k := range c {
+		c[k] = zero()
+	}
+	row := func(p Register, k int) Mem {
+		switch k {
+		case 0:
+			return Mem{Base: p}
+		case 3:
+			return Mem{Base: p, Index: st3, Scale: 1}
+		}
+		return Mem{Base: p, Index: st, Scale: uint8(k)}
+	}
+	streamBranch(name, nt, func(lbl string, stream bool) {
+		Label(lbl + "_loop")
+		CMPQ(px, end)
+		JAE(LabelRef(lbl + "_done"))
+		for k := range c {
+			regs.step(row(px, k), row(py, k), row(pp, k), c[k], stream)
+		}
+		ADDQ(U8(4*w), px)
+		ADDQ(U8(4*w), py)
+		ADDQ(U8(4*w), pp)
+		JMP(LabelRef(lbl + "_loop"))
+		Label(lbl + "_done")
+	})
 	VZEROUPPER()
 	RET()
 }

@@ -183,6 +183,14 @@ func Transpose16x8AVX2(y *float32, x *float32, ys int, xs int, nt int)
 //go:noescape
 func CumsumAVX2(y []float32, x []float32, pf []float32, carry float64, nt int) float64
 
+// Cumsum4AVX2 writes the running sum of each of the four rows of n elements of x (n a multiple
+// of 8; x, y and pf hold 4n) into the same row of y, each row from zero and as CumsumAVX2 would,
+// taking one step in each row in turn, and prefetches pf alongside; nt != 0 streams y
+// (then 16-byte aligned), and the caller fences.
+//
+//go:noescape
+func Cumsum4AVX2(y []float32, x []float32, pf []float32, n int, nt int)
+
 // Sfence orders the non-temporal stores before it before every later store.
 func Sfence()
 
@@ -362,6 +370,14 @@ func RopeAVX512(y1 []float32, y2 []float32, x1 []float32, x2 []float32, c1 []flo
 //
 //go:noescape
 func CumsumAVX512(y []float32, x []float32, pf []float32, carry float64, nt int) float64
+
+// Cumsum4AVX512 writes the running sum of each of the four rows of n elements of x (n a multiple
+// of 16; x, y and pf hold 4n) into the same row of y, each row from zero and as CumsumAVX512 would,
+// taking one step in each row in turn, and prefetches pf alongside; nt != 0 streams y
+// (then 32-byte aligned), and the caller fences.
+//
+//go:noescape
+func Cumsum4AVX512(y []float32, x []float32, pf []float32, n int, nt int)
 
 // Transpose16x16AVX512 writes the 16×16 tile y[c*ys + r] = x[r*xs + c] (r, c < 16) in
 // registers; nt != 0 stores with VMOVNTPS (the rows of y must then start 64-byte aligned;
