@@ -224,18 +224,21 @@ static void unit_fmaph(int t, long n) {
 }
 #endif
 
-#if defined(__AMX_TILE__) && defined(__AMX_BF16__) && defined(__linux__)
+#if defined(__AMX_TILE__) && defined(__linux__)
 #include <sys/syscall.h>
 // Linux grants the tile data state only on request (arch_prctl ARCH_REQ_XCOMP_PERM,
-// XFEATURE_XTILEDATA); the request is the process's, for every thread. It compiles with
-// -mamx-tile -mamx-bf16 and runs only where the CPU exposes the tiles (docs/history.md has such
-// a run).
+// XFEATURE_XTILEDATA); the request is the process's, for every thread. The tile loops
+// compile with -mamx-tile and -mamx-bf16 or -mamx-int8, and run only where the CPU exposes
+// the tiles (docs/history.md has such a run).
 static int amx_ready = -1;
 static int amx_request(void) {
 	if (amx_ready < 0)
 		amx_ready = syscall(SYS_arch_prctl, 0x1023, 18) == 0;
 	return amx_ready;
 }
+#endif
+
+#if defined(__AMX_TILE__) && defined(__AMX_BF16__) && defined(__linux__)
 static void unit_tdpbf16(int t, long n) {
 	static __thread unsigned char cfg[64] __attribute__((aligned(64)));
 	static __thread unsigned short a[512] __attribute__((aligned(64))); // 16 rows x 64 bytes
@@ -261,6 +264,33 @@ static void unit_tdpbf16(int t, long n) {
 }
 #endif
 
+#if defined(__AMX_TILE__) && defined(__AMX_INT8__) && defined(__linux__)
+// unit_tdpbssd is unit_tdpbf16 for int8 tiles (TDPBSSD: signed by signed bytes, int32 sums),
+// its operands bytes of 1 so that no sum can overflow in any call's length.
+static void unit_tdpbssd(int t, long n) {
+	static __thread unsigned char cfg[64] __attribute__((aligned(64)));
+	static __thread signed char a[1024] __attribute__((aligned(64))); // 16 rows x 64 bytes
+	static __thread int out[256] __attribute__((aligned(64)));
+	memset(cfg, 0, sizeof cfg);
+	cfg[0] = 1;
+	for (int i = 0; i < 8; i++) {
+		cfg[16 + 2 * i] = 64;
+		cfg[48 + i] = 16;
+	}
+	memset(a, 1, sizeof a);
+	_tile_loadconfig(cfg);
+	_tile_loadd(4, a, 64); _tile_loadd(5, a, 64); _tile_loadd(6, a, 64); _tile_loadd(7, a, 64);
+	_tile_zero(0); _tile_zero(1); _tile_zero(2); _tile_zero(3);
+	for (long i = 0; i < n; i++) {
+		_tile_dpbssd(0, 4, 6); _tile_dpbssd(1, 4, 7);
+		_tile_dpbssd(2, 5, 6); _tile_dpbssd(3, 5, 7);
+	}
+	_tile_stored(0, out, 64);
+	_tile_release();
+	sink[t] = (float)out[0];
+}
+#endif
+
 struct unit {
 	const char *name;
 	void (*loop)(int, long);
@@ -276,6 +306,9 @@ static const struct unit units[] = {
 #endif
 #if defined(__AMX_TILE__) && defined(__AMX_BF16__) && defined(__linux__)
 	{"tdpbf16", unit_tdpbf16, 4.0 * 16 * 16 * 32 * 2},
+#endif
+#if defined(__AMX_TILE__) && defined(__AMX_INT8__) && defined(__linux__)
+	{"tdpbssd", unit_tdpbssd, 4.0 * 16 * 16 * 64 * 2},
 #endif
 };
 #define NUNITS (int)(sizeof units / sizeof units[0])
@@ -366,8 +399,8 @@ static void unit_peak(const char *name, long ms) {
 		printf("error: unit %s is not compiled in (no compiler or CPU support for its instructions)\n", name);
 		return;
 	}
-#if defined(__AMX_TILE__) && defined(__AMX_BF16__) && defined(__linux__)
-	if (strcmp(name, "tdpbf16") == 0 && !amx_request()) {
+#if defined(__AMX_TILE__) && defined(__linux__)
+	if (strncmp(name, "tdp", 3) == 0 && !amx_request()) { // the tile loops
 		printf("error: Linux refused the AMX tile data permission\n");
 		return;
 	}

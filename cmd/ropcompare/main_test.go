@@ -203,7 +203,7 @@ func TestLimitsCompileEveryUnit(t *testing.T) {
 	if err != nil {
 		t.Skip("no C compiler")
 	}
-	flags := []string{"-mavx512f", "-mavx512bf16", "-mavx512fp16", "-mamx-tile", "-mamx-bf16"}
+	flags := []string{"-mavx512f", "-mavx512bf16", "-mavx512fp16", "-mamx-tile", "-mamx-bf16", "-mamx-int8"}
 	if exec.Command(cc, append(flags, "-x", "c", "-c", "-o", os.DevNull, "-")...).Run() != nil {
 		t.Skipf("%s does not take %v", cc, flags)
 	}
@@ -215,7 +215,7 @@ func TestLimitsCompileEveryUnit(t *testing.T) {
 	if err != nil {
 		t.Skip("no nm")
 	}
-	for _, fn := range []string{"unit_dpbf16", "unit_fmaph", "unit_tdpbf16"} {
+	for _, fn := range []string{"unit_dpbf16", "unit_fmaph", "unit_tdpbf16", "unit_tdpbssd"} {
 		if !strings.Contains(string(out), fn) {
 			t.Errorf("%s not compiled in with %v", fn, flags)
 		}

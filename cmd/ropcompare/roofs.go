@@ -14,13 +14,15 @@ import (
 
 // roofCLoops names the C loop of compare/limits.c ("unit NAME") that reaches each compute
 // roof with intrinsics: the FMA loop for vector.fp32, _mm512_dpbf16_ps for vector.bf16,
-// _mm512_fmadd_ph for vector.fp16, _tile_dpbf16ps for an AMX cube.bf16. A roof is compared
-// only where its kernel runs here and the loop was compiled in (limits "units").
+// _mm512_fmadd_ph for vector.fp16, _tile_dpbf16ps and _tile_dpbssd for an AMX cube.bf16 and
+// cube.int8. A roof is compared only where its kernel runs here and the loop was compiled
+// in (limits "units").
 var roofCLoops = map[string]string{
 	"vector.fp32": "fma32",
 	"vector.bf16": "dpbf16",
 	"vector.fp16": "fmaph",
 	"cube.bf16":   "tdpbf16",
+	"cube.int8":   "tdpbssd",
 }
 
 // roofTime is how long each side of a roof row runs in a round: a calibration round's
@@ -84,7 +86,8 @@ func printRoofs(w io.Writer, rows []*roofRow) {
 	fmt.Fprintln(w, "| roof | kernel | ours | C loop | C | ours/C |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, r := range rows {
-		fmt.Fprintf(w, "| %s | %s | %.1f GFLOP/s | %s | %.1f GFLOP/s | %s |\n", r.rk.Key, r.rk.Kernel,
-			profiles.Median(r.ours)/1e9, r.cLoop, profiles.Median(r.c)/1e9, spread(ratios(r.ours, r.c)))
+		u := profiles.RateUnit(r.rk.Key)
+		fmt.Fprintf(w, "| %s | %s | %.1f G%s | %s | %.1f G%s | %s |\n", r.rk.Key, r.rk.Kernel,
+			profiles.Median(r.ours)/1e9, u, r.cLoop, profiles.Median(r.c)/1e9, u, spread(ratios(r.ours, r.c)))
 	}
 }

@@ -77,6 +77,16 @@ func SpreadOf(samples []float64) Spread {
 	return Spread{Min: samples[0], Median: sortedMedian(samples), Max: samples[n-1], N: n}
 }
 
+// RateUnit is the unit of a compute roof key's ceiling in prose: "op/s" for an integer
+// dtype (int8 multiply-adds count 2 operations each, as FLOPs do, but they are no floating
+// point), else "FLOP/s".
+func RateUnit(key string) string {
+	if _, dt, _ := strings.Cut(key, "."); strings.HasPrefix(dt, "int") {
+		return "op/s"
+	}
+	return "FLOP/s"
+}
+
 // Median is the median of xs, the mean of the two middle values for an even count, 0 for
 // none; it does not change xs. Every median of the module (a row's time, a spread, the
 // drift between runs, a reference's rate) is this one.

@@ -388,3 +388,9 @@ func TestMedian(t *testing.T) {
 		}
 	}
 }
+
+func TestRateUnit(t *testing.T) {
+	if RateUnit("cube.int8") != "op/s" || RateUnit("vector.fp32") != "FLOP/s" || RateUnit("cube.bf16") != "FLOP/s" {
+		t.Error("RateUnit: int8 in op/s, the float dtypes in FLOP/s")
+	}
+}

@@ -320,7 +320,7 @@ func computeRoofs(prof *profiles.Profile, basis profiles.Basis) string {
 	for _, k := range keys {
 		val := "none"
 		if c, ok := prof.Resolve(k, basis); ok {
-			val = report.Rate(c, report.RateUnit(k))
+			val = report.Rate(c, profiles.RateUnit(k))
 		}
 		parts = append(parts, report.RoofName(prof, k)+" "+val)
 	}

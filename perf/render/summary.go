@@ -295,7 +295,7 @@ func writeCeilings(bw *bufio.Writer, prof *profiles.Profile, basis profiles.Basi
 	keys, aliased := report.ComputeKeys(prof)
 	for _, k := range keys {
 		c, _ := prof.Roof(k)
-		line(report.RoofName(prof, k), c, report.RateUnit(k))
+		line(report.RoofName(prof, k), c, profiles.RateUnit(k))
 	}
 	writeAligned(bw, cells, []bool{false, true, false, false})
 	if aliased {

@@ -101,13 +101,3 @@ func ComputeKeys(prof *profiles.Profile) (keys []string, aliased bool) {
 	}
 	return keys, aliased
 }
-
-// RateUnit is the unit of a compute roof key's ceiling in prose: "op/s" for an integer
-// dtype (int8 multiply-adds count 2 operations each, as FLOPs do, but they are no floating
-// point), else "FLOP/s".
-func RateUnit(key string) string {
-	if _, dt, _ := strings.Cut(key, "."); strings.HasPrefix(dt, "int") {
-		return "op/s"
-	}
-	return "FLOP/s"
-}
