@@ -236,24 +236,30 @@ static int amx_request(void) {
 		amx_ready = syscall(SYS_arch_prctl, 0x1023, 18) == 0;
 	return amx_ready;
 }
-#endif
 
-#if defined(__AMX_TILE__) && defined(__AMX_BF16__) && defined(__linux__)
-static void unit_tdpbf16(int t, long n) {
+// amx_tiles configures the tile loops' 8 tiles of 16 rows x 64 bytes, loads the operand
+// tiles tmm4-tmm7 from a (16 rows of 64 bytes) and zeroes the accumulators tmm0-tmm3.
+static void __attribute__((unused)) amx_tiles(const void *a) {
 	static __thread unsigned char cfg[64] __attribute__((aligned(64)));
-	static __thread unsigned short a[512] __attribute__((aligned(64))); // 16 rows x 64 bytes
-	static __thread float out[256] __attribute__((aligned(64)));
 	memset(cfg, 0, sizeof cfg);
 	cfg[0] = 1;
 	for (int i = 0; i < 8; i++) {
 		cfg[16 + 2 * i] = 64;
 		cfg[48 + i] = 16;
 	}
-	for (int i = 0; i < 512; i++)
-		a[i] = 0x3a80;
 	_tile_loadconfig(cfg);
 	_tile_loadd(4, a, 64); _tile_loadd(5, a, 64); _tile_loadd(6, a, 64); _tile_loadd(7, a, 64);
 	_tile_zero(0); _tile_zero(1); _tile_zero(2); _tile_zero(3);
+}
+#endif
+
+#if defined(__AMX_TILE__) && defined(__AMX_BF16__) && defined(__linux__)
+static void unit_tdpbf16(int t, long n) {
+	static __thread unsigned short a[512] __attribute__((aligned(64))); // 16 rows x 64 bytes
+	static __thread float out[256] __attribute__((aligned(64)));
+	for (int i = 0; i < 512; i++)
+		a[i] = 0x3a80;
+	amx_tiles(a);
 	for (long i = 0; i < n; i++) {
 		_tile_dpbf16ps(0, 4, 6); _tile_dpbf16ps(1, 4, 7);
 		_tile_dpbf16ps(2, 5, 6); _tile_dpbf16ps(3, 5, 7);
@@ -266,21 +272,13 @@ static void unit_tdpbf16(int t, long n) {
 
 #if defined(__AMX_TILE__) && defined(__AMX_INT8__) && defined(__linux__)
 // unit_tdpbssd is unit_tdpbf16 for int8 tiles (TDPBSSD: signed by signed bytes, int32 sums),
-// its operands bytes of 1 so that no sum can overflow in any call's length.
+// its operands bytes of 1: each sum gains 64 a tile multiply, far inside int32 in a call of
+// milliseconds.
 static void unit_tdpbssd(int t, long n) {
-	static __thread unsigned char cfg[64] __attribute__((aligned(64)));
 	static __thread signed char a[1024] __attribute__((aligned(64))); // 16 rows x 64 bytes
 	static __thread int out[256] __attribute__((aligned(64)));
-	memset(cfg, 0, sizeof cfg);
-	cfg[0] = 1;
-	for (int i = 0; i < 8; i++) {
-		cfg[16 + 2 * i] = 64;
-		cfg[48 + i] = 16;
-	}
 	memset(a, 1, sizeof a);
-	_tile_loadconfig(cfg);
-	_tile_loadd(4, a, 64); _tile_loadd(5, a, 64); _tile_loadd(6, a, 64); _tile_loadd(7, a, 64);
-	_tile_zero(0); _tile_zero(1); _tile_zero(2); _tile_zero(3);
+	amx_tiles(a);
 	for (long i = 0; i < n; i++) {
 		_tile_dpbssd(0, 4, 6); _tile_dpbssd(1, 4, 7);
 		_tile_dpbssd(2, 5, 6); _tile_dpbssd(3, 5, 7);
