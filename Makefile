@@ -50,7 +50,8 @@ run: generate
 	@$(BIN)/ropgen report -summary -profile $(PROFILE) $(OUT)/quick.txt $(OUT)/chart.txt; status=$$?; \
 	  echo "full tables: $(OUT)/quick-report.txt (regression rows), $(OUT)/chart-report.txt (ranked rows); HTML page: $(OUT)/report.html; chart: $(OUT)/roofline.svg; profile: $(PROFILE)"; exit $$status
 
-# All tests: formatting, vet, the generated code is current (roofline code and the SIMD
+# All tests: formatting, vet, staticcheck where it is installed (on PATH or in GOPATH/bin;
+# skipped with a message otherwise), the generated code is current (roofline code and the SIMD
 # assembly), go test of every package but docs and those scripts/test-ops-levels.sh runs at
 # every SIMD level (ops, internal/asm/f32, internal/opsbench), every command example of the
 # docs (go test -v ./docs, whose summary names each page's run and skipped blocks), the other
@@ -65,6 +66,9 @@ test: asm-check
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	@sc=$$(command -v staticcheck || echo "$$($(GO) env GOPATH)/bin/staticcheck"); \
+	  if [ -x "$$sc" ]; then echo "staticcheck ./..."; "$$sc" ./... || exit 1; \
+	  else echo "staticcheck not installed: skipped (go install honnef.co/go/tools/cmd/staticcheck@latest)"; fi
 	$(GO) run ./cmd/ropgen generate -check
 	$(GO) test -vet=off $$($(GO) list ./... | grep -vE '^github.com/ropgen/ropgen/(docs|ops|internal/asm/f32|internal/opsbench)$$')
 	@echo "$(GO) test -vet=off -v ./docs   # every example of README.md and docs/*.md (docs/docs_test.go)"

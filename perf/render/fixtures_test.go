@@ -9,11 +9,6 @@ import (
 	"github.com/ropgen/ropgen/perf/report/reporttest"
 )
 
-func price(t *testing.T, r record.Record) report.Row {
-	t.Helper()
-	return report.NewPricer(nil, []*profiles.Profile{reporttest.Profile(t)}, "").Price(&r)
-}
-
 func sampleRows(t *testing.T) (*report.Pricer, []report.Row) {
 	recs := []record.Record{
 		reporttest.Rec("vector.fp32", 1<<28, 1<<30, 1.0/(1<<8)),

@@ -14,11 +14,11 @@ import (
 // (SSE always, AVX2 where present) directly over every count of lines from 0 to 1100: every
 // tail after none, one and two blocks of 8 pages (512 lines) and after none to four blocks
 // of 4 (256), so each page group of each step and the jump to the next block is checked,
-// with the input 4 bytes off the output's alignment. Each output element must equal the Go
-// operation on its own input element bit for bit, and the line after the last must stay
-// untouched. The inputs hold the special values of streamData, except that b is not NaN
-// where a is (which NaN comes out of two depends on operand order: TestStreamKernels). It runs
-// once per make test, at the CPU's best level.
+// with the input 4 bytes off the output's alignment. Each output element must equal its Go
+// loop's (stream.go) bit for bit, and the line after the last must stay untouched. The
+// inputs hold the special values of streamData, except that b is not NaN where a is (which
+// NaN comes out of two depends on operand order: TestStreamKernels). It runs once per make
+// test, at the CPU's best level.
 func TestStreamLineCounts(t *testing.T) {
 	if Level() != Best() {
 		t.Skipf("it runs every level's kernels, whatever the level in use: the run at the CPU's best level (%s) covers it", Name(Best()))
@@ -48,39 +48,35 @@ func TestStreamLineCounts(t *testing.T) {
 	}
 	y := aligned64(n+16, 0)
 	const slope, lo, hi, s = 0.1, -0.5, 0.5, -1.25
-	factor := [2]float32{1, slope}
 	type kernel struct {
 		name string
 		run  func(y []float32)
-		f    func(i int) float32
+		ref  func(y []float32) // the Go loop it equals (stream.go)
 	}
 	kernels := []kernel{
-		{"copy", func(y []float32) { CopyNT(y, x) }, func(i int) float32 { return x[i] }},
-		{"relu", func(y []float32) { ReluNT(y, x) }, func(i int) float32 { return max(x[i], 0) }},
-		{"leaky_relu", func(y []float32) { LeakyReluNT(y, x, slope) },
-			func(i int) float32 { return x[i] * factor[math.Float32bits(x[i])>>31] }},
-		{"clamp", func(y []float32) { ClampNT(y, x, lo, hi) }, func(i int) float32 { return min(max(x[i], lo), hi) }},
-		{"triad", func(y []float32) { TriadNTAVX2(y, tb, tc, s) }, func(i int) float32 { return tb[i] + s*tc[i] }},
-		{"fill", func(y []float32) { FillNTAVX2(y, s) }, func(i int) float32 { return s }},
+		{"copy", func(y []float32) { CopyNT(y, x) }, func(y []float32) { copyGo(y, x) }},
+		{"relu", func(y []float32) { ReluNT(y, x) }, func(y []float32) { reluGo(y, x) }},
+		{"leaky_relu", func(y []float32) { LeakyReluNT(y, x, slope) }, func(y []float32) { leakyReluGo(y, x, slope) }},
+		{"clamp", func(y []float32) { ClampNT(y, x, lo, hi) }, func(y []float32) { clampGo(y, x, lo, hi) }},
+		{"triad", func(y []float32) { TriadNTAVX2(y, tb, tc, s) }, func(y []float32) { TriadGo(y, tb, tc, s) }},
+		{"fill", func(y []float32) { FillNTAVX2(y, s) }, func(y []float32) { FillGo(y, s) }},
 	}
 	type arith struct {
-		name  string
-		same  func(y, a, b []float32)
-		right func(y, a []float32, s float32)
-		left  func(y, a []float32, s float32) // y = s OP a
-		f     func(a, b float32) float32
+		name           string
+		same, sameGo   func(y, a, b []float32)
+		right, rightGo func(y, a []float32, s float32)
+		left, leftGo   func(y, a []float32, s float32) // y = s OP a
 	}
 	for _, op := range []arith{
-		{"add", AddNT, AddSNT, AddSNT, func(a, b float32) float32 { return a + b }},
-		{"sub", SubNT, SubSNT, RsubSNT, func(a, b float32) float32 { return a - b }},
-		{"mul", MulNT, MulSNT, MulSNT, func(a, b float32) float32 { return a * b }},
-		{"div", DivNT, DivSNT, RdivSNT, func(a, b float32) float32 { return a / b }},
+		{"add", AddNT, addGo, AddSNT, addSGo, AddSNT, addSGo},
+		{"sub", SubNT, subGo, SubSNT, subSGo, RsubSNT, rsubSGo},
+		{"mul", MulNT, mulGo, MulSNT, mulSGo, MulSNT, mulSGo},
+		{"div", DivNT, divGo, DivSNT, divSGo, RdivSNT, rdivSGo},
 	} {
-		f := op.f
 		kernels = append(kernels,
-			kernel{"same " + op.name, func(y []float32) { op.same(y, x, b) }, func(i int) float32 { return f(x[i], b[i]) }},
-			kernel{"right " + op.name, func(y []float32) { op.right(y, x, s) }, func(i int) float32 { return f(x[i], s) }},
-			kernel{"left " + op.name, func(y []float32) { op.left(y, x, s) }, func(i int) float32 { return f(s, x[i]) }})
+			kernel{"same " + op.name, func(y []float32) { op.same(y, x, b) }, func(y []float32) { op.sameGo(y, x, b) }},
+			kernel{"right " + op.name, func(y []float32) { op.right(y, x, s) }, func(y []float32) { op.rightGo(y, x, s) }},
+			kernel{"left " + op.name, func(y []float32) { op.left(y, x, s) }, func(y []float32) { op.leftGo(y, x, s) }})
 	}
 	bits := func(v []float32) []uint32 {
 		return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
@@ -88,9 +84,7 @@ func TestStreamLineCounts(t *testing.T) {
 	want := make([]float32, n)
 	const sentinel = 12345.678
 	for _, kern := range kernels {
-		for i := range want {
-			want[i] = kern.f(i)
-		}
+		kern.ref(want)
 		for _, set := range sets {
 			for lines := range maxLines + 1 {
 				m := lines * 16

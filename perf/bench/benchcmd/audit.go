@@ -87,7 +87,7 @@ says so and exits 0 (nothing was measured, nothing was judged).`, stdout, stderr
 	if !ok {
 		return code
 	}
-	cases, code, err := selectCases(cat, ff, "")
+	cases, _, err := selectCases(cat, ff, "") // without -set a failure is always bad usage (2)
 	if err != nil {
 		return fl.Fail("%v", err)
 	}
