@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/ropgen/ropgen/perf/report"
 )
@@ -25,7 +26,7 @@ func writeCSV[T any](w io.Writer, cols []column[T], items []T) error {
 		for j, c := range cols {
 			switch {
 			case c.text != nil:
-				rec[j] = c.text(&items[i])
+				rec[j] = inert(c.text(&items[i]))
 			case c.count != nil:
 				rec[j] = strconv.FormatInt(c.count(&items[i]), 10)
 			default:
@@ -41,4 +42,15 @@ func writeCSV[T any](w io.Writer, cols []column[T], items []T) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// inert returns a text cell that a spreadsheet reads as text: one that starts with a
+// formula's first character (=, +, -, @, a tab or a carriage return: a workload label or
+// note from a manifest could) gets a leading apostrophe, which spreadsheets show as text
+// and do not evaluate. Numeric cells are written by strconv and left as they are.
+func inert(cell string) string {
+	if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+		return "'" + cell
+	}
+	return cell
 }

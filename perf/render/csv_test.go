@@ -34,3 +34,39 @@ func TestCSV(t *testing.T) {
 		t.Errorf("third row %v: blank time, exact flops", all[3])
 	}
 }
+
+// TestCSVInertText checks that a text cell a spreadsheet would evaluate as a formula is
+// written as text, and that numbers, negative ones included, are not touched.
+func TestCSVInertText(t *testing.T) {
+	_, rows := sampleRows(t)
+	rows[0].Rec.Workload = "=HYPERLINK(\"http://x\")"
+	rows[1].Rec.Workload = "-1+1"
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	all, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range all[0] {
+		col[h] = i
+	}
+	if got := all[1][col["workload"]]; got != "'=HYPERLINK(\"http://x\")" {
+		t.Errorf("formula workload written as %q", got)
+	}
+	if got := all[2][col["workload"]]; got != "'-1+1" {
+		t.Errorf("workload -1+1 written as %q", got)
+	}
+	if got := all[3][col["workload"]]; got != "decode" {
+		t.Errorf("plain workload written as %q", got)
+	}
+	for _, c := range inertCases {
+		if got := inert(c[0]); got != c[1] {
+			t.Errorf("inert(%q) = %q, want %q", c[0], got, c[1])
+		}
+	}
+}
+
+var inertCases = [][2]string{{"", ""}, {"@SUM(A1)", "'@SUM(A1)"}, {"+1", "'+1"}, {"\tx", "'\tx"}, {"a=b", "a=b"}}
