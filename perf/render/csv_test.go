@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/csv"
 	"testing"
+
+	"github.com/ropgen/ropgen/perf/report"
 )
 
-func TestCSV(t *testing.T) {
-	_, rows := sampleRows(t)
+// csvOf is rows written by WriteCSV and read back.
+func csvOf(t *testing.T, rows []report.Row) [][]string {
+	t.Helper()
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, rows); err != nil {
 		t.Fatal(err)
@@ -16,13 +19,25 @@ func TestCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(all) != len(rows)+1 || len(all[0]) != len(columns) {
-		t.Fatalf("%d lines of %d fields, want %d of %d", len(all), len(all[0]), len(rows)+1, len(columns))
-	}
+	return all
+}
+
+// header maps the column names of a CSV's first line to their indexes.
+func header(all [][]string) map[string]int {
 	col := map[string]int{}
 	for i, h := range all[0] {
 		col[h] = i
 	}
+	return col
+}
+
+func TestCSV(t *testing.T) {
+	_, rows := sampleRows(t)
+	all := csvOf(t, rows)
+	if len(all) != len(rows)+1 || len(all[0]) != len(columns) {
+		t.Fatalf("%d lines of %d fields, want %d of %d", len(all), len(all[0]), len(rows)+1, len(columns))
+	}
+	col := header(all)
 	first := all[1]
 	if first[col["efficiency"]] != "0.5" || first[col["bound"]] != "memory-bound" || first[col["memory_time"]] != "0.001953125" {
 		t.Errorf("first row %v", first)
@@ -41,18 +56,8 @@ func TestCSVInertText(t *testing.T) {
 	_, rows := sampleRows(t)
 	rows[0].Rec.Workload = "=HYPERLINK(\"http://x\")"
 	rows[1].Rec.Workload = "-1+1"
-	var buf bytes.Buffer
-	if err := WriteCSV(&buf, rows); err != nil {
-		t.Fatal(err)
-	}
-	all, err := csv.NewReader(&buf).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range all[0] {
-		col[h] = i
-	}
+	all := csvOf(t, rows)
+	col := header(all)
 	if got := all[1][col["workload"]]; got != "'=HYPERLINK(\"http://x\")" {
 		t.Errorf("formula workload written as %q", got)
 	}
