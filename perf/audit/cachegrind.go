@@ -15,7 +15,10 @@ import (
 // d1 for the first-level instruction and data caches, ll for the last level, its counts to
 // out. The child gets one P (GOMAXPROCS=1: kernels run serially, so a measured run and its
 // baseline schedule alike) and no asynchronous preemption signals, so that the two runs
-// differ only in the calls being audited. A failure carries the last lines valgrind printed.
+// differ only in the calls being audited. Its runtime reads the clock without RDTSCP
+// (cpu.rdtscp=off): on a virtual machine whose host hides RDTSCP, valgrind's CPU still
+// offers it to the child but its decoder cannot run it, and the child dies of SIGILL in
+// the scheduler. A failure carries the last lines valgrind printed.
 func RunCachegrind(vg string, d1, ll SimCache, out string, timeout time.Duration, prog string, args ...string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -23,7 +26,7 @@ func RunCachegrind(vg string, d1, ll SimCache, out string, timeout time.Duration
 		"--I1=" + d1.String(), "--D1=" + d1.String(), "--LL=" + ll.String(),
 		"--cachegrind-out-file=" + out, prog}, args...)
 	cmd := exec.CommandContext(ctx, vg, vargs...)
-	godebug := "asyncpreemptoff=1"
+	godebug := "asyncpreemptoff=1,cpu.rdtscp=off"
 	if v := os.Getenv("GODEBUG"); v != "" {
 		godebug = v + "," + godebug
 	}
