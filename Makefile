@@ -12,43 +12,24 @@ OUT ?= out
 
 .PHONY: run test example harness generate check asm-check bench compare fuzz clean
 
-# The main job on this machine: regenerate, validate, calibrate the host when its profile is
-# missing or from another boot, benchmark a quick subset of the catalog and the rows that can
-# earn a verdict on the host
-# (each run times a copy reference at its start and end), recalibrate and measure again once
-# when that reference drifted off the profile, then print the short summary; the full tables,
-# the HTML page, the chart and every log go under $(OUT)/. Exit 1 when a row breaches a theoretical ceiling
-# (a formula error: docs/report.md, the physics check).
-PROFILE = $(OUT)/host.yaml
+# The main job on this machine: regenerate, validate, then scripts/run.sh: calibrate the host
+# when its profile is missing or from another boot, benchmark a quick subset of the catalog and
+# the rows that can earn a verdict on the host (each run times a copy reference at its start
+# and end, and beside every cold sample a compute probe and, for DRAM-sized rows, a same-time
+# memory reference), recalibrate and measure again once when that copy reference drifted off
+# the profile, then print the short summary; the full tables, the HTML page, the chart and
+# every log go under $(OUT)/. A calibration the machine is too busy for is refused, tried once
+# more, and then the run goes on against the earlier profile, or without one against the
+# refused measurement ($(OUT)/host-loaded.yaml, never $(OUT)/host.yaml), saying so: its
+# verdicts come from the references timed beside the rows, "inconclusive" elsewhere. Exit 1
+# when a row breaches a theoretical ceiling or its same-time line (a formula error:
+# docs/report.md, the physics check).
 BIN = $(OUT)/bin
-# A calibration the machine was too busy for is refused (exit 3, no profile written: docs/
-# profiles.md): it is tried once more, then the run stops, having priced nothing with it.
-CALIBRATE = echo "calibrating $(PROFILE) (log: $(OUT)/calibrate.log)" >&2; \
-	$(BIN)/ropgen calibrate -o $(PROFILE) 2> $(OUT)/calibrate.log; status=$$?; \
-	if [ $$status -eq 3 ]; then sed -n '/refused (attempt/,$$p' $(OUT)/calibrate.log >&2; \
-	  mv $(OUT)/calibrate.log $(OUT)/calibrate-refused.log; \
-	  echo "calibrating again, once (load average $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null); the refused log: $(OUT)/calibrate-refused.log)" >&2; \
-	  $(BIN)/ropgen calibrate -o $(PROFILE) 2> $(OUT)/calibrate.log; status=$$?; \
-	  if [ $$status -eq 3 ]; then sed -n '/refused (attempt/,$$p' $(OUT)/calibrate.log >&2; \
-	    echo "make run: the calibration was refused twice (reasons above; load average $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)): this machine is too busy to measure its ceilings now, and nothing was priced. Run make run again when it is quieter." >&2; exit 1; fi; fi; \
-	if [ $$status -ne 0 ]; then cat $(OUT)/calibrate.log; exit 1; fi
-BENCHMARK = echo "benchmarking (logs: $(OUT)/quick.log, $(OUT)/chart.log)" >&2; \
-	$(BIN)/ropbench run -quick -o $(OUT)/quick.txt 2> $(OUT)/quick.log || { tail -5 $(OUT)/quick.log; exit 1; }; \
-	$(BIN)/ropbench run -judge $(PROFILE) -samples 15 -max-samples 120 -o $(OUT)/chart.txt 2> $(OUT)/chart.log || { tail -5 $(OUT)/chart.log; exit 1; }
 run: generate
 	@mkdir -p $(BIN)
 	@$(GO) build -o $(BIN)/ ./cmd/ropgen ./cmd/ropbench
 	@$(BIN)/ropgen validate -v manifest > $(OUT)/validate.txt 2>&1 || { cat $(OUT)/validate.txt; exit 1; }
-	@if test -s $(PROFILE) && $(BIN)/ropgen report -check -profile $(PROFILE) > $(OUT)/check.txt; then :; else \
-	  cat $(OUT)/check.txt 2>/dev/null >&2; $(CALIBRATE); fi
-	@$(BENCHMARK)
-	@if ! $(BIN)/ropgen report -check -profile $(PROFILE) $(OUT)/quick.txt $(OUT)/chart.txt > $(OUT)/check.txt; then \
-	  cat $(OUT)/check.txt >&2; $(CALIBRATE); $(BENCHMARK); fi
-	@$(BIN)/ropgen report -profile $(PROFILE) -o $(OUT)/quick-report.txt $(OUT)/quick.txt 2> /dev/null || true
-	@$(BIN)/ropgen report -profile $(PROFILE) -o $(OUT)/chart-report.txt -svg $(OUT)/roofline.svg $(OUT)/chart.txt 2> /dev/null || true
-	@$(BIN)/ropgen report -profile $(PROFILE) -html $(OUT)/report.html $(OUT)/quick.txt $(OUT)/chart.txt > /dev/null 2>&1 || true
-	@$(BIN)/ropgen report -summary -profile $(PROFILE) $(OUT)/quick.txt $(OUT)/chart.txt; status=$$?; \
-	  echo "full tables: $(OUT)/quick-report.txt (regression rows), $(OUT)/chart-report.txt (ranked rows); HTML page: $(OUT)/report.html; chart: $(OUT)/roofline.svg; profile: $(PROFILE)"; exit $$status
+	@OUT='$(OUT)' scripts/run.sh
 
 # All tests: formatting, vet, staticcheck where it is installed (on PATH or in GOPATH/bin;
 # skipped with a message otherwise), the generated code is current (roofline code and the SIMD

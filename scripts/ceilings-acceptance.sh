@@ -1,26 +1,37 @@
 #!/usr/bin/env bash
-# The ceilings acceptance check: N consecutive `make clean && make run` (each recalibrates the
-# host). With BUSY=1 another process keeps one core busy: calibrate must then refuse and
-# make run must stop without pricing (the run's line says so), so the verdict counts below
-# come from the quiet default. After each run it counts anomalies and
-# formula errors over every row, records the verdict of each memory-bound cpu-large row, and
-# prices a copy of the catalog whose AddFwd bytes are doubled against that run's profile:
-# that copy must be reported as a formula error (exit 1) every time. Each run's line shows
-# the margins of the same-time physics check (docs/report.md): the doubled AddFwd's implied
-# rate over its same-time reference (a formula error above the profile's line,
-# report.SameTimeLine, which the report prints), and the highest such ratio among the run's
-# correct rows (which must stay below it).
+# The verdict acceptance check (docs/report.md, "How far a verdict repeats"): N consecutive
+# `make clean && make run`, each a fresh calibration, and how far their verdicts agree.
 #
-#   N=10 scripts/ceilings-acceptance.sh      (default N=3; each run takes minutes)
-#   BUSY=1 N=1 scripts/ceilings-acceptance.sh   (one core kept busy: the calibration refuses)
+#   N=5 scripts/ceilings-acceptance.sh                      quiet runs (default N=3)
+#   BUSY=1 N=2 QUIET=/tmp/ceilings.XXXX scripts/ceilings-acceptance.sh
+#       one core kept busy by another process the whole time; with QUIET, the work
+#       directory of an earlier quiet series, every busy verdict is checked against it
+#   AGAIN=/tmp/ceilings.YYYY QUIET=/tmp/ceilings.XXXX scripts/ceilings-acceptance.sh
+#       no runs: the summary of an earlier series again (against QUIET when given)
 #
-# Writes only under a temporary directory, which it prints and keeps (delete it by hand).
+# Per run: make run's exit status and time, which profile priced it (out/host.yaml, or the
+# measurement refused under load, out/host-loaded.yaml, which must never become
+# out/host.yaml), anomalies and formula errors over every row, the verdict of every judged
+# row (the rows of make run's chart.txt), and a copy of the catalog whose AddFwd bytes are
+# doubled, timed and priced against the run's profile: it must be a formula error every time.
+# The run's line shows the margin of the same-time physics check: the doubled AddFwd's
+# implied rate over its same-time reference (ref_ratio; the line is report.SameTimeLine),
+# and the highest such ratio among the run's correct rows.
+#
+# Then, over the runs: per judged row its verdicts; the rows that kept one verdict in every
+# run; the flips (a row "at ceiling" in one run and "below" in another: what must never
+# happen); the row-cells left unpriced; and with QUIET, the busy verdicts that contradict a
+# quiet one (at ceiling against below, either way).
+#
+# Needs jq. Writes only under a temporary directory, which it prints and keeps.
 set -u
 N=${N:-3}
+command -v jq > /dev/null || { echo "scripts/ceilings-acceptance.sh needs jq (Debian: apt-get install jq)"; exit 2; }
 top=$(git rev-parse --show-toplevel) || exit 2
 cd "$top" || exit 2
-work=$(mktemp -d /tmp/ceilings.XXXXXX)
-echo "work directory: $work"
+
+# series: N runs into a new work directory, one line each (also kept in $work/runs.txt).
+series() {
 
 # The doubled catalog: the same tree with AddFwd priced by a formula that counts its bytes twice.
 dbl=$work/doubled
@@ -44,37 +55,81 @@ if [ "${BUSY:-0}" = 1 ]; then
 	trap 'kill $busy 2>/dev/null' EXIT
 fi
 
+# rows FILE.json: one line per priced row, "op/workload/dtype<TAB>verdict<TAB>judged<TAB>ref_ratio".
+rows() { jq -r '.rows[] | [.op + "/" + .workload + "/" + .dtype, .verdict, (.judged_efficiency // "-" | tostring), (.ref_ratio // "-" | tostring)] | @tsv' "$1"; }
+
 for i in $(seq 1 "$N"); do
 	out=$work/run$i
 	start=$(date +%s)
-	make clean OUT="$out" >/dev/null
+	make clean OUT="$out" > /dev/null
 	make run OUT="$out" > "$work/run$i.log" 2>&1
 	rc=$?
-	"$out/bin/ropgen" report -json -profile "$out/host.yaml" "$out/quick.txt" "$out/chart.txt" > "$out/all.json" 2>/dev/null
-	anomalies=$(grep -c '"verdict":"anomaly"' "$out/all.json")
-	errors=$(grep -c '"verdict":"formula error"' "$out/all.json")
-	# op, efficiency, machine factor (null: no same-time reference), judged efficiency and its
-	# interval (null: none), verdict
-	sed -n 's/.*"op":"\([A-Za-z0-9]*\)","workload":"cpu-large",.*"efficiency":\([0-9.e+-]*\),.*"machine":\([0-9.e+-]*\|null\),"judged_efficiency":\([0-9.e+-]*\),"judged_low":\([0-9.e+-]*\|null\),"judged_high":\([0-9.e+-]*\|null\),"bound":"memory-bound","verdict":"\([^"]*\)".*/\1 \2 \3 \4 \5 \6 \7/p' \
-		"$out/all.json" | sort > "$out/judged.txt"
-	awk '{v=$7; for (i=8; i<=NF; i++) v=v" "$i; print $1, v}' "$out/judged.txt" > "$out/verdicts.txt"
-	(cd "$dbl" && "$work/doubled-bin/ropbench" run -op '^AddFwd$' -workload '^cpu-large$' -samples 15 -o "$out/add2x.txt" 2>/dev/null)
-	"$out/bin/ropgen" report -profile "$out/host.yaml" "$out/add2x.txt" > "$out/add2x-report.txt" 2>&1
+	profile=$out/host.yaml
+	[ -s "$profile" ] || profile=$out/host-loaded.yaml
+	loaded=no
+	grep -q '^  refused:' "$profile" 2> /dev/null && loaded=yes
+	# A refused measurement must never be left where the next run takes the host's profile.
+	leaked=no
+	grep -q '^  refused:' "$out/host.yaml" 2> /dev/null && leaked=YES
+	"$out/bin/ropgen" report -json -profile "$profile" "$out/quick.txt" "$out/chart.txt" > "$out/all.json" 2> /dev/null
+	"$out/bin/ropgen" report -json -profile "$profile" "$out/chart.txt" > "$out/chart.json" 2> /dev/null
+	anomalies=$(jq '[.rows[] | select(.verdict == "anomaly")] | length' "$out/all.json")
+	errors=$(jq '[.rows[] | select(.verdict == "formula error")] | length' "$out/all.json")
+	rows "$out/chart.json" | sort > "$out/judged.tsv"
+	(cd "$dbl" && "$work/doubled-bin/ropbench" run -op '^AddFwd$' -workload '^cpu-large$' -samples 15 -o "$out/add2x.txt" 2> /dev/null)
+	"$out/bin/ropgen" report -profile "$profile" "$out/add2x.txt" > "$out/add2x-report.txt" 2>&1
 	caught=$?
-	"$out/bin/ropgen" report -json -profile "$out/host.yaml" "$out/add2x.txt" > "$out/add2x.json" 2>/dev/null
-	# ref_ratio: the row's implied rate (median sample) over its same-time reference.
-	ratios() { sed -n 's/.*"op":"\([A-Za-z0-9]*\)","workload":"\([^"]*\)".*"ref_ratio":\([0-9.e+-]*\),.*/\3 \1\/\2/p' "$1" | sort -g; }
-	doubled=$(ratios "$out/add2x.json" | tail -1)
-	highest=$(ratios "$out/all.json" | tail -1)
-	echo "run $i: make run exit $rc, $(( $(date +%s) - start )) s, $anomalies anomalies, $errors formula errors; doubled AddFwd: report exit $caught ($(grep -c 'formula error' "$out/add2x-report.txt") formula-error lines), implied/reference ${doubled%% *}; correct rows' highest ${highest:-none}"
+	"$out/bin/ropgen" report -json -profile "$profile" "$out/add2x.txt" > "$out/add2x.json" 2> /dev/null
+	doubled=$(jq -r '[.rows[] | .ref_ratio // empty] | max // "none"' "$out/add2x.json")
+	highest=$(jq -r '[.rows[] | select(.ref_ratio != null) | {r: .ref_ratio, n: (.op + "/" + .workload)}] | max_by(.r) // {r: "none", n: ""} | "\(.r) \(.n)"' "$out/all.json")
+	echo "run $i: make run exit $rc, $(($(date +%s) - start)) s, profile $(basename "$profile") (measured under load: $loaded; refused profile left as host.yaml: $leaked), $anomalies anomalies, $errors formula errors; doubled AddFwd: report exit $caught ($(grep -c 'formula error' "$out/add2x-report.txt") formula-error lines), implied/reference $doubled; correct rows' highest $highest"
 done
+}
 
-echo "verdicts of the memory-bound cpu-large rows (op: verdict counts over $N runs):"
-cat "$work"/run*/verdicts.txt | sort | uniq -c | awk '{v=$3; for (i=4; i<=NF; i++) v=v" "$i; print $2": "$1" x "v}' | sort
-echo "judged efficiency and machine factor of each memory-bound cpu-large row (op: min-max over $N runs):"
-cat "$work"/run*/judged.txt | awk '
-	{ op=$1; j=$4; m=$3
-	  if (!(op in jlo) || j < jlo[op]) jlo[op]=j; if (!(op in jhi) || j > jhi[op]) jhi[op]=j
-	  if (m != "null") { if (!(op in mlo) || m < mlo[op]) mlo[op]=m; if (!(op in mhi) || m > mhi[op]) mhi[op]=m } }
-	END { for (op in jlo) printf "%s: judged %.0f-%.0f%%, machine %s\n", op, 100*jlo[op], 100*jhi[op],
-	      (op in mlo) ? sprintf("%.2f-%.2f", mlo[op], mhi[op]) : "none" }' | sort
+if [ -n "${AGAIN:-}" ]; then
+	work=$AGAIN
+	N=$(ls -d "$work"/run*/ | wc -l)
+	echo "work directory: $work (again: $N runs)"
+	cat "$work/runs.txt"
+else
+	work=$(mktemp -d /tmp/ceilings.XXXXXX)
+	echo "work directory: $work (BUSY=${BUSY:-0}, N=$N, commit $(git rev-parse --short HEAD))"
+	series | tee "$work/runs.txt"
+fi
+
+echo
+echo "verdicts of the judged rows (row: count x verdict over $N runs; judged efficiency min-max):"
+cat "$work"/run*/judged.tsv | awk -F'\t' '
+	{ v[$1] = v[$1] ? v[$1] "," $2 : $2
+	  if ($3 != "-") { if (!($1 in lo) || $3 < lo[$1]) lo[$1] = $3; if (!($1 in hi) || $3 > hi[$1]) hi[$1] = $3 } }
+	END { for (r in v) {
+		n = split(v[r], a, ","); delete c; s = ""
+		for (k = 1; k <= n; k++) c[a[k] == "" ? "unpriced" : a[k]]++
+		for (x in c) s = s (s ? ", " : "") c[x] " x " x
+		printf "%s: %s; judged %s\n", r, s, (r in lo) ? sprintf("%.0f-%.0f%%", 100*lo[r], 100*hi[r]) : "none" } }' | sort
+
+echo
+cat "$work"/run*/judged.tsv | awk -F'\t' -v runs="$N" '
+	{ cells++; if ($2 == "") unpriced++; seen[$1]++; key = $1 SUBSEP $2; if (!(key in has)) { has[key] = 1; kinds[$1]++ }
+	  if ($2 == "at ceiling") at[$1] = 1; if ($2 == "below") below[$1] = 1 }
+	END { rows = 0; kept = 0; flips = 0; list = ""
+		for (r in seen) { rows++; if (kinds[r] == 1 && seen[r] == runs) kept++; if ((r in at) && (r in below)) { flips++; list = list " " r } }
+		printf "agreement over %d runs: %d of %d judged rows kept one verdict in every run (%.0f%%); %d at-ceiling/below flips%s; %d of %d row-cells unpriced (%.1f%%)\n",
+			runs, kept, rows, rows ? 100 * kept / rows : 0, flips, flips ? ":" list : "", unpriced, cells, cells ? 100 * unpriced / cells : 0
+		decisive = 0; for (r in seen) if ((r in at) || (r in below)) decisive++
+		printf "rows with an at-ceiling or below verdict in some run: %d of %d\n", decisive, rows }'
+
+if [ -n "${QUIET:-}" ]; then
+	echo
+	# Every quiet verdict that is at ceiling or below, per row; a busy run contradicts it by the
+	# other one.
+	cat "$QUIET"/run*/judged.tsv | awk -F'\t' '$2 == "at ceiling" || $2 == "below" { print $1 "\t" $2 }' | sort -u > "$work/quiet-verdicts.tsv"
+	cat "$work"/run*/judged.tsv | awk -F'\t' '
+		NR == FNR { q[$1] = q[$1] "|" $2; next }
+		$2 == "at ceiling" || $2 == "below" { decisive++
+			other = ($2 == "at ceiling") ? "below" : "at ceiling"
+			if (index(q[$1], "|" other)) { bad++; list = list "\n  " $1 ": " $2 " here, " other " in a quiet run" } }
+		{ cells++ }
+		END { printf "against the quiet series in %s: %d of %d busy row-cells got at ceiling or below; %d contradict a quiet verdict%s\n", q_dir, decisive, cells, bad, list }' \
+		q_dir="$QUIET" "$work/quiet-verdicts.tsv" -
+fi

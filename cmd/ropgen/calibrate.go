@@ -28,12 +28,16 @@ a working-set sweep, and the latency floor, each with its spread. About half a m
 A calibration whose rounds disagree (a priced figure's median round more than its tolerance
 below its best, or its best moved between the first and second half of its rounds) or whose
 caches are slower than the next level or DRAM is measured again while the -budget allows,
-and then refused: exit 3, the reasons on standard error, and no profile written.`, stdout, stderr)
+and then refused: exit 3, the reasons on standard error, and no profile written to -o. With
+-loaded FILE the refused measurement is written to FILE instead, its reasons in its
+measured.refused: a profile the report reads as measured under load (its figures lower
+bounds; verdicts only where a same-time reference carries them), never the host's.`, stdout, stderr)
 	out := fl.String("o", "", "write the profile to `FILE` (atomically; it must be absent or a writable regular file); - for standard output")
 	mib := fl.Int("mib", 0, "size of each DRAM array in `MiB` (default: 2x the last-level cache, at least 64 MiB); smaller arrays measure the cache, not DRAM")
 	repeats := fl.Int("repeats", def.Repeats, "interleaved rounds of every measurement; min, median and max are kept")
 	fmaMS := fl.Int("fma-ms", int(def.FMATime/time.Millisecond), "duration of one multiply-add run in `ms`")
 	sweepMiB := fl.Int("sweep-mib", int(def.SweepBytes>>20), "traffic of one cache-sweep measurement per worker in `MiB`; 0 skips the cache sweep")
+	loaded := fl.String("loaded", "", "when the calibration is refused, write the refused measurement to `FILE` (never -o's file), marked measured.refused, and still exit 3")
 	budget := fl.Duration("budget", 90*time.Second, "measure again while refused, as long as one more attempt would end within `DURATION` of the start")
 	if code, ok := fl.Parse(args); !ok {
 		return code
@@ -45,6 +49,8 @@ and then refused: exit 3, the reasons on standard error, and no profile written.
 		return fl.Fail("unexpected arguments %q", fl.Args())
 	case *repeats < 1 || *fmaMS < 1 || *mib < 0 || *sweepMiB < 0:
 		return fl.Fail("-repeats and -fma-ms must be positive, -mib and -sweep-mib not negative")
+	case *loaded != "" && (*loaded == "-" || *out != "-" && filepath.Clean(*loaded) == filepath.Clean(*out)):
+		return fl.Fail("-loaded %s: must be a file other than -o's: a refused measurement is never the host's profile", *loaded)
 	}
 	// The destination is checked, and its temporary file created, before measuring: a
 	// device node, FIFO, symbolic link, directory or read-only file is refused now, not
@@ -62,6 +68,15 @@ and then refused: exit 3, the reasons on standard error, and no profile written.
 		}
 		defer dest.Abort()
 	}
+	var loadedDest *output.File
+	if *loaded != "" {
+		var err error
+		if loadedDest, err = output.Create(*loaded); err != nil {
+			fmt.Fprintln(stderr, "ropgen calibrate: -loaded:", err)
+			return 1
+		}
+		defer loadedDest.Abort()
+	}
 	cfg := def
 	cfg.ArrayMiB, cfg.Repeats, cfg.FMATime = *mib, *repeats, time.Duration(*fmaMS)*time.Millisecond
 	cfg.SweepBytes, cfg.Log = int64(*sweepMiB)<<20, stderr
@@ -72,12 +87,19 @@ and then refused: exit 3, the reasons on standard error, and no profile written.
 			fmt.Fprintf(stderr, "  %s\n", why)
 		}
 		fmt.Fprintf(stderr, "ropgen calibrate: measure again when the machine is quieter (load average %.2f at the last attempt's start)\n", r.When.LoadAvg)
+		if loadedDest != nil {
+			r.When.Refused = refused
+			if _, err := writeProfile(loadedDest, r); err != nil {
+				fmt.Fprintln(stderr, "ropgen calibrate: -loaded:", err)
+				return 1
+			}
+			fmt.Fprintf(stderr, "ropgen calibrate: the refused measurement is in %s (measured under load: lower bounds, not this host's ceilings)\n", *loaded)
+		}
 		return 3
 	}
-	text := calibrate.Render(r)
-	// What we write must load: a profile that fails its own schema is a bug here, not later.
-	if _, err := profiles.Parse("calibrated profile", text); err != nil {
-		fmt.Fprintf(stderr, "ropgen calibrate: internal error: the measured profile does not load:\n%v\n", err)
+	text, err := writeProfile(dest, r)
+	if err != nil {
+		fmt.Fprintln(stderr, "ropgen calibrate:", err)
 		return 1
 	}
 	if dest == nil {
@@ -85,16 +107,24 @@ and then refused: exit 3, the reasons on standard error, and no profile written.
 			fmt.Fprintln(stderr, "ropgen calibrate: writing standard output:", err)
 			return 1
 		}
-	} else {
-		_, err := dest.Write(text)
-		if err == nil {
-			err = dest.Commit()
-		}
-		if err != nil {
-			fmt.Fprintln(stderr, "ropgen calibrate:", err)
-			return 1
-		}
 	}
 	fmt.Fprint(stderr, calibrate.Summary(r))
 	return 0
+}
+
+// writeProfile renders r as a profile, checks that it loads, and commits it to dest (nil:
+// only renders it).
+func writeProfile(dest *output.File, r *calibrate.Result) ([]byte, error) {
+	text := calibrate.Render(r)
+	// What we write must load: a profile that fails its own schema is a bug here, not later.
+	if _, err := profiles.Parse("calibrated profile", text); err != nil {
+		return nil, fmt.Errorf("internal error: the measured profile does not load:\n%v", err)
+	}
+	if dest == nil {
+		return text, nil
+	}
+	if _, err := dest.Write(text); err != nil {
+		return nil, err
+	}
+	return text, dest.Commit()
 }

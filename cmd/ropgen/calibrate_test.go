@@ -187,3 +187,45 @@ func TestCalibrateRefuses(t *testing.T) {
 		t.Errorf("%d entries in the directory, want the old profile alone", len(entries))
 	}
 }
+
+// TestCalibrateLoaded: with -loaded FILE, a refused calibration still exits 3 and writes
+// nothing to -o, but writes the refused measurement to FILE with its reasons under
+// measured.refused, a profile that loads as measured under load; -loaded naming -o's file
+// is bad usage.
+func TestCalibrateLoaded(t *testing.T) {
+	// A real short calibration whose vector.fp32 rounds are made to disagree: a median half
+	// its best, as on a machine whose other core is busy.
+	measure = func(cfg calibrate.Config) *calibrate.Result {
+		r := calibrate.Run(cfg)
+		for i := range r.Compute {
+			if r.Compute[i].Kernel != "scalar" {
+				best := r.Compute[i].Rate.Max
+				r.Compute[i].Samples = []float64{best, best / 2, best / 2}
+				r.Compute[i].Rate = profiles.SpreadOf(slices.Clone(r.Compute[i].Samples))
+			}
+		}
+		return r
+	}
+	defer func() { measure = calibrate.Run }()
+	dir := t.TempDir()
+	out, loaded := filepath.Join(dir, "host.yaml"), filepath.Join(dir, "host-loaded.yaml")
+	args := []string{"calibrate", "-o", out, "-loaded", loaded, "-budget", "0", "-mib", "2", "-repeats", "3", "-fma-ms", "2", "-sweep-mib", "0"}
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != 3 || !strings.Contains(stderr.String(), "the refused measurement is in "+loaded) {
+		t.Fatalf("exit %d, stderr %s", code, stderr.String())
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("-o %s was written: %v", out, err)
+	}
+	p, err := profiles.Load(loaded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Measured.Loaded() || !strings.Contains(strings.Join(p.Measured.Refused, "\n"), "the median round") {
+		t.Errorf("the refused measurement does not say why: %+v", p.Measured)
+	}
+	stderr.Reset()
+	if code := run([]string{"calibrate", "-o", out, "-loaded", out}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "must be a file other than -o's") {
+		t.Errorf("-loaded = -o: exit %d, stderr %s", code, stderr.String())
+	}
+}

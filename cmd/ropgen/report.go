@@ -31,11 +31,16 @@ Prices benchmark records (Go benchmark format or JSON lines) against a device pr
 memory, compute and SOL time, efficiency, bound and verdict per row (docs/report.md).
 Exit 1 when a row implies a rate above a theoretical ceiling (a formula error), when a
 record cannot be read, or when no profile matches a device (its SOL cells are blank).
+Exit 4, when nothing else failed, when rows were left unpriced (no SOL time: zero bytes, or
+a ceiling the profile does not have): the table counts them and their notes say why.
 With -check nothing is priced: exit 3 when the profile is from another boot of this machine or a
 drift reference in the records is off its copy ceiling (recalibrate), else 0.
 The rows of a run whose drift reference is off the profile's copy ceiling (by more than the
-spreads allow, and never more than %.0f%%) are unpriced, with the reason, unless -price-drifted;
-a reference timed on another device than the profile's is no drift check, and says so.
+spreads allow, and never more than %.0f%%) are priced under drift: a row with a reference timed
+in its own moments is judged against it, any other row's verdict must hold wherever between
+the profile and its run's references the machine was (else inconclusive), unless
+-price-drifted, which judges them all against the profile; a reference timed on another
+device than the profile's is no drift check, and says so.
 Repeated records of one row (ropbench run -count N) are one row: the median time, with the spread.
 With -base, the table compares each row against the base run: a row is faster or slower when the
 Mann-Whitney U test gives p < %g, the medians differ by %.0f%% or more and by more than %g times
@@ -175,6 +180,10 @@ func (o *reportRun) run() int {
 	for _, r := range report.Breaches(rows) {
 		fmt.Fprintf(o.stderr, "%s: %s/%s/%s: %s\n", r.Rec.Pos, r.Rec.Op, r.Rec.Workload, r.Rec.DType, r.Note)
 		o.exit = 1
+	}
+	if n := render.Counts(rows).Unpriced; n > 0 && o.exit == 0 {
+		fmt.Fprintf(o.stderr, "ropgen report: %d of %d rows unpriced (their notes say why): exit 4\n", n, len(rows))
+		o.exit = 4
 	}
 	return o.exit
 }

@@ -592,6 +592,56 @@ func TestSameTimeInterleaved(t *testing.T) {
 	}
 }
 
+// TestProbeInterleaved: a cold row has one compute probe after each sample, after its
+// same-time reference when it has one (sample, reference, probe, ...), with one warm-up
+// probe before the first sample that is not kept; each record's ProbeRate pairs the probe's
+// rates with that record's own samples, with its interval; a row timed warm has none.
+func TestProbeInterleaved(t *testing.T) {
+	var log []string
+	reg := loggedRegistry{reg, &log}
+	p := planOne(t, find(t, "ReluFwd/cpu-small/float32"))
+	rates := []float64{1, 4e11, 1e11, 3e11, 2e11, 5e11, 6e11}
+	calls := 0
+	opt := quickOptions // 2 records of 3 samples
+	opt.Evictor = cold.NewEvictor(1 << 20)
+	opt.SameTime = &bench.SameTime{Above: p.Storage - 1, Sample: func() []float64 {
+		log = append(log, "ref")
+		return []float64{1e9}
+	}}
+	opt.Probe = func() float64 {
+		log = append(log, "probe")
+		calls++
+		return rates[calls-1]
+	}
+	res := bench.Measure(reg, p, opt)
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	want := []string{"row", "ref", "probe"}
+	for range 6 {
+		want = append(want, "row", "ref", "probe")
+	}
+	if !slices.Equal(log, want) {
+		t.Errorf("calls %v, want %v", log, want)
+	}
+	if !slices.Equal(res.Probes, rates[1:]) {
+		t.Errorf("probes kept %v, want every sample's but the warm-up's %v", res.Probes, rates[1:])
+	}
+	for k, rec := range res.Records {
+		ts, rs := res.Seconds[3*k:3*k+3], rates[1+3*k:4+3*k]
+		paired := []float64{ts[0] * rs[0], ts[1] * rs[1], ts[2] * rs[2]}
+		if want := profiles.Median(paired) / profiles.Median(ts); rec.ProbeRate != want || !(rec.ProbeRateLow <= want && want <= rec.ProbeRateHigh) {
+			t.Errorf("record %d: ProbeRate %v [%v, %v], want %v (the probe's rates %v paired with the times %v)", k, rec.ProbeRate, rec.ProbeRateLow, rec.ProbeRateHigh, want, rs, ts)
+		}
+	}
+	log, calls = nil, 0
+	o := opt
+	o.Evictor = nil
+	if res := bench.Measure(reg, p, o); res.Err != nil || calls != 0 || res.Records[0].ProbeRate != 0 || res.Probes != nil {
+		t.Errorf("warm: %d probes, records %+v, err %v; want none", calls, res.Records, res.Err)
+	}
+}
+
 // TestSettle: a record whose verdict Settle.Open leaves open doubles its samples until Open
 // says it is settled, or it has Settle.Max samples; Open sees each
 // record so far, its reference interval around its rate, and Extra counts what was added.

@@ -36,6 +36,10 @@ type Options struct {
 	// SameTime, when set, times a same-time reference beside the cold rows whose tensors
 	// exceed SameTime.Above (DRAM-sized rows): see SameTime. Nil: none.
 	SameTime *SameTime
+	// Probe, when set, is the same-time compute probe (calibrate.Probe.Sample): run once
+	// after every sample of a cold case (after the same-time reference, if any), its FLOP/s
+	// paired with the samples give the record's ProbeRate. Nil: none.
+	Probe func() float64
 	// Settle, when set, doubles the samples of a record whose verdict Settle.Open says is
 	// still open (Samples, then 2×Samples, 4×Samples, ...), until it is settled, or the
 	// record has Settle.Max samples, or its extra samples took Settle.MaxTime. A median of
@@ -131,6 +135,9 @@ type Result struct {
 	// SameTime.Names), one per sample in order; nil when the case had none.
 	Refs     [][]float64
 	RefNames []string
+	// Probes holds the compute probe's rates (FLOP/s), one per sample in order; nil when the
+	// case had none.
+	Probes []float64
 	// Extra is how many samples Options.Settle added to the records, in all.
 	Extra int
 	// Warning, when set, is printed before the case's progress line: something about how
@@ -199,6 +206,10 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 		// benchcmd), which must not happen, nor be collected, between timed calls.
 		opt.SameTime.Sample()
 	}
+	probe := res.Cold && opt.Probe != nil
+	if probe {
+		opt.Probe() // sizes its dispatch; not kept
+	}
 	// Garbage from building this case and the previous ones must not be collected inside a
 	// timed batch; the kernels themselves do not allocate.
 	runtime.GC()
@@ -223,6 +234,7 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 	for range opt.Count {
 		var times []float64
 		var refs [][]float64 // the reference's rates, by pattern
+		var probes []float64
 		take := func(k int) error {
 			for range k {
 				t, err := sample()
@@ -239,6 +251,9 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 						refs[j] = append(refs[j], r)
 					}
 				}
+				if probe {
+					probes = append(probes, opt.Probe())
+				}
 			}
 			return nil
 		}
@@ -249,6 +264,9 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 				Seconds: profiles.Median(times), MinSeconds: slices.Min(times), MaxSeconds: slices.Max(times), Iters: n * len(times),
 			}
 			r.RefRate, r.RefRateLow, r.RefRateHigh = refRate(times, refs)
+			if probes != nil {
+				r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh = refRate(times, [][]float64{probes})
+			}
 			return r
 		}
 		if err := take(opt.Samples); err != nil {
@@ -274,6 +292,7 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 		for j := range refs {
 			res.Refs[j] = append(res.Refs[j], refs[j]...)
 		}
+		res.Probes = append(res.Probes, probes...)
 		res.Records = append(res.Records, r)
 	}
 	return res
@@ -346,6 +365,9 @@ func (res Result) progress() string {
 			}
 			line += fmt.Sprintf(" %s %.2f [%.2f .. %.2f]", name, profiles.Median(rates)/1e9, slices.Min(rates)/1e9, slices.Max(rates)/1e9)
 		}
+	}
+	if r := res.Records[0]; r.ProbeRate > 0 {
+		line += fmt.Sprintf("  probe %.1f GFLOP/s [%.1f .. %.1f]", r.ProbeRate/1e9, slices.Min(res.Probes)/1e9, slices.Max(res.Probes)/1e9)
 	}
 	if res.Extra > 0 {
 		line += fmt.Sprintf("  +%d samples to settle its verdict (%d in all)", res.Extra, len(res.Seconds))

@@ -28,10 +28,8 @@ import (
 )
 
 // WideSpread is the relative spread, (max-min)/median, above which a measurement is flagged
-// as noisy. The report's "at ceiling" band is 80-105% of the ceiling: a ceiling that moves
-// by more than a tenth between repetitions can carry a row across one of those lines on its
-// own noise, so its verdicts would not hold from run to run.
-const WideSpread = 0.10
+// as noisy: profiles.ComputeTolerance, whose comment says why.
+const WideSpread = profiles.ComputeTolerance
 
 // Config holds the knobs of one calibration.
 type Config struct {

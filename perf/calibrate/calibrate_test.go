@@ -3,6 +3,7 @@ package calibrate
 import (
 	"bytes"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -245,7 +246,7 @@ func TestRenderedProfileLoadsWithTheMeasuredNumbers(t *testing.T) {
 	if p.LatencyFloor != 1.5e-6 {
 		t.Errorf("latency floor = %g", p.LatencyFloor)
 	}
-	if p.Measured != r.When {
+	if !reflect.DeepEqual(p.Measured, r.When) {
 		t.Errorf("measured = %+v, want %+v", p.Measured, r.When)
 	}
 	if !bytes.Contains(text, []byte("also measured: avx2 fp32")) {

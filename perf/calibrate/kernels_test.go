@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/ropgen/ropgen/perf/profiles"
 )
 
 // TestFMAKernelsDoTheirIterations checks every multiply-add kernel this host runs against
@@ -164,5 +166,32 @@ func memMixFormulas(t *testing.T, n int) {
 		default:
 			t.Errorf("mix %s untested", mx.name)
 		}
+	}
+}
+
+// TestProbe: the same-time compute probe runs the kernel behind this host's vector.fp32 roof
+// (the one RoofKernels lists for it) and reports a rate a multiply-add loop can reach: above
+// a billion FLOP/s, and no faster than the same kernel's own peak over a longer run allows.
+func TestProbe(t *testing.T) {
+	p := NewProbe()
+	var want *RoofKernel
+	for _, rk := range RoofKernels() {
+		if rk.Key == profiles.ProbeKey {
+			want = &rk
+		}
+	}
+	if (p == nil) != (want == nil) {
+		t.Fatalf("probe %v, roof kernel %v", p, want)
+	}
+	if p == nil {
+		t.Skip("no vector.fp32 kernel on this host")
+	}
+	if p.rk.Kernel != want.Kernel || p.workers < 1 {
+		t.Errorf("probe runs %s on %d workers, want %s", p.rk.Kernel, p.workers, want.Kernel)
+	}
+	first, second := p.Sample(), p.Sample()
+	peak := want.Peak(p.workers, 20*fmaDispatch)
+	if first < 1e9 || second < 1e9 || second > 1.5*peak {
+		t.Errorf("probe rates %.3g, %.3g FLOP/s against the kernel's peak %.3g", first, second, peak)
 	}
 }

@@ -150,8 +150,22 @@ func Render(r *Result) []byte {
 	}
 	p("device: %q  # profiles.HostDeviceName(): the name the benchmark layer records", "cpu: "+cpu.Model)
 	p("memory: DRAM  # the hbm roof is main memory: the report and chart call it DRAM")
-	p("measured: {at: %q, boot_id: %q, loadavg: %.2f, cores: %d}  # loadavg: 1-minute, just before measuring",
-		r.When.At.Format(time.RFC3339), r.When.BootID, r.When.LoadAvg, r.When.Cores)
+	if len(r.When.Refused) == 0 {
+		p("measured: {at: %q, boot_id: %q, loadavg: %.2f, cores: %d}  # loadavg: 1-minute, just before measuring",
+			r.When.At.Format(time.RFC3339), r.When.BootID, r.When.LoadAvg, r.When.Cores)
+	} else {
+		// A refused measurement (ropgen calibrate -loaded): the reasons travel with it, so no
+		// reader takes its figures for the host's ceilings.
+		p("measured:  # REFUSED: measured under load; its figures are lower bounds, not this host's ceilings")
+		p("  at: %q", r.When.At.Format(time.RFC3339))
+		p("  boot_id: %q", r.When.BootID)
+		p("  loadavg: %.2f  # 1-minute, just before measuring", r.When.LoadAvg)
+		p("  cores: %d", r.When.Cores)
+		p("  refused:")
+		for _, why := range r.When.Refused {
+			p("    - %q", why)
+		}
+	}
 
 	env := r.Envelope()
 	hbm := theoretical{env.Rate.Max * DRAMEstimateFactor, true, fmt.Sprintf(

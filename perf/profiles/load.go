@@ -164,6 +164,11 @@ func build(m map[string]any) *Profile {
 		if v, ok := ms["cores"]; ok {
 			p.Measured.Cores = int(number(v))
 		}
+		if v, ok := ms["refused"].([]any); ok {
+			for _, why := range v {
+				p.Measured.Refused = append(p.Measured.Refused, why.(string)) // checked by the schema
+			}
+		}
 	}
 	for _, unit := range Units {
 		dts, _ := m[unit].(map[string]any)

@@ -106,6 +106,19 @@ func sortedMedian(s []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
+// ComputeTolerance is the relative spread, (max-min)/median, a compute roof's rounds may
+// have. The report's "at ceiling" band is 80-105% of the ceiling: a ceiling that moves by
+// more than a tenth between repetitions can carry a row across one of those lines on its own
+// noise, so its verdicts would not hold from run to run. The calibration flags and refuses a
+// wider spread (calibrate.WideSpread); the report counts a same-time compute probe that far
+// below its calibrated best as a machine computing slower than calibrated.
+const ComputeTolerance = 0.10
+
+// ProbeKey is the compute roof whose kernel the benchmark's same-time compute probe runs
+// (calibrate.Probe, record.ProbeRate): the report divides a probe's rate by the profile's
+// best round of this roof.
+const ProbeKey = "vector.fp32"
+
 // Ceiling is one roof of a profile: a theoretical rate (bytes/s for hbm, FLOP/s for a compute
 // unit), and, when it was measured, the calibration factor and the effective rate.
 type Ceiling struct {
@@ -186,7 +199,15 @@ type Conditions struct {
 	BootID  string
 	LoadAvg float64
 	Cores   int
+	// Refused holds why the calibration refused the measurement, one reason each (`ropgen
+	// calibrate -loaded` writes such a profile apart from the host's); nil for a profile the
+	// calibration accepted.
+	Refused []string
 }
+
+// Loaded reports whether the measurement was refused as too disturbed (Refused): measured
+// under load, its calibrated figures are lower bounds of the hardware's, not its ceilings.
+func (c Conditions) Loaded() bool { return len(c.Refused) > 0 }
 
 // Cache returns the cache roof named key ("l1", "l2", "l3") and whether the profile has it.
 func (p *Profile) Cache(key string) (CacheRoof, bool) {

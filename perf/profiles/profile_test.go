@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -321,7 +322,7 @@ scalar:
 		t.Errorf("vector.fp32 = %+v", p.Units["vector.fp32"])
 	}
 	want := Conditions{At: time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC), BootID: "b-1", LoadAvg: 0.75, Cores: 2}
-	if p.Measured != want {
+	if !reflect.DeepEqual(p.Measured, want) {
 		t.Errorf("measured = %+v, want %+v", p.Measured, want)
 	}
 	if p.MemoryLabel != "DRAM" || builtinByName(t, "h200").MemoryLabel != "HBM" {

@@ -51,6 +51,11 @@ const (
 	// RefRateHigh (bytes/s), written only when the record has them.
 	UnitRefRateLow  = "ref-lo-B/s"
 	UnitRefRateHigh = "ref-hi-B/s"
+	// UnitProbeRate, UnitProbeRateLow and UnitProbeRateHigh are the units of
+	// Record.ProbeRate and its interval (FLOP/s), written only when the record has them.
+	UnitProbeRate     = "probe-FLOP/s"
+	UnitProbeRateLow  = "probe-lo-FLOP/s"
+	UnitProbeRateHigh = "probe-hi-FLOP/s"
 	// ConfigDevice and ConfigRoof are the configuration keys of Record.Device and Record.Roof.
 	ConfigDevice = "device"
 	ConfigRoof   = "roof"
@@ -65,6 +70,10 @@ const MinTime = 1e-12
 // MinRefRate is the slowest same-time reference a record may give, other than 0 (none): a
 // megabyte a second, thousands of times slower than any memory streams.
 const MinRefRate = 1e6
+
+// MinProbeRate is the slowest same-time compute probe a record may give, other than 0
+// (none): a million FLOP/s, thousands of times slower than any SIMD unit computes.
+const MinProbeRate = 1e6
 
 // maxExact is the largest integer a float64 holds exactly; the benchmark format writes every
 // value as a float, so larger counts would come back changed.
@@ -97,11 +106,14 @@ func Check(r Record) []string {
 	for _, f := range []struct {
 		key string
 		v   float64
-	}{{"seconds", r.Seconds}, {"min_seconds", r.MinSeconds}, {"max_seconds", r.MaxSeconds}, {"ref_rate", r.RefRate}, {"ref_rate_low", r.RefRateLow}, {"ref_rate_high", r.RefRateHigh}} {
+	}{{"seconds", r.Seconds}, {"min_seconds", r.MinSeconds}, {"max_seconds", r.MaxSeconds}, {"ref_rate", r.RefRate}, {"ref_rate_low", r.RefRateLow}, {"ref_rate_high", r.RefRateHigh},
+		{"probe_rate", r.ProbeRate}, {"probe_rate_low", r.ProbeRateLow}, {"probe_rate_high", r.ProbeRateHigh}} {
 		switch {
 		case f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0):
 			errs = append(errs, fmt.Sprintf("%s %v must be finite and not negative", f.key, f.v))
-		case !strings.HasPrefix(f.key, "ref_rate") && f.v > 0 && f.v < MinTime:
+		case strings.HasPrefix(f.key, "probe_rate") && f.v > 0 && f.v < MinProbeRate:
+			errs = append(errs, fmt.Sprintf("%s %v FLOP/s is below %g FLOP/s, slower than any SIMD unit computes: a unit slip (GFLOP/s for FLOP/s?)", f.key, f.v, MinProbeRate))
+		case !strings.HasPrefix(f.key, "ref_rate") && !strings.HasPrefix(f.key, "probe_rate") && f.v > 0 && f.v < MinTime:
 			errs = append(errs, fmt.Sprintf("%s %v is below %g s, faster than any call can be: a unit slip (ns for s?) or a broken timer", f.key, f.v, MinTime))
 		case strings.HasPrefix(f.key, "ref_rate") && f.v > 0 && f.v < MinRefRate:
 			errs = append(errs, fmt.Sprintf("%s %v B/s is below %g B/s, slower than any memory streams: a unit slip (GB/s for B/s?)", f.key, f.v, MinRefRate))
@@ -112,6 +124,9 @@ func Check(r Record) []string {
 	}
 	if (r.RefRateLow != 0 || r.RefRateHigh != 0) && !(r.RefRate > 0 && r.RefRateLow <= r.RefRate && r.RefRate <= r.RefRateHigh) {
 		errs = append(errs, fmt.Sprintf("interval: ref_rate_low %v <= ref_rate %v <= ref_rate_high %v does not hold", r.RefRateLow, r.RefRate, r.RefRateHigh))
+	}
+	if (r.ProbeRateLow != 0 || r.ProbeRateHigh != 0) && !(r.ProbeRate > 0 && r.ProbeRateLow <= r.ProbeRate && r.ProbeRate <= r.ProbeRateHigh) {
+		errs = append(errs, fmt.Sprintf("interval: probe_rate_low %v <= probe_rate %v <= probe_rate_high %v does not hold", r.ProbeRateLow, r.ProbeRate, r.ProbeRateHigh))
 	}
 	if r.Iters < 0 {
 		errs = append(errs, fmt.Sprintf("iters %d must not be negative", r.Iters))
@@ -185,15 +200,20 @@ func (bw *BenchWriter) Write(r Record) error {
 	res.Values = append(res.Values,
 		benchfmt.Value{Value: float64(r.Flops), Unit: UnitFlops},
 		benchfmt.Value{Value: float64(r.Bytes), Unit: UnitBytes})
-	if r.RefRate != 0 {
-		res.Values = append(res.Values, benchfmt.Value{Value: r.RefRate, Unit: UnitRefRate})
-	}
-	if r.RefRateLow != 0 || r.RefRateHigh != 0 {
-		res.Values = append(res.Values,
-			benchfmt.Value{Value: r.RefRateLow, Unit: UnitRefRateLow},
-			benchfmt.Value{Value: r.RefRateHigh, Unit: UnitRefRateHigh})
-	}
+	res.Values = appendRate(res.Values, r.RefRate, r.RefRateLow, r.RefRateHigh, UnitRefRate, UnitRefRateLow, UnitRefRateHigh)
+	res.Values = appendRate(res.Values, r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh, UnitProbeRate, UnitProbeRateLow, UnitProbeRateHigh)
 	return bw.w.Write(res)
+}
+
+// appendRate appends a same-time rate and its interval, each only when the record has it.
+func appendRate(vs []benchfmt.Value, rate, lo, hi float64, unit, unitLo, unitHi string) []benchfmt.Value {
+	if rate != 0 {
+		vs = append(vs, benchfmt.Value{Value: rate, Unit: unit})
+	}
+	if lo != 0 || hi != 0 {
+		vs = append(vs, benchfmt.Value{Value: lo, Unit: unitLo}, benchfmt.Value{Value: hi, Unit: unitHi})
+	}
+	return vs
 }
 
 // ReadBench reads Go benchmark format records from r; file names them in findings. Results
@@ -428,6 +448,8 @@ func (st *readState) fromResult(res *benchfmt.Result) (Record, []string) {
 	rec.MinSeconds, rec.MaxSeconds, errs = pair(res, UnitMinSeconds, UnitMaxSeconds, errs)
 	rec.RefRate, _ = res.Value(UnitRefRate) // optional: 0 (none) when absent
 	rec.RefRateLow, rec.RefRateHigh, errs = pair(res, UnitRefRateLow, UnitRefRateHigh, errs)
+	rec.ProbeRate, _ = res.Value(UnitProbeRate) // optional, as RefRate
+	rec.ProbeRateLow, rec.ProbeRateHigh, errs = pair(res, UnitProbeRateLow, UnitProbeRateHigh, errs)
 	rec.Flops, errs = count(res, UnitFlops, errs)
 	rec.Bytes, errs = count(res, UnitBytes, errs)
 	if errs != nil {
@@ -552,6 +574,7 @@ func jsonKeys(r *Record) []jsonKey {
 		{"min_seconds", &r.MinSeconds, true}, {"max_seconds", &r.MaxSeconds, true},
 		{"iters", &r.Iters, false}, {"ref_rate", &r.RefRate, true},
 		{"ref_rate_low", &r.RefRateLow, true}, {"ref_rate_high", &r.RefRateHigh, true},
+		{"probe_rate", &r.ProbeRate, true}, {"probe_rate_low", &r.ProbeRateLow, true}, {"probe_rate_high", &r.ProbeRateHigh, true},
 	}
 }
 
@@ -573,7 +596,7 @@ func decodeJSON(b []byte) (Record, error) {
 		name := t.(string) // object keys are strings
 		i := slices.IndexFunc(keys, func(k jsonKey) bool { return k.key == name })
 		if i < 0 {
-			return rec, fmt.Errorf("unknown key %q (keys are lower case: device, op, workload, dtype, roof, flops, bytes, seconds, min_seconds, max_seconds, iters, ref_rate, ref_rate_low, ref_rate_high)", name)
+			return rec, fmt.Errorf("unknown key %q (keys are lower case: device, op, workload, dtype, roof, flops, bytes, seconds, min_seconds, max_seconds, iters, ref_rate, ref_rate_low, ref_rate_high, probe_rate, probe_rate_low, probe_rate_high)", name)
 		}
 		if seen[name] {
 			return rec, fmt.Errorf("key %q given twice", name)
@@ -614,6 +637,9 @@ func decodeJSON(b []byte) (Record, error) {
 	}
 	if seen["ref_rate_low"] != seen["ref_rate_high"] {
 		return rec, fmt.Errorf("ref_rate_low and ref_rate_high come together or not at all")
+	}
+	if seen["probe_rate_low"] != seen["probe_rate_high"] {
+		return rec, fmt.Errorf("probe_rate_low and probe_rate_high come together or not at all")
 	}
 	return rec, nil
 }

@@ -384,6 +384,38 @@ func TestRefRateIntervalRoundTrip(t *testing.T) {
 	}
 }
 
+// TestProbeRateRoundTrip: the compute probe and its interval survive both formats; a probe
+// in GFLOP/s (a unit slip) or outside its bounds is refused in either.
+func TestProbeRateRoundTrip(t *testing.T) {
+	r := sample[0]
+	r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh = 4.5e11, 4.25e11, 4.75e11
+	var bench, jsonl bytes.Buffer
+	if err := NewBenchWriter(&bench).Write(r); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewJSONWriter(&jsonl).Write(r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(bench.String(), " 4.5e+11 probe-FLOP/s 4.25e+11 probe-lo-FLOP/s 4.75e+11 probe-hi-FLOP/s\n") || !strings.Contains(jsonl.String(), `"probe_rate":450000000000,"probe_rate_low":425000000000,"probe_rate_high":475000000000}`) {
+		t.Errorf("the probe is not written:\n%s%s", bench.String(), jsonl.String())
+	}
+	for name, got := range map[string][]Record{"bench": mustRead(t, ReadBench, &bench), "json": mustRead(t, ReadJSON, &jsonl)} {
+		if len(got) != 1 || got[0].ProbeRate != r.ProbeRate || got[0].ProbeRateLow != r.ProbeRateLow || got[0].ProbeRateHigh != r.ProbeRateHigh {
+			t.Errorf("%s: %+v", name, got)
+		}
+	}
+	const base = `{"device":"d","op":"A","workload":"w","dtype":"float32","roof":"vector.fp32","flops":1,"bytes":2,"seconds":1e-6,"iters":3`
+	for _, tc := range []struct{ tail, want string }{
+		{`,"probe_rate":450}`, "probe_rate 450 FLOP/s is below"},
+		{`,"probe_rate":4e11,"probe_rate_low":4.1e11,"probe_rate_high":4.2e11}`, "probe_rate_low 4.1e+11 <= probe_rate 4e+11"},
+		{`,"probe_rate":4e11,"probe_rate_high":4.2e11}`, "come together"},
+	} {
+		if recs, fs := ReadJSON(strings.NewReader(base+tc.tail), "r.jsonl"); len(recs) != 0 || fs == nil || !strings.Contains(fs.Error(), tc.want) {
+			t.Errorf("%s: records %+v, findings %v", tc.tail, recs, fs)
+		}
+	}
+}
+
 // TestReadBenchNamesEveryLine: benchfmt skips a line it does not recognise without a word,
 // so an indented or misspelled result line was a record dropped from the report (issue 23
 // item 3). Every line that is not blank, a comment, a configuration or Unit line, a result,

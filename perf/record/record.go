@@ -47,6 +47,17 @@ type Record struct {
 	// verdict reads the median alone.
 	RefRateLow  float64 `json:"ref_rate_low,omitempty"`
 	RefRateHigh float64 `json:"ref_rate_high,omitempty"`
+	// ProbeRate is the same-time compute probe of a cold row, in FLOP/s: the host's
+	// vector.fp32 roof kernel (the calibration's widest fp32 multiply-add loop) run for one
+	// short dispatch on every worker after each sample of the row, paired with the samples
+	// as RefRate is. It sees what a memory stream does not: a lower clock, or another
+	// process taking a core. The report divides it by the profile's calibrated best of that
+	// kernel to tell how fast the machine computed while the row ran (report.Row.Probe).
+	// ProbeRateLow and ProbeRateHigh bound it at 99% as RefRateLow and RefRateHigh bound
+	// RefRate. All zero when the row had none (timed warm, or by a harness without it).
+	ProbeRate     float64 `json:"probe_rate,omitempty"`
+	ProbeRateLow  float64 `json:"probe_rate_low,omitempty"`
+	ProbeRateHigh float64 `json:"probe_rate_high,omitempty"`
 	// Pos is where a reader found the record (file and line), so a report can point at it;
 	// writers ignore it.
 	Pos diag.Pos `json:"-"`

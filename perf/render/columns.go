@@ -52,11 +52,13 @@ var columns = []column[report.Row]{
 	{name: "ref_rate", num: func(r *report.Row) float64 { return r.RefRate }},
 	{name: "ref_ratio", num: func(r *report.Row) float64 { return r.RefRatio }},
 	{name: "machine", num: func(r *report.Row) float64 { return r.Machine }},
+	{name: "probe", num: func(r *report.Row) float64 { return r.Probe }},
 	{name: "judged_efficiency", num: func(r *report.Row) float64 { return r.Judged }},
 	{name: "judged_low", num: func(r *report.Row) float64 { return r.JudgedLow }},
 	{name: "judged_high", num: func(r *report.Row) float64 { return r.JudgedHigh }},
 	{name: "bound", text: func(r *report.Row) string { return string(r.Bound) }},
 	{name: "verdict", text: func(r *report.Row) string { return string(r.Verdict) }},
+	{name: "unsure", text: func(r *report.Row) string { return r.Unsure }},
 	{name: "note", text: func(r *report.Row) string { return r.Note }},
 	{name: "pos", text: func(r *report.Row) string { return r.Rec.Pos.String() }, json: func(r *report.Row) any { return r.Rec.Pos }},
 }

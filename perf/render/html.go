@@ -131,7 +131,7 @@ func verdictClass(v report.Verdict, eff float64) string {
 	switch v {
 	case report.AtCeiling:
 		return "v-ceiling"
-	case report.AtLine:
+	case report.AtLine, report.Inconclusive:
 		return "v-line"
 	case report.Anomaly:
 		return "v-anomaly"
@@ -151,9 +151,10 @@ func VerdictCounts(rows []report.Row) string { return Counts(rows).String() }
 
 func (d *Document) view() (*htmlView, error) {
 	v := &htmlView{Meta: d.Meta, Basis: string(d.Pricer.Basis()), Counts: VerdictCounts(d.Rows), DTypeLegend: report.DTypeLegend,
-		ChartNote: d.ChartNote, Verdicts: []string{string(report.AtCeiling), string(report.AtLine), string(report.Below), string(report.Anomaly), string(report.FormulaError), string(report.LatencyBound)},
+		ChartNote: d.ChartNote, Verdicts: []string{string(report.AtCeiling), string(report.AtLine), string(report.Inconclusive), string(report.Below), string(report.Anomaly), string(report.FormulaError), string(report.LatencyBound)},
 		VerdictHelp: fmt.Sprintf("At ceiling when the median sample reaches %.0f%% of the SOL time (for a memory-bound row with a same-time reference, measured against the machine as that reference found it: the judged efficiency); "+
 			"at the line when the judged efficiency's 99%% interval (from the row's samples paired with their reference calls) holds that line, so its samples cannot tell the side; "+
+			"inconclusive when only what the run saw of the machine (a burst on its reference, a slower compute probe, a drifted run, a profile measured under load) puts the line inside that interval; "+
 			"anomaly when even the slowest sample is above %.0f%% (the formula or the calibration is wrong); below otherwise; "+
 			"latency-bound rows have a SOL time under the cold-call floor; "+
 			"a formula error: the fastest sample implies a rate above a theoretical ceiling, or the median a byte rate above what the machine could have moved at the same time (the same-time reference, the faster streaming pattern timed between a DRAM-sized row's samples, times the envelope over that pattern's calibrated rate, widened by its spread). A rate check convicts no undercount: the bytes audit does (docs/audit.md).",

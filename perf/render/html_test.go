@@ -199,8 +199,8 @@ func TestHTMLTable(t *testing.T) {
 	for _, id := range []string{"filter", "verdict", "counts"} {
 		byID(t, doc, id)
 	}
-	if n := len(find(byID(t, doc, "verdict"), tag("option"))); n != 8 {
-		t.Errorf("%d verdict filter options, want any, none and the six verdicts", n)
+	if n := len(find(byID(t, doc, "verdict"), tag("option"))); n != 9 {
+		t.Errorf("%d verdict filter options, want any, none and the seven verdicts", n)
 	}
 }
 

@@ -223,10 +223,9 @@ func move(r *report.Row, roof string) string {
 		}
 		return at + ": at ceiling; only a faster unit would move it"
 	case report.AtLine:
-		if r.Contention != nil {
-			return at + ": at the line: its same-time reference was slowed by a burst of load, so its judged interval holds 80%; measure again on a quieter machine"
-		}
 		return at + ": at the line within noise (its 99% interval holds 80%); more samples settle it (ropbench run -max-samples)"
+	case report.Inconclusive:
+		return at + ": inconclusive: " + r.Unsure + "; measure again on a quieter machine"
 	}
 	if r.Bound == report.Memory {
 		return at + ": the kernel's traffic or its streaming"

@@ -143,10 +143,10 @@ func TestSummaryHostWords(t *testing.T) {
 	}
 }
 
-// TestSummaryAllDrifted: a summary whose every row is unpriced by a drifted run says there
-// is no row to rank, and how to get one.
+// TestSummaryAllDrifted: a summary whose every row a drifted run left inconclusive ranks
+// them with the reason, and counts them.
 func TestSummaryAllDrifted(t *testing.T) {
-	r := reporttest.Rec("hbm", 0, 1<<30, 1e-1)
+	r := reporttest.Rec("hbm", 0, 1<<30, 0.045)
 	r.Device, r.Pos.File, r.Pos.Line = "cpu: Test CPU", "drifted.txt", 2
 	pr := report.NewPricer(reporttest.NoisyProfile(t), nil, "")
 	rows := pr.PriceAll([]record.Record{reporttest.CopyRef("cpu: Test CPU", "drifted.txt", record.RefEnd, 20e9), r})
@@ -154,7 +154,8 @@ func TestSummaryAllDrifted(t *testing.T) {
 	if err := WriteSummary(&sum, pr, rows); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(sum.String(), "no row to rank") || !strings.Contains(sum.String(), "-price-drifted") {
+	if !strings.Contains(sum.String(), "inconclusive: its run's copy references ran at 50.0%-100.0% of the profile's copy median") ||
+		!strings.Contains(sum.String(), " 1 inconclusive,") || !strings.Contains(sum.String(), "1 row priced under drift") {
 		t.Errorf("summary:\n%s", sum.String())
 	}
 }
@@ -189,7 +190,7 @@ vector:
 		not  string
 	}{
 		{1 << 38, []string{`(?m)^# +op/workload/dtype .* eff +samples +judged +verdict`, `(?m)^1 +AddFwd/w/float32 .* 45\.0% .* 90\.0% +at ceiling `, `(?m)^judged = eff over`}, ""},
-		{1.9e11, []string{`(?m)^1 +AddFwd/w/float32 .* 45\.0% .* 130\.2% +at the line +.*slowed by a burst of load`}, ""},
+		{1.9e11, []string{`(?m)^1 +AddFwd/w/float32 .* 45\.0% .* 130\.2% +inconclusive +.*a burst of load slowed its same-time reference`}, ""},
 		{0, []string{`(?m)^1 +AddFwd/w/float32 .* 45\.0% .* below `}, "judged ="},
 	} {
 		rec := add

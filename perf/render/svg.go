@@ -46,6 +46,7 @@ var styles = []style{
 	{"at ceiling (median >= 80%)", "#1a9850", "white"},
 	{"below ceiling", "#2c7bb6", "white"},
 	{"at the line (its 99% interval holds 80%)", "#7fbf7b", "white"},
+	{"inconclusive (the machine it ran on was not the calibrated one)", "white", "#1a9850"},
 	{"anomaly (slowest sample > 105%)", "#f28e2b", "white"},
 	{"formula error", "#d7191c", "white"},
 	{"latency-bound", "#969696", "white"},
@@ -58,15 +59,17 @@ func styleOf(r *report.Row) int {
 		return 0
 	case report.AtLine:
 		return 2
-	case report.Anomaly:
+	case report.Inconclusive:
 		return 3
-	case report.FormulaError:
+	case report.Anomaly:
 		return 4
-	case report.LatencyBound:
+	case report.FormulaError:
 		return 5
+	case report.LatencyBound:
+		return 6
 	}
 	if report.Blank(r.Efficiency) {
-		return 6
+		return unpricedStyle
 	}
 	return 1
 }

@@ -26,7 +26,7 @@ func drawRank(r *report.Row) int {
 }
 
 // unpricedStyle is the index in styles of a point with no efficiency.
-const unpricedStyle = 6
+const unpricedStyle = 7
 
 // shape is a point marker: the SVG path of it centred on (x, y). Every path starts with
 // "M x y", the centre, so a reader of the SVG finds where the point is.

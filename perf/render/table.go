@@ -131,7 +131,7 @@ func cacheCell(r *report.Row) string {
 
 // VerdictTally counts rows by verdict.
 type VerdictTally struct {
-	Rows, AtCeiling, AtLine, Below, Anomaly, LatencyBound, FormulaError, Unpriced int
+	Rows, AtCeiling, AtLine, Inconclusive, Below, Anomaly, LatencyBound, FormulaError, Unpriced int
 }
 
 // Counts counts rows by verdict.
@@ -143,6 +143,8 @@ func Counts(rows []report.Row) VerdictTally {
 			c.AtCeiling++
 		case report.AtLine:
 			c.AtLine++
+		case report.Inconclusive:
+			c.Inconclusive++
 		case report.Below:
 			c.Below++
 		case report.Anomaly:
@@ -159,6 +161,6 @@ func Counts(rows []report.Row) VerdictTally {
 }
 
 func (c VerdictTally) String() string {
-	return fmt.Sprintf("%s: %d at ceiling (median >= %.0f%%), %d at the line, %d below, %d anomaly (slowest sample > %.0f%%), %d latency-bound, %d formula error, %d unpriced",
-		plural(c.Rows, "row"), c.AtCeiling, report.AtCeilingMin*100, c.AtLine, c.Below, c.Anomaly, report.AnomalyAbove*100, c.LatencyBound, c.FormulaError, c.Unpriced)
+	return fmt.Sprintf("%s: %d at ceiling (median >= %.0f%%), %d at the line, %d inconclusive, %d below, %d anomaly (slowest sample > %.0f%%), %d latency-bound, %d formula error, %d unpriced",
+		plural(c.Rows, "row"), c.AtCeiling, report.AtCeilingMin*100, c.AtLine, c.Inconclusive, c.Below, c.Anomaly, report.AnomalyAbove*100, c.LatencyBound, c.FormulaError, c.Unpriced)
 }

@@ -144,54 +144,54 @@ func StaleBoot(prof *profiles.Profile, bootID string) string {
 // Price prices one record. The returned row points at rec. A reference record (ref.copy,
 // ref.floor) is not a row: PriceAll sets it aside; priced here, it is priced as any record.
 //
-// A row of a run whose copy reference drifted off the profile (Drift.Off) is not priced
-// against it unless PriceDrifted is set: its SOL cells, efficiency and verdict are blank and
-// its note says why. Only the same-time check judges it: that reference was timed between
-// its samples, on the machine the row ran on, while the profile's theoretical ceilings may
-// not bound that machine (a profile calibrated under load sits below a quiet machine and
-// convicts its correct rows). With PriceDrifted it is priced as usual, and its Drift and
-// note say it was priced under drift.
-//
-// A memory-bound row with its own same-time reference (a Machine factor) is priced under
-// drift without PriceDrifted: its verdict judges it against that reference, the machine as
-// it was while the row ran, not against the profile's level, and its Machine says how far
-// the machine was off the calibration. Its efficiency column stays the profile's; its note
-// says it was priced under drift. The theoretical ceilings still judge it: on a host
-// without a datasheet they are perf/calibrate's estimate, set well above the calibration's
-// best round, farther than a drift the calibration's refusals let through.
+// A row of a run whose copy reference drifted off the profile (Drift.Off) is priced, its
+// Drift set and its note saying so. A row with a reference timed in its own moments (a
+// memory-bound row's same-time reference, a compute-bound row's compute probe) is judged
+// against it, the machine as it was while the row ran, not against the profile's level;
+// its efficiency column stays the profile's. Any other row's judged interval is widened to
+// every level the run's copy references put the machine at (between the profile and the
+// farthest reference), so it reads at ceiling or below only when that holds wherever in
+// between the machine was, and inconclusive otherwise. With PriceDrifted no interval is
+// widened: every row is judged against the profile as if nothing drifted. The theoretical
+// ceilings still judge every row: on a host without a datasheet they are perf/calibrate's
+// estimate, set well above the calibration's best round, farther than a drift the
+// calibration's refusals let through.
 func (p *Pricer) Price(rec *record.Record) Row {
-	row := p.price(rec)
-	if row.Profile == nil {
-		return row
-	}
 	d := p.device(rec.Device)
-	dr := d.driftOf(rec.Pos.File)
-	if dr == nil {
+	var dr *Drift
+	if d.prof != nil {
+		dr = d.driftOf(rec.Pos.File)
+	}
+	row := p.price(rec, dr)
+	if row.Profile == nil || dr == nil {
 		return row
 	}
-	why := fmt.Sprintf("the run's copy reference at %s ran %+.0f%% off the profile's %s (tolerance %.0f%%)", dr.Rec.Workload, 100*(dr.Rate/dr.Ceiling-1), dr.Of, 100*dr.Tolerance)
-	if sameTime := !Blank(row.Machine); p.PriceDrifted || sameTime {
-		row.Drift = dr
-		if row.Note != "" {
-			row.Note += "; "
-		}
-		row.Note += "priced under drift: " + why
-		if sameTime && !p.PriceDrifted {
-			row.Note += fmt.Sprintf("; its verdict judges it against its same-time reference (the machine at %s of the calibration's best while it ran)", Percent(row.Machine))
-		}
-		return row
+	row.Drift = dr
+	if row.Note != "" {
+		row.Note += "; "
 	}
-	u := blankRow(rec)
-	u.Profile, u.Drift = row.Profile, dr
-	u.ByteRate, u.FlopRate, u.PeakByteRate, u.PeakFlopRate = row.ByteRate, row.FlopRate, row.PeakByteRate, row.PeakFlopRate
-	u.RefRate, u.RefRatio, u.RefBreach = row.RefRate, row.RefRatio, row.RefBreach
-	if u.RefBreach {
-		u.Verdict = FormulaError
-		u.Note = breachNote(&u, d.prof, d.roof(rec.Roof, p.basis)) + "; otherwise unpriced: " + why
-	} else {
-		u.Note = "unpriced: " + why + ": recalibrate (ropgen calibrate) and measure again"
+	row.Note += fmt.Sprintf("priced under drift: the run's copy reference at %s ran %+.0f%% off the profile's %s (tolerance %.0f%%)", dr.Rec.Workload, 100*(dr.Rate/dr.Ceiling-1), dr.Of, 100*dr.Tolerance)
+	switch {
+	case !Blank(row.Machine) && !p.PriceDrifted:
+		row.Note += fmt.Sprintf("; its verdict judges it against its same-time reference (the machine at %s of the calibration's best while it ran)", Percent(row.Machine))
+	case row.sameTimeJudged() && !p.PriceDrifted:
+		row.Note += fmt.Sprintf("; its verdict judges it against its compute probe (the machine at %s of the calibration's best while it ran)", Percent(row.Probe))
 	}
-	return u
+	return row
+}
+
+// driftRange is the range of levels, as fractions of the profile's copy median, that the
+// copy references of the run in file (a reference read from no file stands for every run)
+// and the profile itself put the machine at: [min(1, rates), max(1, rates)].
+func (d *device) driftRange(file string) (lo, hi float64) {
+	lo, hi = 1, 1
+	for _, dr := range d.drifts() {
+		if !dr.OtherDevice && (dr.Rec.Pos.File == "" || file == "" || dr.Rec.Pos.File == file) {
+			f := dr.Rate / dr.Ceiling
+			lo, hi = min(lo, f), max(hi, f)
+		}
+	}
+	return lo, hi
 }
 
 // DriftedRows counts the rows priced under drift (PriceDrifted) and the rows left unpriced

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -45,58 +46,63 @@ func TestDriftOtherDevice(t *testing.T) {
 	}
 }
 
-// TestDriftedRowsUnpriced: the rows of a run whose reference drifted are left unpriced with
-// the reason (the rows of another run in the same report are not), but for a memory-bound
-// row with its own same-time reference, which is priced under drift and marked so; the
-// same-time check still judges them, DriftedRows counts them, and with PriceDrifted they are
-// all priced and marked.
-func TestDriftedRowsUnpriced(t *testing.T) {
-	row := func(file string, refRate float64) record.Record {
-		r := reporttest.Rec("hbm", 0, 1<<30, 1e-1)
+// TestDriftedRowsPriced: the rows of a run whose reference drifted are priced and marked
+// (the rows of another run in the same report are not marked). A row without a same-time
+// reference has its judged interval widened to every level the run's references put the
+// machine at: one far below the line stays below, one the drift could carry across the line
+// reads inconclusive with the reason. A memory-bound row with its own same-time reference
+// is judged against it; the same-time check still convicts. With PriceDrifted nothing is
+// widened.
+func TestDriftedRowsPriced(t *testing.T) {
+	row := func(file string, refRate, secs float64) record.Record {
+		r := reporttest.Rec("hbm", 0, 1<<30, secs)
 		r.Device, r.Pos, r.RefRate = "cpu: Test CPU", diag.Pos{File: file, Line: 2}, refRate
 		return r
 	}
 	recs := []record.Record{
 		reporttest.CopyRef("cpu: Test CPU", "drifted.txt", record.RefEnd, 20e9),
 		reporttest.CopyRef("cpu: Test CPU", "steady.txt", record.RefEnd, 38e9),
-		row("drifted.txt", 0), row("drifted.txt", 1e9), row("steady.txt", 0),
+		// 1 GiB on a 40 GB/s profile: SOL 26.8 ms.
+		row("drifted.txt", 0, 1e-1), row("drifted.txt", 1e9, 1e-1), row("steady.txt", 0, 1e-1), row("drifted.txt", 0, 0.045),
 	}
 	for _, priceDrifted := range []bool{false, true} {
 		pr := NewPricer(reporttest.NoisyProfile(t), nil, "")
 		pr.PriceDrifted = priceDrifted
 		rows := pr.PriceAll(recs)
-		if len(rows) != 3 {
+		if len(rows) != 4 {
 			t.Fatalf("%d rows", len(rows))
 		}
-		drifted, breach, steady := rows[0], rows[1], rows[2]
-		if steady.Drift != nil || Blank(steady.SOLTime) || steady.Verdict == None {
+		drifted, breach, steady, near := rows[0], rows[1], rows[2], rows[3]
+		if steady.Drift != nil || Blank(steady.SOLTime) || steady.Verdict == None || steady.Unsure != "" {
 			t.Errorf("the steady run's row: %+v", steady)
 		}
 		// 1 GiB in 0.1 s is 10.7 GB/s, 10.7x its same-time reference of 1 GB/s.
 		if !breach.RefBreach || breach.Verdict != FormulaError || !strings.HasPrefix(breach.Note, "formula error") {
 			t.Errorf("PriceDrifted %v: the same-time check did not judge the drifted row: %+v", priceDrifted, breach)
 		}
-		priced, unpriced := DriftedRows(rows)
+		if priced, unpriced := DriftedRows(rows); priced != 3 || unpriced != 0 {
+			t.Errorf("PriceDrifted %v: priced %d, unpriced %d", priceDrifted, priced, unpriced)
+		}
+		if drifted.Drift == nil || Blank(drifted.SOLTime) || drifted.Verdict != Below ||
+			!strings.HasPrefix(drifted.Note, "priced under drift: the run's copy reference at end ran -50% off the profile's copy median (tolerance 25%)") {
+			t.Errorf("PriceDrifted %v: the drifted run's row: %+v", priceDrifted, drifted)
+		}
 		if !priceDrifted {
-			if drifted.Drift == nil || !Blank(drifted.SOLTime) || !Blank(drifted.Efficiency) || drifted.Verdict != None ||
-				!strings.HasPrefix(drifted.Note, "unpriced: the run's copy reference at end ran -50% off the profile's copy median (tolerance 25%)") {
-				t.Errorf("the drifted run's row: %+v", drifted)
+			// 26.8% on the profile, up to 53.7% if the machine ran at half the copy median.
+			if math.Abs(drifted.JudgedHigh-2*drifted.Efficiency) > 1e-12 || !strings.Contains(drifted.Unsure, "copy references ran at 50.0%-100.0% of the profile's copy median") {
+				t.Errorf("the drifted row's interval: %v [%v, %v], unsure %q", drifted.Judged, drifted.JudgedLow, drifted.JudgedHigh, drifted.Unsure)
 			}
-			if breach.Drift == nil || Blank(breach.SOLTime) || Blank(breach.Machine) ||
+			// 59.7% on the profile, up to 119% at half speed: either side of the line.
+			if near.Verdict != Inconclusive || !strings.Contains(near.Note, "inconclusive: its run's copy references ran at 50.0%-100.0%") {
+				t.Errorf("the drifted row near the line: verdict %q, note %q", near.Verdict, near.Note)
+			}
+			if breach.Drift == nil || Blank(breach.Machine) ||
 				!strings.Contains(breach.Note, "; priced under drift: the run's copy reference at end ran -50%") ||
 				!strings.Contains(breach.Note, "its verdict judges it against its same-time reference (the machine at 2.9% of the calibration's best while it ran)") {
-				t.Errorf("the drifted row with a same-time reference is not priced under drift: %+v", breach)
+				t.Errorf("the drifted row with a same-time reference is not judged against it: %+v", breach)
 			}
-			if priced != 1 || unpriced != 1 {
-				t.Errorf("priced %d, unpriced %d", priced, unpriced)
-			}
-		} else {
-			if drifted.Drift == nil || Blank(drifted.SOLTime) || drifted.Verdict == None || !strings.HasPrefix(drifted.Note, "priced under drift: the run's copy reference at end ran -50%") {
-				t.Errorf("PriceDrifted: the drifted run's row: %+v", drifted)
-			}
-			if priced != 2 || unpriced != 0 {
-				t.Errorf("priced %d, unpriced %d", priced, unpriced)
-			}
+		} else if near.Verdict != Below || near.Unsure != "" {
+			t.Errorf("PriceDrifted: the drifted row near the line: verdict %q, unsure %q", near.Verdict, near.Unsure)
 		}
 	}
 }

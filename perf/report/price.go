@@ -183,6 +183,14 @@ const (
 	// cannot tell which side of the line the row is on. Only a row whose record carries the
 	// interval can read so; more samples (ropbench -max-samples) narrow it.
 	AtLine Verdict = "at the line"
+	// Inconclusive: the row's own samples put it on one side of AtCeilingMin, but what the
+	// run knows of the machine while it ran does not: its judged interval, widened by that
+	// (Row.Unsure says how), holds the line. The machine computed slower than calibrated
+	// (the compute probe), a burst slowed its same-time reference (Contention), its run's
+	// copy reference drifted off the profile and it has no same-time reference of its own,
+	// or the profile was measured under load (profiles.Conditions.Refused). A quieter run
+	// settles it.
+	Inconclusive Verdict = "inconclusive"
 	// Below: priced, and the judged efficiency is below AtCeilingMin.
 	Below Verdict = "below"
 	// None: no efficiency to judge.
@@ -284,6 +292,18 @@ type Row struct {
 	// Contention is set when the row's same-time reference ran off its calibrated rate by
 	// more than the drift tolerance; JudgedLow and JudgedHigh then hold Efficiency too.
 	Contention *Contention
+	// Probe is how fast the machine computed while the row ran, as a fraction of the
+	// calibration's best: the record's same-time compute probe (record.ProbeRate) over the
+	// profile's best round of the probe's roof (calibrate.ProbeKey); ProbeLow and ProbeHigh
+	// from its interval. NaN when the record has none or the profile did not measure that
+	// roof. A compute-bound row is judged against it (Judged = Efficiency / Probe); a
+	// memory-bound row's interval is widened by it when the machine computed slower than
+	// its calibration for certain (see Unsure).
+	Probe, ProbeLow, ProbeHigh float64
+	// Unsure says what widened the row's judged interval beyond its samples' own: the
+	// load its references saw, a drifted run, a profile measured under load; "" when
+	// nothing did. The verdict is Inconclusive when only the widened interval holds the line.
+	Unsure string
 }
 
 // Blank reports whether a cell has no value.
@@ -323,6 +343,12 @@ type device struct {
 	refs  []*record.Record // the ref.copy records, in the order met
 	// sameTime is SameTimeLine of the profile; 0 when it has none.
 	sameTime float64
+	// probeBest is the profile's best round of the compute probe's roof and probeTol the
+	// relative spread of its rounds (ProbeFactor); probeBest is 0 when it has none.
+	probeBest, probeTol float64
+	// loaded is the profile's refusal: it was measured under load, so its calibrated
+	// figures are lower bounds and its estimated theoretical ceilings too low to convict.
+	loaded bool
 }
 
 // cacheRoof is a cache level resolved on one profile.
@@ -337,6 +363,7 @@ type roof struct {
 	key         string  // the key that prices it (RoofFor)
 	peak        float64 // ceiling on the pricing basis; 0 when none
 	theoretical float64 // for the physics check; 0 when the profile lacks the key
+	estimate    bool    // theoretical is a stated estimate (profiles.Ceiling.Estimate)
 	why         string  // why peak is none
 	note        string  // how the key was substituted, or ""
 }
@@ -388,6 +415,8 @@ func (p *Pricer) device(name string) *device {
 			d.hbmNo = d.prof.Why(profiles.HBMKey, p.basis)
 			d.floor = d.prof.LatencyFloor
 			d.sameTime, _ = SameTimeLine(d.prof)
+			d.probeBest, d.probeTol = probeCeiling(d.prof)
+			d.loaded = d.prof.Measured.Loaded()
 			for _, c := range d.prof.Caches {
 				if v, ok := c.Value(p.basis); ok && c.Bytes > 0 {
 					d.caches = append(d.caches, cacheRoof{c.Key, v, c.Bytes})
@@ -410,7 +439,7 @@ func (d *device) roof(key string, basis profiles.Basis) *roof {
 		r.peak, _ = d.prof.Resolve(r.key, basis)
 		r.why = d.prof.Why(r.key, basis)
 		if c, ok := d.prof.Roof(r.key); ok {
-			r.theoretical = c.Theoretical
+			r.theoretical, r.estimate = c.Theoretical, c.Estimate
 		}
 		d.roofs[key] = r
 	}
@@ -535,11 +564,11 @@ func (d *device) price(r *roof, flops, bytes int64) Price {
 func blankRow(rec *record.Record) Row {
 	return Row{Rec: rec, Price: blankPrice(), Efficiency: blank, EffLow: blank, EffHigh: blank, Machine: blank, Judged: blank, JudgedLow: blank, JudgedHigh: blank,
 		CacheEfficiency: blank, ByteRate: blank, FlopRate: blank, PeakByteRate: blank, PeakFlopRate: blank,
-		RefRate: blank, RefRatio: blank, Floor: blank}
+		RefRate: blank, RefRatio: blank, Floor: blank, Probe: blank, ProbeLow: blank, ProbeHigh: blank}
 }
 
 // price prices rec against its device's profile, drift or not (Price).
-func (p *Pricer) price(rec *record.Record) Row {
+func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 	row := blankRow(rec)
 	d := p.device(rec.Device)
 	if d.prof == nil {
@@ -567,8 +596,11 @@ func (p *Pricer) price(rec *record.Record) Row {
 	if secs > 0 {
 		row.ByteRate, row.FlopRate = float64(rec.Bytes)/secs, float64(rec.Flops)/secs
 		row.PeakByteRate, row.PeakFlopRate = float64(rec.Bytes)/fast, float64(rec.Flops)/fast
-		row.ByteBreach = row.PeakByteRate > d.prof.HBM.Theoretical
-		row.FlopBreach = r.theoretical > 0 && row.PeakFlopRate > r.theoretical
+		// A profile measured under load estimated its theoretical ceilings from rounds the
+		// load slowed: they may sit below the hardware, and a correct row's undisturbed
+		// sample would breach them. Only the same-time line convicts on such a profile.
+		row.ByteBreach = !(d.loaded && d.prof.HBM.Estimate) && row.PeakByteRate > d.prof.HBM.Theoretical
+		row.FlopBreach = !(d.loaded && r.estimate) && r.theoretical > 0 && row.PeakFlopRate > r.theoretical
 		if rec.RefRate > 0 {
 			row.RefRate, row.RefRatio = rec.RefRate, row.ByteRate/rec.RefRate
 			row.RefLine = d.sameTime
@@ -589,6 +621,19 @@ func (p *Pricer) price(rec *record.Record) Row {
 	row.Efficiency = row.SOLTime / secs
 	row.EffLow, row.EffHigh = row.SOLTime/slow, row.SOLTime/fast
 	row.Judged = row.Efficiency
+	if d.probeBest > 0 && rec.ProbeRate > 0 && d.prof.Matches(rec.Device) {
+		row.Probe = rec.ProbeRate / d.probeBest
+		row.ProbeLow, row.ProbeHigh = row.Probe, row.Probe
+		if rec.ProbeRateLow > 0 {
+			row.ProbeLow, row.ProbeHigh = rec.ProbeRateLow/d.probeBest, rec.ProbeRateHigh/d.probeBest
+		}
+	}
+	if !Blank(row.Probe) && row.Bound == Compute {
+		// The probe is the roof's own kind of work timed in the same moments: the row over
+		// it is the row over the machine as it computed then, whatever slowed both.
+		row.Judged = row.Efficiency / row.Probe
+		row.JudgedLow, row.JudgedHigh = row.Efficiency/row.ProbeHigh, row.Efficiency/row.ProbeLow
+	}
 	if f, ok := SameTimeFactor(d.prof, rec.RefRate); ok && row.Bound == Memory {
 		row.Machine = f
 		row.Judged = row.Efficiency / f
@@ -623,17 +668,100 @@ func (p *Pricer) price(rec *record.Record) Row {
 	if !Blank(row.Machine) && row.Machine > 1 {
 		slowest /= row.Machine
 	}
-	row.Verdict = verdict(row.SOLTime, d.floor, row.Judged, slowest, row.JudgedLow, row.JudgedHigh)
+	if !Blank(row.Probe) && row.Bound == Compute && row.Probe > 1 {
+		slowest /= row.Probe
+	}
+	// The samples' own interval decides "at the line"; what the run saw of the machine
+	// widens it into the interval that decides "inconclusive".
+	lo, hi := row.JudgedLow, row.JudgedHigh
+	if row.Contention != nil {
+		// The samples' interval is the reference's own; the contention widening is the load's.
+		lo, hi = row.contentionFree()
+	}
+	wlo, whi := lo, hi
+	if Blank(wlo) {
+		wlo, whi = row.Judged, row.Judged
+	}
+	var unsure []string
+	widen := func(a, b float64, why string) {
+		if a < wlo || b > whi {
+			wlo, whi = min(wlo, a), max(whi, b)
+			unsure = append(unsure, why)
+		}
+	}
+	if c := row.Contention; c != nil {
+		widen(row.JudgedLow, row.JudgedHigh, "a burst of load slowed its same-time reference, perhaps more than the row")
+		row.setNote(fmt.Sprintf("priced under contention: its same-time reference ran %+.0f%% off the calibration's median of its pattern (tolerance %.0f%%), so its judged interval holds its efficiency on the profile too", 100*c.Off, 100*c.Tolerance))
+	}
+	if !Blank(row.Probe) && row.Bound == Memory && row.ProbeHigh < 1-d.probeTol {
+		// The machine computed slower than calibrated, for certain (the probe's whole
+		// interval is below the calibration's spread): a row with arithmetic in it may have
+		// lost that much, which no memory stream shows.
+		widen(row.Judged, row.Efficiency/row.ProbeHigh, fmt.Sprintf("the machine computed at %s of its calibrated best while it ran (the compute probe), which may have slowed it that much", Percent(row.ProbeHigh)))
+	}
+	if d.loaded && !row.sameTimeJudged() && Blank(row.Probe) {
+		// Nothing timed in the row's own moments: its time and the ceilings were both taken
+		// under load, by amounts nothing measured.
+		unsure = append(unsure, fmt.Sprintf("profile %s was measured under load (its calibration was refused) and no reference was timed beside the row", d.prof.Name))
+		wlo, whi = 0, math.MaxFloat64
+	} else if d.loaded && !(row.Bound == Compute && !Blank(row.Probe) && r.key == profiles.ProbeKey) {
+		// Only a compute-bound row on the probe's own roof is judged on the probe alone;
+		// every other judgment uses a ceiling of the loaded profile.
+		widen(row.Judged/(1+DriftCap), row.Judged*(1+DriftCap), fmt.Sprintf("profile %s was measured under load (its calibration was refused), so its ceilings are lower bounds, each taken as up to %.0f%% off (the drift cap)", d.prof.Name, 100*DriftCap))
+	}
+	if drift != nil && !p.PriceDrifted && !row.sameTimeJudged() {
+		// Its run's copy references say how far the machine was off the profile while the
+		// run went on; without a reference of its own the row may have been anywhere in
+		// between.
+		fmin, fmax := d.driftRange(rec.Pos.File)
+		widen(row.Judged/fmax, row.Judged/fmin, fmt.Sprintf("its run's copy references ran at %s-%s of the profile's copy median and it has no same-time reference of its own", Percent(fmin), Percent(fmax)))
+	}
+	row.Verdict = verdict(row.SOLTime, d.floor, row.Judged, slowest, lo, hi)
+	if len(unsure) > 0 {
+		if whi < math.MaxFloat64 {
+			row.JudgedLow, row.JudgedHigh = wlo, whi
+		}
+		row.Unsure = strings.Join(unsure, "; ")
+	}
+	if (row.Verdict == AtCeiling || row.Verdict == Below) && len(unsure) > 0 && reachesCeiling(whi) && !reachesCeiling(wlo) {
+		row.Verdict = Inconclusive
+		row.addNote("inconclusive: " + row.Unsure)
+	}
 	if row.Verdict == Anomaly {
 		row.setNote(NoteAnomaly)
 	}
-	if c := row.Contention; c != nil {
-		if row.Note != "" {
-			row.Note += "; "
-		}
-		row.Note += fmt.Sprintf("priced under contention: its same-time reference ran %+.0f%% off the calibration's median of its pattern (tolerance %.0f%%), so its judged interval holds its efficiency on the profile too", 100*c.Off, 100*c.Tolerance)
-	}
 	return row
+}
+
+// sameTimeJudged reports whether the row's verdict judges it against a reference timed in
+// its own moments: a memory-bound row's same-time reference (Machine), a compute-bound
+// row's compute probe.
+func (row *Row) sameTimeJudged() bool {
+	return !Blank(row.Machine) || (row.Bound == Compute && !Blank(row.Probe))
+}
+
+// contentionFree is the row's judged interval before the contention widening: the
+// reference's own (JudgedLow, JudgedHigh at RefRateHigh and RefRateLow), NaN when none.
+func (row *Row) contentionFree() (lo, hi float64) {
+	fHi, okHi := SameTimeFactor(row.Profile, row.Rec.RefRateHigh)
+	fLo, okLo := SameTimeFactor(row.Profile, row.Rec.RefRateLow)
+	if !okHi || !okLo {
+		return blank, blank
+	}
+	return row.Efficiency / fHi, row.Efficiency / fLo
+}
+
+// probeCeiling returns prof's best round of the probe's roof and the relative spread of its
+// rounds, which a probe may sit below the best on a quiet machine; 0 when prof measured none.
+func probeCeiling(prof *profiles.Profile) (best, tol float64) {
+	c, ok := prof.Roof(profiles.ProbeKey)
+	if !ok || !c.Calibrated() {
+		return 0, 0
+	}
+	if c.Spread.Measured() && c.Spread.Max > 0 {
+		return c.Spread.Max, min(profiles.ComputeTolerance, c.Spread.Rel())
+	}
+	return c.Effective, 0
 }
 
 // verdict is the verdict of a priced row with SOL time sol, the cold-call floor floor (0:
@@ -663,6 +791,14 @@ func verdict(sol, floor, eff, slowest, lo, hi float64) Verdict {
 
 // reachesCeiling reports whether a judged efficiency is at or above the at-ceiling line.
 func reachesCeiling(eff float64) bool { return eff >= AtCeilingMin*(1-lineTolerance) }
+
+// addNote appends s to the note.
+func (row *Row) addNote(s string) {
+	if row.Note != "" {
+		row.Note += "; "
+	}
+	row.Note += s
+}
 
 // setNote sets the note unless a physics breach already wrote one: the breach is the finding
 // that matters most.

@@ -621,7 +621,8 @@ func ptr[T any](v T) *T { return &v }
 // than the drift tolerance (the pattern's spread, or the reference's own interval, at most
 // DriftCap) marks the row contended, and its judged interval then holds its efficiency on the
 // profile too: a row with arithmetic in it that a burst slowed less than the reference reads
-// at the line, not at ceiling; a row on one side at both ends keeps that side.
+// inconclusive, not at ceiling; a row on one side at both ends keeps that side, and a row
+// whose own interval holds the line reads at the line.
 func TestContention(t *testing.T) {
 	p := reporttest.Profile(t)
 	p.MixFractions = map[string]float64{"copy_cold": 0.5}
@@ -637,12 +638,12 @@ func TestContention(t *testing.T) {
 	}{
 		{"at the median", 0.75, 5e11, 0, 0, false, AtCeiling},
 		{"15% below: within the spread", 0.75, 4.25e11, 0, 0, false, AtCeiling},
-		{"30% below: the judged 94% is not to be trusted", 0.6, 3.5e11, 0, 0, true, AtLine},
+		{"30% below: the judged 94% is not to be trusted", 0.6, 3.5e11, 0, 0, true, Inconclusive},
 		{"26% below, at ceiling either way", 0.805, 3.7e11, 0, 0, true, AtCeiling},
 		{"30% below, below either way", 0.4, 3.5e11, 0, 0, true, Below},
 		{"22% below, within its own wide interval", 0.6, 3.9e11, 3.5e11, 4.4e11, false, AtLine},
-		{"22% below, narrow interval", 0.6, 3.9e11, 3.85e11, 3.95e11, true, AtLine},
-		{"40% above: the faster machine lowers the judged figure", 0.9, 7e11, 0, 0, true, AtLine},
+		{"22% below, narrow interval", 0.6, 3.9e11, 3.85e11, 3.95e11, true, Inconclusive},
+		{"40% above: the faster machine lowers the judged figure", 0.9, 7e11, 0, 0, true, Inconclusive},
 	} {
 		r := reporttest.Rec("vector.fp32", 0, 4<<28, sol/c.eff)
 		r.MinSeconds, r.MaxSeconds = r.Seconds, r.Seconds
@@ -658,5 +659,96 @@ func TestContention(t *testing.T) {
 			math.Abs(row.Contention.Off-(c.ref/5e11-1)) > 1e-12) {
 			t.Errorf("%s: judged %v [%v, %v] does not hold efficiency %v; off %v", c.name, row.Judged, row.JudgedLow, row.JudgedHigh, row.Efficiency, row.Contention.Off)
 		}
+	}
+}
+
+// TestProbeVerdicts: a compute-bound row with a compute probe is judged against it (the row
+// over the machine as it computed then); a memory-bound row whose probe says, for certain,
+// that the machine computed slower than calibrated has its interval widened by that and
+// reads inconclusive where the widening crosses the line, with the reason; a probe at the
+// calibrated rate widens nothing.
+func TestProbeVerdicts(t *testing.T) {
+	p := reporttest.Profile(t)
+	const best = reporttest.VecEff // the profile measured no spread: its effective is the best
+	for _, c := range []struct {
+		name             string
+		flops, bytes     int64
+		eff              float64 // on the profile
+		probe, plo, phi  float64 // the probe's rate and interval as fractions of best (0: none)
+		want             Verdict
+		judged, jlo, jhi float64
+		unsure           string
+	}{
+		{"compute-bound at half speed: at ceiling against its probe", 1 << 30, 1 << 10, 0.45, 0.5, 0.48, 0.52, AtCeiling, 0.9, 0.45 / 0.52, 0.45 / 0.48, ""},
+		{"compute-bound, no probe: below", 1 << 30, 1 << 10, 0.45, 0, 0, 0, Below, 0.45, math.NaN(), math.NaN(), ""},
+		{"compute-bound, the probe's interval holds the line", 1 << 30, 1 << 10, 0.4, 0.5, 0.45, 0.55, AtLine, 0.8, 0.4 / 0.55, 0.4 / 0.45, ""},
+		{"memory-bound, the machine computed slower", 1 << 20, 1 << 30, 0.7, 0.75, 0.7, 0.8, Inconclusive, 0.7, 0.7, 0.7 / 0.8, "the machine computed at 80.0% of its calibrated best"},
+		{"memory-bound, far below even so", 1 << 20, 1 << 30, 0.3, 0.75, 0.7, 0.8, Below, 0.3, 0.3, 0.3 / 0.8, "the machine computed at 80.0%"},
+		{"memory-bound, the probe at its best", 1 << 20, 1 << 30, 0.7, 1, 0.98, 1.01, Below, 0.7, math.NaN(), math.NaN(), ""},
+	} {
+		r := reporttest.Rec("vector.fp32", c.flops, c.bytes, 0)
+		pr := reporttest.Profile(t)
+		sol := max(float64(c.flops)/reporttest.VecEff, float64(c.bytes)/reporttest.HBMEff)
+		r.Seconds = sol / c.eff
+		r.MinSeconds, r.MaxSeconds = r.Seconds, r.Seconds
+		if c.probe > 0 {
+			r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh = c.probe*best, c.plo*best, c.phi*best
+		}
+		row := NewPricer(pr, nil, "").Price(&r)
+		near := func(a, b float64) bool {
+			return math.IsNaN(a) == math.IsNaN(b) && (math.IsNaN(a) || math.Abs(a-b) < 1e-9)
+		}
+		if row.Verdict != c.want || !near(row.Judged, c.judged) || !near(row.JudgedLow, c.jlo) || !near(row.JudgedHigh, c.jhi) ||
+			!strings.Contains(row.Unsure, c.unsure) || (c.unsure == "") != (row.Unsure == "") {
+			t.Errorf("%s: verdict %q judged %v [%v, %v] unsure %q note %q; want %q %v [%v, %v] unsure %q",
+				c.name, row.Verdict, row.Judged, row.JudgedLow, row.JudgedHigh, row.Unsure, row.Note, c.want, c.judged, c.jlo, c.jhi, c.unsure)
+		}
+		if c.want == Inconclusive && !strings.Contains(row.Note, "inconclusive: ") {
+			t.Errorf("%s: note %q does not say why it is inconclusive", c.name, row.Note)
+		}
+	}
+	_ = p
+}
+
+// TestLoadedProfile: against a profile measured under load (measured.refused), a rate above
+// its estimated theoretical ceilings is no formula error (the estimate rests on rounds the
+// load slowed), a row with no reference timed in its own moments reads inconclusive, and a
+// compute-bound row on the probe's roof keeps the verdict its probe gives; the same-time
+// line still convicts.
+func TestLoadedProfile(t *testing.T) {
+	loaded, err := profiles.Parse("host-loaded.yaml", []byte(`
+device: "Test Device"
+measured: {at: "2026-12-01T08:00:00Z", refused: ["the DRAM envelope: the median round is 40% below the best"]}
+hbm: {theoretical: 1099511627776, estimate: true, note: "1.75 x the best round", calibration: 0.5}
+vector:
+  fp32: {theoretical: 4398046511104, estimate: true, note: "1.25 x the best round", calibration: 0.5}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !loaded.Measured.Loaded() || reporttest.Profile(t).Measured.Loaded() {
+		t.Fatalf("Loaded: %v", loaded.Measured)
+	}
+	// 2^30 bytes in 2^-11 s is 2^41 B/s, twice the theoretical 2^40.
+	fast := reporttest.Rec("vector.fp32", 0, 1<<30, 1.0/(1<<11))
+	row := NewPricer(loaded, nil, "").Price(&fast)
+	if row.ByteBreach || row.Verdict == FormulaError {
+		t.Errorf("a loaded profile's estimate convicted a row: %+v", row)
+	}
+	if row = NewPricer(reporttest.Profile(t), nil, "").Price(&fast); !row.ByteBreach {
+		t.Errorf("the accepted profile did not convict it: %+v", row)
+	}
+	slow := reporttest.Rec("vector.fp32", 0, 1<<30, 1)
+	if row = NewPricer(loaded, nil, "").Price(&slow); row.Verdict != Inconclusive || !strings.Contains(row.Note, "measured under load") {
+		t.Errorf("a row with no reference on a loaded profile: verdict %q note %q", row.Verdict, row.Note)
+	}
+	gemm := reporttest.Rec("vector.fp32", 1<<30, 1<<10, 1.0/(1<<11)/0.45)
+	gemm.ProbeRate, gemm.ProbeRateLow, gemm.ProbeRateHigh = 0.5*reporttest.VecEff, 0.48*reporttest.VecEff, 0.52*reporttest.VecEff
+	if row = NewPricer(loaded, nil, "").Price(&gemm); row.Verdict != AtCeiling || row.Unsure != "" {
+		t.Errorf("a compute-bound row with its probe on a loaded profile: verdict %q judged %v unsure %q", row.Verdict, row.Judged, row.Unsure)
+	}
+	gemm.Seconds, gemm.MinSeconds, gemm.MaxSeconds = 1.0/(1<<11)/0.2, 0, 0
+	if row = NewPricer(loaded, nil, "").Price(&gemm); row.Verdict != Below {
+		t.Errorf("a slow compute-bound row with its probe on a loaded profile: verdict %q judged %v", row.Verdict, row.Judged)
 	}
 }

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# make run's steps after the build (the Makefile's run target calls it with OUT set and the
+# binaries built in $OUT/bin): calibrate the host when its profile is missing or from another
+# boot, benchmark a quick subset of the catalog and the rows that can earn a verdict, measure
+# again once when the run's copy reference drifted off the profile, and print the summary.
+#
+# A calibration the machine is too busy for is refused (ropgen calibrate exits 3) and tried
+# once more. Refused twice, the run goes on all the same (docs/report.md, "A busy machine"):
+# against the host's earlier profile when there is one (the drift rule protects its rows),
+# else against the refused measurement itself, kept apart in $OUT/host-loaded.yaml and never
+# as $OUT/host.yaml: its figures are lower bounds, so the report gives a verdict only where
+# the references timed beside a row carry it, and says "inconclusive" with the reason
+# elsewhere. Exit 1 when a row breaches a theoretical ceiling or the same-time line (a
+# formula error), or when a step fails; else 0.
+set -u
+OUT=${OUT:-out}
+BIN=$OUT/bin
+PROFILE=$OUT/host.yaml
+LOADED=$OUT/host-loaded.yaml
+# A measurement refused under load describes the minute it was taken in, not this run's.
+rm -f "$LOADED"
+
+loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
+
+# calibrate FILE: measure the host into FILE, once more when refused; 0 when FILE was
+# written, 3 when refused twice (the last refused measurement is in $LOADED), else 1.
+calibrate() {
+	echo "calibrating $1 (log: $OUT/calibrate.log)" >&2
+	"$BIN/ropgen" calibrate -o "$1" -loaded "$LOADED" 2> "$OUT/calibrate.log"
+	local status=$?
+	if [ $status -eq 3 ]; then
+		sed -n '/refused (attempt/,$p' "$OUT/calibrate.log" >&2
+		mv "$OUT/calibrate.log" "$OUT/calibrate-refused.log"
+		echo "calibrating again, once (load average $(loadavg); the refused log: $OUT/calibrate-refused.log)" >&2
+		"$BIN/ropgen" calibrate -o "$1" -loaded "$LOADED" 2> "$OUT/calibrate.log"
+		status=$?
+		[ $status -eq 3 ] && sed -n '/refused (attempt/,$p' "$OUT/calibrate.log" >&2
+	fi
+	case $status in
+	0 | 3) return $status ;;
+	esac
+	cat "$OUT/calibrate.log" >&2
+	return 1
+}
+
+# benchmark PROFILE: the quick rows, then the rows that can earn a verdict on PROFILE.
+benchmark() {
+	echo "benchmarking (logs: $OUT/quick.log, $OUT/chart.log)" >&2
+	"$BIN/ropbench" run -quick -o "$OUT/quick.txt" 2> "$OUT/quick.log" || { tail -5 "$OUT/quick.log"; return 1; }
+	"$BIN/ropbench" run -judge "$1" -samples 15 -max-samples 120 -o "$OUT/chart.txt" 2> "$OUT/chart.log" || { tail -5 "$OUT/chart.log"; return 1; }
+}
+
+profile=$PROFILE
+refused=0
+if ! { test -s "$PROFILE" && "$BIN/ropgen" report -check -profile "$PROFILE" > "$OUT/check.txt"; }; then
+	cat "$OUT/check.txt" 2> /dev/null >&2
+	calibrate "$PROFILE"
+	case $? in
+	0) ;;
+	3)
+		refused=1
+		if test -s "$PROFILE"; then
+			echo "make run: the calibration was refused twice (load average $(loadavg)): the run is priced against the earlier profile $PROFILE, its rows protected by the drift rule (docs/report.md)" >&2
+		else
+			profile=$LOADED
+			echo "make run: the calibration was refused twice (load average $(loadavg)) and this host has no earlier profile: the run is priced against the refused measurement $LOADED, whose figures are lower bounds (docs/report.md, \"A busy machine\"); $PROFILE is not written" >&2
+		fi
+		;;
+	*) exit 1 ;;
+	esac
+fi
+benchmark "$profile" || exit 1
+# Once refused, not again: the machine that refused twice a minute ago is still busy.
+if [ "$profile" = "$PROFILE" ] && [ $refused = 0 ] && ! "$BIN/ropgen" report -check -profile "$PROFILE" "$OUT/quick.txt" "$OUT/chart.txt" > "$OUT/check.txt"; then
+	cat "$OUT/check.txt" >&2
+	calibrate "$OUT/host-new.yaml"
+	case $? in
+	0) mv "$OUT/host-new.yaml" "$PROFILE" && benchmark "$PROFILE" || exit 1 ;;
+	3) echo "make run: the calibration was refused twice (load average $(loadavg)): the rows are priced against $PROFILE under the drift rule (docs/report.md, Drift)" >&2 ;;
+	*) exit 1 ;;
+	esac
+fi
+"$BIN/ropgen" report -profile "$profile" -o "$OUT/quick-report.txt" "$OUT/quick.txt" 2> /dev/null
+"$BIN/ropgen" report -profile "$profile" -o "$OUT/chart-report.txt" -svg "$OUT/roofline.svg" "$OUT/chart.txt" 2> /dev/null
+"$BIN/ropgen" report -profile "$profile" -html "$OUT/report.html" "$OUT/quick.txt" "$OUT/chart.txt" > /dev/null 2>&1
+"$BIN/ropgen" report -summary -profile "$profile" "$OUT/quick.txt" "$OUT/chart.txt"
+status=$?
+# Exit 4 says rows were left unpriced; the summary counts them and their notes say why.
+[ $status -eq 4 ] && status=0
+echo "full tables: $OUT/quick-report.txt (regression rows), $OUT/chart-report.txt (ranked rows); HTML page: $OUT/report.html; chart: $OUT/roofline.svg; profile: $profile"
+exit $status
