@@ -43,9 +43,9 @@ func WriteSummary(w io.Writer, p *report.Pricer, rows []report.Row) error {
 	lostAll := LostTotal(ranked)
 	if len(ranked) > 0 {
 		fmt.Fprintf(bw, "\nkernels ranked by the time they lose against their roof (%s):\n", RankRule)
-		// The judged column appears when a row was judged against the machine as its
-		// same-time reference found it: its verdict then reads that figure, not eff.
-		machine := slices.ContainsFunc(ranked[:min(len(ranked), SummaryTop)], func(r Ranked) bool { return !report.Blank(r.Machine) })
+		// The judged column appears when a row was judged against the machine as a reference
+		// timed beside it found it: its verdict then reads that figure, not eff.
+		machine := slices.ContainsFunc(ranked[:min(len(ranked), SummaryTop)], func(r Ranked) bool { return r.Judged != r.Efficiency })
 		head := []string{"#", "op/workload/dtype", "time", "sol", "lost", "share", "eff", "samples", "verdict", "what would move it"}
 		right := []bool{true, false, true, true, true, true, true, true, false, false}
 		if machine {
@@ -88,9 +88,6 @@ func WriteSummary(w io.Writer, p *report.Pricer, rows []report.Row) error {
 
 	if len(ranked) == 0 {
 		bw.WriteString("\nno row to rank: none has a verdict other than latency-bound (the counts below say what the rows are)")
-		if _, unpriced := report.DriftedRows(rows); unpriced > 0 {
-			bw.WriteString("; the rows of a run whose copy reference drifted are unpriced: recalibrate and measure again, or price them anyway with -price-drifted")
-		}
 		bw.WriteString("\n")
 	}
 
@@ -151,7 +148,7 @@ const SummaryLegend = "legend: sol = the speed-of-light time on the roof that bo
 	"eff = sol / median time; samples = eff of the slowest and of the fastest sample; verdict: at ceiling when the median sample is at 80% or more (anomaly: the slowest above 105%)"
 
 // JudgedLegend explains the judged column, shown when a row has a same-time reference.
-const JudgedLegend = "judged = eff over how fast the machine streamed while the row ran (its same-time reference over the calibration's best of that pattern); a memory-bound row with a reference earns its verdict by it"
+const JudgedLegend = "judged = eff over how fast the machine streamed (a memory-bound row's same-time reference) or computed (a compute-bound row's compute probe) while the row ran, as a fraction of the calibration's best; such a row earns its verdict by it"
 
 // Ranked is a row of the summary's ranking: the time it loses against its roof and what
 // would move it.

@@ -91,12 +91,8 @@ func writeReferences(bw *bufio.Writer, p *report.Pricer, rows []report.Row) {
 			}
 		}
 	}
-	priced, unpriced := report.DriftedRows(rows)
-	if unpriced > 0 {
-		fmt.Fprintf(bw, "%s unpriced: their run's copy reference drifted off the profile (their notes say which); recalibrate and measure again\n", plural(unpriced, "row"))
-	}
-	if priced > 0 {
-		fmt.Fprintf(bw, "%s priced under drift: their run's copy reference drifted off the profile (their notes say which), so their prices describe another machine\n", plural(priced, "row"))
+	if n := report.DriftedRows(rows); n > 0 {
+		fmt.Fprintf(bw, "%s priced under drift: their run's copy reference drifted off the profile (their notes say which); a row with no reference timed beside it keeps a verdict only where the drift could not move it\n", plural(n, "row"))
 	}
 }
 

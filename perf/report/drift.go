@@ -194,17 +194,13 @@ func (d *device) driftRange(file string) (lo, hi float64) {
 	return lo, hi
 }
 
-// DriftedRows counts the rows priced under drift (PriceDrifted) and the rows left unpriced
-// for it.
-func DriftedRows(rows []Row) (priced, unpriced int) {
+// DriftedRows counts the rows of a run whose copy reference drifted (Row.Drift).
+func DriftedRows(rows []Row) int {
+	n := 0
 	for i := range rows {
-		switch {
-		case rows[i].Drift == nil:
-		case Blank(rows[i].SOLTime):
-			unpriced++
-		default:
-			priced++
+		if rows[i].Drift != nil {
+			n++
 		}
 	}
-	return priced, unpriced
+	return n
 }
