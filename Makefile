@@ -41,7 +41,8 @@ run: generate
 # (internal/asm/f32) once per SIMD level this machine runs, never from the test cache,
 # with the count of tests each ran (scripts/test-ops-levels.sh:
 # go, avx2 and avx512 on amd64; and the arm64 build's NEON kernels under qemu-user where
-# qemu-aarch64-static is installed, skipped with a message otherwise). The go test runs here
+# qemu-aarch64-static is installed, skipped with a message otherwise), and make run's flow on a
+# busy machine with stand-ins for the commands (scripts/run-test.sh). The go test runs here
 # skip the vet checks go test adds (-vet=off): go vet ./... ran every one of them, and more.
 test: asm-check
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -58,6 +59,7 @@ test: asm-check
 	GOARCH=arm64 $(GO) vet ./ops ./internal/asm/...
 	$(GO) vet -tags purego ./... && $(GO) test -tags purego ./internal/asm/...
 	@GO='$(GO)' scripts/test-ops-levels.sh
+	@scripts/run-test.sh
 	$(MAKE) --no-print-directory example
 	$(MAKE) --no-print-directory harness
 
