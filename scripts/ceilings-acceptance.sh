@@ -76,7 +76,7 @@ for i in $(seq 1 "$N"); do
 	anomalies=$(jq '[.rows[] | select(.verdict == "anomaly")] | length' "$out/all.json")
 	errors=$(jq '[.rows[] | select(.verdict == "formula error")] | length' "$out/all.json")
 	rows "$out/chart.json" | sort > "$out/judged.tsv"
-	(cd "$dbl" && "$work/doubled-bin/ropbench" run -op '^AddFwd$' -workload '^cpu-large$' -samples 15 -o "$out/add2x.txt" 2> /dev/null)
+	(cd "$dbl" && "$work/doubled-bin/ropbench" run -judge "$profile" -op '^AddFwd$' -workload '^cpu-large$' -samples 15 -max-samples 120 -o "$out/add2x.txt" 2> /dev/null)
 	"$out/bin/ropgen" report -profile "$profile" "$out/add2x.txt" > "$out/add2x-report.txt" 2>&1
 	caught=$?
 	"$out/bin/ropgen" report -json -profile "$profile" "$out/add2x.txt" > "$out/add2x.json" 2> /dev/null

@@ -284,8 +284,11 @@ type Row struct {
 	Verdict Verdict
 	// ByteBreach and FlopBreach mark implied rates above the theoretical HBM and roof ceilings.
 	ByteBreach, FlopBreach bool
-	// RefBreach marks an implied byte rate above RefLine times the same-time reference.
-	RefBreach bool
+	// RefBreach marks an implied byte rate above RefLine times the same-time reference across
+	// the reference's 99% interval: at its median and at its high bound (RefRateHigh).
+	// RefUnsure marks one above it at the median only: the check cannot tell a formula
+	// error from the load, and the row reads inconclusive (more samples narrow it).
+	RefBreach, RefUnsure bool
 	// Drift is the drifted copy reference of the row's run, nil when none drifted: the row
 	// is unpriced, or with Pricer.PriceDrifted priced under drift.
 	Drift *Drift
@@ -604,7 +607,15 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 		if rec.RefRate > 0 {
 			row.RefRate, row.RefRatio = rec.RefRate, row.ByteRate/rec.RefRate
 			row.RefLine = d.sameTime
-			row.RefBreach = d.sameTime > 0 && row.RefRatio > d.sameTime
+			// An accusation rests on the whole interval: on a busy machine the paired ratio of
+			// a correct row can sit above the line at its median while its interval, as wide as
+			// the load made it, reaches well below.
+			low := row.RefRatio
+			if rec.RefRateHigh > 0 {
+				low = row.ByteRate / rec.RefRateHigh
+			}
+			row.RefBreach = d.sameTime > 0 && row.RefRatio > d.sameTime && low > d.sameTime
+			row.RefUnsure = d.sameTime > 0 && row.RefRatio > d.sameTime && !row.RefBreach
 		}
 	}
 	if row.ByteBreach || row.FlopBreach || row.RefBreach {
@@ -699,6 +710,10 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 		// lost that much, which no memory stream shows.
 		widen(row.Judged, row.Efficiency/row.ProbeHigh, fmt.Sprintf("the machine computed at %s of its calibrated best while it ran (the compute probe), which may have slowed it that much", Percent(row.ProbeHigh)))
 	}
+	if row.RefUnsure {
+		unsure = append(unsure, fmt.Sprintf("its implied rate is %sx its same-time reference at the median, above the same-time line (%sx), but not across the reference's 99%% interval: the physics check cannot tell a formula error from the load", Times(row.RefRatio), Times(row.RefLine)))
+		wlo, whi = 0, math.MaxFloat64
+	}
 	if d.loaded && !row.sameTimeJudged() && Blank(row.Probe) {
 		// Nothing timed in the row's own moments: its time and the ceilings were both taken
 		// under load, by amounts nothing measured.
@@ -723,7 +738,9 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 		}
 		row.Unsure = strings.Join(unsure, "; ")
 	}
-	if (row.Verdict == AtCeiling || row.Verdict == Below) && len(unsure) > 0 && reachesCeiling(whi) && !reachesCeiling(wlo) {
+	// A row that may breach the same-time line is inconclusive even where its samples
+	// alone leave it at the line: its efficiency may be an overcount's.
+	if (row.Verdict == AtCeiling || row.Verdict == Below || row.Verdict == AtLine && row.RefUnsure) && len(unsure) > 0 && reachesCeiling(whi) && !reachesCeiling(wlo) {
 		row.Verdict = Inconclusive
 		row.addNote("inconclusive: " + row.Unsure)
 	}
@@ -823,8 +840,12 @@ func breachNote(row *Row, prof *profiles.Profile, r *roof) string {
 		parts[len(parts)-1] += " by its fastest sample"
 	}
 	if row.RefBreach {
-		parts = append(parts, fmt.Sprintf("implied %s by its median sample is %sx the same-time reference (%s, the faster streaming pattern timed between its samples; the line is %sx: the DRAM envelope over that pattern's calibrated rate, widened by its spread)",
-			Rate(row.ByteRate, "B/s"), Times(row.RefRatio), Rate(row.RefRate, "B/s"), Times(row.RefLine)))
+		at := ""
+		if r := row.Rec.RefRateHigh; r > 0 {
+			at = fmt.Sprintf(", and %sx its interval's high bound", Times(row.ByteRate/r))
+		}
+		parts = append(parts, fmt.Sprintf("implied %s by its median sample is %sx the same-time reference (%s, the faster streaming pattern timed between its samples%s; the line is %sx: the DRAM envelope over that pattern's calibrated rate, widened by its spread)",
+			Rate(row.ByteRate, "B/s"), Times(row.RefRatio), Rate(row.RefRate, "B/s"), at, Times(row.RefLine)))
 	}
 	return "formula error: " + strings.Join(parts, "; ")
 }

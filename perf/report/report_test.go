@@ -531,6 +531,39 @@ func TestSameTimeCheck(t *testing.T) {
 	}
 }
 
+// TestSameTimeInterval: the same-time check convicts only when the row's implied rate is
+// above the line across the reference's 99% interval; a row above it at the median only (a
+// correct row on a busy machine, whose interval the load made wide) is no formula error but
+// inconclusive, with the reason, and RefUnsure tells the benchmark to take more samples.
+func TestSameTimeInterval(t *testing.T) {
+	const secs = 1.0 / (1 << 8)
+	r := reporttest.Rec("vector.fp32", 1<<28, 1<<31, secs) // 550 GB/s implied
+	for _, c := range []struct {
+		name          string
+		ref, lo, hi   float64
+		breach, maybe bool
+		verdict       Verdict
+	}{
+		{"2.2x, interval 1.8-2.6x", 250e9, 210e9, 300e9, true, false, FormulaError},
+		{"2.2x, interval 1.1-3.7x", 250e9, 150e9, 500e9, false, true, Inconclusive},
+		{"the correct row: 1.1x, interval 0.92-1.31x", 250e9, 210e9, 300e9, false, false, ""},
+	} {
+		rec := r
+		if c.verdict == "" {
+			rec = reporttest.Rec("vector.fp32", 1<<28, 1<<30, secs)
+		}
+		rec.RefRate, rec.RefRateLow, rec.RefRateHigh = c.ref, c.lo, c.hi
+		row := NewPricer(nil, []*profiles.Profile{sameTimeProfile(t)}, "").Price(&rec)
+		if row.RefBreach != c.breach || row.RefUnsure != c.maybe || (c.verdict != "" && row.Verdict != c.verdict) ||
+			c.maybe != strings.Contains(row.Note, "the physics check cannot tell a formula error from the load") {
+			t.Errorf("%s: breach %v unsure %v verdict %q note %q; want %v %v %q", c.name, row.RefBreach, row.RefUnsure, row.Verdict, row.Note, c.breach, c.maybe, c.verdict)
+		}
+		if c.breach && !strings.Contains(row.Note, "and 1.83x its interval's high bound") {
+			t.Errorf("%s: the breach note does not give the interval's bound: %q", c.name, row.Note)
+		}
+	}
+}
+
 // TestSameTimeVerdicts: a memory-bound row's verdict judges its efficiency against the
 // machine as its same-time reference found it (the reference over the calibrated best of
 // the same pattern), so the machine's bandwidth moving between the calibration and the run

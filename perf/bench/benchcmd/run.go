@@ -198,11 +198,13 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 const settleTime = 30 * time.Second
 
 // settle is -max-samples' bench.Settle: a record's verdict is open while the report, pricing
-// it on prof, reads it as at the line.
+// it on prof, reads it as at the line, or cannot tell whether it breaches the same-time line
+// (report.Row.RefUnsure): both are its samples' uncertainty, which more samples narrow.
 func settle(prof *profiles.Profile, maxSamples int) *bench.Settle {
 	pricer := report.NewPricer(prof, nil, profiles.Effective)
 	return &bench.Settle{Max: maxSamples, MaxTime: settleTime, Open: func(rec record.Record) bool {
-		return pricer.Price(&rec).Verdict == report.AtLine
+		row := pricer.Price(&rec)
+		return row.Verdict == report.AtLine || row.RefUnsure
 	}}
 }
 
