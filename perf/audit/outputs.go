@@ -69,16 +69,9 @@ func OutputBytes(op *manifest.Op, c manifest.Case) (int64, error) {
 		if !ok {
 			return 0, fmt.Errorf("output %s of %s has no declared shape (arbitrary rank): its size is known only when the op runs", out.Name, op.Name)
 		}
-		spec, ok := manifest.LookupDType(c.DTypes[out.Name])
-		if !ok {
-			return 0, fmt.Errorf("output %s of %s: unknown dtype %q", out.Name, op.Name, c.DTypes[out.Name])
-		}
-		n := int64(spec.Size)
-		for _, d := range shape {
-			if d < 0 || (d > 0 && n > math.MaxInt64/int64(d)) {
-				return 0, fmt.Errorf("output %s of %s: size of shape %v overflows", out.Name, op.Name, shape)
-			}
-			n *= int64(d)
+		n, err := manifest.TensorBytes(shape, c.DTypes[out.Name])
+		if err != nil {
+			return 0, fmt.Errorf("output %s of %s: %v", out.Name, op.Name, err)
 		}
 		if total > math.MaxInt64-n {
 			return 0, fmt.Errorf("%s: output bytes overflow", op.Name)
