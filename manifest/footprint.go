@@ -14,8 +14,8 @@ import (
 // its reason; so is a tensor whose shape is not known (an arbitrary-rank output when no
 // built shapes are given), which makes Bytes a floor of what is known, never a guess.
 type Footprint struct {
-	// Bytes is the sum over the counted tensors.
-	Bytes int64
+	// Bytes is the sum over the counted tensors; InputBytes the inputs' part of it.
+	Bytes, InputBytes int64
 	// Counted names each counted tensor with its bytes ("x 4194304"), in signature order.
 	Counted []string
 	// Partial names each tensor left out as partial, with its reason.
@@ -49,7 +49,7 @@ func (f Footprint) String() string {
 // no workload row states. Otherwise each tensor's shape is the row's (c.Shapes).
 func (op *Op) Footprint(c Case, shapes map[string][]int) (Footprint, error) {
 	var f Footprint
-	add := func(t *Tensor) error {
+	add := func(t *Tensor, input bool) error {
 		dt, present := c.DTypes[t.Name]
 		if !present {
 			return nil // an absent optional input
@@ -74,12 +74,15 @@ func (op *Op) Footprint(c Case, shapes map[string][]int) (Footprint, error) {
 			return fmt.Errorf("%s: the tensors' bytes overflow int64", op.Name)
 		}
 		f.Bytes += n
+		if input {
+			f.InputBytes += n
+		}
 		f.Counted = append(f.Counted, fmt.Sprintf("%s %d", t.Name, n))
 		return nil
 	}
-	for _, ts := range [][]*Tensor{op.Inputs, op.Outputs} {
+	for i, ts := range [][]*Tensor{op.Inputs, op.Outputs} {
 		for _, t := range ts {
-			if err := add(t); err != nil {
+			if err := add(t, i == 0); err != nil {
 				return Footprint{}, err
 			}
 		}

@@ -41,20 +41,21 @@ func TestFootprint(t *testing.T) {
 		c       Case
 		shapes  map[string][]int
 		want    int64
+		inputs  int64
 		unknown string
 	}{
 		// ids 4 × 8 + x 32 × 2; y unknown without built shapes.
-		{cases[0], nil, 4*8 + 32*2, "y"},
-		{cases[0], map[string][]int{"y": {4, 8}}, 4*8 + 32*2 + 32*2, ""},
+		{cases[0], nil, 4*8 + 32*2, 4*8 + 32*2, "y"},
+		{cases[0], map[string][]int{"y": {4, 8}}, 4*8 + 32*2 + 32*2, 4*8 + 32*2, ""},
 		// ids 4 × 4, x 32 × 4, bias 8 × 4, y 32 × 4.
-		{cases[1], map[string][]int{"y": {4, 8}}, 4*4 + 32*4 + 8*4 + 32*4, ""},
+		{cases[1], map[string][]int{"y": {4, 8}}, 4*4 + 32*4 + 8*4 + 32*4, 4*4 + 32*4 + 8*4, ""},
 	} {
 		fp, err := op.Footprint(tc.c, tc.shapes)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if fp.Bytes != tc.want || strings.Join(fp.Unknown, ",") != tc.unknown {
-			t.Errorf("%v with %v: footprint %d, unknown %q; want %d, %q", tc.c.DTypes, tc.shapes, fp.Bytes, fp.Unknown, tc.want, tc.unknown)
+		if fp.Bytes != tc.want || fp.InputBytes != tc.inputs || strings.Join(fp.Unknown, ",") != tc.unknown {
+			t.Errorf("%v with %v: footprint %d (inputs %d), unknown %q; want %d (%d), %q", tc.c.DTypes, tc.shapes, fp.Bytes, fp.InputBytes, fp.Unknown, tc.want, tc.inputs, tc.unknown)
 		}
 		if len(fp.Partial) != 1 || !strings.Contains(fp.Partial[0], "table (a gather reads the rows ids name)") {
 			t.Errorf("partial %q: want the table with its reason", fp.Partial)

@@ -19,13 +19,16 @@ import (
 // roprun -cachegrind under valgrind.
 func runAudit(args []string, stdout, stderr io.Writer) int {
 	fl := cli.NewFlags("ropgen audit", "-records FILE (-ncu FILE | -cachegrind DIR) [-eps E] [-reads] [-json]", `
-Audit compares each record's formula bytes with measured traffic:
-FAIL measured < formula×(1−ε), WARN measured > formula×1.5, ERROR no usable measurement.
+Audit compares each record's formula bytes with measured traffic, one rule for every
+measurement (docs/audit.md): PASS within formula×(1±ε); FAIL below (an overcount);
+above, FAIL when the formula counts less than its tensors' stored footprint (an
+undercount), else WARN (the kernel's own extra traffic, with the factor); ERROR no usable
+measurement. The footprint comes from the manifests (-manifests, or ropgen.yaml's).
 Exits 1 on any FAIL or ERROR. See docs/audit.md.`, stdout, stderr)
 	records := fl.String("records", "", "benchmark records `FILE` (Go benchmark format or JSON lines): the formula bytes")
 	ncu := fl.String("ncu", "", "Nsight Compute CSV `FILE` (ncu --csv, page details or raw): measured DRAM bytes")
 	sim := fl.String("cachegrind", "", "cache simulation `DIR` written by roprun -cachegrind: measured LL-miss bytes")
-	eps := fl.Float64("eps", audit.DefaultEps, "tolerance ε: FAIL when measured < formula × (1 − ε)")
+	eps := fl.Float64("eps", audit.DefaultEps, "tolerance ε, both ways: PASS when measured is within formula × (1 ± ε)")
 	reads := fl.Bool("reads", false, "audit the read side only: measured reads against formula bytes minus output bytes")
 	manifests := fl.ManifestsFlag()
 	asJSON := fl.Bool("json", false, "print the rows as JSON")
@@ -60,14 +63,20 @@ Exits 1 on any FAIL or ERROR. See docs/audit.md.`, stdout, stderr)
 	}
 	findings = append(findings, fs...)
 	opt := audit.Options{Eps: *eps, Reads: *reads}
-	if *reads {
-		cfg, code, ok := fl.Config(*manifests == "")
-		if !ok {
-			return code
-		}
+	// The manifests give the tensors' footprint, which tells an undercount from a kernel's
+	// own traffic, and (-reads) the outputs' sizes. Outside a module, and without
+	// -manifests, the footprint is unknown and the rows say so.
+	cfg, code, ok := fl.Config(*reads && *manifests == "")
+	if !ok {
+		return code
+	}
+	if *manifests != "" || cfg != nil {
 		cat, mfs := manifest.Load(cli.Manifests(*manifests, cfg)...)
 		findings = append(findings, mfs...)
-		opt.OutputBytes = audit.ManifestOutputBytes(cat)
+		opt.Footprint = audit.ManifestFootprint(cat)
+		if *reads {
+			opt.OutputBytes = audit.ManifestOutputBytes(cat)
+		}
 	}
 	for _, f := range findings.Sort() {
 		fmt.Fprintln(stderr, f)

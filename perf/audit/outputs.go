@@ -84,12 +84,38 @@ func OutputBytes(op *manifest.Op, c manifest.Case) (int64, error) {
 // ManifestOutputBytes returns Options.OutputBytes over a catalog: each record's outputs'
 // bytes from its op's declared output shapes for its workload and dtype.
 func ManifestOutputBytes(cat *manifest.Catalog) func(record.Record) (int64, error) {
+	find := caseFinder(cat)
+	return func(r record.Record) (int64, error) {
+		op, c, err := find(r)
+		if err != nil {
+			return 0, err
+		}
+		return OutputBytes(op, c)
+	}
+}
+
+// ManifestFootprint returns Options.Footprint over a catalog: each record's tensors' stored
+// footprint at the shapes its workload row states (an arbitrary-rank output, which no row
+// states, is named unknown).
+func ManifestFootprint(cat *manifest.Catalog) func(record.Record) (manifest.Footprint, error) {
+	find := caseFinder(cat)
+	return func(r record.Record) (manifest.Footprint, error) {
+		op, c, err := find(r)
+		if err != nil {
+			return manifest.Footprint{}, err
+		}
+		return op.Footprint(c, nil)
+	}
+}
+
+// caseFinder returns the op and case of a record in cat, resolving each op's cases once.
+func caseFinder(cat *manifest.Catalog) func(record.Record) (*manifest.Op, manifest.Case, error) {
 	type resolved struct {
 		op    *manifest.Op
 		cases []manifest.Case
 	}
 	byOp := map[string]resolved{}
-	return func(r record.Record) (int64, error) {
+	return func(r record.Record) (*manifest.Op, manifest.Case, error) {
 		res, ok := byOp[r.Op]
 		if !ok && cat != nil {
 			res.op = cat.Op(r.Op)
@@ -100,12 +126,9 @@ func ManifestOutputBytes(cat *manifest.Catalog) func(record.Record) (int64, erro
 			byOp[r.Op] = res
 		}
 		if res.op == nil {
-			return 0, fmt.Errorf("op %s is not in the manifest", r.Op)
+			return nil, manifest.Case{}, fmt.Errorf("op %s is not in the manifest", r.Op)
 		}
 		c, err := FindCase(res.op, res.cases, r.Workload, r.DType)
-		if err != nil {
-			return 0, err
-		}
-		return OutputBytes(res.op, c)
+		return res.op, c, err
 	}
 }
