@@ -50,6 +50,15 @@ func FloorOf(fp manifest.Footprint, reads bool) Floor {
 	return f
 }
 
+// Times is the Floor of n calls of one case (the cache simulation repeats a small one).
+func (f Floor) Times(n int) Floor {
+	if n > 1 {
+		f.Bytes *= int64(n)
+		f.Text = fmt.Sprintf("%d calls of %s", n, f.Text)
+	}
+	return f
+}
+
 // UnknownFloor is the Floor of a row whose footprint cannot be found, saying why.
 func UnknownFloor(why string) Floor { return Floor{Unknown: why} }
 

@@ -237,11 +237,7 @@ func (ar auditRun) auditCase(i int, p bench.Planned) auditRow {
 		if fp, err := p.Op.Footprint(p.Case.Case, p.Shapes); err != nil {
 			floor = audit.UnknownFloor(err.Error())
 		} else {
-			floor = audit.FloorOf(fp, false)
-			if row.calls > 1 {
-				floor.Bytes *= int64(row.calls)
-				floor.Text = fmt.Sprintf("%d calls of %s", row.calls, floor.Text)
-			}
+			floor = audit.FloorOf(fp, false).Times(row.calls)
 		}
 	}
 	v, why := audit.Judge(row.formula, row.measured, floor, auditEps)
@@ -256,7 +252,7 @@ func (ar auditRun) auditCase(i int, p bench.Planned) auditRow {
 	if !haveBuffers {
 		notes = append(notes, "its instance does not implement bench.Buffers, so lines it updates in place are not counted as written (docs/audit.md)")
 	}
-	if st := p.Storage; st > 0 && v == audit.Fail && st != p.Bytes {
+	if st := p.Storage; st > 0 && v != audit.Pass && st != p.Bytes {
 		notes = append(notes, fmt.Sprintf("its tensors take %d bytes as stored, the formula counts %d", st, p.Bytes))
 	}
 	row.note = strings.Join(notes, "; ")

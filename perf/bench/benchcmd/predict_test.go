@@ -88,9 +88,11 @@ func TestPredictCubeFP64OnCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := bench.Planned{Case: bench.Case{Case: manifest.Case{Op: "MatMulFwd", Label: "w"}, DType: "float64"},
-		Flops: 1 << 30, Bytes: 1 << 20, Roof: "cube.fp64"}
-	pred := bench.Predict(p, prof, profiles.Effective)
+	plan := func(flops, bytes int64) bench.Planned {
+		return bench.Planned{Case: bench.Case{Case: manifest.Case{Op: "MatMulFwd", Label: "w"}, DType: "float64"},
+			Flops: flops, Bytes: bytes, Roof: "cube.fp64"}
+	}
+	pred := bench.Predict(plan(1<<30, 1<<20), prof, profiles.Effective)
 	var buf bytes.Buffer
 	if err := writePredictions(&buf, prof, profiles.Effective, []bench.Prediction{pred}); err != nil {
 		t.Fatal(err)
