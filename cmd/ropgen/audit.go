@@ -18,7 +18,7 @@ import (
 // of measured traffic. It only reads files; measuring is done by ncu on a GPU machine or by
 // roprun -cachegrind under valgrind.
 func runAudit(args []string, stdout, stderr io.Writer) int {
-	fl := cli.NewFlags("ropgen audit", "-records FILE (-ncu FILE | -cachegrind DIR) [-eps E] [-reads] [-json]", `
+	fl := cli.NewFlags("ropgen audit", "-records FILE (-ncu FILE | -cachegrind DIR) [-eps E] [-reads] [-manifests PATHS] [-work FILE] [-json]", `
 Audit compares each record's formula bytes with measured traffic, one rule for every
 measurement (docs/audit.md): PASS within formula×(1±ε); FAIL below (an overcount);
 above, FAIL when the formula counts less than its tensors' stored footprint (an
@@ -31,6 +31,7 @@ Exits 1 on any FAIL or ERROR. See docs/audit.md.`, stdout, stderr)
 	eps := fl.Float64("eps", audit.DefaultEps, "tolerance ε, both ways: PASS when measured is within formula × (1 ± ε)")
 	reads := fl.Bool("reads", false, "audit the read side only: measured reads against formula bytes minus output bytes")
 	manifests := fl.ManifestsFlag()
+	work := fl.String("work", "", "the work list `FILE` (NAME eval -json) the records were measured from: every tensor's shape, so the footprint of an arbitrary-rank output is known")
 	asJSON := fl.Bool("json", false, "print the rows as JSON")
 	if code, ok := fl.Parse(args); !ok {
 		return code
@@ -70,10 +71,16 @@ Exits 1 on any FAIL or ERROR. See docs/audit.md.`, stdout, stderr)
 	if !ok {
 		return code
 	}
+	var shapes audit.WorkShapes
+	if *work != "" {
+		var wfs diag.Findings
+		shapes, wfs = audit.ReadWorkShapes(*work)
+		findings = append(findings, wfs...)
+	}
 	if *manifests != "" || cfg != nil {
 		cat, mfs := manifest.Load(cli.Manifests(*manifests, cfg)...)
 		findings = append(findings, mfs...)
-		opt.Footprint = audit.ManifestFootprint(cat)
+		opt.Footprint = audit.ManifestFootprint(cat, shapes)
 		if *reads {
 			opt.OutputBytes = audit.ManifestOutputBytes(cat)
 		}

@@ -95,16 +95,17 @@ func ManifestOutputBytes(cat *manifest.Catalog) func(record.Record) (int64, erro
 }
 
 // ManifestFootprint returns Options.Footprint over a catalog: each record's tensors' stored
-// footprint at the shapes its workload row states (an arbitrary-rank output, which no row
-// states, is named unknown).
-func ManifestFootprint(cat *manifest.Catalog) func(record.Record) (manifest.Footprint, error) {
+// footprint at the shapes its workload row states, and those work (when not nil) gives for
+// the record's case; a tensor neither states (an arbitrary-rank output without a work list)
+// is named unknown.
+func ManifestFootprint(cat *manifest.Catalog, work WorkShapes) func(record.Record) (manifest.Footprint, error) {
 	find := caseFinder(cat)
 	return func(r record.Record) (manifest.Footprint, error) {
 		op, c, err := find(r)
 		if err != nil {
 			return manifest.Footprint{}, err
 		}
-		return op.Footprint(c, nil)
+		return op.Footprint(c, work[RangeName(r.Op, r.Workload, r.DType)])
 	}
 }
 
