@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/ropgen/ropgen/diag"
@@ -31,7 +32,7 @@ Exits 1 on any FAIL or ERROR. See docs/audit.md.`, stdout, stderr)
 	eps := fl.Float64("eps", audit.DefaultEps, "tolerance ε, both ways: PASS when measured is within formula × (1 ± ε)")
 	reads := fl.Bool("reads", false, "audit the read side only: measured reads against formula bytes minus output bytes")
 	manifests := fl.ManifestsFlag()
-	work := fl.String("work", "", "the work list `FILE` (NAME eval -json) the records were measured from: every tensor's shape, so the footprint of an arbitrary-rank output is known")
+	work := fl.String("work", "", "the work list `FILE` (NAME eval -json) the records were measured from: every tensor's shape, so the footprint of an arbitrary-rank output is known (default with -cachegrind: DIR/work.jsonl when roprun wrote it)")
 	asJSON := fl.Bool("json", false, "print the rows as JSON")
 	if code, ok := fl.Parse(args); !ok {
 		return code
@@ -72,6 +73,12 @@ Exits 1 on any FAIL or ERROR. See docs/audit.md.`, stdout, stderr)
 		return code
 	}
 	var shapes audit.WorkShapes
+	if *work == "" && *sim != "" {
+		// roprun writes the work list of its cases beside the index.
+		if w := filepath.Join(*sim, audit.WorkFile); fileExists(w) {
+			*work = w
+		}
+	}
 	if *work != "" {
 		var wfs diag.Findings
 		shapes, wfs = audit.ReadWorkShapes(*work)
@@ -131,4 +138,9 @@ func writeAuditTable(w io.Writer, res audit.Result) {
 	}
 	fmt.Fprintf(w, "%d rows: %d PASS, %d WARN, %d FAIL, %d ERROR\n",
 		len(res.Rows), count[audit.Pass], count[audit.Warn], count[audit.Fail], count[audit.Error])
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }

@@ -10,6 +10,10 @@ import (
 	"github.com/ropgen/ropgen/diag"
 )
 
+// WorkFile is the work list a cache simulation directory holds beside IndexFile (roprun
+// writes it): ropgen audit -cachegrind DIR reads it when no -work is given.
+const WorkFile = "work.jsonl"
+
 // WorkShapes are the tensors' shapes of each case of a work list (`NAME eval -json`,
 // docs/bench.md), by RangeName and then tensor name. A registry that knows its ops' shapes
 // (bench.Shaper) states every tensor there, the arbitrary-rank outputs that no manifest row
