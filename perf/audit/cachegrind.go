@@ -15,11 +15,10 @@ import (
 // d1 for the first-level instruction and data caches, ll for the last level, its counts to
 // out. The child gets one P (GOMAXPROCS=1: kernels run serially, so a measured run and its
 // baseline schedule alike) and no asynchronous preemption signals, so that the two runs
-// differ only in the calls being audited. RDTSCP is switched off in the child's runtime
-// (GODEBUG cpu.rdtscp=off): valgrind 3.19 does not decode it, and the Go runtime executes
-// it when a lock it waits for sends it to sleep (runtime.cputicks, for the mutex profile),
-// which a loaded machine makes likely: the child then dies of SIGILL in a random run.
-// A failure carries the last lines valgrind printed.
+// differ only in the calls being audited. Its runtime reads the clock without RDTSCP
+// (cpu.rdtscp=off): on a virtual machine whose host hides RDTSCP, valgrind's CPU still
+// offers it to the child but its decoder cannot run it, and the child dies of SIGILL in
+// the scheduler. A failure carries the last lines valgrind printed.
 func RunCachegrind(vg string, d1, ll SimCache, out string, timeout time.Duration, prog string, args ...string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
