@@ -223,7 +223,8 @@ func (d *decoder) tensors(n *yaml.Node, field string, inputs bool) []*Tensor {
 					t.DType = s
 				}
 			},
-			"shape": func(_, v *yaml.Node) { t.Shape = d.textPtr(v, tf+".shape") },
+			"shape":   func(_, v *yaml.Node) { t.Shape = d.textPtr(v, tf+".shape") },
+			"partial": func(_, v *yaml.Node) { t.Partial = d.textPtr(v, tf+".partial") },
 		}
 		if inputs {
 			h["optional"] = func(_, v *yaml.Node) {

@@ -109,6 +109,10 @@ type Tensor struct {
 	// Shape is "[M, K]" for a fixed-rank tensor; nil for an arbitrary-rank one.
 	Shape    *Str
 	Optional bool
+	// Partial, when set, says why the op touches only part of the tensor (a gather's table,
+	// a paged cache): the tensor then leaves the footprint floor (Footprint), and the text is
+	// the reason a reader sees. Nil for the usual tensor, read or written whole.
+	Partial *Str
 }
 
 // FixedRank reports whether the tensor declares its shape.

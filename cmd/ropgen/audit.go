@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/ropgen/ropgen/diag"
@@ -18,16 +19,20 @@ import (
 // of measured traffic. It only reads files; measuring is done by ncu on a GPU machine or by
 // roprun -cachegrind under valgrind.
 func runAudit(args []string, stdout, stderr io.Writer) int {
-	fl := cli.NewFlags("ropgen audit", "-records FILE (-ncu FILE | -cachegrind DIR) [-eps E] [-reads] [-json]", `
-Audit compares each record's formula bytes with measured traffic:
-FAIL measured < formula×(1−ε), WARN measured > formula×1.5, ERROR no usable measurement.
+	fl := cli.NewFlags("ropgen audit", "-records FILE (-ncu FILE | -cachegrind DIR) [-eps E] [-reads] [-manifests PATHS] [-work FILE] [-json]", `
+Audit compares each record's formula bytes with measured traffic, one rule for every
+measurement (docs/audit.md): PASS within formula×(1±ε); FAIL below (an overcount);
+above, FAIL when the formula counts less than its tensors' stored footprint (an
+undercount), else WARN (the kernel's own extra traffic, with the factor); ERROR no usable
+measurement. The footprint comes from the manifests (-manifests, or ropgen.yaml's).
 Exits 1 on any FAIL or ERROR. See docs/audit.md.`, stdout, stderr)
 	records := fl.String("records", "", "benchmark records `FILE` (Go benchmark format or JSON lines): the formula bytes")
 	ncu := fl.String("ncu", "", "Nsight Compute CSV `FILE` (ncu --csv, page details or raw): measured DRAM bytes")
 	sim := fl.String("cachegrind", "", "cache simulation `DIR` written by roprun -cachegrind: measured LL-miss bytes")
-	eps := fl.Float64("eps", audit.DefaultEps, "tolerance ε: FAIL when measured < formula × (1 − ε)")
+	eps := fl.Float64("eps", audit.DefaultEps, "tolerance ε, both ways: PASS when measured is within formula × (1 ± ε)")
 	reads := fl.Bool("reads", false, "audit the read side only: measured reads against formula bytes minus output bytes")
 	manifests := fl.ManifestsFlag()
+	work := fl.String("work", "", "the work list `FILE` (NAME eval -json) the records were measured from: every tensor's shape, so the footprint of an arbitrary-rank output is known (default with -cachegrind: DIR/work.jsonl when roprun wrote it)")
 	asJSON := fl.Bool("json", false, "print the rows as JSON")
 	if code, ok := fl.Parse(args); !ok {
 		return code
@@ -60,14 +65,32 @@ Exits 1 on any FAIL or ERROR. See docs/audit.md.`, stdout, stderr)
 	}
 	findings = append(findings, fs...)
 	opt := audit.Options{Eps: *eps, Reads: *reads}
-	if *reads {
-		cfg, code, ok := fl.Config(*manifests == "")
-		if !ok {
-			return code
+	// The manifests give the tensors' footprint, which tells an undercount from a kernel's
+	// own traffic, and (-reads) the outputs' sizes. Outside a module, and without
+	// -manifests, the footprint is unknown and the rows say so.
+	cfg, code, ok := fl.Config(*reads && *manifests == "")
+	if !ok {
+		return code
+	}
+	var shapes audit.WorkShapes
+	if *work == "" && *sim != "" {
+		// roprun writes the work list of its cases beside the index.
+		if w := filepath.Join(*sim, audit.WorkFile); fileExists(w) {
+			*work = w
 		}
+	}
+	if *work != "" {
+		var wfs diag.Findings
+		shapes, wfs = audit.ReadWorkShapes(*work)
+		findings = append(findings, wfs...)
+	}
+	if *manifests != "" || cfg != nil {
 		cat, mfs := manifest.Load(cli.Manifests(*manifests, cfg)...)
 		findings = append(findings, mfs...)
-		opt.OutputBytes = audit.ManifestOutputBytes(cat)
+		opt.Footprint = audit.ManifestFootprint(cat, shapes)
+		if *reads {
+			opt.OutputBytes = audit.ManifestOutputBytes(cat)
+		}
 	}
 	for _, f := range findings.Sort() {
 		fmt.Fprintln(stderr, f)
@@ -115,4 +138,9 @@ func writeAuditTable(w io.Writer, res audit.Result) {
 	}
 	fmt.Fprintf(w, "%d rows: %d PASS, %d WARN, %d FAIL, %d ERROR\n",
 		len(res.Rows), count[audit.Pass], count[audit.Warn], count[audit.Fail], count[audit.Error])
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }

@@ -58,7 +58,7 @@ ropbench ab is sharper.`,
 	baseFiles := fl.String("base", "", "compare against the records in `FILE[,FILE]`: per row the time change, its Mann-Whitney U p-value and the efficiency change")
 	summary := fl.Bool("summary", false, "print the short summary (ceilings with spread; per op the best row; verdict counts; drift) on standard output; the table, JSON or CSV goes to -o FILE when given")
 	outFile := fl.String("o", "", "write the table (or JSON, CSV, comparison) to `FILE` instead of standard output")
-	auditFile := fl.String("audit", "", "draw each audited row's achieved intensity (flops / measured bytes) beside its formula intensity on the -svg and -html chart; `FILE` is ropgen audit -json output")
+	auditFile := fl.String("audit", "", "mark each row whose formula the bytes audit judged (a FAIL makes it a formula error, never at ceiling), and draw its achieved intensity (flops / measured bytes) on the -svg and -html chart; `FILE` is ropgen audit -json output")
 	manifests := fl.ManifestsFlag()
 	priceDrifted := fl.Bool("price-drifted", false, "price the rows of a run whose copy reference drifted off the profile anyway, each marked \"priced under drift\" (default: such rows are unpriced, with the reason)")
 	check := fl.Bool("check", false, "only check that the -profile is current: measured on this boot, and no drift reference in the records off its copy ceiling; exit 3 when not")
@@ -89,6 +89,7 @@ type reportRun struct {
 	profile, basis, manifests                     string
 	asJSON, asCSV, summary, priceDrifted          bool
 	svgFile, htmlFile, mdFile, outFile, auditFile string
+	auditRes                                      *audit.Result // -audit's, once read
 	stdout, stderr                                io.Writer
 
 	inputs     []string // every file the report reads: no output may replace one
@@ -117,8 +118,6 @@ func (o *reportRun) checkUsage() int {
 		return usage("no record files given")
 	case o.asJSON && o.asCSV:
 		return usage("-json and -csv are exclusive")
-	case o.auditFile != "" && o.svgFile == "" && o.htmlFile == "":
-		return usage("-audit draws on the chart: give -svg FILE or -html FILE too")
 	}
 	o.inputs = append(slices.Clone(o.files), o.base...)
 	if o.auditFile != "" {
@@ -156,6 +155,20 @@ func (o *reportRun) run() int {
 	}
 	// Repeated records of one row are one row: its median time and its samples.
 	sampled, rows := report.PriceRun(pricer, recs)
+	if o.auditFile != "" {
+		res, fs := audit.ReadResult(o.auditFile)
+		if len(fs) > 0 {
+			printFindings(o.stderr, fs)
+			o.exit = 1
+		}
+		o.auditRes = &res
+		c := markAudited(rows, res)
+		fmt.Fprintf(o.stderr, "ropgen report: -audit: %d of %d rows audited: %d PASS, %d WARN, %d FAIL (a row whose formula failed reads formula error)\n",
+			c[audit.Pass]+c[audit.Warn]+c[audit.Fail], len(rows), c[audit.Pass], c[audit.Warn], c[audit.Fail])
+		if c[audit.Fail] > 0 {
+			o.exit = 1
+		}
+	}
 	var cmp *render.Comparison
 	if o.base != nil {
 		if cmp, ok = o.compare(sampled, rows); !ok {
@@ -296,14 +309,9 @@ func (o *reportRun) writeChart(pricer *report.Pricer, rows []report.Row, cmp *re
 		return nil, nil
 	}
 	chart := &render.Chart{Basis: pricer.Basis(), Rows: rows, Meta: meta, Comparison: cmp, Family: opFamilies(o.manifests, o.stderr)}
-	if o.auditFile != "" {
-		res, fs := audit.ReadResult(o.auditFile)
-		if len(fs) > 0 {
-			printFindings(o.stderr, fs)
-			o.exit = 1
-		}
+	if o.auditRes != nil {
 		var skipped []string
-		chart.Traffic, skipped = trafficOf(res)
+		chart.Traffic, skipped = trafficOf(*o.auditRes)
 		if len(skipped) > 0 {
 			fmt.Fprintf(o.stderr, "ropgen report: note: -audit: no total traffic for %s: not drawn\n", strings.Join(skipped, "; "))
 		}
@@ -519,6 +527,38 @@ func recordsConfig(file, key string) string {
 		}
 	}
 	return ""
+}
+
+// markAudited marks each row that an audit row judged (same op, workload and dtype; an ERROR
+// row judged nothing) and counts them by verdict. The note says the audit's verdict and ratio;
+// a FAIL makes the row a formula error whatever its timing said: its efficiency divides by
+// bytes the kernel does not move, so no verdict on the kernel holds, least of all at ceiling.
+func markAudited(rows []report.Row, res audit.Result) map[audit.Verdict]int {
+	byName := map[string]audit.Row{}
+	for _, a := range res.Rows {
+		if a.Verdict != audit.Error {
+			byName[audit.RangeName(a.Op, a.Workload, a.DType)] = a
+		}
+	}
+	count := map[audit.Verdict]int{}
+	for i := range rows {
+		r := &rows[i]
+		a, ok := byName[audit.RangeName(r.Rec.Op, r.Rec.Workload, r.Rec.DType)]
+		if !ok {
+			continue
+		}
+		count[a.Verdict]++
+		note := fmt.Sprintf("bytes audit %s (%.2fx the formula, %s side)", a.Verdict, a.Ratio, a.Side)
+		if a.Verdict == audit.Fail {
+			r.Verdict = report.FormulaError
+			note += ": " + a.Note
+		}
+		if r.Note != "" {
+			note += "; " + r.Note
+		}
+		r.Note = note
+	}
+	return count
 }
 
 // trafficOf returns the measured total traffic of each audit row that has one, and for the

@@ -17,7 +17,8 @@
 //	roprun -cachegrind DIR [-ops SubFwd,DivFwd] [-workloads L1,L2] [-max-bytes N]
 //
 // runs every selected case under valgrind (twice: with and without the measured call) and
-// writes DIR/index.jsonl, the cachegrind outputs, and DIR/records.txt (the formula bytes,
+// writes DIR/index.jsonl, the cachegrind outputs, DIR/work.jsonl (every tensor's shape, for
+// the audit's footprint) and DIR/records.txt (the formula bytes,
 // from EvalRoofline of the same case), for
 //
 //	ropgen audit -records DIR/records.txt -cachegrind DIR
@@ -203,6 +204,7 @@ type simCase struct {
 	c      manifest.Case
 	dtype  string // record form
 	record record.Record
+	work   bench.Work // every tensor's shape, for the audit's footprint
 }
 
 // simulate is the audit run: select the cases, run each under valgrind, write the directory.
@@ -230,7 +232,7 @@ func simulate(cat catalog, cfg simConfig, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "roprun: %v\n", err)
 		return 1
 	}
-	var index, records bytes.Buffer
+	var index, records, work bytes.Buffer
 	rw := record.NewBenchWriter(&records)
 	enc := json.NewEncoder(&index)
 	failed := 0
@@ -238,6 +240,10 @@ func simulate(cat catalog, cfg simConfig, stdout, stderr io.Writer) int {
 		// A record whose call was not measured still goes out: the audit reports it as an
 		// ERROR, which is what a broken measurement is.
 		if err := rw.Write(sc.record); err != nil {
+			fmt.Fprintf(stderr, "roprun: %v\n", err)
+			return 1
+		}
+		if err := bench.WriteJSONLines(&work, []bench.Work{sc.work}); err != nil {
 			fmt.Fprintf(stderr, "roprun: %v\n", err)
 			return 1
 		}
@@ -260,7 +266,7 @@ func simulate(cat catalog, cfg simConfig, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	for name, data := range map[string][]byte{audit.IndexFile: index.Bytes(), "records.txt": records.Bytes()} {
+	for name, data := range map[string][]byte{audit.IndexFile: index.Bytes(), "records.txt": records.Bytes(), audit.WorkFile: work.Bytes()} {
 		if err := output.WriteFile(filepath.Join(cfg.dir, name), data); err != nil {
 			fmt.Fprintf(stderr, "roprun: %v\n", err)
 			return 1
@@ -313,7 +319,7 @@ func selectCases(cat catalog, cfg simConfig, stderr io.Writer) ([]simCase, error
 		}
 		rec := record.Record{Device: device, Op: p.Case.Case.Op, Workload: p.Case.Case.Label, DType: p.DType,
 			Roof: p.Roof, Flops: p.Flops, Bytes: p.Bytes, Iters: 1}
-		out = append(out, simCase{c: p.Case.Case, dtype: p.DType, record: rec})
+		out = append(out, simCase{c: p.Case.Case, dtype: p.DType, record: rec, work: bench.WorkOf(p)})
 	}
 	for why, n := range skipped {
 		fmt.Fprintf(stderr, "roprun: skipped %d cases: %s\n", n, why)

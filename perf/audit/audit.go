@@ -3,11 +3,11 @@
 // measured independently, by hardware counters (Nsight Compute, ncu.go) or by a cache
 // simulation (valgrind, cachesim.go), and gives each row a verdict.
 //
-// Only a formula overestimate makes measured traffic fall below the formula: sector and line
-// granularity, write-allocate, ECC and cache flushing between replays all push measured
-// traffic up. So a row FAILs when measured < formula × (1 − ε), and a row far above the
-// formula is only a WARN (a multi-pass kernel, or replay inflation). A measurement that is
-// missing or empty is an ERROR: a broken audit, never a verdict.
+// One rule judges every row (rule.go, Judge): measured below the formula is an overcount;
+// measured above a formula that counts less than the tensors' stored footprint is an
+// undercount; measured above a formula that counts the footprint is the kernel's own extra
+// traffic, a WARN. A measurement that is missing or empty is an ERROR: a broken audit, never
+// a verdict.
 //
 // The package reads files only; it never instantiates an op or evaluates a formula.
 package audit
@@ -17,6 +17,7 @@ import (
 	"math"
 
 	"github.com/ropgen/ropgen/diag"
+	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/perf/record"
 )
 
@@ -32,10 +33,6 @@ import (
 // tensors of equal size (an extra tensor is ≥ 11% of such a formula), a doubled elem_bytes
 // (50%) and a broadcast operand counted at its broadcast size (33% in a binary op).
 const DefaultEps = 0.10
-
-// WarnRatio is the WARN line of docs/model.md §9: measured above formula × WarnRatio is a
-// multi-pass implementation or replay inflation, worth a look but not a formula error.
-const WarnRatio = 1.5
 
 // Verdict is the outcome of auditing one row.
 type Verdict string
@@ -102,6 +99,10 @@ type Options struct {
 	// OutputBytes returns the bytes of a record's outputs; the formula's read bytes are its
 	// bytes minus those (the formula counts every output written once). Needed with Reads.
 	OutputBytes func(record.Record) (int64, error)
+	// Footprint returns the stored footprint of a record's tensors (ManifestFootprint), the
+	// floor that tells an undercount from a kernel's own extra traffic. Nil: unknown, and a
+	// row above its formula is a WARN that says it cannot tell.
+	Footprint func(record.Record) (manifest.Footprint, error)
 }
 
 // Row is the audit of one record.
@@ -136,18 +137,6 @@ func (r *Result) Failed() bool {
 		}
 	}
 	return false
-}
-
-// Judge gives the verdict for measured against formula bytes on one side.
-func Judge(formula, measured int64, eps float64) Verdict {
-	f, m := float64(formula), float64(measured)
-	switch {
-	case m < f*(1-eps):
-		return Fail
-	case m > f*WarnRatio:
-		return Warn
-	}
-	return Pass
 }
 
 // Audit audits every record against the measured call of the same RangeName. A record with no
@@ -224,6 +213,14 @@ func auditRow(rec record.Record, ms []Measured, opt Options) Row {
 	}
 	row.Measured = got
 	row.Ratio = float64(got) / float64(row.Formula)
-	row.Verdict = Judge(row.Formula, got, opt.Eps)
+	floor := UnknownFloor("no manifest to take the tensors' sizes from")
+	if opt.Footprint != nil {
+		if fp, err := opt.Footprint(rec); err != nil {
+			floor = UnknownFloor(err.Error())
+		} else {
+			floor = FloorOf(fp, opt.Reads)
+		}
+	}
+	row.Verdict, row.Note = Judge(row.Formula, got, floor, opt.Eps)
 	return row
 }

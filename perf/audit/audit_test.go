@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/perf/record"
 )
 
@@ -21,24 +22,37 @@ func verdicts(res Result) map[string]Verdict {
 	return out
 }
 
+// TestJudge is the rule's table (rule.go): below the formula an overcount; within ε a
+// pass; above a formula below the footprint an undercount; above a formula that counts the
+// footprint the kernel's own traffic (a WARN with the factor); above, with the footprint
+// unknown, a WARN that says it cannot tell. The two-pass Add of a float64 library: formula
+// 3·N·8, footprint the same, measured 1.33x: a WARN, not a FAIL.
 func TestJudge(t *testing.T) {
+	whole := Floor{Bytes: 1000, Text: "x 500 + y 500 = 1000 bytes"}
 	for _, c := range []struct {
 		formula, measured int64
+		floor             Floor
 		eps               float64
 		want              Verdict
+		note              string
 	}{
-		{1000, 1000, 0.1, Pass},
-		{1000, 901, 0.1, Pass},
-		{1000, 900, 0.1, Pass}, // measured < formula × (1 − ε) is strict
-		{1000, 899, 0.1, Fail},
-		{1000, 500, 0.1, Fail},
-		{1000, 1500, 0.1, Pass}, // measured > formula × 1.5 is strict
-		{1000, 1501, 0.1, Warn},
-		{1000, 980, 0.01, Fail},
-		{1000, 0, 0.1, Fail},
+		{1000, 1000, whole, 0.1, Pass, ""},
+		{1000, 900, whole, 0.1, Pass, ""}, // measured < formula × (1 − ε) is strict
+		{1000, 899, whole, 0.1, Fail, "0.90x the formula's bytes: the formula counts bytes it never moves (an overcount)"},
+		{2000, 1000, whole, 0.1, Fail, "0.50x the formula's bytes: the formula counts bytes it never moves (an overcount)"},
+		{1000, 980, whole, 0.01, Fail, "an overcount"},
+		{1000, 1100, whole, 0.1, Pass, ""}, // measured > formula × (1 + ε) is strict
+		{1000, 1101, whole, 0.1, Warn, "1.10x the formula's bytes, and the formula counts at least its tensors as stored (x 500 + y 500 = 1000 bytes): the extra traffic is the kernel's"},
+		{12582912, 16777216, Floor{Bytes: 12582912}, 0.1, Warn, "1.33x"},
+		{1200, 3600, whole, 0.1, Warn, "3.00x the formula's bytes, and the formula counts at least"}, // a formula above its floor
+		{333, 1000, whole, 0.1, Fail, "3.00x the formula's bytes, and the formula counts less than its tensors take as stored (x 500 + y 500 = 1000 bytes): it leaves out bytes the kernel moves (an undercount)"},
+		{600, 1000, Floor{Bytes: 500, Unknown: "no shape for [y]"}, 0.1, Warn, "1.67x the formula's bytes; the tensors' footprint is not known (no shape for [y]), so an undercount cannot be told"},
+		{600, 1000, Floor{Unknown: "no manifest"}, 0.1, Warn, "not known (no manifest)"},
+		{333, 1000, Floor{Bytes: 500, Unknown: "no shape for [y]", Text: "x 500 bytes"}, 0.1, Fail, "an undercount"}, // below even the known part
 	} {
-		if got := Judge(c.formula, c.measured, c.eps); got != c.want {
-			t.Errorf("Judge(%d, %d, %v) = %v, want %v", c.formula, c.measured, c.eps, got, c.want)
+		got, note := Judge(c.formula, c.measured, c.floor, c.eps)
+		if got != c.want || !strings.Contains(note, c.note) || (c.note == "") != (note == "") {
+			t.Errorf("Judge(%d, %d, %+v, %v) = %v %q, want %v %q", c.formula, c.measured, c.floor, c.eps, got, note, c.want, c.note)
 		}
 	}
 }
@@ -198,5 +212,33 @@ func TestAuditBrokenRanges(t *testing.T) {
 		if r := res.Rows[i]; r.Verdict != Error || !strings.Contains(r.Note, want) {
 			t.Errorf("%s: %v %q, want ERROR about %q", r.Op, r.Verdict, r.Note, want)
 		}
+	}
+}
+
+// TestAuditFootprint: with the tensors' footprint known, the same measurement above the
+// formula is an undercount (FAIL) when the formula counts a third of relu's tensors, and the
+// kernel's own traffic (WARN) for softmax's formula, which counts its tensors once.
+func TestAuditFootprint(t *testing.T) {
+	ms := parseFixture(t, "details.csv")
+	fps := map[string]manifest.Footprint{
+		"ReluFwd":    {Bytes: 2 * 4194304, InputBytes: 4194304, Counted: []string{"x 4194304", "y 4194304"}},
+		"SoftmaxFwd": {Bytes: 2 * 32 * 32000 * 2, InputBytes: 32 * 32000 * 2, Counted: []string{"x 4096000", "y 4096000"}},
+	}
+	opt := Options{Eps: DefaultEps, Footprint: func(r record.Record) (manifest.Footprint, error) {
+		return fps[r.Op], nil
+	}}
+	res := Audit([]record.Record{
+		rec("ReluFwd", "mid", "float32", 2*4194304/3),
+		rec("SoftmaxFwd", "decode", "bfloat16", 2*32*32000*2),
+	}, ms, opt)
+	want := map[string]Verdict{"ReluFwd:mid:float32": Fail, "SoftmaxFwd:decode:bfloat16": Warn}
+	if got := verdicts(res); !maps.Equal(got, want) {
+		t.Errorf("verdicts %v, want %v", got, want)
+	}
+	if n := res.Rows[0].Note; !strings.Contains(n, "3.00x") || !strings.Contains(n, "(an undercount)") || !strings.Contains(n, "x 4194304 + y 4194304 = 8388608 bytes") {
+		t.Errorf("relu note = %q", n)
+	}
+	if n := res.Rows[1].Note; !strings.Contains(n, "1.50x") || !strings.Contains(n, "the extra traffic is the kernel's") {
+		t.Errorf("softmax note = %q", n)
 	}
 }

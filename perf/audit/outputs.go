@@ -69,16 +69,9 @@ func OutputBytes(op *manifest.Op, c manifest.Case) (int64, error) {
 		if !ok {
 			return 0, fmt.Errorf("output %s of %s has no declared shape (arbitrary rank): its size is known only when the op runs", out.Name, op.Name)
 		}
-		spec, ok := manifest.LookupDType(c.DTypes[out.Name])
-		if !ok {
-			return 0, fmt.Errorf("output %s of %s: unknown dtype %q", out.Name, op.Name, c.DTypes[out.Name])
-		}
-		n := int64(spec.Size)
-		for _, d := range shape {
-			if d < 0 || (d > 0 && n > math.MaxInt64/int64(d)) {
-				return 0, fmt.Errorf("output %s of %s: size of shape %v overflows", out.Name, op.Name, shape)
-			}
-			n *= int64(d)
+		n, err := manifest.TensorBytes(shape, c.DTypes[out.Name])
+		if err != nil {
+			return 0, fmt.Errorf("output %s of %s: %v", out.Name, op.Name, err)
 		}
 		if total > math.MaxInt64-n {
 			return 0, fmt.Errorf("%s: output bytes overflow", op.Name)
@@ -91,12 +84,39 @@ func OutputBytes(op *manifest.Op, c manifest.Case) (int64, error) {
 // ManifestOutputBytes returns Options.OutputBytes over a catalog: each record's outputs'
 // bytes from its op's declared output shapes for its workload and dtype.
 func ManifestOutputBytes(cat *manifest.Catalog) func(record.Record) (int64, error) {
+	find := caseFinder(cat)
+	return func(r record.Record) (int64, error) {
+		op, c, err := find(r)
+		if err != nil {
+			return 0, err
+		}
+		return OutputBytes(op, c)
+	}
+}
+
+// ManifestFootprint returns Options.Footprint over a catalog: each record's tensors' stored
+// footprint at the shapes its workload row states, and those work (when not nil) gives for
+// the record's case; a tensor neither states (an arbitrary-rank output without a work list)
+// is named unknown.
+func ManifestFootprint(cat *manifest.Catalog, work WorkShapes) func(record.Record) (manifest.Footprint, error) {
+	find := caseFinder(cat)
+	return func(r record.Record) (manifest.Footprint, error) {
+		op, c, err := find(r)
+		if err != nil {
+			return manifest.Footprint{}, err
+		}
+		return op.Footprint(c, work[RangeName(r.Op, r.Workload, r.DType)])
+	}
+}
+
+// caseFinder returns the op and case of a record in cat, resolving each op's cases once.
+func caseFinder(cat *manifest.Catalog) func(record.Record) (*manifest.Op, manifest.Case, error) {
 	type resolved struct {
 		op    *manifest.Op
 		cases []manifest.Case
 	}
 	byOp := map[string]resolved{}
-	return func(r record.Record) (int64, error) {
+	return func(r record.Record) (*manifest.Op, manifest.Case, error) {
 		res, ok := byOp[r.Op]
 		if !ok && cat != nil {
 			res.op = cat.Op(r.Op)
@@ -107,12 +127,9 @@ func ManifestOutputBytes(cat *manifest.Catalog) func(record.Record) (int64, erro
 			byOp[r.Op] = res
 		}
 		if res.op == nil {
-			return 0, fmt.Errorf("op %s is not in the manifest", r.Op)
+			return nil, manifest.Case{}, fmt.Errorf("op %s is not in the manifest", r.Op)
 		}
 		c, err := FindCase(res.op, res.cases, r.Workload, r.DType)
-		if err != nil {
-			return 0, err
-		}
-		return OutputBytes(res.op, c)
+		return res.op, c, err
 	}
 }

@@ -2,6 +2,8 @@ package audit
 
 import (
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -111,5 +113,36 @@ func TestDTypeLabel(t *testing.T) {
 	want := []string{"bfloat16", "float32", "a=float8_e4m3,s=float32", "a=float8_e4m3,s=bfloat16"}
 	if !slices.Equal(got, want) {
 		t.Errorf("labels %q, want %q", got, want)
+	}
+}
+
+// TestManifestFootprintWithWork: an arbitrary-rank output (ReluFwd's y) is unknown to the
+// manifest alone, and the work list the records came from (NAME eval -json) gives its shape;
+// a line that is not work is a finding at its line.
+func TestManifestFootprintWithWork(t *testing.T) {
+	f, fs := manifest.Parse("ops.yaml", []byte(outputsManifest))
+	if len(fs) > 0 {
+		t.Fatal(fs)
+	}
+	cat, fs := manifest.Decode([]*manifest.File{f})
+	if len(fs) > 0 {
+		t.Fatal(fs)
+	}
+	relu := record.Record{Op: "ReluFwd", Workload: "small", DType: "float32"}
+	fp, err := ManifestFootprint(cat, nil)(relu)
+	if err != nil || fp.Bytes != 64 || len(fp.Unknown) != 1 || fp.Unknown[0] != "y" {
+		t.Errorf("without a work list: %+v, %v; want x's 64 bytes and y unknown", fp, err)
+	}
+	file := filepath.Join(t.TempDir(), "work.jsonl")
+	os.WriteFile(file, []byte(`{"op":"ReluFwd","workload":"small","dtype":"float32","dtypes":{"x":"float32","y":"float32"},"inputs":[{"name":"x","dtype":"float32","shape":[4,4]}],"outputs":[{"name":"y","dtype":"float32","shape":[4,4]}],"flops":16,"bytes":128}
+not json
+`), 0o666)
+	work, wfs := ReadWorkShapes(file)
+	if len(wfs) != 1 || wfs[0].Pos.Line != 2 {
+		t.Errorf("findings %v, want one at line 2", wfs)
+	}
+	fp, err = ManifestFootprint(cat, work)(relu)
+	if err != nil || fp.Bytes != 128 || len(fp.Unknown) != 0 {
+		t.Errorf("with the work list: %+v, %v; want x and y, 128 bytes", fp, err)
 	}
 }

@@ -14,16 +14,55 @@ import (
 // by a harness the module writes. It returns the number of cases evaluated cleanly and a
 // finding for each that is not, at its workload row's position: no builder, no generated
 // methods, a build or EvalRoofline error, a panic (with the frame that raised it), negative
-// counts.
+// counts. A case whose bytes formula counts less than its tensors' footprint (Undercount) is
+// not clean either: its finding is at the bytes formula.
 func Eval(reg Registry, cases []Case) (clean int, fs diag.Findings) {
 	for _, c := range cases {
-		if _, err := evalOne(reg, c); err != nil {
+		p, err := evalOne(reg, c)
+		if err != nil {
 			fs = append(fs, evalFinding(c, err))
+			continue
+		}
+		if f := Undercount(p); f != nil {
+			fs = append(fs, *f)
 			continue
 		}
 		clean++
 	}
 	return clean, fs.Sort()
+}
+
+// Undercount is the footprint check (docs/audit.md, "The footprint check"): it needs no
+// measurement. The minimum-traffic rule reads every input once and writes every output
+// once, so a formula that counts fewer bytes than the case's tensors take as stored, at
+// their shapes and dtypes (manifest.Footprint), leaves out bytes any kernel must move. A
+// tensor the signature marks partial (a gather's table, a paged cache) is left out of that
+// floor, with its reason, and so is one whose shape neither the row nor the build states.
+// Undercount returns the finding, at the op's bytes formula (or its func), or nil.
+func Undercount(p Planned) *diag.Finding {
+	if p.Op == nil {
+		return nil
+	}
+	fp, err := p.Op.Footprint(p.Case.Case, p.Shapes)
+	if err != nil {
+		f := evalFinding(p.Case, fmt.Errorf("footprint: %w", err))
+		return &f
+	}
+	if p.Bytes >= fp.Bytes {
+		return nil
+	}
+	pos, field := rowPos(p.Case), fmt.Sprintf("workloads[%d]", p.Case.Case.Row)
+	if r := p.Op.Roofline; r != nil {
+		switch {
+		case r.Bytes != nil:
+			pos, field = r.Bytes.Pos, "roofline.bytes"
+		case r.Func != nil:
+			pos, field = r.Func.Pos, "roofline.func"
+		}
+	}
+	return &diag.Finding{Pos: pos, Op: p.Case.Case.Op, Field: field, Msg: fmt.Sprintf(
+		"%s %s (the row at %s): the formula counts %d bytes, %.3g of what its tensors take as stored (%s): an undercount, since every input is read and every output written at least once; a tensor the op touches only in part says so in its signature, partial: \"why\" (docs/format.md)",
+		p.Case.Case.Label, p.DType, rowPos(p.Case), p.Bytes, float64(p.Bytes)/float64(fp.Bytes), fp)}
 }
 
 // evalFinding is the finding of a case that did not evaluate cleanly, at its row.

@@ -20,7 +20,7 @@ func (fakeRegistry) Build(c manifest.Case, _ bench.BuildOptions) (bench.Instance
 	shape := c.Shapes["x"]
 	switch c.Op {
 	case "GoodFwd":
-		return fakeInstance{&goodOp{}}, nil
+		return fakeInstance{&goodOp{shape}}, nil
 	case "BoomFwd":
 		return fakeInstance{&boomOp{shape: shape[:0]}}, nil
 	case "FailsFwd":
@@ -39,10 +39,17 @@ func (f fakeInstance) Run() error     { return nil }
 func (f fakeInstance) Check() error   { return nil }
 func (f fakeInstance) Storage() int64 { return 0 }
 
-type goodOp struct{}
+// goodOp counts x read and y written, float32: the footprint (bench.Undercount).
+type goodOp struct{ shape []int }
 
-func (*goodOp) EvalRoofline() (int64, int64, error) { return 0, 0, nil }
-func (*goodOp) ComputeRoof() string                 { return "vector.fp32" }
+func (o *goodOp) EvalRoofline() (int64, int64, error) {
+	n := int64(4)
+	for _, d := range o.shape {
+		n *= int64(d)
+	}
+	return 0, 2 * n, nil
+}
+func (*goodOp) ComputeRoof() string { return "vector.fp32" }
 
 // boomOp indexes an empty shape, as an eager cond of generated code once did.
 type boomOp struct{ shape []int }

@@ -94,6 +94,10 @@ func WorkList(reg Registry, cases []Case) ([]Work, diag.Findings) {
 			fs = append(fs, evalFinding(c, err))
 			continue
 		}
+		if f := Undercount(p); f != nil {
+			fs = append(fs, *f)
+			continue
+		}
 		ws = append(ws, WorkOf(p))
 	}
 	return ws, fs.Sort()

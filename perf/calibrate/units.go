@@ -13,12 +13,13 @@ import (
 // host, scalar.<dtype> one lane of the SIMD pipes. A CPU fills the matrix role with a matrix unit
 // where it has one the OS enables (AMX tiles: bf16, int8), else with the SIMD unit of the dtype:
 // AVX512-BF16 (VDPBF16PS) and AVX512-FP16 for the 16-bit types, AVX512-VNNI (VPDPBUSD) for int8
-// (the instruction an int8 GEMM uses without AMX), the FMA pipes for fp32. A dtype with no kernel
+// (the instruction an int8 GEMM uses without AMX), the FMA pipes for fp32 and fp64 (no CPU has
+// a matrix unit for them, and a float64 GEMM declares cube.fp64 as any other). A dtype with no kernel
 // here gets no key of its own: the report prices it at the fp32 roof of the same role and quotes
 // half_precision.
 var (
 	vectorDTypes = []string{"fp32", "fp64", "bf16", "fp16"}
-	cubeDTypes   = []string{"fp32", "bf16", "fp16", "int8"}
+	cubeDTypes   = []string{"fp32", "fp64", "bf16", "fp16", "int8"}
 	scalarDTypes = []string{"fp32", "fp64"}
 )
 
@@ -161,8 +162,8 @@ func (r *Result) roofTheoretical(key string, c ComputeResult) theoretical {
 	switch {
 	case unit == "cube" && c.Unit == "cube":
 		role = fmt.Sprintf("matrix role filled by the matrix unit (%s %s)", c.Kernel, dt)
-	case unit == "cube" && dt == "fp32":
-		role = "matrix role filled by the fp32 FMA pipes (the vector.fp32 kernel): a CPU has no fp32 matrix unit"
+	case unit == "cube" && (dt == "fp32" || dt == "fp64"):
+		role = fmt.Sprintf("matrix role filled by the %[1]s FMA pipes (the vector.%[1]s kernel): a CPU has no %[1]s matrix unit", dt)
 	case unit == "cube":
 		why := amxWhy
 		if why == "" {

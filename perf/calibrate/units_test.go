@@ -67,6 +67,7 @@ func TestRenderedUnits(t *testing.T) {
 		"cube.fp16":   "matrix role filled by the fp16 SIMD unit (the vector kernel avx512fp16)",
 		"cube.int8":   "int8 multiply-adds are counted as 2 operations each",
 		"cube.fp32":   "matrix role filled by the fp32 FMA pipes",
+		"cube.fp64":   "matrix role filled by the fp64 FMA pipes (the vector.fp64 kernel): a CPU has no fp64 matrix unit",
 		"vector.bf16": "the bf16 SIMD unit (avx512bf16)",
 	} {
 		if c, _ := p.Roof(key); !strings.Contains(c.Note, want) {

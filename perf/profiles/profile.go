@@ -246,6 +246,10 @@ func (p *Profile) resolve(key string, b Basis) (float64, string) {
 	c, ok := p.Roof(key)
 	if !ok {
 		have := p.Keys()
+		if p.MemoryLabel != "" && p.MemoryLabel != "HBM" {
+			// The key keeps the model's name; a CPU profile's reader knows the roof as DRAM.
+			have[0] = fmt.Sprintf("%s (%s)", p.MemoryLabel, HBMKey)
+		}
 		if len(have) == 1 {
 			return 0, fmt.Sprintf("profile %s has no %s ceiling (it declares no compute unit)", p.Name, key)
 		}

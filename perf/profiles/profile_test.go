@@ -64,6 +64,14 @@ func TestEmptyUnitResolvesToNone(t *testing.T) {
 	if why := p.Why("cube.fp16", Effective); why != "" {
 		t.Errorf("Why on a resolvable key = %q, want empty", why)
 	}
+	// A CPU profile's memory roof is DRAM to its reader, whatever the key.
+	cpu, err := Parse("cpu.yaml", []byte("device: \"cpu: Test CPU\"\nmemory: DRAM\nhbm: {theoretical: 1.0e+10, calibration: 0.5}\nvector:\n  fp32: {theoretical: 1.0e+11, calibration: 0.5}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why := cpu.Why("cube.int4", Effective); !strings.Contains(why, "has no cube.int4 ceiling (it has DRAM (hbm), vector.fp32)") {
+		t.Errorf("Why on a CPU profile = %q", why)
+	}
 }
 
 func TestUncalibratedUnitHasNoEffectiveCeiling(t *testing.T) {

@@ -455,12 +455,22 @@ func (d *device) roof(key string, basis profiles.Basis) *roof {
 // the CPU kernels store every tensor as float32 and compute on the fp32 FMA pipes, so those
 // are the pipes that compute the row. The note quotes the profile's half_precision line (how
 // this CPU computes bf16/fp16: conversion and the fp32 pipes, or instructions of its own that
-// would raise the roof), or says so in general when the profile has none.
+// would raise the roof), or says so in general when the profile has none. A cube roof of
+// another dtype the profile has no ceiling for (cube.fp64: a profile calibrated before it
+// wrote that key) is priced at the vector roof of the same dtype: a CPU without a matrix
+// unit for the dtype fills the matrix role with its SIMD unit (docs/model.md §3.4).
 func RoofFor(prof *profiles.Profile, key string) (string, string) {
 	if _, ok := prof.Roof(key); ok || !IsCPU(prof) {
 		return key, ""
 	}
 	unit, dt, ok := strings.Cut(key, ".")
+	if ok && unit == "cube" && dt != "bf16" && dt != "fp16" {
+		if k := "vector." + dt; k != key {
+			if _, ok := prof.Roof(k); ok {
+				return k, fmt.Sprintf("%s priced at %s: this CPU has no %s matrix unit, and the SIMD unit of the dtype fills the matrix role", key, k, dt)
+			}
+		}
+	}
 	if !ok || (dt != "bf16" && dt != "fp16") {
 		return key, ""
 	}

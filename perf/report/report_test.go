@@ -232,6 +232,26 @@ vector:
 	if MemoryName(p) != "DRAM" || MemoryName(reporttest.Profile(t)) != "HBM" {
 		t.Errorf("memory names %q %q", MemoryName(p), MemoryName(reporttest.Profile(t)))
 	}
+	// A float64 matrix contraction declares cube.fp64 (docs/model.md §3.2); a CPU profile
+	// without that key (calibrated before it was written) prices it at the SIMD unit of the
+	// same dtype, never at another dtype's.
+	p64, err := profiles.Parse("cpu.yaml", []byte(`
+device: "cpu: Test CPU"
+hbm: {theoretical: 1099511627776, calibration: 0.5}
+vector:
+  fp32: {theoretical: 4398046511104, calibration: 0.5}
+  fp64: {theoretical: 2199023255552, calibration: 0.5}
+cube:
+  fp32: {theoretical: 4398046511104, calibration: 0.5}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r64 := r
+	r64.DType, r64.Roof = "float64", "cube.fp64"
+	if row := NewPricer(p64, nil, "").Price(&r64); row.PricedRoof != "vector.fp64" || row.ComputeTime != 1.0/(1<<10) || !strings.Contains(row.Note, "cube.fp64 priced at vector.fp64") {
+		t.Errorf("fp64 matrix role on a CPU: roof %q compute %v note %q", row.PricedRoof, row.ComputeTime, row.Note)
+	}
 	// An accelerator profile keeps its own roofs: no substitution.
 	gpu := reporttest.Rec("cube.bf16", 1<<30, 1<<30, 1)
 	if row := price(t, gpu); row.PricedRoof != "cube.bf16" || !Blank(row.ComputeTime) {

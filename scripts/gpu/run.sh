@@ -281,7 +281,9 @@ step "5. the priced report ($out/report.txt) and the audit ($out/audit.txt)"
 "$bin/ropgen" report -profile "$prof" "$out/records.jsonl" > "$out/report.txt" 2>&1 || true
 cat "$out/report.txt"
 status=0
-"$bin/ropgen" audit -records "$out/audit-records.jsonl" -ncu "$out/audit.csv" > "$out/audit.txt" 2>&1 || status=$?
+# The work list gives every tensor's shape, so the footprint that tells an undercount from a
+# kernel's own traffic is whole for the elementwise outputs the manifest rows do not state.
+"$bin/ropgen" audit -records "$out/audit-records.jsonl" -ncu "$out/audit.csv" -work "$out/audit-work.jsonl" > "$out/audit.txt" 2>&1 || status=$?
 cat "$out/audit.txt"
 step "done: profile $prof, records $out/records.jsonl, audit $out/audit.txt"
 exit $status

@@ -14,7 +14,7 @@ import (
 // audit re-runs its own executable with "audit -call ...".
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "audit" {
-		os.Exit(benchcmd.Main("kbench", Registry, os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(benchcmd.Main("kbench", testRegistry, os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

@@ -98,16 +98,22 @@ func writePredictions(w io.Writer, prof *profiles.Profile, basis profiles.Basis,
 	}
 	bw, okBW := prof.Resolve(profiles.HBMKey, basis)
 	for _, key := range roofs {
-		v, ok := prof.Resolve(key, basis)
+		// The roof that prices the rows, as the rows say (a CPU prices cube.fp64 at vector.fp64).
+		priced, _ := report.RoofFor(prof, key)
+		v, ok := prof.Resolve(priced, basis)
+		name := key
+		if priced != key {
+			name = key + " (priced at " + priced + ")"
+		}
 		switch {
 		case !ok:
-			fmt.Fprintf(w, "  %-12s none: %s\n", key, prof.Why(key, basis))
+			fmt.Fprintf(w, "  %-12s none: %s\n", name, prof.Why(priced, basis))
 		case key == profiles.HBMKey:
-			fmt.Fprintf(w, "  %-12s %s\n", key, report.Rate(v, "B/s"))
+			fmt.Fprintf(w, "  %-12s %s\n", name, report.Rate(v, "B/s"))
 		case okBW:
-			fmt.Fprintf(w, "  %-12s %s, ridge %.2f FLOP/B\n", key, report.Rate(v, "FLOP/s"), v/bw)
+			fmt.Fprintf(w, "  %-12s %s, ridge %.2f FLOP/B\n", name, report.Rate(v, "FLOP/s"), v/bw)
 		default:
-			fmt.Fprintf(w, "  %-12s %s\n", key, report.Rate(v, "FLOP/s"))
+			fmt.Fprintf(w, "  %-12s %s\n", name, report.Rate(v, "FLOP/s"))
 		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

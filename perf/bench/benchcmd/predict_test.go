@@ -80,3 +80,24 @@ func TestWritePredictions(t *testing.T) {
 		t.Errorf("GemmFwd states bound %q on a roof the profile cannot price: %q", got, lines[6])
 	}
 }
+
+// TestPredictCubeFP64OnCPU: a float64 GEMM declares cube.fp64; a CPU profile without that key
+// prices it at vector.fp64, and the header says which roof prices the rows, not "none".
+func TestPredictCubeFP64OnCPU(t *testing.T) {
+	prof, err := profiles.Parse("cpu.yaml", []byte("device: \"cpu: Test CPU\"\nmemory: DRAM\nhbm: {theoretical: 2.0e10, calibration: 0.5}\nvector:\n  fp64: {theoretical: 1.0e11, calibration: 0.5}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := func(flops, bytes int64) bench.Planned {
+		return bench.Planned{Case: bench.Case{Case: manifest.Case{Op: "MatMulFwd", Label: "w"}, DType: "float64"},
+			Flops: flops, Bytes: bytes, Roof: "cube.fp64"}
+	}
+	pred := bench.Predict(plan(1<<30, 1<<20), prof, profiles.Effective)
+	var buf bytes.Buffer
+	if err := writePredictions(&buf, prof, profiles.Effective, []bench.Prediction{pred}); err != nil {
+		t.Fatal(err)
+	}
+	if pred.PricedRoof != "vector.fp64" || pred.Bound != "compute-bound" || !strings.Contains(buf.String(), "cube.fp64 (priced at vector.fp64) 50.0 GFLOP/s") {
+		t.Errorf("priced at %q, bound %q:\n%s", pred.PricedRoof, pred.Bound, buf.String())
+	}
+}
