@@ -732,7 +732,14 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 	} else if d.loaded && !(row.Bound == Compute && !Blank(row.Probe) && r.key == profiles.ProbeKey) {
 		// Only a compute-bound row on the probe's own roof is judged on the probe alone;
 		// every other judgment uses a ceiling of the loaded profile.
-		widen(row.Judged/(1+DriftCap), row.Judged*(1+DriftCap), fmt.Sprintf("profile %s was measured under load (its calibration was refused), so its ceilings are lower bounds, each taken as up to %.0f%% off (the drift cap)", d.prof.Name, 100*DriftCap))
+		hi := row.Judged * (1 + DriftCap)
+		if !Blank(row.Machine) {
+			// Judged is the row's rate over its reference times the reference pattern's best
+			// over the envelope, and no pattern beats the envelope: the row over its
+			// reference bounds it whatever the load did to the profile.
+			hi = max(row.Judged, min(hi, row.RefRatio))
+		}
+		widen(row.Judged/(1+DriftCap), hi, fmt.Sprintf("profile %s was measured under load (its calibration was refused), so its ceilings are lower bounds, each taken as up to %.0f%% off (the drift cap)", d.prof.Name, 100*DriftCap))
 	}
 	if drift != nil && !p.PriceDrifted && !row.sameTimeJudged() {
 		// Its run's copy references say how far the machine was off the profile while the

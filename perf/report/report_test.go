@@ -795,6 +795,19 @@ vector:
 	if row = NewPricer(loaded, nil, "").Price(&slow); row.Verdict != Inconclusive || !strings.Contains(row.Note, "measured under load") {
 		t.Errorf("a row with no reference on a loaded profile: verdict %q note %q", row.Verdict, row.Note)
 	}
+	// A memory-bound row with a same-time reference: the widening's high end is its rate over
+	// the reference (no pattern beats the envelope), so a row at 0.75x of it is below for
+	// certain, though 0.75 widened by the drift cap would reach 0.94.
+	st := reporttest.Profile(t)
+	st.HBM.Calibration, st.HBM.Effective = 0.6, 0.6*(1<<40)
+	st.MixFractions = map[string]float64{"copy_cold": 0.6}
+	st.MixSpreads = map[string]profiles.Spread{"copy_cold": {Min: 6e11, Median: 6.3e11, Max: 0.6 * (1 << 40), N: 7}}
+	st.Measured.Refused = []string{"the DRAM envelope: the median round is 40% below the best"}
+	mem := reporttest.Rec("vector.fp32", 0, 1<<30, float64(1<<30)/(0.75*6.3e11))
+	mem.RefRate = 6.3e11
+	if row = NewPricer(st, nil, "").Price(&mem); row.Verdict != Below || math.Abs(row.JudgedHigh-0.75) > 1e-9 {
+		t.Errorf("a memory-bound row at 0.75x its reference on a loaded profile: verdict %q judged %v [%v, %v]", row.Verdict, row.Judged, row.JudgedLow, row.JudgedHigh)
+	}
 	gemm := reporttest.Rec("vector.fp32", 1<<30, 1<<10, 1.0/(1<<11)/0.45)
 	gemm.ProbeRate, gemm.ProbeRateLow, gemm.ProbeRateHigh = 0.5*reporttest.VecEff, 0.48*reporttest.VecEff, 0.52*reporttest.VecEff
 	if row = NewPricer(loaded, nil, "").Price(&gemm); row.Verdict != AtCeiling || row.Unsure != "" {
