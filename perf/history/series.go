@@ -1,0 +1,129 @@
+package history
+
+import (
+	"context"
+	"math"
+	"regexp"
+	"time"
+
+	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report"
+)
+
+// Filter selects rows by regular expressions (nil: any).
+type Filter struct {
+	Op, Workload, DType, Device *regexp.Regexp
+}
+
+func (f *Filter) row(r *record.Record) bool {
+	return match(f.Op, r.Op) && match(f.Workload, r.Workload) && match(f.DType, r.DType)
+}
+
+func match(re *regexp.Regexp, s string) bool { return re == nil || re.MatchString(s) }
+
+// Point is one run's measurement of a row.
+type Point struct {
+	Run    int64     `json:"run"`
+	Time   time.Time `json:"time"`
+	Commit string    `json:"commit"`
+	// Seconds is the row's median time; Efficiency its efficiency against the run's own
+	// profile (NaN: unpriced), Verdict the verdict it read.
+	Seconds    float64        `json:"seconds"`
+	Efficiency float64        `json:"efficiency"`
+	Verdict    report.Verdict `json:"verdict"`
+}
+
+// Series is one row of one device over the runs that measured it, oldest first.
+type Series struct {
+	Device, Op, Workload, DType string
+	Points                      []Point
+	// Trend is the latest time over the median of the runs before it, minus 1 (+0.10: the
+	// latest run is 10% slower than the row usually is); NaN with one point.
+	Trend float64
+}
+
+// Name is the row's op/workload/dtype.
+func (s *Series) Name() string { return s.Op + "/" + s.Workload + "/" + s.DType }
+
+// Series returns every row f selects over the runs of the devices it selects, each priced
+// against its run's own profile: per device, the rows in the order the latest run that holds
+// them lists them. It also returns the runs it read.
+func (s *Store) Series(ctx context.Context, f Filter) ([]Series, []Run, error) {
+	all, err := s.Runs(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	var runs []Run
+	var ids []int64
+	for _, r := range all {
+		if match(f.Device, r.Device) {
+			runs = append(runs, r)
+			ids = append(ids, r.ID)
+		}
+	}
+	if len(runs) == 0 {
+		return nil, runs, nil
+	}
+	if len(runs) == len(all) {
+		ids = nil // every run: no list of a thousand ids to send
+	}
+	recs, err := s.Records(ctx, ids...)
+	if err != nil {
+		return nil, nil, err
+	}
+	type key struct {
+		device string
+		rowKey
+	}
+	index := map[key]int{}
+	var out []Series
+	pr := s.pricing()
+	for _, r := range runs {
+		// The references stay: they set the run's floor and drift, which price its rows.
+		kept := recs[r.ID][:0:0]
+		for _, rec := range recs[r.ID] {
+			if rec.IsReference() || f.row(&rec) {
+				kept = append(kept, rec)
+			}
+		}
+		p, err := pr.price(ctx, r, kept)
+		if err != nil {
+			return nil, nil, err
+		}
+		for i := range p.Sampled {
+			sm, row := &p.Sampled[i], &p.Rows[i]
+			k := key{r.Device, keyOf(&sm.Record)}
+			j, ok := index[k]
+			if !ok {
+				j = len(out)
+				index[k] = j
+				out = append(out, Series{Device: r.Device, Op: sm.Op, Workload: sm.Workload, DType: sm.DType})
+			}
+			out[j].Points = append(out[j].Points, Point{Run: r.ID, Time: r.Time, Commit: r.Commit,
+				Seconds: sm.Seconds, Efficiency: row.Efficiency, Verdict: row.Verdict})
+		}
+	}
+	for i := range out {
+		out[i].Trend = trend(out[i].Points)
+	}
+	return out, runs, nil
+}
+
+// trend is the latest point's time over the median of the earlier ones, minus 1.
+func trend(ps []Point) float64 {
+	if len(ps) < 2 {
+		return math.NaN()
+	}
+	before := make([]float64, 0, len(ps)-1)
+	for _, p := range ps[:len(ps)-1] {
+		if p.Seconds > 0 {
+			before = append(before, p.Seconds)
+		}
+	}
+	last := ps[len(ps)-1].Seconds
+	if len(before) == 0 || last <= 0 {
+		return math.NaN()
+	}
+	return last/profiles.Median(before) - 1
+}
