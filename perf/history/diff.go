@@ -96,9 +96,9 @@ type RowDiff struct {
 	// Lo and Hi bound the time ratio (new / base) by the two runs' sample ranges: the
 	// fastest new over the slowest base, and the slowest new over the fastest base.
 	Lo, Hi float64
-	// Noise is the row's own run-to-run spread: the robust standard deviation of its log
-	// time ratio between consecutive runs of the device, off those runs' typical ratio; NaN
-	// with fewer than MinHistory runs. Pairs is how many run pairs measured it.
+	// Noise is the row's own run-to-run spread: 1.4826 × the median size of its log time
+	// ratio between consecutive runs of the device, off those runs' typical ratio (rowNoises);
+	// NaN with fewer than MinHistory runs. Pairs is how many run pairs measured it.
 	Noise float64
 	Pairs int
 }
@@ -321,9 +321,11 @@ type rowNoise struct {
 
 // rowNoises measures each row's own run-to-run spread over runs (oldest first): per pair of
 // consecutive runs, the row's log time ratio off the pair's typical ratio (the median over
-// the rows both hold: drift moves every row alike); per row, the robust standard deviation
-// (1.4826 × the median absolute deviation) of those, when minPairs or more pairs hold it.
-// It is the same scale as the two runs a diff compares: a ratio between two runs.
+// the rows both hold: drift moves every row alike); per row, 1.4826 × the median of those
+// moves' sizes, when minPairs or more pairs hold it: the standard deviation of normal moves,
+// unmoved by a few wild ones. The moves are taken from zero, not from their own median: a row
+// that swings between two speeds from run to run moves by the swing every time. It is on the
+// scale of what a diff compares: a ratio between two runs.
 func rowNoises(runs [][]report.Sampled, minPairs int) map[rowKey]rowNoise {
 	times := make([]map[rowKey]float64, len(runs))
 	for i, g := range runs {
@@ -334,7 +336,7 @@ func rowNoises(runs [][]report.Sampled, minPairs int) map[rowKey]rowNoise {
 			}
 		}
 	}
-	devs := map[rowKey][]float64{}
+	moves := map[rowKey][]float64{}
 	for i := 1; i < len(times); i++ {
 		logs := map[rowKey]float64{}
 		var all []float64
@@ -350,26 +352,14 @@ func rowNoises(runs [][]report.Sampled, minPairs int) map[rowKey]rowNoise {
 		}
 		shift := profiles.Median(all)
 		for k, l := range logs {
-			devs[k] = append(devs[k], l-shift)
+			moves[k] = append(moves[k], math.Abs(l-shift))
 		}
 	}
 	out := map[rowKey]rowNoise{}
-	for k, ds := range devs {
-		if len(ds) < minPairs {
-			continue
+	for k, ms := range moves {
+		if len(ms) >= minPairs {
+			out[k] = rowNoise{sd: 1.4826 * profiles.Median(ms), pairs: len(ms)}
 		}
-		out[k] = rowNoise{sd: robustSD(ds), pairs: len(ds)}
 	}
 	return out
-}
-
-// robustSD is 1.4826 × the median absolute deviation from the median: the standard
-// deviation of normal data, and unmoved by a few wild values (render.Compare's drift).
-func robustSD(xs []float64) float64 {
-	m := profiles.Median(xs)
-	dev := make([]float64, len(xs))
-	for i, x := range xs {
-		dev[i] = math.Abs(x - m)
-	}
-	return 1.4826 * profiles.Median(dev)
 }
