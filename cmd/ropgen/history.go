@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
@@ -20,6 +22,7 @@ import (
 
 	"github.com/ropgen/ropgen/config"
 	"github.com/ropgen/ropgen/internal/cli"
+	"github.com/ropgen/ropgen/internal/output"
 	"github.com/ropgen/ropgen/perf/history"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
@@ -738,4 +741,31 @@ each device. It opens from the file system in a browser, with no server.`, stdou
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d rows of %d devices over %d runs\n", *out, page.Rows(), len(page.Devices), page.Runs)
 	return 0
+}
+
+// historyIgnore is the .gitignore line of the module's history: the database and the files
+// SQLite keeps beside it.
+var historyIgnore = "/" + path.Dir(history.DefaultPath) + "/"
+
+// ignoreHistory adds historyIgnore to root's .gitignore (creating it) unless a line has it.
+func ignoreHistory(root string, stdout io.Writer) error {
+	file := filepath.Join(root, ".gitignore")
+	data, err := os.ReadFile(file)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == historyIgnore {
+			return nil
+		}
+	}
+	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
+		data = append(data, '\n')
+	}
+	data = append(data, "# the benchmark runs ropgen history keeps (a SQLite database)\n"+historyIgnore+"\n"...)
+	if err := output.WriteFile(file, data); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "added %s to %s\n", historyIgnore, config.Rel(file))
+	return nil
 }

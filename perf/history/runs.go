@@ -110,6 +110,16 @@ func (s *Store) Add(ctx context.Context, meta *Run, recs []record.Record, prof *
 		return 0, false, s.errorf("add", err)
 	}
 	defer tx.Rollback()
+	// Stored before: that run's id. (The insert below says so too, but PostgreSQL would spend
+	// an id of its sequence on it, and run ids would skip.)
+	switch err := tx.QueryRowContext(ctx, "SELECT id FROM ropgen_runs WHERE digest = $1", meta.Digest).Scan(&id); err {
+	case nil:
+		meta.ID = id
+		return id, false, nil
+	case sql.ErrNoRows:
+	default:
+		return 0, false, s.errorf("add", err)
+	}
 	var profDigest sql.NullString
 	if prof != nil {
 		sum := sha256.Sum256(prof.Text)
@@ -126,7 +136,7 @@ func (s *Store) Add(ctx context.Context, meta *Run, recs []record.Record, prof *
 		meta.Digest, meta.Time.UTC().Format(time.RFC3339Nano), meta.Commit, meta.Dirty, meta.Device, meta.Host, meta.Load,
 		meta.Version, meta.Command, profDigest, meta.Rows, meta.Records).Scan(&id)
 	if err == sql.ErrNoRows {
-		// Stored before (or by a concurrent add that committed first): that run's id.
+		// Stored by a concurrent add that committed first: that run's id.
 		if err := tx.QueryRowContext(ctx, "SELECT id FROM ropgen_runs WHERE digest = $1", meta.Digest).Scan(&id); err != nil {
 			return 0, false, s.errorf("add", err)
 		}
