@@ -2,6 +2,7 @@ package history
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -76,14 +77,58 @@ func DeviceOf(recs []record.Record) (string, error) {
 	return "", fmt.Errorf("the records are of %d devices (%s): add each device's records as a run of its own", len(devices), strings.Join(devices, ", "))
 }
 
-// recordColumns are ropgen_records' columns after run and seq, in Add's order.
-const recordColumns = "device, op, workload, dtype, roof, flops, bytes, seconds, min_seconds, max_seconds, iters, ref_rate, ref_rate_low, ref_rate_high"
+// rowColumns are ropgen_rows' columns after id; recordColumns ropgen_records'.
+const (
+	rowColumns    = "device, op, workload, dtype, roof, flops, bytes"
+	recordColumns = "run, seq, row_id, seconds, min_seconds, max_seconds, iters, ref_rate, ref_rate_low, ref_rate_high"
+)
 
-const nRecordColumns = 2 + 14
-
-// insertBatch is how many records one INSERT carries: a few statements for a run of
-// hundreds of rows, within SQLite's limit of 32,766 parameters.
+// insertBatch is how many rows one INSERT carries: a few statements for a run of hundreds
+// of rows, within SQLite's limit of 32,766 parameters.
 const insertBatch = 100
+
+// fullKey is everything that makes a record's row: two records of one row differ only in
+// their timings.
+type fullKey struct {
+	device, op, workload, dtype, roof string
+	flops, bytes                      int64
+}
+
+func fullKeyOf(r *record.Record) fullKey {
+	return fullKey{r.Device, r.Op, r.Workload, r.DType, r.Roof, r.Flops, r.Bytes}
+}
+
+// insertValues inserts n rows of width columns in batches: args(i) gives row i's values.
+func (s *Store) insertValues(ctx context.Context, tx *sql.Tx, head string, n, width int, args func(i int) []any) error {
+	for start := 0; start < n; start += insertBatch {
+		end := min(start+insertBatch, n)
+		var q strings.Builder
+		q.WriteString(head)
+		q.WriteString(" VALUES ")
+		vals := make([]any, 0, (end-start)*width)
+		for i := start; i < end; i++ {
+			if i > start {
+				q.WriteString(", ")
+			}
+			q.WriteByte('(')
+			for c := range width {
+				if c > 0 {
+					q.WriteString(", ")
+				}
+				fmt.Fprintf(&q, "$%d", len(vals)+c+1)
+			}
+			q.WriteByte(')')
+			vals = append(vals, args(i)...)
+		}
+		if strings.HasPrefix(head, "INSERT INTO ropgen_rows") {
+			q.WriteString(" ON CONFLICT DO NOTHING")
+		}
+		if _, err := tx.ExecContext(ctx, s.q(q.String()), vals...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // Add stores a run: meta (its ID, Rows, Records and Digest are set here), its records and
 // the profile it was priced against (nil: none), in one transaction, so that a process
@@ -112,7 +157,7 @@ func (s *Store) Add(ctx context.Context, meta *Run, recs []record.Record, prof *
 	defer tx.Rollback()
 	// Stored before: that run's id. (The insert below says so too, but PostgreSQL would spend
 	// an id of its sequence on it, and run ids would skip.)
-	switch err := tx.QueryRowContext(ctx, "SELECT id FROM ropgen_runs WHERE digest = $1", meta.Digest).Scan(&id); err {
+	switch err := tx.QueryRowContext(ctx, s.q("SELECT id FROM ropgen_runs WHERE digest = $1"), meta.Digest).Scan(&id); err {
 	case nil:
 		meta.ID = id
 		return id, false, nil
@@ -124,20 +169,20 @@ func (s *Store) Add(ctx context.Context, meta *Run, recs []record.Record, prof *
 	if prof != nil {
 		sum := sha256.Sum256(prof.Text)
 		profDigest = sql.NullString{String: hex.EncodeToString(sum[:]), Valid: true}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO ropgen_profiles (digest, name, source, text) VALUES ($1, $2, $3, $4) ON CONFLICT (digest) DO NOTHING",
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO ropgen_profiles (digest, name, source, text) VALUES ($1, $2, $3, $4) ON CONFLICT (digest) DO NOTHING"),
 			profDigest, prof.Name, prof.Source, string(prof.Text)); err != nil {
 			return 0, false, s.errorf("add", err)
 		}
 	}
-	err = tx.QueryRowContext(ctx, `INSERT INTO ropgen_runs
+	err = tx.QueryRowContext(ctx, s.q(`INSERT INTO ropgen_runs
 	(digest, added_at, commit_rev, dirty, device, host, host_load, ropgen_version, command, profile, nrows, nrecords)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-	ON CONFLICT (digest) DO NOTHING RETURNING id`,
+	ON CONFLICT (digest) DO NOTHING RETURNING id`),
 		meta.Digest, meta.Time.UTC().Format(time.RFC3339Nano), meta.Commit, meta.Dirty, meta.Device, meta.Host, meta.Load,
 		meta.Version, meta.Command, profDigest, meta.Rows, meta.Records).Scan(&id)
 	if err == sql.ErrNoRows {
 		// Stored by a concurrent add that committed first: that run's id.
-		if err := tx.QueryRowContext(ctx, "SELECT id FROM ropgen_runs WHERE digest = $1", meta.Digest).Scan(&id); err != nil {
+		if err := tx.QueryRowContext(ctx, s.q("SELECT id FROM ropgen_runs WHERE digest = $1"), meta.Digest).Scan(&id); err != nil {
 			return 0, false, s.errorf("add", err)
 		}
 		meta.ID = id
@@ -146,30 +191,37 @@ func (s *Store) Add(ctx context.Context, meta *Run, recs []record.Record, prof *
 	if err != nil {
 		return 0, false, s.errorf("add", err)
 	}
-	for start := 0; start < len(recs); start += insertBatch {
-		batch := recs[start:min(start+insertBatch, len(recs))]
-		var q strings.Builder
-		q.WriteString("INSERT INTO ropgen_records (run, seq, " + recordColumns + ") VALUES ")
-		args := make([]any, 0, len(batch)*nRecordColumns)
-		for i := range batch {
-			r := &batch[i]
-			if i > 0 {
-				q.WriteString(", ")
-			}
-			q.WriteByte('(')
-			for c := range nRecordColumns {
-				if c > 0 {
-					q.WriteString(", ")
-				}
-				fmt.Fprintf(&q, "$%d", len(args)+c+1)
-			}
-			q.WriteByte(')')
-			args = append(args, id, start+i+1, r.Device, r.Op, r.Workload, r.DType, r.Roof, r.Flops, r.Bytes,
-				r.Seconds, r.MinSeconds, r.MaxSeconds, r.Iters, r.RefRate, r.RefRateLow, r.RefRateHigh)
+	// The rows, each stored once for every run that times it; sorted, so that concurrent adds
+	// of overlapping rows take their locks in one order (PostgreSQL would else deadlock two).
+	var keys []fullKey
+	seen := map[fullKey]bool{}
+	for i := range recs {
+		if k := fullKeyOf(&recs[i]); !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
 		}
-		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
-			return 0, false, s.errorf("add", err)
-		}
+	}
+	slices.SortFunc(keys, func(a, b fullKey) int {
+		return cmp.Or(cmp.Compare(a.op, b.op), cmp.Compare(a.workload, b.workload), cmp.Compare(a.dtype, b.dtype),
+			cmp.Compare(a.roof, b.roof), cmp.Compare(a.flops, b.flops), cmp.Compare(a.bytes, b.bytes))
+	})
+	err = s.insertValues(ctx, tx, "INSERT INTO ropgen_rows ("+rowColumns+")", len(keys), 7, func(i int) []any {
+		k := &keys[i]
+		return []any{k.device, k.op, k.workload, k.dtype, k.roof, k.flops, k.bytes}
+	})
+	if err != nil {
+		return 0, false, s.errorf("add", err)
+	}
+	rowIDs, err := s.rowIDs(ctx, tx, device)
+	if err != nil {
+		return 0, false, s.errorf("add", err)
+	}
+	err = s.insertValues(ctx, tx, "INSERT INTO ropgen_records ("+recordColumns+")", len(recs), 10, func(i int) []any {
+		r := &recs[i]
+		return []any{id, i + 1, rowIDs[fullKeyOf(r)], r.Seconds, r.MinSeconds, r.MaxSeconds, r.Iters, r.RefRate, r.RefRateLow, r.RefRateHigh}
+	})
+	if err != nil {
+		return 0, false, s.errorf("add", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, false, s.errorf("add", err)
@@ -214,7 +266,7 @@ func (s *Store) Runs(ctx context.Context) ([]Run, error) {
 
 // RunByID returns the run id; ok is false when there is none.
 func (s *Store) RunByID(ctx context.Context, id int64) (r Run, ok bool, err error) {
-	r, err = scanRun(s.db.QueryRowContext(ctx, "SELECT "+runColumns+" FROM ropgen_runs r LEFT JOIN ropgen_profiles p ON p.digest = r.profile WHERE r.id = $1", id))
+	r, err = scanRun(s.db.QueryRowContext(ctx, s.q("SELECT "+runColumns+" FROM ropgen_runs r LEFT JOIN ropgen_profiles p ON p.digest = r.profile WHERE r.id = $1"), id))
 	if err == sql.ErrNoRows {
 		return r, false, nil
 	}
@@ -231,18 +283,57 @@ func (s *Store) Profile(ctx context.Context, r *Run) (*Profile, error) {
 	}
 	p := &Profile{}
 	var text string
-	if err := s.db.QueryRowContext(ctx, "SELECT name, source, text FROM ropgen_profiles WHERE digest = $1", r.profile.String).Scan(&p.Name, &p.Source, &text); err != nil {
+	if err := s.db.QueryRowContext(ctx, s.q("SELECT name, source, text FROM ropgen_profiles WHERE digest = $1"), r.profile.String).Scan(&p.Name, &p.Source, &text); err != nil {
 		return nil, s.errorf("profile of run "+fmt.Sprint(r.ID), err)
 	}
 	p.Text = []byte(text)
 	return p, nil
 }
 
+// rowIDs returns the ids of the rows of device.
+func (s *Store) rowIDs(ctx context.Context, tx *sql.Tx, device string) (map[fullKey]int64, error) {
+	rows, err := tx.QueryContext(ctx, s.q("SELECT id, "+rowColumns+" FROM ropgen_rows WHERE device = $1"), device)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ids := map[fullKey]int64{}
+	for rows.Next() {
+		var id int64
+		var k fullKey
+		if err := rows.Scan(&id, &k.device, &k.op, &k.workload, &k.dtype, &k.roof, &k.flops, &k.bytes); err != nil {
+			return nil, err
+		}
+		ids[k] = id
+	}
+	return ids, rows.Err()
+}
+
 // Records returns the records of the runs ids (all runs when ids is empty), by run, each in
 // the order it was added. Each record's Pos names its run and place ("run 12:5"), so that a
 // message about it points into the history.
 func (s *Store) Records(ctx context.Context, ids ...int64) (map[int64][]record.Record, error) {
-	q := "SELECT run, seq, " + recordColumns + " FROM ropgen_records"
+	// The rows first, then the records' timings alone: a thousand runs are 200,000 records
+	// of a few hundred rows, and their names are read once.
+	rows, err := s.db.QueryContext(ctx, "SELECT id, "+rowColumns+" FROM ropgen_rows")
+	if err != nil {
+		return nil, s.errorf("records", err)
+	}
+	byID := map[int64]*record.Record{}
+	for rows.Next() {
+		var id int64
+		r := new(record.Record)
+		if err := rows.Scan(&id, &r.Device, &r.Op, &r.Workload, &r.DType, &r.Roof, &r.Flops, &r.Bytes); err != nil {
+			rows.Close()
+			return nil, s.errorf("records", err)
+		}
+		byID[id] = r
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, s.errorf("records", err)
+	}
+	q := "SELECT " + recordColumns + " FROM ropgen_records"
 	args := make([]any, len(ids))
 	if len(ids) > 0 {
 		marks := make([]string, len(ids))
@@ -252,31 +343,32 @@ func (s *Store) Records(ctx context.Context, ids ...int64) (map[int64][]record.R
 		}
 		q += " WHERE run IN (" + strings.Join(marks, ", ") + ")"
 	}
-	rows, err := s.db.QueryContext(ctx, q+" ORDER BY run, seq", args...)
+	rows, err = s.db.QueryContext(ctx, s.q(q+" ORDER BY run, seq"), args...)
 	if err != nil {
 		return nil, s.errorf("records", err)
 	}
 	defer rows.Close()
 	out := map[int64][]record.Record{}
-	names := map[string]string{} // one string per distinct name: 200,000 records name 200 rows
-	intern := func(p *string) {
-		if v, ok := names[*p]; ok {
-			*p = v
-		} else {
-			names[*p] = *p
-		}
-	}
+	var file string
+	var fileRun int64
 	for rows.Next() {
-		var run int64
-		var r record.Record
-		if err := rows.Scan(&run, &r.Pos.Line, &r.Device, &r.Op, &r.Workload, &r.DType, &r.Roof, &r.Flops, &r.Bytes,
-			&r.Seconds, &r.MinSeconds, &r.MaxSeconds, &r.Iters, &r.RefRate, &r.RefRateLow, &r.RefRateHigh); err != nil {
+		var run, row int64
+		var seq int
+		var t record.Record
+		if err := rows.Scan(&run, &seq, &row, &t.Seconds, &t.MinSeconds, &t.MaxSeconds, &t.Iters, &t.RefRate, &t.RefRateLow, &t.RefRateHigh); err != nil {
 			return nil, s.errorf("records", err)
 		}
-		for _, p := range []*string{&r.Device, &r.Op, &r.Workload, &r.DType, &r.Roof} {
-			intern(p)
+		w := byID[row]
+		if w == nil {
+			return nil, s.errorf("records", fmt.Errorf("run %d record %d: no row %d", run, seq, row))
 		}
-		r.Pos = diag.Pos{File: runFile(run), Line: r.Pos.Line}
+		if run != fileRun || file == "" {
+			file, fileRun = runFile(run), run
+		}
+		r := *w
+		r.Seconds, r.MinSeconds, r.MaxSeconds, r.Iters = t.Seconds, t.MinSeconds, t.MaxSeconds, t.Iters
+		r.RefRate, r.RefRateLow, r.RefRateHigh = t.RefRate, t.RefRateLow, t.RefRateHigh
+		r.Pos = diag.Pos{File: file, Line: seq}
 		out[run] = append(out[run], r)
 	}
 	if err := rows.Err(); err != nil {

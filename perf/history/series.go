@@ -46,9 +46,12 @@ type Series struct {
 // Name is the row's op/workload/dtype.
 func (s *Series) Name() string { return s.Op + "/" + s.Workload + "/" + s.DType }
 
+// seriesChunk is how many runs Series reads at a time.
+const seriesChunk = 100
+
 // Series returns every row f selects over the runs of the devices it selects, each priced
-// against its run's own profile: per device, the rows in the order the latest run that holds
-// them lists them. It also returns the runs it read.
+// against its run's own profile: per device, the rows in the order they were first
+// measured. It also returns the runs it read.
 func (s *Store) Series(ctx context.Context, f Filter) ([]Series, []Run, error) {
 	all, err := s.Runs(ctx)
 	if err != nil {
@@ -65,13 +68,6 @@ func (s *Store) Series(ctx context.Context, f Filter) ([]Series, []Run, error) {
 	if len(runs) == 0 {
 		return nil, runs, nil
 	}
-	if len(runs) == len(all) {
-		ids = nil // every run: no list of a thousand ids to send
-	}
-	recs, err := s.Records(ctx, ids...)
-	if err != nil {
-		return nil, nil, err
-	}
 	type key struct {
 		device string
 		rowKey
@@ -79,29 +75,59 @@ func (s *Store) Series(ctx context.Context, f Filter) ([]Series, []Run, error) {
 	index := map[key]int{}
 	var out []Series
 	pr := s.pricing()
-	for _, r := range runs {
-		// The references stay: they set the run's floor and drift, which price its rows.
-		kept := recs[r.ID][:0:0]
-		for _, rec := range recs[r.ID] {
-			if rec.IsReference() || f.row(&rec) {
-				kept = append(kept, rec)
+	// Read and price overlap: a chunk of runs is read while the one before is priced (the
+	// two take about as long, and a machine has two cores).
+	type chunk struct {
+		runs []Run
+		recs map[int64][]record.Record
+		err  error
+	}
+	chunks := make(chan chunk, 1)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		defer close(chunks)
+		for start := 0; start < len(runs); start += seriesChunk {
+			c := chunk{runs: runs[start:min(start+seriesChunk, len(runs))]}
+			c.recs, c.err = s.Records(ctx, ids[start:start+len(c.runs)]...)
+			select {
+			case chunks <- c:
+			case <-ctx.Done():
+				return
+			}
+			if c.err != nil {
+				return
 			}
 		}
-		p, err := pr.price(ctx, r, kept)
-		if err != nil {
-			return nil, nil, err
+	}()
+	for c := range chunks {
+		if c.err != nil {
+			return nil, nil, c.err
 		}
-		for i := range p.Sampled {
-			sm, row := &p.Sampled[i], &p.Rows[i]
-			k := key{r.Device, keyOf(&sm.Record)}
-			j, ok := index[k]
-			if !ok {
-				j = len(out)
-				index[k] = j
-				out = append(out, Series{Device: r.Device, Op: sm.Op, Workload: sm.Workload, DType: sm.DType})
+		for _, r := range c.runs {
+			// The references stay: they set the run's floor and drift, which price its rows.
+			kept := c.recs[r.ID][:0:0]
+			for _, rec := range c.recs[r.ID] {
+				if rec.IsReference() || f.row(&rec) {
+					kept = append(kept, rec)
+				}
 			}
-			out[j].Points = append(out[j].Points, Point{Run: r.ID, Time: r.Time, Commit: r.Commit,
-				Seconds: sm.Seconds, Efficiency: row.Efficiency, Verdict: row.Verdict})
+			p, err := pr.price(ctx, r, kept)
+			if err != nil {
+				return nil, nil, err
+			}
+			for i := range p.Sampled {
+				sm, row := &p.Sampled[i], &p.Rows[i]
+				k := key{r.Device, keyOf(&sm.Record)}
+				j, ok := index[k]
+				if !ok {
+					j = len(out)
+					index[k] = j
+					out = append(out, Series{Device: r.Device, Op: sm.Op, Workload: sm.Workload, DType: sm.DType})
+				}
+				out[j].Points = append(out[j].Points, Point{Run: r.ID, Time: r.Time, Commit: r.Commit,
+					Seconds: sm.Seconds, Efficiency: row.Efficiency, Verdict: row.Verdict})
+			}
 		}
 	}
 	for i := range out {

@@ -24,16 +24,24 @@ CREATE TABLE ropgen_runs (
 );
 CREATE INDEX ropgen_runs_device ON ropgen_runs (device, id);
 
+-- A row: what a record times, the same in every run that times it.
+CREATE TABLE ropgen_rows (
+	id       {{id}},
+	device   TEXT NOT NULL,
+	op       TEXT NOT NULL,
+	workload TEXT NOT NULL,
+	dtype    TEXT NOT NULL,
+	roof     TEXT NOT NULL,
+	flops    BIGINT NOT NULL,
+	bytes    BIGINT NOT NULL,
+	UNIQUE (device, op, workload, dtype, roof, flops, bytes)
+);
+
+-- A record: one timing of a row in a run, every field the record format carries.
 CREATE TABLE ropgen_records (
 	run           BIGINT NOT NULL REFERENCES ropgen_runs (id),
 	seq           INTEGER NOT NULL, -- the record's place in the run, from 1
-	device        TEXT NOT NULL,
-	op            TEXT NOT NULL,
-	workload      TEXT NOT NULL,
-	dtype         TEXT NOT NULL,
-	roof          TEXT NOT NULL,
-	flops         BIGINT NOT NULL,
-	bytes         BIGINT NOT NULL,
+	row_id        BIGINT NOT NULL REFERENCES ropgen_rows (id),
 	seconds       DOUBLE PRECISION NOT NULL,
 	min_seconds   DOUBLE PRECISION NOT NULL,
 	max_seconds   DOUBLE PRECISION NOT NULL,
