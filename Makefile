@@ -17,7 +17,9 @@ OUT ?= out
 # earn a verdict on the host
 # (each run times a copy reference at its start and end), recalibrate and measure again once
 # when that reference drifted off the profile, then print the short summary; the full tables,
-# the HTML page, the chart and every log go under $(OUT)/. Exit 1 when a row breaches a theoretical ceiling
+# the HTML page, the chart and every log go under $(OUT)/. The run is added to the module's
+# history (.ropgen/history.db), with its diff against the previous run of this device and the
+# trend page $(OUT)/history.html. Exit 1 when a row breaches a theoretical ceiling
 # (a formula error: docs/report.md, the physics check).
 PROFILE = $(OUT)/host.yaml
 BIN = $(OUT)/bin
@@ -47,8 +49,12 @@ run: generate
 	@$(BIN)/ropgen report -profile $(PROFILE) -o $(OUT)/quick-report.txt $(OUT)/quick.txt 2> /dev/null || true
 	@$(BIN)/ropgen report -profile $(PROFILE) -o $(OUT)/chart-report.txt -svg $(OUT)/roofline.svg $(OUT)/chart.txt 2> /dev/null || true
 	@$(BIN)/ropgen report -profile $(PROFILE) -html $(OUT)/report.html $(OUT)/quick.txt $(OUT)/chart.txt > /dev/null 2>&1 || true
+	@$(BIN)/ropgen history add -profile $(PROFILE) $(OUT)/quick.txt $(OUT)/chart.txt > /dev/null 2> $(OUT)/history.log || cat $(OUT)/history.log >&2
+	@$(BIN)/ropgen history diff > $(OUT)/history-diff.txt 2>&1; cat $(OUT)/history-diff.txt
+	@$(BIN)/ropgen history page -o $(OUT)/history.html > /dev/null || true
 	@$(BIN)/ropgen report -summary -profile $(PROFILE) $(OUT)/quick.txt $(OUT)/chart.txt; status=$$?; \
-	  echo "full tables: $(OUT)/quick-report.txt (regression rows), $(OUT)/chart-report.txt (ranked rows); HTML page: $(OUT)/report.html; chart: $(OUT)/roofline.svg; profile: $(PROFILE)"; exit $$status
+	  echo "full tables: $(OUT)/quick-report.txt (regression rows), $(OUT)/chart-report.txt (ranked rows); HTML page: $(OUT)/report.html; chart: $(OUT)/roofline.svg; profile: $(PROFILE)"; \
+	  echo "history: every run is kept in .ropgen/history.db (ropgen history runs); the diff above is against the previous run of this device ($(OUT)/history-diff.txt); trend page: $(OUT)/history.html"; exit $$status
 
 # All tests: formatting, vet, staticcheck where it is installed (on PATH or in GOPATH/bin;
 # skipped with a message otherwise), the generated code is current (roofline code and the SIMD
@@ -60,7 +66,9 @@ run: generate
 # (internal/asm/f32) once per SIMD level this machine runs, never from the test cache,
 # with the count of tests each ran (scripts/test-ops-levels.sh:
 # go, avx2 and avx512 on amd64; and the arm64 build's NEON kernels under qemu-user where
-# qemu-aarch64-static is installed, skipped with a message otherwise). The go test runs here
+# qemu-aarch64-static is installed, skipped with a message otherwise). The history store's
+# tests run against SQLite and a throwaway PostgreSQL server that scripts/with-postgres.sh
+# starts where PostgreSQL is installed (skipped with a message otherwise). The go test runs here
 # skip the vet checks go test adds (-vet=off): go vet ./... ran every one of them, and more.
 test: asm-check
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -70,7 +78,7 @@ test: asm-check
 	  if [ -x "$$sc" ]; then echo "staticcheck ./..."; "$$sc" ./... || exit 1; \
 	  else echo "staticcheck not installed: skipped (go install honnef.co/go/tools/cmd/staticcheck@latest)"; fi
 	$(GO) run ./cmd/ropgen generate -check
-	$(GO) test -vet=off $$($(GO) list ./... | grep -vE '^github.com/ropgen/ropgen/(docs|ops|internal/asm/f32|internal/opsbench)$$')
+	scripts/with-postgres.sh $(GO) test -vet=off $$($(GO) list ./... | grep -vE '^github.com/ropgen/ropgen/(docs|ops|internal/asm/f32|internal/opsbench)$$')
 	@echo "$(GO) test -vet=off -v ./docs   # every example of README.md and docs/*.md (docs/docs_test.go)"
 	@out=$$($(GO) test -vet=off -v ./docs 2>&1); status=$$?; \
 	  printf '%s\n' "$$out" | grep -vE '^(=== (RUN|PAUSE|CONT|NAME)|\s*--- PASS)'; exit $$status

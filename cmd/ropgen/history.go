@@ -447,7 +447,8 @@ func runHistoryDiff(args []string, stdout, stderr io.Writer) int {
 	o := history.DefaultDiff
 	fl := cli.NewFlags("ropgen history diff", "[-db FILE|URL] [-json] [-all] [A [B]]", fmt.Sprintf(`
 Diff compares run B with run A row by row (by id; B defaults to the latest run of A's device;
-with neither, the last two runs of the latest run's device) and prints every row that
+with neither, the last two runs of the latest run's device; when the latest run is its
+device's first, it says so and exits 0) and prints every row that
 changed: the base and new time, the change, its interval (the ratio's bounds from the two
 runs' sample ranges), the test that decided it, the efficiency and the verdict. Exit 1 when
 a row got slower beyond noise, else 0: the regression gate of a CI job.
@@ -484,6 +485,11 @@ device's last %d runs, and the two runs' samples must not overlap.`,
 	defer s.Close()
 	ctx := context.Background()
 	a, b, err := pickRuns(ctx, s, ids)
+	if errors.Is(err, errFirstRun) {
+		// A gate's first run has nothing to be slower than: no regression.
+		fmt.Fprintf(stdout, "%v\n", err)
+		return 0
+	}
 	if err != nil {
 		return fl.Errorf("%v", err)
 	}
@@ -509,6 +515,9 @@ device's last %d runs, and the two runs' samples must not overlap.`,
 	return 0
 }
 
+// errFirstRun says the latest run is its device's first.
+var errFirstRun = errors.New("nothing to compare yet")
+
 // pickRuns returns the runs diff compares: A and B as given, B the latest of A's device when
 // only A is, the last two of the latest run's device when neither is.
 func pickRuns(ctx context.Context, s *history.Store, ids []int64) (a, b history.Run, err error) {
@@ -517,8 +526,11 @@ func pickRuns(ctx context.Context, s *history.Store, ids []int64) (a, b history.
 		if err != nil {
 			return a, b, err
 		}
+		if !ok && b.ID == 0 {
+			return a, b, errors.New("the history holds no run: nothing to compare")
+		}
 		if !ok {
-			return a, b, errors.New("fewer than two runs of one device: nothing to compare (history runs lists them)")
+			return a, b, fmt.Errorf("%w: run %d is the first of device %q", errFirstRun, b.ID, b.Device)
 		}
 		return a, b, nil
 	}
