@@ -122,7 +122,11 @@ matches, else the module's calibrated host profile (out/host.yaml) when it match
 		return code
 	}
 	defer s.Close()
-	meta := &history.Run{Time: time.Now(), Version: versionOf(), Command: shellLine(append([]string{"ropgen", "history", "add"}, args...))}
+	words := []string{"ropgen", "history", "add"}
+	for _, a := range args {
+		words = append(words, history.Redact(a)) // -db's password is kept nowhere
+	}
+	meta := &history.Run{Time: time.Now(), Version: versionOf(), Command: shellLine(words)}
 	meta.Commit, meta.Dirty = runCommit(files)
 	meta.Host, _ = os.Hostname()
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
@@ -380,7 +384,7 @@ func trendText(t float64) string {
 
 // sparkline draws a series' times as block characters, lowest to highest: a glance at where
 // the row has been.
-func sparkline(ps []Point) string {
+func sparkline(ps []history.Point) string {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, p := range ps {
 		if p.Seconds > 0 {
@@ -401,9 +405,6 @@ func sparkline(ps []Point) string {
 	}
 	return b.String()
 }
-
-// Point is history.Point, for the sparkline.
-type Point = history.Point
 
 func writeSeriesJSON(fl *cli.Flags, w io.Writer, series []history.Series) int {
 	type point struct {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,6 +44,25 @@ func historyRun(t *testing.T, dir string, seed uint64, rows, slow int) string {
 // slower is one (exit 1, named), and page draws the rows.
 func TestHistoryCommands(t *testing.T) {
 	historytest.Each(t, func(t *testing.T, db historytest.DB) {
+		const secret = "pw-never-shown"
+		if history.IsURL(db.DSN) {
+			// The test server trusts its socket and ignores a password: one in the URL must
+			// still never be shown, nor stored in a run's command.
+			u, _ := url.Parse(db.DSN)
+			u.User = url.UserPassword(u.User.Username(), secret)
+			db.DSN = u.String()
+		}
+		var shown strings.Builder
+		runCmd := func(args ...string) (int, string, string) {
+			code, stdout, stderr := runCmd(args...)
+			shown.WriteString(stdout + stderr)
+			return code, stdout, stderr
+		}
+		defer func() {
+			if strings.Contains(shown.String(), secret) {
+				t.Errorf("the URL's password was shown")
+			}
+		}()
 		dir := t.TempDir()
 		prof := filepath.Join(dir, "lab.yaml")
 		os.WriteFile(prof, []byte(reportProfile), 0o644)
