@@ -447,12 +447,12 @@ func orNull(v float64) *float64 {
 func runHistoryDiff(args []string, stdout, stderr io.Writer) int {
 	o := history.DefaultDiff
 	fl := cli.NewFlags("ropgen history diff", "[-db FILE|URL] [-json] [-all] [A [B]]", fmt.Sprintf(`
-Diff compares run B with run A row by row (by id; B defaults to the latest run of A's device;
-with neither, the last two runs of the latest run's device; when the latest run is its
-device's first, it says so and exits 0) and prints every row that
-changed: the base and new time, the change, its interval (the ratio's bounds from the two
-runs' sample ranges), the test that decided it, the efficiency and the verdict. Exit 1 when
-a row got slower beyond noise, else 0: the regression gate of a CI job.
+Diff compares run B with run A row by row (by id; B defaults to the latest run of A's
+device; with neither, the last two runs of the latest run's device, and when the latest run
+is its device's first it says so and exits 0) and prints every row that changed: the base
+and new time, the change, its interval (the ratio's bounds from the two runs' sample
+ranges), the test that decided it, the efficiency and the verdict. Exit 1 when a row got
+slower beyond noise, else 0: the regression gate of a CI job.
 
 A row with %d+ records a side is decided as report -base decides it (the Mann-Whitney U
 test, p < %g, a change of %.0f%% or more, beyond %g times the runs' drift, records apart),

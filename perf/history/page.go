@@ -72,10 +72,10 @@ func (p *Page) Rows() int {
 // WriteHTML writes the page: one file, no script, no server.
 func (p *Page) WriteHTML(w io.Writer) error { return pageTmpl.Execute(w, p) }
 
-// The sparkline's size in pixels: up to 2 px a run, so a thousand runs are 300 px wide.
+// The sparkline's size in pixels: 2 px a run, at least 120 and at most 300 (a thousand runs).
 const (
-	sparkH    = 24
-	sparkMinW = 60
+	sparkH    = 28
+	sparkMinW = 120
 	sparkMaxW = 300
 )
 
