@@ -313,6 +313,15 @@ func (s *Store) rowIDs(ctx context.Context, tx *sql.Tx, device string) (map[full
 // the order it was added. Each record's Pos names its run and place ("run 12:5"), so that a
 // message about it points into the history.
 func (s *Store) Records(ctx context.Context, ids ...int64) (map[int64][]record.Record, error) {
+	return s.records(ctx, ids, nil)
+}
+
+// maxRowFilter is the most row ids records names in its statement; a filter that keeps more
+// rows is applied as the records are read.
+const maxRowFilter = 500
+
+// records is Records of the rows keep keeps (nil: all).
+func (s *Store) records(ctx context.Context, ids []int64, keep func(*record.Record) bool) (map[int64][]record.Record, error) {
 	// The rows first, then the records' timings alone: a thousand runs are 200,000 records
 	// of a few hundred rows, and their names are read once.
 	rows, err := s.db.QueryContext(ctx, "SELECT id, "+rowColumns+" FROM ropgen_rows")
@@ -333,15 +342,37 @@ func (s *Store) Records(ctx context.Context, ids ...int64) (map[int64][]record.R
 	if err := rows.Err(); err != nil {
 		return nil, s.errorf("records", err)
 	}
-	q := "SELECT " + recordColumns + " FROM ropgen_records"
-	args := make([]any, len(ids))
-	if len(ids) > 0 {
-		marks := make([]string, len(ids))
-		for i, id := range ids {
-			marks[i] = fmt.Sprintf("$%d", i+1)
-			args[i] = id
+	var kept []int64
+	if keep != nil {
+		for id, r := range byID {
+			if keep(r) {
+				kept = append(kept, id)
+			}
 		}
-		q += " WHERE run IN (" + strings.Join(marks, ", ") + ")"
+		if len(kept) == len(byID) {
+			keep = nil // every row: nothing to filter
+		}
+	}
+	q := "SELECT " + recordColumns + " FROM ropgen_records"
+	var args []any
+	in := func(col string, vals []int64) string {
+		marks := make([]string, len(vals))
+		for i, v := range vals {
+			args = append(args, v)
+			marks[i] = fmt.Sprintf("$%d", len(args))
+		}
+		return col + " IN (" + strings.Join(marks, ", ") + ")"
+	}
+	var where []string
+	if len(ids) > 0 {
+		where = append(where, in("run", ids))
+	}
+	if keep != nil && len(kept) <= maxRowFilter {
+		// A filter that keeps few rows (show -op X) reads only their records.
+		where = append(where, in("row_id", append(kept, 0))) // 0: no row, so never an empty list
+	}
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
 	}
 	rows, err = s.db.QueryContext(ctx, s.q(q+" ORDER BY run, seq"), args...)
 	if err != nil {
@@ -361,6 +392,9 @@ func (s *Store) Records(ctx context.Context, ids ...int64) (map[int64][]record.R
 		w := byID[row]
 		if w == nil {
 			return nil, s.errorf("records", fmt.Errorf("run %d record %d: no row %d", run, seq, row))
+		}
+		if keep != nil && !keep(w) {
+			continue
 		}
 		if run != fileRun || file == "" {
 			file, fileRun = runFile(run), run

@@ -89,7 +89,8 @@ func (s *Store) Series(ctx context.Context, f Filter) ([]Series, []Run, error) {
 		defer close(chunks)
 		for start := 0; start < len(runs); start += seriesChunk {
 			c := chunk{runs: runs[start:min(start+seriesChunk, len(runs))]}
-			c.recs, c.err = s.Records(ctx, ids[start:start+len(c.runs)]...)
+			// The references stay: they set a run's floor and drift, which price its rows.
+			c.recs, c.err = s.records(ctx, ids[start:start+len(c.runs)], func(r *record.Record) bool { return r.IsReference() || f.row(r) })
 			select {
 			case chunks <- c:
 			case <-ctx.Done():
@@ -105,14 +106,7 @@ func (s *Store) Series(ctx context.Context, f Filter) ([]Series, []Run, error) {
 			return nil, nil, c.err
 		}
 		for _, r := range c.runs {
-			// The references stay: they set the run's floor and drift, which price its rows.
-			kept := c.recs[r.ID][:0:0]
-			for _, rec := range c.recs[r.ID] {
-				if rec.IsReference() || f.row(&rec) {
-					kept = append(kept, rec)
-				}
-			}
-			p, err := pr.price(ctx, r, kept)
+			p, err := pr.price(ctx, r, c.recs[r.ID])
 			if err != nil {
 				return nil, nil, err
 			}
