@@ -96,8 +96,9 @@ type RowDiff struct {
 	// Lo and Hi bound the time ratio (new / base) by the two runs' sample ranges: the
 	// fastest new over the slowest base, and the slowest new over the fastest base.
 	Lo, Hi float64
-	// Noise is the row's own run-to-run spread: 1.4826 × the median size of its log time
-	// ratio between consecutive runs of the device, off those runs' typical ratio (rowNoises);
+	// Noise is the row's own run-to-run spread: the median size of its log time ratio
+	// between consecutive runs of the device, off those runs' typical ratio, scaled to a
+	// normal's standard deviation (rowNoises);
 	// NaN with fewer than MinHistory runs. Pairs is how many run pairs measured it.
 	Noise float64
 	Pairs int
@@ -314,6 +315,10 @@ type rowKey struct{ op, workload, dtype string }
 
 func keyOf(r *record.Record) rowKey { return rowKey{r.Op, r.Workload, r.DType} }
 
+// madToSD turns a median absolute size into a normal's standard deviation, as render.Compare
+// turns its runs' drift.
+const madToSD = 1.4826
+
 type rowNoise struct {
 	sd    float64
 	pairs int
@@ -321,11 +326,12 @@ type rowNoise struct {
 
 // rowNoises measures each row's own run-to-run spread over runs (oldest first): per pair of
 // consecutive runs, the row's log time ratio off the pair's typical ratio (the median over
-// the rows both hold: drift moves every row alike); per row, 1.4826 × the median of those
-// moves' sizes, when minPairs or more pairs hold it: the standard deviation of normal moves,
-// unmoved by a few wild ones. The moves are taken from zero, not from their own median: a row
-// that swings between two speeds from run to run moves by the swing every time. It is on the
-// scale of what a diff compares: a ratio between two runs.
+// the rows both hold: drift moves every row alike); per row, the median size of those moves
+// scaled to a normal's standard deviation (the constant render.Compare scales the runs' drift
+// by), when minPairs or more pairs hold it: unmoved by a few wild moves. The moves are taken
+// from zero, not from their own median: a row that swings between two speeds from run to run
+// moves by the swing every time. It is on the scale of what a diff compares: a ratio between
+// two runs.
 func rowNoises(runs [][]report.Sampled, minPairs int) map[rowKey]rowNoise {
 	times := make([]map[rowKey]float64, len(runs))
 	for i, g := range runs {
@@ -358,7 +364,7 @@ func rowNoises(runs [][]report.Sampled, minPairs int) map[rowKey]rowNoise {
 	out := map[rowKey]rowNoise{}
 	for k, ms := range moves {
 		if len(ms) >= minPairs {
-			out[k] = rowNoise{sd: 1.4826 * profiles.Median(ms), pairs: len(ms)}
+			out[k] = rowNoise{sd: madToSD * profiles.Median(ms), pairs: len(ms)}
 		}
 	}
 	return out

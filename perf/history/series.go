@@ -38,8 +38,8 @@ type Point struct {
 type Series struct {
 	Device, Op, Workload, DType string
 	Points                      []Point
-	// Trend is the latest time over the median of the runs before it, minus 1 (+0.10: the
-	// latest run is 10% slower than the row usually is); NaN with one point.
+	// Trend is the latest time over the median of the runs before it, minus 1: above 0, the
+	// latest run is slower than the row usually is; NaN with one point.
 	Trend float64
 }
 
