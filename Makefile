@@ -21,9 +21,11 @@ OUT ?= out
 # every log go under $(OUT)/. A calibration the machine is too busy for is refused, tried once
 # more, and then the run goes on against the earlier profile, or without one against the
 # refused measurement ($(OUT)/host-loaded.yaml, never $(OUT)/host.yaml), saying so: its
-# verdicts come from the references timed beside the rows, "inconclusive" elsewhere. Exit 1
-# when a row breaches a theoretical ceiling or its same-time line (a formula error:
-# docs/report.md, the physics check).
+# verdicts come from the references timed beside the rows, "inconclusive" elsewhere. The run
+# is added to the module's history (.ropgen/history.db), with its diff against the previous
+# run of this device and the trend page $(OUT)/history.html. Exit 1 when a row breaches a
+# theoretical ceiling or its same-time line (a formula error: docs/report.md, the physics
+# check).
 BIN = $(OUT)/bin
 run: generate
 	@mkdir -p $(BIN)
@@ -42,7 +44,9 @@ run: generate
 # with the count of tests each ran (scripts/test-ops-levels.sh:
 # go, avx2 and avx512 on amd64; and the arm64 build's NEON kernels under qemu-user where
 # qemu-aarch64-static is installed, skipped with a message otherwise), and make run's flow on a
-# busy machine with stand-ins for the commands (scripts/run-test.sh). The go test runs here
+# busy machine with stand-ins for the commands (scripts/run-test.sh). The history store's
+# tests run against SQLite and a throwaway PostgreSQL server that scripts/with-postgres.sh
+# starts where PostgreSQL is installed (skipped with a message otherwise). The go test runs here
 # skip the vet checks go test adds (-vet=off): go vet ./... ran every one of them, and more.
 test: asm-check
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -52,7 +56,7 @@ test: asm-check
 	  if [ -x "$$sc" ]; then echo "staticcheck ./..."; "$$sc" ./... || exit 1; \
 	  else echo "staticcheck not installed: skipped (go install honnef.co/go/tools/cmd/staticcheck@latest)"; fi
 	$(GO) run ./cmd/ropgen generate -check
-	$(GO) test -vet=off $$($(GO) list ./... | grep -vE '^github.com/ropgen/ropgen/(docs|ops|internal/asm/f32|internal/opsbench)$$')
+	scripts/with-postgres.sh $(GO) test -vet=off $$($(GO) list ./... | grep -vE '^github.com/ropgen/ropgen/(docs|ops|internal/asm/f32|internal/opsbench)$$')
 	@echo "$(GO) test -vet=off -v ./docs   # every example of README.md and docs/*.md (docs/docs_test.go)"
 	@out=$$($(GO) test -vet=off -v ./docs 2>&1); status=$$?; \
 	  printf '%s\n' "$$out" | grep -vE '^(=== (RUN|PAUSE|CONT|NAME)|\s*--- PASS)'; exit $$status

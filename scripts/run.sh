@@ -83,9 +83,15 @@ fi
 "$BIN/ropgen" report -profile "$profile" -o "$OUT/quick-report.txt" "$OUT/quick.txt" 2> /dev/null
 "$BIN/ropgen" report -profile "$profile" -o "$OUT/chart-report.txt" -svg "$OUT/roofline.svg" "$OUT/chart.txt" 2> /dev/null
 "$BIN/ropgen" report -profile "$profile" -html "$OUT/report.html" "$OUT/quick.txt" "$OUT/chart.txt" > /dev/null 2>&1
+# Every run is kept (docs/history-store.md), with the profile that priced it, loaded or not.
+"$BIN/ropgen" history add -profile "$profile" "$OUT/quick.txt" "$OUT/chart.txt" > /dev/null 2> "$OUT/history.log" || cat "$OUT/history.log" >&2
+"$BIN/ropgen" history diff > "$OUT/history-diff.txt" 2>&1
+cat "$OUT/history-diff.txt"
+"$BIN/ropgen" history page -o "$OUT/history.html" > /dev/null
 "$BIN/ropgen" report -summary -profile "$profile" "$OUT/quick.txt" "$OUT/chart.txt"
 status=$?
 # Exit 4 says rows were left unpriced; the summary counts them and their notes say why.
 [ $status -eq 4 ] && status=0
 echo "full tables: $OUT/quick-report.txt (regression rows), $OUT/chart-report.txt (ranked rows); HTML page: $OUT/report.html; chart: $OUT/roofline.svg; profile: $profile"
+echo "history: every run is kept in .ropgen/history.db (ropgen history runs); the diff above is against the previous run of this device ($OUT/history-diff.txt); trend page: $OUT/history.html"
 exit $status

@@ -19,6 +19,7 @@ var commands = map[string]cli.Command{
 	"init":      {Summary: "write a starting ropgen.yaml at the module root", Run: runInit},
 	"version":   {Summary: "print the ropgen version this binary was built from", Run: runVersion},
 	"schema":    {Summary: "print the manifest JSON Schema (for an editor's modeline)", Run: runSchema},
+	"history":   {Summary: "keep every run in a database: add, runs, show, diff (the regression gate), page", Run: runHistory},
 	"calibrate": {Summary: "measure this machine's memory bandwidth, FMA rate and latency floor into a device profile", Run: runCalibrate},
 }
 

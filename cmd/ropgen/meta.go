@@ -115,7 +115,8 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 Init writes a starting `+config.FileName+` at the module root (the nearest directory above the
 working directory holding go.mod), filled in from what the module has: its manifest
 directory, the packages with a //go:generate line that runs ropgen generate (else ops/), and
-a formulas package. It refuses to replace an existing `+config.FileName+`.`, stdout, stderr)
+a formulas package. It refuses to replace an existing `+config.FileName+`. It adds the history
+database (`+historyIgnore+`, ropgen history) to the module's .gitignore.`, stdout, stderr)
 	print := fl.Bool("print", false, "print the starting config to stdout instead of writing it")
 	if code, ok := fl.Parse(args); !ok {
 		return code
@@ -142,6 +143,9 @@ a formulas package. It refuses to replace an existing `+config.FileName+`.`, std
 		return fl.Errorf("%v", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", config.Rel(dest))
+	if err := ignoreHistory(root, stdout); err != nil {
+		return fl.Errorf("%v", err)
+	}
 	if _, err := config.Find(root); err != nil {
 		fmt.Fprintf(stderr, "ropgen init: note: %s does not load yet (create what it names):\n%v\n", config.Rel(dest), err)
 	}

@@ -470,8 +470,13 @@ func chartProfile(pricer *report.Pricer) (*profiles.Profile, error) {
 
 // commandLine is the report's command line as a reader would type it again.
 func commandLine(args []string) string {
-	parts := []string{"ropgen", "report"}
-	for _, a := range args {
+	return shellLine(append([]string{"ropgen", "report"}, args...))
+}
+
+// shellLine quotes words as a shell reads them back.
+func shellLine(words []string) string {
+	var parts []string
+	for _, a := range words {
 		if a == "" || strings.ContainsAny(a, " \t'\"$\\*?|&;<>()") {
 			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}

@@ -67,6 +67,10 @@ var builtin = sync.OnceValues(func() ([]*Profile, error) {
 	return ps, nil
 })
 
+// BuiltinText returns the file of the builtin profile name ("h200") as embedded: what a
+// history keeps beside the runs priced against it, to price them again.
+func BuiltinText(name string) ([]byte, error) { return builtinFS.ReadFile(name + ".yaml") }
+
 // Open returns the profile named by s: a builtin profile's name ("a100-sxm-80gb"), or the
 // path of a profile file (anything containing a path separator or ending in .yaml).
 func Open(s string) (*Profile, error) {

@@ -1,0 +1,131 @@
+package history_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/ropgen/ropgen/perf/history"
+	"github.com/ropgen/ropgen/perf/render"
+)
+
+// addRuns adds n synthetic runs of rows rows, count records a row, noise noise; slow makes
+// rows slower in the last run. It returns the runs, oldest first.
+func addRuns(t testing.TB, s *history.Store, seed uint64, n, rows, count int, noise float64, slow map[int]float64) []history.Run {
+	t.Helper()
+	for i := range n {
+		var sl map[int]float64
+		if i == n-1 {
+			sl = slow
+		}
+		add(t, s, synth(rand.New(rand.NewPCG(seed, uint64(i))), rows, count, noise, sl), "c"+string(rune('a'+i%26)))
+	}
+	runs, err := s.Runs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs
+}
+
+func diffLast(t *testing.T, s *history.Store) *history.Diff {
+	t.Helper()
+	a, b, ok, err := s.Latest(context.Background())
+	if err != nil || !ok {
+		t.Fatalf("Latest: %v, %v", ok, err)
+	}
+	d, err := s.Diff(context.Background(), a, b, history.DefaultDiff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestDiffTellsRegressionFromNoise: runs of one record a row (as make run times them), 3%
+// noise between runs and within a row: a run of the same code is no regression, and a row
+// made 2x slower is one, decided by the row's own history; with too little history, by the
+// runs' drift. For each of several seeds: a noise level no seed may turn into a regression.
+func TestDiffTellsRegressionFromNoise(t *testing.T) {
+	for seed := range uint64(5) {
+		s := open(t, filepath.Join(t.TempDir(), "h.db"), true)
+		addRuns(t, s, seed, 8, 60, 1, 0.03, nil)
+		if d := diffLast(t, s); len(d.Regressions()) > 0 {
+			r := d.Regressions()[0]
+			t.Errorf("seed %d: two runs of the same code: %d regressions, first %s %+.1f%% (%s: %s)", seed, len(d.Regressions()), r.Name(), 100*(r.Ratio-1), r.Test, r.Why)
+		}
+		addRuns(t, s, seed+100, 1, 60, 1, 0.03, map[int]float64{17: 2})
+		d := diffLast(t, s)
+		regs := d.Regressions()
+		if len(regs) != 1 || regs[0].Name() != "AddFwd/w017/float32" {
+			t.Errorf("seed %d: a row made 2x slower: regressions %v, want AddFwd/w017/float32 alone", seed, names(regs))
+			continue
+		}
+		if r := regs[0]; r.Test != history.TestHistory || d.History != 8 || !(r.Lo > 1.5 && r.Hi < 2.7) {
+			t.Errorf("seed %d: %s decided by %q over %d runs, interval [%.2f, %.2f]; want the row's history over 8 runs, an interval about 2x", seed, r.Name(), r.Test, d.History, r.Lo, r.Hi)
+		}
+	}
+	// Two runs, no history: the runs' drift decides.
+	s := open(t, filepath.Join(t.TempDir(), "h.db"), true)
+	addRuns(t, s, 7, 1, 60, 1, 0.03, nil)
+	addRuns(t, s, 8, 1, 60, 1, 0.03, map[int]float64{3: 2})
+	d := diffLast(t, s)
+	if regs := d.Regressions(); len(regs) != 1 || regs[0].Name() != "AddFwd/w003/float32" || regs[0].Test != history.TestDrift {
+		t.Errorf("two runs: regressions %v, want AddFwd/w003/float32 by the runs' drift", names(regs))
+	}
+}
+
+// TestDiffRowSpreadOverridesUTest: a row that is noisy from run to run (it swings ±25%
+// whatever the code does) gets through report -base's U test, and the runs' drift, which the
+// other, quiet rows set; its own history says the swing is its normal.
+func TestDiffRowSpreadOverridesUTest(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "h.db"), true)
+	for i := range 9 {
+		swing := map[int]float64{5: 1.0}
+		if i%2 == 1 {
+			swing[5] = 1.3
+		}
+		add(t, s, synth(rand.New(rand.NewPCG(42, uint64(i))), 40, 6, 0.01, swing), "c")
+	}
+	d := diffLast(t, s)
+	var row *history.RowDiff
+	for i := range d.Rows {
+		if d.Rows[i].Name() == "AddFwd/w005/float32" {
+			row = &d.Rows[i]
+		}
+	}
+	if row == nil || row.Test != history.TestU || row.Change != render.Unchanged || row.Pairs < 4 {
+		t.Fatalf("the swinging row: %+v; want decided by the U test, unchanged by its own spread", row)
+	}
+	if row.Delta.P >= 0.05 {
+		t.Errorf("p = %.3f: the test does not exercise the row spread (the U test alone keeps it)", row.Delta.P)
+	}
+	// And 6 records a row, a row 2x slower: the U test decides it.
+	add(t, s, synth(rand.New(rand.NewPCG(43, 1)), 40, 6, 0.01, map[int]float64{9: 2}), "c")
+	d = diffLast(t, s)
+	if regs := d.Regressions(); len(regs) != 1 || regs[0].Name() != "AddFwd/w009/float32" || regs[0].Test != history.TestU {
+		t.Errorf("6 records a row, one 2x slower: regressions %v, want AddFwd/w009/float32 by the U test", names(regs))
+	}
+}
+
+// TestDiffNeedsMeasuredNoise: two runs of three rows, one record each: no noise is measured,
+// so not even 2x counts.
+func TestDiffNeedsMeasuredNoise(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "h.db"), true)
+	addRuns(t, s, 1, 1, 3, 1, 0.01, nil)
+	addRuns(t, s, 2, 1, 3, 1, 0.01, map[int]float64{1: 2})
+	d := diffLast(t, s)
+	if len(d.Regressions()) != 0 {
+		t.Errorf("regressions %v with no noise measured", names(d.Regressions()))
+	}
+	if d.Rows[1].Test != history.TestNone || d.Rows[1].Why == "" {
+		t.Errorf("the 2x row: %q, %q; want test none, and why", d.Rows[1].Test, d.Rows[1].Why)
+	}
+}
+
+func names(rs []*history.RowDiff) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Name())
+	}
+	return out
+}

@@ -1,0 +1,415 @@
+package history
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ropgen/ropgen/diag"
+	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report"
+)
+
+// Run is what the history keeps about one run besides its records.
+type Run struct {
+	ID     int64     `json:"id"`
+	Time   time.Time `json:"time"`
+	Commit string    `json:"commit"`
+	// Dirty says the working tree had changes the commit does not hold.
+	Dirty   bool   `json:"dirty"`
+	Device  string `json:"device"`
+	Host    string `json:"host"`
+	Load    string `json:"load"` // the host's load averages when the run was added
+	Version string `json:"ropgen_version"`
+	Command string `json:"command"`
+	// Profile is the name of the profile the run was priced against; "" when none matched
+	// its device.
+	Profile string `json:"profile"`
+	Rows    int    `json:"rows"`
+	Records int    `json:"records"`
+	Digest  string `json:"digest"`
+	// profile is the profile's digest, the key of its text.
+	profile sql.NullString
+}
+
+// Profile is a profile file as a run was priced against it.
+type Profile struct {
+	Name, Source string
+	Text         []byte
+}
+
+// Digest returns the key a run of these records is stored under: the SHA-256 of their JSON
+// lines, so the same records added twice are one run.
+func Digest(recs []record.Record) (string, error) {
+	var b bytes.Buffer
+	w := record.NewJSONWriter(&b)
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			return "", err
+		}
+	}
+	sum := sha256.Sum256(b.Bytes())
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// DeviceOf returns the one device of a run's records; records of several devices are an
+// error, since a run is tagged with its device and compared with that device's runs.
+func DeviceOf(recs []record.Record) (string, error) {
+	var devices []string
+	for i := range recs {
+		if !slices.Contains(devices, recs[i].Device) {
+			devices = append(devices, recs[i].Device)
+		}
+	}
+	switch len(devices) {
+	case 0:
+		return "", fmt.Errorf("no records")
+	case 1:
+		return devices[0], nil
+	}
+	return "", fmt.Errorf("the records are of %d devices (%s): add each device's records as a run of its own", len(devices), strings.Join(devices, ", "))
+}
+
+// rowColumns are ropgen_rows' columns after id; recordColumns ropgen_records'.
+const (
+	rowColumns    = "device, op, workload, dtype, roof, flops, bytes"
+	recordColumns = "run, seq, row_id, seconds, min_seconds, max_seconds, iters, ref_rate, ref_rate_low, ref_rate_high"
+)
+
+// insertBatch is how many rows one INSERT carries: a few statements for a run of hundreds
+// of rows, within SQLite's limit of 32,766 parameters.
+const insertBatch = 100
+
+// fullKey is everything that makes a record's row: two records of one row differ only in
+// their timings.
+type fullKey struct {
+	device, op, workload, dtype, roof string
+	flops, bytes                      int64
+}
+
+func fullKeyOf(r *record.Record) fullKey {
+	return fullKey{r.Device, r.Op, r.Workload, r.DType, r.Roof, r.Flops, r.Bytes}
+}
+
+// insertValues inserts n rows of width columns in batches: args(i) gives row i's values.
+func (s *Store) insertValues(ctx context.Context, tx *sql.Tx, head string, n, width int, args func(i int) []any) error {
+	for start := 0; start < n; start += insertBatch {
+		end := min(start+insertBatch, n)
+		var q strings.Builder
+		q.WriteString(head)
+		q.WriteString(" VALUES ")
+		vals := make([]any, 0, (end-start)*width)
+		for i := start; i < end; i++ {
+			if i > start {
+				q.WriteString(", ")
+			}
+			q.WriteByte('(')
+			for c := range width {
+				if c > 0 {
+					q.WriteString(", ")
+				}
+				fmt.Fprintf(&q, "$%d", len(vals)+c+1)
+			}
+			q.WriteByte(')')
+			vals = append(vals, args(i)...)
+		}
+		if strings.HasPrefix(head, "INSERT INTO ropgen_rows") {
+			q.WriteString(" ON CONFLICT DO NOTHING")
+		}
+		if _, err := tx.ExecContext(ctx, s.q(q.String()), vals...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Add stores a run: meta (its ID, Rows, Records and Digest are set here), its records and
+// the profile it was priced against (nil: none), in one transaction, so that a process
+// killed during Add leaves the run whole or absent. Records already stored as a run are not
+// stored again: added is false and the ID is that run's.
+func (s *Store) Add(ctx context.Context, meta *Run, recs []record.Record, prof *Profile) (id int64, added bool, err error) {
+	device, err := DeviceOf(recs)
+	if err != nil {
+		return 0, false, err
+	}
+	meta.Device = device
+	if meta.Digest, err = Digest(recs); err != nil {
+		return 0, false, err
+	}
+	meta.Records = len(recs)
+	meta.Rows = 0
+	for _, g := range report.Group(recs) {
+		if !g.IsReference() {
+			meta.Rows++
+		}
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, false, s.errorf("add", err)
+	}
+	defer tx.Rollback()
+	// Stored before: that run's id. (The insert below says so too, but PostgreSQL would spend
+	// an id of its sequence on it, and run ids would skip.)
+	switch err := tx.QueryRowContext(ctx, s.q("SELECT id FROM ropgen_runs WHERE digest = $1"), meta.Digest).Scan(&id); err {
+	case nil:
+		meta.ID = id
+		return id, false, nil
+	case sql.ErrNoRows:
+	default:
+		return 0, false, s.errorf("add", err)
+	}
+	var profDigest sql.NullString
+	if prof != nil {
+		sum := sha256.Sum256(prof.Text)
+		profDigest = sql.NullString{String: hex.EncodeToString(sum[:]), Valid: true}
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO ropgen_profiles (digest, name, source, text) VALUES ($1, $2, $3, $4) ON CONFLICT (digest) DO NOTHING"),
+			profDigest, prof.Name, prof.Source, string(prof.Text)); err != nil {
+			return 0, false, s.errorf("add", err)
+		}
+	}
+	err = tx.QueryRowContext(ctx, s.q(`INSERT INTO ropgen_runs
+	(digest, added_at, commit_rev, dirty, device, host, host_load, ropgen_version, command, profile, nrows, nrecords)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+	ON CONFLICT (digest) DO NOTHING RETURNING id`),
+		meta.Digest, meta.Time.UTC().Format(time.RFC3339Nano), meta.Commit, meta.Dirty, meta.Device, meta.Host, meta.Load,
+		meta.Version, meta.Command, profDigest, meta.Rows, meta.Records).Scan(&id)
+	if err == sql.ErrNoRows {
+		// Stored by a concurrent add that committed first: that run's id.
+		if err := tx.QueryRowContext(ctx, s.q("SELECT id FROM ropgen_runs WHERE digest = $1"), meta.Digest).Scan(&id); err != nil {
+			return 0, false, s.errorf("add", err)
+		}
+		meta.ID = id
+		return id, false, nil
+	}
+	if err != nil {
+		return 0, false, s.errorf("add", err)
+	}
+	// The rows, each stored once for every run that times it; sorted, so that concurrent adds
+	// of overlapping rows take their locks in one order (PostgreSQL would else deadlock two).
+	var keys []fullKey
+	seen := map[fullKey]bool{}
+	for i := range recs {
+		if k := fullKeyOf(&recs[i]); !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b fullKey) int {
+		return cmp.Or(cmp.Compare(a.op, b.op), cmp.Compare(a.workload, b.workload), cmp.Compare(a.dtype, b.dtype),
+			cmp.Compare(a.roof, b.roof), cmp.Compare(a.flops, b.flops), cmp.Compare(a.bytes, b.bytes))
+	})
+	err = s.insertValues(ctx, tx, "INSERT INTO ropgen_rows ("+rowColumns+")", len(keys), 7, func(i int) []any {
+		k := &keys[i]
+		return []any{k.device, k.op, k.workload, k.dtype, k.roof, k.flops, k.bytes}
+	})
+	if err != nil {
+		return 0, false, s.errorf("add", err)
+	}
+	rowIDs, err := s.rowIDs(ctx, tx, device)
+	if err != nil {
+		return 0, false, s.errorf("add", err)
+	}
+	err = s.insertValues(ctx, tx, "INSERT INTO ropgen_records ("+recordColumns+")", len(recs), 10, func(i int) []any {
+		r := &recs[i]
+		return []any{id, i + 1, rowIDs[fullKeyOf(r)], r.Seconds, r.MinSeconds, r.MaxSeconds, r.Iters, r.RefRate, r.RefRateLow, r.RefRateHigh}
+	})
+	if err != nil {
+		return 0, false, s.errorf("add", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, false, s.errorf("add", err)
+	}
+	meta.ID = id
+	return id, true, nil
+}
+
+const runColumns = "r.id, r.digest, r.added_at, r.commit_rev, r.dirty, r.device, r.host, r.host_load, r.ropgen_version, r.command, r.profile, COALESCE(p.name, ''), r.nrows, r.nrecords"
+
+func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
+	var r Run
+	var at string
+	err := sc.Scan(&r.ID, &r.Digest, &at, &r.Commit, &r.Dirty, &r.Device, &r.Host, &r.Load, &r.Version, &r.Command, &r.profile, &r.Profile, &r.Rows, &r.Records)
+	if err != nil {
+		return r, err
+	}
+	r.Time, err = time.Parse(time.RFC3339Nano, at)
+	return r, err
+}
+
+// Runs returns every run, oldest first.
+func (s *Store) Runs(ctx context.Context) ([]Run, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+runColumns+" FROM ropgen_runs r LEFT JOIN ropgen_profiles p ON p.digest = r.profile ORDER BY r.id")
+	if err != nil {
+		return nil, s.errorf("runs", err)
+	}
+	defer rows.Close()
+	var runs []Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, s.errorf("runs", err)
+		}
+		runs = append(runs, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.errorf("runs", err)
+	}
+	return runs, nil
+}
+
+// RunByID returns the run id; ok is false when there is none.
+func (s *Store) RunByID(ctx context.Context, id int64) (r Run, ok bool, err error) {
+	r, err = scanRun(s.db.QueryRowContext(ctx, s.q("SELECT "+runColumns+" FROM ropgen_runs r LEFT JOIN ropgen_profiles p ON p.digest = r.profile WHERE r.id = $1"), id))
+	if err == sql.ErrNoRows {
+		return r, false, nil
+	}
+	if err != nil {
+		return r, false, s.errorf(fmt.Sprintf("run %d", id), err)
+	}
+	return r, true, nil
+}
+
+// Profile returns the text of the profile run r was priced against; nil when none.
+func (s *Store) Profile(ctx context.Context, r *Run) (*Profile, error) {
+	if !r.profile.Valid {
+		return nil, nil
+	}
+	p := &Profile{}
+	var text string
+	if err := s.db.QueryRowContext(ctx, s.q("SELECT name, source, text FROM ropgen_profiles WHERE digest = $1"), r.profile.String).Scan(&p.Name, &p.Source, &text); err != nil {
+		return nil, s.errorf("profile of run "+fmt.Sprint(r.ID), err)
+	}
+	p.Text = []byte(text)
+	return p, nil
+}
+
+// rowIDs returns the ids of the rows of device.
+func (s *Store) rowIDs(ctx context.Context, tx *sql.Tx, device string) (map[fullKey]int64, error) {
+	rows, err := tx.QueryContext(ctx, s.q("SELECT id, "+rowColumns+" FROM ropgen_rows WHERE device = $1"), device)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ids := map[fullKey]int64{}
+	for rows.Next() {
+		var id int64
+		var k fullKey
+		if err := rows.Scan(&id, &k.device, &k.op, &k.workload, &k.dtype, &k.roof, &k.flops, &k.bytes); err != nil {
+			return nil, err
+		}
+		ids[k] = id
+	}
+	return ids, rows.Err()
+}
+
+// Records returns the records of the runs ids (all runs when ids is empty), by run, each in
+// the order it was added. Each record's Pos names its run and place ("run 12:5"), so that a
+// message about it points into the history.
+func (s *Store) Records(ctx context.Context, ids ...int64) (map[int64][]record.Record, error) {
+	return s.records(ctx, ids, nil)
+}
+
+// maxRowFilter is the most row ids records names in its statement; a filter that keeps more
+// rows is applied as the records are read.
+const maxRowFilter = 500
+
+// records is Records of the rows keep keeps (nil: all).
+func (s *Store) records(ctx context.Context, ids []int64, keep func(*record.Record) bool) (map[int64][]record.Record, error) {
+	// The rows first, then the records' timings alone: a thousand runs are 200,000 records
+	// of a few hundred rows, and their names are read once.
+	rows, err := s.db.QueryContext(ctx, "SELECT id, "+rowColumns+" FROM ropgen_rows")
+	if err != nil {
+		return nil, s.errorf("records", err)
+	}
+	byID := map[int64]*record.Record{}
+	for rows.Next() {
+		var id int64
+		r := new(record.Record)
+		if err := rows.Scan(&id, &r.Device, &r.Op, &r.Workload, &r.DType, &r.Roof, &r.Flops, &r.Bytes); err != nil {
+			rows.Close()
+			return nil, s.errorf("records", err)
+		}
+		byID[id] = r
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, s.errorf("records", err)
+	}
+	var kept []int64
+	if keep != nil {
+		for id, r := range byID {
+			if keep(r) {
+				kept = append(kept, id)
+			}
+		}
+		if len(kept) == len(byID) {
+			keep = nil // every row: nothing to filter
+		}
+	}
+	q := "SELECT " + recordColumns + " FROM ropgen_records"
+	var args []any
+	in := func(col string, vals []int64) string {
+		marks := make([]string, len(vals))
+		for i, v := range vals {
+			args = append(args, v)
+			marks[i] = fmt.Sprintf("$%d", len(args))
+		}
+		return col + " IN (" + strings.Join(marks, ", ") + ")"
+	}
+	var where []string
+	if len(ids) > 0 {
+		where = append(where, in("run", ids))
+	}
+	if keep != nil && len(kept) <= maxRowFilter {
+		// A filter that keeps few rows (show -op X) reads only their records.
+		where = append(where, in("row_id", append(kept, 0))) // 0: no row, so never an empty list
+	}
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	rows, err = s.db.QueryContext(ctx, s.q(q+" ORDER BY run, seq"), args...)
+	if err != nil {
+		return nil, s.errorf("records", err)
+	}
+	defer rows.Close()
+	out := map[int64][]record.Record{}
+	var file string
+	var fileRun int64
+	for rows.Next() {
+		var run, row int64
+		var seq int
+		var t record.Record
+		if err := rows.Scan(&run, &seq, &row, &t.Seconds, &t.MinSeconds, &t.MaxSeconds, &t.Iters, &t.RefRate, &t.RefRateLow, &t.RefRateHigh); err != nil {
+			return nil, s.errorf("records", err)
+		}
+		w := byID[row]
+		if w == nil {
+			return nil, s.errorf("records", fmt.Errorf("run %d record %d: no row %d", run, seq, row))
+		}
+		if keep != nil && !keep(w) {
+			continue
+		}
+		if run != fileRun || file == "" {
+			file, fileRun = runFile(run), run
+		}
+		r := *w
+		r.Seconds, r.MinSeconds, r.MaxSeconds, r.Iters = t.Seconds, t.MinSeconds, t.MaxSeconds, t.Iters
+		r.RefRate, r.RefRateLow, r.RefRateHigh = t.RefRate, t.RefRateLow, t.RefRateHigh
+		r.Pos = diag.Pos{File: file, Line: seq}
+		out[run] = append(out[run], r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.errorf("records", err)
+	}
+	return out, nil
+}
+
+// runFile is how a record's position names its run.
+func runFile(id int64) string { return fmt.Sprintf("run %d", id) }
