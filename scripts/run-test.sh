@@ -87,6 +87,7 @@ o=$tmp/quiet && setup "$o" && printf 'measured:\n  refused: ["old"]\n' > "$o/hos
 check "quiet" 0 "$o"
 expect "quiet" "no host.yaml" [ -s "$o/host.yaml" ]
 expect "quiet" "an earlier refused measurement was kept" [ ! -e "$o/host-loaded.yaml" ]
+expect "quiet" "the run is not added to the history with its profile" grep -q "^ropgen history add -profile $o/host.yaml $o/quick.txt $o/chart.txt" "$o/calls"
 
 # Rows left unpriced (report exit 4) do not fail the run; a formula error (exit 1) does.
 o=$tmp/unpriced && setup "$o" && echo 4 > "$o/summary-exit"
