@@ -714,6 +714,14 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 		widen(row.JudgedLow, row.JudgedHigh, "a burst of load slowed its same-time reference, perhaps more than the row")
 		row.setNote(fmt.Sprintf("priced under contention: its same-time reference ran %+.0f%% off the calibration's median of its pattern (tolerance %.0f%%), so its judged interval holds its efficiency on the profile too", 100*c.Off, 100*c.Tolerance))
 	}
+	if row.sameTimeJudged() && min(wlo, row.Judged) > AnomalyAbove*(1+lineTolerance) {
+		// No kernel beats its roof in the same moments: a judged efficiency above the anomaly
+		// line across its interval says the reference beside the row was slowed more than
+		// the row (a short reference call preempted where the row's call was not), so the
+		// correction is not to be trusted; the row's efficiency on the profile is the other
+		// reading.
+		widen(min(row.Efficiency, wlo), whi, fmt.Sprintf("its judged efficiency (%s) is above the roof across its interval: the reference beside it was slowed more than the row", Percent(row.Judged)))
+	}
 	if !Blank(row.Probe) && row.Bound == Memory && row.ProbeHigh < 1-d.probeTol {
 		// The machine computed slower than calibrated, for certain (the probe's whole
 		// interval is below the calibration's spread): a row with arithmetic in it may have
