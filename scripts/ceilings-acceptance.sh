@@ -61,6 +61,7 @@ rows() { jq -r '.rows[] | [.op + "/" + .workload + "/" + .dtype, .verdict, (.jud
 for i in $(seq 1 "$N"); do
 	out=$work/run$i
 	start=$(date +%s)
+	load0=$(cut -d' ' -f1 /proc/loadavg 2> /dev/null)
 	make clean OUT="$out" > /dev/null
 	make run OUT="$out" > "$work/run$i.log" 2>&1
 	rc=$?
@@ -82,7 +83,7 @@ for i in $(seq 1 "$N"); do
 	"$out/bin/ropgen" report -json -profile "$profile" "$out/add2x.txt" > "$out/add2x.json" 2> /dev/null
 	doubled=$(jq -r '[.rows[] | .ref_ratio // empty] | max // "none"' "$out/add2x.json")
 	highest=$(jq -r '[.rows[] | select(.ref_ratio != null) | {r: .ref_ratio, n: (.op + "/" + .workload)}] | max_by(.r) // {r: "none", n: ""} | "\(.r) \(.n)"' "$out/all.json")
-	echo "run $i: make run exit $rc, $(($(date +%s) - start)) s, profile $(basename "$profile") (measured under load: $loaded; refused profile left as host.yaml: $leaked), $anomalies anomalies, $errors formula errors; doubled AddFwd: report exit $caught ($(grep -c 'formula error' "$out/add2x-report.txt") formula-error lines), implied/reference $doubled; correct rows' highest $highest"
+	echo "run $i: make run exit $rc, $(($(date +%s) - start)) s (load average $load0 before, $(cut -d' ' -f1 /proc/loadavg 2> /dev/null) after), profile $(basename "$profile") (measured under load: $loaded; refused profile left as host.yaml: $leaked), $anomalies anomalies, $errors formula errors; doubled AddFwd: report exit $caught ($(grep -c 'formula error' "$out/add2x-report.txt") formula-error lines), implied/reference $doubled; correct rows' highest $highest"
 done
 }
 
