@@ -340,7 +340,7 @@ type device struct {
 	// time of each implementation whose records have one (floorOf).
 	floor  float64
 	floors map[string]float64
-	refs  []*record.Record // the ref.copy records, in the order met
+	refs   []*record.Record // the ref.copy records, in the order met
 	// sameTime is SameTimeLine of the profile; 0 when it has none.
 	sameTime float64
 	// probeBest is the profile's best round of the compute probe's roof and probeTol the

@@ -54,7 +54,7 @@ func group(recs []record.Record, skipRefs bool) []Sampled {
 	type full struct {
 		rowKey
 		device, impl, roof string
-		flops, bytes int64
+		flops, bytes       int64
 	}
 	index := map[full]int{}
 	var out []Sampled
