@@ -101,6 +101,9 @@ func Check(r Record) []string {
 			errs = append(errs, fmt.Sprintf("%s is %d bytes long; the limit is %d (record.MaxFieldBytes)", f.key, len(f.val), MaxFieldBytes))
 		}
 	}
+	if msg := RoofFitError(r.Roof, r.DType); msg != "" {
+		errs = append(errs, msg)
+	}
 	if trailingProcs(r.DType) {
 		// The format reads a final "-<digits>" as the GOMAXPROCS suffix.
 		errs = append(errs, fmt.Sprintf("dtype %q must not end in -<digits>", r.DType))
@@ -191,6 +194,11 @@ func (bw *BenchWriter) Write(r Record) error {
 		bw.started = true
 	}
 	res := &bw.res
+	if withImpl := r.Impl != ""; len(res.Config) > 0 && withImpl != (len(res.Config) == 3) {
+		// A Result indexes its configuration keys once: a key dropped or added on a reused
+		// one leaves the index stale.
+		*res = benchfmt.Result{}
+	}
 	res.Config = append(res.Config[:0],
 		benchfmt.Config{Key: ConfigDevice, Value: []byte(r.Device), File: true},
 		benchfmt.Config{Key: ConfigRoof, Value: []byte(r.Roof), File: true})

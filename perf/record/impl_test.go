@@ -13,9 +13,12 @@ func TestImplRoundTrip(t *testing.T) {
 	base := Record{Device: "cpu: X", Op: "AddFwd", Workload: "w", DType: "float32", Roof: "vector.fp32",
 		Flops: 8, Bytes: 96, Seconds: 1e-6, Iters: 3}
 	var recs []Record
-	for _, impl := range []string{"torch", "", "ropgen", "torch"} {
+	for i, impl := range []string{"torch", "torch", "", "ropgen", "", "torch"} {
 		r := base
 		r.Impl = impl
+		if i == 1 {
+			r.Roof = "cube.fp32" // a configuration change with impl set, then impl dropped
+		}
 		recs = append(recs, r)
 	}
 	var bench, lines bytes.Buffer
@@ -28,7 +31,7 @@ func TestImplRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !strings.Contains(bench.String(), "impl: torch\n") || strings.Count(lines.String(), `"impl":`) != 3 {
+	if !strings.Contains(bench.String(), "impl: torch\n") || strings.Count(lines.String(), `"impl":`) != 4 {
 		t.Errorf("impl not written as a configuration line and a JSON key:\n%s\n%s", bench.String(), lines.String())
 	}
 	fromBench, fs := ReadBench(&bench, "x.txt")
@@ -49,8 +52,8 @@ func TestImplRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if fromJSON[1].ImplName() != DefaultImpl || fromJSON[0].ImplName() != "torch" {
-		t.Errorf("ImplName: %q %q", fromJSON[1].ImplName(), fromJSON[0].ImplName())
+	if fromJSON[2].ImplName() != DefaultImpl || fromJSON[0].ImplName() != "torch" {
+		t.Errorf("ImplName: %q %q", fromJSON[2].ImplName(), fromJSON[0].ImplName())
 	}
 }
 
