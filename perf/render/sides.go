@@ -125,7 +125,7 @@ func (s *Sides) TallyLine(i int) string {
 		s.Impls[i], s.Impls[0], plural(both, "case"), s.Impls[0], baseFaster, s.Impls[i], faster, overlap)
 }
 
-// ratioText is a ratio with its range: "2.1x (1.8-2.5)".
+// ratioText is a ratio with its range of samples, as "Nx (LOW-HIGH)".
 func ratioText(q Ratio) string {
 	if report.Blank(q.Ratio) {
 		return ""
