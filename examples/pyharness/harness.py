@@ -71,9 +71,12 @@ ITEMSIZE = {"float64": 8, "float32": 4, "float16": 2, "bfloat16": 2, "int64": 8,
 # sign test's 99% interval of a median.
 MEDIAN_ALPHA = 0.01
 # The cold-call floor is the cheapest of this many smallest cases (bench.floorCandidates), each
-# timed with at least FLOOR_SAMPLES samples.
+# timed with at least FLOOR_SAMPLES samples, among the cases whose tensors take at most
+# FLOOR_MAX_BYTES: a cold call of a larger case costs its bytes too, and a floor that high
+# would call rows latency-bound whose time is their bytes.
 FLOOR_CANDIDATES = 3
 FLOOR_SAMPLES = 9
+FLOOR_MAX_BYTES = 1 << 20
 # The same-time reference copies arrays of this many MiB (one array of the calibration's
 # copy_cold mix); a row whose tensors exceed this or the last-level cache, the smaller, gets it.
 REF_MIB = 64
@@ -621,8 +624,9 @@ def floor_record(be, work, args):
     FLOOR_SAMPLES samples; the cheapest median is the floor, its workload naming the case. A
     cold PyTorch call costs tens of microseconds of dispatch where a Go call costs a fraction
     of one: rows judged against ropgen's floor would read "below" where they are
-    dispatch-bound. None when no case runs."""
-    sized = sorted((storage(w), n, w) for n, w in work if w["op"] in KNOWN_OPS and storage(w) is not None)
+    dispatch-bound. None when no small case runs."""
+    sized = sorted((storage(w), n, w) for n, w in work
+                   if w["op"] in KNOWN_OPS and storage(w) is not None and storage(w) <= FLOOR_MAX_BYTES)
     best, tried = None, 0
     for _, n, w in sized:
         if tried == FLOOR_CANDIDATES:
@@ -693,6 +697,10 @@ def main(argv=None):
         if floor:
             out.write(json.dumps(floor) + "\n")
             print(f"reference ref.floor ({floor['workload']}): {floor['seconds'] * 1e6:.2f} µs", file=sys.stderr)
+        else:
+            print(f"harness: warning: no case of at most {FLOOR_MAX_BYTES >> 20} MiB of tensors in the work list to time the "
+                  "cold-call floor with: no ref.floor record, and the report judges these rows against the profile's "
+                  "latency_floor (a cold call of ropgen's kernels); give the harness the cpu-small cases too", file=sys.stderr)
     done = skipped = failed = 0
     for n, w in work:
         name = f"{w['op']}:{w['workload']}:{w['dtype']}"
