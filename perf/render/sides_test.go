@@ -138,3 +138,23 @@ func TestCompareAcrossImplementations(t *testing.T) {
 		t.Errorf("same implementation: %q", same.Impls)
 	}
 }
+
+// The markdown and HTML summaries say how the implementations compare.
+func TestSidesInDocuments(t *testing.T) {
+	p := report.NewPricer(nil, []*profiles.Profile{reporttest.Profile(t)}, "")
+	sampled, rows := report.PriceRun(p, implRecs())
+	doc := &Document{Pricer: p, Rows: rows, Sampled: sampled}
+	var md, html bytes.Buffer
+	if err := WriteMarkdown(&md, doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHTML(&html, doc); err != nil {
+		t.Fatal(err)
+	}
+	const want = "torch against ropgen: 2 cases in both; ropgen faster on 1"
+	for name, out := range map[string]string{"markdown": strings.ReplaceAll(md.String(), `\`, ""), "html": html.String()} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s lacks %q:\n%s", name, want, out)
+		}
+	}
+}
