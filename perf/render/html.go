@@ -119,9 +119,9 @@ type htmlView struct {
 	VerdictsChanged int
 	// Sides are the tally lines of several implementations set side by side (Sides.TallyLine);
 	// none for one implementation.
-	Sides []string
-	Verdicts        []string
-	VerdictHelp     string
+	Sides       []string
+	Verdicts    []string
+	VerdictHelp string
 	// Memory names the memory roof of the rows' profile in the host's words ("DRAM").
 	Memory               string
 	Ranked               []htmlRanked
