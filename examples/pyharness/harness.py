@@ -216,14 +216,17 @@ class SameTime:
     the calibration's copy_cold does), its rate in bytes/s (read and write)."""
 
     def __init__(self, np, evict, threads):
-        n = (REF_MIB << 20) // 8
-        self.src, self.dst = np.ones(n), np.empty(n)
-        self.pairs = list(zip(np.array_split(self.dst, threads), np.array_split(self.src, threads)))
-        self.pool = ThreadPoolExecutor(threads) if threads > 1 else None
-        self.evict, self.np = evict, np
-        self.bufs = [(a.ctypes.data, a.nbytes) for a in (self.src, self.dst)]
+        self.evict, self.np, self.threads = evict, np, threads
+        self.src = None  # the arrays are made at the first DRAM-sized row: most runs have none
 
     def rate(self):
+        np = self.np
+        if self.src is None:
+            n = (REF_MIB << 20) // 8
+            self.src, self.dst = np.ones(n), np.ones(n)
+            self.pairs = list(zip(np.array_split(self.dst, self.threads), np.array_split(self.src, self.threads)))
+            self.pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
+            self.bufs = [(a.ctypes.data, a.nbytes) for a in (self.src, self.dst)]
         self.evict(self.bufs)
         copy = lambda p: self.np.copyto(*p)
         t0 = time.perf_counter()
