@@ -133,6 +133,13 @@ func TestCompareAcrossImplementations(t *testing.T) {
 	if !strings.Contains(c.Summary(), "the base timed ropgen, the new run torch") {
 		t.Errorf("summary does not say the runs are different implementations: %s", c.Summary())
 	}
+	var txt bytes.Buffer
+	if err := WriteCompare(&txt, c); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(txt.String(), "torch: Op/a/float32") || !strings.Contains(txt.String(), "ropgen: Op/a/float32") {
+		t.Errorf("the table does not name each row's implementation:\n%s", txt.String())
+	}
 	same := Compare(os, os, or, or, DefaultCompare)
 	if same.Impls != "" {
 		t.Errorf("same implementation: %q", same.Impls)
