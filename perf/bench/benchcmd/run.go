@@ -329,10 +329,16 @@ func ImplName(command string) string {
 	if !ok || bi.Main.Path == "" {
 		return command
 	}
-	elems := strings.Split(bi.Main.Path, "/")
+	return moduleImpl(bi.Main.Path)
+}
+
+// moduleImpl is the implementation name of a module path: its last element, or the one
+// before a major version suffix (example.com/k/v2 is k).
+func moduleImpl(path string) string {
+	elems := strings.Split(path, "/")
 	last := elems[len(elems)-1]
 	if len(elems) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
-		last = elems[len(elems)-2] // a major version suffix names no module: example.com/k/v2 is k
+		last = elems[len(elems)-2]
 	}
 	return last
 }
