@@ -75,6 +75,16 @@ func SideBySide(rows []report.Row) *Sides {
 	return s
 }
 
+// severalImpls reports whether rows hold more than one implementation.
+func severalImpls(rows []report.Row) bool {
+	for i := range rows {
+		if rows[i].Rec.ImplName() != rows[0].Rec.ImplName() {
+			return true
+		}
+	}
+	return false
+}
+
 // Case is the side's op/workload/dtype.
 func (sd *Side) Case() *record.Record {
 	for _, r := range sd.Rows {

@@ -158,6 +158,13 @@ func TestSidesInDocuments(t *testing.T) {
 	if err := WriteHTML(&html, doc); err != nil {
 		t.Fatal(err)
 	}
+	var sum bytes.Buffer
+	if err := WriteSummary(&sum, p, rows); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sum.String(), "torch: Op/a/float32") || !strings.Contains(sum.String(), "ropgen: Op/a/float32") {
+		t.Errorf("the summary's ranking does not name each row's implementation:\n%s", sum.String())
+	}
 	const want = "torch against ropgen: 2 cases in both; ropgen faster on 1"
 	for name, out := range map[string]string{"markdown": strings.ReplaceAll(md.String(), `\`, ""), "html": html.String()} {
 		if !strings.Contains(out, want) {
