@@ -528,10 +528,14 @@ class TorchBackend:
                 return lambda: aten.native_layer_norm.out(x, shape, weight, bias, eps, out0=y, out1=mean, out2=rstd)
             eps = p["eps"] if p["eps"] is not None else torch.finfo(x.dtype).eps
             F = torch.nn.functional
-            if hasattr(F, "rms_norm"):
-                return noted(lambda: y.copy_(F.rms_norm(x, shape, weight, eps)), "allocates its output (rms_norm has no out=), then copies it")
-            # Below PyTorch 2.4: composed, the norm of each row into a row-sized buffer, then
-            # one pass writing y and one scaling it by the weight.
+            if hasattr(F, "rms_norm") and self.cuda:
+                # No out= overload; on CUDA the caching allocator hands the output back
+                # without a cost worth timing.
+                return noted(lambda: F.rms_norm(x, shape, weight, eps), "allocates its output (rms_norm has no out=)")
+            # On a CPU, and below PyTorch 2.4 anywhere: composed, the norm of each row into a
+            # row-sized buffer, then one pass writing y and one scaling it by the weight. A
+            # fresh output on a CPU costs page faults in every call (glibc hands large blocks
+            # back to the kernel), more than the extra passes.
             n = math.prod(shape)
             norm = torch.empty(list(x.shape[:x.dim() - len(shape)]) + [1] * len(shape), dtype=x.dtype, device=self.dev)
 
@@ -541,7 +545,7 @@ class TorchBackend:
                 torch.mul(x, norm, out=y)
                 if weight is not None:
                     y.mul_(weight)
-            return noted(rms, "composed below PyTorch 2.4 (no rms_norm): extra passes over y")
+            return noted(rms, "composed into a preallocated output: extra passes over y")
         if op in ("GemmFwd", "BatchedGemmFwd"):
             a, b = ins["a"], ins["b"]
             return lambda: torch.matmul(a, b, out=y)
