@@ -78,8 +78,9 @@ example:
 	  $(GO) vet ./... && $(GO) test -vet=off ./... && $(GO) run ./cmd/kbench eval
 
 # Teams whose kernels run elsewhere (docs/using.md): the Python reference harness's round trip
-# on the CPU (work list -> examples/pyharness/harness.py with numpy -> records -> ropgen
-# report, every row priced; skipped with a message without numpy), and the one-shot GPU
+# on the CPU (work list -> examples/pyharness/harness.py with numpy, then with PyTorch on the
+# CPU -> records -> ropgen report, every row priced, both runs in one report never pooled;
+# each skipped with a message without numpy or PyTorch), and the one-shot GPU
 # script's dry run (scripts/gpu/test.sh: run.sh's plan, inputs and profile writer, no GPU needed).
 harness:
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && GO=$(GO) sh examples/pyharness/roundtrip.sh $$tmp/py && \

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Checks of harness.py's numpy references on small cases (examples/pyharness/roundtrip.sh
-runs it): each op's output against its definition computed another way, so a reference that
-times the wrong computation fails here rather than pricing it."""
+"""Checks of harness.py's references on small cases (examples/pyharness/roundtrip.sh runs it):
+each numpy reference's output against its definition computed another way, then, where
+PyTorch is installed, each PyTorch call (into its preallocated output, composed where the
+installed version lacks the op) against the numpy reference on the same inputs, so a
+reference that times the wrong computation fails here rather than pricing it. The record
+arithmetic (the same-time reference's pairing and interval) is checked against ropbench's."""
 
 import argparse
 import math
@@ -23,6 +26,82 @@ def run(be, w):
     outs = {t["name"]: be.empty(t) for t in w["outputs"]}
     be.op(w, ins, outs)()
     return ins, outs[w["outputs"][0]["name"]]
+
+
+# The cases the PyTorch references are checked on: (op, inputs, outputs, params).
+TORCH_CASES = [
+    ("CopyFwd", [("x", [3, 17])], [("y", [3, 17])], {}),
+    ("ReluFwd", [("x", [3, 17])], [("y", [3, 17])], {}),
+    ("ExpFwd", [("x", [3, 17])], [("y", [3, 17])], {}),
+    ("TanhFwd", [("x", [3, 17])], [("y", [3, 17])], {}),
+    ("SigmoidFwd", [("x", [3, 17])], [("y", [3, 17])], {}),
+    ("SiluFwd", [("x", [3, 17])], [("y", [3, 17])], {}),
+    ("GeluFwd", [("x", [3, 17])], [("y", [3, 17])], {}),
+    ("AddFwd", [("a", [4, 6]), ("b", [4, 1])], [("y", [4, 6])], {}),
+    ("SubFwd", [("a", [4, 6]), ("b", [4, 1])], [("y", [4, 6])], {}),
+    ("MulFwd", [("a", [4, 6]), ("b", [4, 1])], [("y", [4, 6])], {}),
+    ("DivFwd", [("a", [4, 6]), ("b", [4, 1])], [("y", [4, 6])], {}),
+    ("SoftmaxFwd", [("x", [5, 9])], [("y", [5, 9])], {"dim": -1}),
+    ("LogSoftmaxFwd", [("x", [5, 9])], [("y", [5, 9])], {"dim": 0}),
+    ("RMSNormFwd", [("x", [4, 8]), ("weight", [8])], [("y", [4, 8])], {"normalized_shape": [8], "eps": 1e-6}),
+    ("RMSNormFwd", [("x", [2, 3, 8])], [("y", [2, 3, 8])], {"normalized_shape": [3, 8], "eps": None}),
+    ("LayerNormFwd", [("x", [2, 3, 8]), ("weight", [3, 8]), ("bias", [3, 8])], [("y", [2, 3, 8])], {"normalized_shape": [3, 8], "eps": 1e-5}),
+    ("GemmFwd", [("a", [5, 7]), ("b", [7, 3])], [("c", [5, 3])], {}),
+    ("BatchedGemmFwd", [("a", [2, 5, 7]), ("b", [2, 7, 3])], [("c", [2, 5, 3])], {}),
+    ("LinearFwd", [("x", [2, 4]), ("weight", [3, 4]), ("bias", [3])], [("y", [2, 3])], {}),
+    ("LinearFwd", [("x", [2, 2, 4]), ("weight", [3, 4]), ("bias", [3])], [("y", [2, 2, 3])], {}),
+    ("LinearFwd", [("x", [2, 4]), ("weight", [3, 4])], [("y", [2, 3])], {}),
+    ("SumFwd", [("x", [2, 3, 4])], [("y", [2, 3])], {"dim": [-1], "keepdim": False}),
+    ("MeanFwd", [("x", [2, 3, 4])], [("y", [])], {"dim": [], "keepdim": False}),
+    ("TransposeFwd", [("x", [3, 5])], [("y", [5, 3])], {"dim0": 0, "dim1": 1}),
+    ("ConcatFwd", [("a", [2, 3, 4]), ("b", [2, 1, 4])], [("y", [2, 4, 4])], {"dim": 1}),
+    ("CumsumFwd", [("x", [3, 6])], [("y", [3, 6])], {"dim": -1}),
+]
+
+
+def torch_checks(nbe):
+    """Each PyTorch reference (CPU, preallocated outputs) against numpy's on the same inputs;
+    [] with a message when PyTorch is not installed."""
+    try:
+        import torch
+    except ImportError:
+        print("test_harness: no PyTorch: its references are not checked", file=sys.stderr)
+        return []
+    tbe = harness.TorchBackend(argparse.Namespace(device="cpu: test", flush_mib=1, cpu=True, threads=1))
+    bad = []
+    for op, inputs, outputs, params in TORCH_CASES:
+        w = case(op, inputs, outputs, params)
+        ins = {t["name"]: nbe.tensor(t) for t in w["inputs"]}
+        want = {t["name"]: nbe.empty(t) for t in w["outputs"]}
+        nbe.op(w, ins, want)()
+        tins = {k: torch.from_numpy(v.copy()) for k, v in ins.items()}
+        got = {t["name"]: tbe.empty(t) for t in w["outputs"]}
+        before = {k: v.data_ptr() for k, v in got.items()}
+        tbe.op(w, tins, got)()
+        name = w["outputs"][0]["name"]
+        if got[name].data_ptr() != before[name]:
+            bad.append(f"torch {op}: the output moved: the call did not write into the preallocated tensor")
+        if not np.allclose(got[name].numpy(), want[name], rtol=1e-4, atol=1e-4):
+            bad.append(f"torch {op} {inputs}: got {got[name].numpy().ravel()[:4]}..., want {want[name].ravel()[:4]}...")
+    return bad
+
+
+def record_checks():
+    """The same-time reference's pairing and interval as ropbench computes them
+    (bench.refRate, bench.MedianInterval): known small cases."""
+    bad = []
+    # Times 1..5, rates 10..50: paired products 10, 40, 90, 160, 250; median 90 over median
+    # time 3 is 30. Five samples cannot bound a median at 99%: the interval is the extremes.
+    rate, lo, hi = harness.ref_rate([1, 2, 3, 4, 5], [10, 20, 30, 40, 50])
+    if (rate, lo, hi) != (30, 10 / 3, 250 / 3):
+        bad.append(f"ref_rate: got {(rate, lo, hi)}, want (30, 10/3, 250/3)")
+    # 20 samples: the sign test's 99% interval of a median is the 4th to the 17th order statistic
+    # (2 x P(Binomial(20, 1/2) >= 17) = 0.0026 <= 0.01, and >= 16 is 0.012).
+    if harness.median_interval(list(range(20))) != (3, 16):
+        bad.append(f"median_interval(0..19) = {harness.median_interval(list(range(20)))}, want (3, 16)")
+    if harness.sign_test(0, 0) != 1.0 or abs(harness.sign_test(1, 9) - 22 / 1024) > 1e-12:
+        bad.append("sign_test: wrong p-values")
+    return bad
 
 
 def main():
@@ -64,6 +143,12 @@ def main():
     check("MeanFwd over every dim", y, ins["x"].mean(), 1e-4)
     ins, y = run(be, case("TransposeFwd", [("x", [3, 5])], [("y", [5, 3])], {"dim0": 0, "dim1": 1}))
     check("TransposeFwd", y, ins["x"].T)
+    ins, y = run(be, case("ConcatFwd", [("a", [2, 3, 4]), ("b", [2, 1, 4])], [("y", [2, 4, 4])], {"dim": 1}))
+    check("ConcatFwd", y, np.array([[list(ins["a"][i, j]) for j in range(3)] + [list(ins["b"][i, 0])] for i in range(2)]))
+    ins, y = run(be, case("CumsumFwd", [("x", [3, 6])], [("y", [3, 6])], {"dim": -1}))
+    check("CumsumFwd", y, [[sum(ins["x"][i, :j + 1]) for j in range(6)] for i in range(3)], 1e-4)
+    bad += torch_checks(be)
+    bad += record_checks()
     for b in bad:
         print("test_harness:", b, file=sys.stderr)
     return 1 if bad else 0

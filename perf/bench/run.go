@@ -27,6 +27,9 @@ type Options struct {
 	MaxTime time.Duration
 	// Device is the recorded device name (profiles.HostDeviceName on this machine).
 	Device string
+	// Impl is the recorded implementation name (record.Record.Impl): the module whose
+	// kernels the registry runs ("ropgen" for ropbench). Empty reads as ropgen's own.
+	Impl string
 	// Seed seeds the inputs (BuildOptions.Seed).
 	Seed uint64
 	// Evictor, when set, times every case cold, whatever its size: each sample is one call
@@ -259,7 +262,7 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 		}
 		rec := func() record.Record {
 			r := record.Record{
-				Device: opt.Device, Op: p.Case.Case.Op, Workload: p.Case.Case.Label, DType: p.DType,
+				Device: opt.Device, Impl: opt.Impl, Op: p.Case.Case.Op, Workload: p.Case.Case.Label, DType: p.DType,
 				Roof: op.ComputeRoof(), Flops: flops, Bytes: bytes,
 				Seconds: profiles.Median(times), MinSeconds: slices.Min(times), MaxSeconds: slices.Max(times), Iters: n * len(times),
 			}

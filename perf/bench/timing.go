@@ -220,7 +220,9 @@ func (rf References) End() ([]record.Record, error) {
 
 func (rf References) copy(when string) (record.Record, error) {
 	moved, rate := rf.Copy()
-	return CopyReference(rf.Opt.Device, when, moved, rate)
+	r, err := CopyReference(rf.Opt.Device, when, moved, rate)
+	r.Impl = rf.Opt.Impl // its copy kernel is the run's own
+	return r, err
 }
 
 // ReferenceLine is the progress line of a reference record.

@@ -59,6 +59,8 @@ const (
 	// ConfigDevice and ConfigRoof are the configuration keys of Record.Device and Record.Roof.
 	ConfigDevice = "device"
 	ConfigRoof   = "roof"
+	// ConfigImpl is the configuration key of Record.Impl, written only when it is set.
+	ConfigImpl = "impl"
 )
 
 // MinTime is the shortest time a record may give, other than 0 (no device activity): a
@@ -88,13 +90,19 @@ func Check(r Record) []string {
 			errs = append(errs, fmt.Sprintf("%s %q %s", f.key, f.val, msg))
 		}
 	}
+	if msg := nameValueError(r.Impl); r.Impl != "" && msg != "" {
+		errs = append(errs, fmt.Sprintf("impl %q %s", r.Impl, msg))
+	}
 	if r.Device == "" || strings.ContainsAny(r.Device, "\r\n") {
 		errs = append(errs, fmt.Sprintf("device %q must be one non-empty line", r.Device))
 	}
-	for _, f := range []struct{ key, val string }{{"device", r.Device}, {"op", r.Op}, {"workload", r.Workload}, {"dtype", r.DType}, {ConfigRoof, r.Roof}} {
+	for _, f := range []struct{ key, val string }{{"device", r.Device}, {"op", r.Op}, {"workload", r.Workload}, {"dtype", r.DType}, {ConfigRoof, r.Roof}, {ConfigImpl, r.Impl}} {
 		if len(f.val) > MaxFieldBytes {
 			errs = append(errs, fmt.Sprintf("%s is %d bytes long; the limit is %d (record.MaxFieldBytes)", f.key, len(f.val), MaxFieldBytes))
 		}
+	}
+	if msg := RoofFitError(r.Roof, r.DType); msg != "" {
+		errs = append(errs, msg)
 	}
 	if trailingProcs(r.DType) {
 		// The format reads a final "-<digits>" as the GOMAXPROCS suffix.
@@ -186,9 +194,17 @@ func (bw *BenchWriter) Write(r Record) error {
 		bw.started = true
 	}
 	res := &bw.res
+	if withImpl := r.Impl != ""; len(res.Config) > 0 && withImpl != (len(res.Config) == 3) {
+		// A Result indexes its configuration keys once: a key dropped or added on a reused
+		// one leaves the index stale.
+		*res = benchfmt.Result{}
+	}
 	res.Config = append(res.Config[:0],
 		benchfmt.Config{Key: ConfigDevice, Value: []byte(r.Device), File: true},
 		benchfmt.Config{Key: ConfigRoof, Value: []byte(r.Roof), File: true})
+	if r.Impl != "" {
+		res.Config = append(res.Config, benchfmt.Config{Key: ConfigImpl, Value: []byte(r.Impl), File: true})
+	}
 	res.Name = fmt.Appendf(res.Name[:0], "%s/op=%s/workload=%s/dtype=%s", BenchName, r.Op, r.Workload, r.DType)
 	res.Iters = r.Iters
 	res.Values = append(res.Values[:0], benchfmt.Value{Value: r.Seconds, Unit: UnitSeconds})
@@ -430,6 +446,8 @@ func (st *readState) fromResult(res *benchfmt.Result) (Record, []string) {
 			rec.Device = st.name(c.Value)
 		case ConfigRoof:
 			rec.Roof = st.name(c.Value)
+		case ConfigImpl:
+			rec.Impl = st.name(c.Value)
 		}
 	}
 	rec.Iters = res.Iters
@@ -533,7 +551,7 @@ func (st *readState) readJSON(r io.Reader, file string, recs []Record) ([]Record
 			fs = append(fs, diag.Finding{Pos: pos, Msg: e})
 		}
 		if errs == nil && st.keep(pos, &fs) {
-			rec.Device, rec.Op, rec.DType, rec.Roof = st.intern(rec.Device), st.intern(rec.Op), st.intern(rec.DType), st.intern(rec.Roof)
+			rec.Device, rec.Impl, rec.Op, rec.DType, rec.Roof = st.intern(rec.Device), st.intern(rec.Impl), st.intern(rec.Op), st.intern(rec.DType), st.intern(rec.Roof)
 			recs = append(recs, rec)
 		}
 	}
@@ -568,7 +586,7 @@ type jsonKey struct {
 
 func jsonKeys(r *Record) []jsonKey {
 	return []jsonKey{
-		{"device", &r.Device, false}, {"op", &r.Op, false}, {"workload", &r.Workload, false},
+		{"device", &r.Device, false}, {"impl", &r.Impl, true}, {"op", &r.Op, false}, {"workload", &r.Workload, false},
 		{"dtype", &r.DType, false}, {"roof", &r.Roof, false}, {"flops", &r.Flops, false},
 		{"bytes", &r.Bytes, false}, {"seconds", &r.Seconds, false},
 		{"min_seconds", &r.MinSeconds, true}, {"max_seconds", &r.MaxSeconds, true},
@@ -596,7 +614,7 @@ func decodeJSON(b []byte) (Record, error) {
 		name := t.(string) // object keys are strings
 		i := slices.IndexFunc(keys, func(k jsonKey) bool { return k.key == name })
 		if i < 0 {
-			return rec, fmt.Errorf("unknown key %q (keys are lower case: device, op, workload, dtype, roof, flops, bytes, seconds, min_seconds, max_seconds, iters, ref_rate, ref_rate_low, ref_rate_high, probe_rate, probe_rate_low, probe_rate_high)", name)
+			return rec, fmt.Errorf("unknown key %q (keys are lower case: device, impl, op, workload, dtype, roof, flops, bytes, seconds, min_seconds, max_seconds, iters, ref_rate, ref_rate_low, ref_rate_high, probe_rate, probe_rate_low, probe_rate_high)", name)
 		}
 		if seen[name] {
 			return rec, fmt.Errorf("key %q given twice", name)

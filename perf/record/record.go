@@ -11,7 +11,12 @@ import (
 
 // Record is one timed op × workload × dtype.
 type Record struct {
-	Device   string `json:"device"`   // measured device name, matched against a profile's device field
+	Device string `json:"device"` // measured device name, matched against a profile's device field
+	// Impl names the implementation that was timed: "ropgen" for ropbench's (the catalog's
+	// kernels), "torch" or "numpy" for the Python harness, a module's name for its bench
+	// command. Empty means ropgen's own (records from before the key). The report never pools
+	// two implementations into one row (ImplName).
+	Impl     string `json:"impl,omitempty"`
 	Op       string `json:"op"`       // manifest op name
 	Workload string `json:"workload"` // workload label
 	DType    string `json:"dtype"`    // the dtype set, e.g. "bfloat16" or "q=bfloat16,k=float8_e4m3"
@@ -61,6 +66,18 @@ type Record struct {
 	// Pos is where a reader found the record (file and line), so a report can point at it;
 	// writers ignore it.
 	Pos diag.Pos `json:"-"`
+}
+
+// DefaultImpl is the implementation a record without an impl names: ropgen's own kernels,
+// which every record was before the key existed.
+const DefaultImpl = "ropgen"
+
+// ImplName returns the implementation r was timed on: Impl, or DefaultImpl when empty.
+func (r *Record) ImplName() string {
+	if r.Impl == "" {
+		return DefaultImpl
+	}
+	return r.Impl
 }
 
 // Spread returns the fastest and slowest sample times of r: MinSeconds and MaxSeconds, or

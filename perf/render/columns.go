@@ -22,6 +22,7 @@ type column[T any] struct {
 
 var columns = []column[report.Row]{
 	{name: "device", text: func(r *report.Row) string { return r.Rec.Device }},
+	{name: "impl", text: func(r *report.Row) string { return r.Rec.ImplName() }},
 	{name: "op", text: func(r *report.Row) string { return r.Rec.Op }},
 	{name: "workload", text: func(r *report.Row) string { return r.Rec.Workload }},
 	{name: "dtype", text: func(r *report.Row) string { return r.Rec.DType }},

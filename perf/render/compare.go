@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"golang.org/x/perf/benchmath"
 
@@ -57,6 +58,10 @@ type Comparison struct {
 	// of those seconds; two runs minutes apart on a shared machine differ by more. NaN when
 	// fewer than minNoiseRows rows are in both runs.
 	Noise float64
+	// Impls says, when the two runs timed different implementations (record.Record.Impl),
+	// that their rows were matched only within one implementation: a gap between two
+	// implementations is no drift of either. "" when both ran the same ones.
+	Impls string
 	// Threshold is how far (relative) a row's time ratio must sit from the typical row's
 	// (1 + Shift) to count: the larger of MinEffect and exp(NoiseZ × Noise) - 1. Drift moves
 	// every row about alike, so a row counts by how far it moved beyond the rest.
@@ -106,10 +111,10 @@ func (d *Delta) VerdictChanged() bool {
 // of old and new, index by index. The result lists the new run's rows in order, then the rows
 // only the base has.
 func Compare(old, new []report.Sampled, oldRows, newRows []report.Row, opt CompareOptions) *Comparison {
-	byKey := map[rowKey]int{}
+	byKey := map[implKey]int{}
 	for i := range old {
-		if _, dup := byKey[keyOf(&old[i].Record)]; !dup {
-			byKey[keyOf(&old[i].Record)] = i
+		if _, dup := byKey[implKeyOf(&old[i].Record)]; !dup {
+			byKey[implKeyOf(&old[i].Record)] = i
 		}
 	}
 	th := &benchmath.Thresholds{CompareAlpha: opt.Alpha}
@@ -117,7 +122,7 @@ func Compare(old, new []report.Sampled, oldRows, newRows []report.Row, opt Compa
 	var ds []Delta
 	for i := range new {
 		d := Delta{New: &new[i], NewRow: &newRows[i], Ratio: blank, P: blank, EffDelta: blank, Change: Added}
-		if j, ok := byKey[keyOf(&new[i].Record)]; ok && !used[j] {
+		if j, ok := byKey[implKeyOf(&new[i].Record)]; ok && !used[j] {
 			used[j] = true
 			d.Old, d.OldRow = &old[j], &oldRows[j]
 		}
@@ -128,7 +133,7 @@ func Compare(old, new []report.Sampled, oldRows, newRows []report.Row, opt Compa
 			ds = append(ds, Delta{Old: &old[j], OldRow: &oldRows[j], Ratio: blank, P: blank, EffDelta: blank, Change: Removed})
 		}
 	}
-	c := &Comparison{Deltas: ds, Options: opt, Shift: blank, Noise: blank, Threshold: opt.MinEffect}
+	c := &Comparison{Deltas: ds, Options: opt, Shift: blank, Noise: blank, Threshold: opt.MinEffect, Impls: implsNote(old, new)}
 	var logs []float64
 	for i := range ds {
 		if d := &ds[i]; d.Old != nil && d.New != nil && d.Old.Seconds > 0 && d.New.Seconds > 0 {
@@ -230,7 +235,11 @@ func (c *Comparison) Summary() string {
 		s += fmt.Sprintf(", ≥ %.0f%% off the typical row's %+.0f%%: %g× the runs' drift of ±%.0f%%",
 			100*c.Threshold, 100*c.Shift, c.Options.NoiseZ, 100*(math.Exp(c.Noise)-1))
 	}
-	return s + ", and the two runs' records apart)"
+	s += ", and the two runs' records apart)"
+	if c.Impls != "" {
+		s += "; " + c.Impls
+	}
+	return s
 }
 
 // Warning says when the runs differ by more than code changes usually explain, or "".
@@ -260,6 +269,37 @@ func orZero(v float64) float64 {
 		return 0
 	}
 	return v
+}
+
+// implKey identifies a row of one implementation across runs: a base run's row is compared
+// with the new run's row of the same implementation only.
+type implKey struct {
+	rowKey
+	impl string
+}
+
+func implKeyOf(r *record.Record) implKey { return implKey{keyOf(r), r.ImplName()} }
+
+// implsNote is Comparison.Impls of runs old and new.
+func implsNote(old, new []report.Sampled) string {
+	o, n := implNames(old), implNames(new)
+	if slices.Equal(o, n) {
+		return ""
+	}
+	return fmt.Sprintf("the base timed %s, the new run %s: rows are compared within one implementation only, and a gap between two implementations is no drift (give both runs' records to one report to see implementations side by side)",
+		strings.Join(o, ", "), strings.Join(n, ", "))
+}
+
+// implNames returns the implementations of rows, sorted.
+func implNames(rows []report.Sampled) []string {
+	var out []string
+	for i := range rows {
+		if name := rows[i].ImplName(); !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // rowKey identifies a row across runs: the benchmark name.

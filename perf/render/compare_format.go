@@ -19,6 +19,7 @@ var compareColumns = []column[Delta]{
 	{name: "op", text: func(d *Delta) string { return sampledOf(d).Op }},
 	{name: "workload", text: func(d *Delta) string { return sampledOf(d).Workload }},
 	{name: "dtype", text: func(d *Delta) string { return sampledOf(d).DType }},
+	{name: "impl", text: func(d *Delta) string { return sampledOf(d).ImplName() }},
 	{name: "change", text: func(d *Delta) string { return string(d.Change) }},
 	{name: "significant", text: func(d *Delta) string { return strconv.FormatBool(significant(d)) }, json: func(d *Delta) any { return significant(d) }},
 	{name: "old_seconds", num: func(d *Delta) float64 { return sampledSeconds(d.Old) }},

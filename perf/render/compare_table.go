@@ -19,8 +19,12 @@ func WriteCompare(w io.Writer, c *Comparison) error {
 	cells := [][]string{head}
 	for i := range ds {
 		d := &ds[i]
+		name := report.ShortName(d.Name())
+		if c.Impls != "" {
+			name = sampledOf(d).ImplName() + ": " + name // the runs timed different implementations
+		}
 		cells = append(cells, []string{
-			report.ShortName(d.Name()), sampledTime(d.Old), spreadText(d.Old), sampledTime(d.New), spreadText(d.New),
+			name, sampledTime(d.Old), spreadText(d.Old), sampledTime(d.New), spreadText(d.New),
 			deltaText(d), pText(d.P), effText(d), verdictText(d), d.Why,
 		})
 	}

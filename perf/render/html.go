@@ -117,8 +117,11 @@ type htmlView struct {
 	CompareSummary  string
 	CompareWarning  string
 	VerdictsChanged int
-	Verdicts        []string
-	VerdictHelp     string
+	// Sides are the tally lines of several implementations set side by side (Sides.TallyLine);
+	// none for one implementation.
+	Sides       []string
+	Verdicts    []string
+	VerdictHelp string
 	// Memory names the memory roof of the rows' profile in the host's words ("DRAM").
 	Memory               string
 	Ranked               []htmlRanked
@@ -261,6 +264,11 @@ func (d *Document) view() (*htmlView, error) {
 	}
 	if d.Chart != nil {
 		v.Chart = template.HTML(stripXMLProlog(d.Chart))
+	}
+	if sd := SideBySide(d.Rows); sd != nil {
+		for i := 1; i < len(sd.Impls); i++ {
+			v.Sides = append(v.Sides, sd.TallyLine(i))
+		}
 	}
 	if c := d.Comparison; c != nil {
 		v.CompareSummary, v.CompareWarning = c.Summary(), c.Warning()

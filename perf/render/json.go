@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/report"
 )
@@ -53,7 +54,9 @@ func writeJSONRows[T any](bw *bufio.Writer, head []byte, cols []column[T], items
 
 // WriteJSON writes one JSON document: the basis, each device with the profile that priced it
 // (or the reason none did), and the rows, one object per row with the CSV's columns as keys;
-// blank cells are null.
+// blank cells are null. Rows of several implementations add "impls" and "side_by_side":
+// per case, each implementation's time, efficiency and verdict and its time over the first
+// implementation's (SideBySide).
 func WriteJSON(w io.Writer, p *report.Pricer, rows []report.Row) error {
 	bw := bufio.NewWriter(w)
 	type dev struct {
@@ -73,13 +76,72 @@ func WriteJSON(w io.Writer, p *report.Pricer, rows []report.Row) error {
 		}
 		devs = append(devs, d)
 	}
+	impls, sides := sidesJSON(SideBySide(rows))
 	head, err := json.Marshal(struct {
 		Basis   profiles.Basis `json:"basis"`
 		Devices []dev          `json:"devices"`
-	}{p.Basis(), devs})
+		Impls   []string       `json:"impls,omitempty"`
+		Sides   []sideJSON     `json:"side_by_side,omitempty"`
+	}{p.Basis(), devs, impls, sides})
 	if err != nil {
 		return err
 	}
 	writeJSONRows(bw, head, columns, rows)
 	return bw.Flush()
+}
+
+// sideJSON is one case of Sides in JSON: its row names, then one entry per implementation.
+type sideJSON struct {
+	Device   string         `json:"device"`
+	Op       string         `json:"op"`
+	Workload string         `json:"workload"`
+	DType    string         `json:"dtype"`
+	Impls    []sideImplJSON `json:"impls"`
+}
+
+// sideImplJSON is one implementation's row of a case; the ratio fields are its time over the
+// first implementation's, absent on the first and where either has no time. Null
+// efficiency: blank.
+type sideImplJSON struct {
+	Impl       string     `json:"impl"`
+	Timed      bool       `json:"timed"`
+	Seconds    float64    `json:"seconds,omitempty"`
+	Efficiency *float64   `json:"efficiency"`
+	Verdict    string     `json:"verdict,omitempty"`
+	Pos        *diag.Pos  `json:"pos,omitempty"`
+	Ratio      *ratioJSON `json:"time_ratio,omitempty"`
+}
+
+type ratioJSON struct {
+	Ratio float64 `json:"ratio"`
+	Low   float64 `json:"low"`
+	High  float64 `json:"high"`
+	Apart bool    `json:"apart"`
+}
+
+func sidesJSON(s *Sides) ([]string, []sideJSON) {
+	if s == nil {
+		return nil, nil
+	}
+	out := make([]sideJSON, 0, len(s.Sides))
+	for j := range s.Sides {
+		sd := &s.Sides[j]
+		c := sd.Case()
+		o := sideJSON{Device: c.Device, Op: c.Op, Workload: c.Workload, DType: c.DType}
+		for i, r := range sd.Rows {
+			e := sideImplJSON{Impl: s.Impls[i]}
+			if r != nil {
+				e.Timed, e.Seconds, e.Verdict, e.Pos = true, r.Rec.Seconds, string(r.Verdict), &r.Rec.Pos
+				if v := finite(r.Efficiency); !report.Blank(v) {
+					e.Efficiency = &v
+				}
+			}
+			if q := sd.RatioOf(i); i > 0 && !report.Blank(q.Ratio) {
+				e.Ratio = &ratioJSON{q.Ratio, q.Low, q.High, q.Apart}
+			}
+			o.Impls = append(o.Impls, e)
+		}
+		out = append(out, o)
+	}
+	return s.Impls, out
 }

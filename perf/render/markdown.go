@@ -33,6 +33,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		profs = append(profs, fmt.Sprintf("%s: profile %s (%s, %s ceilings)", mdText(m.Device), mdText(m.Profile.Name), cal, d.Pricer.Basis()))
 	}
 	fmt.Fprintf(bw, "### ropgen report\n\n**%s**\n\n", VerdictCounts(d.Rows))
+	if sd := SideBySide(d.Rows); sd != nil {
+		for i := 1; i < len(sd.Impls); i++ {
+			fmt.Fprintf(bw, "**%s.**\n\n", mdText(sd.TallyLine(i)))
+		}
+	}
 	if c := d.Comparison; c != nil {
 		fmt.Fprintf(bw, "**Against the base: %s.**\n\n", c.Summary())
 		if w := c.Warning(); w != "" {

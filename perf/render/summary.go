@@ -54,6 +54,7 @@ func WriteSummary(w io.Writer, p *report.Pricer, rows []report.Row) error {
 		}
 		cells := [][]string{head}
 		short := false
+		several := severalImpls(rows)
 		for i, r := range ranked {
 			if i == SummaryTop {
 				break
@@ -61,6 +62,9 @@ func WriteSummary(w io.Writer, p *report.Pricer, rows []report.Row) error {
 			full := r.Rec.Op + "/" + r.Rec.Workload + "/" + r.Rec.DType
 			name := report.ShortName(full)
 			short = short || name != full
+			if several {
+				name = r.Rec.ImplName() + ": " + name // two implementations' rows of one case are two rows
+			}
 			name = plainText(name) // from the records: one line of plain text
 			share := ""
 			if lostAll > 0 && r.Lost > 0 {

@@ -10,12 +10,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
 )
 
 // WriteTable writes the human report: which profile priced each device, an aligned table
 // with times in SI units and efficiency in percent (blank cells empty), the verdict count,
-// the cold-call floor and the drift references.
+// the cold-call floor and the drift references. Rows of several implementations
+// (record.Record.Impl) get an impl column, and a second table sets them side by side.
 func WriteTable(w io.Writer, p *report.Pricer, rows []report.Row) error {
 	bw := bufio.NewWriter(w)
 	for _, m := range p.Devices() {
@@ -32,6 +34,11 @@ func WriteTable(w io.Writer, p *report.Pricer, rows []report.Row) error {
 	head := []string{"op", "workload", "dtype", "roof", "flops", "bytes", "time", mem, "compute", "sol", "eff", "spread", "bound", "verdict", "cache sol", "note"}
 	// Numeric columns are right-aligned so magnitudes line up.
 	right := []bool{false, false, false, false, true, true, true, true, true, true, true, true, false, false, false, false}
+	sides := SideBySide(rows)
+	if sides != nil {
+		head = slices.Insert(head, 0, "impl")
+		right = slices.Insert(right, 0, false)
+	}
 	cells := make([][]string, 0, len(rows)+1)
 	cells = append(cells, head)
 	short := false
@@ -43,12 +50,16 @@ func WriteTable(w io.Writer, p *report.Pricer, rows []report.Row) error {
 		if r.Profile == nil {
 			note = "no profile: see the device line above" // said once there, not in every row
 		}
-		cells = append(cells, []string{
+		line := []string{
 			r.Rec.Op, r.Rec.Workload, dtype, report.RoofName(r.Profile, r.Rec.Roof),
 			report.SI(float64(r.Rec.Flops), ""), report.SI(float64(r.Rec.Bytes), "B"),
 			report.SI(measured(r.Rec.Seconds), "s"), report.SI(r.MemoryTime, "s"), report.SI(r.ComputeTime, "s"), report.SI(r.SOLTime, "s"),
 			report.Percent(r.Efficiency), effSpread(r), string(r.Bound), string(r.Verdict), cacheCell(r), note,
-		})
+		}
+		if sides != nil {
+			line = slices.Insert(line, 0, r.Rec.ImplName())
+		}
+		cells = append(cells, line)
 	}
 	writeAligned(bw, cells, right)
 	if short {
@@ -56,6 +67,9 @@ func WriteTable(w io.Writer, p *report.Pricer, rows []report.Row) error {
 	}
 	bw.WriteString(Counts(rows).String() + "\n")
 	writeReferences(bw, p, rows)
+	if sides != nil {
+		writeSides(bw, sides)
+	}
 	return bw.Flush()
 }
 
@@ -66,8 +80,15 @@ func writeReferences(bw *bufio.Writer, p *report.Pricer, rows []report.Row) {
 		if m.Profile == nil {
 			continue
 		}
-		if f, ok := p.Floor(m.Device); ok {
-			fmt.Fprintf(bw, "latency floor %s (%s): rows whose SOL time is below it are latency-bound\n", report.SI(f, "s"), p.FloorSource(m.Device))
+		impls := rowImpls(rows, m.Device)
+		for _, impl := range impls {
+			of := ""
+			if len(impls) > 1 || impl != record.DefaultImpl {
+				of = " of " + impl
+			}
+			if f, ok := p.Floor(m.Device, impl); ok {
+				fmt.Fprintf(bw, "latency floor%s %s (%s): rows whose SOL time is below it are latency-bound\n", of, report.SI(f, "s"), p.FloorSource(m.Device, impl))
+			}
 		}
 	}
 	// The references of one run (one records file) stand together under it: each run has
@@ -94,6 +115,21 @@ func writeReferences(bw *bufio.Writer, p *report.Pricer, rows []report.Row) {
 	if n := report.DriftedRows(rows); n > 0 {
 		fmt.Fprintf(bw, "%s priced under drift: their run's copy reference drifted off the profile (their notes say which); a row with no reference timed beside it keeps a verdict only where the drift could not move it\n", plural(n, "row"))
 	}
+}
+
+// rowImpls returns the implementations of device's rows in the order met, or ropgen's own
+// when it has none.
+func rowImpls(rows []report.Row, device string) []string {
+	var out []string
+	for i := range rows {
+		if r := rows[i].Rec; r.Device == device && !slices.Contains(out, r.ImplName()) {
+			out = append(out, r.ImplName())
+		}
+	}
+	if out == nil {
+		out = []string{record.DefaultImpl}
+	}
+	return out
 }
 
 // effSpread is the efficiency range of a row's samples, slowest to fastest: "78-91%".

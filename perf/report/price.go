@@ -323,7 +323,6 @@ type Pricer struct {
 	devices    map[string]*device
 	order      []*device // devices in the order met
 	last       *device   // the device of the previous row: records come grouped by device
-	floorSeen  map[*device]bool
 	// PriceDrifted prices the rows of a run whose copy reference drifted off the profile
 	// anyway, marked (Row.Drift), instead of leaving them unpriced.
 	PriceDrifted bool
@@ -340,10 +339,11 @@ type device struct {
 	roofs map[string]*roof
 	// caches are the profile's cache roofs with a value on the basis, smallest first.
 	caches []cacheRoof
-	// floor is the cold-call floor: the largest ref.floor time among the records, else the
-	// profile's latency floor; 0 when neither says.
-	floor float64
-	refs  []*record.Record // the ref.copy records, in the order met
+	// floor is the profile's latency floor, 0 when it has none; floors the largest ref.floor
+	// time of each implementation whose records have one (floorOf).
+	floor  float64
+	floors map[string]float64
+	refs   []*record.Record // the ref.copy records, in the order met
 	// sameTime is SameTimeLine of the profile; 0 when it has none.
 	sameTime float64
 	// probeBest is the profile's best round of the compute probe's roof and probeTol the
@@ -378,7 +378,7 @@ func NewPricer(fixed *profiles.Profile, candidates []*profiles.Profile, basis pr
 	if basis == "" {
 		basis = profiles.Effective
 	}
-	return &Pricer{fixed: fixed, candidates: candidates, basis: basis, devices: map[string]*device{}, floorSeen: map[*device]bool{}}
+	return &Pricer{fixed: fixed, candidates: candidates, basis: basis, devices: map[string]*device{}}
 }
 
 // Basis returns the basis the pricer prices on.
@@ -676,8 +676,9 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 	if !Blank(row.CacheTime) {
 		row.CacheEfficiency = row.CacheTime / secs
 	}
-	if d.floor > 0 {
-		row.Floor = d.floor
+	floor := d.floorOf(rec.ImplName())
+	if floor > 0 {
+		row.Floor = floor
 	}
 	if row.Verdict == FormulaError {
 		return row
@@ -756,7 +757,7 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 		fmin, fmax := d.driftRange(rec.Pos.File)
 		widen(row.Judged/fmax, row.Judged/fmin, fmt.Sprintf("its run's copy references ran at %s-%s of the profile's copy median and it has no same-time reference of its own", Percent(fmin), Percent(fmax)))
 	}
-	row.Verdict = verdict(row.SOLTime, d.floor, row.Judged, slowest, lo, hi)
+	row.Verdict = verdict(row.SOLTime, floor, row.Judged, slowest, lo, hi)
 	if len(unsure) > 0 {
 		if whi < math.MaxFloat64 {
 			row.JudgedLow, row.JudgedHigh = wlo, whi
@@ -892,9 +893,10 @@ func (p *Pricer) PriceAll(recs []record.Record) []Row {
 	return rows
 }
 
-// AddReference takes in a reference record of its device: a ref.floor raises the device's
-// cold-call floor to its time (the latency rule's floor is the largest such time, else the
-// profile's latency_floor), and a ref.copy is kept for Drift. Other records are ignored.
+// AddReference takes in a reference record of its device: a ref.floor raises the cold-call
+// floor of its device and implementation to its time (the latency rule's floor is the
+// largest such time, else the profile's latency_floor), and a ref.copy is kept for Drift.
+// Other records are ignored.
 func (p *Pricer) AddReference(rec *record.Record) {
 	d := p.device(rec.Device)
 	if d.prof == nil {
@@ -902,27 +904,44 @@ func (p *Pricer) AddReference(rec *record.Record) {
 	}
 	switch rec.Op {
 	case record.RefFloor:
-		if !p.floorSeen[d] {
-			p.floorSeen[d] = true
-			d.floor = 0 // the records' own floor replaces the profile's
+		// A floor is its implementation's own: a cold PyTorch call costs a hundred times a
+		// cold Go call, and a harness's rows judged on ropgen's floor read "below" where they
+		// are dispatch-bound.
+		impl := rec.ImplName()
+		if d.floors == nil {
+			d.floors = map[string]float64{}
 		}
-		d.floor = max(d.floor, rec.Seconds)
+		d.floors[impl] = max(d.floors[impl], rec.Seconds)
 	case record.RefCopy:
 		d.refs = append(d.refs, rec)
 	}
 }
 
-// Floor returns the cold-call floor that prices the rows of device, and whether there is one.
-func (p *Pricer) Floor(device string) (float64, bool) {
-	d := p.device(device)
-	return d.floor, d.floor > 0
+// Floor returns the cold-call floor that prices the rows of device timed on implementation
+// impl (record.Record.ImplName), and whether there is one.
+func (p *Pricer) Floor(device, impl string) (float64, bool) {
+	f := p.device(device).floorOf(impl)
+	return f, f > 0
 }
 
-// FloorSource says where device's floor comes from: the run's ref.floor record, or the
-// profile's latency_floor.
-func (p *Pricer) FloorSource(device string) string {
-	if p.floorSeen[p.device(device)] {
+// floorOf is the cold-call floor of impl's rows: the largest time of its ref.floor records,
+// else the profile's latency_floor (a cold call of ropgen's kernels).
+func (d *device) floorOf(impl string) float64 {
+	if f, ok := d.floors[impl]; ok {
+		return f
+	}
+	return d.floor
+}
+
+// FloorSource says where the floor of device's rows timed on impl comes from: the run's
+// ref.floor record, or the profile's latency_floor, which is a cold call of ropgen's own
+// kernels whatever implementation the rows are.
+func (p *Pricer) FloorSource(device, impl string) string {
+	if _, ok := p.device(device).floors[impl]; ok {
 		return "the cold call the run timed (ref.floor)"
+	}
+	if impl != record.DefaultImpl {
+		return "the profile's latency_floor, a cold call of ropgen's kernels: " + impl + "'s records carry no ref.floor of their own"
 	}
 	return "the profile's latency_floor"
 }

@@ -133,7 +133,7 @@ func TestColdFloorReference(t *testing.T) {
 	if len(rows) != 1 || rows[0].Rec.Op != "Op" {
 		t.Fatalf("rows %v: want the one catalog row", rows)
 	}
-	if f, ok := p.Floor("Test Device"); !ok || f != 1.0/(1<<19)*1.5 {
+	if f, ok := p.Floor("Test Device", record.DefaultImpl); !ok || f != 1.0/(1<<19)*1.5 {
 		t.Errorf("floor %v, %v; want the largest ref.floor time", f, ok)
 	}
 	if rows[0].Verdict != LatencyBound {

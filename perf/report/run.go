@@ -8,8 +8,8 @@ import (
 	"github.com/ropgen/ropgen/perf/record"
 )
 
-// Sampled is one row of a run: the records of one op × workload × dtype on one device and
-// roof with the same counts (ropbench run -count N writes N of them), as one record whose
+// Sampled is one row of a run: the records of one op × workload × dtype of one
+// implementation on one device and roof with the same counts (ropbench run -count N writes N of them), as one record whose
 // Seconds is the median of theirs, and each record's time as a sample.
 type Sampled struct {
 	// Record is the first record of the row, but for Seconds: the median of Samples.
@@ -42,8 +42,10 @@ func keyOf(r *record.Record) rowKey { return rowKey{r.Op, r.Workload, r.DType} }
 func (s *Sampled) Name() string { return s.Op + "/" + s.Workload + "/" + s.DType }
 
 // Group folds the records of each row into one Sampled, in the order rows are first met. Two
-// records are one row when device, op, workload, dtype, roof, flops and bytes all agree; a
-// row whose counts changed between records is two rows, never averaged.
+// records are one row when device, implementation (record.Record.ImplName), op, workload,
+// dtype, roof, flops and bytes all agree; a row whose counts changed between records is two
+// rows, never averaged, and two implementations' records are never one row (SideBySide
+// compares them).
 func Group(recs []record.Record) []Sampled { return group(recs, false) }
 
 // group is Group; with skipRefs it leaves the reference records out (PriceRun takes them
@@ -51,8 +53,8 @@ func Group(recs []record.Record) []Sampled { return group(recs, false) }
 func group(recs []record.Record, skipRefs bool) []Sampled {
 	type full struct {
 		rowKey
-		device, roof string
-		flops, bytes int64
+		device, impl, roof string
+		flops, bytes       int64
 	}
 	index := map[full]int{}
 	var out []Sampled
@@ -62,7 +64,7 @@ func group(recs []record.Record, skipRefs bool) []Sampled {
 		if skipRefs && r.IsReference() {
 			continue
 		}
-		k := full{keyOf(r), r.Device, r.Roof, r.Flops, r.Bytes}
+		k := full{keyOf(r), r.Device, r.ImplName(), r.Roof, r.Flops, r.Bytes}
 		j, ok := index[k]
 		if r.IsReference() {
 			// Each reference is a measurement of its own run (the start and end copies of two

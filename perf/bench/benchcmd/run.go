@@ -3,7 +3,9 @@ package benchcmd
 import (
 	"fmt"
 	"io"
+	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ropgen/ropgen/internal/cli"
@@ -63,6 +65,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 		opt.MaxTime = quickMaxTime
 	}
 	opt.Device = profiles.HostDeviceName()
+	opt.Impl = ImplName(e.name)
 	if err := opt.Check(); err != nil {
 		return fl.Fail("%v", err)
 	}
@@ -317,4 +320,27 @@ func reportSkips(plans []bench.Planned, verbose bool, w io.Writer) []bench.Plann
 		fmt.Fprintf(w, "skip %d cases that cannot earn a verdict or have a smaller one of their op that can (-judge; -v lists them)\n", judged)
 	}
 	return todo
+}
+
+// ImplName is the implementation a module's bench command writes into its records
+// (record.Record.Impl): the last element of the main module's path ("ropgen" for ropbench,
+// built from github.com/ropgen/ropgen), so that the report never pools two modules' kernels
+// into one row; the command's name when the binary carries no module path.
+func ImplName(command string) string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok || bi.Main.Path == "" {
+		return command
+	}
+	return moduleImpl(bi.Main.Path)
+}
+
+// moduleImpl is the implementation name of a module path: its last element, or the one
+// before a major version suffix (example.com/k/v2 is k).
+func moduleImpl(path string) string {
+	elems := strings.Split(path, "/")
+	last := elems[len(elems)-1]
+	if len(elems) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		last = elems[len(elems)-2]
+	}
+	return last
 }
