@@ -297,6 +297,42 @@ type lineCheck struct {
 	line int
 	rest []byte // what is left of the current line to hand on
 	mid  bool   // the current line was longer than the buffer: its first part was checked
+	col  int    // bytes of the current line before this chunk
+	cr   int    // column of a carriage return that ended the last chunk, 0 if none
+	// crSeen: the current line has its carriage return finding.
+	crSeen bool
+}
+
+// bareCR writes a finding for the first carriage return of the current line that does not
+// end it (\r\n, or \r at the end of the file): the format ends lines at \n alone, so a
+// line "# log\rBenchmark..." is one comment, and "roof: x\rBenchmark..." one roof value,
+// and the record after the \r would be read as part of them, or not at all. more says the
+// line goes on past chunk.
+func (lc *lineCheck) bareCR(chunk []byte, more bool) {
+	at := -1
+	if lc.cr > 0 && (len(chunk) == 0 || chunk[0] != '\n') {
+		at = lc.cr
+	}
+	lc.cr = 0
+	body := chunk
+	if !more {
+		body = bytes.TrimSuffix(bytes.TrimSuffix(body, []byte("\n")), []byte("\r"))
+	} else if bytes.HasSuffix(body, []byte("\r")) {
+		body = body[:len(body)-1] // the line goes on: the next chunk says whether \n follows
+		lc.cr = lc.col + len(body) + 1
+	}
+	if i := bytes.IndexByte(body, '\r'); at < 0 && i >= 0 {
+		at = lc.col + i + 1
+	}
+	if at > 0 && !lc.crSeen {
+		lc.crSeen = true
+		*lc.fs = append(*lc.fs, diag.Finding{Pos: diag.Pos{File: lc.file, Line: lc.line, Col: at},
+			Msg: "a carriage return (\\r) inside the line: lines end at a line feed (\\n, or \\r\\n), and what follows the \\r would be read as part of this line or not at all; break the line there"})
+	}
+	lc.col += len(chunk)
+	if !more {
+		lc.crSeen = false
+	}
 }
 
 func (lc *lineCheck) Read(p []byte) (int, error) {
@@ -313,10 +349,12 @@ func (lc *lineCheck) Read(p []byte) (int, error) {
 		}
 		if !lc.mid {
 			lc.line++
+			lc.col = 0
 			if msg := benchLineError(chunk, err != bufio.ErrBufferFull); msg != "" {
 				*lc.fs = append(*lc.fs, diag.Finding{Pos: diag.Pos{File: lc.file, Line: lc.line}, Msg: msg})
 			}
 		}
+		lc.bareCR(chunk, err == bufio.ErrBufferFull)
 		lc.mid = err == bufio.ErrBufferFull
 		lc.rest = chunk
 	}

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"os"
@@ -436,6 +437,67 @@ func TestReadBenchNamesEveryLine(t *testing.T) {
 	}
 }
 
+// TestReadBenchBareCR: the format ends a line at \n alone, so a carriage return inside a
+// line hid what followed it: a record after "# log\r" was one comment with it, and one after
+// "roof: x\r" part of the roof value, both dropped without a word. A carriage return that
+// does not end its line is an error at its line and column, in a line of any length; \r\n
+// line ends still read.
+func TestReadBenchBareCR(t *testing.T) {
+	const rec = "BenchmarkRoofline/op=A/workload=w/dtype=float32 10 5e-06 sec/op 2 roof-flops/op 4 roof-bytes/op"
+	for _, c := range []struct {
+		name, in string
+		recs     int
+		want     string // the finding's position, "" for none
+	}{
+		{"comment", "device: d\nroof: r\n# harness log\r" + rec + "\n" + rec + "\n", 1, "r.txt:3:14: a carriage return"},
+		{"configuration", "device: d\nroof: r\r" + rec + "\n" + rec + "\n", 0, "r.txt:2:8: a carriage return"},
+		{"result", "device: d\nroof: r\n" + rec + "\r" + rec + "\n", 0, "r.txt:3:96: a carriage return"}, // at len(rec) + 1
+		{"crlf", "device: d\r\nroof: r\r\n" + rec + "\r\n" + rec + "\r", 2, ""},
+	} {
+		for name, read := range map[string]func() ([]Record, diag.Findings){
+			"ReadBench": func() ([]Record, diag.Findings) { return ReadBench(strings.NewReader(c.in), "r.txt") },
+			"ReadFiles": func() ([]Record, diag.Findings) {
+				path := filepath.Join(t.TempDir(), "r.txt")
+				os.WriteFile(path, []byte(c.in), 0o666)
+				recs, fs := ReadFiles(path)
+				for i := range fs {
+					fs[i].Pos.File = filepath.Base(fs[i].Pos.File)
+				}
+				return recs, fs
+			},
+		} {
+			recs, fs := read()
+			crs := 0
+			for _, f := range fs {
+				if strings.Contains(f.Msg, "carriage return") {
+					crs++
+				}
+			}
+			if len(recs) != c.recs || (c.want == "") != (crs == 0) || crs > 1 || !strings.Contains(fs.Error(), c.want) {
+				t.Errorf("%s, %s: %d records (want %d), findings:\n%v\nwant %q", c.name, name, len(recs), c.recs, fs, c.want)
+			}
+		}
+	}
+	// A line longer than the reader's buffer comes in chunks: a carriage return in a later
+	// chunk, or ending one chunk with no \n starting the next, is found at its column.
+	for in, want := range map[string]string{
+		"# 0123456789abcdef\rxyz\n":    "f:1:19:",
+		"# 0123456789abc\rxyz\n":       "f:1:16:", // the \r ends the first chunk
+		"# 0123456789abc\r\n# z\r\n":   "",
+		"# 0123456789abcdefghi\r\r\n":  "f:1:22:",
+		"# 01\r\n# 0123456789abcdef\r": "",
+	} {
+		var fs diag.Findings
+		lc := &lineCheck{r: bufio.NewReaderSize(strings.NewReader(in), 16), file: "f", fs: &fs}
+		if out, err := io.ReadAll(lc); err != nil || string(out) != in {
+			t.Fatalf("%q: passed on as %q, %v", in, out, err)
+		}
+		if (want == "") != (len(fs) == 0) || len(fs) > 1 || !strings.Contains(fs.Error(), want) {
+			t.Errorf("%q: findings %v, want %q", in, fs, want)
+		}
+	}
+}
+
 // TestImpossibleTimes: a time no call can take (1e-300 s) priced to a 290-digit efficiency
 // and an infinite percentage (issue 23 item 9); it is refused at its line, in both
 // encodings, as a same-time reference slower than any memory is. 0 (no device activity)
@@ -521,6 +583,9 @@ func FuzzReadBench(f *testing.F) {
 	f.Add(buf.String())
 	f.Add("device: d\nroof: r\n BenchmarkRoofline/op=A/workload=w/dtype=f 1 1 sec/op 1 roof-flops/op 1 roof-bytes/op\n")
 	f.Add("benchmarkRoofline/op=A\nBenchmarkRoofline/op=A/workload=w/dtype=f\nPASS\n# c\nUnit x a=b\n")
+	f.Add("device: d\nroof: r\r\n# log\rBenchmarkRoofline/op=A/workload=w/dtype=f 1 1e-06 sec/op 1 roof-flops/op 1 roof-bytes/op\r\n")
+	f.Add("device: d\nroof: r\rBenchmarkRoofline/op=A/workload=w/dtype=f 1 0 sec/op 0 min-sec/op 1e-06 max-sec/op 1 roof-flops/op 1 roof-bytes/op\n")
+	f.Add("device: d\u202e\nroof: r\nBenchmarkRoofline/op=A\u200bB/workload=w\u202e/dtype=f 1 0 sec/op 1 roof-flops/op 1 roof-bytes/op\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		recs, fs := ReadBench(strings.NewReader(in), "f")
 		at := map[int]bool{}
@@ -542,9 +607,14 @@ func FuzzReadBench(f *testing.F) {
 		if len(fs) > 0 && fs[len(fs)-1].Pos.Line == 0 {
 			return // an I/O error (a line too long) ends the read
 		}
-		for i, line := range strings.Split(in, "\n") {
+		lines := strings.Split(in, "\n")
+		for i, line := range lines {
 			if strings.HasPrefix(strings.ToLower(strings.TrimSpace(line)), "benchmark") && !at[i+1] {
 				t.Fatalf("line %d %q: no record and no finding", i+1, line)
+			}
+			// A carriage return that does not end its line hides what follows it.
+			if strings.Contains(strings.TrimSuffix(line, "\r"), "\r") && !at[i+1] {
+				t.Fatalf("line %d %q: a carriage return inside it and no finding", i+1, line)
 			}
 		}
 	})
