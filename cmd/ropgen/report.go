@@ -75,8 +75,18 @@ ropbench ab is sharper.`,
 	if code := o.checkUsage(); code != 0 {
 		return code
 	}
+	// The rows of a large run are most of the heap: let the collector keep the heap near
+	// what they need rather than twice it (docs/report.md states the memory per record).
+	if os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(reportMemoryLimit))
+	}
 	return o.run()
 }
+
+// reportMemoryLimit is the soft memory limit of a report: above what the rows of
+// record.MaxRecords records and the names of record.MaxInputBytes of files need, so that the
+// collector works harder only near it.
+const reportMemoryLimit = 640 << 20
 
 // reportRun is one ropgen report: its flags, and the exit status its steps raise to 1.
 type reportRun struct {

@@ -3,6 +3,7 @@ package record
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -562,6 +563,25 @@ func TestReadBounds(t *testing.T) {
 		if len(recs) != 3 || len(fs) != 1 || !strings.Contains(fs[0].Msg, "more than 3 records (record.MaxRecords): the rest are not read") {
 			t.Errorf("%s: %d records, findings %v", name, len(recs), fs)
 		}
+	}
+	// The bytes a read takes are bounded too: a read that meets more stops with an error,
+	// and ReadFiles refuses files that add up to more before reading any.
+	st := newReadState()
+	st.byteLimit = int64(bench.Len()) - 20 // inside the last record
+	if recs, fs := st.readBench(bytes.NewReader(bench.Bytes()), "r", nil); len(recs) != 4 || !strings.Contains(fs.Error(), fmt.Sprintf("more than %d bytes of records (record.MaxInputBytes): the rest are not read", st.byteLimit)) {
+		t.Errorf("a read past the byte limit: %d records, findings %v", len(recs), fs)
+	}
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+	os.WriteFile(a, bench.Bytes(), 0o666)
+	os.WriteFile(b, bench.Bytes(), 0o666)
+	st = newReadState()
+	st.byteLimit = int64(2*bench.Len()) - 1
+	if fs := st.tooBig([]string{a, b}); len(fs) != 2 || !strings.Contains(fs.Error(), "a.txt: the record files add up to") || !strings.Contains(fs.Error(), "more than one report reads (record.MaxInputBytes") {
+		t.Errorf("files past the byte limit: findings %v", fs)
+	}
+	if st.byteLimit++; st.tooBig([]string{a, b}) != nil {
+		t.Errorf("files of exactly the byte limit are refused")
 	}
 	// The names a run repeats are shared, not copied per record.
 	recs, _ := ReadBench(bytes.NewReader(bench.Bytes()), "r")

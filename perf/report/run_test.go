@@ -1,7 +1,9 @@
 package report
 
 import (
+	"fmt"
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/ropgen/ropgen/perf/profiles"
@@ -94,3 +96,37 @@ func TestGroupZeroTime(t *testing.T) {
 		t.Errorf("range of no samples %v..%v", lo, hi)
 	}
 }
+
+// TestPriceRunMemoryPerRecord: what a report keeps per record once its rows are priced (the
+// grouped row and its price; the records read are garbage by then) is bounded, so that
+// record.MaxRecords records fit the memory docs/report.md states. A field or a copy per row
+// added without thought fails it.
+func TestPriceRunMemoryPerRecord(t *testing.T) {
+	const n = 1 << 14
+	recs := make([]record.Record, n)
+	for i := range recs {
+		recs[i] = reporttest.Rec("vector.fp32", 1<<20, 1<<30, 1e-3)
+		recs[i].Workload = fmt.Sprintf("w%07d", i)
+		recs[i].MinSeconds, recs[i].MaxSeconds = 9e-4, 2e-3
+	}
+	p := NewPricer(nil, []*profiles.Profile{reporttest.Profile(t)}, "")
+	live := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := live()
+	s, rows := PriceRun(p, recs)
+	after := live()
+	runtime.KeepAlive(recs)
+	if per := (int64(after) - int64(before)) / n; per > maxBytesPerRow {
+		t.Errorf("%d bytes kept per row, more than %d", per, maxBytesPerRow)
+	}
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(rows)
+}
+
+// maxBytesPerRow bounds what a priced row keeps: a Sampled (the record and its one sample)
+// and a Row, with room for the allocator's size classes and a few more fields.
+const maxBytesPerRow = 1024
