@@ -107,8 +107,13 @@ func Check(r Record) []string {
 			errs = append(errs, fmt.Sprintf("%s %v B/s is below %g B/s, slower than any memory streams: a unit slip (GB/s for B/s?)", f.key, f.v, MinRefRate))
 		}
 	}
-	if (r.MinSeconds != 0 || r.MaxSeconds != 0) && !(r.MinSeconds <= r.Seconds && r.Seconds <= r.MaxSeconds) {
+	switch {
+	case r.MinSeconds == 0 && r.MaxSeconds == 0: // no spread
+	case !(r.MinSeconds <= r.Seconds && r.Seconds <= r.MaxSeconds):
 		errs = append(errs, fmt.Sprintf("spread: min_seconds %v <= seconds %v <= max_seconds %v does not hold", r.MinSeconds, r.Seconds, r.MaxSeconds))
+	case r.MinSeconds == 0:
+		// The fastest sample prices the physics check: 0 s would be an infinite rate.
+		errs = append(errs, fmt.Sprintf("spread: min_seconds 0 with max_seconds %v: the fastest sample of a spread is a measured time (give both 0 when the record keeps no spread)", r.MaxSeconds))
 	}
 	if (r.RefRateLow != 0 || r.RefRateHigh != 0) && !(r.RefRate > 0 && r.RefRateLow <= r.RefRate && r.RefRate <= r.RefRateHigh) {
 		errs = append(errs, fmt.Sprintf("interval: ref_rate_low %v <= ref_rate %v <= ref_rate_high %v does not hold", r.RefRateLow, r.RefRate, r.RefRateHigh))

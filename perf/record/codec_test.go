@@ -509,6 +509,10 @@ func TestImpossibleTimes(t *testing.T) {
 		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-300 sec/op 2 roof-flops/op 4 roof-bytes/op", "seconds 1e-300 is below 1e-12 s"},
 		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-06 sec/op 1e-20 min-sec/op 2e-06 max-sec/op 2 roof-flops/op 4 roof-bytes/op", "min_seconds 1e-20 is below"},
 		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-06 sec/op 2 roof-flops/op 4 roof-bytes/op 1e-300 ref-B/s", "ref_rate 1e-300 B/s is below 1e+06 B/s"},
+		// A spread whose fastest sample is 0 s priced an infinite rate: a formula error
+		// with blank numbers.
+		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-06 sec/op 0 min-sec/op 2e-06 max-sec/op 2 roof-flops/op 4 roof-bytes/op", "spread: min_seconds 0 with max_seconds 2e-06"},
+		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 0 sec/op 0 min-sec/op 2e-06 max-sec/op 2 roof-flops/op 4 roof-bytes/op", "spread: min_seconds 0 with max_seconds 2e-06"},
 	} {
 		if recs, fs := ReadBench(strings.NewReader(head+c.line+"\n"), "r.txt"); len(recs) != 0 || !strings.Contains(fs.Error(), "r.txt:4: ") || !strings.Contains(fs.Error(), c.want) {
 			t.Errorf("%s: records %+v, findings %v; want %q", c.line, recs, fs, c.want)
@@ -517,6 +521,10 @@ func TestImpossibleTimes(t *testing.T) {
 	line := `{"device":"d","op":"A","workload":"w","dtype":"float32","roof":"vector.fp32","flops":1,"bytes":2,"seconds":1e-300,"iters":3}`
 	if recs, fs := ReadJSON(strings.NewReader(line+"\n"), "r.jsonl"); len(recs) != 0 || !strings.Contains(fs.Error(), "r.jsonl:1: seconds 1e-300 is below") {
 		t.Errorf("JSON: records %+v, findings %v", recs, fs)
+	}
+	line = `{"device":"d","op":"A","workload":"w","dtype":"float32","roof":"vector.fp32","flops":1,"bytes":2,"seconds":4e-05,"min_seconds":0,"max_seconds":5e-05,"iters":3}`
+	if recs, fs := ReadJSON(strings.NewReader(line+"\n"), "r.jsonl"); len(recs) != 0 || !strings.Contains(fs.Error(), "r.jsonl:1: spread: min_seconds 0 with max_seconds 5e-05") {
+		t.Errorf("JSON, a spread from 0 s: records %+v, findings %v", recs, fs)
 	}
 	for _, secs := range []float64{0, MinTime} {
 		r := sample[0]
