@@ -81,6 +81,8 @@ func Check(r Record) []string {
 	}
 	if r.Device == "" || strings.ContainsAny(r.Device, "\r\n") {
 		errs = append(errs, fmt.Sprintf("device %q must be one non-empty line", r.Device))
+	} else if msg := invisibleError(r.Device); msg != "" {
+		errs = append(errs, fmt.Sprintf("device %q %s", r.Device, msg))
 	}
 	for _, f := range []struct{ key, val string }{{"device", r.Device}, {"op", r.Op}, {"workload", r.Workload}, {"dtype", r.DType}, {ConfigRoof, r.Roof}} {
 		if len(f.val) > MaxFieldBytes {
@@ -132,6 +134,19 @@ func nameValueError(s string) string {
 	for _, c := range s {
 		if c == '/' || unicode.IsSpace(c) || unicode.IsControl(c) {
 			return "contains '/', a space or a control character"
+		}
+	}
+	return invisibleError(s)
+}
+
+// invisibleError says why s cannot be a name because of an invisible formatting character
+// (Unicode category Cf: a bidirectional override such as U+202E, which reverses the rest of
+// a table row in a terminal, numbers included; a zero-width space, which makes
+// "Gemm\u200bFwd" look like GemmFwd), or "".
+func invisibleError(s string) string {
+	for _, c := range s {
+		if unicode.Is(unicode.Cf, c) {
+			return fmt.Sprintf("contains the invisible formatting character %U: it would reorder or hide text where the name is shown", c)
 		}
 	}
 	return ""

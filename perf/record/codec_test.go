@@ -499,6 +499,35 @@ func TestReadBenchBareCR(t *testing.T) {
 	}
 }
 
+// TestInvisibleNames: a bidirectional override (U+202E) in a name reversed the rest of a
+// report's row in a terminal, numbers included, and a zero-width space (U+200B) made
+// Gemm\u200bFwd look like GemmFwd in every output. A name with an invisible formatting
+// character (Unicode Cf) is refused, in every field and both encodings.
+func TestInvisibleNames(t *testing.T) {
+	for _, set := range []func(*Record){
+		func(r *Record) { r.Op = "Gemm\u200bFwd" },
+		func(r *Record) { r.Workload = "decode\u202e" },
+		func(r *Record) { r.DType = "\u2066float32" },
+		func(r *Record) { r.Roof = "vector.fp32\ufeff" },
+		func(r *Record) { r.Device = "NVIDIA \u202eH200" },
+	} {
+		r := sample[0]
+		set(&r)
+		errs := Check(r)
+		if len(errs) != 1 || !strings.Contains(errs[0], "contains the invisible formatting character U+") {
+			t.Errorf("%+v: %v", r, errs)
+		}
+		var out bytes.Buffer
+		if err := NewJSONWriter(&out).Write(r); err == nil {
+			t.Errorf("%+v written", r)
+		}
+	}
+	const rec = "BenchmarkRoofline/op=Gemm\u200bFwd/workload=w/dtype=float32 1 1e-06 sec/op 2 roof-flops/op 4 roof-bytes/op\n"
+	if recs, fs := ReadBench(strings.NewReader("device: d\nroof: r\n"+rec), "r.txt"); len(recs) != 0 || !strings.Contains(fs.Error(), "r.txt:3: ") || !strings.Contains(fs.Error(), "U+200B") {
+		t.Errorf("records %+v, findings %v", recs, fs)
+	}
+}
+
 // TestImpossibleTimes: a time no call can take (1e-300 s) priced to a 290-digit efficiency
 // and an infinite percentage (issue 23 item 9); it is refused at its line, in both
 // encodings, as a same-time reference slower than any memory is. 0 (no device activity)

@@ -70,5 +70,9 @@ func plainText(s string) string {
 	return b.String()
 }
 
-// isControl reports whether r ends a line or moves the cursor where it is printed.
-func isControl(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }
+// isControl reports whether r ends a line or moves the cursor where it is printed, or is an
+// invisible formatting character (Unicode Cf: a bidirectional override reverses the rest of
+// the line, numbers included; a zero-width space hides in a name).
+func isControl(r rune) bool {
+	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r)
+}
