@@ -74,20 +74,14 @@ const maxExact = 1 << 53
 // readers report it at its position.
 func Check(r Record) []string {
 	var errs []string
-	for _, f := range []struct{ key, val string }{{"op", r.Op}, {"workload", r.Workload}, {"dtype", r.DType}, {ConfigRoof, r.Roof}} {
-		if msg := nameValueError(f.val); msg != "" {
-			errs = append(errs, fmt.Sprintf("%s %q %s", f.key, f.val, msg))
-		}
-	}
 	if r.Device == "" || strings.ContainsAny(r.Device, "\r\n") {
 		errs = append(errs, fmt.Sprintf("device %q must be one non-empty line", r.Device))
 	} else if msg := invisibleError(r.Device); msg != "" {
 		errs = append(errs, fmt.Sprintf("device %q %s", r.Device, msg))
 	}
-	for _, f := range []struct{ key, val string }{{"device", r.Device}, {"op", r.Op}, {"workload", r.Workload}, {"dtype", r.DType}, {ConfigRoof, r.Roof}} {
-		if len(f.val) > MaxFieldBytes {
-			errs = append(errs, fmt.Sprintf("%s is %d bytes long; the limit is %d (record.MaxFieldBytes)", f.key, len(f.val), MaxFieldBytes))
-		}
+	errs = append(errs, lengthError("device", r.Device)...)
+	for _, f := range []struct{ key, val string }{{"op", r.Op}, {"workload", r.Workload}, {"dtype", r.DType}, {ConfigRoof, r.Roof}} {
+		errs = append(errs, NameErrors(f.key, f.val)...)
 	}
 	if trailingProcs(r.DType) {
 		// The format reads a final "-<digits>" as the GOMAXPROCS suffix.
@@ -124,6 +118,24 @@ func Check(r Record) []string {
 		errs = append(errs, fmt.Sprintf("iters %d must not be negative", r.Iters))
 	}
 	return errs
+}
+
+// NameErrors returns why s cannot be the op, workload, dtype or roof of a record (key names
+// which), or nil: the rule a manifest's workload labels meet too, so that no workload is
+// declared that no record can carry.
+func NameErrors(key, s string) []string {
+	var errs []string
+	if msg := nameValueError(s); msg != "" {
+		errs = append(errs, fmt.Sprintf("%s %q %s", key, s, msg))
+	}
+	return append(errs, lengthError(key, s)...)
+}
+
+func lengthError(key, s string) []string {
+	if len(s) > MaxFieldBytes {
+		return []string{fmt.Sprintf("%s is %d bytes long; the limit is %d (record.MaxFieldBytes)", key, len(s), MaxFieldBytes)}
+	}
+	return nil
 }
 
 // nameValueError says why s cannot be one part of a benchmark name, or "".
