@@ -258,6 +258,9 @@ func check(name string, root *yaml.Node, p *Profile) diag.Findings {
 			checkSpread(Ceiling{Calibration: f, Effective: f * p.HBM.Theoretical, Spread: s}, "hbm", "mix_spreads", mix)
 		}
 	}
+	checkHierarchy(p, func(key, format string, args ...any) {
+		errorf(schema.Lookup(root, "caches", key), "caches."+key, format, args...)
+	})
 	// Spec §5.1: the bandwidth calibration is the envelope over the measured mixes. A ceiling
 	// some legitimate mix exceeds is not a ceiling: readings above 100% must stay reserved
 	// for formula errors.
@@ -281,4 +284,29 @@ func check(name string, root *yaml.Node, p *Profile) diag.Findings {
 func globMatch(pattern, name string) bool {
 	ok, _ := path.Match(pattern, name) // patterns were checked at load
 	return ok
+}
+
+// checkHierarchy refuses caches no memory hierarchy has, as calibrate refuses a measurement
+// that shows one: a level nearer the core (l1 before l2 before l3) is smaller than one
+// further out, and no slower than it or than main memory. Priced on such a profile, a row
+// reads its cache SOL on the wrong level (an l1 slower than HBM gave a cache SOL of 365%).
+// A level as fast as main memory is allowed (calibrate keeps one when its memory arrays
+// were not larger than the last cache, and the table says "= sol" for it). Bandwidths are
+// the effective ones, where both are measured: a theoretical DRAM figure may be an estimate
+// with a margin above any cache's best.
+func checkHierarchy(p *Profile, errorf func(key, format string, args ...any)) {
+	slower := func(a, b Ceiling) bool { return a.Calibrated() && b.Calibrated() && a.Effective < b.Effective }
+	for i, c := range p.Caches {
+		for _, o := range p.Caches[i+1:] {
+			if c.Bytes > 0 && o.Bytes > 0 && c.Bytes >= o.Bytes {
+				errorf(c.Key, "%d bytes is not below %s's %d: a level nearer the core is never the larger", c.Bytes, o.Key, o.Bytes)
+			}
+			if slower(c.Ceiling, o.Ceiling) {
+				errorf(c.Key, "effective bandwidth %.6g B/s is below %s's %.6g B/s: a level nearer the core is never the slower", c.Effective, o.Key, o.Effective)
+			}
+		}
+		if slower(c.Ceiling, p.HBM) {
+			errorf(c.Key, "effective bandwidth %.6g B/s is below the main memory's %.6g B/s: a cache is never slower than main memory", c.Effective, p.HBM.Effective)
+		}
+	}
 }
