@@ -62,6 +62,11 @@ const (
 // digits long or infinite.
 const MinTime = 1e-12
 
+// MaxTime is the longest time a record may give: an hour. No benchmark times one call for
+// longer, and a time in nanoseconds written as seconds (9200 for 9.2 µs) would otherwise be
+// priced, silently, at an efficiency of 0.0%.
+const MaxTime = 3600
+
 // MinRefRate is the slowest same-time reference a record may give, other than 0 (none): a
 // megabyte a second, thousands of times slower than any memory streams.
 const MinRefRate = 1e6
@@ -99,6 +104,8 @@ func Check(r Record) []string {
 			errs = append(errs, fmt.Sprintf("%s %v must be finite and not negative", f.key, f.v))
 		case !strings.HasPrefix(f.key, "ref_rate") && f.v > 0 && f.v < MinTime:
 			errs = append(errs, fmt.Sprintf("%s %v is below %g s, faster than any call can be: a unit slip (ns for s?) or a broken timer", f.key, f.v, MinTime))
+		case !strings.HasPrefix(f.key, "ref_rate") && f.v > MaxTime:
+			errs = append(errs, fmt.Sprintf("%s %v is above %g s (record.MaxTime), longer than any benchmark times one call: a unit slip (ns written as s?)", f.key, f.v, float64(MaxTime)))
 		case strings.HasPrefix(f.key, "ref_rate") && f.v > 0 && f.v < MinRefRate:
 			errs = append(errs, fmt.Sprintf("%s %v B/s is below %g B/s, slower than any memory streams: a unit slip (GB/s for B/s?)", f.key, f.v, MinRefRate))
 		}

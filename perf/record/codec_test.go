@@ -538,6 +538,9 @@ func TestImpossibleTimes(t *testing.T) {
 		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-300 sec/op 2 roof-flops/op 4 roof-bytes/op", "seconds 1e-300 is below 1e-12 s"},
 		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-06 sec/op 1e-20 min-sec/op 2e-06 max-sec/op 2 roof-flops/op 4 roof-bytes/op", "min_seconds 1e-20 is below"},
 		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-06 sec/op 2 roof-flops/op 4 roof-bytes/op 1e-300 ref-B/s", "ref_rate 1e-300 B/s is below 1e+06 B/s"},
+		// Nanoseconds written as seconds priced at 0.0%, silently (issue 40 item 10).
+		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 9200 sec/op 2 roof-flops/op 4 roof-bytes/op", "seconds 9200 is above 3600 s (record.MaxTime)"},
+		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-06 sec/op 1e-06 min-sec/op 3601 max-sec/op 2 roof-flops/op 4 roof-bytes/op", "max_seconds 3601 is above 3600 s"},
 		// A spread whose fastest sample is 0 s priced an infinite rate: a formula error
 		// with blank numbers.
 		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-06 sec/op 0 min-sec/op 2e-06 max-sec/op 2 roof-flops/op 4 roof-bytes/op", "spread: min_seconds 0 with max_seconds 2e-06"},
@@ -555,7 +558,7 @@ func TestImpossibleTimes(t *testing.T) {
 	if recs, fs := ReadJSON(strings.NewReader(line+"\n"), "r.jsonl"); len(recs) != 0 || !strings.Contains(fs.Error(), "r.jsonl:1: spread: min_seconds 0 with max_seconds 5e-05") {
 		t.Errorf("JSON, a spread from 0 s: records %+v, findings %v", recs, fs)
 	}
-	for _, secs := range []float64{0, MinTime} {
+	for _, secs := range []float64{0, MinTime, MaxTime} {
 		r := sample[0]
 		r.Seconds = secs
 		if errs := Check(r); errs != nil {
