@@ -222,6 +222,9 @@ func TestBadProfiles(t *testing.T) {
 		{"nan", "device: x\nhbm: {theoretical: 1e9, calibration: .nan}\n", `bad.yaml:2:38: hbm.calibration: ".nan" is not a finite number`},
 		{"syntax", "device: x\nhbm: {theoretical: 1\n", `bad.yaml:2:6: YAML syntax: did not find expected ',' or '}'`},
 		{"not a mapping", "- 1\n", `bad.yaml:1:1: must be a mapping, not a list`},
+		// A profile path that points at another file (a symbolic link to /etc/passwd) had
+		// the whole file in its error (issue 40 item 11): a finding quotes at most a line.
+		{"another file", strings.Repeat("root:x:0:0:root:/root:/bin/bash\n", 30), `bad.yaml:1:1: must be a mapping, not a string (root:x:0:0:root:/root:/bin/bash root:x:0:0:root:/root:/bin/b...)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("bad.yaml", []byte(tc.src))
