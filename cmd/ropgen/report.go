@@ -43,7 +43,7 @@ the two runs' drift (how far rows scatter between them), and the two runs' recor
 (one run's records are taken back to back, so they are no independent draws). For one kernel,
 ropbench ab is sharper.`,
 		100*report.DriftCap, render.DefaultCompare.Alpha, 100*render.DefaultCompare.MinEffect, render.DefaultCompare.NoiseZ), stdout, stderr)
-	profile := fl.String("profile", "", "price every record against this profile: a builtin name, host (the calibrated host profile out/host.yaml of this module, as make run keeps it) or a .yaml file (default: the builtin profile matching each record's device)")
+	profile := fl.String("profile", "", "price every record against the profile `NAME|FILE`: a builtin name, host (the calibrated host profile out/host.yaml of this module, as make run keeps it) or a .yaml file (default: the builtin profile matching each record's device)")
 	basis := fl.String("basis", string(profiles.Effective), "ceilings to price against: effective (measured) or theoretical (datasheet)")
 	asJSON := fl.Bool("json", false, "write the rows (with -base, the compared rows) as one JSON document instead of a table")
 	asCSV := fl.Bool("csv", false, "write the rows (with -base, the compared rows) as CSV instead of a table")

@@ -25,7 +25,7 @@ func runRoofline(args []string, stdout, stderr io.Writer) int {
 	fl := cli.NewFlags("ropgen roofline", "-profile NAME|FILE [-basis effective|theoretical] [-ridge | -tile -fast-kib N [-n N] | -batch [-n N -k N -m LIST] | -decode [-params P]] [-roof KEY] [-elem BYTES]", `
 Roofline arithmetic on a device profile's ceilings. A ceiling never measured has no
 effective value: use -basis theoretical to price against the datasheet.`, stdout, stderr)
-	profile := fl.String("profile", "", "device profile: a builtin name or a .yaml file (required)")
+	profile := fl.String("profile", "", "device profile `NAME|FILE`: a builtin name or a .yaml file (required)")
 	basis := fl.String("basis", string(profiles.Effective), "ceilings: effective (measured) or theoretical (datasheet)")
 	roof := fl.String("roof", "cube.fp16", "compute roof `KEY` for -tile and -batch")
 	elem := fl.Int64("elem", 2, "bytes per element")
