@@ -236,3 +236,16 @@ func TestMaxSamplesNeedsJudge(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditTimeoutPositive: audit -timeout -5s (or 0s) ran every case and reported that
+// valgrind ran past its timeout, exit 1 (issue 40 item 19): it is bad usage, before anything
+// is loaded or run.
+func TestAuditTimeoutPositive(t *testing.T) {
+	for _, d := range []string{"-5s", "0s"} {
+		var stdout, stderr bytes.Buffer
+		args := []string{"audit", "-op", "AddFwd", "-timeout", d}
+		if code := Main("mybench", knobRegistry{}, args, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "-timeout "+strings.TrimSuffix(d, "s")) || !strings.Contains(stderr.String(), "want a positive duration") {
+			t.Errorf("%v: exit %d, stderr %q; want 2, a positive duration", args, code, stderr.String())
+		}
+	}
+}

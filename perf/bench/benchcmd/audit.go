@@ -69,6 +69,9 @@ says so and exits 0 (nothing was measured, nothing was judged).`, stdout, stderr
 	if *ff.op == "" {
 		return fl.Fail("give -op: the audit runs each case under valgrind, about ten seconds a case")
 	}
+	if *timeout <= 0 {
+		return fl.Fail("-timeout %v: want a positive duration (valgrind runs under it)", *timeout)
+	}
 	if *call {
 		// No collection may run in either run: the audit subtracts one run's counts from the
 		// other's, and a collection lands at a different point of each. Off before the
