@@ -73,3 +73,27 @@ func TestReservedDims(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedParensFormatted: gofmt prints ((M)) as (M), and the generated file printed the
+// formula's parentheses as written, so a module's gofmt check failed on it and gofmt -w
+// made generate -check report it stale (issue 40 item 12). Each formula is held to
+// format.Source in the guarded and the checked code alike.
+func TestNestedParensFormatted(t *testing.T) {
+	for _, f := range []string{"((M))", "((N + M))", "(M) * ((K))", "2 * (((M + K))) * -((M))", "cdiv(((M)), (K))"} {
+		file, fs := manifest.Parse("m.yaml", []byte(strings.Replace(fuzzManifest, "%s", `"`+f+`"`, 1)))
+		if len(fs) > 0 {
+			t.Fatal(fs)
+		}
+		cat, fs := manifest.Decode([]*manifest.File{file})
+		if len(fs) > 0 {
+			t.Fatal(fs)
+		}
+		out, fs := Generate(Config{Catalog: cat, Package: "p"})
+		if len(fs) > 0 {
+			t.Fatalf("%s: %v", f, fs)
+		}
+		for name, src := range out.Files {
+			checkFormatted(t, f+" "+name, src)
+		}
+	}
+}
