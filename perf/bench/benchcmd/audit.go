@@ -171,7 +171,9 @@ type auditRow struct {
 }
 
 func (ar auditRun) auditCase(i int, p bench.Planned) auditRow {
-	row := auditRow{calls: 1}
+	// A case refused before it runs shows the formula bytes of its one call, which its note
+	// names.
+	row := auditRow{calls: 1, formula: max(p.Bytes, 0)}
 	fail := func(format string, args ...any) auditRow {
 		row.verdict, row.note = "ERROR", fmt.Sprintf(format, args...)
 		return row
