@@ -691,6 +691,8 @@ func FuzzReadJSON(f *testing.F) {
 	}
 	f.Add(buf.String())
 	f.Add(`{"device":"d","op":"A","workload":"w","dtype":"f","roof":"r","flops":1,"bytes":2,"seconds":1e-300,"iters":3}` + "\n{}\n[1]\n")
+	f.Add(`{"device":"d","op":"A","workload":"w","dtype":"f","roof":"r","flops":1,"bytes":2,"seconds":4e-05,"min_seconds":0,"max_seconds":5e-05,"iters":3}` + "\r{}\r\n")
+	f.Add(`{"device":"d\u202e","op":"A\u200bB","workload":"w","dtype":"f","roof":"r","flops":1,"bytes":2,"seconds":0,"iters":3}` + "\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		recs, fs := ReadJSON(strings.NewReader(in), "f")
 		at := map[int]bool{}
