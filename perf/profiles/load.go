@@ -289,7 +289,7 @@ func globMatch(pattern, name string) bool {
 // checkHierarchy refuses caches no memory hierarchy has, as calibrate refuses a measurement
 // that shows one: a level nearer the core (l1 before l2 before l3) is smaller than one
 // further out, and no slower than it. Priced on such a profile, a row reads its cache SOL on
-// the wrong level (an l1 of 50 MB and slower than its l2 gave a cache SOL of 365%).
+// the wrong level (an l1 larger and slower than its l2 gave a cache SOL far above 100%).
 // Bandwidths are the effective ones, where both are measured. A level is not compared with
 // hbm: a calibration whose memory arrays were no larger than the last cache measured that
 // cache as hbm, and calibrate keeps the levels it found all the same.

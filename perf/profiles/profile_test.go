@@ -202,7 +202,7 @@ func TestBadProfiles(t *testing.T) {
 		{"mix spread outside", "device: x\nhbm:\n  theoretical: 1e9\n  calibration: 0.5\n  calibration_mixes: {copy: 0.5}\n  mix_spreads:\n    copy: {min: 1e8, median: 1e8, max: 1e8, n: 1}\n", `bad.yaml:7:11: hbm.mix_spreads.copy: the effective value 5e+08 (theoretical x calibration) is outside the measured spread [1e+08, 1e+08]`},
 		{"cache without bytes", "device: x\nhbm: {theoretical: 1e9}\ncaches:\n  l1: {theoretical: 1e10, calibration: 1}\n", `bad.yaml:4:3: caches.l1: missing required key "bytes"`},
 		{"unknown cache", "device: x\nhbm: {theoretical: 1e9}\ncaches:\n  l4: {theoretical: 1e10, calibration: 1, bytes: 1}\n", `bad.yaml:4:3: caches: unknown key "l4" (known: l1, l2, l3)`},
-		// An inverted hierarchy priced a cache SOL of 365% (issue 40 item 8). (The l1 slower
+		// An inverted hierarchy priced a cache SOL far above 100% (issue 40 item 8). (The l1 slower
 		// than hbm is not refused: see checkHierarchy.)
 		{"inverted caches", "device: x\nhbm: {theoretical: 1e11, calibration: 1}\ncaches:\n  l1: {theoretical: 1e10, calibration: 1, bytes: 50000000}\n  l2: {theoretical: 2e11, calibration: 1, bytes: 1000}\n  l3: {theoretical: 3e11, calibration: 1, bytes: 100}\n",
 			"bad.yaml:4:7: caches.l1: 50000000 bytes is not below l2's 1000: a level nearer the core is never the larger\n" +

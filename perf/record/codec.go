@@ -63,8 +63,8 @@ const (
 const MinTime = 1e-12
 
 // MaxTime is the longest time a record may give: an hour. No benchmark times one call for
-// longer, and a time in nanoseconds written as seconds (9200 for 9.2 µs) would otherwise be
-// priced, silently, at an efficiency of 0.0%.
+// longer, and a time in nanoseconds written as seconds would otherwise be priced, silently,
+// at an efficiency that rounds to nothing.
 const MaxTime = 3600
 
 // MinRefRate is the slowest same-time reference a record may give, other than 0 (none): a
