@@ -142,10 +142,11 @@ func (b *Binding) check(m *opModel) (handRoof bool, fs diag.Findings) {
 			errorf(pos, field, "%s has no field %s %s for %s (docs/binding.md)", op.Name, name, want, what)
 		case types.TypeString(v.Type().Underlying(), nil) != want:
 			errorf(pos, field, "field %s.%s at %s is %s; %s needs %s", op.Name, name, b.pos(v), v.Type(), what, want)
-		case types.TypeString(v.Type(), nil) != want:
+		case types.TypeString(types.Unalias(v.Type()), nil) != want:
 			// The generated code mixes the field with plain values of the manifest's type
 			// (cache keys, helper arguments, the formula's arithmetic), where Go converts
-			// no named type: it would not compile.
+			// no named type: it would not compile. An alias (type Dim = int) is the type
+			// itself.
 			errorf(pos, field, "field %s.%s at %s is %s, a named type over %s; %s needs %s itself, which the generated code computes with: declare the field %s (convert where it is set)",
 				op.Name, name, b.pos(v), types.TypeString(v.Type(), types.RelativeTo(b.Ops)), want, what, want, want)
 		}

@@ -123,6 +123,12 @@ func (r *rewriter) expr1(e ast.Expr, prec1, depth int) {
 			r.b.WriteString(e.Value)
 		}
 	case *ast.ParenExpr:
+		if _, nested := e.X.(*ast.ParenExpr); nested {
+			// gofmt prints ((x)) as (x): one pair of parentheses around one already there is
+			// dropped.
+			r.expr1(e.X, token.LowestPrec, depth)
+			return
+		}
 		r.b.WriteByte('(')
 		r.expr1(e.X, token.LowestPrec, max(depth-1, 1)) // parentheses undo one level of depth
 		r.b.WriteByte(')')

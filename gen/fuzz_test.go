@@ -48,7 +48,7 @@ func FuzzGate(f *testing.F) {
 	for _, s := range []string{"2 * M * K", "M * K // 2", "cond(bias != nil, N, 0)", "x.shape[0]",
 		"cdiv(M, 128) * floordiv(K, 2)", "M ** 2", "func() int { return 1 }()", "M if causal else K",
 		"log2(M) + clog2(K) + abs(0 - M) + min(M, K) + max(M, N)", "cond(causal, 1, 0)", "[]int{1}[0]",
-		"M / 2", "math.Ceil(M)", "0.5 * M", "(M", "elem_bytes * M * N", "-M + +K", "!causal", "M &^ K"} {
+		"M / 2", "math.Ceil(M)", "0.5 * M", "(M", "elem_bytes * M * N", "-M + +K", "!causal", "M &^ K", "((N + M)) * ((K))"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, formula string) {

@@ -22,6 +22,13 @@ var reserved = []string{"op", "err", "flops", "bytes", "nil", "true", "false", "
 	"make", "new", "copy", "delete", "panic", "print", "println", "recover", "clear",
 	"complex", "real", "imag", "close", "byte", "rune", "uint", "uint64", "int32", "float32"}
 
+// isReserved reports whether a manifest may not declare name: a reserved name, or one holding
+// "roofline" in any case, which the generated code keeps for its own (rooflineFlops,
+// rooflineCk, the helpers' rooflineFloordiv, ...).
+func isReserved(name string) bool {
+	return slices.Contains(reserved, name) || strings.Contains(strings.ToLower(name), "roofline")
+}
+
 // gate checks an op's roofline (docs/model.md §7.2-7.3): names, layers and node kinds. It is the
 // authoritative gate: any finding here means the op is not emitted.
 type gate struct {
@@ -76,7 +83,7 @@ func checkOp(op *manifest.Op) (*opModel, diag.Findings) {
 func (g *gate) checkDeclaredNames() {
 	op := g.m.op
 	check := func(name string, pos diag.Pos, field string) {
-		if slices.Contains(reserved, name) || strings.Contains(strings.ToLower(name), "roofline") {
+		if isReserved(name) {
 			g.errorf(pos, field, "name %q is reserved by Go or by the generated code; rename it", name)
 		}
 		if _, ok := lookupHelper(name); ok {
@@ -90,7 +97,7 @@ func (g *gate) checkDeclaredNames() {
 		check(p.Name, p.Pos, "signature.params."+p.Name)
 	}
 	for _, d := range g.m.dims {
-		if slices.Contains(reserved, d) {
+		if isReserved(d) {
 			g.errorf(op.Pos, "signature", "dim %q is reserved by Go or by the generated code; rename it", d)
 		}
 	}
@@ -168,7 +175,7 @@ func (g *gate) checkVarName(v manifest.Var, earlier []manifest.Var) {
 		g.errorf(pos, field, "var %s shadows %s %s; rename the var", name, what[k], name)
 	case slices.ContainsFunc(earlier, func(e manifest.Var) bool { return e.Name.Value == name }):
 		g.errorf(pos, field, "var %s is declared twice", name)
-	case slices.Contains(reserved, name) || strings.Contains(strings.ToLower(name), "roofline"):
+	case isReserved(name):
 		g.errorf(pos, field, "name %q is reserved by Go or by the generated code; rename it", name)
 	case pythonOnly[name] != "":
 		g.errorf(pos, field, "var %s hides a name the gate explains (%s); rename it", name, pythonOnly[name])

@@ -50,3 +50,50 @@ func BenchmarkGenerateLongFormula(b *testing.B) {
 		})
 	}
 }
+
+// TestReservedDims: a dim is declared by the manifest as a param or var is, and the
+// generated code binds it as a local: a dim named rooflineFlops (or any name holding
+// roofline) generated, exit 0, code that redeclared the generated locals and did not build.
+// It is refused like a param or var of that name.
+func TestReservedDims(t *testing.T) {
+	for _, dim := range []string{"rooflineFlops", "rooflineBytes", "rooflineCk", "rooflineAt", "rooflineFloordiv", "RooflineX"} {
+		src := strings.NewReplacer("[M, K]", "["+dim+", K]", "M: 2", dim+": 2", "%s", `"`+dim+` * K"`).Replace(fuzzManifest)
+		file, fs := manifest.Parse("m.yaml", []byte(src))
+		if len(fs) > 0 {
+			t.Fatal(fs)
+		}
+		cat, fs := manifest.Decode([]*manifest.File{file})
+		if len(fs) > 0 {
+			t.Fatalf("%s: %v", dim, fs)
+		}
+		_, fs = Generate(Config{Catalog: cat, Package: "p"})
+		want := fmt.Sprintf("dim %q is reserved by Go or by the generated code; rename it", dim)
+		if len(fs) != 1 || fs[0].Msg != want || fs[0].Pos.Line != 1 {
+			t.Errorf("%s: findings %v; want one at m.yaml:1: %s", dim, fs, want)
+		}
+	}
+}
+
+// TestNestedParensFormatted: gofmt prints ((M)) as (M), and the generated file printed the
+// formula's parentheses as written, so a module's gofmt check failed on it and gofmt -w
+// made generate -check report it stale (issue 40 item 12). Each formula is held to
+// format.Source in the guarded and the checked code alike.
+func TestNestedParensFormatted(t *testing.T) {
+	for _, f := range []string{"((M))", "((N + M))", "(M) * ((K))", "2 * (((M + K))) * -((M))", "cdiv(((M)), (K))"} {
+		file, fs := manifest.Parse("m.yaml", []byte(strings.Replace(fuzzManifest, "%s", `"`+f+`"`, 1)))
+		if len(fs) > 0 {
+			t.Fatal(fs)
+		}
+		cat, fs := manifest.Decode([]*manifest.File{file})
+		if len(fs) > 0 {
+			t.Fatal(fs)
+		}
+		out, fs := Generate(Config{Catalog: cat, Package: "p"})
+		if len(fs) > 0 {
+			t.Fatalf("%s: %v", f, fs)
+		}
+		for name, src := range out.Files {
+			checkFormatted(t, f+" "+name, src)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/internal/parallel"
+	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/schema"
 	"go.yaml.in/yaml/v3"
 )
@@ -262,6 +263,13 @@ func (d *decoder) workloads(op *Op, n *yaml.Node) {
 			switch k.Value {
 			case KeyLabel:
 				w.Label = d.textPtr(v, field+".label")
+				if w.Label != nil {
+					// A record names the workload by its label: one no record can carry
+					// would be timed and then refused by every reader.
+					for _, msg := range record.NameErrors(KeyLabel, w.Label.Value) {
+						d.errorf(v, field+".label", "%s: benchmark records name the workload by it", msg)
+					}
+				}
 			case KeyDTypes:
 				hasDTypes = true
 				w.DTypes = d.dtypeSets(v, field+".dtypes")

@@ -189,6 +189,16 @@ func TestFindings(t *testing.T) {
 			[]string{`:11:10: GemmFwd: signature.shape_rules[0]: "K % 128 == 0 && M <= N" is false for workloads[0] "wide" at line 13 (K=4096, M=8, N=4)`},
 		},
 		{
+			// A label no record can carry validated, then every record of it was refused
+			// (issue 40 item 9): refused here, at the label.
+			"labels no record can carry",
+			strings.Replace(gemm, "label: decode}", "label: decode}\n    - {M: 2, N: 4096, K: 4096, dtypes: [bfloat16], label: \"llama3 8b/decode\"}\n    - {M: 3, N: 4096, K: 4096, dtypes: [bfloat16], label: \"a\\tb\"}\n    - {M: 4, N: 4096, K: 4096, dtypes: [bfloat16], label: "+strings.Repeat("x", 600)+"}\n    - {M: 5, N: 4096, K: 4096, dtypes: [bfloat16], label: \"w\\u202e\"}", 1),
+			[]string{`:12:59: GemmFwd: workloads[1].label: label "llama3 8b/decode" contains '/', a space or a control character: benchmark records name the workload by it`,
+				`:13:59: GemmFwd: workloads[2].label: label "a\tb" contains '/', a space or a control character: benchmark records name the workload by it`,
+				`:14:59: GemmFwd: workloads[3].label: label is 600 bytes long; the limit is 512 (record.MaxFieldBytes): benchmark records name the workload by it`,
+				`:15:59: GemmFwd: workloads[4].label: label "w\u202e" contains the invisible formatting character U+202E: it would reorder or hide text where the name is shown: benchmark records name the workload by it`},
+		},
+		{
 			"func mode names a missing function",
 			strings.Replace(gemm, "    flops: \"2 * M * N * K\"\n    bytes: \"(M * K + K * N + M * N) * elem_bytes\"\n", "    func: formulas.Gemm\n", 1),
 			[]string{`:13:20: GemmFwd: roofline.func: no function Gemm in ../testdata/validate/_formulas (exported functions there: Attention, Scan)`},

@@ -351,7 +351,7 @@ func (s *Compiled) leaf(c *converter, at location, e *jsonschema.ValidationError
 	case "type":
 		got := KindName(at.node)
 		if at.node.Kind == yaml.ScalarNode && at.node.Tag != "!!null" {
-			got += fmt.Sprintf(" (%s)", at.node.Value)
+			got += fmt.Sprintf(" (%s)", Excerpt(at.node.Value))
 		}
 		if outOfFloatRange(at.node) {
 			// YAML reads a number beyond float64 (1e309) as a string; say so.
@@ -398,7 +398,7 @@ func (s *Compiled) leaf(c *converter, at location, e *jsonschema.ValidationError
 		if len(alts) > 2 {
 			want = "one of " + strings.Join(alts, ", ")
 		}
-		return diag.Findings{finding(keyOrNode, fmt.Sprintf("must be %s, not %q", want, keyOrNode.Value))}
+		return diag.Findings{finding(keyOrNode, fmt.Sprintf("must be %s, not %q", want, Excerpt(keyOrNode.Value)))}
 	}
 	msg := custom
 	if msg == "" {
@@ -549,4 +549,22 @@ func stringList(v any) []string {
 		return out
 	}
 	return nil
+}
+
+// maxExcerpt is the most runes of a value a finding quotes.
+const maxExcerpt = 60
+
+// Excerpt is s as a finding quotes a value from the file: its first line, at most maxExcerpt
+// runes, with "..." where it was cut. A file that is not what it should be (a profile path
+// that points at /etc/passwd, say) reads as one long string, and a finding must point at it,
+// not print it.
+func Excerpt(s string) string {
+	line, _, cut := strings.Cut(s, "\n")
+	if r := []rune(line); len(r) > maxExcerpt {
+		line, cut = string(r[:maxExcerpt]), true
+	}
+	if cut {
+		line += "..."
+	}
+	return line
 }

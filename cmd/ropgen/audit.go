@@ -95,6 +95,11 @@ Exits 1 on any FAIL or ERROR. See docs/audit.md.`, stdout, stderr)
 	for _, f := range findings.Sort() {
 		fmt.Fprintln(stderr, f)
 	}
+	if len(recs) == 0 {
+		// As report says: an audit of nothing is no pass.
+		fmt.Fprintf(stderr, "ropgen audit: no records to audit in %s\n", *records)
+		return 1
+	}
 
 	res := audit.Audit(recs, measured, opt)
 	if *asJSON {

@@ -96,6 +96,13 @@ func TestAuditCommandErrors(t *testing.T) {
 	if code, _, errs := runCmd("audit", "-records", recs, "-ncu", "no/such.csv"); code != 1 || !strings.Contains(errs, "no/such.csv") {
 		t.Errorf("unreadable ncu file: exit %d, stderr %q", code, errs)
 	}
+	// An empty records file printed "0 rows" and exited 0, where report exits 1 (issue 40
+	// item 15).
+	empty := filepath.Join(t.TempDir(), "empty.txt")
+	os.WriteFile(empty, nil, 0o666)
+	if code, out, errs := runCmd("audit", "-records", empty, "-ncu", filepath.Join(ncuDir, "details.csv")); code != 1 || !strings.Contains(errs, "no records to audit in "+empty) || out != "" {
+		t.Errorf("empty records: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
 }
 
 // The read side takes the output sizes from the catalog's manifest: GemmFwd's c is [M, N],

@@ -48,7 +48,7 @@ the two runs' drift (how far rows scatter between them), and the two runs' recor
 (one run's records are taken back to back, so they are no independent draws). For one kernel,
 ropbench ab is sharper.`,
 		100*report.DriftCap, render.DefaultCompare.Alpha, 100*render.DefaultCompare.MinEffect, render.DefaultCompare.NoiseZ), stdout, stderr)
-	profile := fl.String("profile", "", "price every record against this profile: a builtin name, host (the calibrated host profile out/host.yaml of this module, as make run keeps it) or a .yaml file (default: the builtin profile matching each record's device)")
+	profile := fl.String("profile", "", "price every record against the profile `NAME|FILE`: a builtin name, host (the calibrated host profile out/host.yaml of this module, as make run keeps it) or a .yaml file (default: the builtin profile matching each record's device)")
 	basis := fl.String("basis", string(profiles.Effective), "ceilings to price against: effective (measured) or theoretical (datasheet)")
 	asJSON := fl.Bool("json", false, "write the rows (with -base, the compared rows) as one JSON document instead of a table")
 	asCSV := fl.Bool("csv", false, "write the rows (with -base, the compared rows) as CSV instead of a table")
@@ -80,8 +80,18 @@ ropbench ab is sharper.`,
 	if code := o.checkUsage(); code != 0 {
 		return code
 	}
+	// The rows of a large run are most of the heap: let the collector keep the heap near
+	// what they need rather than twice it (docs/report.md states the memory per record).
+	if os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(reportMemoryLimit))
+	}
 	return o.run()
 }
+
+// reportMemoryLimit is the soft memory limit of a report: above what the rows of
+// record.MaxRecords records and the names of record.MaxInputBytes of files need, so that the
+// collector works harder only near it.
+const reportMemoryLimit = 640 << 20
 
 // reportRun is one ropgen report: its flags, and the exit status its steps raise to 1.
 type reportRun struct {

@@ -78,6 +78,10 @@ func TestReportCommand(t *testing.T) {
 		if code, _, errs := runReportCmd(t, "-profile", prof, "-o", "", good); code != 2 || !strings.Contains(errs, "-o '': an empty file name") {
 			t.Errorf("-o '': exit %d, stderr %q", code, errs)
 		}
+		// -profile '' was taken as no -profile, exit 0 (issue 40 item 20).
+		if code, _, errs := runReportCmd(t, "-profile", "", good); code != 2 || !strings.Contains(errs, "-profile '': an empty file name") {
+			t.Errorf("-profile '': exit %d, stderr %q", code, errs)
+		}
 	})
 	t.Run("physics breach exits 1", func(t *testing.T) {
 		code, out, errs := runReportCmd(t, "-profile", prof, bad)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -25,7 +24,7 @@ func runRoofline(args []string, stdout, stderr io.Writer) int {
 	fl := cli.NewFlags("ropgen roofline", "-profile NAME|FILE [-basis effective|theoretical] [-ridge | -tile -fast-kib N [-n N] | -batch [-n N -k N -m LIST] | -decode [-params P]] [-roof KEY] [-elem BYTES]", `
 Roofline arithmetic on a device profile's ceilings. A ceiling never measured has no
 effective value: use -basis theoretical to price against the datasheet.`, stdout, stderr)
-	profile := fl.String("profile", "", "device profile: a builtin name or a .yaml file (required)")
+	profile := fl.String("profile", "", "device profile `NAME|FILE`: a builtin name or a .yaml file (required)")
 	basis := fl.String("basis", string(profiles.Effective), "ceilings: effective (measured) or theoretical (datasheet)")
 	roof := fl.String("roof", "cube.fp16", "compute roof `KEY` for -tile and -batch")
 	elem := fl.Int64("elem", 2, "bytes per element")
@@ -37,7 +36,7 @@ effective value: use -basis theoretical to price against the datasheet.`, stdout
 	n := fl.Int64("n", 4096, "matrix size n (-tile: an n×n×n multiply; -batch: output columns)")
 	k := fl.Int64("k", 4096, "reduction size k, for -batch")
 	ms := fl.String("m", "", "comma-separated batch sizes to tabulate with -batch (default: powers of two and the crossing)")
-	params := fl.Float64("params", 7e9, "model parameters, for -decode")
+	params := fl.Int64("params", 7e9, "model parameters, for -decode (a whole number: 7e9 or 7000000000)")
 	if code, ok := fl.Parse(args); !ok {
 		return code
 	}
@@ -59,10 +58,12 @@ effective value: use -basis theoretical to price against the datasheet.`, stdout
 		return bad("-elem %d: want 1 to 16 bytes", *elem)
 	case *n < 1 || *n > maxDim || *k < 1 || *k > maxDim:
 		return bad("-n and -k must be between 1 and %d", maxDim)
-	case *tile && (*fastKiB < 1 || *fastKiB > 1<<30):
+	case *tile && *fastKiB < 1:
 		return bad("-tile needs -fast-kib, a fast-memory size in KiB")
-	case *decode && !(*params > 0):
-		return bad("-params must be positive")
+	case *tile && *fastKiB > maxFastKiB:
+		return bad("-fast-kib %d is too large: at most %d KiB (1 TiB)", *fastKiB, maxFastKiB)
+	case *decode && (*params < 1 || *params > maxParams):
+		return bad("-params %d: want 1 to %g parameters", *params, float64(maxParams))
 	}
 	b, err := profiles.ParseBasis(*basis)
 	if err != nil {
@@ -84,7 +85,7 @@ effective value: use -basis theoretical to price against the datasheet.`, stdout
 		}
 		err = calc.batch(*roof, *n, *k, rows)
 	case *decode:
-		err = calc.decode(*params)
+		err = calc.decode(float64(*params))
 	default:
 		calc.ridges()
 	}
@@ -95,13 +96,21 @@ effective value: use -basis theoretical to price against the datasheet.`, stdout
 	return 0
 }
 
+// maxFastKiB bounds -fast-kib: no fast memory a tile runs in is a terabyte.
+const maxFastKiB = 1 << 30
+
+// maxParams bounds -params: a quadrillion parameters, far beyond any model, and its bytes
+// (times -elem) still a finite time to read.
+const maxParams = 1e15
+
 func parseSizes(s string) ([]int64, error) {
 	if s == "" {
 		return nil, nil
 	}
 	var out []int64
 	for f := range strings.SplitSeq(s, ",") {
-		v, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+		// The numeric flags' rule (cli.ParseWhole): 1e3 is a size, as it is for -n.
+		v, err := cli.ParseWhole(strings.TrimSpace(f))
 		if err != nil || v < 1 || v > maxDim {
 			return nil, fmt.Errorf("%q is not a size between 1 and %d", f, maxDim)
 		}

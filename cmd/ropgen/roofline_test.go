@@ -69,4 +69,21 @@ func TestRooflineUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
+	// Issue 40 items 17, 18 and 21: -params Inf, 1e308 and 1e-300 printed "+Inf GB" and
+	// "+Inf ms" (exit 0); a -fast-kib too large was said to be missing; -m 1e3 was refused
+	// where -n 1e3 is taken.
+	for args, want := range map[string]string{
+		"-decode -params Inf":            `"Inf" is not a number`,
+		"-decode -params 1e308":          `"1e308" is out of range`,
+		"-decode -params 1e-300":         `"1e-300" is not a whole number`,
+		"-decode -params 1e16":           "-params 10000000000000000: want 1 to 1e+15 parameters",
+		"-tile -fast-kib 99999999999999": "-fast-kib 99999999999999 is too large: at most 1073741824 KiB (1 TiB)",
+	} {
+		if code, _, errs := runCmd(append([]string{"roofline", "-profile", "h200"}, strings.Fields(args)...)...); code != 2 || !strings.Contains(errs, want) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", args, code, errs, want)
+		}
+	}
+	if code, out, errs := runCmd("roofline", "-profile", "h200", "-basis", "theoretical", "-batch", "-m", "1e3"); code != 0 || !strings.Contains(out, "\n  1000 ") {
+		t.Errorf("-m 1e3: exit %d, stderr %q, table:\n%s", code, errs, out)
+	}
 }

@@ -8,7 +8,8 @@
 // FIFO, a symbolic link or a read-only file is refused before anything is written, since
 // renaming over it would replace it with a regular file. An existing file keeps its mode.
 // A temporary file is removed when the write fails, when it is aborted, and when the
-// process receives SIGINT, SIGTERM or SIGHUP before it is committed.
+// process receives SIGINT, SIGTERM or SIGHUP before it is committed, unless the process was
+// started with that signal ignored (nohup): then the signal changes nothing.
 package output
 
 import (
@@ -20,6 +21,7 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // File is an output being written: a temporary file that Commit renames over the
@@ -166,20 +168,37 @@ func (t *tempFiles) remove(name string) {
 }
 
 // watch removes the pending files on SIGINT, SIGTERM or SIGHUP, then lets the signal take
-// its default course (the process ends with the status that signal gives).
+// its default course (the process ends with the status that signal gives). A signal the
+// process was started with ignored (nohup's SIGHUP, SIGINT of a background job of a
+// non-interactive shell) is left ignored: it does not end the process, so it must not
+// remove the files of a write that goes on, and re-sent after signal.Reset it would be
+// ignored again while the watcher holds the lock every Commit waits for.
 func (t *tempFiles) watch() {
+	var sigs []os.Signal
+	for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		if !signal.Ignored(sig) {
+			sigs = append(sigs, sig)
+		}
+	}
+	if len(sigs) == 0 {
+		return
+	}
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(ch, sigs...)
 	go func() {
 		sig := <-ch
 		t.mu.Lock()
 		for name := range t.names {
 			os.Remove(name)
 		}
-		signal.Reset(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+		signal.Reset(sigs...)
 		if self, err := os.FindProcess(os.Getpid()); err == nil {
 			self.Signal(sig)
 		}
-		// Held: no new temporary file may appear while the signal is delivered.
+		// Held: no new temporary file may appear while the signal is delivered. Should the
+		// signal not end the process after all, it ends here, as the shell reports a
+		// process a signal ended: never a process that hangs on the lock.
+		time.Sleep(time.Second)
+		os.Exit(128 + int(sig.(syscall.Signal)))
 	}()
 }

@@ -2,12 +2,14 @@ package output
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func write(t *testing.T, path, data string, mode os.FileMode) {
@@ -180,5 +182,68 @@ func TestCreatesFolder(t *testing.T) {
 	}
 	if got := read(t, dest); got != "x" {
 		t.Errorf("wrote %q", got)
+	}
+}
+
+// TestIgnoredSignalChangesNothing: a process started with SIGHUP and SIGINT ignored (nohup,
+// a background job of a script) hung for good when one came while an output was pending:
+// the watcher removed the temporary file, restored the ignored disposition, re-sent the
+// signal (ignored again) and kept the lock that Commit waits for. Such a signal now changes
+// nothing: the write goes on and commits.
+func TestIgnoredSignalChangesNothing(t *testing.T) {
+	if dest := os.Getenv("OUTPUT_TEST_IGNORED"); dest != "" {
+		f, err := Create(dest)
+		if err != nil {
+			os.Exit(3)
+		}
+		f.Write([]byte("whole"))
+		os.Stdout.WriteString("ready\n")
+		bufio.NewReader(os.Stdin).ReadString('\n')
+		if err := f.Commit(); err != nil {
+			os.Stdout.WriteString(err.Error())
+			os.Exit(4)
+		}
+		os.Exit(0)
+	}
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to start a process with signals ignored")
+	}
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "out.txt")
+	write(t, dest, "old", 0o644)
+	cmd := exec.Command("sh", "-c", `trap "" HUP INT; exec "$0" "$@"`, os.Args[0], "-test.run=^TestIgnoredSignalChangesNothing$")
+	cmd.Env = append(os.Environ(), "OUTPUT_TEST_IGNORED="+dest)
+	stdin, _ := cmd.StdinPipe()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	out := bufio.NewReader(stdout)
+	if line, _ := out.ReadString('\n'); line != "ready\n" {
+		cmd.Process.Kill()
+		t.Fatalf("helper said %q", line)
+	}
+	cmd.Process.Signal(syscall.SIGHUP)
+	cmd.Process.Signal(syscall.SIGINT)
+	time.Sleep(300 * time.Millisecond) // time for a watcher to take the signals
+	stdin.Write([]byte("commit\n"))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			rest, _ := io.ReadAll(out)
+			t.Errorf("helper ended with %v: %s", err, rest)
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatal("the helper hangs after an ignored SIGHUP")
+	}
+	if got := read(t, dest); got != "whole" || entries(t, dir) != "out.txt" {
+		t.Errorf("after an ignored SIGHUP: %q, directory %s", got, entries(t, dir))
 	}
 }

@@ -267,6 +267,9 @@ func check(name string, root *yaml.Node, p *Profile) diag.Findings {
 			checkSpread(Ceiling{Calibration: f, Effective: f * p.HBM.Theoretical, Spread: s}, "hbm", "mix_spreads", mix)
 		}
 	}
+	checkHierarchy(p, func(key, format string, args ...any) {
+		errorf(schema.Lookup(root, "caches", key), "caches."+key, format, args...)
+	})
 	// Spec §5.1: the bandwidth calibration is the envelope over the measured mixes. A ceiling
 	// some legitimate mix exceeds is not a ceiling: readings above 100% must stay reserved
 	// for formula errors.
@@ -290,4 +293,24 @@ func check(name string, root *yaml.Node, p *Profile) diag.Findings {
 func globMatch(pattern, name string) bool {
 	ok, _ := path.Match(pattern, name) // patterns were checked at load
 	return ok
+}
+
+// checkHierarchy refuses caches no memory hierarchy has, as calibrate refuses a measurement
+// that shows one: a level nearer the core (l1 before l2 before l3) is smaller than one
+// further out, and no slower than it. Priced on such a profile, a row reads its cache SOL on
+// the wrong level (an l1 larger and slower than its l2 gave a cache SOL far above 100%).
+// Bandwidths are the effective ones, where both are measured. A level is not compared with
+// hbm: a calibration whose memory arrays were no larger than the last cache measured that
+// cache as hbm, and calibrate keeps the levels it found all the same.
+func checkHierarchy(p *Profile, errorf func(key, format string, args ...any)) {
+	for i, c := range p.Caches {
+		for _, o := range p.Caches[i+1:] {
+			if c.Bytes > 0 && o.Bytes > 0 && c.Bytes >= o.Bytes {
+				errorf(c.Key, "%d bytes is not below %s's %d: a level nearer the core is never the larger", c.Bytes, o.Key, o.Bytes)
+			}
+			if c.Calibrated() && o.Calibrated() && c.Effective < o.Effective {
+				errorf(c.Key, "effective bandwidth %.6g B/s is below %s's %.6g B/s: a level nearer the core is never the slower", c.Effective, o.Key, o.Effective)
+			}
+		}
+	}
 }

@@ -211,6 +211,15 @@ func TestBadProfiles(t *testing.T) {
 		{"mix spread outside", "device: x\nhbm:\n  theoretical: 1e9\n  calibration: 0.5\n  calibration_mixes: {copy: 0.5}\n  mix_spreads:\n    copy: {min: 1e8, median: 1e8, max: 1e8, n: 1}\n", `bad.yaml:7:11: hbm.mix_spreads.copy: the effective value 5e+08 (theoretical x calibration) is outside the measured spread [1e+08, 1e+08]`},
 		{"cache without bytes", "device: x\nhbm: {theoretical: 1e9}\ncaches:\n  l1: {theoretical: 1e10, calibration: 1}\n", `bad.yaml:4:3: caches.l1: missing required key "bytes"`},
 		{"unknown cache", "device: x\nhbm: {theoretical: 1e9}\ncaches:\n  l4: {theoretical: 1e10, calibration: 1, bytes: 1}\n", `bad.yaml:4:3: caches: unknown key "l4" (known: l1, l2, l3)`},
+		// An inverted hierarchy priced a cache SOL far above 100% (issue 40 item 8). (The l1 slower
+		// than hbm is not refused: see checkHierarchy.)
+		{"inverted caches", "device: x\nhbm: {theoretical: 1e11, calibration: 1}\ncaches:\n  l1: {theoretical: 1e10, calibration: 1, bytes: 50000000}\n  l2: {theoretical: 2e11, calibration: 1, bytes: 1000}\n  l3: {theoretical: 3e11, calibration: 1, bytes: 100}\n",
+			"bad.yaml:4:7: caches.l1: 50000000 bytes is not below l2's 1000: a level nearer the core is never the larger\n" +
+				"bad.yaml:4:7: caches.l1: 50000000 bytes is not below l3's 100: a level nearer the core is never the larger\n" +
+				"bad.yaml:4:7: caches.l1: effective bandwidth 1e+10 B/s is below l2's 2e+11 B/s: a level nearer the core is never the slower\n" +
+				"bad.yaml:4:7: caches.l1: effective bandwidth 1e+10 B/s is below l3's 3e+11 B/s: a level nearer the core is never the slower\n" +
+				"bad.yaml:5:7: caches.l2: 1000 bytes is not below l3's 100: a level nearer the core is never the larger\n" +
+				"bad.yaml:5:7: caches.l2: effective bandwidth 2e+11 B/s is below l3's 3e+11 B/s: a level nearer the core is never the slower"},
 		{"bad time", "device: x\nhbm: {theoretical: 1e9}\nmeasured: {at: yesterday}\n", `bad.yaml:3:16: measured.at: "yesterday" is not an RFC 3339 time (2006-01-02T15:04:05Z)`},
 		{"estimate not bool", "device: x\nhbm: {theoretical: 1e9, estimate: 1}\n", `bad.yaml:2:35: hbm.estimate: must be true or false, not an integer (1)`},
 		{"bad glob", "device: x\nmatch: [\"a[\"]\nhbm: {theoretical: 1e9}\n", `bad.yaml:2:9: match[0]: bad glob pattern "a[": syntax error in pattern`},
@@ -222,6 +231,9 @@ func TestBadProfiles(t *testing.T) {
 		{"nan", "device: x\nhbm: {theoretical: 1e9, calibration: .nan}\n", `bad.yaml:2:38: hbm.calibration: ".nan" is not a finite number`},
 		{"syntax", "device: x\nhbm: {theoretical: 1\n", `bad.yaml:2:6: YAML syntax: did not find expected ',' or '}'`},
 		{"not a mapping", "- 1\n", `bad.yaml:1:1: must be a mapping, not a list`},
+		// A profile path that points at another file (a symbolic link to /etc/passwd) had
+		// the whole file in its error (issue 40 item 11): a finding quotes at most a line.
+		{"another file", strings.Repeat("root:x:0:0:root:/root:/bin/bash\n", 30), `bad.yaml:1:1: must be a mapping, not a string (root:x:0:0:root:/root:/bin/bash root:x:0:0:root:/root:/bin/b...)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("bad.yaml", []byte(tc.src))

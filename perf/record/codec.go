@@ -69,6 +69,11 @@ const (
 // digits long or infinite.
 const MinTime = 1e-12
 
+// MaxTime is the longest time a record may give: an hour. No benchmark times one call for
+// longer, and a time in nanoseconds written as seconds would otherwise be priced, silently,
+// at an efficiency that rounds to nothing.
+const MaxTime = 3600
+
 // MinRefRate is the slowest same-time reference a record may give, other than 0 (none): a
 // megabyte a second, thousands of times slower than any memory streams.
 const MinRefRate = 1e6
@@ -85,21 +90,17 @@ const maxExact = 1 << 53
 // readers report it at its position.
 func Check(r Record) []string {
 	var errs []string
-	for _, f := range []struct{ key, val string }{{"op", r.Op}, {"workload", r.Workload}, {"dtype", r.DType}, {ConfigRoof, r.Roof}} {
-		if msg := nameValueError(f.val); msg != "" {
-			errs = append(errs, fmt.Sprintf("%s %q %s", f.key, f.val, msg))
-		}
-	}
-	if msg := nameValueError(r.Impl); r.Impl != "" && msg != "" {
-		errs = append(errs, fmt.Sprintf("impl %q %s", r.Impl, msg))
-	}
 	if r.Device == "" || strings.ContainsAny(r.Device, "\r\n") {
 		errs = append(errs, fmt.Sprintf("device %q must be one non-empty line", r.Device))
+	} else if msg := invisibleError(r.Device); msg != "" {
+		errs = append(errs, fmt.Sprintf("device %q %s", r.Device, msg))
 	}
-	for _, f := range []struct{ key, val string }{{"device", r.Device}, {"op", r.Op}, {"workload", r.Workload}, {"dtype", r.DType}, {ConfigRoof, r.Roof}, {ConfigImpl, r.Impl}} {
-		if len(f.val) > MaxFieldBytes {
-			errs = append(errs, fmt.Sprintf("%s is %d bytes long; the limit is %d (record.MaxFieldBytes)", f.key, len(f.val), MaxFieldBytes))
-		}
+	errs = append(errs, lengthError("device", r.Device)...)
+	for _, f := range []struct{ key, val string }{{"op", r.Op}, {"workload", r.Workload}, {"dtype", r.DType}, {ConfigRoof, r.Roof}} {
+		errs = append(errs, NameErrors(f.key, f.val)...)
+	}
+	if r.Impl != "" {
+		errs = append(errs, NameErrors(ConfigImpl, r.Impl)...)
 	}
 	if msg := RoofFitError(r.Roof, r.DType); msg != "" {
 		errs = append(errs, msg)
@@ -114,21 +115,38 @@ func Check(r Record) []string {
 	for _, f := range []struct {
 		key string
 		v   float64
-	}{{"seconds", r.Seconds}, {"min_seconds", r.MinSeconds}, {"max_seconds", r.MaxSeconds}, {"ref_rate", r.RefRate}, {"ref_rate_low", r.RefRateLow}, {"ref_rate_high", r.RefRateHigh},
-		{"probe_rate", r.ProbeRate}, {"probe_rate_low", r.ProbeRateLow}, {"probe_rate_high", r.ProbeRateHigh}} {
+	}{{"seconds", r.Seconds}, {"min_seconds", r.MinSeconds}, {"max_seconds", r.MaxSeconds}} {
 		switch {
 		case f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0):
 			errs = append(errs, fmt.Sprintf("%s %v must be finite and not negative", f.key, f.v))
-		case strings.HasPrefix(f.key, "probe_rate") && f.v > 0 && f.v < MinProbeRate:
-			errs = append(errs, fmt.Sprintf("%s %v FLOP/s is below %g FLOP/s, slower than any SIMD unit computes: a unit slip (GFLOP/s for FLOP/s?)", f.key, f.v, MinProbeRate))
-		case !strings.HasPrefix(f.key, "ref_rate") && !strings.HasPrefix(f.key, "probe_rate") && f.v > 0 && f.v < MinTime:
+		case f.v > 0 && f.v < MinTime:
 			errs = append(errs, fmt.Sprintf("%s %v is below %g s, faster than any call can be: a unit slip (ns for s?) or a broken timer", f.key, f.v, MinTime))
-		case strings.HasPrefix(f.key, "ref_rate") && f.v > 0 && f.v < MinRefRate:
-			errs = append(errs, fmt.Sprintf("%s %v B/s is below %g B/s, slower than any memory streams: a unit slip (GB/s for B/s?)", f.key, f.v, MinRefRate))
+		case f.v > MaxTime:
+			errs = append(errs, fmt.Sprintf("%s %v is above %g s (record.MaxTime), longer than any benchmark times one call: a unit slip (ns written as s?)", f.key, f.v, float64(MaxTime)))
 		}
 	}
-	if (r.MinSeconds != 0 || r.MaxSeconds != 0) && !(r.MinSeconds <= r.Seconds && r.Seconds <= r.MaxSeconds) {
+	// The same-time rates: a reference's in B/s, the compute probe's in FLOP/s.
+	for _, f := range []struct {
+		key, unit, slip string
+		v, min          float64
+	}{
+		{"ref_rate", "B/s", "GB/s for B/s?", r.RefRate, MinRefRate}, {"ref_rate_low", "B/s", "GB/s for B/s?", r.RefRateLow, MinRefRate}, {"ref_rate_high", "B/s", "GB/s for B/s?", r.RefRateHigh, MinRefRate},
+		{"probe_rate", "FLOP/s", "GFLOP/s for FLOP/s?", r.ProbeRate, MinProbeRate}, {"probe_rate_low", "FLOP/s", "GFLOP/s for FLOP/s?", r.ProbeRateLow, MinProbeRate}, {"probe_rate_high", "FLOP/s", "GFLOP/s for FLOP/s?", r.ProbeRateHigh, MinProbeRate},
+	} {
+		switch {
+		case f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0):
+			errs = append(errs, fmt.Sprintf("%s %v must be finite and not negative", f.key, f.v))
+		case f.v > 0 && f.v < f.min:
+			errs = append(errs, fmt.Sprintf("%s %v %s is below %g %s, slower than any hardware runs: a unit slip (%s)", f.key, f.v, f.unit, f.min, f.unit, f.slip))
+		}
+	}
+	switch {
+	case r.MinSeconds == 0 && r.MaxSeconds == 0: // no spread
+	case !(r.MinSeconds <= r.Seconds && r.Seconds <= r.MaxSeconds):
 		errs = append(errs, fmt.Sprintf("spread: min_seconds %v <= seconds %v <= max_seconds %v does not hold", r.MinSeconds, r.Seconds, r.MaxSeconds))
+	case r.MinSeconds == 0:
+		// The fastest sample prices the physics check: 0 s would be an infinite rate.
+		errs = append(errs, fmt.Sprintf("spread: min_seconds 0 with max_seconds %v: the fastest sample of a spread is a measured time (give both 0 when the record keeps no spread)", r.MaxSeconds))
 	}
 	if (r.RefRateLow != 0 || r.RefRateHigh != 0) && !(r.RefRate > 0 && r.RefRateLow <= r.RefRate && r.RefRate <= r.RefRateHigh) {
 		errs = append(errs, fmt.Sprintf("interval: ref_rate_low %v <= ref_rate %v <= ref_rate_high %v does not hold", r.RefRateLow, r.RefRate, r.RefRateHigh))
@@ -142,6 +160,24 @@ func Check(r Record) []string {
 	return errs
 }
 
+// NameErrors returns why s cannot be the op, workload, dtype or roof of a record (key names
+// which), or nil: the rule a manifest's workload labels meet too, so that no workload is
+// declared that no record can carry.
+func NameErrors(key, s string) []string {
+	var errs []string
+	if msg := nameValueError(s); msg != "" {
+		errs = append(errs, fmt.Sprintf("%s %q %s", key, s, msg))
+	}
+	return append(errs, lengthError(key, s)...)
+}
+
+func lengthError(key, s string) []string {
+	if len(s) > MaxFieldBytes {
+		return []string{fmt.Sprintf("%s is %d bytes long; the limit is %d (record.MaxFieldBytes)", key, len(s), MaxFieldBytes)}
+	}
+	return nil
+}
+
 // nameValueError says why s cannot be one part of a benchmark name, or "".
 func nameValueError(s string) string {
 	if s == "" {
@@ -150,6 +186,19 @@ func nameValueError(s string) string {
 	for _, c := range s {
 		if c == '/' || unicode.IsSpace(c) || unicode.IsControl(c) {
 			return "contains '/', a space or a control character"
+		}
+	}
+	return invisibleError(s)
+}
+
+// invisibleError says why s cannot be a name because of an invisible formatting character
+// (Unicode category Cf: a bidirectional override such as U+202E, which reverses the rest of
+// a table row in a terminal, numbers included; a zero-width space, which makes
+// "Gemm\u200bFwd" look like GemmFwd), or "".
+func invisibleError(s string) string {
+	for _, c := range s {
+		if unicode.Is(unicode.Cf, c) {
+			return fmt.Sprintf("contains the invisible formatting character %U: it would reorder or hide text where the name is shown", c)
 		}
 	}
 	return ""
@@ -247,10 +296,17 @@ func ReadBench(r io.Reader, file string) ([]Record, diag.Findings) {
 }
 
 // MaxRecords is the most records one read keeps (ReadFiles, ReadBench or ReadJSON): a report
-// keeps every row in memory with its price and its table cells, so a run beyond about a
-// million records is refused with an error rather than left to run the machine out of
-// memory. Split such a run into several reports.
-const MaxRecords = 1 << 20
+// keeps every row in memory with its price, so a run beyond half a million records is
+// refused with an error rather than left to run the machine out of memory. Split such a run
+// into several reports. With MaxInputBytes it bounds what a report holds (docs/report.md
+// states it per record).
+const MaxRecords = 1 << 19
+
+// MaxInputBytes is the most bytes of record files one read takes: the names a record keeps
+// come from its file, up to MaxFieldBytes each, so the count of records alone does not bound
+// their memory. ReadFiles refuses files whose sizes add up to more before reading any of
+// them; a read that meets more (a pipe) stops there with an error.
+const MaxInputBytes = 128 << 20
 
 // MaxFieldBytes is the longest device, op, workload, dtype or roof a record may have: names
 // of the catalog and of devices are a few dozen bytes, and the bound keeps what one record
@@ -261,13 +317,34 @@ const MaxFieldBytes = 512
 // records of a run share their repeated device, op, dtype and roof strings instead of each
 // holding a copy, and the records kept, against MaxRecords.
 type readState struct {
-	names map[string]string
-	n     int
-	limit int  // MaxRecords; a test sets less
-	full  bool // limit reached: the finding is written, nothing more is read
+	names     map[string]string
+	n         int
+	limit     int   // MaxRecords; a test sets less
+	full      bool  // limit reached: the finding is written, nothing more is read
+	byteLimit int64 // MaxInputBytes; a test sets less
+	read      int64 // bytes read, against byteLimit
 }
 
-func newReadState() *readState { return &readState{names: map[string]string{}, limit: MaxRecords} }
+func newReadState() *readState {
+	return &readState{names: map[string]string{}, limit: MaxRecords, byteLimit: MaxInputBytes}
+}
+
+// budget passes r on until the read has taken byteLimit bytes in all, then fails with an
+// error that says so.
+type budget struct {
+	r  io.Reader
+	st *readState
+}
+
+func (b budget) Read(p []byte) (int, error) {
+	left := b.st.byteLimit - b.st.read
+	if left <= 0 {
+		return 0, fmt.Errorf("more than %d bytes of records (record.MaxInputBytes): the rest are not read; split the run into several reports", b.st.byteLimit)
+	}
+	n, err := b.r.Read(p[:min(int64(len(p)), left)])
+	b.st.read += int64(n)
+	return n, err
+}
 
 // maxInterned bounds the names table: past it names are kept as read (a run whose every
 // row has its own op would only grow the table).
@@ -301,7 +378,7 @@ func (st *readState) keep(pos diag.Pos, fs *diag.Findings) bool {
 }
 
 func (st *readState) readBench(r io.Reader, file string, recs []Record) ([]Record, diag.Findings) {
-	r, fs := skipBOM(r, file)
+	r, fs := skipBOM(budget{r, st}, file)
 	lc := &lineCheck{r: bufio.NewReaderSize(r, 64<<10), file: file, fs: &fs}
 	br := benchfmt.NewReader(lc, file)
 	for !st.full && br.Scan() {
@@ -333,6 +410,42 @@ type lineCheck struct {
 	line int
 	rest []byte // what is left of the current line to hand on
 	mid  bool   // the current line was longer than the buffer: its first part was checked
+	col  int    // bytes of the current line before this chunk
+	cr   int    // column of a carriage return that ended the last chunk, 0 if none
+	// crSeen: the current line has its carriage return finding.
+	crSeen bool
+}
+
+// bareCR writes a finding for the first carriage return of the current line that does not
+// end it (\r\n, or \r at the end of the file): the format ends lines at \n alone, so a
+// line "# log\rBenchmark..." is one comment, and "roof: x\rBenchmark..." one roof value,
+// and the record after the \r would be read as part of them, or not at all. more says the
+// line goes on past chunk.
+func (lc *lineCheck) bareCR(chunk []byte, more bool) {
+	at := -1
+	if lc.cr > 0 && (len(chunk) == 0 || chunk[0] != '\n') {
+		at = lc.cr
+	}
+	lc.cr = 0
+	body := chunk
+	if !more {
+		body = bytes.TrimSuffix(bytes.TrimSuffix(body, []byte("\n")), []byte("\r"))
+	} else if bytes.HasSuffix(body, []byte("\r")) {
+		body = body[:len(body)-1] // the line goes on: the next chunk says whether \n follows
+		lc.cr = lc.col + len(body) + 1
+	}
+	if i := bytes.IndexByte(body, '\r'); at < 0 && i >= 0 {
+		at = lc.col + i + 1
+	}
+	if at > 0 && !lc.crSeen {
+		lc.crSeen = true
+		*lc.fs = append(*lc.fs, diag.Finding{Pos: diag.Pos{File: lc.file, Line: lc.line, Col: at},
+			Msg: "a carriage return (\\r) inside the line: lines end at a line feed (\\n, or \\r\\n), and what follows the \\r would be read as part of this line or not at all; break the line there"})
+	}
+	lc.col += len(chunk)
+	if !more {
+		lc.crSeen = false
+	}
 }
 
 func (lc *lineCheck) Read(p []byte) (int, error) {
@@ -349,10 +462,12 @@ func (lc *lineCheck) Read(p []byte) (int, error) {
 		}
 		if !lc.mid {
 			lc.line++
+			lc.col = 0
 			if msg := benchLineError(chunk, err != bufio.ErrBufferFull); msg != "" {
 				*lc.fs = append(*lc.fs, diag.Finding{Pos: diag.Pos{File: lc.file, Line: lc.line}, Msg: msg})
 			}
 		}
+		lc.bareCR(chunk, err == bufio.ErrBufferFull)
 		lc.mid = err == bufio.ErrBufferFull
 		lc.rest = chunk
 	}
@@ -530,7 +645,7 @@ func ReadJSON(r io.Reader, file string) ([]Record, diag.Findings) {
 const maxJSONLine = 64 << 10
 
 func (st *readState) readJSON(r io.Reader, file string, recs []Record) ([]Record, diag.Findings) {
-	r, fs := skipBOM(r, file)
+	r, fs := skipBOM(budget{r, st}, file)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, maxJSONLine)
 	line := 1
@@ -686,6 +801,9 @@ func ReadFiles(paths ...string) ([]Record, diag.Findings) {
 	var recs []Record
 	var fs diag.Findings
 	st := newReadState()
+	if fs = st.tooBig(paths); fs != nil {
+		return nil, fs
+	}
 	for _, p := range paths {
 		if st.full {
 			break
@@ -706,6 +824,25 @@ func ReadFiles(paths ...string) ([]Record, diag.Findings) {
 		fs = append(fs, more...)
 	}
 	return recs, fs.Sort()
+}
+
+// tooBig returns a finding at each of paths when the regular files among them add up to more
+// than byteLimit, so that nothing of them is read.
+func (st *readState) tooBig(paths []string) diag.Findings {
+	var total int64
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			total += fi.Size()
+		}
+	}
+	if total <= st.byteLimit {
+		return nil
+	}
+	var fs diag.Findings
+	for _, p := range paths {
+		fs = append(fs, diag.Finding{Pos: diag.Pos{File: p}, Msg: fmt.Sprintf("the record files add up to %d bytes, more than one report reads (record.MaxInputBytes, %d): nothing is read; split the run into several reports", total, st.byteLimit)})
+	}
+	return fs
 }
 
 // jsonLines reports whether the first non-blank byte of br, after a byte order mark, is '{':

@@ -1,7 +1,9 @@
 package record
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -468,6 +470,96 @@ func TestReadBenchNamesEveryLine(t *testing.T) {
 	}
 }
 
+// TestReadBenchBareCR: the format ends a line at \n alone, so a carriage return inside a
+// line hid what followed it: a record after "# log\r" was one comment with it, and one after
+// "roof: x\r" part of the roof value, both dropped without a word. A carriage return that
+// does not end its line is an error at its line and column, in a line of any length; \r\n
+// line ends still read.
+func TestReadBenchBareCR(t *testing.T) {
+	const rec = "BenchmarkRoofline/op=A/workload=w/dtype=float32 10 5e-06 sec/op 2 roof-flops/op 4 roof-bytes/op"
+	for _, c := range []struct {
+		name, in string
+		recs     int
+		want     string // the finding's position, "" for none
+	}{
+		{"comment", "device: d\nroof: r\n# harness log\r" + rec + "\n" + rec + "\n", 1, "r.txt:3:14: a carriage return"},
+		{"configuration", "device: d\nroof: r\r" + rec + "\n" + rec + "\n", 0, "r.txt:2:8: a carriage return"},
+		{"result", "device: d\nroof: r\n" + rec + "\r" + rec + "\n", 0, "r.txt:3:96: a carriage return"}, // at len(rec) + 1
+		{"crlf", "device: d\r\nroof: r\r\n" + rec + "\r\n" + rec + "\r", 2, ""},
+	} {
+		for name, read := range map[string]func() ([]Record, diag.Findings){
+			"ReadBench": func() ([]Record, diag.Findings) { return ReadBench(strings.NewReader(c.in), "r.txt") },
+			"ReadFiles": func() ([]Record, diag.Findings) {
+				path := filepath.Join(t.TempDir(), "r.txt")
+				os.WriteFile(path, []byte(c.in), 0o666)
+				recs, fs := ReadFiles(path)
+				for i := range fs {
+					fs[i].Pos.File = filepath.Base(fs[i].Pos.File)
+				}
+				return recs, fs
+			},
+		} {
+			recs, fs := read()
+			crs := 0
+			for _, f := range fs {
+				if strings.Contains(f.Msg, "carriage return") {
+					crs++
+				}
+			}
+			if len(recs) != c.recs || (c.want == "") != (crs == 0) || crs > 1 || !strings.Contains(fs.Error(), c.want) {
+				t.Errorf("%s, %s: %d records (want %d), findings:\n%v\nwant %q", c.name, name, len(recs), c.recs, fs, c.want)
+			}
+		}
+	}
+	// A line longer than the reader's buffer comes in chunks: a carriage return in a later
+	// chunk, or ending one chunk with no \n starting the next, is found at its column.
+	for in, want := range map[string]string{
+		"# 0123456789abcdef\rxyz\n":    "f:1:19:",
+		"# 0123456789abc\rxyz\n":       "f:1:16:", // the \r ends the first chunk
+		"# 0123456789abc\r\n# z\r\n":   "",
+		"# 0123456789abcdefghi\r\r\n":  "f:1:22:",
+		"# 01\r\n# 0123456789abcdef\r": "",
+	} {
+		var fs diag.Findings
+		lc := &lineCheck{r: bufio.NewReaderSize(strings.NewReader(in), 16), file: "f", fs: &fs}
+		if out, err := io.ReadAll(lc); err != nil || string(out) != in {
+			t.Fatalf("%q: passed on as %q, %v", in, out, err)
+		}
+		if (want == "") != (len(fs) == 0) || len(fs) > 1 || !strings.Contains(fs.Error(), want) {
+			t.Errorf("%q: findings %v, want %q", in, fs, want)
+		}
+	}
+}
+
+// TestInvisibleNames: a bidirectional override (U+202E) in a name reversed the rest of a
+// report's row in a terminal, numbers included, and a zero-width space (U+200B) made
+// Gemm\u200bFwd look like GemmFwd in every output. A name with an invisible formatting
+// character (Unicode Cf) is refused, in every field and both encodings.
+func TestInvisibleNames(t *testing.T) {
+	for _, set := range []func(*Record){
+		func(r *Record) { r.Op = "Gemm\u200bFwd" },
+		func(r *Record) { r.Workload = "decode\u202e" },
+		func(r *Record) { r.DType = "\u2066float32" },
+		func(r *Record) { r.Roof = "vector.fp32\ufeff" },
+		func(r *Record) { r.Device = "NVIDIA \u202eH200" },
+	} {
+		r := sample[0]
+		set(&r)
+		errs := Check(r)
+		if len(errs) != 1 || !strings.Contains(errs[0], "contains the invisible formatting character U+") {
+			t.Errorf("%+v: %v", r, errs)
+		}
+		var out bytes.Buffer
+		if err := NewJSONWriter(&out).Write(r); err == nil {
+			t.Errorf("%+v written", r)
+		}
+	}
+	const rec = "BenchmarkRoofline/op=Gemm\u200bFwd/workload=w/dtype=float32 1 1e-06 sec/op 2 roof-flops/op 4 roof-bytes/op\n"
+	if recs, fs := ReadBench(strings.NewReader("device: d\nroof: r\n"+rec), "r.txt"); len(recs) != 0 || !strings.Contains(fs.Error(), "r.txt:3: ") || !strings.Contains(fs.Error(), "U+200B") {
+		t.Errorf("records %+v, findings %v", recs, fs)
+	}
+}
+
 // TestImpossibleTimes: a time no call can take (1e-300 s) priced to a 290-digit efficiency
 // and an infinite percentage (issue 23 item 9); it is refused at its line, in both
 // encodings, as a same-time reference slower than any memory is. 0 (no device activity)
@@ -478,6 +570,13 @@ func TestImpossibleTimes(t *testing.T) {
 		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-300 sec/op 2 roof-flops/op 4 roof-bytes/op", "seconds 1e-300 is below 1e-12 s"},
 		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-06 sec/op 1e-20 min-sec/op 2e-06 max-sec/op 2 roof-flops/op 4 roof-bytes/op", "min_seconds 1e-20 is below"},
 		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-06 sec/op 2 roof-flops/op 4 roof-bytes/op 1e-300 ref-B/s", "ref_rate 1e-300 B/s is below 1e+06 B/s"},
+		// Nanoseconds written as seconds priced at 0.0%, silently (issue 40 item 10).
+		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 9200 sec/op 2 roof-flops/op 4 roof-bytes/op", "seconds 9200 is above 3600 s (record.MaxTime)"},
+		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-06 sec/op 1e-06 min-sec/op 3601 max-sec/op 2 roof-flops/op 4 roof-bytes/op", "max_seconds 3601 is above 3600 s"},
+		// A spread whose fastest sample is 0 s priced an infinite rate: a formula error
+		// with blank numbers.
+		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 1e-06 sec/op 0 min-sec/op 2e-06 max-sec/op 2 roof-flops/op 4 roof-bytes/op", "spread: min_seconds 0 with max_seconds 2e-06"},
+		{"BenchmarkRoofline/op=A/workload=w/dtype=float32 1 0 sec/op 0 min-sec/op 2e-06 max-sec/op 2 roof-flops/op 4 roof-bytes/op", "spread: min_seconds 0 with max_seconds 2e-06"},
 	} {
 		if recs, fs := ReadBench(strings.NewReader(head+c.line+"\n"), "r.txt"); len(recs) != 0 || !strings.Contains(fs.Error(), "r.txt:4: ") || !strings.Contains(fs.Error(), c.want) {
 			t.Errorf("%s: records %+v, findings %v; want %q", c.line, recs, fs, c.want)
@@ -487,7 +586,11 @@ func TestImpossibleTimes(t *testing.T) {
 	if recs, fs := ReadJSON(strings.NewReader(line+"\n"), "r.jsonl"); len(recs) != 0 || !strings.Contains(fs.Error(), "r.jsonl:1: seconds 1e-300 is below") {
 		t.Errorf("JSON: records %+v, findings %v", recs, fs)
 	}
-	for _, secs := range []float64{0, MinTime} {
+	line = `{"device":"d","op":"A","workload":"w","dtype":"float32","roof":"vector.fp32","flops":1,"bytes":2,"seconds":4e-05,"min_seconds":0,"max_seconds":5e-05,"iters":3}`
+	if recs, fs := ReadJSON(strings.NewReader(line+"\n"), "r.jsonl"); len(recs) != 0 || !strings.Contains(fs.Error(), "r.jsonl:1: spread: min_seconds 0 with max_seconds 5e-05") {
+		t.Errorf("JSON, a spread from 0 s: records %+v, findings %v", recs, fs)
+	}
+	for _, secs := range []float64{0, MinTime, MaxTime} {
 		r := sample[0]
 		r.Seconds = secs
 		if errs := Check(r); errs != nil {
@@ -533,6 +636,25 @@ func TestReadBounds(t *testing.T) {
 			t.Errorf("%s: %d records, findings %v", name, len(recs), fs)
 		}
 	}
+	// The bytes a read takes are bounded too: a read that meets more stops with an error,
+	// and ReadFiles refuses files that add up to more before reading any.
+	st := newReadState()
+	st.byteLimit = int64(bench.Len()) - 20 // inside the last record
+	if recs, fs := st.readBench(bytes.NewReader(bench.Bytes()), "r", nil); len(recs) != 4 || !strings.Contains(fs.Error(), fmt.Sprintf("more than %d bytes of records (record.MaxInputBytes): the rest are not read", st.byteLimit)) {
+		t.Errorf("a read past the byte limit: %d records, findings %v", len(recs), fs)
+	}
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+	os.WriteFile(a, bench.Bytes(), 0o666)
+	os.WriteFile(b, bench.Bytes(), 0o666)
+	st = newReadState()
+	st.byteLimit = int64(2*bench.Len()) - 1
+	if fs := st.tooBig([]string{a, b}); len(fs) != 2 || !strings.Contains(fs.Error(), "a.txt: the record files add up to") || !strings.Contains(fs.Error(), "more than one report reads (record.MaxInputBytes") {
+		t.Errorf("files past the byte limit: findings %v", fs)
+	}
+	if st.byteLimit++; st.tooBig([]string{a, b}) != nil {
+		t.Errorf("files of exactly the byte limit are refused")
+	}
 	// The names a run repeats are shared, not copied per record.
 	recs, _ := ReadBench(bytes.NewReader(bench.Bytes()), "r")
 	if len(recs) != 5 || unsafe.StringData(recs[0].Device) != unsafe.StringData(recs[4].Device) || unsafe.StringData(recs[0].Op) != unsafe.StringData(recs[4].Op) {
@@ -553,6 +675,9 @@ func FuzzReadBench(f *testing.F) {
 	f.Add(buf.String())
 	f.Add("device: d\nroof: r\n BenchmarkRoofline/op=A/workload=w/dtype=f 1 1 sec/op 1 roof-flops/op 1 roof-bytes/op\n")
 	f.Add("benchmarkRoofline/op=A\nBenchmarkRoofline/op=A/workload=w/dtype=f\nPASS\n# c\nUnit x a=b\n")
+	f.Add("device: d\nroof: r\r\n# log\rBenchmarkRoofline/op=A/workload=w/dtype=f 1 1e-06 sec/op 1 roof-flops/op 1 roof-bytes/op\r\n")
+	f.Add("device: d\nroof: r\rBenchmarkRoofline/op=A/workload=w/dtype=f 1 0 sec/op 0 min-sec/op 1e-06 max-sec/op 1 roof-flops/op 1 roof-bytes/op\n")
+	f.Add("device: d\u202e\nroof: r\nBenchmarkRoofline/op=A\u200bB/workload=w\u202e/dtype=f 1 0 sec/op 1 roof-flops/op 1 roof-bytes/op\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		recs, fs := ReadBench(strings.NewReader(in), "f")
 		at := map[int]bool{}
@@ -574,9 +699,14 @@ func FuzzReadBench(f *testing.F) {
 		if len(fs) > 0 && fs[len(fs)-1].Pos.Line == 0 {
 			return // an I/O error (a line too long) ends the read
 		}
-		for i, line := range strings.Split(in, "\n") {
+		lines := strings.Split(in, "\n")
+		for i, line := range lines {
 			if strings.HasPrefix(strings.ToLower(strings.TrimSpace(line)), "benchmark") && !at[i+1] {
 				t.Fatalf("line %d %q: no record and no finding", i+1, line)
+			}
+			// A carriage return that does not end its line hides what follows it.
+			if strings.Contains(strings.TrimSuffix(line, "\r"), "\r") && !at[i+1] {
+				t.Fatalf("line %d %q: a carriage return inside it and no finding", i+1, line)
 			}
 		}
 	})
@@ -593,6 +723,8 @@ func FuzzReadJSON(f *testing.F) {
 	}
 	f.Add(buf.String())
 	f.Add(`{"device":"d","op":"A","workload":"w","dtype":"f","roof":"r","flops":1,"bytes":2,"seconds":1e-300,"iters":3}` + "\n{}\n[1]\n")
+	f.Add(`{"device":"d","op":"A","workload":"w","dtype":"f","roof":"r","flops":1,"bytes":2,"seconds":4e-05,"min_seconds":0,"max_seconds":5e-05,"iters":3}` + "\r{}\r\n")
+	f.Add(`{"device":"d\u202e","op":"A\u200bB","workload":"w","dtype":"f","roof":"r","flops":1,"bytes":2,"seconds":0,"iters":3}` + "\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		recs, fs := ReadJSON(strings.NewReader(in), "f")
 		at := map[int]bool{}

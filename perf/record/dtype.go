@@ -48,6 +48,10 @@ func ParseDType(label, firstInput string) (map[string]string, error) {
 		if !ok || name == "" || dt == "" {
 			return nil, fmt.Errorf("dtype %q: %q is not name=dtype", label, pair)
 		}
+		if _, twice := want[name]; twice {
+			// One would silently win over the other.
+			return nil, fmt.Errorf("dtype %q: %s is given twice", label, name)
+		}
 		want[name] = dt
 	}
 	return want, nil

@@ -37,7 +37,7 @@ func TestDTypeLabelRoundTrip(t *testing.T) {
 	if got, _ := ParseDType("float32", "x"); !maps.Equal(got, map[string]string{"x": "float32"}) {
 		t.Errorf("bare label: %v", got)
 	}
-	for _, bad := range []string{"a=", "=f32", "a=f32,,s=f32"} {
+	for _, bad := range []string{"a=", "=f32", "a=f32,,s=f32", "a=float16,a=bfloat16"} {
 		if _, err := ParseDType(bad, "a"); err == nil {
 			t.Errorf("ParseDType(%q): no error", bad)
 		}

@@ -237,6 +237,7 @@ var escapeCases = []string{
 	"https://example.com www.example.com a@b.example",
 	`\|\`,
 	"\x1b[31mred\x1b[0m\x00\x7f\u2028",
+	"Gemm\u200bFwd\u202e1.5\u2066",
 	"\xff\xfe invalid utf-8",
 	"\"quoted\",field",
 	"]]><!-- --> <![CDATA[",
@@ -255,6 +256,14 @@ func TestRenderersEscapeData(t *testing.T) {
 	md = renderAll(t, "[ok](javascript:alert(1))").md
 	if strings.Contains(md, "[ok](") {
 		t.Errorf("a name is a live link:\n%s", md)
+	}
+	// A bidirectional override reversed the rest of a table row in a terminal, numbers
+	// included, and a zero-width space hid in a name (issue 40 item 7): the text tables
+	// show them escaped, as control characters are. (Records refuse them: record.Check.)
+	for _, table := range []string{renderAll(t, "Gemm\u200bFwd\u202e").table, renderAll(t, "Gemm\u200bFwd\u202e").compareTable} {
+		if strings.ContainsAny(table, "\u200b\u202e") || !strings.Contains(table, `Gemm\u200bFwd\u202e`) {
+			t.Errorf("invisible formatting characters reach the terminal raw:\n%q", table)
+		}
 	}
 }
 

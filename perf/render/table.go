@@ -39,29 +39,28 @@ func WriteTable(w io.Writer, p *report.Pricer, rows []report.Row) error {
 		head = slices.Insert(head, 0, "impl")
 		right = slices.Insert(right, 0, false)
 	}
-	cells := make([][]string, 0, len(rows)+1)
-	cells = append(cells, head)
 	short := false
-	for i := range rows {
-		r := &rows[i]
+	writeColumns(bw, len(rows)+1, func(i int, dst []string) []string {
+		if i == 0 {
+			return append(dst, head...)
+		}
+		r := &rows[i-1]
 		dtype := report.ShortDType(r.Rec.DType) // the full label is in -json and -csv
 		short = short || dtype != r.Rec.DType
 		note := r.Note
 		if r.Profile == nil {
 			note = "no profile: see the device line above" // said once there, not in every row
 		}
-		line := []string{
+		if sides != nil {
+			dst = append(dst, r.Rec.ImplName())
+		}
+		return append(dst,
 			r.Rec.Op, r.Rec.Workload, dtype, report.RoofName(r.Profile, r.Rec.Roof),
 			report.SI(float64(r.Rec.Flops), ""), report.SI(float64(r.Rec.Bytes), "B"),
 			report.SI(measured(r.Rec.Seconds), "s"), report.SI(r.MemoryTime, "s"), report.SI(r.ComputeTime, "s"), report.SI(r.SOLTime, "s"),
 			report.Percent(r.Efficiency), effSpread(r), string(r.Bound), string(r.Verdict), cacheCell(r), note,
-		}
-		if sides != nil {
-			line = slices.Insert(line, 0, r.Rec.ImplName())
-		}
-		cells = append(cells, line)
-	}
-	writeAligned(bw, cells, right)
+		)
+	}, right)
 	if short {
 		bw.WriteString(report.DTypeLegend + "\n")
 	}

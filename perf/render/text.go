@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode"
@@ -10,28 +11,42 @@ import (
 
 // writeAligned writes cells as columns two spaces apart, right-aligning where right says.
 func writeAligned(bw *bufio.Writer, cells [][]string, right []bool) {
-	width := make([]int, len(cells[0]))
-	for _, row := range cells {
-		for j, c := range row {
-			c = plainText(c)
-			row[j] = c
-			width[j] = max(width[j], utf8.RuneCountInString(c))
+	writeColumns(bw, len(cells), func(i int, _ []string) []string { return cells[i] }, right)
+}
+
+// writeColumns is writeAligned over n rows that row makes on demand (into dst, which it may
+// reuse), twice each: once for the column widths, once to write them. A table of a million
+// rows is never held as cells: they would cost several times the rows themselves.
+func writeColumns(bw *bufio.Writer, n int, row func(i int, dst []string) []string, right []bool) {
+	width := make([]int, len(right))
+	var buf []string
+	for i := range n {
+		buf = row(i, buf[:0])
+		for j, c := range buf {
+			width[j] = max(width[j], utf8.RuneCountInString(plainText(c)))
 		}
 	}
-	for _, row := range cells {
-		var line strings.Builder
-		for j, c := range row {
-			pad := strings.Repeat(" ", width[j]-utf8.RuneCountInString(c))
+	var line []byte
+	for i := range n {
+		buf = row(i, buf[:0])
+		line = line[:0]
+		for j, c := range buf {
+			c = plainText(c)
 			if j > 0 {
-				line.WriteString("  ")
+				line = append(line, "  "...)
+			}
+			pad := width[j] - utf8.RuneCountInString(c)
+			if !right[j] {
+				line = append(line, c...)
+			}
+			for range pad {
+				line = append(line, ' ')
 			}
 			if right[j] {
-				line.WriteString(pad + c)
-			} else {
-				line.WriteString(c + pad)
+				line = append(line, c...)
 			}
 		}
-		bw.WriteString(strings.TrimRight(line.String(), " "))
+		bw.Write(bytes.TrimRight(line, " "))
 		bw.WriteByte('\n')
 	}
 }
@@ -55,5 +70,9 @@ func plainText(s string) string {
 	return b.String()
 }
 
-// isControl reports whether r ends a line or moves the cursor where it is printed.
-func isControl(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }
+// isControl reports whether r ends a line or moves the cursor where it is printed, or is an
+// invisible formatting character (Unicode Cf: a bidirectional override reverses the rest of
+// the line, numbers included; a zero-width space hides in a name).
+func isControl(r rune) bool {
+	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r)
+}

@@ -12,14 +12,19 @@ import (
 // implementation on one device and roof with the same counts (ropbench run -count N writes N of them), as one record whose
 // Seconds is the median of theirs, and each record's time as a sample.
 type Sampled struct {
-	// Record is the first record of the row, but for Seconds: the median of Samples.
+	// Record is the first record of the row with a measured time (or its first record, when
+	// none has one), but for Seconds: the median of Samples.
 	record.Record
-	// Samples are the records' times in the order read.
+	// Samples are the records' measured times in the order read: a record of 0 s (no
+	// measured time) is none, so a row of such records only has no samples.
 	Samples []float64
 }
 
-// Range returns the fastest and slowest sample.
+// Range returns the fastest and slowest sample, both 0 when the row has none.
 func (s *Sampled) Range() (lo, hi float64) {
+	if len(s.Samples) == 0 {
+		return 0, 0
+	}
 	return slices.Min(s.Samples), slices.Max(s.Samples)
 }
 
@@ -76,6 +81,14 @@ func group(recs []record.Record, skipRefs bool) []Sampled {
 			index[k] = j
 			out = append(out, Sampled{Record: *r})
 			spreads = append(spreads, [2]float64{math.Inf(1), 0})
+		}
+		// A record of no measured time (0 s) is no sample of the row's time; the row is
+		// priced from the records that have one, the first of them its Record.
+		if r.Seconds == 0 && !r.IsReference() {
+			continue
+		}
+		if len(out[j].Samples) == 0 {
+			out[j].Record = *r
 		}
 		out[j].Samples = append(out[j].Samples, r.Seconds)
 		// The row's spread covers every record's: the fastest of their fastest samples and

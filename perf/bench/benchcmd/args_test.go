@@ -236,3 +236,27 @@ func TestMaxSamplesNeedsJudge(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditTimeoutPositive: audit -timeout -5s (or 0s) ran every case and reported that
+// valgrind ran past its timeout, exit 1 (issue 40 item 19): it is bad usage, before anything
+// is loaded or run.
+func TestAuditTimeoutPositive(t *testing.T) {
+	for _, d := range []string{"-5s", "0s"} {
+		var stdout, stderr bytes.Buffer
+		args := []string{"audit", "-op", "AddFwd", "-timeout", d}
+		if code := Main("mybench", knobRegistry{}, args, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "-timeout "+strings.TrimSuffix(d, "s")) || !strings.Contains(stderr.String(), "want a positive duration") {
+			t.Errorf("%v: exit %d, stderr %q; want 2, a positive duration", args, code, stderr.String())
+		}
+	}
+}
+
+// TestAuditSmallCaseShowsItsBytes: a case below the audit's size limit was shown with
+// "formula B" 0 while its note said 49152 (issue 40 item 14): the row shows the formula
+// bytes of its one call.
+func TestAuditSmallCaseShowsItsBytes(t *testing.T) {
+	const small = 48 << 10 // below auditMinCall; a plan's bytes are the op's, not counted here
+	row := auditRun{}.auditCase(0, bench.Planned{Bytes: small})
+	if row.verdict != "ERROR" || row.formula != small || row.calls != 1 || !strings.Contains(row.note, "49152 formula bytes a call: too small to audit") {
+		t.Errorf("row %+v", row)
+	}
+}

@@ -71,6 +71,9 @@ valgrind it says so and exits 0 (nothing was measured, nothing was judged).`, st
 	if *ff.op == "" {
 		return fl.Fail("give -op: the audit runs each case under valgrind, about ten seconds a case")
 	}
+	if *timeout <= 0 {
+		return fl.Fail("-timeout %v: want a positive duration (valgrind runs under it)", *timeout)
+	}
 	if *call {
 		// No collection may run in either run: the audit subtracts one run's counts from the
 		// other's, and a collection lands at a different point of each. Off before the
@@ -174,7 +177,9 @@ type auditRow struct {
 }
 
 func (ar auditRun) auditCase(i int, p bench.Planned) auditRow {
-	row := auditRow{calls: 1}
+	// A case refused before it runs shows the formula bytes of its one call, which its note
+	// names.
+	row := auditRow{calls: 1, formula: max(p.Bytes, 0)}
 	fail := func(format string, args ...any) auditRow {
 		row.verdict, row.note = "ERROR", fmt.Sprintf(format, args...)
 		return row

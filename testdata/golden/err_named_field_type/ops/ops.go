@@ -16,11 +16,17 @@ type Dims []int
 // Count is a size.
 type Count int
 
+// Size and Shape are aliases, identical to int and []int: fields of them are fine.
+type (
+	Size  = int
+	Shape = []int
+)
+
 // NamedParam reads its params through named types.
 type NamedParam struct {
 	Dim      Axis
 	Keep     Dims
-	XShape   []int
+	XShape   Shape
 	DType    DType
 	roofline rooflineCache
 }
@@ -28,6 +34,6 @@ type NamedParam struct {
 // NamedDim reads a dim through a named type.
 type NamedDim struct {
 	M     Count
-	K     int
+	K     Size
 	DType DType
 }
