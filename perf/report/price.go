@@ -715,6 +715,17 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 		widen(row.JudgedLow, row.JudgedHigh, "a burst of load slowed its same-time reference, perhaps more than the row")
 		row.setNote(fmt.Sprintf("priced under contention: its same-time reference ran %+.0f%% off the calibration's median of its pattern (tolerance %.0f%%), so its judged interval holds its efficiency on the profile too", 100*c.Off, 100*c.Tolerance))
 	}
+	if !Blank(row.Machine) {
+		// The judged figure assumes the row was slowed as much as its reference, a pure
+		// stream. A row with arithmetic or a sequential dependence in it may not have been
+		// slowed at all by a slower memory (the scan of a cumsum, a reduction's two passes):
+		// its other reading is its efficiency on the machine as the calibration typically
+		// found it (the reference pattern's median round over its best).
+		if s := refSpread(d.prof); s.Measured() && s.Max > 0 {
+			typical := row.Efficiency / (s.Median / s.Max)
+			widen(min(wlo, typical), max(whi, typical), fmt.Sprintf("its same-time reference ran at %s of the calibration's best, and a row slowed less than a pure stream reads %s on the machine as calibrated", Percent(row.Machine), Percent(typical)))
+		}
+	}
 	if row.sameTimeJudged() && min(wlo, row.Judged) > AnomalyAbove*(1+lineTolerance) {
 		// No kernel beats its roof in the same moments: a judged efficiency above the anomaly
 		// line across its interval says the reference beside the row was slowed more than
