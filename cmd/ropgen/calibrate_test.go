@@ -209,7 +209,7 @@ func TestCalibrateLoaded(t *testing.T) {
 	defer func() { measure = calibrate.Run }()
 	dir := t.TempDir()
 	out, loaded := filepath.Join(dir, "host.yaml"), filepath.Join(dir, "host-loaded.yaml")
-	args := []string{"calibrate", "-o", out, "-loaded", loaded, "-budget", "0", "-mib", "2", "-repeats", "3", "-fma-ms", "2", "-sweep-mib", "0"}
+	args := []string{"calibrate", "-o", out, "-loaded", loaded, "-budget", "0", "-mib", "2", "-repeats", "3", "-fma-ms", "2", "-sweep-mib", "1"}
 	var stdout, stderr bytes.Buffer
 	if code := run(args, &stdout, &stderr); code != 3 || !strings.Contains(stderr.String(), "the refused measurement is in "+loaded) {
 		t.Fatalf("exit %d, stderr %s", code, stderr.String())
@@ -223,6 +223,9 @@ func TestCalibrateLoaded(t *testing.T) {
 	}
 	if !p.Measured.Loaded() || !strings.Contains(strings.Join(p.Measured.Refused, "\n"), "the median round") {
 		t.Errorf("the refused measurement does not say why: %+v", p.Measured)
+	}
+	if len(p.Caches) != 0 {
+		t.Errorf("the refused measurement keeps cache roofs a loaded sweep orders by the load: %+v", p.Caches)
 	}
 	stderr.Reset()
 	if code := run([]string{"calibrate", "-o", out, "-loaded", out}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "must be a file other than -o's") {

@@ -184,7 +184,12 @@ func Render(r *Result) []byte {
 		p("    %s: %s", m.Name, spread(m.Rate))
 	}
 
-	if len(r.Caches) > 0 {
+	if len(r.Caches) > 0 && len(r.When.Refused) > 0 {
+		// A sweep under load orders the levels by the load, not by the hierarchy (the
+		// profile loader refuses such an order), and the report's verdicts do not use them.
+		p("# Cache roofs: not written. This measurement was refused as measured under load, and a")
+		p("# working-set sweep under load orders the levels by the load; calibrate a quiet machine for them.")
+	} else if len(r.Caches) > 0 {
 		p("# Cache bandwidth from a working-set sweep (%d sizes per worker, %d KiB to %d MiB, each", len(r.Sweep), r.Sweep[0].Bytes>>10, r.Sweep[len(r.Sweep)-1].Bytes>>20)
 		p("# worker its own buffer; the best of the read and copy mixes, ymm and zmm, at each size), plateaus")
 		p("# of each size's best round found within %.0f%% of their median and named by the /sys cache sizes. Bytes: the largest", 100*plateauTol)
