@@ -196,7 +196,7 @@ func Open(ctx context.Context, dsn string, create bool) (*Store, error) {
 		// The write-ahead log: readers do not wait for a writer, and a writer killed
 		// mid-transaction leaves the database as it was before it (SQLite rolls the log
 		// back on the next open). Only now, once the file is known to be a history.
-		if _, err := db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
+		if err := walMode(ctx, db); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("%s: %w", s.Name, err)
 		}
@@ -206,6 +206,25 @@ func Open(ctx context.Context, dsn string, create bool) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// walMode switches db to the write-ahead log. The switch needs the database to itself, and
+// SQLite answers SQLITE_BUSY at once rather than through the busy timeout when another
+// connection is opening it too (8 adds started together on a new file), so it is tried
+// again for as long as the busy timeout would have waited.
+func walMode(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(60 * time.Second)
+	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
+		_, err := db.ExecContext(ctx, "PRAGMA journal_mode=WAL")
+		if err == nil || !strings.Contains(err.Error(), "SQLITE_BUSY") || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
 }
 
 // checkSQLiteFile refuses a path that is no SQLite database, before the driver opens it: an
