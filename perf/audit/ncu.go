@@ -50,6 +50,10 @@ func unitScale(unit string) (float64, bool) {
 // grouped is an integer part with digit grouping: 1,234,567.
 var grouped = regexp.MustCompile(`^[0-9]{1,3}(,[0-9]{3})+$`)
 
+// decimal is how Nsight Compute writes a metric's value once its grouping is stripped: ParseFloat
+// alone would also take Go's digit separators (8_192), hexadecimal and Inf.
+var decimal = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
 // maxBytes bounds one value so that summing launches cannot overflow quietly (2^62 bytes is
 // four exbibytes, far beyond any device).
 const maxBytes = 1 << 62
@@ -70,7 +74,7 @@ func parseBytes(value, unit string) Count {
 		v = strings.ReplaceAll(v, ",", "")
 	}
 	f, err := strconv.ParseFloat(v, 64)
-	if err != nil {
+	if err != nil || !decimal.MatchString(v) {
 		return Count{Missing: fmt.Sprintf("value %q is not a number", value)}
 	}
 	scale, ok := unitScale(strings.TrimSpace(unit))
@@ -80,6 +84,11 @@ func parseBytes(value, unit string) Count {
 	b := f * scale
 	if math.IsNaN(b) || b < 0 || b > maxBytes {
 		return Count{Missing: fmt.Sprintf("value %q %s is out of range", value, unit)}
+	}
+	if math.Abs(b-math.Round(b)) > 1e-9*max(1, b) {
+		// A counter counts whole bytes; a fraction left after the unit's scale is a value
+		// that is no byte count (8192.5 byte).
+		return Count{Missing: fmt.Sprintf("value %q %s is not a whole number of bytes", value, unit)}
 	}
 	return Count{Bytes: int64(math.Round(b))}
 }
