@@ -34,28 +34,39 @@ func (s *Store) pricing() *pricing {
 
 // price prices run r's records against its own profile (none: the rows are unpriced).
 func (p *pricing) price(ctx context.Context, r Run, recs []record.Record) (Priced, error) {
-	var prof *profiles.Profile
-	if r.profile.Valid {
-		key := r.profile.String
-		if err := p.missing[key]; err != nil {
-			return Priced{}, err
-		}
-		if prof = p.parsed[key]; prof == nil {
-			text, err := p.s.Profile(ctx, &r)
-			if err == nil {
-				prof, err = profiles.Parse(text.Name+".yaml", text.Text)
-			}
-			if err != nil {
-				err = fmt.Errorf("run %d: its profile: %w", r.ID, err)
-				p.missing[key] = err
-				return Priced{}, err
-			}
-			p.parsed[key] = prof
-		}
+	prof, err := p.profile(ctx, r)
+	if err != nil {
+		return Priced{}, err
 	}
 	pricer := report.NewPricer(prof, nil, profiles.Effective)
 	sampled, rows := report.PriceRun(pricer, recs)
 	return Priced{Run: r, Sampled: sampled, Rows: rows}, nil
+}
+
+// profile is run r's own profile, parsed once; nil when the run kept none.
+func (p *pricing) profile(ctx context.Context, r Run) (*profiles.Profile, error) {
+	if !r.profile.Valid {
+		return nil, nil
+	}
+	key := r.profile.String
+	if err := p.missing[key]; err != nil {
+		return nil, err
+	}
+	if prof := p.parsed[key]; prof != nil {
+		return prof, nil
+	}
+	text, err := p.s.Profile(ctx, &r)
+	var prof *profiles.Profile
+	if err == nil {
+		prof, err = profiles.Parse(text.Name+".yaml", text.Text)
+	}
+	if err != nil {
+		err = fmt.Errorf("run %d: its profile: %w", r.ID, err)
+		p.missing[key] = err
+		return nil, err
+	}
+	p.parsed[key] = prof
+	return prof, nil
 }
 
 // DiffOptions set when a row's change counts.
@@ -168,9 +179,15 @@ func (s *Store) Diff(ctx context.Context, a, b Run, opt DiffOptions) (*Diff, err
 		return nil, err
 	}
 	// The device's runs up to a, the last HistoryRuns of them, then b.
+	pr := s.pricing()
 	var hist []Run
 	for _, r := range runs {
 		if r.Device == a.Device && r.ID <= a.ID {
+			// A run priced against a measurement refused under load (make run on a busy
+			// machine) moved every row by the load: its moves are no row's own spread.
+			if prof, err := pr.profile(ctx, r); err == nil && prof != nil && prof.Measured.Loaded() {
+				continue
+			}
 			hist = append(hist, r)
 		}
 	}
@@ -183,7 +200,6 @@ func (s *Store) Diff(ctx context.Context, a, b Run, opt DiffOptions) (*Diff, err
 	if err != nil {
 		return nil, err
 	}
-	pr := s.pricing()
 	pa, err := pr.price(ctx, a, recs[a.ID])
 	if err != nil {
 		return nil, err
