@@ -737,8 +737,8 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 	if !Blank(row.Probe) && row.Bound == Memory && row.ProbeHigh < 1-d.probeTol {
 		// The machine computed slower than calibrated, for certain (the probe's whole
 		// interval is below the calibration's spread): a row with arithmetic in it may have
-		// lost that much, which no memory stream shows.
-		widen(row.Judged, row.Efficiency/row.ProbeHigh, fmt.Sprintf("the machine computed at %s of its calibrated best while it ran (the compute probe), which may have slowed it that much", Percent(row.ProbeHigh)))
+		// lost as much as the probe did (its median), which no memory stream shows.
+		widen(row.Judged, row.Efficiency/row.Probe, fmt.Sprintf("the machine computed at %s of its calibrated best while it ran (the compute probe), which may have slowed it that much", Percent(row.Probe)))
 	}
 	if row.RefUnsure {
 		unsure = append(unsure, fmt.Sprintf("its implied rate is %sx its same-time reference at the median, above the same-time line (%sx), but not across the reference's 99%% interval: the physics check cannot tell a formula error from the load", Times(row.RefRatio), Times(row.RefLine)))

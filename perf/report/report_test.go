@@ -742,8 +742,8 @@ func TestProbeVerdicts(t *testing.T) {
 		{"compute-bound, no probe: below", 1 << 30, 1 << 10, 0.45, 0, 0, 0, Below, 0.45, math.NaN(), math.NaN(), ""},
 		{"compute-bound, the probe's interval holds the line", 1 << 30, 1 << 10, 0.4, 0.5, 0.45, 0.55, AtLine, 0.8, 0.4 / 0.55, 0.4 / 0.45, ""},
 		{"compute-bound, judged above the roof: the probe was slowed more than the row", 1 << 30, 1 << 10, 0.45, 0.2, 0.19, 0.21, Inconclusive, 2.25, 0.45, 0.45 / 0.19, "is above the roof across its interval"},
-		{"memory-bound, the machine computed slower", 1 << 20, 1 << 30, 0.7, 0.75, 0.7, 0.8, Inconclusive, 0.7, 0.7, 0.7 / 0.8, "the machine computed at 80.0% of its calibrated best"},
-		{"memory-bound, far below even so", 1 << 20, 1 << 30, 0.3, 0.75, 0.7, 0.8, Below, 0.3, 0.3, 0.3 / 0.8, "the machine computed at 80.0%"},
+		{"memory-bound, the machine computed slower", 1 << 20, 1 << 30, 0.7, 0.75, 0.7, 0.8, Inconclusive, 0.7, 0.7, 0.7 / 0.75, "the machine computed at 75.0% of its calibrated best"},
+		{"memory-bound, far below even so", 1 << 20, 1 << 30, 0.3, 0.75, 0.7, 0.8, Below, 0.3, 0.3, 0.3 / 0.75, "the machine computed at 75.0%"},
 		{"memory-bound, the probe at its best", 1 << 20, 1 << 30, 0.7, 1, 0.98, 1.01, Below, 0.7, math.NaN(), math.NaN(), ""},
 	} {
 		r := reporttest.Rec("vector.fp32", c.flops, c.bytes, 0)
