@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/ropgen/ropgen/perf/history"
 	"github.com/ropgen/ropgen/perf/render"
@@ -128,4 +129,34 @@ func names(rs []*history.RowDiff) []string {
 		out = append(out, r.Name())
 	}
 	return out
+}
+
+// TestDiffIgnoresLoadedRuns: runs priced against a measurement refused under load (make run
+// on a busy machine) are no part of a row's own run-to-run spread. Between quiet runs the load
+// moved half the rows 2x: counted, those moves make every row's spread wide enough to hide a
+// row made 2x slower; left out, that row is named.
+func TestDiffIgnoresLoadedRuns(t *testing.T) {
+	loaded := &history.Profile{Name: "host-loaded", Source: "host-loaded.yaml", Text: []byte(testProfile +
+		"measured: {at: \"2026-12-07T14:00:00Z\", refused: [\"the DRAM envelope: the median round is 50% below the best\"]}\n")}
+	half := map[int]float64{}
+	for i := 0; i < 60; i += 2 {
+		half[i] = 2
+	}
+	s := open(t, filepath.Join(t.TempDir(), "h.db"), true)
+	for i, busy := range []bool{false, false, true, false, true, false, true, false} {
+		rng := rand.New(rand.NewPCG(7, uint64(i)))
+		meta := &history.Run{Time: time.Now(), Commit: "c", Host: "test", Version: "test", Command: "test"}
+		prof, slow := profile(), map[int]float64(nil)
+		if busy {
+			prof, slow = loaded, half
+		}
+		if _, _, err := s.Add(context.Background(), meta, synth(rng, 60, 1, 0.03, slow), prof); err != nil {
+			t.Fatal(err)
+		}
+	}
+	addRuns(t, s, 99, 1, 60, 1, 0.03, map[int]float64{17: 2})
+	regs := diffLast(t, s).Regressions()
+	if len(regs) != 1 || regs[0].Name() != "AddFwd/w017/float32" {
+		t.Errorf("a row made 2x slower after busy runs: regressions %v, want AddFwd/w017/float32 alone", names(regs))
+	}
 }
