@@ -34,6 +34,13 @@ func WriteTable(w io.Writer, p *report.Pricer, rows []report.Row) error {
 	head := []string{"op", "workload", "dtype", "roof", "flops", "bytes", "time", mem, "compute", "sol", "eff", "spread", "bound", "verdict", "cache sol", "note"}
 	// Numeric columns are right-aligned so magnitudes line up.
 	right := []bool{false, false, false, false, true, true, true, true, true, true, true, true, false, false, false, false}
+	// The judged column appears when a row's verdict reads another figure than its eff (a
+	// reference timed beside it): it decides the verdict, so the table shows it.
+	judged := slices.ContainsFunc(rows, func(r report.Row) bool { return r.Judged != r.Efficiency && !report.Blank(r.Judged) })
+	if judged {
+		head = slices.Insert(head, 12, "judged")
+		right = slices.Insert(right, 12, true)
+	}
 	sides := SideBySide(rows)
 	if sides != nil {
 		head = slices.Insert(head, 0, "impl")
@@ -54,12 +61,15 @@ func WriteTable(w io.Writer, p *report.Pricer, rows []report.Row) error {
 		if sides != nil {
 			dst = append(dst, r.Rec.ImplName())
 		}
-		return append(dst,
+		dst = append(dst,
 			r.Rec.Op, r.Rec.Workload, dtype, report.RoofName(r.Profile, r.Rec.Roof),
 			report.SI(float64(r.Rec.Flops), ""), report.SI(float64(r.Rec.Bytes), "B"),
 			report.SI(measured(r.Rec.Seconds), "s"), report.SI(r.MemoryTime, "s"), report.SI(r.ComputeTime, "s"), report.SI(r.SOLTime, "s"),
-			report.Percent(r.Efficiency), effSpread(r), string(r.Bound), string(r.Verdict), cacheCell(r), note,
-		)
+			report.Percent(r.Efficiency), effSpread(r))
+		if judged {
+			dst = append(dst, judgedCell(r))
+		}
+		return append(dst, string(r.Bound), string(r.Verdict), cacheCell(r), note)
 	}, right)
 	if short {
 		bw.WriteString(report.DTypeLegend + "\n")
@@ -156,6 +166,15 @@ func cacheCell(r *report.Row) string {
 	s := level + " " + report.SI(r.CacheTime, "s")
 	if e := report.Percent(r.CacheEfficiency); e != "" {
 		s += " " + e
+	}
+	return s
+}
+
+// judgedCell is a row's judged efficiency with its interval where it has one ("91% 85-97%").
+func judgedCell(r *report.Row) string {
+	s := report.Percent(r.Judged)
+	if !report.Blank(r.JudgedLow) && !report.Blank(r.JudgedHigh) && s != "" {
+		s += " " + strings.TrimSuffix(report.Percent(r.JudgedLow), "%") + "-" + report.Percent(r.JudgedHigh)
 	}
 	return s
 }
