@@ -298,8 +298,11 @@ func TestRunShort(t *testing.T) {
 	if cold != 2 || r.ColdMiB != cfg.ArrayMiB {
 		t.Errorf("%d cold mixes on arrays of %d MiB; want copy_cold and triad_cold on %d MiB", cold, r.ColdMiB, cfg.ArrayMiB)
 	}
+	// Tiny sweep rounds on a busy test machine can order two cache levels wrong, which the
+	// calibration refuses: rendered as ropgen calibrate -loaded renders it, it still loads.
+	r.When.Refused = r.Refusals()
 	if _, err := profiles.Parse("short.yaml", Render(r)); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v (refusals: %q)", err, r.When.Refused)
 	}
 	if s := CopyReference(1<<20, 3); s.N != 3 || s.Min <= 0 {
 		t.Errorf("CopyReference = %+v", s)
