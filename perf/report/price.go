@@ -666,11 +666,6 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 		}
 		if c, ok := contention(d.prof, rec); ok {
 			row.Contention = &c
-			lo, hi := row.JudgedLow, row.JudgedHigh
-			if Blank(lo) {
-				lo, hi = row.Judged, row.Judged
-			}
-			row.JudgedLow, row.JudgedHigh = min(lo, row.Efficiency), max(hi, row.Efficiency)
 		}
 	}
 	if !Blank(row.CacheTime) {
@@ -696,10 +691,6 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 	// The samples' own interval decides "at the line"; what the run saw of the machine
 	// widens it into the interval that decides "inconclusive".
 	lo, hi := row.JudgedLow, row.JudgedHigh
-	if row.Contention != nil {
-		// The samples' interval is the reference's own; the contention widening is the load's.
-		lo, hi = row.contentionFree()
-	}
 	wlo, whi := lo, hi
 	if Blank(wlo) {
 		wlo, whi = row.Judged, row.Judged
@@ -712,7 +703,7 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 		}
 	}
 	if c := row.Contention; c != nil {
-		widen(row.JudgedLow, row.JudgedHigh, "a burst of load slowed its same-time reference, perhaps more than the row")
+		widen(row.Efficiency, row.Efficiency, "a burst of load slowed its same-time reference, perhaps more than the row")
 		row.setNote(fmt.Sprintf("priced under contention: its same-time reference ran %+.0f%% off the calibration's median of its pattern (tolerance %.0f%%), so its judged interval holds its efficiency on the profile too", 100*c.Off, 100*c.Tolerance))
 	}
 	if !Blank(row.Machine) {
@@ -723,7 +714,7 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 		// found it (the reference pattern's median round over its best).
 		if s := refSpread(d.prof); s.Measured() && s.Max > 0 {
 			typical := row.Efficiency / (s.Median / s.Max)
-			widen(min(wlo, typical), max(whi, typical), fmt.Sprintf("its same-time reference ran at %s of the calibration's best, and a row slowed less than a pure stream reads %s on the machine as calibrated", Percent(row.Machine), Percent(typical)))
+			widen(typical, typical, fmt.Sprintf("its same-time reference ran at %s of the calibration's best, and a row slowed less than a pure stream reads %s on the machine as calibrated", Percent(row.Machine), Percent(typical)))
 		}
 	}
 	if row.sameTimeJudged() && min(wlo, row.Judged) > AnomalyAbove*(1+lineTolerance) {
@@ -792,17 +783,6 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 // row's compute probe.
 func (row *Row) sameTimeJudged() bool {
 	return !Blank(row.Machine) || (row.Bound == Compute && !Blank(row.Probe))
-}
-
-// contentionFree is the row's judged interval before the contention widening: the
-// reference's own (JudgedLow, JudgedHigh at RefRateHigh and RefRateLow), NaN when none.
-func (row *Row) contentionFree() (lo, hi float64) {
-	fHi, okHi := SameTimeFactor(row.Profile, row.Rec.RefRateHigh)
-	fLo, okLo := SameTimeFactor(row.Profile, row.Rec.RefRateLow)
-	if !okHi || !okLo {
-		return blank, blank
-	}
-	return row.Efficiency / fHi, row.Efficiency / fLo
 }
 
 // probeCeiling returns prof's best round of the probe's roof and the relative spread of its
