@@ -430,22 +430,15 @@ func writeSeriesJSON(fl *cli.Flags, w io.Writer, series []history.Series) int {
 	enc := json.NewEncoder(w)
 	for i := range series {
 		sr := &series[i]
-		r := row{Device: sr.Device, Op: sr.Op, Workload: sr.Workload, DType: sr.DType, Trend: orNull(sr.Trend), Points: make([]point, len(sr.Points))}
+		r := row{Device: sr.Device, Op: sr.Op, Workload: sr.Workload, DType: sr.DType, Trend: render.OrNull(sr.Trend), Points: make([]point, len(sr.Points))}
 		for j, p := range sr.Points {
-			r.Points[j] = point{Run: p.Run, Time: p.Time.UTC().Format(time.RFC3339), Commit: p.Commit, Seconds: p.Seconds, Efficiency: orNull(p.Efficiency), Verdict: string(p.Verdict)}
+			r.Points[j] = point{Run: p.Run, Time: p.Time.UTC().Format(time.RFC3339), Commit: p.Commit, Seconds: p.Seconds, Efficiency: render.OrNull(p.Efficiency), Verdict: string(p.Verdict)}
 		}
 		if err := enc.Encode(&r); err != nil {
 			return fl.Errorf("%v", err)
 		}
 	}
 	return 0
-}
-
-func orNull(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
 }
 
 func runHistoryDiff(args []string, stdout, stderr io.Writer) int {
@@ -699,21 +692,21 @@ func writeDiffJSON(w io.Writer, d *history.Diff, all bool) error {
 		Regressions int         `json:"regressions"`
 		Rows        []row       `json:"rows"`
 	}{Base: d.A, New: d.B, Summary: d.Comparison.Summary(), History: historyLine(d), HistoryRuns: d.History,
-		Shift: orNull(d.Comparison.Shift), Noise: orNull(d.Comparison.Noise), Threshold: d.Comparison.Threshold,
+		Shift: render.OrNull(d.Comparison.Shift), Noise: render.OrNull(d.Comparison.Noise), Threshold: d.Comparison.Threshold,
 		Regressions: len(d.Regressions()), Rows: []row{}}
 	for _, r := range diffRows(d, all) {
-		x := row{Change: string(r.Change), Ratio: orNull(r.Ratio), Low: orNull(r.Lo), High: orNull(r.Hi), P: orNull(r.P),
-			Test: r.Test, Noise: orNull(r.Noise), Pairs: r.Pairs, Why: r.Why, Regression: r.Change == render.Slower}
+		x := row{Change: string(r.Change), Ratio: render.OrNull(r.Ratio), Low: render.OrNull(r.Lo), High: render.OrNull(r.Hi), P: render.OrNull(r.P),
+			Test: r.Test, Noise: render.OrNull(r.Noise), Pairs: r.Pairs, Why: r.Why, Regression: r.Change == render.Slower}
 		s := r.New
 		if s == nil {
 			s = r.Old
 		}
 		x.Op, x.Workload, x.DType = s.Op, s.Workload, s.DType
 		if r.Old != nil {
-			x.OldSeconds, x.OldEfficiency, x.OldVerdict = orNull(r.Old.Seconds), orNull(r.OldRow.Efficiency), string(r.OldRow.Verdict)
+			x.OldSeconds, x.OldEfficiency, x.OldVerdict = render.OrNull(r.Old.Seconds), render.OrNull(r.OldRow.Efficiency), string(r.OldRow.Verdict)
 		}
 		if r.New != nil {
-			x.NewSeconds, x.NewEfficiency, x.NewVerdict = orNull(r.New.Seconds), orNull(r.NewRow.Efficiency), string(r.NewRow.Verdict)
+			x.NewSeconds, x.NewEfficiency, x.NewVerdict = render.OrNull(r.New.Seconds), render.OrNull(r.NewRow.Efficiency), string(r.NewRow.Verdict)
 		}
 		doc.Rows = append(doc.Rows, x)
 	}

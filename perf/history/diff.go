@@ -331,10 +331,6 @@ type rowKey struct{ op, workload, dtype string }
 
 func keyOf(r *record.Record) rowKey { return rowKey{r.Op, r.Workload, r.DType} }
 
-// madToSD turns a median absolute size into a normal's standard deviation, as render.Compare
-// turns its runs' drift.
-const madToSD = 1.4826
-
 type rowNoise struct {
 	sd    float64
 	pairs int
@@ -380,7 +376,7 @@ func rowNoises(runs [][]report.Sampled, minPairs int) map[rowKey]rowNoise {
 	out := map[rowKey]rowNoise{}
 	for k, ms := range moves {
 		if len(ms) >= minPairs {
-			out[k] = rowNoise{sd: madToSD * profiles.Median(ms), pairs: len(ms)}
+			out[k] = rowNoise{sd: render.MADToSD * profiles.Median(ms), pairs: len(ms)}
 		}
 	}
 	return out

@@ -100,6 +100,10 @@ func (d *Delta) VerdictChanged() bool {
 	return d.OldRow != nil && d.NewRow != nil && d.OldRow.Verdict != d.NewRow.Verdict
 }
 
+// MADToSD turns a median absolute deviation into a normal distribution's standard deviation:
+// the robust spread of the runs' drift here and of a row's own moves in the history's diff.
+const MADToSD = 1.4826
+
 // Compare matches the rows of a new run against a base run by op/workload/dtype (benchstat's
 // pairing by benchmark name) and tests each pair's times with the Mann-Whitney U test, as
 // benchstat does (benchmath.AssumeNothing): it assumes no distribution, which suits timing
@@ -149,7 +153,7 @@ func Compare(old, new []report.Sampled, oldRows, newRows []report.Row, opt Compa
 		for i, l := range logs {
 			dev[i] = math.Abs(l - m)
 		}
-		c.Noise = 1.4826 * profiles.Median(dev)
+		c.Noise = MADToSD * profiles.Median(dev)
 		if opt.NoiseZ > 0 {
 			c.Threshold = max(opt.MinEffect, math.Exp(opt.NoiseZ*c.Noise)-1)
 		}

@@ -126,7 +126,7 @@ func WriteCompareJSON(w io.Writer, basis profiles.Basis, c *Comparison) error {
 		Added     int            `json:"added"`
 		Removed   int            `json:"removed"`
 		Summary   string         `json:"summary"`
-	}{basis, c.Options.Alpha, c.Options.MinEffect, c.Options.NoiseZ, orNull(c.Shift), orNull(c.Noise), c.Threshold,
+	}{basis, c.Options.Alpha, c.Options.MinEffect, c.Options.NoiseZ, OrNull(c.Shift), OrNull(c.Noise), c.Threshold,
 		n[Faster], n[Slower], n[Unchanged], n[Added], n[Removed], c.Summary()})
 	if err != nil {
 		return err
@@ -136,8 +136,9 @@ func WriteCompareJSON(w io.Writer, basis profiles.Basis, c *Comparison) error {
 	return bw.Flush()
 }
 
-// orNull is v, or nil (null) when it is blank.
-func orNull(v float64) *float64 {
+// OrNull is v, or nil (JSON null) when it is blank or not finite: every JSON number of a
+// comparison, here and in ropgen history diff.
+func OrNull(v float64) *float64 {
 	if v = finite(v); report.Blank(v) {
 		return nil
 	}
