@@ -727,7 +727,6 @@ func TestContention(t *testing.T) {
 // reads inconclusive where the widening crosses the line, with the reason; a probe at the
 // calibrated rate widens nothing.
 func TestProbeVerdicts(t *testing.T) {
-	p := reporttest.Profile(t)
 	const best = reporttest.VecEff // the profile measured no spread: its effective is the best
 	for _, c := range []struct {
 		name             string
@@ -767,7 +766,6 @@ func TestProbeVerdicts(t *testing.T) {
 			t.Errorf("%s: note %q does not say why it is inconclusive", c.name, row.Note)
 		}
 	}
-	_ = p
 }
 
 // TestLoadedProfile: against a profile measured under load (measured.refused), a rate above
