@@ -532,7 +532,8 @@ func (r loggedRegistry) Build(c manifest.Case, opt bench.BuildOptions) (bench.In
 
 // TestSameTimeInterleaved: a cold row beyond SameTime.Above has one reference call after each
 // of its samples (sample, reference, sample, reference ...), and each record's RefRate pairs
-// the faster pattern (by median) with that record's own samples: the median of time × rate
+// the reference's pattern (profiles.RefPattern, triad_cold, though copy_cold ran faster)
+// with that record's own samples: the median of time × rate
 // over the median time, not the fastest sample of either; a row not beyond Above, or timed
 // warm, has no reference and no RefRate.
 func TestSameTimeInterleaved(t *testing.T) {
@@ -547,7 +548,7 @@ func TestSameTimeInterleaved(t *testing.T) {
 	calls := 0
 	opt := quickOptions // 2 records of 3 samples
 	opt.Evictor = cold.NewEvictor(1 << 20)
-	opt.SameTime = &bench.SameTime{Above: p.Storage - 1, Sample: func() []float64 {
+	opt.SameTime = &bench.SameTime{Above: p.Storage - 1, Names: []string{"copy_cold", "triad_cold"}, Sample: func() []float64 {
 		log = append(log, "ref")
 		calls++
 		return []float64{copyRates[calls-1], triadRates[calls-1]}
@@ -566,10 +567,10 @@ func TestSameTimeInterleaved(t *testing.T) {
 		t.Fatalf("%d records of %d samples, want 2 of 3", len(res.Records), len(res.Seconds))
 	}
 	for k, rec := range res.Records {
-		ts, rs := res.Seconds[3*k:3*k+3], copyRates[1+3*k:4+3*k]
+		ts, rs := res.Seconds[3*k:3*k+3], triadRates[1+3*k:4+3*k]
 		paired := []float64{ts[0] * rs[0], ts[1] * rs[1], ts[2] * rs[2]}
 		if want := profiles.Median(paired) / profiles.Median(ts); rec.RefRate != want {
-			t.Errorf("record %d: RefRate %v, want %v (copy's rates %v paired with the times %v)", k, rec.RefRate, want, rs, ts)
+			t.Errorf("record %d: RefRate %v, want %v (triad's rates %v paired with the times %v)", k, rec.RefRate, want, rs, ts)
 		}
 	}
 	if len(res.Refs) != 2 || !slices.Equal(res.Refs[0], copyRates[1:]) || !slices.Equal(res.Refs[1], triadRates[1:]) {

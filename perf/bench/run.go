@@ -58,8 +58,8 @@ type Options struct {
 // SameTime is the same-time reference of the DRAM-sized cold rows: streaming patterns of the
 // catalog's own kernels timed one cold call each right after every sample of the row
 // (sample, reference, sample, reference, ...), so that the reference saw the machine load
-// the row saw, sample by sample. A record's RefRate is the faster pattern's rate paired with
-// the row's samples (refRate); the report convicts a row whose implied rate is well above it
+// the row saw, sample by sample. A record's RefRate is the rate of the reference's pattern
+// (profiles.RefPattern among Names) paired with the row's samples (refRate); the report convicts a row whose implied rate is well above it
 // (report.SameTimeLine), which a fixed ceiling cannot do on a machine whose load moves.
 type SameTime struct {
 	// Above: only a cold row whose tensors take more than Above bytes (its Storage) gets the
@@ -79,30 +79,35 @@ func (st *SameTime) applies(p Planned, cold bool) bool {
 }
 
 // refRate is the record's RefRate and its interval (RefRateLow, RefRateHigh) from the times
-// of its samples and the rates of each pattern's calls, one after each sample: of the faster
-// pattern (the one with the higher median rate), the median over samples of time × rate,
-// over the median time, and the same with the bounds of that median's interval
-// (MedianInterval at MedianAlpha); all 0 when there are none. The row's median rate over it
-// is then the median of its per-sample ratios (each sample's rate over the reference call
-// right after it, exactly for an odd count): pairing cancels the load that moves from
-// sample to sample, which a median of each side apart keeps twice.
-func refRate(times []float64, byPattern [][]float64) (rate, lo, hi float64) {
-	var best []float64
-	for _, rs := range byPattern {
-		if best == nil || profiles.Median(rs) > profiles.Median(best) {
-			best = rs
-		}
-	}
-	if len(best) == 0 || len(best) != len(times) {
+// of its samples and the rates of the reference's calls, one after each sample: the median
+// over samples of time × rate, over the median time, and the same with the bounds of that
+// median's interval (MedianInterval at MedianAlpha); all 0 when there are none. The row's
+// median rate over it is then the median of its per-sample ratios (each sample's rate over
+// the reference call right after it, exactly for an odd count): pairing cancels the load
+// that moves from sample to sample, which a median of each side apart keeps twice.
+func refRate(times, rates []float64) (rate, lo, hi float64) {
+	if len(rates) == 0 || len(rates) != len(times) {
 		return 0, 0, 0
 	}
 	paired := make([]float64, len(times))
 	for i, t := range times {
-		paired[i] = t * best[i]
+		paired[i] = t * rates[i]
 	}
 	mt := profiles.Median(times)
 	lo, hi = MedianInterval(paired, MedianAlpha)
 	return profiles.Median(paired) / mt, lo / mt, hi / mt
+}
+
+// refOf returns the rates of the reference's pattern (profiles.RefPattern among names)
+// from refs, the rates by pattern; the first pattern's when names name none of them.
+func refOf(names []string, refs [][]float64) []float64 {
+	if len(refs) == 0 {
+		return nil
+	}
+	if _, i := profiles.RefPattern(names); i >= 0 && i < len(refs) {
+		return refs[i]
+	}
+	return refs[0]
 }
 
 // Settle takes more samples of a record whose verdict its samples leave open: see
@@ -266,9 +271,9 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 				Roof: op.ComputeRoof(), Flops: flops, Bytes: bytes,
 				Seconds: profiles.Median(times), MinSeconds: slices.Min(times), MaxSeconds: slices.Max(times), Iters: n * len(times),
 			}
-			r.RefRate, r.RefRateLow, r.RefRateHigh = refRate(times, refs)
+			r.RefRate, r.RefRateLow, r.RefRateHigh = refRate(times, refOf(res.RefNames, refs))
 			if probes != nil {
-				r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh = refRate(times, [][]float64{probes})
+				r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh = refRate(times, probes)
 			}
 			return r
 		}

@@ -136,9 +136,9 @@ func (cm *coldMixes) results() []MixResult {
 }
 
 // SameTime is the same-time reference of the benchmark's DRAM-sized rows (bench.SameTime):
-// the cold mixes themselves (copy_cold and triad_cold, the non-temporal-store kernels where
-// the CPU has them, on arrays of a cpu-large row's size), each timed as the calibration
-// times it: one call after the eviction, dispatched as the catalog's kernels are, on the
+// the cold mix of the reference's pattern (profiles.RefPattern: the one pattern the report
+// divides by; the non-temporal-store kernel where the CPU has it, on arrays of a cpu-large
+// row's size), timed as the calibration times it: one call after the eviction, dispatched as the catalog's kernels are, on the
 // same clock. Timed between a row's samples, they say what the machine gave the catalog's
 // streaming patterns at that moment, under the load the row ran under.
 type SameTime struct {
@@ -154,6 +154,17 @@ func NewSameTime(ev *cold.Evictor) *SameTime { return newSameTime(ev, coldMiB) }
 
 func newSameTime(ev *cold.Evictor, mib int) *SameTime {
 	ms := mixes()
+	var names []string
+	for _, mx := range coldMixesOf(ms) {
+		names = append(names, mx.name)
+	}
+	ref, _ := profiles.RefPattern(names)
+	// Only the warm mixes whose cold mix is the reference's: a pattern the report never
+	// divides by would cost a cold call after every sample for nothing.
+	ms = slices.DeleteFunc(ms, func(m memMix) bool {
+		i := slices.IndexFunc(coldOf, func(p struct{ warm, cold string }) bool { return p.warm == m.name })
+		return i < 0 || coldOf[i].cold != ref
+	})
 	s := &SameTime{cm: sync.OnceValue(func() *coldMixes { return newColdMixes(max(1, runtimeWorkers()), mib, ms, ev) })}
 	for _, mx := range coldMixesOf(ms) {
 		s.names = append(s.names, mx.name)
@@ -166,7 +177,7 @@ func newSameTime(ev *cold.Evictor, mib int) *SameTime {
 // DRAM as the reference's own calls do, whatever the last-level cache's size.
 const SameTimeArrayMiB = coldMiB
 
-// Names are the reference's patterns (the cold mixes' names), in the order Sample returns
+// Names are the reference's patterns (the cold mix's name), in the order Sample returns
 // their rates.
 func (s *SameTime) Names() []string { return slices.Clone(s.names) }
 

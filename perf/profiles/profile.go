@@ -46,6 +46,46 @@ const HBMKey = "hbm"
 // sample, after the same eviction (package perf/calibrate, coldmix.go).
 var Mixes = []string{"copy", "copy_nt", "triad", "triad_nt", "read", "write", "write_nt", "copy_cold", "triad_cold"}
 
+// RefPatterns are the patterns a same-time reference can pair with a row (the cold mixes),
+// in order of preference: the reference is the first of them measured. One pattern, fixed
+// by this order and never by which ran faster: a calibration's two patterns sit within a
+// few percent of each other, and the faster one changed from one calibration to the next
+// on the same host, so a rule that picks the faster paired rows with one pattern in one run
+// and the other in the next, and divided by the other's calibrated rate when the bench and
+// the report decided apart. triad_cold comes first: its mix is the envelope's on the hosts
+// measured so far, so a row's judged figure is its rate over the reference with no ratio
+// of two patterns' best rounds between them, and it is AddFwd's pattern (two streamed
+// reads, one streamed write), the physics check's planted error (docs/report.md).
+var RefPatterns = []string{"triad_cold", "copy_cold"}
+
+// RefPattern returns the same-time reference's pattern among names (the patterns a
+// reference timed, or a profile measured): the first of RefPatterns in names, with its index
+// in names; "" and -1 when names hold none.
+func RefPattern(names []string) (string, int) {
+	for _, p := range RefPatterns {
+		if i := slices.Index(names, p); i >= 0 {
+			return p, i
+		}
+	}
+	return "", -1
+}
+
+// RefSpread returns the pattern of p's same-time reference (RefPattern among the mixes p
+// measured) and its calibrated spread; "" and the zero Spread when p measured none.
+func (p *Profile) RefSpread() (string, Spread) {
+	if p == nil {
+		return "", Spread{}
+	}
+	var measured []string
+	for _, k := range RefPatterns {
+		if p.MixSpreads[k].Measured() || p.MixFractions[k] > 0 {
+			measured = append(measured, k)
+		}
+	}
+	name, _ := RefPattern(measured)
+	return name, p.MixSpreads[name]
+}
+
 // CacheKeys are the cache levels a calibration's working-set sweep can report, in order.
 var CacheKeys = []string{"l1", "l2", "l3"}
 

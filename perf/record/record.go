@@ -34,9 +34,9 @@ type Record struct {
 	MaxSeconds float64 `json:"max_seconds"`
 	Iters      int     `json:"iters"` // calls timed
 	// RefRate is the same-time reference of a DRAM-sized cold row, in bytes/s: streaming
-	// patterns of the catalog's kernels (the calibration's copy_cold and triad_cold mixes)
-	// timed one cold call each after every sample of the row, so that they saw the machine
-	// the row saw; it is the faster pattern's rate paired with the row's samples, so that
+	// pattern of the catalog's kernels (the calibration's cold mix profiles.RefPattern names)
+	// timed one cold call after every sample of the row, so that it saw the machine the row
+	// saw; it is that pattern's rate paired with the row's samples, so that
 	// Seconds × RefRate is the median of each sample's time × the rate of the reference
 	// call after it (bench.Measure). The report's physics check
 	// compares the row's implied rate with it (report.SameTimeLine). Zero when the row had

@@ -160,7 +160,7 @@ func (d *Document) view() (*htmlView, error) {
 			"inconclusive when only what the run saw of the machine (a burst on its reference, a slower compute probe, a drifted run, a profile measured under load) puts the line inside that interval; "+
 			"anomaly when even the slowest sample is above %.0f%% (the formula or the calibration is wrong); below otherwise; "+
 			"latency-bound rows have a SOL time under the cold-call floor; "+
-			"a formula error: the fastest sample implies a rate above a theoretical ceiling, or the median a byte rate above what the machine could have moved at the same time (the same-time reference, the faster streaming pattern timed between a DRAM-sized row's samples, times the envelope over that pattern's calibrated rate, widened by its spread). A rate check convicts no undercount: the bytes audit does (docs/audit.md).",
+			"a formula error: the fastest sample implies a rate above a theoretical ceiling, or the median a byte rate above what the machine could have moved at the same time (the same-time reference, the streaming pattern timed between a DRAM-sized row's samples, times the envelope over that pattern's calibrated rate, widened by its spread). A rate check convicts no undercount: the bytes audit does (docs/audit.md).",
 			100*report.AtCeilingMin, 100*report.AnomalyAbove)}
 	if d.Sampled != nil && len(d.Sampled) != len(d.Rows) {
 		return nil, fmt.Errorf("report: %d sampled rows for %d priced rows", len(d.Sampled), len(d.Rows))

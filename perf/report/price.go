@@ -25,8 +25,8 @@ const (
 )
 
 // The same-time physics check: a DRAM-sized cold row carries a same-time reference
-// (record.RefRate), the rate of the faster of the calibration's copy_cold and triad_cold
-// mixes paired with the row's samples, one cold call of each timed right after every sample,
+// (record.RefRate), the rate of one of the calibration's cold mixes (profiles.RefPattern)
+// paired with the row's samples, one cold call of it timed right after every sample,
 // dispatched and evicted as the row is, so whatever load slowed the row slowed the reference
 // alike. Medians, not fastest samples: on a shared machine one cold call in a few runs far
 // faster than the others, and a row gets such a call in some runs and not in others.
@@ -43,21 +43,17 @@ const (
 
 // SameTimeLine returns the line of the same-time physics check on prof: a row whose byte
 // rate (bytes / its median sample) is above line times its same-time reference is a formula
-// error. It is envelope / m × (1 + min(spread, SameTimeSpreadCap)), where m is the calibrated rate of the faster of
-// the reference mixes (copy_cold, triad_cold), envelope the best calibrated mix, and spread
-// that reference mix's (max − min) / median over the calibration's calls. ok is false when
-// the profile measured neither reference mix: then no line can be derived and the check
-// does not run.
+// error. It is envelope / m × (1 + min(spread, SameTimeSpreadCap)), where m is the
+// calibrated rate of the reference's pattern (profiles.RefSpread), envelope the best
+// calibrated mix, and spread that pattern's (max − min) / median over the calibration's
+// calls. ok is false when the profile measured no reference pattern: then no line can be
+// derived and the check does not run.
 func SameTimeLine(prof *profiles.Profile) (line float64, ok bool) {
 	if prof == nil {
 		return 0, false
 	}
-	ref, m := "", 0.0
-	for _, k := range []string{"copy_cold", "triad_cold"} {
-		if f := prof.MixFractions[k]; f > m {
-			ref, m = k, f
-		}
-	}
+	ref, _ := prof.RefSpread()
+	m := prof.MixFractions[ref]
 	if m <= 0 {
 		return 0, false
 	}
@@ -80,9 +76,8 @@ const SameTimeSpreadCap = math.Sqrt2 - 1
 
 // SameTimeFactor is how fast the machine streamed while a row with same-time reference
 // refRate (record.RefRate) ran, as a fraction of the best the calibration saw of the same
-// pattern: refRate over the calibrated best of the reference pattern (of copy_cold and
-// triad_cold, the one with the faster median, as the benchmark takes the faster pattern's
-// median). The envelope that prices a row is a best (the fastest of many cold calls), while
+// pattern: refRate over the calibrated best of the reference pattern (profiles.RefSpread,
+// the pattern the benchmark pairs). The envelope that prices a row is a best (the fastest of many cold calls), while
 // a row's efficiency is its median over a few: on a shared machine a perfect kernel's typical
 // call sits below the best call the calibration caught, by however much that machine's
 // calls spread, and the machine's memory bandwidth moves from minute to minute besides
@@ -99,20 +94,12 @@ func SameTimeFactor(prof *profiles.Profile, refRate float64) (factor float64, ok
 	return refRate / b, true
 }
 
-// refSpread is the calibrated spread of the same-time reference pattern: of copy_cold and
-// triad_cold, the one whose median is faster (its Max is the best round SameTimeFactor
-// divides by); the zero Spread when prof measured neither.
+// refSpread is the calibrated spread of prof's same-time reference pattern
+// (profiles.RefSpread): its Max is the best round SameTimeFactor divides by; the zero Spread
+// when prof measured none.
 func refSpread(prof *profiles.Profile) profiles.Spread {
-	if prof == nil {
-		return profiles.Spread{}
-	}
-	var best profiles.Spread
-	for _, k := range []string{"copy_cold", "triad_cold"} {
-		if s := prof.MixSpreads[k]; s.Measured() && s.Median > best.Median {
-			best = s
-		}
-	}
-	return best
+	_, s := prof.RefSpread()
+	return s
 }
 
 // Contention is a same-time reference that ran off the calibration's typical rate of its
@@ -861,7 +848,7 @@ func breachNote(row *Row, prof *profiles.Profile, r *roof) string {
 		if r := row.Rec.RefRateHigh; r > 0 {
 			at = fmt.Sprintf(", and %sx its interval's high bound", Times(row.ByteRate/r))
 		}
-		parts = append(parts, fmt.Sprintf("implied %s by its median sample is %sx the same-time reference (%s, the faster streaming pattern timed between its samples%s; the line is %sx: the DRAM envelope over that pattern's calibrated rate, widened by its spread)",
+		parts = append(parts, fmt.Sprintf("implied %s by its median sample is %sx the same-time reference (%s, the streaming pattern timed between its samples%s; the line is %sx: the DRAM envelope over that pattern's calibrated rate, widened by its spread)",
 			Rate(row.ByteRate, "B/s"), Times(row.RefRatio), Rate(row.RefRate, "B/s"), at, Times(row.RefLine)))
 	}
 	return "formula error: " + strings.Join(parts, "; ")

@@ -463,29 +463,37 @@ func TestGroupKeepsReferences(t *testing.T) {
 	}
 }
 
-// sameTimeProfile is testProfile with the calibration's reference mixes: copy_cold at 0.5 of
-// the theoretical DRAM ceiling with a spread of 20% of its median, triad_cold at 0.4, the
-// envelope (a warm mix) at 0.6. Its same-time line is 0.6 / 0.5 × 1.2 = 1.44. The spreads'
-// medians are TestSameTimeCheck's reference, 250 GB/s, so its rows price without contention.
+// sameTimeProfile is testProfile with the calibration's reference mixes: triad_cold (the
+// reference's pattern) at 0.5 of the theoretical DRAM ceiling with a spread of 20% of its
+// median, copy_cold at 0.4, the envelope (a warm mix) at 0.6. Its same-time line is
+// 0.6 / 0.5 × 1.2 = 1.44. The spreads' medians are TestSameTimeCheck's reference, 250 GB/s,
+// so its rows price without contention.
 func sameTimeProfile(t *testing.T) *profiles.Profile {
 	p := reporttest.Profile(t)
 	p.HBM.Calibration = 0.6
-	p.MixFractions = map[string]float64{"copy_cold": 0.5, "triad_cold": 0.4, "copy_nt": 0.6}
-	p.MixSpreads = map[string]profiles.Spread{"copy_cold": {Min: 2.25e11, Median: 2.5e11, Max: 2.75e11, N: 7}, "triad_cold": {Min: 0.25e11, Median: 2.5e11, Max: 7.5e11, N: 7}}
+	p.MixFractions = map[string]float64{"triad_cold": 0.5, "copy_cold": 0.4, "copy_nt": 0.6}
+	p.MixSpreads = map[string]profiles.Spread{"triad_cold": {Min: 2.25e11, Median: 2.5e11, Max: 2.75e11, N: 7}, "copy_cold": {Min: 0.25e11, Median: 2.5e11, Max: 7.5e11, N: 7}}
 	return p
 }
 
-// TestSameTimeLine: the line is derived from the profile (the envelope over the faster
-// reference mix, widened by that mix's spread, at most by sqrt(2): a stalled call in the
-// calibration widens no further), and there is none without a reference mix.
+// TestSameTimeLine: the line is derived from the profile (the envelope over the reference's
+// pattern, widened by that pattern's spread, at most by sqrt(2): a stalled call in the
+// calibration widens no further), whichever pattern ran faster in the calibration; over
+// copy_cold on a profile that measured no triad_cold; and there is none without a
+// reference mix.
 func TestSameTimeLine(t *testing.T) {
 	if line, ok := SameTimeLine(sameTimeProfile(t)); !ok || math.Abs(line-1.44) > 1e-12 {
 		t.Errorf("SameTimeLine = %v, %v; want 1.44", line, ok)
 	}
 	p := sameTimeProfile(t)
-	p.MixFractions["triad_cold"] = 0.55 // now the faster reference: its own spread (2.9) counts, capped
+	p.MixFractions["copy_cold"] = 0.55 // faster than the reference's pattern: no matter
+	if line, ok := SameTimeLine(p); !ok || math.Abs(line-1.44) > 1e-12 {
+		t.Errorf("SameTimeLine with copy_cold faster = %v, %v; want 1.44 (the reference's pattern is fixed)", line, ok)
+	}
+	delete(p.MixFractions, "triad_cold")
+	delete(p.MixSpreads, "triad_cold")
 	if line, ok := SameTimeLine(p); !ok || math.Abs(line-0.6/0.55*math.Sqrt2) > 1e-12 {
-		t.Errorf("SameTimeLine with triad_cold faster = %v, %v; want %v", line, ok, 0.6/0.55*math.Sqrt2)
+		t.Errorf("SameTimeLine without triad_cold = %v, %v; want %v (over copy_cold, its spread capped)", line, ok, 0.6/0.55*math.Sqrt2)
 	}
 	if line, ok := SameTimeLine(reporttest.Profile(t)); ok {
 		t.Errorf("a profile without reference mixes has a line %v", line)
@@ -516,7 +524,7 @@ func TestSameTimeCheck(t *testing.T) {
 		notePrefx string
 	}{
 		{"correct, 1.1x its reference", withRef(correct), false, Below, 1.1, ""},
-		{"doubled, 2.2x the same reference", withRef(doubled), true, FormulaError, 2.2, "formula error: implied 550 GB/s by its median sample is 2.20x the same-time reference (250 GB/s, the faster streaming pattern timed between its samples; the line is 1.44x"},
+		{"doubled, 2.2x the same reference", withRef(doubled), true, FormulaError, 2.2, "formula error: implied 550 GB/s by its median sample is 2.20x the same-time reference (250 GB/s, the streaming pattern timed between its samples; the line is 1.44x"},
 		{"just under the line", withRef(reporttest.Rec("vector.fp32", 1<<28, 1<<30, secs*1.1/1.43)), false, Below, 1.43, ""},
 		{"just over the line", withRef(reporttest.Rec("vector.fp32", 1<<28, 1<<30, secs*1.1/1.45)), true, FormulaError, 1.45, "formula error"},
 		{"correct, no reference", correct, false, Below, math.NaN(), ""},
@@ -591,8 +599,8 @@ func TestSameTimeInterval(t *testing.T) {
 // does not move the row across a line; the efficiency column stays the profile's.
 func TestSameTimeVerdicts(t *testing.T) {
 	p := reporttest.Profile(t)
-	p.MixFractions = map[string]float64{"copy_cold": 0.5, "triad_cold": 0.4}
-	p.MixSpreads = map[string]profiles.Spread{"copy_cold": {Min: 2e11, Median: 4e11, Max: 5e11, N: 9}, "triad_cold": {Min: 1e11, Median: 2e11, Max: 3e11, N: 9}}
+	p.MixFractions = map[string]float64{"triad_cold": 0.5, "copy_cold": 0.4}
+	p.MixSpreads = map[string]profiles.Spread{"triad_cold": {Min: 2e11, Median: 4e11, Max: 5e11, N: 9}, "copy_cold": {Min: 1e11, Median: 2e11, Max: 3e11, N: 9}}
 	sol := 4.0 / (1 << 11) // 4<<28 bytes at the 2^39 B/s effective HBM ceiling
 	for _, c := range []struct {
 		name      string

@@ -45,7 +45,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	maxFlops := fl.Int64("max-flops", bench.DefaultLimits.FlopLimit, "skip cases above `N` FLOPs (a plain reference runs at about 1 GFLOP/s)")
 	warm := fl.Bool("warm", false, "time every case in warm batches; by default every case is timed cold, one call a sample after evicting the caches")
 	verbose := fl.Bool("v", false, "list every skipped case")
-	sameTime := fl.Int64("same-time-mib", sameTimeMiB(), "after every sample of a cold case with more than `N` MiB of tensors, time the same-time reference (the calibration's copy_cold and triad_cold mixes, one cold call each) for the report's physics check and verdicts (default: this host's last-level cache or the reference's own array size, the smaller, so the cases that stream from DRAM); 0: none")
+	sameTime := fl.Int64("same-time-mib", sameTimeMiB(), "after every sample of a cold case with more than `N` MiB of tensors, time the same-time reference (one cold call of the calibration's triad_cold mix, or copy_cold where it has none) for the report's physics check and verdicts (default: this host's last-level cache or the reference's own array size, the smaller, so the cases that stream from DRAM); 0: none")
 	evictSize := fl.Int64("evict-mib", cold.DefaultEvictSize()>>20, "cold: read a buffer of `N` MiB before each sample to evict the caches (default: twice this host's last-level cache; smaller leaves data cached, so the times are not cold: for trying the command, not for measurements)")
 	probe := fl.Bool("probe", true, "after every sample of a cold case, run the same-time compute probe (one short dispatch of this host's vector.fp32 roof kernel on every worker; record probe_rate) for the report's verdicts; false: none")
 	refSize := fl.Int64("ref-mib", refMiB(), "time the drift reference (the calibration's copy) at the start and end of the run on arrays of `N` MiB each (default: the calibration's size, so the report can compare it with the profile); 0: none")
@@ -283,7 +283,7 @@ func timingNote(opt bench.Options) string {
 		note += fmt.Sprintf(" (smaller than this host's %d MiB, twice its last-level cache: a case's data can stay cached, so its times are not cold ones)", cold.DefaultEvictSize()>>20)
 	}
 	if opt.SameTime != nil {
-		note += fmt.Sprintf("; after each sample of a case with more than %d MiB of tensors, one cold call of each same-time reference (the calibration's copy_cold and triad_cold)", opt.SameTime.Above>>20)
+		note += fmt.Sprintf("; after each sample of a case with more than %d MiB of tensors, one cold call of the same-time reference (the calibration's %s)", opt.SameTime.Above>>20, strings.Join(opt.SameTime.Names, ", "))
 	}
 	if opt.Probe != nil {
 		note += "; after each sample, one dispatch of the same-time compute probe (the " + profiles.ProbeKey + " roof kernel on every worker)"
