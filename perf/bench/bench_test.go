@@ -738,3 +738,50 @@ func (instanceRegistry) Has(string) bool { return true }
 func (r instanceRegistry) Build(manifest.Case, bench.BuildOptions) (bench.Instance, error) {
 	return r.in, nil
 }
+
+// TestRunSecondLook: a case whose record Settle.Revisit calls open (the machine, not its
+// samples) is timed again after every other case and written last; record by record, the
+// look Settle.Nearer prefers is kept, whichever it is.
+func TestRunSecondLook(t *testing.T) {
+	relu, add := planOne(t, find(t, "ReluFwd/cpu-small/float32")), planOne(t, find(t, "AddFwd/cpu-small/float32"))
+	for _, second := range []bool{true, false} {
+		calls := 0
+		opt := quickOptions
+		opt.Evictor = cold.NewEvictor(1 << 20)
+		// Each reference call reads faster than the one before, so the second look's
+		// records have the higher RefRate.
+		opt.SameTime = &bench.SameTime{Above: 0, Names: []string{"triad_cold"}, Sample: func() []float64 {
+			calls++
+			return []float64{1e9 * float64(calls)}
+		}}
+		opt.Settle = &bench.Settle{Max: opt.Samples, MaxTime: time.Second,
+			Open:    func(record.Record) bool { return false },
+			Revisit: func(r record.Record) bool { return r.Op == "ReluFwd" },
+			Nearer: func(a, b record.Record) bool {
+				return (a.RefRate > b.RefRate) == second
+			},
+		}
+		var out, progress bytes.Buffer
+		if failed, err := bench.Run(reg, []bench.Planned{relu, add}, opt, record.NewBenchWriter(&out), &progress); failed != 0 || err != nil {
+			t.Fatalf("Run: %d failed, %v", failed, err)
+		}
+		recs, fs := record.ReadBench(&out, "out.txt")
+		if len(fs) > 0 {
+			t.Fatal(fs)
+		}
+		n := opt.Count
+		if len(recs) != 2*n || recs[0].Op != "AddFwd" || recs[n].Op != "ReluFwd" {
+			t.Fatalf("second=%v: records %+v: want AddFwd's %d, then ReluFwd's, written after its second look", second, recs, n)
+		}
+		// Relu's first look took the first references (its warm-up and 2 x 3 samples: calls
+		// 1-7), AddFwd the next 7, Relu's second look the last 7.
+		for _, r := range recs[n:] {
+			if late := r.RefRate > 14e9; late != second {
+				t.Errorf("second=%v: ReluFwd kept a record with RefRate %v (calls so far %d)", second, r.RefRate, calls)
+			}
+		}
+		if !strings.Contains(progress.String(), "looked at again at the end") || !strings.Contains(progress.String(), "second look") {
+			t.Errorf("progress does not say which case was looked at again:\n%s", progress.String())
+		}
+	}
+}

@@ -127,6 +127,24 @@ func contention(prof *profiles.Profile, rec *record.Record) (c Contention, ok bo
 	return c, math.Abs(c.Off) > c.Tolerance
 }
 
+// MachineOff is how far the machine was, while rec ran, from the state prof's calibration
+// typically found it in: the larger of |ln| of its same-time reference over the reference
+// pattern's calibrated median and of its compute probe over the probe roof's calibrated
+// median; 0 when it has neither (or prof measured neither). Both readings of a memory-bound
+// row coincide, and the probe widens nothing, where the machine was at its typical state:
+// of two looks at a row, the one with the smaller MachineOff is the one its references say
+// was quieter (bench.Settle.Revisit), whatever the row's own times.
+func MachineOff(prof *profiles.Profile, rec *record.Record) float64 {
+	off := 0.0
+	if s := refSpread(prof); s.Median > 0 && rec.RefRate > 0 {
+		off = math.Abs(math.Log(rec.RefRate / s.Median))
+	}
+	if c, ok := prof.Roof(profiles.ProbeKey); ok && c.Spread.Median > 0 && rec.ProbeRate > 0 {
+		off = max(off, math.Abs(math.Log(rec.ProbeRate/c.Spread.Median)))
+	}
+	return off
+}
+
 // lineTolerance is the relative slack of the verdict lines: times and ceilings come as
 // decimals, so a row exactly on a line in decimal (1.2 ms of SOL in 1.5 ms) can land an ulp
 // below it in binary, and must still read as on it.

@@ -831,3 +831,30 @@ vector:
 		t.Errorf("a slow compute-bound row with its probe on a loaded profile: verdict %q judged %v", row.Verdict, row.Judged)
 	}
 }
+
+// TestMachineOff: how far a record's references sat from the calibration's typical machine
+// is |ln| of the same-time reference over its pattern's calibrated median, or of the probe
+// over the probe roof's median, the larger; 0 without either.
+func TestMachineOff(t *testing.T) {
+	p := sameTimeProfile(t) // triad_cold's median: 2.5e11
+	c := p.Units[profiles.ProbeKey]
+	c.Spread = profiles.Spread{Min: 0.9e12, Median: 1e12, Max: 1.1e12, N: 7}
+	p.Units[profiles.ProbeKey] = c
+	for _, tc := range []struct {
+		name       string
+		ref, probe float64
+		want       float64
+	}{
+		{"typical", 2.5e11, 1e12, 0},
+		{"reference at half", 1.25e11, 1e12, math.Ln2},
+		{"reference at twice", 5e11, 0, math.Ln2},
+		{"probe further off", 2e11, 0.25e12, 2 * math.Ln2},
+		{"neither", 0, 0, 0},
+	} {
+		rec := reporttest.Rec("vector.fp32", 0, 1<<30, 1e-3)
+		rec.RefRate, rec.ProbeRate = tc.ref, tc.probe
+		if got := MachineOff(p, &rec); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: MachineOff = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -39,7 +39,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	judge := fl.String("judge", "", "only the cases that can earn a verdict on the profile `NAME|FILE`: per op, the cpu-* row with the smallest tensors whose speed-of-light time there is at least 10x the run's latency floor (bench.Judge)")
 	count := fl.Int("count", bench.DefaultOptions.Count, "records per case (benchstat needs several for a p-value)")
 	samples := fl.Int("samples", bench.DefaultOptions.Samples, "timed batches per record; the record is their median")
-	maxSamples := fl.Int("max-samples", 0, "with -judge: after -samples, double the samples, up to `N` in all (and about 30s of them), of a row whose verdict its samples leave open (the report's \"at the line\": the 80% line inside its judged efficiency's 99% interval); 0: none")
+	maxSamples := fl.Int("max-samples", 0, "with -judge: after -samples, double the samples, up to `N` in all (and about 30s of them), of a row whose verdict its samples leave open (the report's \"at the line\": the 80% line inside its judged efficiency's 99% interval), and time a row the report reads \"inconclusive\" once more at the end, keeping the look whose references sat nearer the calibration's typical machine; 0: none")
 	maxTime := fl.Duration("max-time", bench.DefaultOptions.MaxTime, "timing budget per case, calibration included; -quick lowers the default to 150ms")
 	maxStorage := fl.Int64("max-bytes", bench.DefaultLimits.MaxStorage, "skip cases whose tensors take more than `N` bytes")
 	maxFlops := fl.Int64("max-flops", bench.DefaultLimits.FlopLimit, "skip cases above `N` FLOPs (a plain reference runs at about 1 GFLOP/s)")
@@ -202,13 +202,25 @@ const settleTime = 30 * time.Second
 
 // settle is -max-samples' bench.Settle: a record's verdict is open while the report, pricing
 // it on prof, reads it as at the line, or cannot tell whether it breaches the same-time line
-// (report.Row.RefUnsure): both are its samples' uncertainty, which more samples narrow.
+// (report.Row.RefUnsure): both are its samples' uncertainty, which more samples narrow. A
+// record the report reads as inconclusive with a reference timed beside it (the machine
+// was off its calibrated state while it ran) gets a second look at the end of the run, and
+// the look whose references sat nearer the calibration's typical machine is kept
+// (report.MachineOff).
 func settle(prof *profiles.Profile, maxSamples int) *bench.Settle {
 	pricer := report.NewPricer(prof, nil, profiles.Effective)
-	return &bench.Settle{Max: maxSamples, MaxTime: settleTime, Open: func(rec record.Record) bool {
-		row := pricer.Price(&rec)
-		return row.Verdict == report.AtLine || row.RefUnsure
-	}}
+	return &bench.Settle{Max: maxSamples, MaxTime: settleTime,
+		Open: func(rec record.Record) bool {
+			row := pricer.Price(&rec)
+			return row.Verdict == report.AtLine || row.RefUnsure
+		},
+		Revisit: func(rec record.Record) bool {
+			return (rec.RefRate > 0 || rec.ProbeRate > 0) && pricer.Price(&rec).Verdict == report.Inconclusive
+		},
+		Nearer: func(a, b record.Record) bool {
+			return report.MachineOff(prof, &a) < report.MachineOff(prof, &b)
+		},
+	}
 }
 
 // copyReference is the drift reference of a run (bench.References.Copy): the calibration's
