@@ -374,14 +374,23 @@ func Run(reg Registry, plans []Planned, opt Options, w RecordWriter, progress io
 			kept += ": " + res.Err.Error()
 		}
 		if res.Err == nil && len(res.Records) == len(first.Records) {
-			n := 0
+			n := 0 // records kept from the second look
 			for k := range res.Records {
-				if !st.Nearer(res.Records[k], first.Records[k]) {
-					res.Records[k] = first.Records[k]
+				if st.Nearer(res.Records[k], first.Records[k]) {
 					n++
+				} else {
+					res.Records[k] = first.Records[k]
 				}
 			}
-			kept = fmt.Sprintf("kept the look nearer the calibrated machine: the second for %d of %d records", len(res.Records)-n, len(res.Records))
+			switch n {
+			case len(res.Records):
+				kept = "kept: its references sat nearer the calibrated machine"
+			case 0:
+				// The line shows the look whose records are written.
+				res, kept = first, "the first look kept: its references sat nearer the calibrated machine"
+			default:
+				kept = fmt.Sprintf("kept for %d of %d records, whose references sat nearer the calibrated machine; the first look's for the others", n, len(res.Records))
+			}
 		} else {
 			res = first
 		}
