@@ -96,7 +96,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	}
 	if *out != "" {
 		// Refused before anything is measured: -o must not name a manifest read, nor
-		// anything but a regular file.
+		// anything but a regular file or a stream (/dev/null, a pipe) written in place.
 		if err := output.Check(*out, cat.files...); err != nil {
 			return fl.Errorf("%v", err)
 		}
