@@ -22,6 +22,7 @@ type Meta struct {
 	Date      time.Time // when the report was made
 	Files     []string  // the records files of the run
 	BaseFiles []string  // the records files of the base run, when comparing
+	AuditFile string    // the bytes audit's results the rows were marked from (-audit), "" when none
 }
 
 // Document is everything a report shows: the priced rows of a run, optionally their samples
@@ -98,11 +99,13 @@ type htmlDelta struct {
 }
 
 type htmlView struct {
-	Title, Basis    string
-	Meta            Meta
-	Date            string
-	Devices         []htmlDevice
-	Counts          string
+	Title, Basis string
+	Meta         Meta
+	Date         string
+	Devices      []htmlDevice
+	Counts       string
+	// AuditLine counts the ranked rows the bytes audit judged (AuditLine); "" without -audit.
+	AuditLine       string
 	Rows            []htmlRow
 	Abbreviated     bool
 	DTypeLegend     string
@@ -257,6 +260,7 @@ func (d *Document) view() (*htmlView, error) {
 		v.Ranked = append(v.Ranked, hk)
 	}
 	v.RankRule, v.RankLegend = RankRule, SummaryLegend
+	v.AuditLine = AuditLine(ranked, d.AuditFile != "")
 	v.Tiny = Counts(d.Rows).LatencyBound
 	for _, g := range unplotted(d.Rows) {
 		v.Unplotted = append(v.Unplotted, htmlUnplotted{Why: g.why, Names: g.names})
