@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -54,7 +55,11 @@ type htmlRow struct {
 	Flops, Bytes, Time, Spread, N        cell
 	SOL, Eff                             cell
 	Bound, Verdict, Note, Pos            string
-	Class                                string
+	// SpreadTitle gives the spread of a row's records' medians when it has several (its
+	// cell's hover text); PosFull is where the record was read, Pos its file's base name
+	// and line: a path as long as a CI workspace's would widen the table past the window.
+	SpreadTitle, PosFull string
+	Class                string
 }
 
 type cell struct{ Text, Key string }
@@ -228,13 +233,23 @@ func (d *Document) view() (*htmlView, error) {
 		hr.SOL = numCell(report.SI(r.SOLTime, "s"), r.SOLTime)
 		hr.Eff = numCell(report.Percent(r.Efficiency), r.Efficiency)
 		hr.N = numCell("1", 1)
+		hr.Spread = spreadCell(r)
 		if d.Sampled != nil {
 			s := &d.Sampled[i]
 			hr.N = numCell(strconv.Itoa(len(s.Samples)), float64(len(s.Samples)))
 			if len(s.Samples) > 1 {
 				lo, hi := s.Range()
-				hr.Spread = numCell(fmt.Sprintf("±%.0f%% (%s .. %s)", 50*s.RelSpread(), report.SI(lo, "s"), report.SI(hi, "s")), s.RelSpread())
+				records := fmt.Sprintf("±%.0f%% (%s .. %s)", 50*s.RelSpread(), report.SI(lo, "s"), report.SI(hi, "s"))
+				hr.SpreadTitle = fmt.Sprintf("the %d records' medians: %s", len(s.Samples), records)
+				if hr.Spread.Text == "" {
+					hr.Spread = numCell(records, s.RelSpread())
+				}
 			}
+		}
+		if pos := r.Rec.Pos; pos.File != "" {
+			hr.PosFull = pos.String()
+			pos.File = filepath.Base(pos.File)
+			hr.Pos = pos.String()
 		}
 		v.Rows = append(v.Rows, hr)
 
@@ -297,6 +312,22 @@ func (d *Document) view() (*htmlView, error) {
 		}
 	}
 	return v, nil
+}
+
+// spreadCell is a row's spread as the text table gives it (effSpread: the efficiency of its
+// slowest and of its fastest sample, "82-87%"), or for a row with no efficiency the time of
+// those samples ("9.20µs-9.70µs"); its key, for sorting, is their distance over the median time. Blank when
+// the records give no slowest and fastest sample.
+func spreadCell(r *report.Row) cell {
+	lo, hi, med := r.Rec.MinSeconds, r.Rec.MaxSeconds, r.Rec.Seconds
+	if lo <= 0 || hi <= 0 || med <= 0 {
+		return cell{}
+	}
+	text := effSpread(r)
+	if text == "" {
+		text = report.SI(lo, "s") + "-" + report.SI(hi, "s")
+	}
+	return numCell(text, (hi-lo)/med)
 }
 
 // stripXMLProlog drops an XML declaration, which has no place inside an HTML document.
