@@ -53,7 +53,7 @@ var htmlPage = template.Must(template.New("report").Parse(htmlTemplate))
 type htmlRow struct {
 	Op, Workload, DType, DTypeFull, Roof string
 	Flops, Bytes, Time, Spread, N        cell
-	SOL, Eff                             cell
+	SOL, Eff, Judged                     cell
 	Bound, Verdict, Note, Pos            string
 	// SpreadTitle gives the spread of a row's records' medians when it has several (its
 	// cell's hover text); PosFull is where the record was read, Pos its file's base name
@@ -93,7 +93,7 @@ type htmlDevice struct {
 
 // htmlRanked is a row of the ranking by lost time (Rank).
 type htmlRanked struct {
-	N, Name, Time, SOL, Lost, Share, Eff, Samples, Verdict, Move, Class string
+	N, Name, Time, SOL, Lost, Share, Eff, Judged, Samples, Verdict, Move, Class string
 }
 
 type htmlDelta struct {
@@ -109,6 +109,9 @@ type htmlView struct {
 	Date         string
 	Devices      []htmlDevice
 	Counts       string
+	// Judged shows the rows table's judged column: a row's verdict reads its judged
+	// efficiency (judgedDecides), as in the text table.
+	Judged bool
 	// AuditLine counts the ranked rows the bytes audit judged (AuditLine); "" without -audit.
 	AuditLine       string
 	Rows            []htmlRow
@@ -134,7 +137,11 @@ type htmlView struct {
 	Memory               string
 	Ranked               []htmlRanked
 	RankRule, RankLegend string
-	Tiny                 int // the rows under the latency floor, counted apart
+	// RankJudged shows the ranked table's judged column, as the text summary's, with
+	// JudgedLegend under it.
+	RankJudged   bool
+	JudgedLegend string
+	Tiny         int // the rows under the latency floor, counted apart
 }
 
 // verdictClass is a CSS class per verdict, matching the chart's colours.
@@ -232,6 +239,10 @@ func (d *Document) view() (*htmlView, error) {
 		hr.Time = numCell(report.SI(measured(r.Rec.Seconds), "s"), measured(r.Rec.Seconds))
 		hr.SOL = numCell(report.SI(r.SOLTime, "s"), r.SOLTime)
 		hr.Eff = numCell(report.Percent(r.Efficiency), r.Efficiency)
+		if judgedDecides(r) {
+			hr.Judged = numCell(judgedCell(r), r.Judged)
+			v.Judged = true
+		}
 		hr.N = numCell("1", 1)
 		hr.Spread = spreadCell(r)
 		if d.Sampled != nil {
@@ -272,9 +283,13 @@ func (d *Document) view() (*htmlView, error) {
 		if lostAll > 0 && k.Lost > 0 {
 			hk.Share = roundPercent(k.Lost / lostAll)
 		}
+		if judgedDecides(k.Row) {
+			hk.Judged = judgedCell(k.Row)
+			v.RankJudged = true
+		}
 		v.Ranked = append(v.Ranked, hk)
 	}
-	v.RankRule, v.RankLegend = RankRule, SummaryLegend
+	v.RankRule, v.RankLegend, v.JudgedLegend = RankRule, SummaryLegend, JudgedLegend
 	v.AuditLine = AuditLine(ranked, d.AuditFile != "")
 	v.Tiny = Counts(d.Rows).LatencyBound
 	for _, g := range unplotted(d.Rows) {

@@ -367,3 +367,40 @@ func TestHTMLRecordColumn(t *testing.T) {
 		t.Errorf("record cell %q title %q, want new.txt:1 and the full position", text(pos[0]), title)
 	}
 }
+
+// TestHTMLJudgedColumn: the rows table shows the judged efficiency and its interval where
+// it decides a row's verdict, as the text table does; no such column without such a row.
+func TestHTMLJudgedColumn(t *testing.T) {
+	pr, o, n, oldRows, rows := judgedRuns(t)
+	for _, c := range []struct {
+		rows    []report.Row
+		sampled []report.Sampled
+		want    string
+	}{{rows, n, "90.0% 86.5-93.7%"}, {oldRows, o, ""}} {
+		doc, _ := renderHTML(t, &Document{Pricer: pr, Rows: c.rows, Sampled: c.sampled})
+		table := byID(t, doc, "rows")
+		col := -1
+		for i, h := range find(table, tag("th")) {
+			if text(h) == "judged" {
+				col = i
+			}
+		}
+		switch {
+		case c.want == "" && col >= 0:
+			t.Errorf("a judged column without a judged row")
+		case c.want != "" && col < 0:
+			t.Errorf("no judged column for a row whose verdict reads it")
+		case c.want != "":
+			tr := find(find(table, tag("tbody"))[0], tag("tr"))[0]
+			if got := text(find(tr, tag("td"))[col]); got != c.want {
+				t.Errorf("judged cell %q, want %q", got, c.want)
+			}
+		}
+		// The ranked table too, as the text summary's, with the legend.
+		ranked := byID(t, doc, "ranked-rows")
+		has := strings.Contains(text(find(ranked, tag("thead"))[0]), "judged")
+		if has != (c.want != "") || has && !strings.Contains(text(ranked), c.want) {
+			t.Errorf("ranked table %q: want a judged column %q only for the judged row", text(ranked), c.want)
+		}
+	}
+}

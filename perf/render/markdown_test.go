@@ -74,23 +74,32 @@ func TestMarkdownComparison(t *testing.T) {
 	}
 }
 
-// TestMarkdownJudged: a row whose verdict reads its judged efficiency (a same-time reference
-// timed beside it) shows that figure and its interval beside its eff, as the text table
-// does (TestTableJudgedColumn), so "45%" never stands alone beside "at ceiling".
-func TestMarkdownJudged(t *testing.T) {
+// judgedRuns prices one row twice, as TestTableJudgedColumn does: at 45% of the profile
+// alone (below), and with a same-time reference that found the machine at half its best, so
+// its judged efficiency, 90%, decides its verdict (at ceiling).
+func judgedRuns(t *testing.T) (pr *report.Pricer, o, n []report.Sampled, oldRows, rows []report.Row) {
+	t.Helper()
 	p := reporttest.Profile(t)
 	p.MixFractions = map[string]float64{"copy_cold": 0.5}
 	p.MixSpreads = map[string]profiles.Spread{"copy_cold": {Min: 2e11, Median: 2.5e11, Max: 5e11, N: 9}}
 	sol := 4.0 / (1 << 11)
-	plain := reporttest.Rec("vector.fp32", 0, 4<<28, sol/0.45) // 45% of the profile: below
+	plain := reporttest.Rec("vector.fp32", 0, 4<<28, sol/0.45)
 	judged := plain
-	judged.RefRate, judged.RefRateLow, judged.RefRateHigh = 2.5e11, 2.4e11, 2.6e11 // the machine at half its best
-	pr := report.NewPricer(p, nil, "")
-	o, n := report.Group([]record.Record{plain}), report.Group([]record.Record{judged})
-	oldRows, rows := pr.PriceAll(report.Records(o)), pr.PriceAll(report.Records(n))
-	if rows[0].Verdict != report.AtCeiling {
-		t.Fatalf("the judged row reads %q, want at ceiling", rows[0].Verdict)
+	judged.RefRate, judged.RefRateLow, judged.RefRateHigh = 2.5e11, 2.4e11, 2.6e11
+	pr = report.NewPricer(p, nil, "")
+	o, n = report.Group([]record.Record{plain}), report.Group([]record.Record{judged})
+	oldRows, rows = pr.PriceAll(report.Records(o)), pr.PriceAll(report.Records(n))
+	if oldRows[0].Verdict != report.Below || rows[0].Verdict != report.AtCeiling {
+		t.Fatalf("verdicts %q and %q, want below and at ceiling", oldRows[0].Verdict, rows[0].Verdict)
 	}
+	return pr, o, n, oldRows, rows
+}
+
+// TestMarkdownJudged: a row whose verdict reads its judged efficiency (a same-time reference
+// timed beside it) shows that figure and its interval beside its eff, as the text table
+// does (TestTableJudgedColumn), so "45%" never stands alone beside "at ceiling".
+func TestMarkdownJudged(t *testing.T) {
+	pr, o, n, oldRows, rows := judgedRuns(t)
 	d := &Document{Pricer: pr, Rows: rows, Sampled: n, Comparison: Compare(o, n, oldRows, rows, DefaultCompare)}
 	md := markdown(t, d)
 	if !strings.Contains(md, "| eff | judged | verdict |") || !strings.Contains(md, "| 45.0% → 45.0% | 90.0% 86.5-93.7% | below → at ceiling |") {
