@@ -330,9 +330,9 @@ func (d *Document) view() (*htmlView, error) {
 }
 
 // spreadCell is a row's spread as the text table gives it (effSpread: the efficiency of its
-// slowest and of its fastest sample, "82-87%"), or for a row with no efficiency the time of
-// those samples ("9.20µs-9.70µs"); its key, for sorting, is their distance over the median time. Blank when
-// the records give no slowest and fastest sample.
+// slowest and of its fastest sample, "82-87%"), or for a row with no efficiency the times of
+// those samples, joined as effSpread joins its percentages; its key, for sorting, is their
+// distance over the median time. Blank when the records give no slowest and fastest sample.
 func spreadCell(r *report.Row) cell {
 	lo, hi, med := r.Rec.MinSeconds, r.Rec.MaxSeconds, r.Rec.Seconds
 	if lo <= 0 || hi <= 0 || med <= 0 {
