@@ -79,6 +79,18 @@ func TestRunWritesRecords(t *testing.T) {
 	}
 }
 
+// TestRunToDevNull: -o /dev/null, a character device, is written in place (no temporary file
+// to rename over it), as a run whose records are not wanted asks.
+func TestRunToDevNull(t *testing.T) {
+	if st, err := os.Stat(os.DevNull); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Skip("no /dev/null character device here")
+	}
+	code, stdout, stderr := runCmd("run", "-manifests", manifests, "-op", "ReluFwd", "-workload", "^cpu-small$", "-dtype", "float32", "-max-time", "10ms", "-ref-mib", "0", "-evict-mib", testEvictMiB, "-o", os.DevNull)
+	if code != 0 || stdout != "" || !strings.Contains(stderr, "1 cases in") {
+		t.Errorf("run -o /dev/null: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+}
+
 // TestRunQuickSkips: -quick runs only the small cpu-* rows and counts the rest in one line.
 func TestRunQuickSkips(t *testing.T) {
 	_, cases, err := bench.Load(manifest.Config{}, manifests)

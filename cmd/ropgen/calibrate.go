@@ -32,7 +32,7 @@ and then refused: exit 3, the reasons on standard error, and no profile written 
 -loaded FILE the refused measurement is written to FILE instead, its reasons in its
 measured.refused: a profile the report reads as measured under load (its figures lower
 bounds; verdicts only where a same-time reference carries them), never the host's.`, stdout, stderr)
-	out := fl.String("o", "", "write the profile to `FILE` (atomically; it must be absent or a writable regular file); - for standard output")
+	out := fl.String("o", "", "write the profile to `FILE` (atomically; it must be absent, a writable regular file, or a stream such as /dev/null); - for standard output")
 	mib := fl.Int("mib", 0, "size of each DRAM array in `MiB` (default: 2x the last-level cache, at least 64 MiB); smaller arrays measure the cache, not DRAM")
 	repeats := fl.Int("repeats", def.Repeats, "interleaved rounds of every measurement; min, median and max are kept")
 	fmaMS := fl.Int("fma-ms", int(def.FMATime/time.Millisecond), "duration of one multiply-add run in `ms`")

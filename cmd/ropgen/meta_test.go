@@ -154,6 +154,12 @@ func TestSchemaAndVersion(t *testing.T) {
 	if got := versionLine(installed); got != "ropgen v0.3.1 rev abc123 go1.26.0" {
 		t.Errorf("installed: %q", got)
 	}
+	// Built in a clone: no module version, the revision and whether the tree was edited.
+	clone := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: modulePath, Version: "(devel)"},
+		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc123"}, {Key: "vcs.modified", Value: "true"}}}
+	if got := versionLine(clone); got != "ropgen (devel) rev abc123 (modified) go1.26.0" {
+		t.Errorf("in a clone: %q", got)
+	}
 }
 
 // TestUsageOneWay: every subcommand on the shared flag helper answers -h with its synopsis

@@ -190,7 +190,7 @@ func (o *reportRun) run() int {
 		o.fail("", err)
 		return 1
 	}
-	meta := render.Meta{Command: commandLine(o.args), Commit: commitOf(o.files), Date: time.Now(), Files: o.files, BaseFiles: o.base}
+	meta := render.Meta{Command: commandLine(o.args), Commit: commitOf(o.files), Date: time.Now(), Files: o.files, BaseFiles: o.base, AuditFile: o.auditFile}
 	svg, chartErr := o.writeChart(pricer, rows, cmp, &meta)
 	o.writeDocuments(&render.Document{Meta: meta, Pricer: pricer, Rows: rows, Sampled: sampled, Comparison: cmp}, svg, chartErr)
 	for _, d := range pricer.Drifts() {
@@ -563,6 +563,7 @@ func markAudited(rows []report.Row, res audit.Result) map[audit.Verdict]int {
 			continue
 		}
 		count[a.Verdict]++
+		r.Audit = string(a.Verdict)
 		note := fmt.Sprintf("bytes audit %s (%.2fx the formula, %s side)", a.Verdict, a.Ratio, a.Side)
 		if a.Verdict == audit.Fail {
 			r.Verdict = report.FormulaError

@@ -111,6 +111,18 @@ func TestReportAuditMarksRows(t *testing.T) {
 	if !strings.Contains(out, "bytes audit FAIL (0.33x the formula, total side): the formula counts bytes it never moves") || !strings.Contains(out, "bytes audit PASS (1.00x") {
 		t.Errorf("the rows' notes do not say the audit's verdicts:\n%s", out)
 	}
+	// The summaries a person reads, the text one and the pull-request comment, say how many
+	// ranked rows were audited.
+	md := filepath.Join(dir, "summary.md")
+	_, out, _ = runReportCmd(t, "-profile", prof, "-audit", auditFile, "-summary", "-md", md, records)
+	comment, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`bytes audit: 2 of [0-9]+ ranked rows audited \(1 PASS, 0 WARN, 1 FAIL; a FAIL row reads formula error\)`)
+	if !line.MatchString(out) || !line.Match(comment) {
+		t.Errorf("a summary lacks the audit line %s:\n%s\n%s", line, out, comment)
+	}
 }
 
 // verdictsOf reads op/workload/dtype -> verdict from report -json output.

@@ -2,10 +2,12 @@ package output
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -66,8 +68,8 @@ func TestWriteFileReplacesAndKeepsMode(t *testing.T) {
 	}
 }
 
-// TestRefusals: an input by another name, a directory, a FIFO, a symlink and a read-only
-// file are each refused, and left as they were.
+// TestRefusals: an input by another name, a directory, a symlink to a regular file and a
+// read-only file are each refused, and left as they were.
 func TestRefusals(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "r.txt")
@@ -78,10 +80,6 @@ func TestRefusals(t *testing.T) {
 	}
 	ro := filepath.Join(dir, "ro.txt")
 	write(t, ro, "keep", 0o444)
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
 	for _, tc := range []struct {
 		dest   string
 		inputs []string
@@ -90,7 +88,6 @@ func TestRefusals(t *testing.T) {
 		{in, []string{in}, "is also an input"},
 		{in, []string{"other.txt", dir + "/./r.txt"}, "it is the input"},
 		{dir, nil, "is a directory"},
-		{fifo, nil, "not a regular file"},
 		{link, nil, "symbolic link"},
 		{ro, nil, "read-only"},
 	} {
@@ -102,7 +99,96 @@ func TestRefusals(t *testing.T) {
 	if read(t, in) != "records" || read(t, ro) != "keep" {
 		t.Error("a refused destination was changed")
 	}
-	if got := entries(t, dir); got != "fifo link.txt r.txt ro.txt" {
+	if got := entries(t, dir); got != "link.txt r.txt ro.txt" {
+		t.Errorf("directory holds %s", got)
+	}
+}
+
+// TestStreams: a character device (/dev/null), a pipe reached through a link as
+// /dev/stdout is (/proc/self/fd/N), a named pipe and a link to /dev/null are written in
+// place, as `-o /dev/null` asks; nothing is renamed over them and no temporary file is left.
+func TestStreams(t *testing.T) {
+	if _, err := os.Stat(os.DevNull); err != nil || runtime.GOOS == "windows" {
+		t.Skip("no /dev/null here")
+	}
+	dir := t.TempDir()
+	null := filepath.Join(dir, "null")
+	if err := os.Symlink(os.DevNull, null); err != nil {
+		t.Fatal(err)
+	}
+	for _, dest := range []string{os.DevNull, null} {
+		if err := WriteFile(dest, []byte("gone"), filepath.Join(dir, "in.txt")); err != nil {
+			t.Errorf("WriteFile(%s): %v", dest, err)
+		}
+	}
+	if st, err := os.Lstat(null); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link to /dev/null was replaced: %v %v", st.Mode(), err)
+	}
+	if st, err := os.Stat(os.DevNull); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Fatalf("/dev/null is no longer a character device: %v %v", st.Mode(), err)
+	}
+
+	// A pipe through a link, as /dev/stdout is when a command's output is piped on.
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	link := fmt.Sprintf("/proc/self/fd/%d", w.Fd())
+	if _, err := os.Stat(link); err != nil {
+		t.Skip("no /proc/self/fd here")
+	}
+	got := make(chan string, 1)
+	go func() { b, _ := io.ReadAll(r); got <- string(b) }()
+	if err := WriteFile(link, []byte("records\n")); err != nil {
+		t.Errorf("WriteFile(%s, a pipe): %v", link, err)
+	}
+	w.Close()
+	if s := <-got; s != "records\n" {
+		t.Errorf("the pipe read %q, want the records", s)
+	}
+
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	// With no reader, refused at once: a blocking open would wait for ever.
+	if err := WriteFile(fifo, []byte("x")); err == nil || !strings.Contains(err.Error(), "no process reads") {
+		t.Errorf("WriteFile(a FIFO no process reads) = %v, want a refusal", err)
+	}
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(f)
+		f.Close()
+		got <- string(b)
+	}()
+	// The reader's open waits for a writer, and a writer is refused until the reader's
+	// open is under way: try until it is.
+	var f *File
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if f, err = Create(fifo); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+	}
+	f.Write([]byte("a"))
+	f.Write([]byte("b"))
+	if err := f.Commit(); err != nil {
+		t.Error(err)
+	}
+	if s := <-got; s != "ab" {
+		t.Errorf("the FIFO read %q, want ab", s)
+	}
+	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v %v", st.Mode(), err)
+	}
+	if got := entries(t, dir); got != "fifo null" {
 		t.Errorf("directory holds %s", got)
 	}
 }

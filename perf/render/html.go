@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -22,6 +23,7 @@ type Meta struct {
 	Date      time.Time // when the report was made
 	Files     []string  // the records files of the run
 	BaseFiles []string  // the records files of the base run, when comparing
+	AuditFile string    // the bytes audit's results the rows were marked from (-audit), "" when none
 }
 
 // Document is everything a report shows: the priced rows of a run, optionally their samples
@@ -51,9 +53,13 @@ var htmlPage = template.Must(template.New("report").Parse(htmlTemplate))
 type htmlRow struct {
 	Op, Workload, DType, DTypeFull, Roof string
 	Flops, Bytes, Time, Spread, N        cell
-	SOL, Eff                             cell
+	SOL, Eff, Judged                     cell
 	Bound, Verdict, Note, Pos            string
-	Class                                string
+	// SpreadTitle gives the spread of a row's records' medians when it has several (its
+	// cell's hover text); PosFull is where the record was read, Pos its file's base name
+	// and line: a path as long as a CI workspace's would widen the table past the window.
+	SpreadTitle, PosFull string
+	Class                string
 }
 
 type cell struct{ Text, Key string }
@@ -87,7 +93,7 @@ type htmlDevice struct {
 
 // htmlRanked is a row of the ranking by lost time (Rank).
 type htmlRanked struct {
-	N, Name, Time, SOL, Lost, Share, Eff, Samples, Verdict, Move, Class string
+	N, Name, Time, SOL, Lost, Share, Eff, Judged, Samples, Verdict, Move, Class string
 }
 
 type htmlDelta struct {
@@ -98,11 +104,16 @@ type htmlDelta struct {
 }
 
 type htmlView struct {
-	Title, Basis    string
-	Meta            Meta
-	Date            string
-	Devices         []htmlDevice
-	Counts          string
+	Title, Basis string
+	Meta         Meta
+	Date         string
+	Devices      []htmlDevice
+	Counts       string
+	// Judged shows the rows table's judged column: a row's verdict reads its judged
+	// efficiency (judgedDecides), as in the text table.
+	Judged bool
+	// AuditLine counts the ranked rows the bytes audit judged (AuditLine); "" without -audit.
+	AuditLine       string
 	Rows            []htmlRow
 	Abbreviated     bool
 	DTypeLegend     string
@@ -126,7 +137,11 @@ type htmlView struct {
 	Memory               string
 	Ranked               []htmlRanked
 	RankRule, RankLegend string
-	Tiny                 int // the rows under the latency floor, counted apart
+	// RankJudged shows the ranked table's judged column, as the text summary's, with
+	// JudgedLegend under it.
+	RankJudged   bool
+	JudgedLegend string
+	Tiny         int // the rows under the latency floor, counted apart
 }
 
 // verdictClass is a CSS class per verdict, matching the chart's colours.
@@ -224,14 +239,28 @@ func (d *Document) view() (*htmlView, error) {
 		hr.Time = numCell(report.SI(measured(r.Rec.Seconds), "s"), measured(r.Rec.Seconds))
 		hr.SOL = numCell(report.SI(r.SOLTime, "s"), r.SOLTime)
 		hr.Eff = numCell(report.Percent(r.Efficiency), r.Efficiency)
+		if judgedDecides(r) {
+			hr.Judged = numCell(judgedCell(r), r.Judged)
+			v.Judged = true
+		}
 		hr.N = numCell("1", 1)
+		hr.Spread = spreadCell(r)
 		if d.Sampled != nil {
 			s := &d.Sampled[i]
 			hr.N = numCell(strconv.Itoa(len(s.Samples)), float64(len(s.Samples)))
 			if len(s.Samples) > 1 {
 				lo, hi := s.Range()
-				hr.Spread = numCell(fmt.Sprintf("±%.0f%% (%s .. %s)", 50*s.RelSpread(), report.SI(lo, "s"), report.SI(hi, "s")), s.RelSpread())
+				records := fmt.Sprintf("±%.0f%% (%s .. %s)", 50*s.RelSpread(), report.SI(lo, "s"), report.SI(hi, "s"))
+				hr.SpreadTitle = fmt.Sprintf("the %d records' medians: %s", len(s.Samples), records)
+				if hr.Spread.Text == "" {
+					hr.Spread = numCell(records, s.RelSpread())
+				}
 			}
+		}
+		if pos := r.Rec.Pos; pos.File != "" {
+			hr.PosFull = pos.String()
+			pos.File = filepath.Base(pos.File)
+			hr.Pos = pos.String()
 		}
 		v.Rows = append(v.Rows, hr)
 
@@ -254,9 +283,14 @@ func (d *Document) view() (*htmlView, error) {
 		if lostAll > 0 && k.Lost > 0 {
 			hk.Share = roundPercent(k.Lost / lostAll)
 		}
+		if judgedDecides(k.Row) {
+			hk.Judged = judgedCell(k.Row)
+			v.RankJudged = true
+		}
 		v.Ranked = append(v.Ranked, hk)
 	}
-	v.RankRule, v.RankLegend = RankRule, SummaryLegend
+	v.RankRule, v.RankLegend, v.JudgedLegend = RankRule, SummaryLegend, JudgedLegend
+	v.AuditLine = AuditLine(ranked, d.AuditFile != "")
 	v.Tiny = Counts(d.Rows).LatencyBound
 	for _, g := range unplotted(d.Rows) {
 		v.Unplotted = append(v.Unplotted, htmlUnplotted{Why: g.why, Names: g.names})
@@ -293,6 +327,22 @@ func (d *Document) view() (*htmlView, error) {
 		}
 	}
 	return v, nil
+}
+
+// spreadCell is a row's spread as the text table gives it (effSpread: the efficiency of its
+// slowest and of its fastest sample, "82-87%"), or for a row with no efficiency the times of
+// those samples, joined as effSpread joins its percentages; its key, for sorting, is their
+// distance over the median time. Blank when the records give no slowest and fastest sample.
+func spreadCell(r *report.Row) cell {
+	lo, hi, med := r.Rec.MinSeconds, r.Rec.MaxSeconds, r.Rec.Seconds
+	if lo <= 0 || hi <= 0 || med <= 0 {
+		return cell{}
+	}
+	text := effSpread(r)
+	if text == "" {
+		text = report.SI(lo, "s") + "-" + report.SI(hi, "s")
+	}
+	return numCell(text, (hi-lo)/med)
 }
 
 // stripXMLProlog drops an XML declaration, which has no place inside an HTML document.

@@ -92,6 +92,8 @@ func testDocument(t *testing.T) *Document {
 		mk("AttnFwd", "q=bfloat16,k=float8_e4m3", 1<<20, 1<<30, 1.0/(1<<9)*4),
 		mk("<script>alert(1)</script>", "float32", 0, 0, 1e-3),
 	}
+	// One record with its slowest and fastest sample: a row of one record has a spread too.
+	recs[3].MinSeconds, recs[3].MaxSeconds = 1.0/(1<<9)/1.6, 1.0/(1<<9)/1.4
 	sampled := report.Group(recs)
 	prof := reporttest.Profile(t)
 	p := report.NewPricer(nil, []*profiles.Profile{prof}, "")
@@ -181,10 +183,20 @@ func TestHTMLTable(t *testing.T) {
 	if text(add[col["n"]]) != "3" || text(add[col["verdict"]]) != "at ceiling" {
 		t.Errorf("AddFwd: n %q verdict %q, want 3 and at ceiling", text(add[col["n"]]), text(add[col["verdict"]]))
 	}
-	// Its spread: 1/0.85 .. 1/0.95 around 1/0.9 ticks of 2^-9 s.
+	// Its spread, as the text table's: the efficiency of its slowest and of its fastest
+	// sample; hovering it gives its records' spread: 1/0.85 .. 1/0.95 around 1/0.9 ticks of
+	// 2^-9 s.
+	if got := text(add[col["spread"]]); got != "85-95%" {
+		t.Errorf("AddFwd spread %q, want 85-95%%", got)
+	}
 	want := 50 * (1/0.85 - 1/0.95) / (1 / 0.9)
-	if got := text(add[col["spread"]]); !strings.HasPrefix(got, "±"+strconv.FormatFloat(want, 'f', 0, 64)+"%") {
-		t.Errorf("AddFwd spread %q, want ±%.0f%% first", got, want)
+	if got, _ := attr(add[col["spread"]], "title"); !strings.HasPrefix(got, "the 3 records' medians: ±"+strconv.FormatFloat(want, 'f', 0, 64)+"%") {
+		t.Errorf("AddFwd spread's title %q, want ±%.0f%% over 3 records", got, want)
+	}
+	// A row of one record has its samples' spread too (issue 42: the column was empty for
+	// every row of a run with -count 1).
+	if got := text(byOp["ReluFwd"][col["spread"]]); got != "140-160%" {
+		t.Errorf("ReluFwd spread %q, want 140-160%%", got)
 	}
 	if k, _ := attr(add[col["eff"]], "data-k"); k != strconv.FormatFloat(0.9, 'g', 6, 64) {
 		t.Errorf("AddFwd efficiency sort key %q, want the median's 0.9", k)
@@ -335,6 +347,60 @@ func TestHTMLHostWords(t *testing.T) {
 		ranked := find(byID(t, doc, "ranked-rows"), tag("tr"))
 		if len(ranked) != 3 || !strings.Contains(text(ranked[1]), "GemmFwd") {
 			t.Errorf("%s: ranked table rows %d", c.name, len(ranked))
+		}
+	}
+}
+
+// TestHTMLRecordColumn: the record column gives the file's base name and line, the full path
+// on hover: a CI workspace's path, nowrap, pushed the rows table past a 1280-pixel window and
+// cut the column (issue 42).
+func TestHTMLRecordColumn(t *testing.T) {
+	d := testDocument(t)
+	d.Rows[0].Rec.Pos.File = "/home/runner/work/project/project/out/benchmarks/new.txt"
+	doc, _ := renderHTML(t, d)
+	tr := find(find(byID(t, doc, "rows"), tag("tbody"))[0], tag("tr"))[0]
+	pos := find(tr, func(n *html.Node) bool { return hasClass(n, "pos") })
+	if len(pos) != 1 {
+		t.Fatalf("%d record cells in the first row", len(pos))
+	}
+	if title, _ := attr(pos[0], "title"); text(pos[0]) != "new.txt:1" || title != d.Rows[0].Rec.Pos.String() {
+		t.Errorf("record cell %q title %q, want new.txt:1 and the full position", text(pos[0]), title)
+	}
+}
+
+// TestHTMLJudgedColumn: the rows table shows the judged efficiency and its interval where
+// it decides a row's verdict, as the text table does; no such column without such a row.
+func TestHTMLJudgedColumn(t *testing.T) {
+	pr, o, n, oldRows, rows := judgedRuns(t)
+	for _, c := range []struct {
+		rows    []report.Row
+		sampled []report.Sampled
+		want    string
+	}{{rows, n, "90.0% 86.5-93.7%"}, {oldRows, o, ""}} {
+		doc, _ := renderHTML(t, &Document{Pricer: pr, Rows: c.rows, Sampled: c.sampled})
+		table := byID(t, doc, "rows")
+		col := -1
+		for i, h := range find(table, tag("th")) {
+			if text(h) == "judged" {
+				col = i
+			}
+		}
+		switch {
+		case c.want == "" && col >= 0:
+			t.Errorf("a judged column without a judged row")
+		case c.want != "" && col < 0:
+			t.Errorf("no judged column for a row whose verdict reads it")
+		case c.want != "":
+			tr := find(find(table, tag("tbody"))[0], tag("tr"))[0]
+			if got := text(find(tr, tag("td"))[col]); got != c.want {
+				t.Errorf("judged cell %q, want %q", got, c.want)
+			}
+		}
+		// The ranked table too, as the text summary's, with the legend.
+		ranked := byID(t, doc, "ranked-rows")
+		has := strings.Contains(text(find(ranked, tag("thead"))[0]), "judged")
+		if has != (c.want != "") || has && !strings.Contains(text(ranked), c.want) {
+			t.Errorf("ranked table %q: want a judged column %q only for the judged row", text(ranked), c.want)
 		}
 	}
 }

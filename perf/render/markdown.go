@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -16,8 +17,11 @@ const MarkdownRows = 15
 
 // WriteMarkdown writes a short summary for a pull-request comment: the verdict counts, the
 // comparison's counts and the rows that changed verdict or got slower against the base run
-// (or, without one, the rows that need a look: formula errors and anomalies), and where the
-// numbers came from. Each list stops after MarkdownRows rows and says how many it left out.
+// (or, without one, the rows that need a look: formula errors and anomalies), with the
+// judged efficiency where it decides a listed row's verdict (as the text table shows it);
+// how many ranked rows the bytes audit judged (with -audit) and what the rate checks cannot
+// convict, as the text summary ends; and where the numbers came from. Each list stops after
+// MarkdownRows rows and says how many it left out.
 func WriteMarkdown(w io.Writer, d *Document) error {
 	bw := bufio.NewWriter(w)
 	var profs []string
@@ -70,21 +74,38 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 			}
 		}
 		if len(look) > 0 {
-			fmt.Fprintf(bw, "To look at (%s):\n\n| row | eff | verdict | note |\n|---|--:|---|---|\n", plural(len(look), "row"))
+			judged := slices.ContainsFunc(look[:min(len(look), MarkdownRows)], judgedDecides)
+			fmt.Fprintf(bw, "To look at (%s):\n\n", plural(len(look), "row"))
+			if judged {
+				bw.WriteString("| row | eff | judged | verdict | note |\n|---|--:|--:|---|---|\n")
+			} else {
+				bw.WriteString("| row | eff | verdict | note |\n|---|--:|---|---|\n")
+			}
 			for i, r := range look {
 				if i == MarkdownRows {
 					fmt.Fprintf(bw, "\n… and %d more (see the HTML report).\n", len(look)-i)
 					break
 				}
-				fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", mdText(report.ShortName(r.Rec.Op+"/"+r.Rec.Workload+"/"+r.Rec.DType)),
-					report.Percent(r.Efficiency), r.Verdict, mdText(r.Note))
+				fmt.Fprintf(bw, "| %s | %s |", mdText(report.ShortName(r.Rec.Op+"/"+r.Rec.Workload+"/"+r.Rec.DType)), report.Percent(r.Efficiency))
+				if judged {
+					fmt.Fprintf(bw, " %s |", judgedCell(r))
+				}
+				fmt.Fprintf(bw, " %s | %s |\n", r.Verdict, mdText(r.Note))
 			}
 			bw.WriteString("\n")
 		}
 	}
+	if line := AuditLine(Rank(d.Rows), d.AuditFile != ""); line != "" {
+		bw.WriteString(line + ".\n\n")
+	}
+	writePhysicsPower(bw, d.Rows)
+	bw.WriteString("\n")
 	fmt.Fprintf(bw, "<sub>%s; records %s", strings.Join(profs, "; "), mdList(d.Files))
 	if len(d.BaseFiles) > 0 {
 		fmt.Fprintf(bw, " against %s", mdList(d.BaseFiles))
+	}
+	if d.AuditFile != "" {
+		fmt.Fprintf(bw, "; bytes audit %s", mdText(d.AuditFile))
 	}
 	if d.Commit != "" {
 		fmt.Fprintf(bw, "; commit %s", mdText(d.Commit))
@@ -96,15 +117,30 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	return bw.Flush()
 }
 
+// mdDeltas lists compared rows; a judged column (the new run's judged efficiency, which its
+// verdict reads) appears when it decides a listed row's new verdict.
 func mdDeltas(bw *bufio.Writer, ds []*Delta) {
-	bw.WriteString("| row | base | new | Δ time | p | eff | verdict |\n|---|--:|--:|--:|--:|--:|---|\n")
+	judged := slices.ContainsFunc(ds[:min(len(ds), MarkdownRows)], func(d *Delta) bool { return judgedDecides(d.NewRow) })
+	if judged {
+		bw.WriteString("| row | base | new | Δ time | p | eff | judged | verdict |\n|---|--:|--:|--:|--:|--:|--:|---|\n")
+	} else {
+		bw.WriteString("| row | base | new | Δ time | p | eff | verdict |\n|---|--:|--:|--:|--:|--:|---|\n")
+	}
 	for i, d := range ds {
 		if i == MarkdownRows {
 			fmt.Fprintf(bw, "\n… and %d more (see the HTML report).\n", len(ds)-i)
 			break
 		}
-		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s |\n", mdText(report.ShortName(d.Name())), sampledTime(d.Old), sampledTime(d.New),
-			deltaText(d), pText(d.P), effText(d), mdText(verdictText(d)))
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s |", mdText(report.ShortName(d.Name())), sampledTime(d.Old), sampledTime(d.New),
+			deltaText(d), pText(d.P), effText(d))
+		if judged {
+			cell := ""
+			if d.NewRow != nil {
+				cell = judgedCell(d.NewRow)
+			}
+			fmt.Fprintf(bw, " %s |", cell)
+		}
+		fmt.Fprintf(bw, " %s |\n", mdText(verdictText(d)))
 	}
 	bw.WriteString("\n")
 }

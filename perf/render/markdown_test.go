@@ -73,3 +73,84 @@ func TestMarkdownComparison(t *testing.T) {
 		t.Errorf("markdown summary of 60 rows is %d lines", lines)
 	}
 }
+
+// judgedRuns prices one row twice, as TestTableJudgedColumn does: at 45% of the profile
+// alone (below), and with a same-time reference that found the machine at half its best, so
+// its judged efficiency, 90%, decides its verdict (at ceiling).
+func judgedRuns(t *testing.T) (pr *report.Pricer, o, n []report.Sampled, oldRows, rows []report.Row) {
+	t.Helper()
+	p := reporttest.Profile(t)
+	p.MixFractions = map[string]float64{"copy_cold": 0.5}
+	p.MixSpreads = map[string]profiles.Spread{"copy_cold": {Min: 2e11, Median: 2.5e11, Max: 5e11, N: 9}}
+	sol := 4.0 / (1 << 11)
+	plain := reporttest.Rec("vector.fp32", 0, 4<<28, sol/0.45)
+	judged := plain
+	judged.RefRate, judged.RefRateLow, judged.RefRateHigh = 2.5e11, 2.4e11, 2.6e11
+	pr = report.NewPricer(p, nil, "")
+	o, n = report.Group([]record.Record{plain}), report.Group([]record.Record{judged})
+	oldRows, rows = pr.PriceAll(report.Records(o)), pr.PriceAll(report.Records(n))
+	if oldRows[0].Verdict != report.Below || rows[0].Verdict != report.AtCeiling {
+		t.Fatalf("verdicts %q and %q, want below and at ceiling", oldRows[0].Verdict, rows[0].Verdict)
+	}
+	return pr, o, n, oldRows, rows
+}
+
+// TestMarkdownJudged: a row whose verdict reads its judged efficiency (a same-time reference
+// timed beside it) shows that figure and its interval beside its eff, as the text table
+// does (TestTableJudgedColumn), so "45%" never stands alone beside "at ceiling".
+func TestMarkdownJudged(t *testing.T) {
+	pr, o, n, oldRows, rows := judgedRuns(t)
+	d := &Document{Pricer: pr, Rows: rows, Sampled: n, Comparison: Compare(o, n, oldRows, rows, DefaultCompare)}
+	md := markdown(t, d)
+	if !strings.Contains(md, "| eff | judged | verdict |") || !strings.Contains(md, "| 45.0% → 45.0% | 90.0% 86.5-93.7% | below → at ceiling |") {
+		t.Errorf("the changed row does not show its judged efficiency:\n%s", md)
+	}
+	// Without a comparison, a formula error judged the same way lists it in the rows to look at.
+	rows[0].Verdict = report.FormulaError
+	md = markdown(t, &Document{Pricer: pr, Rows: rows, Sampled: n})
+	if !strings.Contains(md, "| row | eff | judged | verdict | note |") || !strings.Contains(md, "| 45.0% | 90.0% 86.5-93.7% | formula error |") {
+		t.Errorf("the row to look at does not show its judged efficiency:\n%s", md)
+	}
+	// A row judged by its eff alone has no judged column.
+	d = &Document{Pricer: pr, Rows: oldRows, Sampled: o, Comparison: Compare(n, o, rows, oldRows, DefaultCompare)}
+	if md := markdown(t, d); strings.Contains(md, "| judged |") {
+		t.Errorf("a judged column without a judged row:\n%s", md)
+	}
+}
+
+// TestMarkdownAuditLine: the summary says what the text summary ends with: how many ranked
+// rows the bytes audit judged when one was read (-audit), and that no rate check convicts an
+// undercount (docs/report.md).
+func TestMarkdownAuditLine(t *testing.T) {
+	d := testDocument(t)
+	md := markdown(t, d)
+	if strings.Contains(md, "bytes audit:") || !strings.Contains(md, "no rate check catches bytes counted too low") {
+		t.Errorf("without -audit: want no audit line and the physics line:\n%s", md)
+	}
+	ranked := Rank(d.Rows)
+	ranked[0].Audit = "FAIL"
+	d.AuditFile = "audit.json"
+	md = markdown(t, d)
+	want := fmt.Sprintf("bytes audit: 1 of %d ranked rows audited (0 PASS, 0 WARN, 1 FAIL; a FAIL row reads formula error); the others' formulas were never checked", len(ranked))
+	if !strings.Contains(md, want) || !strings.Contains(md, `bytes audit audit\.json`) {
+		t.Errorf("markdown lacks %q and the audit file:\n%s", want, md)
+	}
+	// The HTML page says it under its counts.
+	if doc, _ := renderHTML(t, d); !strings.Contains(text(byID(t, doc, "audit")), want) {
+		t.Errorf("the HTML page lacks %q", want)
+	}
+	// An audit that judged none of the ranked rows says so too.
+	ranked[0].Audit = ""
+	if md := markdown(t, d); !strings.Contains(md, fmt.Sprintf("bytes audit: 0 of %d ranked rows audited", len(ranked))) {
+		t.Errorf("an audit that matched no row is not said:\n%s", md)
+	}
+	// The text summary says it where a row was audited.
+	ranked[0].Audit = "PASS"
+	var sum bytes.Buffer
+	if err := WriteSummary(&sum, d.Pricer, d.Rows); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sum.String(), fmt.Sprintf("bytes audit: 1 of %d ranked rows audited (1 PASS, 0 WARN, 0 FAIL", len(ranked))) {
+		t.Errorf("summary lacks the audit line:\n%s", sum.String())
+	}
+}

@@ -45,7 +45,7 @@ func WriteSummary(w io.Writer, p *report.Pricer, rows []report.Row) error {
 		fmt.Fprintf(bw, "\nkernels ranked by the time they lose against their roof (%s):\n", RankRule)
 		// The judged column appears when a row was judged against the machine as a reference
 		// timed beside it found it: its verdict then reads that figure, not eff.
-		machine := slices.ContainsFunc(ranked[:min(len(ranked), SummaryTop)], func(r Ranked) bool { return r.Judged != r.Efficiency })
+		machine := slices.ContainsFunc(ranked[:min(len(ranked), SummaryTop)], func(r Ranked) bool { return judgedDecides(r.Row) })
 		head := []string{"#", "op/workload/dtype", "time", "sol", "lost", "share", "eff", "samples", "verdict", "what would move it"}
 		right := []bool{true, false, true, true, true, true, true, true, false, false}
 		if machine {
@@ -121,8 +121,32 @@ func WriteSummary(w io.Writer, p *report.Pricer, rows []report.Row) error {
 	}
 	bw.WriteString("\n" + Counts(rows).String() + "\n")
 	writeReferences(bw, p, rows)
+	if line := AuditLine(ranked, false); line != "" {
+		bw.WriteString(line + "\n")
+	}
 	writePhysicsPower(bw, rows)
 	return bw.Flush()
+}
+
+// AuditLine says how many of the ranked rows' formulas the bytes audit judged, by verdict
+// (report.Row.Audit), and that the others' never were: a verdict on a row whose bytes
+// formula undercounts reads as a slow kernel, and no rate check can tell (writePhysicsPower).
+// It is "" when no row was audited and given (an audit was read: report -audit) is false.
+func AuditLine(ranked []Ranked, given bool) string {
+	count := map[string]int{}
+	for _, r := range ranked {
+		count[r.Audit]++
+	}
+	n := len(ranked) - count[""]
+	if n == 0 && !given {
+		return ""
+	}
+	s := fmt.Sprintf("bytes audit: %d of %s audited (%d PASS, %d WARN, %d FAIL; a FAIL row reads formula error)",
+		n, plural(len(ranked), "ranked row"), count["PASS"], count["WARN"], count["FAIL"])
+	if n < len(ranked) {
+		s += "; the others' formulas were never checked against the traffic measured"
+	}
+	return s
 }
 
 // writePhysicsPower says what the rate checks behind the formula-error verdict can convict,

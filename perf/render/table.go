@@ -36,7 +36,7 @@ func WriteTable(w io.Writer, p *report.Pricer, rows []report.Row) error {
 	right := []bool{false, false, false, false, true, true, true, true, true, true, true, true, false, false, false, false}
 	// The judged column appears when a row's verdict reads another figure than its eff (a
 	// reference timed beside it): it decides the verdict, so the table shows it.
-	judged := slices.ContainsFunc(rows, func(r report.Row) bool { return r.Judged != r.Efficiency && !report.Blank(r.Judged) })
+	judged := slices.ContainsFunc(rows, func(r report.Row) bool { return judgedDecides(&r) })
 	if judged {
 		head = slices.Insert(head, 12, "judged")
 		right = slices.Insert(right, 12, true)
@@ -168,6 +168,14 @@ func cacheCell(r *report.Row) string {
 		s += " " + e
 	}
 	return s
+}
+
+// judgedDecides reports whether r's verdict reads its judged efficiency, another figure than
+// its eff (a same-time reference or compute probe timed beside it): every output that shows
+// a verdict then shows that figure too (judgedCell), or the verdict would contradict the eff
+// beside it.
+func judgedDecides(r *report.Row) bool {
+	return r != nil && r.Judged != r.Efficiency && !report.Blank(r.Judged)
 }
 
 // judgedCell is a row's judged efficiency with its interval where it has one ("91% 85-97%").

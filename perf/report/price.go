@@ -312,6 +312,10 @@ type Row struct {
 	// load its references saw, a drifted run, a profile measured under load; "" when
 	// nothing did. The verdict is Inconclusive when only the widened interval holds the line.
 	Unsure string
+	// Audit is the bytes audit's verdict on the row's formula ("PASS", "WARN" or "FAIL"),
+	// "" when no audit judged it: set by ropgen report -audit, so the summaries can say how
+	// many ranked rows' formulas were ever checked against the traffic measured.
+	Audit string
 }
 
 // Blank reports whether a cell has no value.

@@ -41,7 +41,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	samples := fl.Int("samples", bench.DefaultOptions.Samples, "timed batches per record; the record is their median")
 	maxSamples := fl.Int("max-samples", 0, "with -judge: after -samples, double the samples, up to `N` in all (and about 30s of them), of a row whose verdict its samples leave open (the report's \"at the line\": the 80% line inside its judged efficiency's 99% interval), and time a row the report reads \"inconclusive\" once more at the end, keeping the look whose references sat nearer the calibration's typical machine; 0: none")
 	maxTime := fl.Duration("max-time", bench.DefaultOptions.MaxTime, "timing budget per case, calibration included; -quick lowers the default to 150ms")
-	maxStorage := fl.Int64("max-bytes", bench.DefaultLimits.MaxStorage, "skip cases whose tensors take more than `N` bytes")
+	maxStorage := fl.Int64("max-bytes", bench.DefaultLimits.MaxStorage, "skip cases whose tensors (inputs and outputs) take more than `N` bytes as stored: the dtype's size an element (8 for float64) in a module's registry, 4 in ropgen's own float32-backed catalog")
 	maxFlops := fl.Int64("max-flops", bench.DefaultLimits.FlopLimit, "skip cases above `N` FLOPs (a plain reference runs at about 1 GFLOP/s)")
 	warm := fl.Bool("warm", false, "time every case in warm batches; by default every case is timed cold, one call a sample after evicting the caches")
 	verbose := fl.Bool("v", false, "list every skipped case")
@@ -96,7 +96,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	}
 	if *out != "" {
 		// Refused before anything is measured: -o must not name a manifest read, nor
-		// anything but a regular file.
+		// anything but a regular file or a stream (/dev/null, a pipe) written in place.
 		if err := output.Check(*out, cat.files...); err != nil {
 			return fl.Errorf("%v", err)
 		}
