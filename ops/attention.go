@@ -23,9 +23,14 @@ type AttentionFwd struct {
 	QDType, KVDType DType
 }
 
-// attnBlock is the number of query rows whose scores are held at once: it bounds the score
-// buffer to attnBlock·seq_kv values, and lets a causal block stop at its last visible key.
-const attnBlock = 64
+// attnQBlock and attnKBlock are the query rows and keys of one step of the blocked kernel
+// (rounded to the micro-kernel's mr and nr): the scores of a step, attnQBlock·attnKBlock
+// values, stay in L1 beside the packed query block, and a causal block stops at its last
+// visible key block.
+const (
+	attnQBlock = 64
+	attnKBlock = 64
+)
 
 // NewAttentionFwd returns attention for queries of shape q and keys and values of shape kv,
 // q and o in dtype qdt, k and v in kvdt.
@@ -100,8 +105,12 @@ func (op *AttentionFwd) heads(bh int) (qOff, kvOff int) {
 	return bh * op.SeqQ * op.HeadDim, (b*op.KvHeads + g) * op.SeqKv * op.HeadDim
 }
 
-// Forward computes o = softmax(q·kᵀ/√d)·v: the heads are split between the cores; for each
-// head, blocks of query rows run scores = q·kᵀ and o = p·v on the serial gemm kernel.
+// Forward computes o = softmax(q·kᵀ/√d)·v blocked, flash style, so the score matrix never
+// goes to memory: k and v are packed once per KV head into the GEMM micro-kernel's column
+// panels; each block of query rows then walks the key blocks it can see, holding one
+// block of scores, with a running max and sum per row that rescale its output
+// accumulator whenever the max grows. The (head, query block) pairs are split between the
+// cores; a causal block stops at its last visible key block.
 func (op *AttentionFwd) Forward(o, q, k, v *Tensor) error {
 	shape, err := op.Bind(q, k, v)
 	if err != nil {
@@ -113,49 +122,162 @@ func (op *AttentionFwd) Forward(o, q, k, v *Tensor) error {
 	if err := checkOutput("AttentionFwd", o, op.QDType, shape); err != nil {
 		return err
 	}
-	d, scale := op.HeadDim, float32(1/math.Sqrt(float64(op.HeadDim)))
-	perHead := 4 * op.SeqQ * op.SeqKv * d
-	parallelFor(op.Batch*op.Heads, max(1, gemmGrainFlops/perHead), func(lo, hi int) {
-		scores := make([]float32, min(attnBlock, op.SeqQ)*op.SeqKv)
-		for bh := lo; bh < hi; bh++ {
+	kern := gemmActive()
+	p := op.plan(kern)
+	kvs := op.Batch * op.KvHeads
+	packed := make([]float32, kvs*p.perKV)
+	parallelFor(kvs, 1, func(lo, hi int) {
+		for kvh := lo; kvh < hi; kvh++ {
+			off := kvh * op.SeqKv * op.HeadDim
+			op.packKV(p, k.Data[off:], v.Data[off:], packed[kvh*p.perKV:(kvh+1)*p.perKV])
+		}
+	})
+	perBlock := 4 * p.bq * op.SeqKv * op.HeadDim
+	parallelFor(op.Batch*op.Heads*p.qBlocks, max(1, gemmGrainFlops/perBlock), func(lo, hi int) {
+		s := newAttnScratch(p)
+		for t := lo; t < hi; t++ {
+			bh, i0 := t/p.qBlocks, t%p.qBlocks*p.bq
 			qOff, kvOff := op.heads(bh)
-			kh := rowMajor(k.Data[kvOff:kvOff+op.SeqKv*d], d)
-			vh := rowMajor(v.Data[kvOff:kvOff+op.SeqKv*d], d)
-			for i0 := 0; i0 < op.SeqQ; i0 += attnBlock {
-				rows := min(attnBlock, op.SeqQ-i0)
-				keys := op.visible(i0 + rows - 1) // the block's last row sees the most
-				s := scores[:rows*keys]
-				qb := rowMajor(q.Data[qOff+i0*d:qOff+(i0+rows)*d], d)
-				gemmSerial(rows, keys, d, qb, kh.t(), s, keys)
-				for r := range rows {
-					softmaxRow(s[r*keys:(r+1)*keys], op.visible(i0+r), scale)
-				}
-				gemmSerial(rows, d, keys, rowMajor(s, keys), vh, o.Data[qOff+i0*d:], d)
-			}
+			kvh := kvOff / (op.SeqKv * op.HeadDim)
+			op.block(p, s, i0, q.Data[qOff:], o.Data[qOff:], packed[kvh*p.perKV:(kvh+1)*p.perKV])
 		}
 	})
 	return nil
 }
 
-// softmaxRow turns row (raw scores q·k) into probabilities over its first n entries,
-// scaled by scale, and zeroes the rest (the masked keys).
-func softmaxRow(row []float32, n int, scale float32) {
-	m := float32(math.Inf(-1))
-	for j := range n {
-		row[j] *= scale
-		m = max(m, row[j])
+// attnPlan is the blocking of one attention forward on one micro-kernel.
+type attnPlan struct {
+	kern    *microKernel
+	bq, bk  int // query rows and keys of a step: multiples of mr and nr
+	qBlocks int
+	kBlocks int
+	dPad    int // head_dim rounded up to nr: the accumulator's row stride
+	kPanel  int // floats of one key block's packed kᵀ: d·bk
+	vPanel  int // floats of one key block's packed v: bk·dPad
+	perKV   int // floats of one KV head's packed k and v
+	scale   float32
+	headDim int
+	seqKv   int
+}
+
+func (op *AttentionFwd) plan(kern *microKernel) attnPlan {
+	mr, nr, d := kern.mr, kern.nr, op.HeadDim
+	bq := max(mr, attnQBlock/mr*mr)
+	bk := roundUp(attnKBlock, nr)
+	p := attnPlan{kern: kern, bq: bq, bk: bk, qBlocks: (op.SeqQ + bq - 1) / bq, kBlocks: (op.SeqKv + bk - 1) / bk,
+		dPad: roundUp(d, nr), scale: float32(1 / math.Sqrt(float64(d))), headDim: d, seqKv: op.SeqKv}
+	p.kPanel = d * bk
+	p.vPanel = bk * p.dPad
+	p.perKV = p.kBlocks * (p.kPanel + p.vPanel)
+	return p
+}
+
+// packKV packs one KV head (k and v from the head's first row, seq_kv×d row-major): per
+// key block, kᵀ (d×bk) in nr-column panels, the B operand of scores = q·kᵀ, then v
+// (bk×d) in nr-column panels, the B operand of o += p·v. Keys past seq_kv are zero. A
+// panel is p-major, so a product over only the first keys of a block reads its start.
+func (op *AttentionFwd) packKV(p attnPlan, k, v, dst []float32) {
+	d, nr := p.headDim, p.kern.nr
+	for b := range p.kBlocks {
+		j0 := b * p.bk
+		nk := min(p.bk, p.seqKv-j0)
+		kp := dst[b*(p.kPanel+p.vPanel):]
+		vp := kp[p.kPanel:]
+		packB(d, nk, nr, rowMajor(k[j0*d:(j0+nk)*d], d).t(), kp)
+		clear(kp[roundUp(nk, nr)*d : p.kPanel])
+		// v's panels hold nk rows each, at a stride of bk rows.
+		for c := 0; c < d; c += nr {
+			packB(nk, min(nr, d-c), nr, rowMajor(v[j0*d+c:(j0+nk)*d], d), vp[c*p.bk:])
+		}
 	}
-	var sum float32
-	for j := range n {
-		e := expf(row[j] - m)
-		row[j] = e
-		sum += e
+}
+
+// attnScratch is one worker's buffers: the packed query block, the scores (probabilities
+// after the softmax) of one step, their packed copy, the output accumulator and the
+// running max and sum of every row.
+type attnScratch struct {
+	q, s, pp, acc, m, l []float32
+}
+
+func newAttnScratch(p attnPlan) *attnScratch {
+	return &attnScratch{
+		q:   make([]float32, p.bq*p.headDim),
+		s:   make([]float32, p.bq*p.bk),
+		pp:  make([]float32, p.bq*p.bk),
+		acc: make([]float32, p.bq*p.dPad),
+		m:   make([]float32, p.bq),
+		l:   make([]float32, p.bq),
 	}
-	inv := 1 / sum
-	for j := range n {
-		row[j] *= inv
+}
+
+// block computes the output rows i0.. of one head: q and o from the head's first row,
+// kv the head's packed KV head.
+func (op *AttentionFwd) block(p attnPlan, s *attnScratch, i0 int, q, o, kv []float32) {
+	kern, d, bk := p.kern, p.headDim, p.bk
+	mr, nr := kern.mr, kern.nr
+	rows := min(p.bq, op.SeqQ-i0)
+	rowsPad := roundUp(rows, mr)
+	// The query block, packed and scaled once: the scores come out scaled.
+	packA(rows, d, mr, rowMajor(q[i0*d:(i0+rows)*d], d), s.q)
+	qp := s.q[:rowsPad*d]
+	for i := range qp {
+		qp[i] *= p.scale
 	}
-	clear(row[n:])
+	acc := s.acc[:rowsPad*p.dPad]
+	clear(acc)
+	for r := range rows {
+		s.m[r], s.l[r] = float32(math.Inf(-1)), 0
+	}
+	last := op.visible(i0 + rows - 1) // the block's last row sees the most
+	for j0 := 0; j0 < last; j0 += bk {
+		nk := min(bk, last-j0)
+		kw := roundUp(nk, nr)
+		kp := kv[j0/bk*(p.kPanel+p.vPanel):]
+		vp := kp[p.kPanel:]
+		for ir := 0; ir < rowsPad; ir += mr {
+			for jr := 0; jr < kw; jr += nr {
+				kern.tile(d, qp[ir*d:], kp[jr*d:], s.s[ir*bk+jr:], bk, false)
+			}
+		}
+		for r := range rows {
+			row := s.s[r*bk : r*bk+nk]
+			n := min(nk, op.visible(i0+r)-j0)
+			if n <= 0 {
+				clear(row)
+				continue
+			}
+			mNew := max(s.m[r], float32(maxRow(row[:n])))
+			sum := float32(expSumRow(row[:n], row[:n], mNew, nil))
+			clear(row[n:])
+			if s.m[r] != mNew {
+				alpha := float32(0)
+				if !math.IsInf(float64(s.m[r]), -1) {
+					alpha = expf(s.m[r] - mNew)
+				}
+				s.l[r] *= alpha
+				a := acc[r*p.dPad : r*p.dPad+d]
+				for c := range a {
+					a[c] *= alpha
+				}
+				s.m[r] = mNew
+			}
+			s.l[r] += sum
+		}
+		// o += p·v over this step's nk keys.
+		packA(rows, nk, mr, rowMajor(s.s, bk), s.pp)
+		for ir := 0; ir < rowsPad; ir += mr {
+			for c := 0; c < d; c += nr {
+				kern.tile(nk, s.pp[ir*nk:], vp[c*bk:], acc[ir*p.dPad+c:], p.dPad, true)
+			}
+		}
+	}
+	for r := range rows {
+		inv := 1 / s.l[r]
+		out := o[(i0+r)*d : (i0+r+1)*d]
+		for c, x := range acc[r*p.dPad : r*p.dPad+d] {
+			out[c] = x * inv
+		}
+	}
 }
 
 // reference is attention's definition in float64: for every query, the scaled dot product
