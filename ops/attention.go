@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/ropgen/ropgen/perf/formulas"
 )
@@ -29,7 +30,7 @@ type AttentionFwd struct {
 // visible key block.
 const (
 	attnQBlock = 64
-	attnKBlock = 64
+	attnKBlock = 128
 )
 
 // NewAttentionFwd returns attention for queries of shape q and keys and values of shape kv,
@@ -125,7 +126,10 @@ func (op *AttentionFwd) Forward(o, q, k, v *Tensor) error {
 	kern := gemmActive()
 	p := op.plan(kern)
 	kvs := op.Batch * op.KvHeads
-	packed := make([]float32, kvs*p.perKV)
+	pb := attnBufs.Get().(*[]float32)
+	defer attnBufs.Put(pb)
+	*pb = grow(*pb, kvs*p.perKV)
+	packed := *pb
 	parallelFor(kvs, 1, func(lo, hi int) {
 		for kvh := lo; kvh < hi; kvh++ {
 			off := kvh * op.SeqKv * op.HeadDim
@@ -134,9 +138,19 @@ func (op *AttentionFwd) Forward(o, q, k, v *Tensor) error {
 	})
 	perBlock := 4 * p.bq * op.SeqKv * op.HeadDim
 	parallelFor(op.Batch*op.Heads*p.qBlocks, max(1, gemmGrainFlops/perBlock), func(lo, hi int) {
-		s := newAttnScratch(p)
+		sb := attnBufs.Get().(*[]float32)
+		defer attnBufs.Put(sb)
+		s := newAttnScratch(p, sb)
 		for t := lo; t < hi; t++ {
-			bh, i0 := t/p.qBlocks, t%p.qBlocks*p.bq
+			// The query blocks of a head alternate from both ends, so that any run of
+			// tasks mixes a causal mask's short blocks with its long ones.
+			bh, j := t/p.qBlocks, t%p.qBlocks
+			if j%2 == 1 {
+				j = p.qBlocks - 1 - j/2
+			} else {
+				j /= 2
+			}
+			i0 := j * p.bq
 			qOff, kvOff := op.heads(bh)
 			kvh := kvOff / (op.SeqKv * op.HeadDim)
 			op.block(p, s, i0, q.Data[qOff:], o.Data[qOff:], packed[kvh*p.perKV:(kvh+1)*p.perKV])
@@ -199,15 +213,24 @@ type attnScratch struct {
 	q, s, pp, acc, m, l []float32
 }
 
-func newAttnScratch(p attnPlan) *attnScratch {
-	return &attnScratch{
-		q:   make([]float32, p.bq*p.headDim),
-		s:   make([]float32, p.bq*p.bk),
-		pp:  make([]float32, p.bq*p.bk),
-		acc: make([]float32, p.bq*p.dPad),
-		m:   make([]float32, p.bq),
-		l:   make([]float32, p.bq),
+// attnBufs keeps the packed KV heads and the workers' scratch between calls, so a kernel in
+// a timing loop neither allocates nor zeroes them each call.
+var attnBufs = sync.Pool{New: func() any { return new([]float32) }}
+
+// newAttnScratch carves a worker's buffers out of buf, growing it as needed.
+func newAttnScratch(p attnPlan, buf *[]float32) *attnScratch {
+	sizes := [...]int{p.bq * p.headDim, p.bq * p.bk, p.bq * p.bk, p.bq * p.dPad, p.bq, p.bq}
+	total := 0
+	for _, n := range sizes {
+		total += n
 	}
+	*buf = grow(*buf, total)
+	var parts [len(sizes)][]float32
+	rest := *buf
+	for i, n := range sizes {
+		parts[i], rest = rest[:n:n], rest[n:]
+	}
+	return &attnScratch{q: parts[0], s: parts[1], pp: parts[2], acc: parts[3], m: parts[4], l: parts[5]}
 }
 
 // block computes the output rows i0.. of one head: q and o from the head's first row,
@@ -220,7 +243,7 @@ func (op *AttentionFwd) block(p attnPlan, s *attnScratch, i0 int, q, o, kv []flo
 	// The query block, packed and scaled once: the scores come out scaled.
 	packA(rows, d, mr, rowMajor(q[i0*d:(i0+rows)*d], d), s.q)
 	qp := s.q[:rowsPad*d]
-	for i := range qp {
+	for i := vecScale(qp, qp, nil, nil, p.scale, false); i < len(qp); i++ {
 		qp[i] *= p.scale
 	}
 	acc := s.acc[:rowsPad*p.dPad]
