@@ -296,9 +296,9 @@ func (op *AttentionFwd) block(p attnPlan, s *attnScratch, i0 int, q, o, kv []flo
 	}
 	for r := range rows {
 		inv := 1 / s.l[r]
-		out := o[(i0+r)*d : (i0+r+1)*d]
-		for c, x := range acc[r*p.dPad : r*p.dPad+d] {
-			out[c] = x * inv
+		out, a := o[(i0+r)*d:(i0+r+1)*d], acc[r*p.dPad:r*p.dPad+d]
+		for c := vecScale(out, a, nil, nil, inv, false); c < d; c++ {
+			out[c] = a[c] * inv
 		}
 	}
 }
