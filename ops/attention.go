@@ -25,9 +25,10 @@ type AttentionFwd struct {
 }
 
 // attnQBlock and attnKBlock are the query rows and keys of one step of the blocked kernel
-// (rounded to the micro-kernel's mr and nr): the scores of a step, attnQBlock·attnKBlock
-// values, stay in L1 beside the packed query block, and a causal block stops at its last
-// visible key block.
+// (rounded to the micro-kernel's mr and nr). A step's scores and their packed copy, two
+// times attnQBlock·attnKBlock values, stay in a core's cache beside the packed query block
+// and its output accumulator; 128 keys halve the per-row softmax calls of 64 (short rows
+// are call-bound), and a causal block stops at the key block of its last visible key.
 const (
 	attnQBlock = 64
 	attnKBlock = 128
