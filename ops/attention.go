@@ -255,11 +255,13 @@ func (op *AttentionFwd) block(p attnPlan, s *attnScratch, i0 int, q, o, kv []flo
 	last := op.visible(i0 + rows - 1) // the block's last row sees the most
 	for j0 := 0; j0 < last; j0 += bk {
 		nk := min(bk, last-j0)
-		kw := roundUp(nk, nr)
 		kp := kv[j0/bk*(p.kPanel+p.vPanel):]
 		vp := kp[p.kPanel:]
+		// Under a causal mask a panel of mr rows sees fewer keys than the block's last
+		// row: its products stop at its own last visible key (rounded up to nr).
+		panelKeys := func(ir int) int { return min(nk, op.visible(i0+min(ir+mr, rows)-1)-j0) }
 		for ir := 0; ir < rowsPad; ir += mr {
-			for jr := 0; jr < kw; jr += nr {
+			for jr := 0; jr < roundUp(panelKeys(ir), nr); jr += nr {
 				kern.tile(d, qp[ir*d:], kp[jr*d:], s.s[ir*bk+jr:], bk, false)
 			}
 		}
@@ -290,8 +292,12 @@ func (op *AttentionFwd) block(p attnPlan, s *attnScratch, i0 int, q, o, kv []flo
 		// o += p·v over this step's nk keys.
 		packA(rows, nk, mr, rowMajor(s.s, bk), s.pp)
 		for ir := 0; ir < rowsPad; ir += mr {
+			pk := panelKeys(ir)
+			if pk <= 0 {
+				continue
+			}
 			for c := 0; c < d; c += nr {
-				kern.tile(nk, s.pp[ir*nk:], vp[c*bk:], acc[ir*p.dPad+c:], p.dPad, true)
+				kern.tile(pk, s.pp[ir*nk:], vp[c*bk:], acc[ir*p.dPad+c:], p.dPad, true)
 			}
 		}
 	}
