@@ -266,14 +266,26 @@ func (op *AttentionFwd) block(p attnPlan, s *attnScratch, i0 int, q, o, kv []flo
 			}
 		}
 		for r := range rows {
-			row := s.s[r*bk : r*bk+nk]
+			full := s.s[r*bk : (r+1)*bk]
+			row := full[:nk]
 			n := min(nk, op.visible(i0+r)-j0)
 			if n <= 0 {
 				clear(row)
 				continue
 			}
 			mNew := max(s.m[r], float32(maxRow(row[:n])))
-			sum := float32(expSumRow(row[:n], row[:n], mNew, nil))
+			// The masked keys up to the row's next whole vector (within the columns its
+			// panel computed) score 64 below the max: the vector kernel takes them with the
+			// rest rather than leaving a tail to the scalar exp, and their e^-64 is below
+			// the last bit of the running sum, which is at least 1; cleared after.
+			nv := n
+			if l := lanes(); l > 0 {
+				nv = max(n, min(roundUp(n, l), roundUp(panelKeys(r-r%mr), nr)))
+			}
+			for j := n; j < nv; j++ {
+				full[j] = mNew - 64
+			}
+			sum := float32(expSumRow(full[:nv], full[:nv], mNew, nil))
 			clear(row[n:])
 			if s.m[r] != mNew {
 				alpha := float32(0)
