@@ -287,18 +287,17 @@ func (op *AttentionFwd) block(p attnPlan, s *attnScratch, i0 int, q, o, kv []flo
 			}
 			sum := float32(expSumRow(full[:nv], full[:nv], mNew, nil))
 			clear(row[n:])
-			if s.m[r] != mNew {
-				alpha := float32(0)
-				if !math.IsInf(float64(s.m[r]), -1) {
-					alpha = expf(s.m[r] - mNew)
-				}
+			// A larger max rescales what the row has summed so far; a row's first step
+			// has summed nothing (its accumulator and sum are zero).
+			if s.m[r] != mNew && !math.IsInf(float64(s.m[r]), -1) {
+				alpha := expf(s.m[r] - mNew)
 				s.l[r] *= alpha
 				a := acc[r*p.dPad : r*p.dPad+d]
-				for c := range a {
+				for c := vecScale(a, a, nil, nil, alpha, false); c < d; c++ {
 					a[c] *= alpha
 				}
-				s.m[r] = mNew
 			}
+			s.m[r] = mNew
 			s.l[r] += sum
 		}
 		// o += p·v over this step's nk keys.
