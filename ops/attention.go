@@ -189,8 +189,9 @@ func (op *AttentionFwd) plan(kern *microKernel) attnPlan {
 
 // packKV packs one KV head (k and v from the head's first row, seq_kv×d row-major): per
 // key block, kᵀ (d×bk) in nr-column panels, the B operand of scores = q·kᵀ, then v
-// (bk×d) in nr-column panels, the B operand of o += p·v. Keys past seq_kv are zero. A
-// panel is p-major, so a product over only the first keys of a block reads its start.
+// (bk×d) in nr-column panels, the B operand of o += p·v. kᵀ's columns past seq_kv are
+// zero; v's rows past it are never read. A panel is p-major, so a product over only the
+// first keys of a block reads its start.
 func (op *AttentionFwd) packKV(p attnPlan, k, v, dst []float32) {
 	d, nr := p.headDim, p.kern.nr
 	for b := range p.kBlocks {
