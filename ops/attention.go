@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/ropgen/ropgen/perf/formulas"
 )
@@ -23,9 +24,15 @@ type AttentionFwd struct {
 	QDType, KVDType DType
 }
 
-// attnBlock is the number of query rows whose scores are held at once: it bounds the score
-// buffer to attnBlock·seq_kv values, and lets a causal block stop at its last visible key.
-const attnBlock = 64
+// attnQBlock and attnKBlock are the query rows and keys of one step of the blocked kernel
+// (rounded to the micro-kernel's mr and nr). A step's scores and their packed copy, two
+// times attnQBlock·attnKBlock values, stay in a core's cache beside the packed query block
+// and its output accumulator; 128 keys halve the per-row softmax calls of 64 (short rows
+// are call-bound), and a causal block stops at the key block of its last visible key.
+const (
+	attnQBlock = 64
+	attnKBlock = 128
+)
 
 // NewAttentionFwd returns attention for queries of shape q and keys and values of shape kv,
 // q and o in dtype qdt, k and v in kvdt.
@@ -100,8 +107,12 @@ func (op *AttentionFwd) heads(bh int) (qOff, kvOff int) {
 	return bh * op.SeqQ * op.HeadDim, (b*op.KvHeads + g) * op.SeqKv * op.HeadDim
 }
 
-// Forward computes o = softmax(q·kᵀ/√d)·v: the heads are split between the cores; for each
-// head, blocks of query rows run scores = q·kᵀ and o = p·v on the serial gemm kernel.
+// Forward computes o = softmax(q·kᵀ/√d)·v blocked, flash style, so the score matrix never
+// goes to memory: k and v are packed once per KV head into the GEMM micro-kernel's column
+// panels; each block of query rows then walks the key blocks it can see, holding one
+// block of scores, with a running max and sum per row that rescale its output
+// accumulator whenever the max grows. The (head, query block) pairs are split between the
+// cores; a causal block stops at its last visible key block.
 func (op *AttentionFwd) Forward(o, q, k, v *Tensor) error {
 	shape, err := op.Bind(q, k, v)
 	if err != nil {
@@ -113,49 +124,202 @@ func (op *AttentionFwd) Forward(o, q, k, v *Tensor) error {
 	if err := checkOutput("AttentionFwd", o, op.QDType, shape); err != nil {
 		return err
 	}
-	d, scale := op.HeadDim, float32(1/math.Sqrt(float64(op.HeadDim)))
-	perHead := 4 * op.SeqQ * op.SeqKv * d
-	parallelFor(op.Batch*op.Heads, max(1, gemmGrainFlops/perHead), func(lo, hi int) {
-		scores := make([]float32, min(attnBlock, op.SeqQ)*op.SeqKv)
-		for bh := lo; bh < hi; bh++ {
-			qOff, kvOff := op.heads(bh)
-			kh := rowMajor(k.Data[kvOff:kvOff+op.SeqKv*d], d)
-			vh := rowMajor(v.Data[kvOff:kvOff+op.SeqKv*d], d)
-			for i0 := 0; i0 < op.SeqQ; i0 += attnBlock {
-				rows := min(attnBlock, op.SeqQ-i0)
-				keys := op.visible(i0 + rows - 1) // the block's last row sees the most
-				s := scores[:rows*keys]
-				qb := rowMajor(q.Data[qOff+i0*d:qOff+(i0+rows)*d], d)
-				gemmSerial(rows, keys, d, qb, kh.t(), s, keys)
-				for r := range rows {
-					softmaxRow(s[r*keys:(r+1)*keys], op.visible(i0+r), scale)
-				}
-				gemmSerial(rows, d, keys, rowMajor(s, keys), vh, o.Data[qOff+i0*d:], d)
+	kern := gemmActive()
+	p := op.plan(kern)
+	kvs := op.Batch * op.KvHeads
+	pb := attnBufs.Get().(*[]float32)
+	defer attnBufs.Put(pb)
+	*pb = grow(*pb, kvs*p.perKV)
+	packed := *pb
+	parallelFor(kvs, 1, func(lo, hi int) {
+		for kvh := lo; kvh < hi; kvh++ {
+			off := kvh * op.SeqKv * op.HeadDim
+			op.packKV(p, k.Data[off:], v.Data[off:], packed[kvh*p.perKV:(kvh+1)*p.perKV])
+		}
+	})
+	perBlock := 4 * p.bq * op.SeqKv * op.HeadDim
+	parallelFor(op.Batch*op.Heads*p.qBlocks, max(1, gemmGrainFlops/perBlock), func(lo, hi int) {
+		sb := attnBufs.Get().(*[]float32)
+		defer attnBufs.Put(sb)
+		s := newAttnScratch(p, sb)
+		for t := lo; t < hi; t++ {
+			// The query blocks of a head alternate from both ends, so that any run of
+			// tasks mixes a causal mask's short blocks with its long ones.
+			bh, j := t/p.qBlocks, t%p.qBlocks
+			if j%2 == 1 {
+				j = p.qBlocks - 1 - j/2
+			} else {
+				j /= 2
 			}
+			i0 := j * p.bq
+			qOff, kvOff := op.heads(bh)
+			kvh := kvOff / (op.SeqKv * op.HeadDim)
+			op.block(p, s, i0, q.Data[qOff:], o.Data[qOff:], packed[kvh*p.perKV:(kvh+1)*p.perKV])
 		}
 	})
 	return nil
 }
 
-// softmaxRow turns row (raw scores q·k) into probabilities over its first n entries,
-// scaled by scale, and zeroes the rest (the masked keys).
-func softmaxRow(row []float32, n int, scale float32) {
-	m := float32(math.Inf(-1))
-	for j := range n {
-		row[j] *= scale
-		m = max(m, row[j])
+// attnPlan is the blocking of one attention forward on one micro-kernel.
+type attnPlan struct {
+	kern    *microKernel
+	bq, bk  int // query rows and keys of a step: multiples of mr and nr
+	qBlocks int
+	kBlocks int
+	dPad    int // head_dim rounded up to nr: the accumulator's row stride
+	kPanel  int // floats of one key block's packed kᵀ: d·bk
+	vPanel  int // floats of one key block's packed v: bk·dPad
+	perKV   int // floats of one KV head's packed k and v
+	scale   float32
+	headDim int
+	seqKv   int
+}
+
+func (op *AttentionFwd) plan(kern *microKernel) attnPlan {
+	mr, nr, d := kern.mr, kern.nr, op.HeadDim
+	bq := max(mr, attnQBlock/mr*mr)
+	bk := roundUp(attnKBlock, nr)
+	p := attnPlan{kern: kern, bq: bq, bk: bk, qBlocks: (op.SeqQ + bq - 1) / bq, kBlocks: (op.SeqKv + bk - 1) / bk,
+		dPad: roundUp(d, nr), scale: float32(1 / math.Sqrt(float64(d))), headDim: d, seqKv: op.SeqKv}
+	p.kPanel = d * bk
+	p.vPanel = bk * p.dPad
+	p.perKV = p.kBlocks * (p.kPanel + p.vPanel)
+	return p
+}
+
+// packKV packs one KV head (k and v from the head's first row, seq_kv×d row-major): per
+// key block, kᵀ (d×bk) in nr-column panels, the B operand of scores = q·kᵀ, then v
+// (bk×d) in nr-column panels, the B operand of o += p·v. kᵀ's columns past seq_kv are
+// zero; v's rows past it are never read. A panel is p-major, so a product over only the
+// first keys of a block reads its start.
+func (op *AttentionFwd) packKV(p attnPlan, k, v, dst []float32) {
+	d, nr := p.headDim, p.kern.nr
+	for b := range p.kBlocks {
+		j0 := b * p.bk
+		nk := min(p.bk, p.seqKv-j0)
+		kp := dst[b*(p.kPanel+p.vPanel):]
+		vp := kp[p.kPanel:]
+		packB(d, nk, nr, rowMajor(k[j0*d:(j0+nk)*d], d).t(), kp)
+		clear(kp[roundUp(nk, nr)*d : p.kPanel])
+		// v's panels hold nk rows each, at a stride of bk rows.
+		for c := 0; c < d; c += nr {
+			packB(nk, min(nr, d-c), nr, rowMajor(v[j0*d+c:(j0+nk)*d], d), vp[c*p.bk:])
+		}
 	}
-	var sum float32
-	for j := range n {
-		e := expf(row[j] - m)
-		row[j] = e
-		sum += e
+}
+
+// attnScratch is one worker's buffers: the packed query block, the scores (probabilities
+// after the softmax) of one step, their packed copy, the output accumulator and the
+// running max and sum of every row.
+type attnScratch struct {
+	q, s, pp, acc, m, l []float32
+}
+
+// attnBufs keeps the packed KV heads and the workers' scratch between calls, so a kernel in
+// a timing loop neither allocates nor zeroes them each call.
+var attnBufs = sync.Pool{New: func() any { return new([]float32) }}
+
+// newAttnScratch carves a worker's buffers out of buf, growing it as needed.
+func newAttnScratch(p attnPlan, buf *[]float32) *attnScratch {
+	sizes := [...]int{p.bq * p.headDim, p.bq * p.bk, p.bq * p.bk, p.bq * p.dPad, p.bq, p.bq}
+	total := 0
+	for _, n := range sizes {
+		total += n
 	}
-	inv := 1 / sum
-	for j := range n {
-		row[j] *= inv
+	*buf = grow(*buf, total)
+	var parts [len(sizes)][]float32
+	rest := *buf
+	for i, n := range sizes {
+		parts[i], rest = rest[:n:n], rest[n:]
 	}
-	clear(row[n:])
+	return &attnScratch{q: parts[0], s: parts[1], pp: parts[2], acc: parts[3], m: parts[4], l: parts[5]}
+}
+
+// block computes the output rows i0.. of one head: q and o from the head's first row,
+// kv the head's packed KV head.
+func (op *AttentionFwd) block(p attnPlan, s *attnScratch, i0 int, q, o, kv []float32) {
+	kern, d, bk := p.kern, p.headDim, p.bk
+	mr, nr := kern.mr, kern.nr
+	rows := min(p.bq, op.SeqQ-i0)
+	rowsPad := roundUp(rows, mr)
+	// The query block, packed and scaled once: the scores come out scaled.
+	packA(rows, d, mr, rowMajor(q[i0*d:(i0+rows)*d], d), s.q)
+	qp := s.q[:rowsPad*d]
+	for i := vecScale(qp, qp, nil, nil, p.scale, false); i < len(qp); i++ {
+		qp[i] *= p.scale
+	}
+	acc := s.acc[:rowsPad*p.dPad]
+	clear(acc)
+	for r := range rows {
+		s.m[r], s.l[r] = float32(math.Inf(-1)), 0
+	}
+	last := op.visible(i0 + rows - 1) // the block's last row sees the most
+	for j0 := 0; j0 < last; j0 += bk {
+		nk := min(bk, last-j0)
+		kp := kv[j0/bk*(p.kPanel+p.vPanel):]
+		vp := kp[p.kPanel:]
+		// Under a causal mask a panel of mr rows sees fewer keys than the block's last
+		// row: its products stop at its own last visible key (rounded up to nr).
+		panelKeys := func(ir int) int { return min(nk, op.visible(i0+min(ir+mr, rows)-1)-j0) }
+		for ir := 0; ir < rowsPad; ir += mr {
+			for jr := 0; jr < roundUp(panelKeys(ir), nr); jr += nr {
+				kern.tile(d, qp[ir*d:], kp[jr*d:], s.s[ir*bk+jr:], bk, false)
+			}
+		}
+		for r := range rows {
+			full := s.s[r*bk : (r+1)*bk]
+			row := full[:nk]
+			n := min(nk, op.visible(i0+r)-j0)
+			if n <= 0 {
+				clear(row)
+				continue
+			}
+			mNew := max(s.m[r], float32(maxRow(row[:n])))
+			// The masked keys up to the row's next whole vector (within the columns its
+			// panel computed) score 64 below the max: the vector kernel takes them with the
+			// rest rather than leaving a tail to the scalar exp, and their e^-64 is below
+			// the last bit of the running sum, which is at least 1; cleared after.
+			nv := n
+			if l := lanes(); l > 0 {
+				nv = max(n, min(roundUp(n, l), roundUp(panelKeys(r-r%mr), nr)))
+			}
+			for j := n; j < nv; j++ {
+				full[j] = mNew - 64
+			}
+			sum := float32(expSumRow(full[:nv], full[:nv], mNew, nil))
+			clear(row[n:])
+			// A larger max rescales what the row has summed so far; a row's first step
+			// has summed nothing (its accumulator and sum are zero).
+			if s.m[r] != mNew && !math.IsInf(float64(s.m[r]), -1) {
+				alpha := expf(s.m[r] - mNew)
+				s.l[r] *= alpha
+				a := acc[r*p.dPad : r*p.dPad+d]
+				for c := vecScale(a, a, nil, nil, alpha, false); c < d; c++ {
+					a[c] *= alpha
+				}
+			}
+			s.m[r] = mNew
+			s.l[r] += sum
+		}
+		// o += p·v over this step's nk keys.
+		packA(rows, nk, mr, rowMajor(s.s, bk), s.pp)
+		for ir := 0; ir < rowsPad; ir += mr {
+			pk := panelKeys(ir)
+			if pk <= 0 {
+				continue
+			}
+			for c := 0; c < d; c += nr {
+				kern.tile(pk, s.pp[ir*nk:], vp[c*bk:], acc[ir*p.dPad+c:], p.dPad, true)
+			}
+		}
+	}
+	for r := range rows {
+		inv := 1 / s.l[r]
+		out, a := o[(i0+r)*d:(i0+r+1)*d], acc[r*p.dPad:r*p.dPad+d]
+		for c := vecScale(out, a, nil, nil, inv, false); c < d; c++ {
+			out[c] = a[c] * inv
+		}
+	}
 }
 
 // reference is attention's definition in float64: for every query, the scaled dot product

@@ -69,9 +69,11 @@ func (op *PagedAttentionFwd) kv(bt []float32, s, g, t int) (int, error) {
 	return ((int(b)*op.KvHeads+g)*op.BlockSize + t%op.BlockSize) * op.HeadDim, nil
 }
 
-// Forward computes every (sequence, head) pair in parallel: the scores with 4-way dot
-// products over the gathered keys, the softmax with the vector max and exp-sum kernels, the
-// weighted sum of the values.
+// Forward computes every (sequence, head) pair in parallel, streaming the sequence's pages:
+// a page holds block_size consecutive tokens of one KV head, contiguous, so the scores of a
+// page are one small product with its keys (the dot-product kernel) and the weighted values
+// one accumulation over its rows (the gemv kernel); the softmax runs between the two passes
+// with the vector max and exp-sum kernels.
 func (op *PagedAttentionFwd) Forward(out, q, kCache, vCache, blockTables *Tensor) error {
 	const name = "PagedAttentionFwd"
 	shape, err := op.Bind(q, kCache, vCache, blockTables)
@@ -94,27 +96,32 @@ func (op *PagedAttentionFwd) Forward(out, q, kCache, vCache, blockTables *Tensor
 	d, group := op.HeadDim, op.Heads/op.KvHeads
 	scale := float32(1 / math.Sqrt(float64(d)))
 	maxCtx := slices.Max(op.ContextLens)
+	bs := op.BlockSize
 	parallelFor(op.NumSeqs*op.Heads, 1, func(lo, hi int) {
 		p := make([]float32, maxCtx)
 		acc := make([]float32, d)
-		for u := lo; u < hi; u++ {
-			s, h := u/op.Heads, u%op.Heads
+		for w := lo; w < hi; w++ {
+			// Head-major order: any run of pairs mixes the sequences, long and short.
+			s, h := w%op.NumSeqs, w/op.NumSeqs
+			u := s*op.Heads + h
 			g, ctx := h/group, op.ContextLens[s]
-			qv := q.Data[u*d : (u+1)*d]
-			for t := range ctx {
-				o, _ := op.kv(blockTables.Data, s, g, t)
-				p[t] = dot(qv, kCache.Data[o:o+d]) * scale
+			qv := rowMajor(q.Data[u*d:(u+1)*d], d)
+			for t0 := 0; t0 < ctx; t0 += bs {
+				n := min(bs, ctx-t0)
+				o, _ := op.kv(blockTables.Data, s, g, t0)
+				gemmSmall(1, n, d, qv, rowMajor(kCache.Data[o:o+n*d], d).t(), p[t0:t0+n], n)
 			}
 			ps := p[:ctx]
+			for t := range ps {
+				ps[t] *= scale
+			}
 			m := float32(maxRow(ps))
 			sum := expSumRow(ps, ps, m, nil)
 			clear(acc)
-			for t, w := range ps {
-				o, _ := op.kv(blockTables.Data, s, g, t)
-				v := vCache.Data[o : o+d]
-				for i := range acc {
-					acc[i] += w * v[i]
-				}
+			for t0 := 0; t0 < ctx; t0 += bs {
+				n := min(bs, ctx-t0)
+				o, _ := op.kv(blockTables.Data, s, g, t0)
+				addRows(acc, ps[t0:t0+n], vCache.Data[o:o+n*d])
 			}
 			inv := float32(1 / sum)
 			dst := out.Data[u*d : (u+1)*d]
@@ -126,21 +133,18 @@ func (op *PagedAttentionFwd) Forward(out, q, kCache, vCache, blockTables *Tensor
 	return nil
 }
 
-// dot is Σ a[i]·b[i] in float32 with four chains.
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+// addRows adds Σ_t w[t]·v[t, :] to acc, v row-major with len(acc) columns, t in order: the
+// gemv kernel over the columns it covers (it continues the sums in acc), Go over the rest.
+func addRows(acc, w, v []float32) {
+	d := len(acc)
+	j0 := gemvRows(w, rowMajor(v, d), acc)
+	for t, x := range w {
+		row := v[t*d+j0 : (t+1)*d]
+		out := acc[j0 : j0+len(row)]
+		for i, y := range row {
+			out[i] += x * y
+		}
 	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // reference computes each pair in float64 with math.Exp, serially.

@@ -6,16 +6,18 @@ import (
 )
 
 // TestPagedAttention checks the kernel against the float64 reference at every SIMD level
-// (GQA groups of 1 and 3, contexts of one token, a partial last block and many blocks,
-// blocks shared between sequences), and that a block id outside the cache is an error.
+// (GQA groups of 1, 2 and 3, contexts of one token, a partial last block and many blocks,
+// blocks shared between sequences, head dims below one vector and past whole vectors), and
+// that a block id outside the cache is an error.
 func TestPagedAttention(t *testing.T) {
 	for _, level := range []int{SIMDGo, SIMDAVX2, SIMDAVX512} {
 		restore := SetSIMD(level)
 		for _, c := range []struct {
-			heads, kvHeads int
-			ctx            []int
-		}{{6, 2, []int{1, 5, 37}}, {2, 2, []int{40, 3, 16}}} {
-			const d, nb, bs, mb = 20, 12, 4, 10
+			heads, kvHeads, d int
+			ctx               []int
+		}{{6, 2, 20, []int{1, 5, 37}}, {2, 2, 20, []int{40, 3, 16}}, {4, 2, 72, []int{29, 7, 40}}} {
+			const nb, bs, mb = 12, 4, 10
+			d := c.d
 			op, err := NewPagedAttentionFwd(len(c.ctx), c.heads, c.kvHeads, d, nb, bs, mb, c.ctx, BFloat16)
 			if err != nil {
 				t.Fatal(err)

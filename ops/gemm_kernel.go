@@ -31,7 +31,8 @@ const (
 	gemmSmallM = 4
 
 	// gemmGrainFlops is the least work handed to one goroutine of attention's split over
-	// heads: at the scalar kernel's rate, far more than a goroutine's start and join.
+	// (head, query block) pairs: at the scalar kernel's rate, far more than a goroutine's
+	// start and join.
 	gemmGrainFlops = 1 << 18
 
 	// gemmParFlops is the least work of the packed kernel worth a second core: at the
