@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ropgen/ropgen/internal/asm/f32"
+	"github.com/ropgen/ropgen/internal/simd"
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
@@ -79,11 +79,11 @@ func TestCReference(t *testing.T) {
 	}
 	const fmaMS = 200
 	dispatchMS := strconv.Itoa(int(fmaDispatch / time.Millisecond))
-	var simd []fmaKernel
+	var simdKs []fmaKernel
 	iters := map[string]int{}
 	for _, k := range kernels() {
 		if k.name != "scalar" {
-			simd = append(simd, k)
+			simdKs = append(simdKs, k)
 			iters[k.name+k.dtype] = itersFor(k, fmaDispatch)
 		}
 	}
@@ -96,7 +96,7 @@ func TestCReference(t *testing.T) {
 	series := map[string][]float64{}
 	get := func(name string, v float64) { series[name] = append(series[name], v) }
 	cfma := []struct{ name, mode string }{{"C fma32 ymm", "fma32"}, {"C fma64 ymm", "fma64"}}
-	if f32.Best() >= f32.AVX512 { // zmm: the AVX-512 level of the kernels the mixes run
+	if simd.Best() >= simd.AVX512 { // zmm: the AVX-512 level of the kernels the mixes run
 		cfma = append(cfma, struct{ name, mode string }{"C fma32 zmm", "fma32z"})
 	}
 	t.Logf("%d workers; warm passes over arrays of %d MiB, cold copies of %s MiB arrays (best of %d, after a %s MiB read and CLFLUSH); FMA runs of %d ms in %s ms regions; C and Go alternate in each round",
@@ -111,7 +111,7 @@ func TestCReference(t *testing.T) {
 					get(f.name, v[1])
 				}
 			}
-			for _, k := range simd {
+			for _, k := range simdKs {
 				if k.dtype == dt {
 					v, peak := fmaRate(workers, k, iters[k.name+k.dtype], int(fmaMS*time.Millisecond/fmaDispatch))
 					get("Go "+k.name+" "+dt+" sustained", v)
@@ -130,7 +130,7 @@ func TestCReference(t *testing.T) {
 				get(f.name+" 1 thread", c(f.mode, strconv.Itoa(fmaMS), dispatchMS)[1])
 			}
 		}
-		for _, k := range simd {
+		for _, k := range simdKs {
 			if k.dtype == "fp32" {
 				_, peak := fmaRate(1, k, iters[k.name+k.dtype], int(fmaMS*time.Millisecond/fmaDispatch))
 				get("Go "+k.name+" fp32 1 thread", peak)
@@ -184,7 +184,7 @@ func TestCReference(t *testing.T) {
 	for _, f := range cfma {
 		names = append(names, f.name, f.name+" sustained", f.name+" 1 thread")
 	}
-	for _, k := range simd {
+	for _, k := range simdKs {
 		names = append(names, "Go "+k.name+" "+k.dtype, "Go "+k.name+" "+k.dtype+" sustained", "Go "+k.name+" "+k.dtype+" 1 thread")
 	}
 	names = append(names, "Go vector.fp32", "Go vector.fp64", "C memcpy", "C stream", "C cold memcpy", "C cold stream", "C best copy")

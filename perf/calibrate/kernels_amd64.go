@@ -5,13 +5,14 @@ package calibrate
 import (
 	"github.com/klauspost/cpuid/v2"
 
-	"github.com/ropgen/ropgen/internal/asm/f32"
+	"github.com/ropgen/ropgen/internal/simd"
+	"github.com/ropgen/ropgen/internal/stream"
 )
 
 // The multiply-add kernels (fma_amd64.s), chosen with klauspost/cpuid, which reports a
 // feature only when the OS also saves its registers (XGETBV: ymm state for AVX2, zmm for
 // AVX-512), which the /proc/cpuinfo flags do not promise; and the memory mixes, the kernels
-// of internal/asm/f32, chosen by its SIMD level (the same detection).
+// of internal/stream, chosen by the SIMD level (internal/simd: the same detection).
 
 //go:noescape
 func fmaAVX2PS(iters int, out *float32)
@@ -67,49 +68,49 @@ func simdKernels() []fmaKernel {
 	return ks
 }
 
-// simdMixes are the assembly mixes, internal/asm/f32's kernels where the CPU has AVX2 (its
-// SIMD level, f32.Best: none in a purego build). copy_nt is the catalog's streaming copy
-// itself (f32.CopyNT, which ops' CopyFwd runs on a large output), at the level in use.
+// simdMixes are the assembly mixes, internal/stream's kernels where the CPU has AVX2 (its
+// SIMD level, simd.Best: none in a purego build). copy_nt is the catalog's streaming copy
+// itself (stream.CopyNT, which ops' CopyFwd runs on a large output), at the level in use.
 func simdMixes() []memMix {
-	if f32.Best() < f32.AVX2 {
+	if simd.Best() < simd.AVX2 {
 		return nil
 	}
 	return []memMix{
 		{"copy", 1, 1, "b[i] = a[i], ymm loads and stores", func(a, b, _ []float32) float64 {
-			f32.CopyAVX2(b[:len(a)], a)
+			stream.CopyAVX2(b[:len(a)], a)
 			return 0
 		}},
-		{"copy_nt", 1, 1, "b[i] = a[i], the catalog's streaming copy (f32.CopyNT): non-temporal stores, 8 pages at once", func(a, b, _ []float32) float64 {
+		{"copy_nt", 1, 1, "b[i] = a[i], the catalog's streaming copy (stream.CopyNT): non-temporal stores, 8 pages at once", func(a, b, _ []float32) float64 {
 			b = b[:len(a)]
-			s, e := f32.Span(b)
+			s, e := stream.Span(b)
 			copy(b[:s], a[:s])
-			f32.CopyNT(b[s:e], a[s:e])
+			stream.CopyNT(b[s:e], a[s:e])
 			copy(b[e:], a[e:])
 			return 0
 		}},
 		{"triad", 2, 1, "a[i] = b[i] + s*c[i], ymm FMA", func(a, b, c []float32) float64 {
-			f32.TriadAVX2(a, b, c, triadScalar)
+			stream.TriadAVX2(a, b, c, triadScalar)
 			return 0
 		}},
 		{"triad_nt", 2, 1, "a[i] = b[i] + s*c[i], ymm FMA, non-temporal stores, 4 pages at once", func(a, b, c []float32) float64 {
 			b, c = b[:len(a)], c[:len(a)]
-			s, e := f32.Span(a)
+			s, e := stream.Span(a)
 			triadGo(a[:s], b[:s], c[:s])
-			f32.TriadNTAVX2(a[s:e], b[s:e], c[s:e], triadScalar)
+			stream.TriadNTAVX2(a[s:e], b[s:e], c[s:e], triadScalar)
 			triadGo(a[e:], b[e:], c[e:])
 			return 0
 		}},
 		{"read", 1, 0, "s += a[i], ymm loads, 8 sums", func(a, _, _ []float32) float64 {
-			return float64(f32.ReadAVX2(a))
+			return float64(stream.ReadAVX2(a))
 		}},
 		{"write", 0, 1, "a[i] = s, ymm stores", func(a, _, _ []float32) float64 {
-			f32.FillAVX2(a, triadScalar)
+			stream.FillAVX2(a, triadScalar)
 			return 0
 		}},
 		{"write_nt", 0, 1, "a[i] = s, non-temporal stores", func(a, _, _ []float32) float64 {
-			s, e := f32.Span(a)
+			s, e := stream.Span(a)
 			writeGo(a[:s])
-			f32.FillNTAVX2(a[s:e], triadScalar)
+			stream.FillNTAVX2(a[s:e], triadScalar)
 			writeGo(a[e:])
 			return 0
 		}},
@@ -120,15 +121,15 @@ func simdMixes() []memMix {
 // twice the bytes per instruction and can beat ymm in L1 and L2; a cache roof must bound
 // the AVX-512 kernels of the catalog too.
 func sweepMixes() []memMix {
-	if f32.Best() < f32.AVX512 {
+	if simd.Best() < simd.AVX512 {
 		return nil
 	}
 	return []memMix{
 		{"read_zmm", 1, 0, "s += a[i], zmm loads, 8 sums", func(a, _, _ []float32) float64 {
-			return float64(f32.ReadAVX512(a))
+			return float64(stream.ReadAVX512(a))
 		}},
 		{"copy_zmm", 1, 1, "b[i] = a[i], zmm loads and stores", func(a, b, _ []float32) float64 {
-			f32.CopyAVX512(b[:len(a)], a)
+			stream.CopyAVX512(b[:len(a)], a)
 			return 0
 		}},
 	}

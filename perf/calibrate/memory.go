@@ -6,18 +6,18 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ropgen/ropgen/internal/asm/f32"
+	"github.com/ropgen/ropgen/internal/stream"
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
 // memMix is one memory access pattern on float32 arrays (the catalog's element type, so
-// that the mixes run the catalog's own streaming kernels, internal/asm/f32). Bytes are
+// that the mixes run the catalog's own streaming kernels, internal/stream). Bytes are
 // counted as STREAM counts them: each element read once, each written once, 4 bytes each. A store that misses also
 // reads its line first on most CPUs (write-allocate), but that traffic is not in any
 // formula's minimum bytes, so counting it here would raise the ceiling above what a formula
 // can ever be priced against. The non-temporal mixes avoid that read, which is why they move
 // more counted bytes, and why the envelope needs them: the catalog's streaming kernels store
-// the same way (copy_nt is the catalog's streaming copy, f32.CopyNT).
+// the same way (copy_nt is the catalog's streaming copy, stream.CopyNT).
 type memMix struct {
 	name          string
 	reads, writes int // arrays read and written per element index
@@ -43,7 +43,7 @@ const triadScalar = 3.0
 var goMixes = []memMix{
 	{"copy", 1, 1, "b[i] = a[i], Go copy (memmove)", func(a, b, _ []float32) float64 { copy(b, a); return 0 }},
 	{"triad", 2, 1, "a[i] = b[i] + s*c[i], Go loop", func(a, b, c []float32) float64 { triadGo(a, b, c); return 0 }},
-	{"read", 1, 0, "s += a[i], Go loop, 8 sums", func(a, _, _ []float32) float64 { return float64(f32.SumGo(a)) }},
+	{"read", 1, 0, "s += a[i], Go loop, 8 sums", func(a, _, _ []float32) float64 { return float64(stream.SumGo(a)) }},
 	{"write", 0, 1, "a[i] = s, Go loop", func(a, _, _ []float32) float64 { writeGo(a); return 0 }},
 }
 
@@ -62,10 +62,10 @@ func mixes() []memMix {
 	return ms
 }
 
-func triadGo(a, b, c []float32) { f32.TriadGo(a, b, c, triadScalar) }
+func triadGo(a, b, c []float32) { stream.TriadGo(a, b, c, triadScalar) }
 
 // writeGo writes a non-zero value, so the loop is not turned into a memclr.
-func writeGo(a []float32) { f32.FillGo(a, triadScalar) }
+func writeGo(a []float32) { stream.FillGo(a, triadScalar) }
 
 // mixChunk is the number of elements each worker streams per dispatch: 16 MiB, about the
 // traffic of one call of a DRAM-sized catalog kernel (a cpu-large row moves 134-201 MB in a

@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package f32
+package stream
 
 // Without assembly (another architecture, or the purego build) nothing is streamed: Span
 // is empty, and every kernel is its Go loop (stream.go), which any caller may still call

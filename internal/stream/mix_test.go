@@ -1,4 +1,4 @@
-package f32
+package stream
 
 import (
 	"slices"

@@ -1,6 +1,6 @@
 //go:build amd64 && !purego
 
-package f32
+package simd
 
 import "github.com/klauspost/cpuid/v2"
 

@@ -1,4 +1,4 @@
-package f32
+package simd
 
 import (
 	"fmt"

@@ -1,8 +1,12 @@
 //go:build amd64 && !purego
 
-package f32
+package stream
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/ropgen/ropgen/internal/simd"
+)
 
 // The streaming kernels of stream_amd64.s: the large-output path of the catalog's copy,
 // relu, leaky relu, clamp and arithmetic (package ops), and calibration's copy_nt mix (the
@@ -20,7 +24,7 @@ import "unsafe"
 // CopyNT computes y = x: copyGo in the SSE (copyNTSSE) or AVX2 (copyNTAVX2) kernel.
 func CopyNT(y, x []float32) {
 	x = x[:len(y)]
-	if level >= AVX2 {
+	if simd.Level() >= simd.AVX2 {
 		copyNTAVX2(y, x)
 	} else {
 		copyNTSSE(y, x)
@@ -36,7 +40,7 @@ func copyNTAVX2(y, x []float32)
 // ReluNT computes y = max(x, 0) (reluGo): reluGo in the SSE (reluNTSSE) or AVX2 (reluNTAVX2) kernel.
 func ReluNT(y, x []float32) {
 	x = x[:len(y)]
-	if level >= AVX2 {
+	if simd.Level() >= simd.AVX2 {
 		reluNTAVX2(y, x)
 	} else {
 		reluNTSSE(y, x)
@@ -52,7 +56,7 @@ func reluNTAVX2(y, x []float32)
 // LeakyReluNT computes y = leaky_relu(x) with slope s (leakyReluGo): leakyReluGo in the SSE (leakyReluNTSSE) or AVX2 (leakyReluNTAVX2) kernel.
 func LeakyReluNT(y, x []float32, s float32) {
 	x = x[:len(y)]
-	if level >= AVX2 {
+	if simd.Level() >= simd.AVX2 {
 		leakyReluNTAVX2(y, x, s)
 	} else {
 		leakyReluNTSSE(y, x, s)
@@ -68,7 +72,7 @@ func leakyReluNTAVX2(y, x []float32, s float32)
 // ClampNT computes y = min(max(x, lo), hi): clampGo in the SSE (clampNTSSE) or AVX2 (clampNTAVX2) kernel.
 func ClampNT(y, x []float32, lo, hi float32) {
 	x = x[:len(y)]
-	if level >= AVX2 {
+	if simd.Level() >= simd.AVX2 {
 		clampNTAVX2(y, x, lo, hi)
 	} else {
 		clampNTSSE(y, x, lo, hi)
@@ -85,7 +89,7 @@ func clampNTAVX2(y, x []float32, lo, hi float32)
 func AddNT(y, a, b []float32) {
 	a = a[:len(y)]
 	b = b[:len(y)]
-	if level >= AVX2 {
+	if simd.Level() >= simd.AVX2 {
 		addNTAVX2(y, a, b)
 	} else {
 		addNTSSE(y, a, b)
@@ -102,7 +106,7 @@ func addNTAVX2(y, a, b []float32)
 func SubNT(y, a, b []float32) {
 	a = a[:len(y)]
 	b = b[:len(y)]
-	if level >= AVX2 {
+	if simd.Level() >= simd.AVX2 {
 		subNTAVX2(y, a, b)
 	} else {
 		subNTSSE(y, a, b)
@@ -119,7 +123,7 @@ func subNTAVX2(y, a, b []float32)
 func MulNT(y, a, b []float32) {
 	a = a[:len(y)]
 	b = b[:len(y)]
-	if level >= AVX2 {
+	if simd.Level() >= simd.AVX2 {
 		mulNTAVX2(y, a, b)
 	} else {
 		mulNTSSE(y, a, b)
@@ -136,7 +140,7 @@ func mulNTAVX2(y, a, b []float32)
 func DivNT(y, a, b []float32) {
 	a = a[:len(y)]
 	b = b[:len(y)]
-	if level >= AVX2 {
+	if simd.Level() >= simd.AVX2 {
 		divNTAVX2(y, a, b)
 	} else {
 		divNTSSE(y, a, b)
@@ -152,7 +156,7 @@ func divNTAVX2(y, a, b []float32)
 // AddSNT computes y = a + s: addSGo in the SSE (addSNTSSE) or AVX2 (addSNTAVX2) kernel.
 func AddSNT(y, a []float32, s float32) {
 	a = a[:len(y)]
-	if level >= AVX2 {
+	if simd.Level() >= simd.AVX2 {
 		addSNTAVX2(y, a, s)
 	} else {
 		addSNTSSE(y, a, s)
@@ -168,7 +172,7 @@ func addSNTAVX2(y, a []float32, s float32)
 // SubSNT computes y = a - s: subSGo in the SSE (subSNTSSE) or AVX2 (subSNTAVX2) kernel.
 func SubSNT(y, a []float32, s float32) {
 	a = a[:len(y)]
-	if level >= AVX2 {
+	if simd.Level() >= simd.AVX2 {
 		subSNTAVX2(y, a, s)
 	} else {
 		subSNTSSE(y, a, s)
@@ -184,7 +188,7 @@ func subSNTAVX2(y, a []float32, s float32)
 // MulSNT computes y = a * s: mulSGo in the SSE (mulSNTSSE) or AVX2 (mulSNTAVX2) kernel.
 func MulSNT(y, a []float32, s float32) {
 	a = a[:len(y)]
-	if level >= AVX2 {
+	if simd.Level() >= simd.AVX2 {
 		mulSNTAVX2(y, a, s)
 	} else {
 		mulSNTSSE(y, a, s)
@@ -200,7 +204,7 @@ func mulSNTAVX2(y, a []float32, s float32)
 // DivSNT computes y = a / s: divSGo in the SSE (divSNTSSE) or AVX2 (divSNTAVX2) kernel.
 func DivSNT(y, a []float32, s float32) {
 	a = a[:len(y)]
-	if level >= AVX2 {
+	if simd.Level() >= simd.AVX2 {
 		divSNTAVX2(y, a, s)
 	} else {
 		divSNTSSE(y, a, s)
@@ -216,7 +220,7 @@ func divSNTAVX2(y, a []float32, s float32)
 // RsubSNT computes y = s - a: rsubSGo in the SSE (rsubSNTSSE) or AVX2 (rsubSNTAVX2) kernel.
 func RsubSNT(y, a []float32, s float32) {
 	a = a[:len(y)]
-	if level >= AVX2 {
+	if simd.Level() >= simd.AVX2 {
 		rsubSNTAVX2(y, a, s)
 	} else {
 		rsubSNTSSE(y, a, s)
@@ -232,7 +236,7 @@ func rsubSNTAVX2(y, a []float32, s float32)
 // RdivSNT computes y = s / a: rdivSGo in the SSE (rdivSNTSSE) or AVX2 (rdivSNTAVX2) kernel.
 func RdivSNT(y, a []float32, s float32) {
 	a = a[:len(y)]
-	if level >= AVX2 {
+	if simd.Level() >= simd.AVX2 {
 		rdivSNTAVX2(y, a, s)
 	} else {
 		rdivSNTSSE(y, a, s)

@@ -1,6 +1,8 @@
 //go:build amd64 && !purego
 
-package f32
+package stream
+
+import "github.com/ropgen/ropgen/internal/simd"
 
 // Calibration's memory mixes besides the streaming copy (perf/calibrate; CopyNT is its
 // copy_nt): each runs its AVX2 or AVX-512 kernel of stream_amd64.s over the whole
@@ -11,7 +13,7 @@ package f32
 func CopyAVX2(y, x []float32) {
 	x = x[:len(y)]
 	n := 0
-	if best >= AVX2 {
+	if simd.Best() >= simd.AVX2 {
 		n = len(y) &^ 31
 		copyAVX2(y[:n], x[:n])
 	}
@@ -22,7 +24,7 @@ func CopyAVX2(y, x []float32) {
 func CopyAVX512(y, x []float32) {
 	x = x[:len(y)]
 	n := 0
-	if best >= AVX512 {
+	if simd.Best() >= simd.AVX512 {
 		n = len(y) &^ 63
 		copyAVX512(y[:n], x[:n])
 	}
@@ -33,7 +35,7 @@ func CopyAVX512(y, x []float32) {
 func TriadAVX2(a, b, c []float32, s float32) {
 	b, c = b[:len(a)], c[:len(a)]
 	n := 0
-	if best >= AVX2 {
+	if simd.Best() >= simd.AVX2 {
 		n = len(a) &^ 31
 		triadAVX2(a[:n], b[:n], c[:n], s)
 	}
@@ -44,7 +46,7 @@ func TriadAVX2(a, b, c []float32, s float32) {
 // as the two-input streaming kernels walk them: TriadGo. a is a span of Span.
 func TriadNTAVX2(a, b, c []float32, s float32) {
 	b, c = b[:len(a)], c[:len(a)]
-	if best >= AVX2 {
+	if simd.Best() >= simd.AVX2 {
 		triadNTAVX2(a, b, c, s)
 		return
 	}
@@ -54,7 +56,7 @@ func TriadNTAVX2(a, b, c []float32, s float32) {
 // ReadAVX2 returns the sum of x, in eight ymm sums: SumGo.
 func ReadAVX2(x []float32) float32 {
 	n, s := 0, float32(0)
-	if best >= AVX2 {
+	if simd.Best() >= simd.AVX2 {
 		n = len(x) &^ 63
 		s = readAVX2(x[:n])
 	}
@@ -64,7 +66,7 @@ func ReadAVX2(x []float32) float32 {
 // ReadAVX512 returns the sum of x, in eight zmm sums: SumGo.
 func ReadAVX512(x []float32) float32 {
 	n, s := 0, float32(0)
-	if best >= AVX512 {
+	if simd.Best() >= simd.AVX512 {
 		n = len(x) &^ 127
 		s = readAVX512(x[:n])
 	}
@@ -74,7 +76,7 @@ func ReadAVX512(x []float32) float32 {
 // FillAVX2 sets every element of y to s with ymm stores: FillGo.
 func FillAVX2(y []float32, s float32) {
 	n := 0
-	if best >= AVX2 {
+	if simd.Best() >= simd.AVX2 {
 		n = len(y) &^ 31
 		fillAVX2(y[:n], s)
 	}
@@ -84,7 +86,7 @@ func FillAVX2(y []float32, s float32) {
 // FillNTAVX2 sets every element of y to s with non-temporal stores, in order: FillGo. y is
 // a span of Span.
 func FillNTAVX2(y []float32, s float32) {
-	if best >= AVX2 {
+	if simd.Best() >= simd.AVX2 {
 		fillNTAVX2(y, s)
 		return
 	}

@@ -1,6 +1,6 @@
 //go:build amd64 && !purego
 
-package f32
+package stream
 
 import (
 	"math"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"unsafe"
+
+	"github.com/ropgen/ropgen/internal/simd"
 )
 
 // TestStreamLineCounts runs every streaming kernel of every instruction set the CPU has
@@ -20,16 +22,16 @@ import (
 // NaN comes out of two depends on operand order: TestStreamKernels). It runs once per make
 // test, at the CPU's best level.
 func TestStreamLineCounts(t *testing.T) {
-	if Level() != Best() {
-		t.Skipf("it runs every level's kernels, whatever the level in use: the run at the CPU's best level (%s) covers it", Name(Best()))
+	if simd.Level() != simd.Best() {
+		t.Skipf("it runs every level's kernels, whatever the level in use: the run at the CPU's best level (%s) covers it", simd.Name(simd.Best()))
 	}
 	type set struct {
 		name  string
 		level int
 	}
-	sets := []set{{"sse", Go}}
-	if Best() >= AVX2 {
-		sets = append(sets, set{"avx2", AVX2})
+	sets := []set{{"sse", simd.Go}}
+	if simd.Best() >= simd.AVX2 {
+		sets = append(sets, set{"avx2", simd.AVX2})
 	}
 	const maxLines = 1100
 	const n = maxLines * 16
@@ -91,7 +93,7 @@ func TestStreamLineCounts(t *testing.T) {
 				for i := range y[:m+16] {
 					y[i] = sentinel
 				}
-				restore := SetLevel(set.level)
+				restore := simd.SetLevel(set.level)
 				kern.run(y[:m])
 				restore()
 				if !slices.Equal(bits(y[:m]), bits(want[:m])) {

@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package f32
+package stream
 
 // Without assembly the memory mixes are their Go loops (stream.go).
 
