@@ -69,7 +69,7 @@ type SameTime struct {
 	// Names are the patterns, in the order Sample returns their rates.
 	Names []string
 	// Sample times one cold call of each pattern, in the same order every time, and returns
-	// their rates in bytes/s (calibrate.SameTime.Sample).
+	// their rates in bytes/s (instrument.SameTime.Sample).
 	Sample func() []float64
 }
 

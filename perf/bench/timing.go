@@ -165,7 +165,7 @@ func FloorReference(reg Registry, plans []Planned, opt Options) (record.Record, 
 }
 
 // CopyReference is the drift reference record of a copy measured at when (record.RefStart
-// or record.RefEnd): rate is the spread of its bandwidth in bytes/s (calibrate.CopyReference),
+// or record.RefEnd): rate is the spread of its bandwidth in bytes/s (instrument.CopyReference),
 // moved is the bytes one copy reads and writes. Seconds are the times one copy took at the
 // median, fastest and slowest rate, so Bytes/Seconds gives the rate back.
 func CopyReference(device, when string, moved int64, rate profiles.Spread) (record.Record, error) {
@@ -184,7 +184,7 @@ type References struct {
 	Reg Registry // builds the floor's cases
 	Opt Options
 	// Copy measures the copy reference: the bytes one copy moves and the spread of its
-	// bandwidth (calibrate.CopyReference, the calibration's own copy). Nil: none.
+	// bandwidth (instrument.CopyReference, the calibration's own copy). Nil: none.
 	Copy func() (moved int64, rate profiles.Spread)
 }
 

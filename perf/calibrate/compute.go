@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ropgen/ropgen/perf/instrument"
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
@@ -134,7 +135,7 @@ func fmaRate(workers int, k fmaKernel, iters, dispatches int) (sustained, peak f
 	var total time.Duration
 	best := time.Duration(math.MaxInt64)
 	for range max(1, dispatches) {
-		d := parallel(workers, func(w int) { sums[w] += k.run(iters) })
+		d := instrument.Parallel(workers, func(w int) { sums[w] += k.run(iters) })
 		total += d
 		best = min(best, d)
 	}

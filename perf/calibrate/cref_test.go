@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ropgen/ropgen/internal/simd"
+	"github.com/ropgen/ropgen/perf/instrument"
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
@@ -57,7 +58,7 @@ func TestCReference(t *testing.T) {
 	workers := runtime.GOMAXPROCS(0)
 	mib := *crefMiB
 	if mib == 0 {
-		mib = DefaultArrayMiB(profiles.HostCPU(), MemAvailable())
+		mib = instrument.DefaultArrayMiB(profiles.HostCPU(), instrument.MemAvailable())
 	}
 	threads := workers
 	c := func(args ...string) []float64 {
@@ -88,11 +89,11 @@ func TestCReference(t *testing.T) {
 		}
 	}
 	n := mib << 20 / elemBytes
-	a, b, cc3 := arrays(workers, n)
+	a, b, cc3 := instrument.Arrays(workers, n)
 	ms := mixes()
-	cm := newColdMixes(workers, coldMiB, ms, nil)
-	evictMiB := strconv.FormatInt(cm.ev.Size()>>20, 10)
-	coldMiBs, coldK := strconv.Itoa(len(cm.a)*elemBytes>>20), strconv.Itoa(crefCold)
+	cm := newColdMixes(workers, instrument.SameTimeArrayMiB, nil)
+	evictMiB := strconv.FormatInt(cm.Evictor().Size()>>20, 10)
+	coldMiBs, coldK := strconv.FormatInt(cm.ArrayBytes()>>20, 10), strconv.Itoa(crefCold)
 	series := map[string][]float64{}
 	get := func(name string, v float64) { series[name] = append(series[name], v) }
 	cfma := []struct{ name, mode string }{{"C fma32 ymm", "fma32"}, {"C fma64 ymm", "fma64"}}
@@ -144,18 +145,18 @@ func TestCReference(t *testing.T) {
 		env, envMix := 0.0, ""
 		for _, mx := range ms {
 			// As calibrate does: a warm pass is not needed, the arrays stay touched.
-			r := timeMix(workers, mx, a, b, cc3)
-			get("Go "+mx.name, r)
+			r := instrument.TimeMix(workers, mx, a, b, cc3)
+			get("Go "+mx.Name, r)
 			if r > env {
-				env, envMix = r, mx.name
+				env, envMix = r, mx.Name
 			}
 		}
 		cm.round(crefCold)
 		for i, mx := range cm.mixes {
 			r := slices.Max(cm.samples[i][len(cm.samples[i])-crefCold:])
-			get("Go "+mx.name, r)
+			get("Go "+mx.Name, r)
 			if r > env {
-				env, envMix = r, mx.name
+				env, envMix = r, mx.Name
 			}
 		}
 		get("Go DRAM envelope", env)
@@ -189,7 +190,7 @@ func TestCReference(t *testing.T) {
 	}
 	names = append(names, "Go vector.fp32", "Go vector.fp64", "C memcpy", "C stream", "C cold memcpy", "C cold stream", "C best copy")
 	for _, mx := range append(ms, cm.mixes...) {
-		names = append(names, "Go "+mx.name)
+		names = append(names, "Go "+mx.Name)
 	}
 	names = append(names, "Go DRAM envelope")
 	for _, name := range names {

@@ -68,46 +68,22 @@ func simdKernels() []fmaKernel {
 	return ks
 }
 
-// simdMixes are the assembly mixes, internal/stream's kernels where the CPU has AVX2 (its
-// SIMD level, simd.Best: none in a purego build). copy_nt is the catalog's streaming copy
-// itself (stream.CopyNT, which ops' CopyFwd runs on a large output), at the level in use.
+// simdMixes are the calibration's own assembly mixes, internal/stream's read and write
+// kernels where the CPU has AVX2 (the SIMD level's best: none in a purego build); the copy
+// and triad mixes are the instrument's (instrument.StreamMixes).
 func simdMixes() []memMix {
 	if simd.Best() < simd.AVX2 {
 		return nil
 	}
 	return []memMix{
-		{"copy", 1, 1, "b[i] = a[i], ymm loads and stores", func(a, b, _ []float32) float64 {
-			stream.CopyAVX2(b[:len(a)], a)
-			return 0
-		}},
-		{"copy_nt", 1, 1, "b[i] = a[i], the catalog's streaming copy (stream.CopyNT): non-temporal stores, 8 pages at once", func(a, b, _ []float32) float64 {
-			b = b[:len(a)]
-			s, e := stream.Span(b)
-			copy(b[:s], a[:s])
-			stream.CopyNT(b[s:e], a[s:e])
-			copy(b[e:], a[e:])
-			return 0
-		}},
-		{"triad", 2, 1, "a[i] = b[i] + s*c[i], ymm FMA", func(a, b, c []float32) float64 {
-			stream.TriadAVX2(a, b, c, triadScalar)
-			return 0
-		}},
-		{"triad_nt", 2, 1, "a[i] = b[i] + s*c[i], ymm FMA, non-temporal stores, 4 pages at once", func(a, b, c []float32) float64 {
-			b, c = b[:len(a)], c[:len(a)]
-			s, e := stream.Span(a)
-			triadGo(a[:s], b[:s], c[:s])
-			stream.TriadNTAVX2(a[s:e], b[s:e], c[s:e], triadScalar)
-			triadGo(a[e:], b[e:], c[e:])
-			return 0
-		}},
-		{"read", 1, 0, "s += a[i], ymm loads, 8 sums", func(a, _, _ []float32) float64 {
+		{Name: "read", Reads: 1, Writes: 0, How: "s += a[i], ymm loads, 8 sums", Kernel: func(a, _, _ []float32) float64 {
 			return float64(stream.ReadAVX2(a))
 		}},
-		{"write", 0, 1, "a[i] = s, ymm stores", func(a, _, _ []float32) float64 {
+		{Name: "write", Reads: 0, Writes: 1, How: "a[i] = s, ymm stores", Kernel: func(a, _, _ []float32) float64 {
 			stream.FillAVX2(a, triadScalar)
 			return 0
 		}},
-		{"write_nt", 0, 1, "a[i] = s, non-temporal stores", func(a, _, _ []float32) float64 {
+		{Name: "write_nt", Reads: 0, Writes: 1, How: "a[i] = s, non-temporal stores", Kernel: func(a, _, _ []float32) float64 {
 			s, e := stream.Span(a)
 			writeGo(a[:s])
 			stream.FillNTAVX2(a[s:e], triadScalar)
@@ -125,10 +101,10 @@ func sweepMixes() []memMix {
 		return nil
 	}
 	return []memMix{
-		{"read_zmm", 1, 0, "s += a[i], zmm loads, 8 sums", func(a, _, _ []float32) float64 {
+		{Name: "read_zmm", Reads: 1, Writes: 0, How: "s += a[i], zmm loads, 8 sums", Kernel: func(a, _, _ []float32) float64 {
 			return float64(stream.ReadAVX512(a))
 		}},
-		{"copy_zmm", 1, 1, "b[i] = a[i], zmm loads and stores", func(a, b, _ []float32) float64 {
+		{Name: "copy_zmm", Reads: 1, Writes: 1, How: "b[i] = a[i], zmm loads and stores", Kernel: func(a, b, _ []float32) float64 {
 			stream.CopyAVX512(b[:len(a)], a)
 			return 0
 		}},

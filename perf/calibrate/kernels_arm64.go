@@ -29,7 +29,7 @@ func simdKernels() []fmaKernel {
 	}
 }
 
-// simdMixes: on arm64 the Go mixes stand (copy is memmove, which uses LDP/STP pairs).
+// simdMixes: on arm64 the Go read and write mixes stand.
 func simdMixes() []memMix { return nil }
 
 func sweepMixes() []memMix { return nil }

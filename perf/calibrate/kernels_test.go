@@ -82,7 +82,7 @@ func checkMixBytes(t *testing.T, n, off int) {
 	for _, mx := range append(mixes(), sweepMixes()...) {
 		before := fresh()
 		after := fresh()
-		sum := mx.kernel(after[0], after[1], after[2])
+		sum := mx.Kernel(after[0], after[1], after[2])
 		writes := 0
 		for k := range after {
 			if !same(before[k], after[k]) {
@@ -96,7 +96,7 @@ func checkMixBytes(t *testing.T, n, off int) {
 			for _, at := range []int{0, n / 2, n - 1} {
 				poisoned := fresh()
 				poisoned[k][at] = float32(math.NaN())
-				psum := mx.kernel(poisoned[0], poisoned[1], poisoned[2])
+				psum := mx.Kernel(poisoned[0], poisoned[1], poisoned[2])
 				changed := sum != psum && !(math.IsNaN(sum) && math.IsNaN(psum))
 				for j := range poisoned {
 					if j != k && !same(after[j], poisoned[j]) {
@@ -107,18 +107,18 @@ func checkMixBytes(t *testing.T, n, off int) {
 					if at == 0 {
 						break // not read at all
 					}
-					t.Errorf("%s (n %d, offset %d): array %d element %d does not reach the result", mx.name, n, off, k, at)
+					t.Errorf("%s (n %d, offset %d): array %d element %d does not reach the result", mx.Name, n, off, k, at)
 				}
 				if at == n-1 {
 					reads++
 				}
 			}
 		}
-		if reads != mx.reads || writes != mx.writes {
-			t.Errorf("%s (n %d): kernel reads %d and writes %d arrays; the mix counts %d and %d", mx.name, n, reads, writes, mx.reads, mx.writes)
+		if reads != mx.Reads || writes != mx.Writes {
+			t.Errorf("%s (n %d): kernel reads %d and writes %d arrays; the mix counts %d and %d", mx.Name, n, reads, writes, mx.Reads, mx.Writes)
 		}
-		if got, want := mx.bytes(n), int64((reads+writes)*elemBytes*n); got != want {
-			t.Errorf("%s: %d bytes over %d elements, want %d", mx.name, got, n, want)
+		if got, want := mx.Bytes(n), int64((reads+writes)*elemBytes*n); got != want {
+			t.Errorf("%s: %d bytes over %d elements, want %d", mx.Name, got, n, want)
 		}
 	}
 }
@@ -139,32 +139,32 @@ func memMixFormulas(t *testing.T, n int) {
 			wantSum += i % 1024
 		}
 		var want []float32
-		switch mx.name {
+		switch mx.Name {
 		case "copy", "copy_nt", "copy_zmm":
 			want = slices.Clone(a)
-			mx.kernel(a, b, c)
+			mx.Kernel(a, b, c)
 			if !slices.Equal(b, want) {
-				t.Errorf("%s: b = %v, want a", mx.name, b)
+				t.Errorf("%s: b = %v, want a", mx.Name, b)
 			}
 		case "triad", "triad_nt":
 			for i := range n {
 				want = append(want, b[i]+3*c[i])
 			}
-			mx.kernel(a, b, c)
+			mx.Kernel(a, b, c)
 			if !slices.Equal(a, want) {
-				t.Errorf("%s: a = %v, want b + 3c", mx.name, a)
+				t.Errorf("%s: a = %v, want b + 3c", mx.Name, a)
 			}
 		case "read", "read_zmm":
-			if s := mx.kernel(a, b, c); s != float64(wantSum) {
-				t.Errorf("%s: sum %g, want %d", mx.name, s, wantSum)
+			if s := mx.Kernel(a, b, c); s != float64(wantSum) {
+				t.Errorf("%s: sum %g, want %d", mx.Name, s, wantSum)
 			}
 		case "write", "write_nt":
-			mx.kernel(a, b, c)
+			mx.Kernel(a, b, c)
 			if slices.ContainsFunc(a, func(x float32) bool { return x != triadScalar }) {
-				t.Errorf("%s: a = %v", mx.name, a)
+				t.Errorf("%s: a = %v", mx.Name, a)
 			}
 		default:
-			t.Errorf("mix %s untested", mx.name)
+			t.Errorf("mix %s untested", mx.Name)
 		}
 	}
 }

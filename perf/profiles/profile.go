@@ -43,7 +43,7 @@ const HBMKey = "hbm"
 // "_nt" mixes store with non-temporal (streaming) stores, as the catalog's streaming kernels
 // do: they skip the read a store miss otherwise costs, so they move more counted bytes. The
 // "_cold" mixes are a copy and a triad timed as the benchmark times a row: one cold call a
-// sample, after the same eviction (package perf/calibrate, coldmix.go).
+// sample, after the same eviction (package perf/instrument, sametime.go).
 var Mixes = []string{"copy", "copy_nt", "triad", "triad_nt", "read", "write", "write_nt", "copy_cold", "triad_cold"}
 
 // CacheKeys are the cache levels a calibration's working-set sweep can report, in order.
