@@ -39,7 +39,7 @@ type Options struct {
 	// SameTime, when set, times a same-time reference beside the cold rows whose tensors
 	// exceed SameTime.Above (DRAM-sized rows): see SameTime. Nil: none.
 	SameTime *SameTime
-	// Probe, when set, is the same-time compute probe (calibrate.Probe.Sample): run once
+	// Probe, when set, is the same-time compute probe (instrument.Probe.Sample): run once
 	// after every sample of a cold case (after the same-time reference, if any), its FLOP/s
 	// paired with the samples give the record's ProbeRate. Nil: none.
 	Probe func() float64

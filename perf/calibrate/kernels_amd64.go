@@ -3,8 +3,6 @@
 package calibrate
 
 import (
-	"github.com/klauspost/cpuid/v2"
-
 	"github.com/ropgen/ropgen/internal/simd"
 	"github.com/ropgen/ropgen/internal/stream"
 )
@@ -13,60 +11,6 @@ import (
 // feature only when the OS also saves its registers (XGETBV: ymm state for AVX2, zmm for
 // AVX-512), which the /proc/cpuinfo flags do not promise; and the memory mixes, the kernels
 // of internal/stream, chosen by the SIMD level (internal/simd: the same detection).
-
-//go:noescape
-func fmaAVX2PS(iters int, out *float32)
-
-//go:noescape
-func fmaAVX2PD(iters int, out *float64)
-
-//go:noescape
-func fmaAVX512PS(iters int, out *float32)
-
-//go:noescape
-func fmaAVX512PD(iters int, out *float64)
-
-var (
-	hasAVX2FMA = cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2, cpuid.FMA3)
-	hasAVX512  = hasAVX2FMA && cpuid.CPU.Supports(cpuid.AVX512F)
-)
-
-// fmaAccs is the number of independent accumulators of each SIMD kernel.
-const fmaAccs = 12
-
-func simdKernels() []fmaKernel {
-	var ks []fmaKernel
-	if hasAVX2FMA {
-		ks = append(ks,
-			fmaKernel{name: "avx2", dtype: "fp32", lanes: 8, run: func(iters int) float64 {
-				var out [fmaAccs * 8]float32
-				fmaAVX2PS(iters, &out[0])
-				return sum32(out[:])
-			}},
-			fmaKernel{name: "avx2", dtype: "fp64", lanes: 4, run: func(iters int) float64 {
-				var out [fmaAccs * 4]float64
-				fmaAVX2PD(iters, &out[0])
-				return sum64(out[:])
-			}})
-	}
-	if hasAVX512 {
-		ks = append(ks,
-			fmaKernel{name: "avx512", dtype: "fp32", lanes: 16, run: func(iters int) float64 {
-				var out [fmaAccs * 16]float32
-				fmaAVX512PS(iters, &out[0])
-				return sum32(out[:])
-			}},
-			fmaKernel{name: "avx512", dtype: "fp64", lanes: 8, run: func(iters int) float64 {
-				var out [fmaAccs * 8]float64
-				fmaAVX512PD(iters, &out[0])
-				return sum64(out[:])
-			}})
-	}
-	for i := range ks {
-		ks[i].accs, ks[i].unit = fmaAccs, "vector"
-	}
-	return ks
-}
 
 // simdMixes are the calibration's own assembly mixes, internal/stream's read and write
 // kernels where the CPU has AVX2 (the SIMD level's best: none in a purego build); the copy

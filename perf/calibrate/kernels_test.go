@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ropgen/ropgen/perf/instrument"
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
@@ -173,7 +174,7 @@ func memMixFormulas(t *testing.T, n int) {
 // (the one RoofKernels lists for it) and reports a rate a multiply-add loop can reach: above
 // a billion FLOP/s, and no faster than the same kernel's own peak over a longer run allows.
 func TestProbe(t *testing.T) {
-	p := NewProbe()
+	p := instrument.NewProbe()
 	var want *RoofKernel
 	for _, rk := range RoofKernels() {
 		if rk.Key == profiles.ProbeKey {
@@ -186,11 +187,11 @@ func TestProbe(t *testing.T) {
 	if p == nil {
 		t.Skip("no vector.fp32 kernel on this host")
 	}
-	if p.rk.Kernel != want.Kernel || p.workers < 1 {
-		t.Errorf("probe runs %s on %d workers, want %s", p.rk.Kernel, p.workers, want.Kernel)
+	if p.Kernel() != want.Kernel || p.Workers() < 1 {
+		t.Errorf("probe runs %s on %d workers, want %s", p.Kernel(), p.Workers(), want.Kernel)
 	}
 	first, second := p.Sample(), p.Sample()
-	peak := want.Peak(p.workers, 20*fmaDispatch)
+	peak := want.Peak(p.Workers(), 20*fmaDispatch)
 	if first < 1e9 || second < 1e9 || second > 1.5*peak {
 		t.Errorf("probe rates %.3g, %.3g FLOP/s against the kernel's peak %.3g", first, second, peak)
 	}

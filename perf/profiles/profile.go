@@ -115,7 +115,7 @@ func sortedMedian(s []float64) float64 {
 const ComputeTolerance = 0.10
 
 // ProbeKey is the compute roof whose kernel the benchmark's same-time compute probe runs
-// (calibrate.Probe, record.ProbeRate): the report divides a probe's rate by the profile's
+// (instrument.Probe, record.ProbeRate): the report divides a probe's rate by the profile's
 // best round of this roof.
 const ProbeKey = "vector.fp32"
 

@@ -11,7 +11,6 @@ import (
 	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/internal/output"
 	"github.com/ropgen/ropgen/perf/bench"
-	"github.com/ropgen/ropgen/perf/calibrate"
 	"github.com/ropgen/ropgen/perf/cold"
 	"github.com/ropgen/ropgen/perf/instrument"
 	"github.com/ropgen/ropgen/perf/profiles"
@@ -125,7 +124,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	refs := bench.References{Reg: e.reg, Opt: opt, Copy: copyReference(*refSize)}
 	if *probe && opt.Evictor != nil {
 		// After refs took its copy of opt: the floor's calls are dispatch, not work to judge.
-		if p := calibrate.NewProbe(); p != nil {
+		if p := instrument.NewProbe(); p != nil {
 			opt.Probe = p.Sample
 		}
 	}

@@ -2,7 +2,7 @@
 
 #include "textflag.h"
 
-// Multiply-add throughput kernels: fmaAccs independent accumulators, each acc += a*b per
+// Multiply-add throughput kernels: FMAAccs independent accumulators, each acc += a*b per
 // iteration (VFMADD231), with a = b = 2^-10, so every lane gains exactly 2^-20 per iteration
 // and the accumulators stay normal (no denormal slowdown) and exact for the tests. Twelve
 // accumulators cover two FMA pipes of latency up to 6 cycles. The accumulators are stored to
