@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ropgen/ropgen/perf/bench"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // Arm is one of the two implementations.
@@ -66,7 +67,7 @@ type Result struct {
 
 // Judge returns the verdict on B from the rounds B won and lost, and the sign test p-value.
 func Judge(bFaster, bSlower int, alpha float64) (Verdict, float64) {
-	p := bench.SignTest(bFaster, bSlower)
+	p := stats.SignTest(bFaster, bSlower)
 	switch {
 	case p > alpha:
 		return NotStable, p
@@ -80,7 +81,7 @@ func Judge(bFaster, bSlower int, alpha float64) (Verdict, float64) {
 // alpha: with fewer, the trial could only ever say NotStable.
 func MinRounds(alpha float64) int {
 	n := 1
-	for bench.SignTest(n, 0) > alpha {
+	for stats.SignTest(n, 0) > alpha {
 		n++
 	}
 	return n
@@ -98,7 +99,7 @@ func (t Trial) check() error {
 		return fmt.Errorf("abtest: alpha %v must be in (0, 1)", t.Alpha)
 	case t.Rounds < MinRounds(t.Alpha):
 		return fmt.Errorf("abtest: %d rounds can never reach p <= %v (even %d wins of %d give p = %.3g): use at least %d",
-			t.Rounds, t.Alpha, t.Rounds, t.Rounds, bench.SignTest(t.Rounds, 0), MinRounds(t.Alpha))
+			t.Rounds, t.Alpha, t.Rounds, t.Rounds, stats.SignTest(t.Rounds, 0), MinRounds(t.Alpha))
 	}
 	return nil
 }

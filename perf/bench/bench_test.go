@@ -17,6 +17,7 @@ import (
 	"github.com/ropgen/ropgen/perf/cold"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // reg is ropgen's own catalog: these tests run the library on it.
@@ -184,7 +185,7 @@ func TestRecordFieldsFromTheOp(t *testing.T) {
 				t.Errorf("%s: seconds %v, iters %d: want a positive time over a whole number of calls per sample", name, r.Seconds, r.Iters)
 			}
 		}
-		if got := profiles.Median(res.Seconds[:quickOptions.Samples]); got != res.Records[0].Seconds {
+		if got := stats.Median(res.Seconds[:quickOptions.Samples]); got != res.Records[0].Seconds {
 			t.Errorf("%s: first record %v s, want the median of its samples %v s", name, res.Records[0].Seconds, got)
 		}
 	}
@@ -568,7 +569,7 @@ func TestSameTimeInterleaved(t *testing.T) {
 	for k, rec := range res.Records {
 		ts, rs := res.Seconds[3*k:3*k+3], copyRates[1+3*k:4+3*k]
 		paired := []float64{ts[0] * rs[0], ts[1] * rs[1], ts[2] * rs[2]}
-		if want := profiles.Median(paired) / profiles.Median(ts); rec.RefRate != want {
+		if want := stats.Median(paired) / stats.Median(ts); rec.RefRate != want {
 			t.Errorf("record %d: RefRate %v, want %v (copy's rates %v paired with the times %v)", k, rec.RefRate, want, rs, ts)
 		}
 	}
@@ -630,7 +631,7 @@ func TestProbeInterleaved(t *testing.T) {
 	for k, rec := range res.Records {
 		ts, rs := res.Seconds[3*k:3*k+3], rates[1+3*k:4+3*k]
 		paired := []float64{ts[0] * rs[0], ts[1] * rs[1], ts[2] * rs[2]}
-		if want := profiles.Median(paired) / profiles.Median(ts); rec.ProbeRate != want || !(rec.ProbeRateLow <= want && want <= rec.ProbeRateHigh) {
+		if want := stats.Median(paired) / stats.Median(ts); rec.ProbeRate != want || !(rec.ProbeRateLow <= want && want <= rec.ProbeRateHigh) {
 			t.Errorf("record %d: ProbeRate %v [%v, %v], want %v (the probe's rates %v paired with the times %v)", k, rec.ProbeRate, rec.ProbeRateLow, rec.ProbeRateHigh, want, rs, ts)
 		}
 	}

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/ropgen/ropgen/perf/cold"
-	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // Options say how a case is timed and recorded.
@@ -89,7 +89,7 @@ func (st *SameTime) applies(p Planned, cold bool) bool {
 func refRate(times []float64, byPattern [][]float64) (rate, lo, hi float64) {
 	var best []float64
 	for _, rs := range byPattern {
-		if best == nil || profiles.Median(rs) > profiles.Median(best) {
+		if best == nil || stats.Median(rs) > stats.Median(best) {
 			best = rs
 		}
 	}
@@ -100,9 +100,9 @@ func refRate(times []float64, byPattern [][]float64) (rate, lo, hi float64) {
 	for i, t := range times {
 		paired[i] = t * best[i]
 	}
-	mt := profiles.Median(times)
-	lo, hi = MedianInterval(paired, MedianAlpha)
-	return profiles.Median(paired) / mt, lo / mt, hi / mt
+	mt := stats.Median(times)
+	lo, hi = stats.MedianInterval(paired, stats.MedianAlpha)
+	return stats.Median(paired) / mt, lo / mt, hi / mt
 }
 
 // Settle takes more samples of a record whose verdict its samples leave open: see
@@ -264,7 +264,7 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 			r := record.Record{
 				Device: opt.Device, Impl: opt.Impl, Op: p.Case.Case.Op, Workload: p.Case.Case.Label, DType: p.DType,
 				Roof: op.ComputeRoof(), Flops: flops, Bytes: bytes,
-				Seconds: profiles.Median(times), MinSeconds: slices.Min(times), MaxSeconds: slices.Max(times), Iters: n * len(times),
+				Seconds: stats.Median(times), MinSeconds: slices.Min(times), MaxSeconds: slices.Max(times), Iters: n * len(times),
 			}
 			r.RefRate, r.RefRateLow, r.RefRateHigh = refRate(times, refs)
 			if probes != nil {
@@ -343,7 +343,7 @@ func Run(reg Registry, plans []Planned, opt Options, w RecordWriter, progress io
 
 // progress is the line Run prints for a measured case.
 func (res Result) progress() string {
-	med := profiles.Median(res.Seconds)
+	med := stats.Median(res.Seconds)
 	lo, hi := slices.Min(res.Seconds), slices.Max(res.Seconds)
 	mode := "warm"
 	if res.Cold {
@@ -366,7 +366,7 @@ func (res Result) progress() string {
 			if j < len(res.RefNames) {
 				name = res.RefNames[j]
 			}
-			line += fmt.Sprintf(" %s %.2f [%.2f .. %.2f]", name, profiles.Median(rates)/1e9, slices.Min(rates)/1e9, slices.Max(rates)/1e9)
+			line += fmt.Sprintf(" %s %.2f [%.2f .. %.2f]", name, stats.Median(rates)/1e9, slices.Min(rates)/1e9, slices.Max(rates)/1e9)
 		}
 	}
 	if r := res.Records[0]; r.ProbeRate > 0 {

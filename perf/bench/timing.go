@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
@@ -76,53 +75,6 @@ func batch(call func() error, n int) (time.Duration, error) {
 		}
 	}
 	return time.Since(start), nil
-}
-
-// SignTest is the two-sided exact binomial sign test of wins against losses (ties left out):
-// the probability, if each non-tied round were a fair coin, of a split at least as uneven.
-func SignTest(wins, losses int) float64 {
-	n := wins + losses
-	k := max(wins, losses)
-	if n == 0 {
-		return 1
-	}
-	// P(X >= k) for X ~ Binomial(n, 1/2), summed in log space so that large n neither
-	// overflows the binomial coefficients nor underflows 2^-n.
-	tail := 0.0
-	for i := k; i <= n; i++ {
-		tail += math.Exp(logChoose(n, i) - float64(n)*math.Ln2)
-	}
-	return min(1, 2*tail)
-}
-
-func logChoose(n, k int) float64 {
-	a, _ := math.Lgamma(float64(n + 1))
-	b, _ := math.Lgamma(float64(k + 1))
-	c, _ := math.Lgamma(float64(n - k + 1))
-	return a - b - c
-}
-
-// MedianAlpha is the level of MedianInterval's intervals: the verdict lines take a row to
-// one side only when the chance that noise alone put its median there is under 1%.
-const MedianAlpha = 0.01
-
-// MedianInterval returns the distribution-free confidence interval of the median of xs at
-// level alpha: the order statistics x(k) and x(n+1-k), k the largest for which the sign test
-// of k-1 samples against the other n-k+1 rejects at alpha (so the interval holds the true
-// median with probability at least 1-alpha, whatever the distribution). A value outside it
-// is one the sign test of the samples above against those below rejects. Too few samples
-// for any k (fewer than 8 at 0.01) give the whole range, the smallest and the largest.
-// It does not change xs; both 0 for none.
-func MedianInterval(xs []float64, alpha float64) (lo, hi float64) {
-	if len(xs) == 0 {
-		return 0, 0
-	}
-	s := slices.Sorted(slices.Values(xs))
-	n, k := len(s), 1
-	for k+1 <= (n+1)/2 && SignTest(k, n-k) <= alpha {
-		k++
-	}
-	return s[k-1], s[n-k]
 }
 
 // floorCandidates is how many of the smallest cases FloorReference times.

@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
-
-	"golang.org/x/perf/benchmath"
 
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/render"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // Priced is a run's records priced against the profile the run was added with.
@@ -256,7 +254,7 @@ func judge(rd *RowDiff, cmp *render.Comparison, opt render.CompareOptions) {
 	if !report.Blank(rd.Noise) {
 		own = math.Expm1(opt.NoiseZ * rd.Noise)
 	}
-	if uTestReaches(rd.Old.Samples, rd.New.Samples, opt.Alpha) {
+	if _, _, _, reaches := stats.UTest(rd.Old.Samples, rd.New.Samples, opt.Alpha); reaches {
 		rd.Test = TestU
 		if rd.Change != render.Unchanged && !report.Blank(own) && off < math.Log1p(own) {
 			rd.Why = fmt.Sprintf("p=%.3f but %+.1f%% is within the row's own run-to-run spread (±%.0f%%: %g× its spread over %d run pairs)",
@@ -299,14 +297,6 @@ func judge(rd *RowDiff, cmp *render.Comparison, opt render.CompareOptions) {
 		}
 		rd.Why = fmt.Sprintf("beyond ±%.0f%% around the typical row's %+.0f%%", 100*threshold, 100*orZero(cmp.Shift))
 	}
-}
-
-// uTestReaches reports whether the U test on these samples can reach p < alpha at all:
-// benchmath warns when it cannot (too few samples a side).
-func uTestReaches(old, new []float64, alpha float64) bool {
-	th := &benchmath.Thresholds{CompareAlpha: alpha}
-	c := benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(old), th), benchmath.NewSample(slices.Clone(new), th))
-	return len(c.Warnings) == 0
 }
 
 // sampleRange is a row's fastest and slowest sample: over its records' own spreads (the
@@ -368,7 +358,7 @@ func rowNoises(runs [][]report.Sampled, minPairs int) map[rowKey]rowNoise {
 		if len(all) == 0 {
 			continue
 		}
-		shift := profiles.Median(all)
+		shift := stats.Median(all)
 		for k, l := range logs {
 			moves[k] = append(moves[k], math.Abs(l-shift))
 		}
@@ -376,7 +366,7 @@ func rowNoises(runs [][]report.Sampled, minPairs int) map[rowKey]rowNoise {
 	out := map[rowKey]rowNoise{}
 	for k, ms := range moves {
 		if len(ms) >= minPairs {
-			out[k] = rowNoise{sd: render.MADToSD * profiles.Median(ms), pairs: len(ms)}
+			out[k] = rowNoise{sd: stats.MADToSD * stats.Median(ms), pairs: len(ms)}
 		}
 	}
 	return out

@@ -6,9 +6,9 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // Filter selects rows by regular expressions (nil: any).
@@ -145,5 +145,5 @@ func trend(ps []Point) float64 {
 	if len(before) == 0 || last <= 0 {
 		return math.NaN()
 	}
-	return last/profiles.Median(before) - 1
+	return last/stats.Median(before) - 1
 }

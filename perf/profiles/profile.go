@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // Basis selects which ceiling prices a row: the measured (effective) one by default, or the
@@ -66,7 +68,7 @@ func (s Spread) Rel() float64 {
 	return (s.Max - s.Min) / s.Median
 }
 
-// SpreadOf summarizes samples (which it sorts); its median is Median's. An empty slice gives
+// SpreadOf summarizes samples (which it sorts); its median is stats.Median's. An empty slice gives
 // the zero Spread.
 func SpreadOf(samples []float64) Spread {
 	n := len(samples)
@@ -74,7 +76,7 @@ func SpreadOf(samples []float64) Spread {
 		return Spread{}
 	}
 	slices.Sort(samples)
-	return Spread{Min: samples[0], Median: sortedMedian(samples), Max: samples[n-1], N: n}
+	return Spread{Min: samples[0], Median: stats.Median(samples), Max: samples[n-1], N: n}
 }
 
 // RateUnit is the unit of a compute roof key's ceiling in prose: "op/s" for an integer
@@ -85,25 +87,6 @@ func RateUnit(key string) string {
 		return "op/s"
 	}
 	return "FLOP/s"
-}
-
-// Median is the median of xs, the mean of the two middle values for an even count, 0 for
-// none; it does not change xs. Every median of the module (a row's time, a spread, the
-// drift between runs, a reference's rate) is this one.
-func Median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	return sortedMedian(slices.Sorted(slices.Values(xs)))
-}
-
-// sortedMedian is the median of the sorted, non-empty s.
-func sortedMedian(s []float64) float64 {
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // ComputeTolerance is the relative spread, (max-min)/median, a compute roof's rounds may

@@ -45,7 +45,7 @@ type Record struct {
 	RefRate float64 `json:"ref_rate,omitempty"`
 	// RefRateLow and RefRateHigh bound RefRate's confidence interval: the same pairing with
 	// the order statistics of time × rate that bound its median at 99% (the sign-test
-	// interval, bench.MedianInterval) in place of the median. The report turns them into the
+	// interval, stats.MedianInterval) in place of the median. The report turns them into the
 	// judged efficiency's interval and reads a row whose interval holds the at-ceiling line
 	// as "at the line": its samples cannot tell which side it is on. Both zero when the
 	// record does not say (no reference, or a record from before the interval); then the

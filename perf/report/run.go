@@ -4,8 +4,8 @@ import (
 	"math"
 	"slices"
 
-	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // Sampled is one row of a run: the records of one op × workload × dtype of one
@@ -98,7 +98,7 @@ func group(recs []record.Record, skipRefs bool) []Sampled {
 	}
 	for i := range out {
 		g := &out[i]
-		g.Seconds = profiles.Median(g.Samples)
+		g.Seconds = stats.Median(g.Samples)
 		if len(g.Samples) > 1 {
 			g.MinSeconds, g.MaxSeconds = spreads[i][0], spreads[i][1]
 		}

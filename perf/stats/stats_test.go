@@ -1,4 +1,4 @@
-package bench
+package stats
 
 import (
 	"math"
@@ -60,5 +60,24 @@ func TestMedianInterval(t *testing.T) {
 	}
 	if lo, hi := MedianInterval(nil, 0.01); lo != 0 || hi != 0 {
 		t.Errorf("no samples: [%v, %v]", lo, hi)
+	}
+}
+
+// TestMedian checks Median on odd and even counts, and that it leaves its input alone
+// (profiles.SpreadOf sorts its own).
+func TestMedian(t *testing.T) {
+	for _, tc := range []struct {
+		in   []float64
+		want float64
+	}{{nil, 0}, {[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2.5}, {[]float64{7}, 7}, {[]float64{5, 5, 1, 9, 100}, 5}} {
+		in := append([]float64(nil), tc.in...)
+		if got := Median(in); got != tc.want {
+			t.Errorf("Median(%v) = %v, want %v", tc.in, got, tc.want)
+		}
+		for i := range in {
+			if in[i] != tc.in[i] {
+				t.Errorf("Median changed its input: %v", in)
+			}
+		}
 	}
 }
