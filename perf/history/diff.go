@@ -208,7 +208,7 @@ func (s *Store) Diff(ctx context.Context, a, b Run, opt DiffOptions) (*Diff, err
 	}
 	cmp := render.Compare(pa.Sampled, pb.Sampled, pa.Rows, pb.Rows, opt.Compare)
 	d := &Diff{A: a, B: b, Comparison: cmp, Options: opt}
-	var noise map[rowKey]rowNoise
+	var noise map[report.RowKey]rowNoise
 	if len(hist) >= opt.MinHistory {
 		d.History = len(hist)
 		groups := make([][]report.Sampled, len(hist))
@@ -224,7 +224,7 @@ func (s *Store) Diff(ctx context.Context, a, b Run, opt DiffOptions) (*Diff, err
 		if rd.Old == nil || rd.New == nil {
 			continue
 		}
-		if n, ok := noise[keyOf(&rd.New.Record)]; ok {
+		if n, ok := noise[report.KeyOf(&rd.New.Record)]; ok {
 			rd.Noise, rd.Pairs = n.sd, n.pairs
 		}
 		judge(rd, cmp, opt.Compare)
@@ -316,11 +316,6 @@ func orZero(v float64) float64 {
 	return v
 }
 
-// rowKey identifies a row across a device's runs.
-type rowKey struct{ op, workload, dtype string }
-
-func keyOf(r *record.Record) rowKey { return rowKey{r.Op, r.Workload, r.DType} }
-
 type rowNoise struct {
 	sd    float64
 	pairs int
@@ -334,19 +329,19 @@ type rowNoise struct {
 // from zero, not from their own median: a row that swings between two speeds from run to run
 // moves by the swing every time. It is on the scale of what a diff compares: a ratio between
 // two runs.
-func rowNoises(runs [][]report.Sampled, minPairs int) map[rowKey]rowNoise {
-	times := make([]map[rowKey]float64, len(runs))
+func rowNoises(runs [][]report.Sampled, minPairs int) map[report.RowKey]rowNoise {
+	times := make([]map[report.RowKey]float64, len(runs))
 	for i, g := range runs {
-		times[i] = map[rowKey]float64{}
+		times[i] = map[report.RowKey]float64{}
 		for j := range g {
 			if !g[j].IsReference() && g[j].Seconds > 0 {
-				times[i][keyOf(&g[j].Record)] = g[j].Seconds
+				times[i][report.KeyOf(&g[j].Record)] = g[j].Seconds
 			}
 		}
 	}
-	moves := map[rowKey][]float64{}
+	moves := map[report.RowKey][]float64{}
 	for i := 1; i < len(times); i++ {
-		logs := map[rowKey]float64{}
+		logs := map[report.RowKey]float64{}
 		var all []float64
 		for k, t := range times[i] {
 			if old, ok := times[i-1][k]; ok {
@@ -363,7 +358,7 @@ func rowNoises(runs [][]report.Sampled, minPairs int) map[rowKey]rowNoise {
 			moves[k] = append(moves[k], math.Abs(l-shift))
 		}
 	}
-	out := map[rowKey]rowNoise{}
+	out := map[report.RowKey]rowNoise{}
 	for k, ms := range moves {
 		if len(ms) >= minPairs {
 			out[k] = rowNoise{sd: stats.MADToSD * stats.Median(ms), pairs: len(ms)}

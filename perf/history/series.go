@@ -70,7 +70,7 @@ func (s *Store) Series(ctx context.Context, f Filter) ([]Series, []Run, error) {
 	}
 	type key struct {
 		device string
-		rowKey
+		report.RowKey
 	}
 	index := map[key]int{}
 	var out []Series
@@ -112,7 +112,7 @@ func (s *Store) Series(ctx context.Context, f Filter) ([]Series, []Run, error) {
 			}
 			for i := range p.Sampled {
 				sm, row := &p.Sampled[i], &p.Rows[i]
-				k := key{r.Device, keyOf(&sm.Record)}
+				k := key{r.Device, report.KeyOf(&sm.Record)}
 				j, ok := index[k]
 				if !ok {
 					j = len(out)

@@ -263,11 +263,11 @@ func orZero(v float64) float64 {
 // implKey identifies a row of one implementation across runs: a base run's row is compared
 // with the new run's row of the same implementation only.
 type implKey struct {
-	rowKey
+	report.RowKey
 	impl string
 }
 
-func implKeyOf(r *record.Record) implKey { return implKey{keyOf(r), r.ImplName()} }
+func implKeyOf(r *record.Record) implKey { return implKey{report.KeyOf(r), r.ImplName()} }
 
 // implsNote is Comparison.Impls of runs old and new.
 func implsNote(old, new []report.Sampled) string {
@@ -290,8 +290,3 @@ func implNames(rows []report.Sampled) []string {
 	slices.Sort(out)
 	return out
 }
-
-// rowKey identifies a row across runs: the benchmark name.
-type rowKey struct{ op, workload, dtype string }
-
-func keyOf(r *record.Record) rowKey { return rowKey{r.Op, r.Workload, r.DType} }
