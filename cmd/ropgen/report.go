@@ -528,20 +528,14 @@ func commitOf(files []string) string {
 }
 
 // recordsConfig returns the value of the first "key: value" configuration line of a
-// benchmark format file, or "".
+// benchmark format file (record.ConfigValue, the reader's rule), or "".
 func recordsConfig(file, key string) string {
 	f, err := os.Open(file)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && k == key {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
+	return record.ConfigValue(f, key)
 }
 
 // markAudited marks each row that an audit row judged (same op, workload and dtype; an ERROR

@@ -504,6 +504,21 @@ func benchLineError(line []byte, whole bool) string {
 	return "not a record, a configuration line (key: value), a Unit line, a comment (#) or blank: the benchmark format would skip it"
 }
 
+// ConfigValue returns the value of the first configuration line of the benchmark format text
+// r whose key is key (the rule of isConfigLine, the one the reader applies), with the spaces
+// around it trimmed; "" where there is none, or where r cannot be read up to it.
+func ConfigValue(r io.Reader, key string) string {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		if line := sc.Bytes(); isConfigLine(line) {
+			if k, v, _ := bytes.Cut(line, []byte(":")); string(k) == key {
+				return strings.TrimSpace(string(v))
+			}
+		}
+	}
+	return ""
+}
+
 // isConfigLine reports whether line is a benchmark format configuration line: a key that
 // starts with a lower-case letter and holds no space or upper-case letter, a colon, then
 // nothing or a space or tab before the value (benchfmt's rule).
