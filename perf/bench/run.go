@@ -349,13 +349,13 @@ func (res Result) progress() string {
 	if res.Cold {
 		mode = "cold"
 	}
-	line := fmt.Sprintf("%-58s %s %10s  [%s .. %s]  %8.2f GB/s  %8.2f GFLOP/s",
-		res.Name(), mode, Seconds(med), Seconds(lo), Seconds(hi), float64(res.Bytes)/med/1e9, float64(res.Flops)/med/1e9)
+	line := fmt.Sprintf("%-58s %s %10s  [%s .. %s]  %11s  %13s",
+		res.Name(), mode, Seconds(med), Seconds(lo), Seconds(hi), report.Rate(float64(res.Bytes)/med, "B/s"), report.Rate(float64(res.Flops)/med, "FLOP/s"))
 	if r := res.Records[0]; r.RefRate > 0 {
 		// The figure the physics check judges: the row's median rate over the reference's;
 		// then each pattern's median and range.
 		rate := float64(r.Bytes) / r.Seconds
-		line += fmt.Sprintf("  same-time ref %.2f GB/s (row %.2fx", r.RefRate/1e9, rate/r.RefRate)
+		line += fmt.Sprintf("  same-time ref %s (row %.2fx", report.Rate(r.RefRate, "B/s"), rate/r.RefRate)
 		if r.RefRateLow > 0 {
 			// The ratio's interval: the reference's high bound gives its low end.
 			line += fmt.Sprintf(" [%.2f .. %.2f]", rate/r.RefRateHigh, rate/r.RefRateLow)
@@ -366,11 +366,11 @@ func (res Result) progress() string {
 			if j < len(res.RefNames) {
 				name = res.RefNames[j]
 			}
-			line += fmt.Sprintf(" %s %.2f [%.2f .. %.2f]", name, stats.Median(rates)/1e9, slices.Min(rates)/1e9, slices.Max(rates)/1e9)
+			line += fmt.Sprintf(" %s %s [%s .. %s]", name, report.Rate(stats.Median(rates), "B/s"), report.Rate(slices.Min(rates), "B/s"), report.Rate(slices.Max(rates), "B/s"))
 		}
 	}
 	if r := res.Records[0]; r.ProbeRate > 0 {
-		line += fmt.Sprintf("  probe %.1f GFLOP/s [%.1f .. %.1f]", r.ProbeRate/1e9, slices.Min(res.Probes)/1e9, slices.Max(res.Probes)/1e9)
+		line += fmt.Sprintf("  probe %s [%s .. %s]", report.Rate(r.ProbeRate, "FLOP/s"), report.Rate(slices.Min(res.Probes), "FLOP/s"), report.Rate(slices.Max(res.Probes), "FLOP/s"))
 	}
 	if res.Extra > 0 {
 		line += fmt.Sprintf("  +%d samples to settle its verdict (%d in all)", res.Extra, len(res.Seconds))
