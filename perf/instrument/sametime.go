@@ -6,7 +6,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/ropgen/ropgen/internal/par"
+	"github.com/ropgen/ropgen/internal/dispatch"
 	"github.com/ropgen/ropgen/perf/cold"
 )
 
@@ -112,7 +112,7 @@ func (cm *ColdMixes) sample(i int) float64 {
 	return float64(mx.Bytes(len(cm.a))) / max(secs, 1e-9)
 }
 
-// call runs mx once over the arrays as ops.parallelFor dispatches a kernel (internal/par):
+// call runs mx once over the arrays as ops.parallelFor dispatches a kernel (internal/dispatch):
 // the caller doing the first share, the persistent workers the others, then the join. A
 // dispatch of its own here (goroutines started per share) would be slower than the kernels'
 // dispatch, and a correct kernel would outrun the envelope.
@@ -126,7 +126,7 @@ func (cm *ColdMixes) call(mx Mix) {
 		}
 		Keep(mx.Kernel(cm.a[lo:hi], cm.b[lo:hi], cs))
 	}
-	par.Each(cm.workers, body)
+	dispatch.Each(cm.workers, body)
 }
 
 // SameTime is the same-time reference of the benchmark's DRAM-sized rows (bench.SameTime):

@@ -1,5 +1,5 @@
-// Package par runs the shares of a parallel loop on persistent workers: the dispatch of the
-// ops kernels (ops.parallelFor) and of the calibration's cold mixes, which must dispatch as
+// Package dispatch runs the shares of a parallel loop on persistent workers: the dispatch of the
+// ops kernels (ops.parallelFor) and of the instrument's cold mixes, which must dispatch as
 // the kernels do so that the envelope they measure bounds the kernels.
 //
 // A goroutine started for each share waits in the starting P's run queue until another P
@@ -10,7 +10,7 @@
 // one within nanoseconds while calls follow one another (a loop of kernel calls, a
 // benchmark); after SpinFor idle it parks, so an idle process burns no CPU, and the first
 // call after a pause wakes it as starting a goroutine would.
-package par
+package dispatch
 
 import (
 	"runtime"
