@@ -192,7 +192,7 @@ func compare(stdout, stderr io.Writer, cfg config) error {
 		if lim == nil {
 			r.limitReq = ""
 		}
-		if r.calls, err = bench.Calibrate(r.run, cfg.sample); err != nil {
+		if r.calls, err = bench.BatchSize(r.run, cfg.sample); err != nil {
 			return fmt.Errorf("%s: %v", r.Name, err)
 		}
 	}
@@ -203,7 +203,7 @@ func compare(stdout, stderr io.Writer, cfg config) error {
 				func() error {
 					best := math.Inf(1)
 					for range batches {
-						s, err := bench.Sample(r.run, r.calls)
+						s, err := bench.WarmSample(r.run, r.calls)
 						if err != nil {
 							return err
 						}

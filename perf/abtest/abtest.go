@@ -34,7 +34,7 @@ type Trial struct {
 	Equal func() error
 	// Rounds is the number of paired measurements.
 	Rounds int
-	// Target is how long one timed batch of calls lasts at least (bench.Calibrate).
+	// Target is how long one timed batch of calls lasts at least (bench.BatchSize).
 	Target time.Duration
 	// Alpha is the significance level of the sign test: a verdict other than NotStable
 	// needs a two-sided p-value at most Alpha.
@@ -130,7 +130,7 @@ func Run(t Trial) (*Result, error) {
 		calls *int
 	}{{t.A, &r.CallsA}, {t.B, &r.CallsB}} {
 		err := within(c.arm, func() (err error) {
-			*c.calls, err = bench.Calibrate(c.arm.Call, t.Target)
+			*c.calls, err = bench.BatchSize(c.arm.Call, t.Target)
 			return err
 		})
 		if err != nil {
@@ -139,7 +139,7 @@ func Run(t Trial) (*Result, error) {
 	}
 	sample := func(arm Arm, calls int, dst *float64) error {
 		return within(arm, func() (err error) {
-			*dst, err = bench.Sample(arm.Call, calls)
+			*dst, err = bench.WarmSample(arm.Call, calls)
 			return err
 		})
 	}

@@ -283,7 +283,7 @@ func TestBadOptions(t *testing.T) {
 	}
 }
 
-func TestCalibrateReachesTheTarget(t *testing.T) {
+func TestBatchSizeReachesTheTarget(t *testing.T) {
 	calls := 0
 	spin := func() error {
 		calls++
@@ -292,7 +292,7 @@ func TestCalibrateReachesTheTarget(t *testing.T) {
 		return nil
 	}
 	const target = 2 * time.Millisecond
-	n, err := bench.Calibrate(spin, target)
+	n, err := bench.BatchSize(spin, target)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,15 +301,15 @@ func TestCalibrateReachesTheTarget(t *testing.T) {
 	if n > int(target/(20*time.Microsecond))*2 || n < 1 {
 		t.Errorf("Calibrate: %d calls a batch for a %v target at 20µs a call", n, target)
 	}
-	s, err := bench.Sample(spin, n)
+	s, err := bench.WarmSample(spin, n)
 	if err != nil || s < 20e-6 {
 		t.Errorf("Sample: %v s per call (err %v), want at least 20µs", s, err)
 	}
 	boom := errors.New("boom")
-	if _, err := bench.Calibrate(func() error { return boom }, target); !errors.Is(err, boom) {
+	if _, err := bench.BatchSize(func() error { return boom }, target); !errors.Is(err, boom) {
 		t.Errorf("Calibrate stops at the call's error: got %v", err)
 	}
-	if _, err := bench.Calibrate(spin, 0); err == nil {
+	if _, err := bench.BatchSize(spin, 0); err == nil {
 		t.Error("Calibrate accepts a zero target")
 	}
 }

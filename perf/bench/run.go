@@ -228,11 +228,11 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 		sample = func() (float64, error) { return cold.Sample(in.Run, evict) }
 	} else {
 		target := opt.MaxTime / time.Duration(opt.Count*opt.Samples+2)
-		if n, err = Calibrate(in.Run, target); err != nil {
+		if n, err = BatchSize(in.Run, target); err != nil {
 			res.Err = err
 			return res
 		}
-		sample = func() (float64, error) { return Sample(in.Run, n) }
+		sample = func() (float64, error) { return WarmSample(in.Run, n) }
 	}
 	for range opt.Count {
 		var times []float64

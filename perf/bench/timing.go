@@ -29,9 +29,9 @@ import (
 // billion of them still fits the target of any sensible run.
 const maxBatch = 1 << 30
 
-// Calibrate returns the number of calls whose batch lasts at least target, running call in
+// BatchSize returns the number of calls whose batch lasts at least target, running call in
 // growing batches (these are the warm-up). It stops with the first error of call.
-func Calibrate(call func() error, target time.Duration) (int, error) {
+func BatchSize(call func() error, target time.Duration) (int, error) {
 	if target <= 0 {
 		return 0, errors.New("bench: the target duration of a batch must be positive")
 	}
@@ -54,8 +54,9 @@ func Calibrate(call func() error, target time.Duration) (int, error) {
 	}
 }
 
-// Sample returns the time of one call in seconds, from one batch of n calls.
-func Sample(call func() error, n int) (float64, error) {
+// WarmSample returns the time of one call in seconds, from one warm batch of n calls (a cold
+// call, one after an eviction, is cold.Sample).
+func WarmSample(call func() error, n int) (float64, error) {
 	if n < 1 {
 		return 0, fmt.Errorf("bench: a batch needs at least one call, not %d", n)
 	}
