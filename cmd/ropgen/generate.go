@@ -156,8 +156,9 @@ var beforeCommit = func() {}
 // (internal/output: temporary file, fsync, rename; the mode kept; a symbolic link, a
 // non-regular or read-only file refused; no temporary file left after SIGINT, SIGTERM or
 // SIGHUP). A file that is not as before (its content when generation began) is an error,
-// not overwritten: another writer that did not take the lock came in between. Last, the legacy helpers file of earlier versions
-// is removed (it would redeclare the runtime that the one file now holds).
+// not overwritten: another writer that did not take the lock came in between. Last, the
+// runtime's file of the two-file layout (gen.LegacyHelpersFile) is removed: it would
+// redeclare the runtime that the one file holds.
 func syncFiles(dir string, files, before map[string][]byte, check bool, stdout io.Writer) (changed bool, err error) {
 	var todo []string
 	readGenerated := func(path string) ([]byte, bool, error) {

@@ -75,8 +75,9 @@ func (s *Store) Series(ctx context.Context, f Filter) ([]Series, []Run, error) {
 	index := map[key]int{}
 	var out []Series
 	pr := s.pricing()
-	// Read and price overlap: a chunk of runs is read while the one before is priced (the
-	// two take about as long, and a machine has two cores).
+	// Read and price overlap: a chunk of runs is read while the one before is priced. The
+	// two take about as long, so wherever a second core is free the series take half the
+	// time, and on one core no longer than in turn.
 	type chunk struct {
 		runs []Run
 		recs map[int64][]record.Record

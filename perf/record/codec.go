@@ -648,7 +648,8 @@ func (jw *JSONWriter) Write(r Record) error {
 // object with exactly the keys the writer writes, spelled as it spells them: an unknown key,
 // a key given twice or in another case ("BYTES"), and a missing required key are errors at
 // the line, so no record is read as anything but what its line says. min_seconds and
-// max_seconds may be left out together (records from before spreads were kept), and
+// max_seconds may be left out together (a record with no spread: a history keeps records as
+// long as their runs, so the reader takes every form the writer has written), and
 // ref_rate may be left out (a row without a same-time reference; the writer leaves it out
 // then). Blank lines are skipped. It reads at most MaxRecords records.
 func ReadJSON(r io.Reader, file string) ([]Record, diag.Findings) {

@@ -14,7 +14,8 @@ type Record struct {
 	Device string `json:"device"` // measured device name, matched against a profile's device field
 	// Impl names the implementation that was timed: "ropgen" for ropbench's (the catalog's
 	// kernels), "torch" or "numpy" for the Python harness, a module's name for its bench
-	// command. Empty means ropgen's own (records from before the key). The report never pools
+	// command. Empty means ropgen's own, so that a record written without the key, which a
+	// history may keep, reads as what it was. The report never pools
 	// two implementations into one row (ImplName).
 	Impl     string `json:"impl,omitempty"`
 	Op       string `json:"op"`       // manifest op name

@@ -18,8 +18,9 @@ import (
 	"github.com/ropgen/ropgen/perf/report"
 )
 
-// quickMaxTime is the timing budget per case under -quick, unless -max-time is given: the
-// quick subset has some sixty cases and must finish well under a minute on two cores.
+// quickMaxTime is the timing budget per case under -quick, unless -max-time is given:
+// -quick is for trying the command and for CI, which want the whole subset in well under a
+// minute on a small shared machine, and its cases' budgets are most of that time.
 const quickMaxTime = 150 * time.Millisecond
 
 // run is `NAME run`: measure the selected cases and write their records.
