@@ -588,24 +588,17 @@ func trafficOf(res audit.Result) (ts []render.Traffic, skipped []string) {
 }
 
 // opFamilies returns the family of each op of the catalog (the manifest's family field), for
-// the chart's marker shapes: from -manifests, else from the module's configuration. It returns
-// nil, and the chart shows no families, where there is no catalog (a report runs anywhere) or
-// it has findings (a note says so: ropgen validate lists them).
+// the chart's marker shapes: from -manifests, else from the module's configuration. It reads
+// each op's family alone (manifest.Families), not the whole validated catalog: the chart
+// needs no more. It returns nil, and the chart shows no families, where there is no catalog
+// (a report runs anywhere) or a manifest cannot be read (a note says so).
 func opFamilies(flag string, stderr io.Writer) func(op string) string {
-	var paths []string
-	if flag != "" {
-		paths = cli.SplitList(flag)
-		if err := cli.UseDTypes(nil); err != nil {
-			return nil
-		}
-	} else {
+	paths := cli.SplitList(flag)
+	if flag == "" {
 		cfg, err := config.Load()
 		var none *config.NoRootError
 		if errors.As(err, &none) {
 			return nil
-		}
-		if err == nil {
-			err = cli.UseDTypes(cfg)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "ropgen report: note: %v: the chart shows no op families\n", err)
@@ -613,14 +606,10 @@ func opFamilies(flag string, stderr io.Writer) func(op string) string {
 		}
 		paths = cli.Manifests("", cfg)
 	}
-	cat, fs := manifest.Load(paths...)
+	family, fs := manifest.Families(paths...)
 	if len(fs) > 0 {
-		fmt.Fprintf(stderr, "ropgen report: note: the manifests have %d findings (ropgen validate lists them): the chart shows no op families\n", len(fs))
+		fmt.Fprintf(stderr, "ropgen report: note: %v: the chart shows no op families\n", fs[0])
 		return nil
-	}
-	family := map[string]string{}
-	for _, op := range cat.Ops {
-		family[op.Name] = op.Family.Value
 	}
 	return func(op string) string { return family[op] }
 }
