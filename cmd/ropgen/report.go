@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"github.com/ropgen/ropgen/config"
 	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/internal/output"
+	"github.com/ropgen/ropgen/internal/vcs"
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/perf/audit"
 	"github.com/ropgen/ropgen/perf/profiles"
@@ -495,47 +495,18 @@ func shellLine(words []string) string {
 	return strings.Join(parts, " ")
 }
 
-// commitOf returns the source revision the records name (a "commit: REV" configuration
-// line, as the Go benchmark format allows), else the revision this binary was built from
-// (go build stamps it), else the working tree's (git describe), else "": never an error.
+// commitOf is the revision the report's page names for the records (vcs.Of): the records'
+// own, or the working tree's or the binary's, said as such.
 func commitOf(files []string) string {
-	for _, f := range files {
-		if c := recordsConfig(f, "commit"); c != "" {
-			return c
-		}
+	c := vcs.Of(files)
+	text := c.Rev
+	if c.Dirty {
+		text += " (modified)"
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		var rev, dirty string
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				if s.Value == "true" {
-					dirty = " (modified)"
-				}
-			}
-		}
-		if rev != "" {
-			return rev + dirty
-		}
+	if c.From == vcs.FromTree {
+		text += " (the working tree at report time)"
 	}
-	// go run stamps no revision: say which the working tree is at, and that it is that.
-	if out, err := exec.Command("git", "describe", "--tags", "--always", "--dirty").Output(); err == nil {
-		return strings.TrimSpace(string(out)) + " (the working tree at report time)"
-	}
-	return ""
-}
-
-// recordsConfig returns the value of the first "key: value" configuration line of a
-// benchmark format file (record.ConfigValue, the reader's rule), or "".
-func recordsConfig(file, key string) string {
-	f, err := os.Open(file)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	return record.ConfigValue(f, key)
+	return text
 }
 
 // markAudited marks each row that an audit row judged (same op, workload and dtype; an ERROR
