@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package genfiles
 
 import (
 	"fmt"
@@ -8,10 +8,10 @@ import (
 	"syscall"
 )
 
-// lockDir takes an exclusive advisory lock (flock) on the directory dir itself, waiting for
+// Lock takes an exclusive advisory lock (flock) on the directory dir itself, waiting for
 // another holder to release it: no lock file is created, so none can be left behind, and
 // the kernel releases the lock when the process ends, however it ends.
-func lockDir(dir string) (unlock func(), err error) {
+func Lock(dir string) (unlock func(), err error) {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil, err
