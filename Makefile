@@ -36,11 +36,11 @@ run: generate
 # All tests: formatting, vet, staticcheck where it is installed (on PATH or in GOPATH/bin;
 # skipped with a message otherwise), the generated code is current (roofline code and the SIMD
 # assembly), go test of every package but docs and those scripts/test-ops-levels.sh runs at
-# every SIMD level (ops, internal/asm/f32, internal/opsbench), every command example of the
+# every SIMD level (ops, internal/stream, internal/opsbench), every command example of the
 # docs (go test -v ./docs, whose summary names each page's run and skipped blocks), the other
 # architectures still build, the purego build (the Go loops, no assembly) vets and its
-# kernel package's tests pass, and the tests of ops and of its kernel package
-# (internal/asm/f32) once per SIMD level this machine runs, never from the test cache,
+# kernel packages' tests pass, and the tests of ops and of its streaming kernels
+# (internal/stream) once per SIMD level this machine runs, never from the test cache,
 # with the count of tests each ran (scripts/test-ops-levels.sh:
 # go, avx2 and avx512 on amd64; and the arm64 build's NEON kernels under qemu-user where
 # qemu-aarch64-static is installed, skipped with a message otherwise), and make run's flow on a
@@ -56,12 +56,12 @@ test: asm-check
 	  if [ -x "$$sc" ]; then echo "staticcheck ./..."; "$$sc" ./... || exit 1; \
 	  else echo "staticcheck not installed: skipped (go install honnef.co/go/tools/cmd/staticcheck@latest)"; fi
 	$(GO) run ./cmd/ropgen generate -check
-	scripts/with-postgres.sh $(GO) test -vet=off $$($(GO) list ./... | grep -vE '^github.com/ropgen/ropgen/(docs|ops|internal/asm/f32|internal/opsbench)$$')
+	scripts/with-postgres.sh $(GO) test -vet=off $$($(GO) list ./... | grep -vE '^github.com/ropgen/ropgen/(docs|ops|internal/stream|internal/opsbench)$$')
 	@echo "$(GO) test -vet=off -v ./docs   # every example of README.md and docs/*.md (docs/docs_test.go)"
 	@out=$$($(GO) test -vet=off -v ./docs 2>&1); status=$$?; \
 	  printf '%s\n' "$$out" | grep -vE '^(=== (RUN|PAUSE|CONT|NAME)|\s*--- PASS)'; exit $$status
-	GOARCH=arm64 $(GO) vet ./ops ./internal/asm/...
-	$(GO) vet -tags purego ./... && $(GO) test -tags purego ./internal/asm/...
+	GOARCH=arm64 $(GO) vet ./ops ./internal/asm/... ./internal/simd ./internal/stream
+	$(GO) vet -tags purego ./... && $(GO) test -tags purego ./internal/asm/... ./internal/simd ./internal/stream
 	@GO='$(GO)' scripts/test-ops-levels.sh
 	@scripts/run-test.sh
 	$(MAKE) --no-print-directory example

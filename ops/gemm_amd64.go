@@ -9,7 +9,7 @@ import "github.com/ropgen/ropgen/internal/asm/f32"
 // AVX2+FMA 6×16 one where it has AVX2 and FMA, and the gemv kernels (AVX2+FMA) with either.
 
 // hasAVX2FMA and hasAVX512 are the CPU's features, as the SIMD levels read them
-// (internal/asm/f32: CPUID and the OS's saved register state).
+// (internal/simd: CPUID and the OS's saved register state).
 var (
 	hasAVX2FMA = cpuSIMD >= SIMDAVX2
 	hasAVX512  = cpuSIMD >= SIMDAVX512

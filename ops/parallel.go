@@ -3,7 +3,7 @@ package ops
 import (
 	"runtime"
 
-	"github.com/ropgen/ropgen/internal/par"
+	"github.com/ropgen/ropgen/internal/dispatch"
 )
 
 // grainElems is the default smallest piece of elementwise work worth a goroutine: below it
@@ -28,5 +28,5 @@ func parallelFor(n, grain int, body func(lo, hi int)) {
 		return
 	}
 	// the caller does the first share; the others go to par's persistent workers
-	par.Each(workers, func(w int) { body(w*n/workers, (w+1)*n/workers) })
+	dispatch.Each(workers, func(w int) { body(w*n/workers, (w+1)*n/workers) })
 }

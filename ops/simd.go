@@ -1,6 +1,6 @@
 package ops
 
-import "github.com/ropgen/ropgen/internal/asm/f32"
+import "github.com/ropgen/ropgen/internal/simd"
 
 // The SIMD kernels of the default build are Go assembly in internal/asm/f32: on amd64
 // simd_amd64.s, generated with avo by internal/asm/asmgen in both widths from one
@@ -12,46 +12,46 @@ import "github.com/ropgen/ropgen/internal/asm/f32"
 // architecture, the purego build) and the reference the kernels are tested against
 // (simd_test.go).
 
-// SIMD levels: which kernels vecXxx run (SetSIMD). They are internal/asm/f32's levels, which
+// SIMD levels: which kernels vecXxx run (SetSIMD). They are internal/simd's levels, which
 // pick its kernels and this package's wrappers alike: 1 is the Go loops
 // everywhere, 2 the first vector level (AVX2 on amd64, NEON on arm64), 3 AVX-512 (amd64
 // only), so "simd=1 against simd=2" is the same comparison on both.
 const (
 	// SIMDGo runs the Go loops only (and the SSE streaming kernels, which are the amd64
 	// baseline).
-	SIMDGo = f32.Go
+	SIMDGo = simd.Go
 	// SIMDAVX2 runs the 8-lane AVX2+FMA kernels.
-	SIMDAVX2 = f32.AVX2
+	SIMDAVX2 = simd.AVX2
 	// SIMDAVX512 runs the 16-lane AVX-512 kernels.
-	SIMDAVX512 = f32.AVX512
+	SIMDAVX512 = simd.AVX512
 	// SIMDNEON runs the 4-lane NEON kernels of arm64: level 2 there.
-	SIMDNEON = f32.NEON
+	SIMDNEON = simd.NEON
 )
 
 // simdNames are the names ROPGEN_SIMD takes on this architecture, by level.
-var simdNames = f32.Names()
+var simdNames = simd.Names()
 
 // simdName returns the name of level l on this architecture ("" for none).
-func simdName(l int) string { return f32.Name(l) }
+func simdName(l int) string { return simd.Name(l) }
 
-// envSIMD returns the level ROPGEN_SIMD asks for (f32.EnvLevel).
-func envSIMD(v string) int { return f32.EnvLevel(v) }
+// envSIMD returns the level ROPGEN_SIMD asks for (simd.EnvLevel).
+func envSIMD(v string) int { return simd.EnvLevel(v) }
 
-// cpuSIMD is the CPU's best level (f32.Best: SIMDGo in a purego build).
-var cpuSIMD = f32.Best()
+// cpuSIMD is the CPU's best level (simd.Best: SIMDGo in a purego build).
+var cpuSIMD = simd.Best()
 
 // simdLevel returns the level in use: the CPU's best, unless the environment variable
 // ROPGEN_SIMD (go, avx2 or avx512; go or neon on arm64) or SetSIMD lowered it.
-func simdLevel() int { return f32.Level() }
+func simdLevel() int { return simd.Level() }
 
 // SIMD returns the SIMD level the kernels use now and the CPU's best.
-func SIMD() (now, best int) { return f32.Level(), f32.Best() }
+func SIMD() (now, best int) { return simd.Level(), simd.Best() }
 
 // SetSIMD makes the kernels use SIMD level at most level (SIMDGo..SIMDAVX512; a level
 // above the CPU's best means the best) and returns the function that restores the previous
 // one: for A/B comparisons (ropbench ab -a simd=1 -b simd=2) and tests. It is not safe to
 // call while kernels run.
-func SetSIMD(level int) (restore func()) { return f32.SetLevel(level) }
+func SetSIMD(level int) (restore func()) { return simd.SetLevel(level) }
 
 // The one-input kernels without parameters, by index, for vecUnary and ntUnary.
 const (

@@ -1,11 +1,11 @@
 package ops
 
-import "github.com/ropgen/ropgen/internal/asm/f32"
+import "github.com/ropgen/ropgen/internal/stream"
 
-// The streaming kernels (internal/asm/f32's XxxNT, which calibration's copy_nt mix runs
+// The streaming kernels (internal/stream's XxxNT, which calibration's copy_nt mix runs
 // too): the large-output path of copy, relu, leaky relu, clamp and the add, sub, mul and
 // div of same-shape operands or of a row and a scalar (see streamMinBytes). They write with
-// non-temporal stores over the aligned span of the output (f32.Span, empty where there are
+// non-temporal stores over the aligned span of the output (stream.Span, empty where there are
 // none: another architecture, the purego build), which skip the read-for-ownership an
 // ordinary store pays for each output line; the Go loops do the rest.
 
@@ -14,13 +14,13 @@ import "github.com/ropgen/ropgen/internal/asm/f32"
 // right-scalar kernel: the IEEE result is the same either way (which NaN comes out of two
 // NaNs depends on operand order, in Go code too).
 var (
-	ntSame  = [...]func(y, a, b []float32){opAdd: f32.AddNT, opSub: f32.SubNT, opMul: f32.MulNT, opDiv: f32.DivNT}
-	ntRight = [...]func(y, a []float32, s float32){opAdd: f32.AddSNT, opSub: f32.SubSNT, opMul: f32.MulSNT, opDiv: f32.DivSNT}
-	ntLeft  = [...]func(y, a []float32, s float32){opAdd: f32.AddSNT, opSub: f32.RsubSNT, opMul: f32.MulSNT, opDiv: f32.RdivSNT}
+	ntSame  = [...]func(y, a, b []float32){opAdd: stream.AddNT, opSub: stream.SubNT, opMul: stream.MulNT, opDiv: stream.DivNT}
+	ntRight = [...]func(y, a []float32, s float32){opAdd: stream.AddSNT, opSub: stream.SubSNT, opMul: stream.MulSNT, opDiv: stream.DivSNT}
+	ntLeft  = [...]func(y, a []float32, s float32){opAdd: stream.AddSNT, opSub: stream.RsubSNT, opMul: stream.MulSNT, opDiv: stream.RdivSNT}
 )
 
-// ntSpan returns the part [s, e) of y that the streaming kernels can write (f32.Span).
-func ntSpan(y []float32) (s, e int) { return f32.Span(y) }
+// ntSpan returns the part [s, e) of y that the streaming kernels can write (stream.Span).
+func ntSpan(y []float32) (s, e int) { return stream.Span(y) }
 
 // ntStream runs kern over the aligned span of y (ntSpan), when it holds a line, and
 // returns the span: the shape of every one-input streaming helper.
@@ -34,18 +34,18 @@ func ntStream(y []float32, kern func(s, e int)) (s, e int) {
 
 // ntRelu streams relu(x) into the aligned span of y and returns it (ntSpan).
 func ntRelu(y, x []float32) (s, e int) {
-	return ntStream(y, func(s, e int) { f32.ReluNT(y[s:e], x[s:e]) })
+	return ntStream(y, func(s, e int) { stream.ReluNT(y[s:e], x[s:e]) })
 }
 
 // ntLeakyRelu streams leaky_relu(x) with slope sl into the aligned span of y and returns
 // it (ntSpan).
 func ntLeakyRelu(y, x []float32, sl float32) (s, e int) {
-	return ntStream(y, func(s, e int) { f32.LeakyReluNT(y[s:e], x[s:e], sl) })
+	return ntStream(y, func(s, e int) { stream.LeakyReluNT(y[s:e], x[s:e], sl) })
 }
 
 // ntClamp streams min(max(x, lo), hi) into the aligned span of y and returns it (ntSpan).
 func ntClamp(y, x []float32, lo, hi float32) (s, e int) {
-	return ntStream(y, func(s, e int) { f32.ClampNT(y[s:e], x[s:e], lo, hi) })
+	return ntStream(y, func(s, e int) { stream.ClampNT(y[s:e], x[s:e], lo, hi) })
 }
 
 // ntArith streams a ∘ b (op is opAdd..opDiv) into the aligned span of y and returns it
@@ -69,5 +69,5 @@ func ntArith(op int, y, a, b []float32) (s, e int) {
 
 // ntCopy streams x into the aligned span of y and returns it (ntSpan).
 func ntCopy(y, x []float32) (s, e int) {
-	return ntStream(y, func(s, e int) { f32.CopyNT(y[s:e], x[s:e]) })
+	return ntStream(y, func(s, e int) { stream.CopyNT(y[s:e], x[s:e]) })
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make test's runs of the ops tests and of the kernel package's (internal/asm/f32), one per
+# make test's runs of the ops tests and of the streaming kernels' (internal/stream), one per
 # SIMD level this machine can run, each a real run
 # (-count=1: never a result from the test cache) with ROPGEN_SIMD naming its level, and the
 # count of tests each ran: go, avx2 and avx512 on amd64 (a level the CPU lacks prints so and
@@ -17,7 +17,7 @@ GO=${GO:-go}
 jobs=${OPS_LEVEL_JOBS:-$(nproc 2>/dev/null || echo 2)}
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 cd "$(dirname "$0")/../ops" || exit 1
-kernels=../internal/asm/f32 # the kernel package, relative to ops
+kernels=../internal/stream # the streaming kernels and their level tests, relative to ops
 bench=../internal/opsbench  # the catalog built from the manifests, relative to ops
 
 # Each architecture's test binary is built once (go test -c), and each run is that binary
@@ -79,8 +79,8 @@ if [ -n "$qemu" ]; then
 	add "arm64 under qemu-aarch64-static ROPGEN_SIMD=neon, internal/opsbench" \
 		"$qemu_go ./internal/opsbench" \
 		"cd '$bench' && ROPGEN_SIMD=neon qemu-aarch64-static '$tmp/opsbench-arm64.test' -test.v -test.count=1 -test.timeout=10m"
-	add "arm64 under qemu-aarch64-static ROPGEN_SIMD=neon, internal/asm/f32" \
-		"$qemu_go ./internal/asm/f32" \
+	add "arm64 under qemu-aarch64-static ROPGEN_SIMD=neon, internal/stream" \
+		"$qemu_go ./internal/stream" \
 		"cd '$kernels' && ROPGEN_SIMD=neon qemu-aarch64-static '$tmp/f32-arm64.test' -test.v -test.count=1 -test.timeout=10m"
 fi
 if ! wait $native; then
@@ -95,7 +95,7 @@ esac
 for l in $levels; do
 	add "$arch ROPGEN_SIMD=$l" "ROPGEN_SIMD=$l $GO test -count=1 ./ops" \
 		"ROPGEN_SIMD=$l '$tmp/ops.test' -test.v -test.count=1 -test.timeout=10m"
-	add "$arch ROPGEN_SIMD=$l, internal/asm/f32" "ROPGEN_SIMD=$l $GO test -count=1 ./internal/asm/f32" \
+	add "$arch ROPGEN_SIMD=$l, internal/stream" "ROPGEN_SIMD=$l $GO test -count=1 ./internal/stream" \
 		"cd '$kernels' && ROPGEN_SIMD=$l '$tmp/f32.test' -test.v -test.count=1 -test.timeout=10m"
 	# ops' TestMain says whether the CPU has the level; internal/opsbench runs only where it does
 	probe=$(ROPGEN_SIMD=$l "$tmp/ops.test" -test.run '^$' 2>&1)

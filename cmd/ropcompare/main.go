@@ -45,7 +45,7 @@ import (
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/ops"
 	"github.com/ropgen/ropgen/perf/bench"
-	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // compareCase is one row of the comparison (cases.go).
@@ -192,7 +192,7 @@ func compare(stdout, stderr io.Writer, cfg config) error {
 		if lim == nil {
 			r.limitReq = ""
 		}
-		if r.calls, err = bench.Calibrate(r.run, cfg.sample); err != nil {
+		if r.calls, err = bench.BatchSize(r.run, cfg.sample); err != nil {
 			return fmt.Errorf("%s: %v", r.Name, err)
 		}
 	}
@@ -203,7 +203,7 @@ func compare(stdout, stderr io.Writer, cfg config) error {
 				func() error {
 					best := math.Inf(1)
 					for range batches {
-						s, err := bench.Sample(r.run, r.calls)
+						s, err := bench.WarmSample(r.run, r.calls)
 						if err != nil {
 							return err
 						}
@@ -491,14 +491,14 @@ func printTable(w io.Writer, rows []*row, cfg config, np *numpyWorker, lim *limi
 		}
 		rate := func(s float64) float64 { return r.work / s * scale }
 		ours := mapf(r.ours, rate)
-		cells := []string{r.Name, fmt.Sprintf("%.1f %s", profiles.Median(ours), unit), "—", "—", r.Limit, "—", "—"}
+		cells := []string{r.Name, fmt.Sprintf("%.1f %s", stats.Median(ours), unit), "—", "—", r.Limit, "—", "—"}
 		if len(r.numpy) > 0 {
-			cells[2] = fmt.Sprintf("%.1f %s", profiles.Median(mapf(r.numpy, rate)), unit)
+			cells[2] = fmt.Sprintf("%.1f %s", stats.Median(mapf(r.numpy, rate)), unit)
 			cells[3] = spread(ratios(r.numpy, r.ours)) // time ratio numpy/ours = rate ratio ours/numpy
 		}
 		if len(r.limit) > 0 {
 			lims := mapf(r.limit, func(v float64) float64 { return v * scale })
-			cells[5] = fmt.Sprintf("%.1f %s", profiles.Median(lims), unit)
+			cells[5] = fmt.Sprintf("%.1f %s", stats.Median(lims), unit)
 			rs := ratios(ours, lims)
 			cells[6] = spread(rs)
 			if msg := aboveLimit(rs); msg != "" {
@@ -546,7 +546,7 @@ func ratios(a, b []float64) []float64 {
 }
 
 func spread(xs []float64) string {
-	return fmt.Sprintf("%.2f× [%.2f–%.2f]", profiles.Median(xs), slices.Min(xs), slices.Max(xs))
+	return fmt.Sprintf("%.2f× [%.2f–%.2f]", stats.Median(xs), slices.Min(xs), slices.Max(xs))
 }
 
 func loadAvg() string {

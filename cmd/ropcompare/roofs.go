@@ -10,6 +10,7 @@ import (
 
 	"github.com/ropgen/ropgen/perf/calibrate"
 	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // roofCLoops names the C loop of compare/limits.c ("unit NAME") that reaches each compute
@@ -88,6 +89,6 @@ func printRoofs(w io.Writer, rows []*roofRow) {
 	for _, r := range rows {
 		u := profiles.RateUnit(r.rk.Key)
 		fmt.Fprintf(w, "| %s | %s | %.1f G%s | %s | %.1f G%s | %s |\n", r.rk.Key, r.rk.Kernel,
-			profiles.Median(r.ours)/1e9, u, r.cLoop, profiles.Median(r.c)/1e9, u, spread(ratios(r.ours, r.c)))
+			stats.Median(r.ours)/1e9, u, r.cLoop, stats.Median(r.c)/1e9, u, spread(ratios(r.ours, r.c)))
 	}
 }

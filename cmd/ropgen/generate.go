@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +12,7 @@ import (
 	"github.com/ropgen/ropgen/diag"
 	"github.com/ropgen/ropgen/gen"
 	"github.com/ropgen/ropgen/internal/cli"
-	"github.com/ropgen/ropgen/internal/output"
+	"github.com/ropgen/ropgen/internal/genfiles"
 	"github.com/ropgen/ropgen/manifest"
 )
 
@@ -84,7 +82,7 @@ func generatePackage(p config.Package, formulasDir string, check, verbose bool, 
 		return 1
 	}
 	if !check {
-		unlock, err := lockDir(opsDir)
+		unlock, err := genfiles.Lock(opsDir)
 		if err != nil {
 			fmt.Fprintln(stderr, "ropgen generate:", err)
 			return 1
@@ -134,7 +132,7 @@ func generatePackage(p config.Package, formulasDir string, check, verbose bool, 
 			fmt.Fprintln(stdout, "skipped", s)
 		}
 	}
-	changed, err := syncFiles(opsDir, out.Files, before, check, stdout)
+	changed, err := genfiles.Sync(opsDir, out.Files, before, check, stdout)
 	if err != nil {
 		fmt.Fprintln(stderr, "ropgen generate:", err)
 		return 1
@@ -146,109 +144,8 @@ func generatePackage(p config.Package, formulasDir string, check, verbose bool, 
 	return 0
 }
 
-// beforeCommit runs between writing a generated file's temporary copy and renaming it into
-// place: a test hook (the signal tests stop the process there).
-var beforeCommit = func() {}
-
-// syncFiles brings the generated files in dir up to date. With check it writes nothing and
-// prints a unified diff of each stale file. It refuses to touch a file that lacks the
-// generated header, checks every file before writing any, and replaces each one atomically
-// (internal/output: temporary file, fsync, rename; the mode kept; a symbolic link, a
-// non-regular or read-only file refused; no temporary file left after SIGINT, SIGTERM or
-// SIGHUP). A file that is not as before (its content when generation began) is an error,
-// not overwritten: another writer that did not take the lock came in between. Last, the legacy helpers file of earlier versions
-// is removed (it would redeclare the runtime that the one file now holds).
-func syncFiles(dir string, files, before map[string][]byte, check bool, stdout io.Writer) (changed bool, err error) {
-	var todo []string
-	readGenerated := func(path string) ([]byte, bool, error) {
-		old, err := os.ReadFile(path)
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-			return nil, false, nil
-		case err != nil:
-			return nil, false, err
-		case !bytes.HasPrefix(old, []byte(gen.Header)):
-			return nil, true, fmt.Errorf("refusing to overwrite %s: it does not start with %q", path, strings.TrimSpace(gen.Header))
-		}
-		return old, true, nil
-	}
-	for _, name := range sortedNames(files) {
-		path := filepath.Join(dir, name)
-		old, _, err := readGenerated(path)
-		if err != nil {
-			return false, err
-		}
-		if bytes.Equal(old, files[name]) {
-			continue
-		}
-		if !check {
-			if err := output.Check(path); err != nil {
-				return false, err
-			}
-		}
-		todo = append(todo, name)
-		if check {
-			fmt.Fprint(stdout, unifiedDiff(path, string(old), string(files[name])))
-		}
-	}
-	legacy := filepath.Join(dir, gen.LegacyHelpersFile)
-	legacyOld, legacyExists, legacyErr := readGenerated(legacy)
-	removeLegacy := legacyExists && legacyErr == nil && legacyOld != nil
-	if check {
-		if removeLegacy {
-			fmt.Fprint(stdout, unifiedDiff(legacy, string(legacyOld), ""))
-		}
-		return len(todo) > 0 || removeLegacy, nil
-	}
-	for _, name := range todo {
-		if err := commitGenerated(filepath.Join(dir, name), before[name], files[name]); err != nil {
-			return true, err
-		}
-	}
-	if removeLegacy {
-		if err := os.Remove(legacy); err != nil {
-			return true, err
-		}
-	}
-	return len(todo) > 0 || removeLegacy, nil
-}
-
-// commitGenerated replaces path, whose content was old when generation began (nil: absent),
-// with data.
-func commitGenerated(path string, old, data []byte) error {
-	f, err := output.Create(path)
-	if err != nil {
-		return err
-	}
-	defer f.Abort()
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	beforeCommit()
-	now, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		now, err = nil, nil
-	}
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(now, old) {
-		return fmt.Errorf("%s changed while it was generated (another ropgen generate?); rerun", path)
-	}
-	return f.Commit()
-}
-
 func printFindings(w io.Writer, fs diag.Findings) {
 	for _, f := range fs {
 		fmt.Fprintln(w, f)
 	}
-}
-
-func sortedNames(m map[string][]byte) []string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return names
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ropgen/ropgen/gen"
+	"github.com/ropgen/ropgen/internal/genfiles"
 )
 
 // File safety of ropgen generate (issue 11 item 4): one file (no pair to tear), the mode
@@ -150,7 +151,7 @@ func TestGenerateSerializesConcurrentRuns(t *testing.T) {
 	}
 	dir, file := generatedModule(t)
 	makeStale(t, file)
-	unlock, err := lockDir(filepath.Join(dir, "ops"))
+	unlock, err := genfiles.Lock(filepath.Join(dir, "ops"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,8 +192,8 @@ func TestGenerateSerializesConcurrentRuns(t *testing.T) {
 	// A writer that does not take the lock, between generation and the rename.
 	makeStale(t, file)
 	other := []byte(gen.Header + "\npackage ops\n// another writer\n")
-	beforeCommit = func() { os.WriteFile(file, other, 0o644) }
-	defer func() { beforeCommit = func() {} }()
+	genfiles.BeforeCommit = func() { os.WriteFile(file, other, 0o644) }
+	defer func() { genfiles.BeforeCommit = func() {} }()
 	code, _, stderr := runGenerateIn(t, dir)
 	if b, _ := os.ReadFile(file); code != 1 || !strings.Contains(stderr, "changed while it was generated") || !bytes.Equal(b, other) {
 		t.Errorf("a file changed during generation: exit %d, stderr %q; want 1, the change reported and kept", code, stderr)
@@ -207,7 +208,7 @@ func TestGenerateHelperProcess(t *testing.T) {
 	if marker == "" {
 		t.Skip("a helper process, run by TestGenerateSignalsLeaveNoTemporaryFile")
 	}
-	beforeCommit = func() {
+	genfiles.BeforeCommit = func() {
 		os.WriteFile(marker, nil, 0o644)
 		time.Sleep(time.Minute)
 	}

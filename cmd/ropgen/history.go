@@ -10,7 +10,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -23,6 +22,7 @@ import (
 	"github.com/ropgen/ropgen/config"
 	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/internal/output"
+	"github.com/ropgen/ropgen/internal/vcs"
 	"github.com/ropgen/ropgen/perf/history"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
@@ -127,7 +127,8 @@ matches, else the module's calibrated host profile (out/host.yaml) when it match
 		words = append(words, history.Redact(a)) // -db's password is kept nowhere
 	}
 	meta := &history.Run{Time: time.Now(), Version: versionOf(), Command: shellLine(words)}
-	meta.Commit, meta.Dirty = runCommit(files)
+	c := vcs.Of(files)
+	meta.Commit, meta.Dirty = c.Rev, c.Dirty
 	meta.Host, _ = os.Hostname()
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		if f := strings.Fields(string(b)); len(f) >= 3 {
@@ -226,23 +227,6 @@ func profileFile(file string) (*history.Profile, error) {
 		return nil, err
 	}
 	return &history.Profile{Name: p.Name, Source: config.Rel(file), Text: text}, nil
-}
-
-// runCommit returns the commit the records name (a "commit:" configuration line), else the
-// working tree's HEAD and whether the tree has changes to tracked files; "" when neither
-// says.
-func runCommit(files []string) (string, bool) {
-	for _, f := range files {
-		if c := recordsConfig(f, "commit"); c != "" {
-			return c, false
-		}
-	}
-	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
-	if err != nil {
-		return "", false
-	}
-	status, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output()
-	return strings.TrimSpace(string(out)), err == nil && len(strings.TrimSpace(string(status))) > 0
 }
 
 func commitText(r *history.Run) string {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"github.com/ropgen/ropgen/config"
 	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/internal/output"
+	"github.com/ropgen/ropgen/internal/vcs"
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/perf/audit"
 	"github.com/ropgen/ropgen/perf/profiles"
@@ -495,53 +495,18 @@ func shellLine(words []string) string {
 	return strings.Join(parts, " ")
 }
 
-// commitOf returns the source revision the records name (a "commit: REV" configuration
-// line, as the Go benchmark format allows), else the revision this binary was built from
-// (go build stamps it), else the working tree's (git describe), else "": never an error.
+// commitOf is the revision the report's page names for the records (vcs.Of): the records'
+// own, or the working tree's or the binary's, said as such.
 func commitOf(files []string) string {
-	for _, f := range files {
-		if c := recordsConfig(f, "commit"); c != "" {
-			return c
-		}
+	c := vcs.Of(files)
+	text := c.Rev
+	if c.Dirty {
+		text += " (modified)"
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		var rev, dirty string
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				if s.Value == "true" {
-					dirty = " (modified)"
-				}
-			}
-		}
-		if rev != "" {
-			return rev + dirty
-		}
+	if c.From == vcs.FromTree {
+		text += " (the working tree at report time)"
 	}
-	// go run stamps no revision: say which the working tree is at, and that it is that.
-	if out, err := exec.Command("git", "describe", "--tags", "--always", "--dirty").Output(); err == nil {
-		return strings.TrimSpace(string(out)) + " (the working tree at report time)"
-	}
-	return ""
-}
-
-// recordsConfig returns the value of the first "key: value" configuration line of a
-// benchmark format file, or "".
-func recordsConfig(file, key string) string {
-	f, err := os.Open(file)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && k == key {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
+	return text
 }
 
 // markAudited marks each row that an audit row judged (same op, workload and dtype; an ERROR
@@ -595,24 +560,17 @@ func trafficOf(res audit.Result) (ts []render.Traffic, skipped []string) {
 }
 
 // opFamilies returns the family of each op of the catalog (the manifest's family field), for
-// the chart's marker shapes: from -manifests, else from the module's configuration. It returns
-// nil, and the chart shows no families, where there is no catalog (a report runs anywhere) or
-// it has findings (a note says so: ropgen validate lists them).
+// the chart's marker shapes: from -manifests, else from the module's configuration. It reads
+// each op's family alone (manifest.Families), not the whole validated catalog: the chart
+// needs no more. It returns nil, and the chart shows no families, where there is no catalog
+// (a report runs anywhere) or a manifest cannot be read (a note says so).
 func opFamilies(flag string, stderr io.Writer) func(op string) string {
-	var paths []string
-	if flag != "" {
-		paths = cli.SplitList(flag)
-		if err := cli.UseDTypes(nil); err != nil {
-			return nil
-		}
-	} else {
+	paths := cli.SplitList(flag)
+	if flag == "" {
 		cfg, err := config.Load()
 		var none *config.NoRootError
 		if errors.As(err, &none) {
 			return nil
-		}
-		if err == nil {
-			err = cli.UseDTypes(cfg)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "ropgen report: note: %v: the chart shows no op families\n", err)
@@ -620,14 +578,10 @@ func opFamilies(flag string, stderr io.Writer) func(op string) string {
 		}
 		paths = cli.Manifests("", cfg)
 	}
-	cat, fs := manifest.Load(paths...)
+	family, fs := manifest.Families(paths...)
 	if len(fs) > 0 {
-		fmt.Fprintf(stderr, "ropgen report: note: the manifests have %d findings (ropgen validate lists them): the chart shows no op families\n", len(fs))
+		fmt.Fprintf(stderr, "ropgen report: note: %v: the chart shows no op families\n", fs[0])
 		return nil
-	}
-	family := map[string]string{}
-	for _, op := range cat.Ops {
-		family[op.Name] = op.Family.Value
 	}
 	return func(op string) string { return family[op] }
 }

@@ -154,7 +154,8 @@ func TestCatalogBuildsMeta(t *testing.T) {
 }
 
 // maxCheckStorage bounds the tensors TestCatalogKernels runs: the small cpu-* rows, not the
-// bandwidth rows, whose plain references take seconds on two cores.
+// bandwidth rows, whose plain references take seconds each on a small machine: the test
+// must stay short wherever it runs.
 const maxCheckStorage = 8 << 20
 
 // TestCatalogKernels runs kernel against reference on every small cpu-* workload × dtype.

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ropgen/ropgen/internal/par"
+	"github.com/ropgen/ropgen/internal/dispatch"
 	"github.com/ropgen/ropgen/ops"
 )
 
@@ -36,7 +36,7 @@ func vsCopy(b *testing.B, in *ops.Instance, bytes int64) {
 		src[i] = float32(i)
 	}
 	copy(dst, src)
-	// one contiguous share per CPU on internal/par's workers, as the kernels split a stream
+	// one contiguous share per CPU on internal/dispatch's workers, as the kernels split a stream
 	workers := runtime.GOMAXPROCS(0)
 	var kernel, copied time.Duration
 	for b.Loop() {
@@ -45,7 +45,7 @@ func vsCopy(b *testing.B, in *ops.Instance, bytes int64) {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		par.Each(workers, func(w int) { copy(dst[w*n/workers:(w+1)*n/workers], src[w*n/workers:(w+1)*n/workers]) })
+		dispatch.Each(workers, func(w int) { copy(dst[w*n/workers:(w+1)*n/workers], src[w*n/workers:(w+1)*n/workers]) })
 		copied += time.Since(t1)
 		kernel += t1.Sub(t0)
 	}

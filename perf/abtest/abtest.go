@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ropgen/ropgen/perf/bench"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // Arm is one of the two implementations.
@@ -33,7 +34,7 @@ type Trial struct {
 	Equal func() error
 	// Rounds is the number of paired measurements.
 	Rounds int
-	// Target is how long one timed batch of calls lasts at least (bench.Calibrate).
+	// Target is how long one timed batch of calls lasts at least (bench.BatchSize).
 	Target time.Duration
 	// Alpha is the significance level of the sign test: a verdict other than NotStable
 	// needs a two-sided p-value at most Alpha.
@@ -66,7 +67,7 @@ type Result struct {
 
 // Judge returns the verdict on B from the rounds B won and lost, and the sign test p-value.
 func Judge(bFaster, bSlower int, alpha float64) (Verdict, float64) {
-	p := bench.SignTest(bFaster, bSlower)
+	p := stats.SignTest(bFaster, bSlower)
 	switch {
 	case p > alpha:
 		return NotStable, p
@@ -80,7 +81,7 @@ func Judge(bFaster, bSlower int, alpha float64) (Verdict, float64) {
 // alpha: with fewer, the trial could only ever say NotStable.
 func MinRounds(alpha float64) int {
 	n := 1
-	for bench.SignTest(n, 0) > alpha {
+	for stats.SignTest(n, 0) > alpha {
 		n++
 	}
 	return n
@@ -98,7 +99,7 @@ func (t Trial) check() error {
 		return fmt.Errorf("abtest: alpha %v must be in (0, 1)", t.Alpha)
 	case t.Rounds < MinRounds(t.Alpha):
 		return fmt.Errorf("abtest: %d rounds can never reach p <= %v (even %d wins of %d give p = %.3g): use at least %d",
-			t.Rounds, t.Alpha, t.Rounds, t.Rounds, bench.SignTest(t.Rounds, 0), MinRounds(t.Alpha))
+			t.Rounds, t.Alpha, t.Rounds, t.Rounds, stats.SignTest(t.Rounds, 0), MinRounds(t.Alpha))
 	}
 	return nil
 }
@@ -129,7 +130,7 @@ func Run(t Trial) (*Result, error) {
 		calls *int
 	}{{t.A, &r.CallsA}, {t.B, &r.CallsB}} {
 		err := within(c.arm, func() (err error) {
-			*c.calls, err = bench.Calibrate(c.arm.Call, t.Target)
+			*c.calls, err = bench.BatchSize(c.arm.Call, t.Target)
 			return err
 		})
 		if err != nil {
@@ -138,7 +139,7 @@ func Run(t Trial) (*Result, error) {
 	}
 	sample := func(arm Arm, calls int, dst *float64) error {
 		return within(arm, func() (err error) {
-			*dst, err = bench.Sample(arm.Call, calls)
+			*dst, err = bench.WarmSample(arm.Call, calls)
 			return err
 		})
 	}

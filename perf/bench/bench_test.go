@@ -17,6 +17,7 @@ import (
 	"github.com/ropgen/ropgen/perf/cold"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // reg is ropgen's own catalog: these tests run the library on it.
@@ -184,7 +185,7 @@ func TestRecordFieldsFromTheOp(t *testing.T) {
 				t.Errorf("%s: seconds %v, iters %d: want a positive time over a whole number of calls per sample", name, r.Seconds, r.Iters)
 			}
 		}
-		if got := profiles.Median(res.Seconds[:quickOptions.Samples]); got != res.Records[0].Seconds {
+		if got := stats.Median(res.Seconds[:quickOptions.Samples]); got != res.Records[0].Seconds {
 			t.Errorf("%s: first record %v s, want the median of its samples %v s", name, res.Records[0].Seconds, got)
 		}
 	}
@@ -282,7 +283,7 @@ func TestBadOptions(t *testing.T) {
 	}
 }
 
-func TestCalibrateReachesTheTarget(t *testing.T) {
+func TestBatchSizeReachesTheTarget(t *testing.T) {
 	calls := 0
 	spin := func() error {
 		calls++
@@ -291,7 +292,7 @@ func TestCalibrateReachesTheTarget(t *testing.T) {
 		return nil
 	}
 	const target = 2 * time.Millisecond
-	n, err := bench.Calibrate(spin, target)
+	n, err := bench.BatchSize(spin, target)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,15 +301,15 @@ func TestCalibrateReachesTheTarget(t *testing.T) {
 	if n > int(target/(20*time.Microsecond))*2 || n < 1 {
 		t.Errorf("Calibrate: %d calls a batch for a %v target at 20µs a call", n, target)
 	}
-	s, err := bench.Sample(spin, n)
+	s, err := bench.WarmSample(spin, n)
 	if err != nil || s < 20e-6 {
 		t.Errorf("Sample: %v s per call (err %v), want at least 20µs", s, err)
 	}
 	boom := errors.New("boom")
-	if _, err := bench.Calibrate(func() error { return boom }, target); !errors.Is(err, boom) {
+	if _, err := bench.BatchSize(func() error { return boom }, target); !errors.Is(err, boom) {
 		t.Errorf("Calibrate stops at the call's error: got %v", err)
 	}
-	if _, err := bench.Calibrate(spin, 0); err == nil {
+	if _, err := bench.BatchSize(spin, 0); err == nil {
 		t.Error("Calibrate accepts a zero target")
 	}
 }
@@ -569,7 +570,7 @@ func TestSameTimeInterleaved(t *testing.T) {
 	for k, rec := range res.Records {
 		ts, rs := res.Seconds[3*k:3*k+3], triadRates[1+3*k:4+3*k]
 		paired := []float64{ts[0] * rs[0], ts[1] * rs[1], ts[2] * rs[2]}
-		if want := profiles.Median(paired) / profiles.Median(ts); rec.RefRate != want {
+		if want := stats.Median(paired) / stats.Median(ts); rec.RefRate != want {
 			t.Errorf("record %d: RefRate %v, want %v (triad's rates %v paired with the times %v)", k, rec.RefRate, want, rs, ts)
 		}
 	}
@@ -631,7 +632,7 @@ func TestProbeInterleaved(t *testing.T) {
 	for k, rec := range res.Records {
 		ts, rs := res.Seconds[3*k:3*k+3], rates[1+3*k:4+3*k]
 		paired := []float64{ts[0] * rs[0], ts[1] * rs[1], ts[2] * rs[2]}
-		if want := profiles.Median(paired) / profiles.Median(ts); rec.ProbeRate != want || !(rec.ProbeRateLow <= want && want <= rec.ProbeRateHigh) {
+		if want := stats.Median(paired) / stats.Median(ts); rec.ProbeRate != want || !(rec.ProbeRateLow <= want && want <= rec.ProbeRateHigh) {
 			t.Errorf("record %d: ProbeRate %v [%v, %v], want %v (the probe's rates %v paired with the times %v)", k, rec.ProbeRate, rec.ProbeRateLow, rec.ProbeRateHigh, want, rs, ts)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // Options say how a case is timed and recorded.
@@ -39,7 +40,7 @@ type Options struct {
 	// SameTime, when set, times a same-time reference beside the cold rows whose tensors
 	// exceed SameTime.Above (DRAM-sized rows): see SameTime. Nil: none.
 	SameTime *SameTime
-	// Probe, when set, is the same-time compute probe (calibrate.Probe.Sample): run once
+	// Probe, when set, is the same-time compute probe (instrument.Probe.Sample): run once
 	// after every sample of a cold case (after the same-time reference, if any), its FLOP/s
 	// paired with the samples give the record's ProbeRate. Nil: none.
 	Probe func() float64
@@ -69,7 +70,7 @@ type SameTime struct {
 	// Names are the patterns, in the order Sample returns their rates.
 	Names []string
 	// Sample times one cold call of each pattern, in the same order every time, and returns
-	// their rates in bytes/s (calibrate.SameTime.Sample).
+	// their rates in bytes/s (instrument.SameTime.Sample).
 	Sample func() []float64
 }
 
@@ -93,9 +94,9 @@ func refRate(times, rates []float64) (rate, lo, hi float64) {
 	for i, t := range times {
 		paired[i] = t * rates[i]
 	}
-	mt := profiles.Median(times)
-	lo, hi = MedianInterval(paired, MedianAlpha)
-	return profiles.Median(paired) / mt, lo / mt, hi / mt
+	mt := stats.Median(times)
+	lo, hi = stats.MedianInterval(paired, stats.MedianAlpha)
+	return stats.Median(paired) / mt, lo / mt, hi / mt
 }
 
 // refOf returns the rates of the reference's pattern (profiles.RefPattern among names)
@@ -244,11 +245,11 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 		sample = func() (float64, error) { return cold.Sample(in.Run, evict) }
 	} else {
 		target := opt.MaxTime / time.Duration(opt.Count*opt.Samples+2)
-		if n, err = Calibrate(in.Run, target); err != nil {
+		if n, err = BatchSize(in.Run, target); err != nil {
 			res.Err = err
 			return res
 		}
-		sample = func() (float64, error) { return Sample(in.Run, n) }
+		sample = func() (float64, error) { return WarmSample(in.Run, n) }
 	}
 	for range opt.Count {
 		var times []float64
@@ -280,7 +281,7 @@ func Measure(reg Registry, p Planned, opt Options) Result {
 			r := record.Record{
 				Device: opt.Device, Impl: opt.Impl, Op: p.Case.Case.Op, Workload: p.Case.Case.Label, DType: p.DType,
 				Roof: op.ComputeRoof(), Flops: flops, Bytes: bytes,
-				Seconds: profiles.Median(times), MinSeconds: slices.Min(times), MaxSeconds: slices.Max(times), Iters: n * len(times),
+				Seconds: stats.Median(times), MinSeconds: slices.Min(times), MaxSeconds: slices.Max(times), Iters: n * len(times),
 			}
 			r.RefRate, r.RefRateLow, r.RefRateHigh = refRate(times, refOf(res.RefNames, refs))
 			if probes != nil {
@@ -404,19 +405,19 @@ func Run(reg Registry, plans []Planned, opt Options, w RecordWriter, progress io
 
 // progress is the line Run prints for a measured case.
 func (res Result) progress() string {
-	med := profiles.Median(res.Seconds)
+	med := stats.Median(res.Seconds)
 	lo, hi := slices.Min(res.Seconds), slices.Max(res.Seconds)
 	mode := "warm"
 	if res.Cold {
 		mode = "cold"
 	}
-	line := fmt.Sprintf("%-58s %s %10s  [%s .. %s]  %8.2f GB/s  %8.2f GFLOP/s",
-		res.Name(), mode, Seconds(med), Seconds(lo), Seconds(hi), float64(res.Bytes)/med/1e9, float64(res.Flops)/med/1e9)
+	line := fmt.Sprintf("%-58s %s %10s  [%s .. %s]  %11s  %13s",
+		res.Name(), mode, Seconds(med), Seconds(lo), Seconds(hi), report.Rate(float64(res.Bytes)/med, "B/s"), report.Rate(float64(res.Flops)/med, "FLOP/s"))
 	if r := res.Records[0]; r.RefRate > 0 {
 		// The figure the physics check judges: the row's median rate over the reference's;
 		// then each pattern's median and range.
 		rate := float64(r.Bytes) / r.Seconds
-		line += fmt.Sprintf("  same-time ref %.2f GB/s (row %.2fx", r.RefRate/1e9, rate/r.RefRate)
+		line += fmt.Sprintf("  same-time ref %s (row %.2fx", report.Rate(r.RefRate, "B/s"), rate/r.RefRate)
 		if r.RefRateLow > 0 {
 			// The ratio's interval: the reference's high bound gives its low end.
 			line += fmt.Sprintf(" [%.2f .. %.2f]", rate/r.RefRateHigh, rate/r.RefRateLow)
@@ -427,11 +428,11 @@ func (res Result) progress() string {
 			if j < len(res.RefNames) {
 				name = res.RefNames[j]
 			}
-			line += fmt.Sprintf(" %s %.2f [%.2f .. %.2f]", name, profiles.Median(rates)/1e9, slices.Min(rates)/1e9, slices.Max(rates)/1e9)
+			line += fmt.Sprintf(" %s %s [%s .. %s]", name, report.Rate(stats.Median(rates), "B/s"), report.Rate(slices.Min(rates), "B/s"), report.Rate(slices.Max(rates), "B/s"))
 		}
 	}
 	if r := res.Records[0]; r.ProbeRate > 0 {
-		line += fmt.Sprintf("  probe %.1f GFLOP/s [%.1f .. %.1f]", r.ProbeRate/1e9, slices.Min(res.Probes)/1e9, slices.Max(res.Probes)/1e9)
+		line += fmt.Sprintf("  probe %s [%s .. %s]", report.Rate(r.ProbeRate, "FLOP/s"), report.Rate(slices.Min(res.Probes), "FLOP/s"), report.Rate(slices.Max(res.Probes), "FLOP/s"))
 	}
 	if res.Extra > 0 {
 		line += fmt.Sprintf("  +%d samples to settle its verdict (%d in all)", res.Extra, len(res.Seconds))

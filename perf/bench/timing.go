@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
@@ -30,9 +29,9 @@ import (
 // billion of them still fits the target of any sensible run.
 const maxBatch = 1 << 30
 
-// Calibrate returns the number of calls whose batch lasts at least target, running call in
+// BatchSize returns the number of calls whose batch lasts at least target, running call in
 // growing batches (these are the warm-up). It stops with the first error of call.
-func Calibrate(call func() error, target time.Duration) (int, error) {
+func BatchSize(call func() error, target time.Duration) (int, error) {
 	if target <= 0 {
 		return 0, errors.New("bench: the target duration of a batch must be positive")
 	}
@@ -55,8 +54,9 @@ func Calibrate(call func() error, target time.Duration) (int, error) {
 	}
 }
 
-// Sample returns the time of one call in seconds, from one batch of n calls.
-func Sample(call func() error, n int) (float64, error) {
+// WarmSample returns the time of one call in seconds, from one warm batch of n calls (a cold
+// call, one after an eviction, is cold.Sample).
+func WarmSample(call func() error, n int) (float64, error) {
 	if n < 1 {
 		return 0, fmt.Errorf("bench: a batch needs at least one call, not %d", n)
 	}
@@ -76,53 +76,6 @@ func batch(call func() error, n int) (time.Duration, error) {
 		}
 	}
 	return time.Since(start), nil
-}
-
-// SignTest is the two-sided exact binomial sign test of wins against losses (ties left out):
-// the probability, if each non-tied round were a fair coin, of a split at least as uneven.
-func SignTest(wins, losses int) float64 {
-	n := wins + losses
-	k := max(wins, losses)
-	if n == 0 {
-		return 1
-	}
-	// P(X >= k) for X ~ Binomial(n, 1/2), summed in log space so that large n neither
-	// overflows the binomial coefficients nor underflows 2^-n.
-	tail := 0.0
-	for i := k; i <= n; i++ {
-		tail += math.Exp(logChoose(n, i) - float64(n)*math.Ln2)
-	}
-	return min(1, 2*tail)
-}
-
-func logChoose(n, k int) float64 {
-	a, _ := math.Lgamma(float64(n + 1))
-	b, _ := math.Lgamma(float64(k + 1))
-	c, _ := math.Lgamma(float64(n - k + 1))
-	return a - b - c
-}
-
-// MedianAlpha is the level of MedianInterval's intervals: the verdict lines take a row to
-// one side only when the chance that noise alone put its median there is under 1%.
-const MedianAlpha = 0.01
-
-// MedianInterval returns the distribution-free confidence interval of the median of xs at
-// level alpha: the order statistics x(k) and x(n+1-k), k the largest for which the sign test
-// of k-1 samples against the other n-k+1 rejects at alpha (so the interval holds the true
-// median with probability at least 1-alpha, whatever the distribution). A value outside it
-// is one the sign test of the samples above against those below rejects. Too few samples
-// for any k (fewer than 8 at 0.01) give the whole range, the smallest and the largest.
-// It does not change xs; both 0 for none.
-func MedianInterval(xs []float64, alpha float64) (lo, hi float64) {
-	if len(xs) == 0 {
-		return 0, 0
-	}
-	s := slices.Sorted(slices.Values(xs))
-	n, k := len(s), 1
-	for k+1 <= (n+1)/2 && SignTest(k, n-k) <= alpha {
-		k++
-	}
-	return s[k-1], s[n-k]
 }
 
 // floorCandidates is how many of the smallest cases FloorReference times.
@@ -165,7 +118,7 @@ func FloorReference(reg Registry, plans []Planned, opt Options) (record.Record, 
 }
 
 // CopyReference is the drift reference record of a copy measured at when (record.RefStart
-// or record.RefEnd): rate is the spread of its bandwidth in bytes/s (calibrate.CopyReference),
+// or record.RefEnd): rate is the spread of its bandwidth in bytes/s (instrument.CopyReference),
 // moved is the bytes one copy reads and writes. Seconds are the times one copy took at the
 // median, fastest and slowest rate, so Bytes/Seconds gives the rate back.
 func CopyReference(device, when string, moved int64, rate profiles.Spread) (record.Record, error) {
@@ -184,7 +137,7 @@ type References struct {
 	Reg Registry // builds the floor's cases
 	Opt Options
 	// Copy measures the copy reference: the bytes one copy moves and the spread of its
-	// bandwidth (calibrate.CopyReference, the calibration's own copy). Nil: none.
+	// bandwidth (instrument.CopyReference, the calibration's own copy). Nil: none.
 	Copy func() (moved int64, rate profiles.Spread)
 }
 

@@ -21,9 +21,9 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/ropgen/ropgen/perf/instrument"
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
@@ -56,7 +56,7 @@ type Result struct {
 	Config Config
 	When   profiles.Conditions
 	// Mixes are the memory mixes measured, in profiles.Mixes order, with their spreads: the
-	// warm ones, then the cold ones (coldmix.go).
+	// warm ones, then the cold ones (coldmix.go, over perf/instrument's cold mixes).
 	Mixes []MixResult
 	// ColdMiB is the size of each array of the cold mixes.
 	ColdMiB int
@@ -129,7 +129,7 @@ func (c Config) logf(format string, args ...any) {
 func Run(cfg Config) *Result {
 	cpu := profiles.HostCPU()
 	if cfg.ArrayMiB == 0 {
-		cfg.ArrayMiB = DefaultArrayMiB(cpu, MemAvailable())
+		cfg.ArrayMiB = instrument.DefaultArrayMiB(cpu, instrument.MemAvailable())
 	}
 	cfg.Workers = max(1, cfg.Workers)
 	cfg.Repeats = max(1, cfg.Repeats)
@@ -137,15 +137,15 @@ func Run(cfg Config) *Result {
 	cfg.logf("calibrate: %s, %d workers, arrays of %d MiB, %d interleaved rounds, load %.2f\n",
 		cpu.Model, cfg.Workers, cfg.ArrayMiB, cfg.Repeats, r.When.LoadAvg)
 	cfg.logf("  memory mixes on DRAM-sized arrays, and cold calls as ropbench times a row\n")
-	cm := newColdMixes(cfg.Workers, cfg.ArrayMiB, mixes(), nil)
-	r.ColdMiB = len(cm.a) * elemBytes >> 20
+	cm := newColdMixes(cfg.Workers, cfg.ArrayMiB, nil)
+	r.ColdMiB = int(cm.ArrayBytes() >> 20)
 	r.Mixes = measureMixes(cfg, cm)
 	runtime.GC() // give the arrays back before the sweep
 	if cfg.SweepBytes > 0 {
 		cfg.logf("  cache sweep\n")
 		r.SweepLimit = "the configuration's SweepMax"
 		if cfg.SweepMax == 0 {
-			cfg.SweepMax, r.SweepLimit = sweepMax(cpu, cfg.Workers, MemAvailable())
+			cfg.SweepMax, r.SweepLimit = sweepMax(cpu, cfg.Workers, instrument.MemAvailable())
 		}
 		r.Sweep = sweep(cfg, cpu)
 		r.Caches = plateaus(r.Sweep, cpu, cfg.Workers, r.sweepDRAM())
@@ -195,76 +195,6 @@ func (r *Result) spreadWarnings() []string {
 		check(c.Key+" bandwidth", c.Rate)
 	}
 	return ws
-}
-
-// parallel runs body(w) on workers goroutines, each locked to its own OS thread, released
-// together, and returns the time from release until the last one finishes.
-func parallel(workers int, body func(w int)) time.Duration {
-	var ready, done sync.WaitGroup
-	start := make(chan struct{})
-	ready.Add(workers)
-	done.Add(workers)
-	for w := range workers {
-		go func() {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			ready.Done()
-			<-start
-			body(w)
-			done.Done()
-		}()
-	}
-	ready.Wait()
-	t0 := time.Now()
-	close(start)
-	done.Wait()
-	return time.Since(t0)
-}
-
-// part is worker w's contiguous share of n elements, a multiple of 64 elements (512 bytes)
-// but for the last, so each worker's share starts on a cache line: each worker keeps the
-// same partition in every run, and it first touched those pages.
-func part(w, workers, n int) (lo, hi int) {
-	lo, hi = w*n/workers&^63, (w+1)*n/workers&^63
-	if w == workers-1 {
-		hi = n
-	}
-	return lo, hi
-}
-
-// DefaultArrayMiB sizes each DRAM array at twice the total last-level cache of the CPUs we
-// run on (at least 64 MiB), so a mix streams at least four times the cache through it and
-// almost every access goes to DRAM. cpu0's LLC is shared by LLCShared CPUs; a CPU with
-// several LLC instances (chiplets) has one per group. The three arrays of the triad take at
-// most 3/8 of the available memory (avail bytes; 0 when unknown).
-func DefaultArrayMiB(cpu profiles.CPU, avail int64) int {
-	total := cpu.LLCBytes
-	if cpu.LLCShared > 0 {
-		total *= int64((cpu.Logical + cpu.LLCShared - 1) / cpu.LLCShared)
-	}
-	mib := max(64, 2*total>>20)
-	if avail > 0 {
-		mib = min(mib, avail/8>>20)
-	}
-	return int(max(1, mib))
-}
-
-// MemAvailable is the kernel's estimate of memory available without swapping, in bytes; 0
-// when /proc/meminfo does not say.
-func MemAvailable() int64 {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
-			kib, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err == nil {
-				return kib << 10
-			}
-		}
-	}
-	return 0
 }
 
 // Now returns the conditions of a measurement starting now on workers cores: the time, the

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"math"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/ropgen/ropgen/perf/cold"
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
@@ -32,55 +30,6 @@ func TestComputeCeiling(t *testing.T) {
 	cpu.NominalMHz, cpu.Physical = 0, 0
 	if th := computeCeiling(cpu, 8, "avx2", 2e9); th.value != 2e9*ComputeEstimateFactor || !strings.Contains(th.note, "the OS reports no clock") {
 		t.Errorf("no clock: %+v", th)
-	}
-}
-
-func TestDefaultArrayMiB(t *testing.T) {
-	// Two LLC instances of 32 MiB among 16 CPUs: 2 × 64 MiB.
-	if got := DefaultArrayMiB(profiles.CPU{Logical: 16, LLCBytes: 32 << 20, LLCShared: 8}, 0); got != 128 {
-		t.Errorf("DefaultArrayMiB = %d, want 128", got)
-	}
-	if got := DefaultArrayMiB(profiles.CPU{Logical: 2}, 0); got != 64 {
-		t.Errorf("DefaultArrayMiB without an LLC = %d, want 64", got)
-	}
-	// 512 MiB available: each array at most 64 MiB, so the three fit in 3/8 of it.
-	if got := DefaultArrayMiB(profiles.CPU{Logical: 16, LLCBytes: 64 << 20, LLCShared: 8}, 512<<20); got != 64 {
-		t.Errorf("DefaultArrayMiB with 512 MiB available = %d, want 64", got)
-	}
-	if MemAvailable() <= 0 {
-		t.Errorf("MemAvailable() = %d on a Linux host", MemAvailable())
-	}
-}
-
-func TestPart(t *testing.T) {
-	for _, workers := range []int{1, 2, 3, 7} {
-		next := 0
-		for w := range workers {
-			lo, hi := part(w, workers, 10007)
-			if lo != next || hi < lo || lo%64 != 0 {
-				t.Errorf("part(%d, %d) = [%d, %d), want a cache-line-aligned start at %d", w, workers, lo, hi, next)
-			}
-			next = hi
-		}
-		if next != 10007 {
-			t.Errorf("%d workers cover %d of 10007 elements", workers, next)
-		}
-	}
-}
-
-// TestChunks checks that a pass's dispatches cover every element once, in order.
-func TestChunks(t *testing.T) {
-	for _, n := range []int{0, 1, mixChunk, 2*mixChunk + 5, 7*mixChunk + 3} {
-		next := 0
-		chunks(2, n, func(lo, hi int) {
-			if lo != next || hi <= lo || hi-lo > 2*mixChunk {
-				t.Errorf("n %d: chunk [%d, %d) after %d", n, lo, hi, next)
-			}
-			next = hi
-		})
-		if next != n {
-			t.Errorf("n %d: chunks cover %d", n, next)
-		}
 	}
 }
 
@@ -304,9 +253,6 @@ func TestRunShort(t *testing.T) {
 	if _, err := profiles.Parse("short.yaml", Render(r)); err != nil {
 		t.Fatalf("%v (refusals: %q)", err, r.When.Refused)
 	}
-	if s := CopyReference(1<<20, 3); s.N != 3 || s.Min <= 0 {
-		t.Errorf("CopyReference = %+v", s)
-	}
 }
 
 // TestHalfPrecision: the line says conversion and the fp32 pipes where the CPU has no bf16/fp16
@@ -340,38 +286,6 @@ func TestHalfPrecision(t *testing.T) {
 		got := HalfPrecision(c.cpu, c.own)
 		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
 			t.Errorf("HalfPrecision(%v, %v) = %q; want it to contain %q", c.cpu.Flags, c.own, got, c.want)
-		}
-	}
-}
-
-// TestSameTime: the same-time reference is the calibration's cold mix of the reference's
-// pattern (profiles.RefPattern), the same kernel under the same name and no other, sampled
-// once a Sample, its rate counted as the mix counts its bytes (positive, finite); it evicts
-// with the evictor it is given.
-func TestSameTime(t *testing.T) {
-	ev := cold.NewEvictor(1 << 20)
-	st := newSameTime(ev, 1)
-	var all []string
-	for _, m := range newColdMixes(1, 1, mixes(), ev).mixes {
-		all = append(all, m.name)
-	}
-	ref, _ := profiles.RefPattern(all)
-	want := []string{ref}
-	if names := st.Names(); ref == "" || !slices.Equal(names, want) {
-		t.Errorf("names %v, want the reference's pattern alone of the cold mixes %v", names, all)
-	}
-	for i := range 2 {
-		rates := st.Sample()
-		if i == 0 && st.cm().ev != ev {
-			t.Error("the reference made an evictor of its own")
-		}
-		if len(rates) != len(want) {
-			t.Fatalf("%d rates for %d patterns", len(rates), len(want))
-		}
-		for i, r := range rates {
-			if !(r > 0) || math.IsInf(r, 0) {
-				t.Errorf("%s: rate %v", want[i], r)
-			}
 		}
 	}
 }

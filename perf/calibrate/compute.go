@@ -1,12 +1,11 @@
 package calibrate
 
 import (
-	"math"
-	"runtime"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/ropgen/ropgen/perf/instrument"
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
@@ -73,74 +72,33 @@ func fma64Chains(iters int) float64 {
 	return x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9 + x10 + x11
 }
 
-func sum32(v []float32) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += float64(x)
-	}
-	return s
-}
-
-func sum64(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x
-	}
-	return s
-}
-
 // kernels are every multiply-add kernel this host can run: its SIMD ones, those of its
 // low-precision and matrix units, then the scalar.
 func kernels() []fmaKernel {
 	return append(append(simdKernels(), unitKernels()...), scalarKernels...)
 }
 
-// itersFor is the iteration count that makes one run of k take about target, from short
-// single-thread probes: the count grows until a probe takes target/20, and then the fastest
-// of five probes of that count decides (a probe that lost the CPU midway would otherwise
-// shrink every dispatch until the dispatch overhead dominated it).
-func itersFor(k fmaKernel, target time.Duration) int {
-	iters := 1 << 10
-	for {
-		t0 := time.Now()
-		keep(k.run(iters))
-		if d := time.Since(t0); d >= target/20 || iters >= 1<<40 {
-			break
-		}
-		iters *= 2
+// simdKernels are the host's SIMD multiply-add kernels: the instrument's (instrument.FMAKernels),
+// whose fp32 one the same-time compute probe runs.
+func simdKernels() []fmaKernel {
+	var ks []fmaKernel
+	for _, k := range instrument.FMAKernels() {
+		ks = append(ks, fmaKernel{name: k.Name, dtype: k.DType, lanes: k.Lanes, accs: k.Accs, unit: "vector", run: k.Run})
 	}
-	best := time.Duration(math.MaxInt64)
-	for range 5 {
-		t0 := time.Now()
-		keep(k.run(iters))
-		best = min(best, time.Since(t0))
-	}
-	return max(1, int(float64(iters)*float64(target)/float64(max(best, time.Microsecond))))
+	return ks
 }
 
-// fmaDispatch is the length of one dispatch of a multiply-add run: a run of FMATime is a
-// sequence of such dispatches, as a run of kernel calls is. On a busy machine a thread that
-// works for a millisecond and waits gets the CPU back sooner than one that computes for a
-// second, so long dispatches measure the scheduler's share and short kernel calls would
-// exceed such a "ceiling" (docs/history.md). A dispatch is as short as a short kernel call.
-const fmaDispatch = 2 * time.Millisecond
+// itersFor is the iteration count that makes one run of k take about target
+// (instrument.ItersFor).
+func itersFor(k fmaKernel, target time.Duration) int { return instrument.ItersFor(k.run, target) }
+
+// fmaDispatch is the length of one dispatch of a multiply-add run (instrument.FMADispatch).
+const fmaDispatch = instrument.FMADispatch
 
 // fmaRate runs k on every worker at once, dispatches times for iters iterations each, and
-// returns the FLOP/s over the time of all dispatches (sustained) and of the fastest one
-// (peak: what the pipes do while the workers have the CPU; nothing in a dispatch can run
-// faster than the hardware, so its best is a ceiling, not an outlier).
+// returns the FLOP/s over all dispatches and over the fastest one (instrument.FMARate).
 func fmaRate(workers int, k fmaKernel, iters, dispatches int) (sustained, peak float64) {
-	sums := make([]float64, workers)
-	var total time.Duration
-	best := time.Duration(math.MaxInt64)
-	for range max(1, dispatches) {
-		d := parallel(workers, func(w int) { sums[w] += k.run(iters) })
-		total += d
-		best = min(best, d)
-	}
-	keep(sums[0])
-	flops := float64(workers) * float64(iters) * k.flopsPerIter()
-	return flops * float64(max(1, dispatches)) / max(total, time.Nanosecond).Seconds(), flops / max(best, time.Nanosecond).Seconds()
+	return instrument.FMARate(workers, k.run, k.flopsPerIter(), iters, dispatches)
 }
 
 // measureCompute times every kernel cfg.Repeats times in interleaved rounds; a round's
@@ -189,5 +147,3 @@ func latencyFloor(workers int) (seconds float64, trials int) {
 	slices.Sort(d)
 	return max(d[n/2], time.Nanosecond).Seconds(), n
 }
-
-func runtimeWorkers() int { return runtime.GOMAXPROCS(0) }

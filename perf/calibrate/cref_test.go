@@ -13,7 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ropgen/ropgen/internal/asm/f32"
+	"github.com/ropgen/ropgen/internal/simd"
+	"github.com/ropgen/ropgen/perf/instrument"
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
@@ -57,7 +58,7 @@ func TestCReference(t *testing.T) {
 	workers := runtime.GOMAXPROCS(0)
 	mib := *crefMiB
 	if mib == 0 {
-		mib = DefaultArrayMiB(profiles.HostCPU(), MemAvailable())
+		mib = instrument.DefaultArrayMiB(profiles.HostCPU(), instrument.MemAvailable())
 	}
 	threads := workers
 	c := func(args ...string) []float64 {
@@ -79,24 +80,24 @@ func TestCReference(t *testing.T) {
 	}
 	const fmaMS = 200
 	dispatchMS := strconv.Itoa(int(fmaDispatch / time.Millisecond))
-	var simd []fmaKernel
+	var simdKs []fmaKernel
 	iters := map[string]int{}
 	for _, k := range kernels() {
 		if k.name != "scalar" {
-			simd = append(simd, k)
+			simdKs = append(simdKs, k)
 			iters[k.name+k.dtype] = itersFor(k, fmaDispatch)
 		}
 	}
 	n := mib << 20 / elemBytes
-	a, b, cc3 := arrays(workers, n)
+	a, b, cc3 := instrument.Arrays(workers, n)
 	ms := mixes()
-	cm := newColdMixes(workers, coldMiB, ms, nil)
-	evictMiB := strconv.FormatInt(cm.ev.Size()>>20, 10)
-	coldMiBs, coldK := strconv.Itoa(len(cm.a)*elemBytes>>20), strconv.Itoa(crefCold)
+	cm := newColdMixes(workers, instrument.SameTimeArrayMiB, nil)
+	evictMiB := strconv.FormatInt(cm.Evictor().Size()>>20, 10)
+	coldMiBs, coldK := strconv.FormatInt(cm.ArrayBytes()>>20, 10), strconv.Itoa(crefCold)
 	series := map[string][]float64{}
 	get := func(name string, v float64) { series[name] = append(series[name], v) }
 	cfma := []struct{ name, mode string }{{"C fma32 ymm", "fma32"}, {"C fma64 ymm", "fma64"}}
-	if f32.Best() >= f32.AVX512 { // zmm: the AVX-512 level of the kernels the mixes run
+	if simd.Best() >= simd.AVX512 { // zmm: the AVX-512 level of the kernels the mixes run
 		cfma = append(cfma, struct{ name, mode string }{"C fma32 zmm", "fma32z"})
 	}
 	t.Logf("%d workers; warm passes over arrays of %d MiB, cold copies of %s MiB arrays (best of %d, after a %s MiB read and CLFLUSH); FMA runs of %d ms in %s ms regions; C and Go alternate in each round",
@@ -111,7 +112,7 @@ func TestCReference(t *testing.T) {
 					get(f.name, v[1])
 				}
 			}
-			for _, k := range simd {
+			for _, k := range simdKs {
 				if k.dtype == dt {
 					v, peak := fmaRate(workers, k, iters[k.name+k.dtype], int(fmaMS*time.Millisecond/fmaDispatch))
 					get("Go "+k.name+" "+dt+" sustained", v)
@@ -130,7 +131,7 @@ func TestCReference(t *testing.T) {
 				get(f.name+" 1 thread", c(f.mode, strconv.Itoa(fmaMS), dispatchMS)[1])
 			}
 		}
-		for _, k := range simd {
+		for _, k := range simdKs {
 			if k.dtype == "fp32" {
 				_, peak := fmaRate(1, k, iters[k.name+k.dtype], int(fmaMS*time.Millisecond/fmaDispatch))
 				get("Go "+k.name+" fp32 1 thread", peak)
@@ -144,18 +145,18 @@ func TestCReference(t *testing.T) {
 		env, envMix := 0.0, ""
 		for _, mx := range ms {
 			// As calibrate does: a warm pass is not needed, the arrays stay touched.
-			r := timeMix(workers, mx, a, b, cc3)
-			get("Go "+mx.name, r)
+			r := instrument.TimeMix(workers, mx, a, b, cc3)
+			get("Go "+mx.Name, r)
 			if r > env {
-				env, envMix = r, mx.name
+				env, envMix = r, mx.Name
 			}
 		}
 		cm.round(crefCold)
 		for i, mx := range cm.mixes {
 			r := slices.Max(cm.samples[i][len(cm.samples[i])-crefCold:])
-			get("Go "+mx.name, r)
+			get("Go "+mx.Name, r)
 			if r > env {
-				env, envMix = r, mx.name
+				env, envMix = r, mx.Name
 			}
 		}
 		get("Go DRAM envelope", env)
@@ -184,12 +185,12 @@ func TestCReference(t *testing.T) {
 	for _, f := range cfma {
 		names = append(names, f.name, f.name+" sustained", f.name+" 1 thread")
 	}
-	for _, k := range simd {
+	for _, k := range simdKs {
 		names = append(names, "Go "+k.name+" "+k.dtype, "Go "+k.name+" "+k.dtype+" sustained", "Go "+k.name+" "+k.dtype+" 1 thread")
 	}
 	names = append(names, "Go vector.fp32", "Go vector.fp64", "C memcpy", "C stream", "C cold memcpy", "C cold stream", "C best copy")
 	for _, mx := range append(ms, cm.mixes...) {
-		names = append(names, "Go "+mx.name)
+		names = append(names, "Go "+mx.Name)
 	}
 	names = append(names, "Go DRAM envelope")
 	for _, name := range names {

@@ -2,8 +2,6 @@
 
 package calibrate
 
-func simdKernels() []fmaKernel { return nil }
-
 func simdMixes() []memMix { return nil }
 
 func sweepMixes() []memMix { return nil }

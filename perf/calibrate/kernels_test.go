@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ropgen/ropgen/perf/instrument"
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
@@ -82,7 +83,7 @@ func checkMixBytes(t *testing.T, n, off int) {
 	for _, mx := range append(mixes(), sweepMixes()...) {
 		before := fresh()
 		after := fresh()
-		sum := mx.kernel(after[0], after[1], after[2])
+		sum := mx.Kernel(after[0], after[1], after[2])
 		writes := 0
 		for k := range after {
 			if !same(before[k], after[k]) {
@@ -96,7 +97,7 @@ func checkMixBytes(t *testing.T, n, off int) {
 			for _, at := range []int{0, n / 2, n - 1} {
 				poisoned := fresh()
 				poisoned[k][at] = float32(math.NaN())
-				psum := mx.kernel(poisoned[0], poisoned[1], poisoned[2])
+				psum := mx.Kernel(poisoned[0], poisoned[1], poisoned[2])
 				changed := sum != psum && !(math.IsNaN(sum) && math.IsNaN(psum))
 				for j := range poisoned {
 					if j != k && !same(after[j], poisoned[j]) {
@@ -107,18 +108,18 @@ func checkMixBytes(t *testing.T, n, off int) {
 					if at == 0 {
 						break // not read at all
 					}
-					t.Errorf("%s (n %d, offset %d): array %d element %d does not reach the result", mx.name, n, off, k, at)
+					t.Errorf("%s (n %d, offset %d): array %d element %d does not reach the result", mx.Name, n, off, k, at)
 				}
 				if at == n-1 {
 					reads++
 				}
 			}
 		}
-		if reads != mx.reads || writes != mx.writes {
-			t.Errorf("%s (n %d): kernel reads %d and writes %d arrays; the mix counts %d and %d", mx.name, n, reads, writes, mx.reads, mx.writes)
+		if reads != mx.Reads || writes != mx.Writes {
+			t.Errorf("%s (n %d): kernel reads %d and writes %d arrays; the mix counts %d and %d", mx.Name, n, reads, writes, mx.Reads, mx.Writes)
 		}
-		if got, want := mx.bytes(n), int64((reads+writes)*elemBytes*n); got != want {
-			t.Errorf("%s: %d bytes over %d elements, want %d", mx.name, got, n, want)
+		if got, want := mx.Bytes(n), int64((reads+writes)*elemBytes*n); got != want {
+			t.Errorf("%s: %d bytes over %d elements, want %d", mx.Name, got, n, want)
 		}
 	}
 }
@@ -139,32 +140,32 @@ func memMixFormulas(t *testing.T, n int) {
 			wantSum += i % 1024
 		}
 		var want []float32
-		switch mx.name {
+		switch mx.Name {
 		case "copy", "copy_nt", "copy_zmm":
 			want = slices.Clone(a)
-			mx.kernel(a, b, c)
+			mx.Kernel(a, b, c)
 			if !slices.Equal(b, want) {
-				t.Errorf("%s: b = %v, want a", mx.name, b)
+				t.Errorf("%s: b = %v, want a", mx.Name, b)
 			}
 		case "triad", "triad_nt":
 			for i := range n {
 				want = append(want, b[i]+3*c[i])
 			}
-			mx.kernel(a, b, c)
+			mx.Kernel(a, b, c)
 			if !slices.Equal(a, want) {
-				t.Errorf("%s: a = %v, want b + 3c", mx.name, a)
+				t.Errorf("%s: a = %v, want b + 3c", mx.Name, a)
 			}
 		case "read", "read_zmm":
-			if s := mx.kernel(a, b, c); s != float64(wantSum) {
-				t.Errorf("%s: sum %g, want %d", mx.name, s, wantSum)
+			if s := mx.Kernel(a, b, c); s != float64(wantSum) {
+				t.Errorf("%s: sum %g, want %d", mx.Name, s, wantSum)
 			}
 		case "write", "write_nt":
-			mx.kernel(a, b, c)
+			mx.Kernel(a, b, c)
 			if slices.ContainsFunc(a, func(x float32) bool { return x != triadScalar }) {
-				t.Errorf("%s: a = %v", mx.name, a)
+				t.Errorf("%s: a = %v", mx.Name, a)
 			}
 		default:
-			t.Errorf("mix %s untested", mx.name)
+			t.Errorf("mix %s untested", mx.Name)
 		}
 	}
 }
@@ -173,7 +174,7 @@ func memMixFormulas(t *testing.T, n int) {
 // (the one RoofKernels lists for it) and reports a rate a multiply-add loop can reach: above
 // a billion FLOP/s, and no faster than the same kernel's own peak over a longer run allows.
 func TestProbe(t *testing.T) {
-	p := NewProbe()
+	p := instrument.NewProbe()
 	var want *RoofKernel
 	for _, rk := range RoofKernels() {
 		if rk.Key == profiles.ProbeKey {
@@ -186,11 +187,11 @@ func TestProbe(t *testing.T) {
 	if p == nil {
 		t.Skip("no vector.fp32 kernel on this host")
 	}
-	if p.rk.Kernel != want.Kernel || p.workers < 1 {
-		t.Errorf("probe runs %s on %d workers, want %s", p.rk.Kernel, p.workers, want.Kernel)
+	if p.Kernel() != want.Kernel || p.Workers() < 1 {
+		t.Errorf("probe runs %s on %d workers, want %s", p.Kernel(), p.Workers(), want.Kernel)
 	}
 	first, second := p.Sample(), p.Sample()
-	peak := want.Peak(p.workers, 20*fmaDispatch)
+	peak := want.Peak(p.Workers(), 20*fmaDispatch)
 	if first < 1e9 || second < 1e9 || second > 1.5*peak {
 		t.Errorf("probe rates %.3g, %.3g FLOP/s against the kernel's peak %.3g", first, second, peak)
 	}

@@ -1,10 +1,6 @@
 package calibrate
 
-import (
-	"time"
-
-	"github.com/ropgen/ropgen/perf/profiles"
-)
+import "time"
 
 // RoofKernel is the kernel that measures one compute roof on this host, for a side-by-side
 // with other code (cmd/ropcompare against C intrinsics loops): Peak times it the way a
@@ -54,28 +50,3 @@ func (rk *RoofKernel) Peak(workers int, d time.Duration) float64 {
 	_, peak := fmaRate(max(1, workers), rk.k, rk.iters, max(1, int(d/fmaDispatch)))
 	return peak
 }
-
-// Probe is the same-time compute probe of the benchmark (bench.Options.Probe,
-// record.ProbeRate): the kernel behind this host's vector.fp32 roof, run for one short
-// dispatch on every worker. Timed after each sample of a row, it says how fast the machine
-// computed at that moment: a lower clock or another process on a core slows it as it slows
-// the row, while a memory stream may not notice either.
-type Probe struct {
-	rk      RoofKernel
-	workers int
-}
-
-// NewProbe returns the probe on all CPUs (GOMAXPROCS); nil when this host has no
-// vector.fp32 kernel.
-func NewProbe() *Probe {
-	for _, rk := range RoofKernels() {
-		if rk.Key == profiles.ProbeKey {
-			return &Probe{rk: rk, workers: max(1, runtimeWorkers())}
-		}
-	}
-	return nil
-}
-
-// Sample runs one dispatch of the probe (as long as one dispatch of a calibration round)
-// and returns its FLOP/s. The first call also sizes the dispatch.
-func (p *Probe) Sample() float64 { return p.rk.Peak(p.workers, fmaDispatch) }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ropgen/ropgen/perf/instrument"
 	"github.com/ropgen/ropgen/perf/profiles"
 )
 
@@ -74,19 +75,19 @@ func sweepMax(cpu profiles.CPU, workers int, avail int64) (int64, string) {
 func sweep(cfg Config, cpu profiles.CPU) []SweepPoint {
 	maxW := cfg.SweepMax
 	if maxW == 0 {
-		maxW, _ = sweepMax(cpu, cfg.Workers, MemAvailable())
+		maxW, _ = sweepMax(cpu, cfg.Workers, instrument.MemAvailable())
 	}
 	sizes := sweepSizes(maxW)
 	var kern []memMix
 	for _, m := range mixes() {
-		if m.name == "read" || m.name == "copy" {
+		if m.Name == "read" || m.Name == "copy" {
 			kern = append(kern, m)
 		}
 	}
 	kern = append(kern, sweepMixes()...)
 	// Each worker's own buffer, first touched by that worker.
 	bufs := make([][]float32, cfg.Workers)
-	parallel(cfg.Workers, func(w int) {
+	instrument.Parallel(cfg.Workers, func(w int) {
 		bufs[w] = make([]float32, maxW/elemBytes)
 		for i := range bufs[w] {
 			bufs[w][i] = 1
@@ -114,7 +115,7 @@ func sweep(cfg Config, cpu profiles.CPU) []SweepPoint {
 				best, bs = j, s
 			}
 		}
-		pts[i] = SweepPoint{Bytes: w, Kernel: kern[best].name, Rate: bs, Samples: samples[i][best]}
+		pts[i] = SweepPoint{Bytes: w, Kernel: kern[best].Name, Rate: bs, Samples: samples[i][best]}
 	}
 	return pts
 }
@@ -130,21 +131,21 @@ func sweepRate(cfg Config, mx memMix, bufs [][]float32, w int64) float64 {
 			b := bufs[wk][:n]
 			s := 0.0
 			for range k {
-				if mx.reads+mx.writes == 2 {
-					s += mx.kernel(b[:n/2], b[n/2:], nil)
+				if mx.Reads+mx.Writes == 2 {
+					s += mx.Kernel(b[:n/2], b[n/2:], nil)
 				} else {
-					s += mx.kernel(b, nil, nil)
+					s += mx.Kernel(b, nil, nil)
 				}
 			}
 			keep(s)
 		}
 	}
 	if passes < 8 {
-		parallel(cfg.Workers, body(1)) // warm: the level under test holds the data
+		instrument.Parallel(cfg.Workers, body(1)) // warm: the level under test holds the data
 	}
-	d := parallel(cfg.Workers, body(passes))
+	d := instrument.Parallel(cfg.Workers, body(passes))
 	moved := float64(cfg.Workers) * float64(passes) * float64(n/2*2*elemBytes)
-	if mx.reads+mx.writes == 1 {
+	if mx.Reads+mx.Writes == 1 {
 		moved = float64(cfg.Workers) * float64(passes) * float64(n*elemBytes)
 	}
 	return moved / max(d.Seconds(), 1e-9)

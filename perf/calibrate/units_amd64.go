@@ -7,6 +7,8 @@ import (
 	"unsafe"
 
 	"github.com/klauspost/cpuid/v2"
+
+	"github.com/ropgen/ropgen/perf/instrument"
 )
 
 // The low-precision and matrix units (units_amd64.s). klauspost/cpuid reports the AVX-512
@@ -32,9 +34,9 @@ func tdpbssdAMX(iters int, cfg, a, out *byte)
 func xgetbv0() (eax, edx uint32)
 
 var (
-	hasAVX512BF16 = hasAVX512 && cpuid.CPU.Supports(cpuid.AVX512BF16)
-	hasAVX512FP16 = hasAVX512 && cpuid.CPU.Supports(cpuid.AVX512FP16, cpuid.AVX512BW)
-	hasAVX512VNNI = hasAVX512 && cpuid.CPU.Supports(cpuid.AVX512VNNI)
+	hasAVX512BF16 = instrument.HasAVX512 && cpuid.CPU.Supports(cpuid.AVX512BF16)
+	hasAVX512FP16 = instrument.HasAVX512 && cpuid.CPU.Supports(cpuid.AVX512FP16, cpuid.AVX512BW)
+	hasAVX512VNNI = instrument.HasAVX512 && cpuid.CPU.Supports(cpuid.AVX512VNNI)
 )
 
 // xcr0Tiles are the XCR0 bits of the AMX state: tile configuration (17) and tile data (18).
@@ -66,19 +68,19 @@ var amxOK, amxWhy = amxStatus()
 func unitKernels() []fmaKernel {
 	var ks []fmaKernel
 	if hasAVX512BF16 {
-		ks = append(ks, fmaKernel{name: "avx512bf16", dtype: "bf16", lanes: 32, accs: fmaAccs, unit: "vector",
+		ks = append(ks, fmaKernel{name: "avx512bf16", dtype: "bf16", lanes: 32, accs: instrument.FMAAccs, unit: "vector",
 			how: "VDPBF16PS zmm: 32 bf16 products summed in pairs into 16 fp32 lanes, a multiply and an add each",
 			run: func(iters int) float64 {
-				var out [fmaAccs * 16]float32
+				var out [instrument.FMAAccs * 16]float32
 				dpbf16AVX512(iters, &out[0])
-				return sum32(out[:]) // each lane gains 2 x 2^-20 an iteration, 16 lanes for 32
+				return instrument.Sum32(out[:]) // each lane gains 2 x 2^-20 an iteration, 16 lanes for 32
 			}})
 	}
 	if hasAVX512FP16 {
-		ks = append(ks, fmaKernel{name: "avx512fp16", dtype: "fp16", lanes: 32, accs: fmaAccs, unit: "vector",
+		ks = append(ks, fmaKernel{name: "avx512fp16", dtype: "fp16", lanes: 32, accs: instrument.FMAAccs, unit: "vector",
 			how: "VFMADD231PH zmm: 32 fp16 lanes",
 			run: func(iters int) float64 {
-				var out [fmaAccs * 32]uint16
+				var out [instrument.FMAAccs * 32]uint16
 				fmaphAVX512(iters, &out[0])
 				s := 0.0
 				for _, h := range out {
@@ -88,10 +90,10 @@ func unitKernels() []fmaKernel {
 			}})
 	}
 	if hasAVX512VNNI {
-		ks = append(ks, fmaKernel{name: "avx512vnni", dtype: "int8", lanes: 64, accs: fmaAccs, unit: "vector",
+		ks = append(ks, fmaKernel{name: "avx512vnni", dtype: "int8", lanes: 64, accs: instrument.FMAAccs, unit: "vector",
 			how: "VPDPBUSD zmm: 64 u8 x s8 products summed in fours into 16 int32 lanes, a multiply and an add each",
 			run: func(iters int) float64 {
-				var out [fmaAccs * 16]int32
+				var out [instrument.FMAAccs * 16]int32
 				dpbusdAVX512(iters, &out[0])
 				s := 0.0
 				for _, v := range out {
@@ -147,7 +149,7 @@ func amxRun(kernel func(int, *byte, *byte, *byte), iters int, w uint16, sum func
 // element 64. Both scale to iters x lanes x accs x 2^-20 over the 4 x 256 elements.
 func amxSumF32(out []byte) float64 {
 	f := unsafe.Slice((*float32)(unsafe.Pointer(&out[0])), len(out)/4)
-	return sum32(f)
+	return instrument.Sum32(f)
 }
 
 func amxSumI32(out []byte) float64 {

@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
-
-	"golang.org/x/perf/benchmath"
 
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/render"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // Priced is a run's records priced against the profile the run was added with.
@@ -210,7 +208,7 @@ func (s *Store) Diff(ctx context.Context, a, b Run, opt DiffOptions) (*Diff, err
 	}
 	cmp := render.Compare(pa.Sampled, pb.Sampled, pa.Rows, pb.Rows, opt.Compare)
 	d := &Diff{A: a, B: b, Comparison: cmp, Options: opt}
-	var noise map[rowKey]rowNoise
+	var noise map[report.RowKey]rowNoise
 	if len(hist) >= opt.MinHistory {
 		d.History = len(hist)
 		groups := make([][]report.Sampled, len(hist))
@@ -226,7 +224,7 @@ func (s *Store) Diff(ctx context.Context, a, b Run, opt DiffOptions) (*Diff, err
 		if rd.Old == nil || rd.New == nil {
 			continue
 		}
-		if n, ok := noise[keyOf(&rd.New.Record)]; ok {
+		if n, ok := noise[report.KeyOf(&rd.New.Record)]; ok {
 			rd.Noise, rd.Pairs = n.sd, n.pairs
 		}
 		judge(rd, cmp, opt.Compare)
@@ -256,7 +254,7 @@ func judge(rd *RowDiff, cmp *render.Comparison, opt render.CompareOptions) {
 	if !report.Blank(rd.Noise) {
 		own = math.Expm1(opt.NoiseZ * rd.Noise)
 	}
-	if uTestReaches(rd.Old.Samples, rd.New.Samples, opt.Alpha) {
+	if _, _, _, reaches := stats.UTest(rd.Old.Samples, rd.New.Samples, opt.Alpha); reaches {
 		rd.Test = TestU
 		if rd.Change != render.Unchanged && !report.Blank(own) && off < math.Log1p(own) {
 			rd.Why = fmt.Sprintf("p=%.3f but %+.1f%% is within the row's own run-to-run spread (±%.0f%%: %g× its spread over %d run pairs)",
@@ -301,14 +299,6 @@ func judge(rd *RowDiff, cmp *render.Comparison, opt render.CompareOptions) {
 	}
 }
 
-// uTestReaches reports whether the U test on these samples can reach p < alpha at all:
-// benchmath warns when it cannot (too few samples a side).
-func uTestReaches(old, new []float64, alpha float64) bool {
-	th := &benchmath.Thresholds{CompareAlpha: alpha}
-	c := benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(old), th), benchmath.NewSample(slices.Clone(new), th))
-	return len(c.Warnings) == 0
-}
-
 // sampleRange is a row's fastest and slowest sample: over its records' own spreads (the
 // samples each record's median is of), so that one record a run still has a range.
 func sampleRange(s *report.Sampled) (lo, hi float64) {
@@ -326,11 +316,6 @@ func orZero(v float64) float64 {
 	return v
 }
 
-// rowKey identifies a row across a device's runs.
-type rowKey struct{ op, workload, dtype string }
-
-func keyOf(r *record.Record) rowKey { return rowKey{r.Op, r.Workload, r.DType} }
-
 type rowNoise struct {
 	sd    float64
 	pairs int
@@ -344,19 +329,19 @@ type rowNoise struct {
 // from zero, not from their own median: a row that swings between two speeds from run to run
 // moves by the swing every time. It is on the scale of what a diff compares: a ratio between
 // two runs.
-func rowNoises(runs [][]report.Sampled, minPairs int) map[rowKey]rowNoise {
-	times := make([]map[rowKey]float64, len(runs))
+func rowNoises(runs [][]report.Sampled, minPairs int) map[report.RowKey]rowNoise {
+	times := make([]map[report.RowKey]float64, len(runs))
 	for i, g := range runs {
-		times[i] = map[rowKey]float64{}
+		times[i] = map[report.RowKey]float64{}
 		for j := range g {
 			if !g[j].IsReference() && g[j].Seconds > 0 {
-				times[i][keyOf(&g[j].Record)] = g[j].Seconds
+				times[i][report.KeyOf(&g[j].Record)] = g[j].Seconds
 			}
 		}
 	}
-	moves := map[rowKey][]float64{}
+	moves := map[report.RowKey][]float64{}
 	for i := 1; i < len(times); i++ {
-		logs := map[rowKey]float64{}
+		logs := map[report.RowKey]float64{}
 		var all []float64
 		for k, t := range times[i] {
 			if old, ok := times[i-1][k]; ok {
@@ -368,15 +353,15 @@ func rowNoises(runs [][]report.Sampled, minPairs int) map[rowKey]rowNoise {
 		if len(all) == 0 {
 			continue
 		}
-		shift := profiles.Median(all)
+		shift := stats.Median(all)
 		for k, l := range logs {
 			moves[k] = append(moves[k], math.Abs(l-shift))
 		}
 	}
-	out := map[rowKey]rowNoise{}
+	out := map[report.RowKey]rowNoise{}
 	for k, ms := range moves {
 		if len(ms) >= minPairs {
-			out[k] = rowNoise{sd: render.MADToSD * profiles.Median(ms), pairs: len(ms)}
+			out[k] = rowNoise{sd: stats.MADToSD * stats.Median(ms), pairs: len(ms)}
 		}
 	}
 	return out

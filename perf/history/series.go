@@ -6,9 +6,9 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // Filter selects rows by regular expressions (nil: any).
@@ -70,13 +70,14 @@ func (s *Store) Series(ctx context.Context, f Filter) ([]Series, []Run, error) {
 	}
 	type key struct {
 		device string
-		rowKey
+		report.RowKey
 	}
 	index := map[key]int{}
 	var out []Series
 	pr := s.pricing()
-	// Read and price overlap: a chunk of runs is read while the one before is priced (the
-	// two take about as long, and a machine has two cores).
+	// Read and price overlap: a chunk of runs is read while the one before is priced. The
+	// two take about as long, so wherever a second core is free the series take half the
+	// time, and on one core no longer than in turn.
 	type chunk struct {
 		runs []Run
 		recs map[int64][]record.Record
@@ -112,7 +113,7 @@ func (s *Store) Series(ctx context.Context, f Filter) ([]Series, []Run, error) {
 			}
 			for i := range p.Sampled {
 				sm, row := &p.Sampled[i], &p.Rows[i]
-				k := key{r.Device, keyOf(&sm.Record)}
+				k := key{r.Device, report.KeyOf(&sm.Record)}
 				j, ok := index[k]
 				if !ok {
 					j = len(out)
@@ -145,5 +146,5 @@ func trend(ps []Point) float64 {
 	if len(before) == 0 || last <= 0 {
 		return math.NaN()
 	}
-	return last/profiles.Median(before) - 1
+	return last/stats.Median(before) - 1
 }

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // Basis selects which ceiling prices a row: the measured (effective) one by default, or the
@@ -43,7 +45,7 @@ const HBMKey = "hbm"
 // "_nt" mixes store with non-temporal (streaming) stores, as the catalog's streaming kernels
 // do: they skip the read a store miss otherwise costs, so they move more counted bytes. The
 // "_cold" mixes are a copy and a triad timed as the benchmark times a row: one cold call a
-// sample, after the same eviction (package perf/calibrate, coldmix.go).
+// sample, after the same eviction (package perf/instrument, sametime.go).
 var Mixes = []string{"copy", "copy_nt", "triad", "triad_nt", "read", "write", "write_nt", "copy_cold", "triad_cold"}
 
 // RefPatterns are the patterns a same-time reference can pair with a row (the cold mixes),
@@ -106,7 +108,7 @@ func (s Spread) Rel() float64 {
 	return (s.Max - s.Min) / s.Median
 }
 
-// SpreadOf summarizes samples (which it sorts); its median is Median's. An empty slice gives
+// SpreadOf summarizes samples (which it sorts); its median is stats.Median's. An empty slice gives
 // the zero Spread.
 func SpreadOf(samples []float64) Spread {
 	n := len(samples)
@@ -114,7 +116,7 @@ func SpreadOf(samples []float64) Spread {
 		return Spread{}
 	}
 	slices.Sort(samples)
-	return Spread{Min: samples[0], Median: sortedMedian(samples), Max: samples[n-1], N: n}
+	return Spread{Min: samples[0], Median: stats.Median(samples), Max: samples[n-1], N: n}
 }
 
 // RateUnit is the unit of a compute roof key's ceiling in prose: "op/s" for an integer
@@ -127,25 +129,6 @@ func RateUnit(key string) string {
 	return "FLOP/s"
 }
 
-// Median is the median of xs, the mean of the two middle values for an even count, 0 for
-// none; it does not change xs. Every median of the module (a row's time, a spread, the
-// drift between runs, a reference's rate) is this one.
-func Median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	return sortedMedian(slices.Sorted(slices.Values(xs)))
-}
-
-// sortedMedian is the median of the sorted, non-empty s.
-func sortedMedian(s []float64) float64 {
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
 // ComputeTolerance is the relative spread, (max-min)/median, a compute roof's rounds may
 // have. The report's "at ceiling" band is 80-105% of the ceiling: a ceiling that moves by
 // more than a tenth between repetitions can carry a row across one of those lines on its own
@@ -155,7 +138,7 @@ func sortedMedian(s []float64) float64 {
 const ComputeTolerance = 0.10
 
 // ProbeKey is the compute roof whose kernel the benchmark's same-time compute probe runs
-// (calibrate.Probe, record.ProbeRate): the report divides a probe's rate by the profile's
+// (instrument.Probe, record.ProbeRate): the report divides a probe's rate by the profile's
 // best round of this roof.
 const ProbeKey = "vector.fp32"
 

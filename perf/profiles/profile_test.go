@@ -391,25 +391,6 @@ func TestParseRefusesBeforeTheParser(t *testing.T) {
 	}
 }
 
-// TestMedian checks Median on odd and even counts, and that it leaves its input alone
-// (SpreadOf sorts its own).
-func TestMedian(t *testing.T) {
-	for _, tc := range []struct {
-		in   []float64
-		want float64
-	}{{nil, 0}, {[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2.5}, {[]float64{7}, 7}, {[]float64{5, 5, 1, 9, 100}, 5}} {
-		in := append([]float64(nil), tc.in...)
-		if got := Median(in); got != tc.want {
-			t.Errorf("Median(%v) = %v, want %v", tc.in, got, tc.want)
-		}
-		for i := range in {
-			if in[i] != tc.in[i] {
-				t.Errorf("Median changed its input: %v", in)
-			}
-		}
-	}
-}
-
 func TestRateUnit(t *testing.T) {
 	if RateUnit("cube.int8") != "op/s" || RateUnit("vector.fp32") != "FLOP/s" || RateUnit("cube.bf16") != "FLOP/s" {
 		t.Error("RateUnit: int8 in op/s, the float dtypes in FLOP/s")

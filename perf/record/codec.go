@@ -504,6 +504,21 @@ func benchLineError(line []byte, whole bool) string {
 	return "not a record, a configuration line (key: value), a Unit line, a comment (#) or blank: the benchmark format would skip it"
 }
 
+// ConfigValue returns the value of the first configuration line of the benchmark format text
+// r whose key is key (the rule of isConfigLine, the one the reader applies), with the spaces
+// around it trimmed; "" where there is none, or where r cannot be read up to it.
+func ConfigValue(r io.Reader, key string) string {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		if line := sc.Bytes(); isConfigLine(line) {
+			if k, v, _ := bytes.Cut(line, []byte(":")); string(k) == key {
+				return strings.TrimSpace(string(v))
+			}
+		}
+	}
+	return ""
+}
+
 // isConfigLine reports whether line is a benchmark format configuration line: a key that
 // starts with a lower-case letter and holds no space or upper-case letter, a colon, then
 // nothing or a space or tab before the value (benchfmt's rule).
@@ -633,7 +648,8 @@ func (jw *JSONWriter) Write(r Record) error {
 // object with exactly the keys the writer writes, spelled as it spells them: an unknown key,
 // a key given twice or in another case ("BYTES"), and a missing required key are errors at
 // the line, so no record is read as anything but what its line says. min_seconds and
-// max_seconds may be left out together (records from before spreads were kept), and
+// max_seconds may be left out together (a record with no spread: a history keeps records as
+// long as their runs, so the reader takes every form the writer has written), and
 // ref_rate may be left out (a row without a same-time reference; the writer leaves it out
 // then). Blank lines are skipped. It reads at most MaxRecords records.
 func ReadJSON(r io.Reader, file string) ([]Record, diag.Findings) {

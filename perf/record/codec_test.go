@@ -766,3 +766,16 @@ func writesBack(t *testing.T, r Record, newWriter func(io.Writer) func(Record) e
 		t.Fatalf("record %+v read back as %+v", r, back[0])
 	}
 }
+
+// TestConfigValue: the value of the first configuration line of the key, by the reader's rule:
+// a line the reader would not take for a configuration line (an upper-case key, no space
+// after the colon) names nothing, and a key's later lines do not override its first.
+func TestConfigValue(t *testing.T) {
+	text := "Commit: upper\ncommit:nospace\n# commit: comment\ncommit:   abc123  \ncommit: later\nBenchmarkX 1 2 ns/op\n"
+	if got := ConfigValue(strings.NewReader(text), "commit"); got != "abc123" {
+		t.Errorf("commit = %q, want abc123", got)
+	}
+	if got := ConfigValue(strings.NewReader(text), "device"); got != "" {
+		t.Errorf("device = %q, want none", got)
+	}
+}

@@ -14,7 +14,8 @@ type Record struct {
 	Device string `json:"device"` // measured device name, matched against a profile's device field
 	// Impl names the implementation that was timed: "ropgen" for ropbench's (the catalog's
 	// kernels), "torch" or "numpy" for the Python harness, a module's name for its bench
-	// command. Empty means ropgen's own (records from before the key). The report never pools
+	// command. Empty means ropgen's own, so that a record written without the key, which a
+	// history may keep, reads as what it was. The report never pools
 	// two implementations into one row (ImplName).
 	Impl     string `json:"impl,omitempty"`
 	Op       string `json:"op"`       // manifest op name
@@ -45,7 +46,7 @@ type Record struct {
 	RefRate float64 `json:"ref_rate,omitempty"`
 	// RefRateLow and RefRateHigh bound RefRate's confidence interval: the same pairing with
 	// the order statistics of time × rate that bound its median at 99% (the sign-test
-	// interval, bench.MedianInterval) in place of the median. The report turns them into the
+	// interval, stats.MedianInterval) in place of the median. The report turns them into the
 	// judged efficiency's interval and reads a row whose interval holds the at-ceiling line
 	// as "at the line": its samples cannot tell which side it is on. Both zero when the
 	// record does not say (no reference, or a record from before the interval); then the

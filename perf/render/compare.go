@@ -6,11 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/perf/benchmath"
-
-	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // Change is how a row's time moved from the base run to the new one.
@@ -100,13 +98,9 @@ func (d *Delta) VerdictChanged() bool {
 	return d.OldRow != nil && d.NewRow != nil && d.OldRow.Verdict != d.NewRow.Verdict
 }
 
-// MADToSD turns a median absolute deviation into a normal distribution's standard deviation:
-// the robust spread of the runs' drift here and of a row's own moves in the history's diff.
-const MADToSD = 1.4826
-
 // Compare matches the rows of a new run against a base run by op/workload/dtype (benchstat's
 // pairing by benchmark name) and tests each pair's times with the Mann-Whitney U test, as
-// benchstat does (benchmath.AssumeNothing): it assumes no distribution, which suits timing
+// benchstat does (stats.UTest): it assumes no distribution, which suits timing
 // noise on a shared machine (one-sided, heavy-tailed), and it uses every sample, where a sign
 // test needs paired, interleaved rounds (ropbench ab). A pair is Faster or Slower only when p
 // < Alpha, the medians differ by MinEffect or more and by more than the runs' drift
@@ -121,7 +115,6 @@ func Compare(old, new []report.Sampled, oldRows, newRows []report.Row, opt Compa
 			byKey[implKeyOf(&old[i].Record)] = i
 		}
 	}
-	th := &benchmath.Thresholds{CompareAlpha: opt.Alpha}
 	used := make([]bool, len(old))
 	var ds []Delta
 	for i := range new {
@@ -145,28 +138,23 @@ func Compare(old, new []report.Sampled, oldRows, newRows []report.Row, opt Compa
 		}
 	}
 	if len(logs) > 0 {
-		c.Shift = math.Exp(profiles.Median(logs)) - 1
+		c.Shift = math.Exp(stats.Median(logs)) - 1
 	}
 	if len(logs) >= minNoiseRows {
-		m := profiles.Median(logs)
-		dev := make([]float64, len(logs))
-		for i, l := range logs {
-			dev[i] = math.Abs(l - m)
-		}
-		c.Noise = MADToSD * profiles.Median(dev)
+		c.Noise = stats.MADToSD * stats.MAD(logs)
 		if opt.NoiseZ > 0 {
 			c.Threshold = max(opt.MinEffect, math.Exp(opt.NoiseZ*c.Noise)-1)
 		}
 	}
 	for i := range ds {
 		if ds[i].Old != nil && ds[i].New != nil {
-			ds[i].test(th, opt.Alpha, c.Threshold, opt.MinEffect, c.Shift)
+			ds[i].test(opt.Alpha, c.Threshold, opt.MinEffect, c.Shift)
 		}
 	}
 	return c
 }
 
-func (d *Delta) test(th *benchmath.Thresholds, alpha, threshold, minEffect, shift float64) {
+func (d *Delta) test(alpha, threshold, minEffect, shift float64) {
 	d.Change = Unchanged
 	if !report.Blank(d.OldRow.Efficiency) && !report.Blank(d.NewRow.Efficiency) {
 		d.EffDelta = d.NewRow.Efficiency - d.OldRow.Efficiency
@@ -176,27 +164,24 @@ func (d *Delta) test(th *benchmath.Thresholds, alpha, threshold, minEffect, shif
 		return
 	}
 	d.Ratio = d.New.Seconds / d.Old.Seconds
-	// NewSample sorts its values: give it copies, the samples keep the file order.
-	c := benchmath.AssumeNothing.Compare(
-		benchmath.NewSample(slices.Clone(d.Old.Samples), th),
-		benchmath.NewSample(slices.Clone(d.New.Samples), th))
-	d.P = c.P
+	p, n1, n2, reaches := stats.UTest(d.Old.Samples, d.New.Samples, alpha)
+	d.P = p
 	effect := math.Abs(d.Ratio - 1)
 	switch {
-	case c.P >= alpha:
-		if len(c.Warnings) > 0 {
-			d.Why = fmt.Sprintf("%d+%d samples cannot reach p < %g: run with -count 6 or more", c.N1, c.N2, alpha)
+	case p >= alpha:
+		if !reaches {
+			d.Why = fmt.Sprintf("%d+%d samples cannot reach p < %g: run with -count 6 or more", n1, n2, alpha)
 		}
 	case effect < minEffect:
-		d.Why = fmt.Sprintf("p=%.3f but %+.1f%% is below the %.0f%% minimum effect", c.P, 100*(d.Ratio-1), 100*minEffect)
+		d.Why = fmt.Sprintf("p=%.3f but %+.1f%% is below the %.0f%% minimum effect", p, 100*(d.Ratio-1), 100*minEffect)
 	case driftOff(d.Ratio, shift) < math.Log1p(threshold):
 		d.Why = fmt.Sprintf("p=%.3f but %+.1f%% is within the runs' drift (±%.0f%% around the typical row's %+.0f%%)",
-			c.P, 100*(d.Ratio-1), 100*threshold, 100*orZero(shift))
+			p, 100*(d.Ratio-1), 100*threshold, 100*orZero(shift))
 	case overlap(d.Old.Samples, d.New.Samples):
 		oLo, oHi := d.Old.Range()
 		nLo, nHi := d.New.Range()
 		d.Why = fmt.Sprintf("p=%.3f but the runs' records overlap (base %s..%s, new %s..%s)",
-			c.P, report.SI(oLo, "s"), report.SI(oHi, "s"), report.SI(nLo, "s"), report.SI(nHi, "s"))
+			p, report.SI(oLo, "s"), report.SI(oHi, "s"), report.SI(nLo, "s"), report.SI(nHi, "s"))
 	case d.Ratio < 1:
 		d.Change = Faster
 	default:
@@ -278,11 +263,11 @@ func orZero(v float64) float64 {
 // implKey identifies a row of one implementation across runs: a base run's row is compared
 // with the new run's row of the same implementation only.
 type implKey struct {
-	rowKey
+	report.RowKey
 	impl string
 }
 
-func implKeyOf(r *record.Record) implKey { return implKey{keyOf(r), r.ImplName()} }
+func implKeyOf(r *record.Record) implKey { return implKey{report.KeyOf(r), r.ImplName()} }
 
 // implsNote is Comparison.Impls of runs old and new.
 func implsNote(old, new []report.Sampled) string {
@@ -305,8 +290,3 @@ func implNames(rows []report.Sampled) []string {
 	slices.Sort(out)
 	return out
 }
-
-// rowKey identifies a row across runs: the benchmark name.
-type rowKey struct{ op, workload, dtype string }
-
-func keyOf(r *record.Record) rowKey { return rowKey{r.Op, r.Workload, r.DType} }

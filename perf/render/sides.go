@@ -53,13 +53,13 @@ func SideBySide(rows []report.Row) *Sides {
 	}
 	type caseKey struct {
 		device string
-		rowKey
+		report.RowKey
 	}
 	index := map[caseKey]int{}
 	s := &Sides{Impls: impls}
 	for i := range rows {
 		r := &rows[i]
-		k := caseKey{r.Rec.Device, keyOf(r.Rec)}
+		k := caseKey{r.Rec.Device, report.KeyOf(r.Rec)}
 		j, ok := index[k]
 		if !ok {
 			j = len(s.Sides)

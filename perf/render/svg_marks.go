@@ -258,12 +258,12 @@ const minTrafficOff = 0.05
 // point per match off the formula by minTrafficOff or more, the names of the rows whose
 // traffic is within it, and of the measurements no plotted row has.
 func chartTraffic(ts []Traffic, pts []*report.Row) (out []achievedPoint, minimal, unmatched []string) {
-	byKey := map[rowKey]*report.Row{}
+	byKey := map[report.RowKey]*report.Row{}
 	for _, r := range pts {
-		byKey[keyOf(r.Rec)] = r
+		byKey[report.KeyOf(r.Rec)] = r
 	}
 	for _, t := range ts {
-		r, ok := byKey[rowKey{t.Op, t.Workload, t.DType}]
+		r, ok := byKey[report.RowKey{Op: t.Op, Workload: t.Workload, DType: t.DType}]
 		if !ok || t.Bytes <= 0 {
 			unmatched = append(unmatched, t.Op+"/"+t.Workload+"/"+report.ShortDType(t.DType))
 			continue

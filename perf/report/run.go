@@ -4,8 +4,8 @@ import (
 	"math"
 	"slices"
 
-	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // Sampled is one row of a run: the records of one op × workload × dtype of one
@@ -38,10 +38,13 @@ func (s *Sampled) RelSpread() float64 {
 	return (hi - lo) / s.Seconds
 }
 
-// rowKey identifies a row across runs: the benchmark name.
-type rowKey struct{ op, workload, dtype string }
+// RowKey identifies a row across runs and across a device's history: its benchmark name, op,
+// workload and dtype. The report groups a run's records by it, and the comparison of two runs
+// and the history's diff pair rows by it.
+type RowKey struct{ Op, Workload, DType string }
 
-func keyOf(r *record.Record) rowKey { return rowKey{r.Op, r.Workload, r.DType} }
+// KeyOf is the key of the row r belongs to.
+func KeyOf(r *record.Record) RowKey { return RowKey{r.Op, r.Workload, r.DType} }
 
 // Name is the row's name, op/workload/dtype.
 func (s *Sampled) Name() string { return s.Op + "/" + s.Workload + "/" + s.DType }
@@ -57,7 +60,7 @@ func Group(recs []record.Record) []Sampled { return group(recs, false) }
 // apart), without a copy of the others.
 func group(recs []record.Record, skipRefs bool) []Sampled {
 	type full struct {
-		rowKey
+		RowKey
 		device, impl, roof string
 		flops, bytes       int64
 	}
@@ -69,7 +72,7 @@ func group(recs []record.Record, skipRefs bool) []Sampled {
 		if skipRefs && r.IsReference() {
 			continue
 		}
-		k := full{keyOf(r), r.Device, r.ImplName(), r.Roof, r.Flops, r.Bytes}
+		k := full{KeyOf(r), r.Device, r.ImplName(), r.Roof, r.Flops, r.Bytes}
 		j, ok := index[k]
 		if r.IsReference() {
 			// Each reference is a measurement of its own run (the start and end copies of two
@@ -98,7 +101,7 @@ func group(recs []record.Record, skipRefs bool) []Sampled {
 	}
 	for i := range out {
 		g := &out[i]
-		g.Seconds = profiles.Median(g.Samples)
+		g.Seconds = stats.Median(g.Samples)
 		if len(g.Samples) > 1 {
 			g.MinSeconds, g.MaxSeconds = spreads[i][0], spreads[i][1]
 		}

@@ -244,9 +244,10 @@ func cbits(b uint32) konst {
 }
 
 // hoisted holds the constants an AVX-512 kernel keeps in registers: a loop whose
-// instructions each read a constant from memory runs at two thirds of the speed of the same
-// loop with them in registers (exp 15.8 against 10 cycles a vector in C, which hoists them),
-// and AVX-512 has 32 vector registers. hoistKernel sets it for one kernel.
+// instructions each read a constant from memory is slower than the same loop with them in
+// registers, as C compilers hoist them (docs/history.md, "Constants of the AVX-512 kernels,
+// exp in six FMAs", has the measurement), and AVX-512 has 32 vector registers to hold them.
+// hoistKernel sets it for one kernel.
 var hoisted *hoist
 
 type hoist struct {

@@ -10,8 +10,8 @@ import (
 
 // The transcendental kernels: exp and the activations built on it, and the exp passes of
 // softmax, log_softmax and logsumexp. They are bound by the vector ports' throughput, not
-// by latency (Estrin's scheme for exp's polynomial, with a chain 8 cycles shorter, gained
-// nothing), so what counts is the instruction count per vector:
+// by latency (a shorter dependency chain, Estrin's scheme for exp's polynomial, gains
+// nothing: docs/history.md), so what counts is the instruction count per vector:
 //   - the AVX-512 kernels keep their constants in registers (hoistKernel) and read the rest
 //     as one broadcast float32 (emit): a 64-byte memory operand the linker aligns to 32
 //     bytes splits across two cache lines on every read (docs/history.md, "Constants of the

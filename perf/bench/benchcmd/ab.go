@@ -13,7 +13,7 @@ import (
 	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/perf/abtest"
 	"github.com/ropgen/ropgen/perf/bench"
-	"github.com/ropgen/ropgen/perf/profiles"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // builtinKnobs are the settings every registry's arms can change. procs is GOMAXPROCS:
@@ -206,13 +206,13 @@ func writeAB(w io.Writer, r *abtest.Result, in bench.Instance) {
 	} else {
 		fmt.Fprintf(w, "equal: both arms match the reference\n")
 	}
-	fmt.Fprintf(w, "A %-12s median %s per call (%d calls a batch)\n", r.A, bench.Seconds(profiles.Median(r.SecondsA)), r.CallsA)
-	fmt.Fprintf(w, "B %-12s median %s per call (%d calls a batch)\n", r.B, bench.Seconds(profiles.Median(r.SecondsB)), r.CallsB)
+	fmt.Fprintf(w, "A %-12s median %s per call (%d calls a batch)\n", r.A, bench.Seconds(stats.Median(r.SecondsA)), r.CallsA)
+	fmt.Fprintf(w, "B %-12s median %s per call (%d calls a batch)\n", r.B, bench.Seconds(stats.Median(r.SecondsB)), r.CallsB)
 	ratios := make([]float64, len(r.SecondsA))
 	for i := range ratios {
 		ratios[i] = r.SecondsB[i] / r.SecondsA[i]
 	}
-	fmt.Fprintf(w, "median B/A time ratio per round: %.3f\n", profiles.Median(ratios))
+	fmt.Fprintf(w, "median B/A time ratio per round: %.3f\n", stats.Median(ratios))
 	fmt.Fprintf(w, "B faster in %d of %d rounds, slower in %d, %d ties; two-sided sign test p = %.3g (alpha %v)\n",
 		r.BFaster, r.BFaster+r.BSlower+r.Ties, r.BSlower, r.Ties, r.P, r.Alpha)
 	switch r.Verdict {

@@ -11,15 +11,16 @@ import (
 	"github.com/ropgen/ropgen/internal/cli"
 	"github.com/ropgen/ropgen/internal/output"
 	"github.com/ropgen/ropgen/perf/bench"
-	"github.com/ropgen/ropgen/perf/calibrate"
 	"github.com/ropgen/ropgen/perf/cold"
+	"github.com/ropgen/ropgen/perf/instrument"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
 )
 
-// quickMaxTime is the timing budget per case under -quick, unless -max-time is given: the
-// quick subset has some sixty cases and must finish well under a minute on two cores.
+// quickMaxTime is the timing budget per case under -quick, unless -max-time is given:
+// -quick is for trying the command and for CI, which want the whole subset in well under a
+// minute on a small shared machine, and its cases' budgets are most of that time.
 const quickMaxTime = 150 * time.Millisecond
 
 // run is `NAME run`: measure the selected cases and write their records.
@@ -73,7 +74,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 		if *evictSize < 1 {
 			return fl.Fail("-evict-mib %d: a cold run needs a buffer of at least 1 MiB (-warm times without evicting)", *evictSize)
 		}
-		if avail := calibrate.MemAvailable(); avail > 0 && *evictSize > avail>>21 {
+		if avail := instrument.MemAvailable(); avail > 0 && *evictSize > avail>>21 {
 			return fl.Fail("-evict-mib %d: more than half the memory available (%d MiB)", *evictSize, avail>>20)
 		}
 	}
@@ -124,7 +125,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	refs := bench.References{Reg: e.reg, Opt: opt, Copy: copyReference(*refSize)}
 	if *probe && opt.Evictor != nil {
 		// After refs took its copy of opt: the floor's calls are dispatch, not work to judge.
-		if p := calibrate.NewProbe(); p != nil {
+		if p := instrument.NewProbe(); p != nil {
 			opt.Probe = p.Sample
 		}
 	}
@@ -224,27 +225,28 @@ func settle(prof *profiles.Profile, maxSamples int) *bench.Settle {
 }
 
 // copyReference is the drift reference of a run (bench.References.Copy): the calibration's
-// own copy (calibrate.CopyReference) on arrays of mib MiB, five rounds; nil for mib 0. At
-// the calibration's size (refMiB) its rate compares with the profile's copy mix.
+// own copy mix, timed as its rounds time it (instrument.CopyReference), on arrays of mib MiB,
+// five rounds; nil for mib 0. At the calibration's size (refMiB) its rate compares with the
+// profile's copy mix.
 func copyReference(mib int64) func() (int64, profiles.Spread) {
 	if mib <= 0 {
 		return nil
 	}
 	return func() (moved int64, rate profiles.Spread) {
 		size := mib << 20
-		rate = calibrate.CopyReference(size, copyRounds)
+		rate = instrument.CopyReference(size, copyRounds)
 		// What one copy reads and writes: two arrays of size bytes (whole float32s, at
 		// least 1 MiB, as CopyReference rounds them).
 		return 2 * (max(size, 1<<20) / 4 * 4), rate
 	}
 }
 
-// sameTimeReference is the same-time reference of a run (bench.SameTime): the calibration's
-// cold mixes (calibrate.SameTime), beside every cold case with more than above bytes of
+// sameTimeReference is the same-time reference of a run (bench.SameTime): the instrument's
+// cold mixes (instrument.SameTime), beside every cold case with more than above bytes of
 // tensors. Its arrays are made at its first sample, so a run without such a case (-quick)
 // pays nothing for it.
 func sameTimeReference(ev *cold.Evictor, above int64) *bench.SameTime {
-	ref := calibrate.NewSameTime(ev)
+	ref := instrument.NewSameTime(ev)
 	return &bench.SameTime{Above: above, Names: ref.Names(), Sample: ref.Sample}
 }
 
@@ -254,7 +256,7 @@ func sameTimeReference(ev *cold.Evictor, above int64) *bench.SameTime {
 // virtual machine whose /sys names a last-level cache of hundreds of MiB needs: its rows
 // priced on DRAM would otherwise run without a reference.
 func sameTimeMiB() int64 {
-	const arr = calibrate.SameTimeArrayMiB
+	const arr = instrument.SameTimeArrayMiB
 	if llc := profiles.HostCPU().LLCBytes; llc > 0 {
 		return max(min(llc>>20, arr), 1)
 	}
@@ -263,7 +265,7 @@ func sameTimeMiB() int64 {
 
 // refMiB is the default size of a drift reference's arrays: the calibration's.
 func refMiB() int64 {
-	return int64(calibrate.DefaultArrayMiB(profiles.HostCPU(), calibrate.MemAvailable()))
+	return int64(instrument.DefaultArrayMiB(profiles.HostCPU(), instrument.MemAvailable()))
 }
 
 // copyRounds is how many copies a drift reference times.

@@ -1,7 +1,0 @@
-//go:build arm64 && !purego
-
-package f32
-
-// best is NEON: Advanced SIMD is in the arm64 baseline, so every arm64 CPU Go runs on has
-// it and no feature test is needed.
-const best = NEON
