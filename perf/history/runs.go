@@ -80,7 +80,7 @@ func DeviceOf(recs []record.Record) (string, error) {
 // rowColumns are ropgen_rows' columns after id; recordColumns ropgen_records'.
 const (
 	rowColumns    = "device, op, workload, dtype, roof, flops, bytes"
-	recordColumns = "run, seq, row_id, seconds, min_seconds, max_seconds, iters, ref_rate, ref_rate_low, ref_rate_high"
+	recordColumns = "run, seq, row_id, seconds, min_seconds, max_seconds, iters, ref_rate, ref_rate_low, ref_rate_high, probe_rate, probe_rate_low, probe_rate_high"
 )
 
 // insertBatch is how many rows one INSERT carries: a few statements for a run of hundreds
@@ -216,9 +216,10 @@ func (s *Store) Add(ctx context.Context, meta *Run, recs []record.Record, prof *
 	if err != nil {
 		return 0, false, s.errorf("add", err)
 	}
-	err = s.insertValues(ctx, tx, "INSERT INTO ropgen_records ("+recordColumns+")", len(recs), 10, func(i int) []any {
+	err = s.insertValues(ctx, tx, "INSERT INTO ropgen_records ("+recordColumns+")", len(recs), 13, func(i int) []any {
 		r := &recs[i]
-		return []any{id, i + 1, rowIDs[fullKeyOf(r)], r.Seconds, r.MinSeconds, r.MaxSeconds, r.Iters, r.RefRate, r.RefRateLow, r.RefRateHigh}
+		return []any{id, i + 1, rowIDs[fullKeyOf(r)], r.Seconds, r.MinSeconds, r.MaxSeconds, r.Iters, r.RefRate, r.RefRateLow, r.RefRateHigh,
+			r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh}
 	})
 	if err != nil {
 		return 0, false, s.errorf("add", err)
@@ -382,11 +383,14 @@ func (s *Store) records(ctx context.Context, ids []int64, keep func(*record.Reco
 	out := map[int64][]record.Record{}
 	var file string
 	var fileRun int64
+	var cur []record.Record // fileRun's records
+	// Scanned into plain values, not a record: a record is a large struct, and zeroing one
+	// per row of a thousand runs cost as much as the scan.
+	var run, row int64
+	var seq, iters int
+	var sec, lo, hi, rate, rateLo, rateHi, probe, probeLo, probeHi float64
 	for rows.Next() {
-		var run, row int64
-		var seq int
-		var t record.Record
-		if err := rows.Scan(&run, &seq, &row, &t.Seconds, &t.MinSeconds, &t.MaxSeconds, &t.Iters, &t.RefRate, &t.RefRateLow, &t.RefRateHigh); err != nil {
+		if err := rows.Scan(&run, &seq, &row, &sec, &lo, &hi, &iters, &rate, &rateLo, &rateHi, &probe, &probeLo, &probeHi); err != nil {
 			return nil, s.errorf("records", err)
 		}
 		w := byID[row]
@@ -397,16 +401,26 @@ func (s *Store) records(ctx context.Context, ids []int64, keep func(*record.Reco
 			continue
 		}
 		if run != fileRun || file == "" {
+			if cur != nil {
+				out[fileRun] = cur
+			}
+			// The runs of a history are mostly one size: the last one's is the next one's
+			// capacity, so that a run's records are not grown by copying.
+			cur = make([]record.Record, 0, max(len(cur), 16))
 			file, fileRun = runFile(run), run
 		}
-		r := *w
-		r.Seconds, r.MinSeconds, r.MaxSeconds, r.Iters = t.Seconds, t.MinSeconds, t.MaxSeconds, t.Iters
-		r.RefRate, r.RefRateLow, r.RefRateHigh = t.RefRate, t.RefRateLow, t.RefRateHigh
+		cur = append(cur, *w)
+		r := &cur[len(cur)-1]
+		r.Seconds, r.MinSeconds, r.MaxSeconds, r.Iters = sec, lo, hi, iters
+		r.RefRate, r.RefRateLow, r.RefRateHigh = rate, rateLo, rateHi
+		r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh = probe, probeLo, probeHi
 		r.Pos = diag.Pos{File: file, Line: seq}
-		out[run] = append(out[run], r)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, s.errorf("records", err)
+	}
+	if cur != nil {
+		out[fileRun] = cur
 	}
 	return out, nil
 }
