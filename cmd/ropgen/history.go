@@ -612,6 +612,58 @@ func writeDiff(w io.Writer, d *history.Diff, all bool) error {
 	return nil
 }
 
+// markdownHistoryDiff writes the history's diff of its latest run against the one before of
+// its device as markdown, for report -md -diff: the runs, the rows that changed (at most
+// render.MarkdownRows), the summary and how many got slower. A history whose latest run is
+// its device's first says so.
+func markdownHistoryDiff(w io.Writer, flag string) error {
+	dsn, err := historyDB(flag)
+	if err != nil {
+		return err
+	}
+	history.Version = versionOf()
+	ctx := context.Background()
+	s, err := history.Open(ctx, dsn, false)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	a, b, err := pickRuns(ctx, s, nil)
+	if errors.Is(err, errFirstRun) {
+		_, err = fmt.Fprintf(w, "\n#### History diff\n\n%s.\n", render.MarkdownText(err.Error()))
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	d, err := s.Diff(ctx, a, b, history.DefaultDiff)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "\n#### History diff\n\nbase %s  \nnew %s\n\n", render.MarkdownText(runLine(&d.A)), render.MarkdownText(runLine(&d.B)))
+	if n := len(d.Regressions()); n > 0 {
+		fmt.Fprintf(bw, "**%d row(s) slower beyond noise.**\n\n", n)
+	}
+	rows := d.Changed()
+	if len(rows) == 0 {
+		bw.WriteString("No row changed beyond noise.\n\n")
+	} else {
+		bw.WriteString("| row | base | new | change | interval | test | why |\n|---|--:|--:|--:|--:|---|---|\n")
+		for i, r := range rows {
+			if i == render.MarkdownRows {
+				fmt.Fprintf(bw, "\n… and %d more (ropgen history diff lists them all).\n", len(rows)-i)
+				break
+			}
+			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s |\n", render.MarkdownText(report.ShortName(r.Name())), sampledTime(r.Old), sampledTime(r.New),
+				render.MarkdownText(changeText(r)), render.MarkdownText(intervalText(r)), render.MarkdownText(orDash(r.Test)), render.MarkdownText(r.Why))
+		}
+		bw.WriteString("\n")
+	}
+	fmt.Fprintf(bw, "<sub>%s; %s.</sub>\n", render.MarkdownText(d.Comparison.Summary()), render.MarkdownText(historyLine(d)))
+	return bw.Flush()
+}
+
 func sampledTime(s *report.Sampled) string {
 	if s == nil {
 		return "-"

@@ -23,19 +23,19 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	var profs []string
 	for _, m := range d.Pricer.Devices() {
 		if m.Profile == nil {
-			profs = append(profs, fmt.Sprintf("%s: no profile", mdText(m.Device)))
+			profs = append(profs, fmt.Sprintf("%s: no profile", MarkdownText(m.Device)))
 			continue
 		}
 		cal := "datasheet values"
 		if at := m.Profile.Measured.At; !at.IsZero() {
 			cal = "calibrated " + at.UTC().Format("2006-01-02")
 		}
-		profs = append(profs, fmt.Sprintf("%s: profile %s (%s, %s ceilings)", mdText(m.Device), mdText(m.Profile.Name), cal, d.Pricer.Basis()))
+		profs = append(profs, fmt.Sprintf("%s: profile %s (%s, %s ceilings)", MarkdownText(m.Device), MarkdownText(m.Profile.Name), cal, d.Pricer.Basis()))
 	}
 	fmt.Fprintf(bw, "### ropgen report\n\n**%s**\n\n", VerdictCounts(d.Rows))
 	if sd := SideBySide(d.Rows); sd != nil {
 		for i := 1; i < len(sd.Impls); i++ {
-			fmt.Fprintf(bw, "**%s.**\n\n", mdText(sd.TallyLine(i)))
+			fmt.Fprintf(bw, "**%s.**\n\n", MarkdownText(sd.TallyLine(i)))
 		}
 	}
 	if c := d.Comparison; c != nil {
@@ -76,8 +76,8 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 					fmt.Fprintf(bw, "\n… and %d more (see the HTML report).\n", len(look)-i)
 					break
 				}
-				fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", mdText(report.ShortName(r.Rec.Op+"/"+r.Rec.Workload+"/"+r.Rec.DType)),
-					report.Percent(r.Efficiency), r.Verdict, mdText(r.Note))
+				fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", MarkdownText(report.ShortName(r.Rec.Op+"/"+r.Rec.Workload+"/"+r.Rec.DType)),
+					report.Percent(r.Efficiency), r.Verdict, MarkdownText(r.Note))
 			}
 			bw.WriteString("\n")
 		}
@@ -87,7 +87,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		fmt.Fprintf(bw, " against %s", mdList(d.BaseFiles))
 	}
 	if d.Commit != "" {
-		fmt.Fprintf(bw, "; commit %s", mdText(d.Commit))
+		fmt.Fprintf(bw, "; commit %s", MarkdownText(d.Commit))
 	}
 	if !d.Date.IsZero() {
 		fmt.Fprintf(bw, "; %s", d.Date.UTC().Format("2006-01-02 15:04 UTC"))
@@ -103,13 +103,13 @@ func mdDeltas(bw *bufio.Writer, ds []*Delta) {
 			fmt.Fprintf(bw, "\n… and %d more (see the HTML report).\n", len(ds)-i)
 			break
 		}
-		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s |\n", mdText(report.ShortName(d.Name())), sampledTime(d.Old), sampledTime(d.New),
-			deltaText(d), pText(d.P), effText(d), mdText(verdictText(d)))
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s |\n", MarkdownText(report.ShortName(d.Name())), sampledTime(d.Old), sampledTime(d.New),
+			deltaText(d), pText(d.P), effText(d), MarkdownText(verdictText(d)))
 	}
 	bw.WriteString("\n")
 }
 
-// mdText makes s, text from the data (a record's names, a file name, a profile's name or a
+// MarkdownText makes s, text from the data (a record's names, a file name, a profile's name or a
 // commit), plain text wherever the summary puts it: a table cell, a paragraph, the <sub>
 // line. Every ASCII punctuation character that can open or close markdown (emphasis, code
 // spans, links, images, raw HTML, entities, autolinks, math, table cells) is
@@ -117,7 +117,7 @@ func mdDeltas(bw *bufio.Writer, ds []*Delta) {
 // break or any other control character would end the row or the paragraph, so it is a space;
 // invalid UTF-8 is U+FFFD. What is left as it is (letters, digits, spaces, non-ASCII and the
 // punctuation outside mdSpecial) opens nothing inside a line.
-func mdText(s string) string {
+func MarkdownText(s string) string {
 	var b strings.Builder
 	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
 		switch {
@@ -133,7 +133,7 @@ func mdText(s string) string {
 	return b.String()
 }
 
-// mdSpecial is the ASCII punctuation mdText escapes: all of it but "/,-=+%;?'\"", which
+// mdSpecial is the ASCII punctuation MarkdownText escapes: all of it but "/,-=+%;?'\"", which
 // open nothing inside a line (a line never starts with data).
 const mdSpecial = "!#$&()*.:<>@[\\]^_`{|}~"
 
@@ -141,7 +141,7 @@ const mdSpecial = "!#$&()*.:<>@[\\]^_`{|}~"
 func mdList(names []string) string {
 	out := make([]string, len(names))
 	for i, n := range names {
-		out[i] = mdText(n)
+		out[i] = MarkdownText(n)
 	}
 	return strings.Join(out, ", ")
 }
