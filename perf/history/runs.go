@@ -6,8 +6,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -224,6 +226,9 @@ func (s *Store) Add(ctx context.Context, meta *Run, recs []record.Record, prof *
 	if err != nil {
 		return 0, false, s.errorf("add", err)
 	}
+	if _, err := tx.ExecContext(ctx, s.q("UPDATE ropgen_runs SET timings = $1 WHERE id = $2"), encodeTimings(recs, rowIDs), id); err != nil {
+		return 0, false, s.errorf("add", err)
+	}
 	if err := tx.Commit(); err != nil {
 		return 0, false, s.errorf("add", err)
 	}
@@ -354,7 +359,9 @@ func (s *Store) records(ctx context.Context, ids []int64, keep func(*record.Reco
 			keep = nil // every row: nothing to filter
 		}
 	}
-	q := "SELECT " + recordColumns + " FROM ropgen_records"
+	out := map[int64][]record.Record{}
+	// The runs' timings first, one value a run; the runs stored without (before schema 3)
+	// from their records.
 	var args []any
 	in := func(col string, vals []int64) string {
 		marks := make([]string, len(vals))
@@ -364,26 +371,57 @@ func (s *Store) records(ctx context.Context, ids []int64, keep func(*record.Reco
 		}
 		return col + " IN (" + strings.Join(marks, ", ") + ")"
 	}
-	var where []string
+	q := "SELECT id, timings FROM ropgen_runs"
 	if len(ids) > 0 {
-		where = append(where, in("run", ids))
+		q += " WHERE " + in("id", ids)
 	}
+	rows, err = s.db.QueryContext(ctx, s.q(q+" ORDER BY id"), args...)
+	if err != nil {
+		return nil, s.errorf("records", err)
+	}
+	var old []int64 // runs without timings
+	var cur []record.Record
+	for rows.Next() {
+		var run int64
+		var blob []byte
+		if err := rows.Scan(&run, &blob); err != nil {
+			rows.Close()
+			return nil, s.errorf("records", err)
+		}
+		if blob == nil {
+			old = append(old, run)
+			continue
+		}
+		cur, err = decodeTimings(make([]record.Record, 0, max(len(cur), 16)), blob, run, byID, keep)
+		if err != nil {
+			rows.Close()
+			return nil, s.errorf("records", err)
+		}
+		if len(cur) > 0 {
+			out[run] = cur
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, s.errorf("records", err)
+	}
+	if len(old) == 0 {
+		return out, nil
+	}
+	args = args[:0]
+	q = "SELECT " + recordColumns + " FROM ropgen_records WHERE " + in("run", old)
 	if keep != nil && len(kept) <= maxRowFilter {
 		// A filter that keeps few rows (show -op X) reads only their records.
-		where = append(where, in("row_id", append(kept, 0))) // 0: no row, so never an empty list
-	}
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
+		q += " AND " + in("row_id", append(kept, 0)) // 0: no row, so never an empty list
 	}
 	rows, err = s.db.QueryContext(ctx, s.q(q+" ORDER BY run, seq"), args...)
 	if err != nil {
 		return nil, s.errorf("records", err)
 	}
 	defer rows.Close()
-	out := map[int64][]record.Record{}
 	var file string
 	var fileRun int64
-	var cur []record.Record // fileRun's records
+	cur = nil // fileRun's records
 	// Scanned into plain values, not a record: a record is a large struct, and zeroing one
 	// per row of a thousand runs cost as much as the scan.
 	var run, row int64
@@ -421,6 +459,60 @@ func (s *Store) records(ctx context.Context, ids []int64, keep func(*record.Reco
 	}
 	if cur != nil {
 		out[fileRun] = cur
+	}
+	return out, nil
+}
+
+// timingsVersion is the first byte of a run's timings: the encoding, one record after the
+// other in the run's order, each its row id, its iterations (int64s) and its 10 times and
+// rates (float64s: seconds, min, max, ref rate, low, high, probe rate, low, high, and a
+// spare 0), little-endian.
+const (
+	timingsVersion = 1
+	timingsRecord  = 2*8 + 10*8
+)
+
+// encodeTimings is recs' timings, their rows' ids from rowIDs.
+func encodeTimings(recs []record.Record, rowIDs map[fullKey]int64) []byte {
+	b := make([]byte, 1, 1+len(recs)*timingsRecord)
+	b[0] = timingsVersion
+	for i := range recs {
+		r := &recs[i]
+		b = binary.LittleEndian.AppendUint64(b, uint64(rowIDs[fullKeyOf(r)]))
+		b = binary.LittleEndian.AppendUint64(b, uint64(int64(r.Iters)))
+		for _, f := range [...]float64{r.Seconds, r.MinSeconds, r.MaxSeconds, r.RefRate, r.RefRateLow, r.RefRateHigh,
+			r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh, 0} {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+		}
+	}
+	return b
+}
+
+// decodeTimings appends run's records that keep keeps (nil: all) to out, read from its
+// timings b and the rows byID.
+func decodeTimings(out []record.Record, b []byte, run int64, byID map[int64]*record.Record, keep func(*record.Record) bool) ([]record.Record, error) {
+	if len(b) == 0 || b[0] != timingsVersion || (len(b)-1)%timingsRecord != 0 {
+		return out, fmt.Errorf("run %d: its timings are in no encoding this ropgen reads (%d bytes)", run, len(b))
+	}
+	file := runFile(run)
+	for seq, off := 1, 1; off < len(b); seq, off = seq+1, off+timingsRecord {
+		u := func(i int) uint64 { return binary.LittleEndian.Uint64(b[off+8*i:]) }
+		f := func(i int) float64 { return math.Float64frombits(u(2 + i)) }
+		row := int64(u(0))
+		w := byID[row]
+		if w == nil {
+			return out, fmt.Errorf("run %d record %d: no row %d", run, seq, row)
+		}
+		if keep != nil && !keep(w) {
+			continue
+		}
+		out = append(out, *w)
+		r := &out[len(out)-1]
+		r.Iters = int(int64(u(1)))
+		r.Seconds, r.MinSeconds, r.MaxSeconds = f(0), f(1), f(2)
+		r.RefRate, r.RefRateLow, r.RefRateHigh = f(3), f(4), f(5)
+		r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh = f(6), f(7), f(8)
+		r.Pos = diag.Pos{File: file, Line: seq}
 	}
 	return out, nil
 }
