@@ -226,7 +226,7 @@ func (s *Store) Add(ctx context.Context, meta *Run, recs []record.Record, prof *
 	if err != nil {
 		return 0, false, s.errorf("add", err)
 	}
-	if _, err := tx.ExecContext(ctx, s.q("UPDATE ropgen_runs SET timings = $1 WHERE id = $2"), encodeTimings(recs, rowIDs), id); err != nil {
+	if _, err := tx.ExecContext(ctx, s.q("INSERT INTO ropgen_timings (run, timings) VALUES ($1, $2)"), id, encodeTimings(recs, rowIDs)); err != nil {
 		return 0, false, s.errorf("add", err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -371,11 +371,11 @@ func (s *Store) records(ctx context.Context, ids []int64, keep func(*record.Reco
 		}
 		return col + " IN (" + strings.Join(marks, ", ") + ")"
 	}
-	q := "SELECT id, timings FROM ropgen_runs"
+	q := "SELECT r.id, t.timings FROM ropgen_runs r LEFT JOIN ropgen_timings t ON t.run = r.id"
 	if len(ids) > 0 {
-		q += " WHERE " + in("id", ids)
+		q += " WHERE " + in("r.id", ids)
 	}
-	rows, err = s.db.QueryContext(ctx, s.q(q+" ORDER BY id"), args...)
+	rows, err = s.db.QueryContext(ctx, s.q(q+" ORDER BY r.id"), args...)
 	if err != nil {
 		return nil, s.errorf("records", err)
 	}

@@ -436,7 +436,7 @@ func TestRecordsReadBack(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer raw.Close()
-		if _, err := raw.Exec("UPDATE ropgen_runs SET timings = NULL"); err != nil {
+		if _, err := raw.Exec("DELETE FROM ropgen_timings"); err != nil {
 			t.Fatal(err)
 		}
 		check("from its records")
