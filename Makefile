@@ -44,7 +44,8 @@ run: generate
 # with the count of tests each ran (scripts/test-ops-levels.sh:
 # go, avx2 and avx512 on amd64; and the arm64 build's NEON kernels under qemu-user where
 # qemu-aarch64-static is installed, skipped with a message otherwise), and make run's flow on a
-# busy machine with stand-ins for the commands (scripts/run-test.sh). The history store's
+# busy machine with stand-ins for the commands (scripts/run-test.sh), and the argument checks
+# of the history acceptance script (scripts/history-acceptance-test.sh). The history store's
 # tests run against SQLite and a throwaway PostgreSQL server that scripts/with-postgres.sh
 # starts where PostgreSQL is installed (skipped with a message otherwise). The go test runs here
 # skip the vet checks go test adds (-vet=off): go vet ./... ran every one of them, and more.
@@ -64,6 +65,7 @@ test: asm-check
 	$(GO) vet -tags purego ./... && $(GO) test -tags purego ./internal/asm/... ./internal/simd ./internal/stream
 	@GO='$(GO)' scripts/test-ops-levels.sh
 	@scripts/run-test.sh
+	@scripts/history-acceptance-test.sh
 	$(MAKE) --no-print-directory example
 	$(MAKE) --no-print-directory harness
 

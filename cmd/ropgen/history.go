@@ -435,14 +435,17 @@ and new time, the change, its interval (the ratio's bounds from the two runs' sa
 ranges), the test that decided it, the efficiency and the verdict. Exit 1 when a row got
 slower beyond noise, else 0: the regression gate of a CI job.
 
-A row with %d+ records a side is decided as report -base decides it (the Mann-Whitney U
-test, p < %g, a change of %.0f%% or more, beyond %g times the runs' drift, records apart),
-and with %d or more earlier runs of the device, beyond %g times the row's own run-to-run
-spread too. A row with fewer records (make run times each row once) has no U test: its
-change must exceed the larger of %.0f%%, the runs' drift and the row's own spread over the
-device's last %d runs, and the two runs' samples must not overlap.`,
-		4, o.Compare.Alpha, 100*o.Compare.MinEffect, o.Compare.NoiseZ, o.MinHistory, o.Compare.NoiseZ,
-		100*o.Compare.MinEffect, o.HistoryRuns), stdout, stderr)
+A row's change must be %.0f%% or more and beyond %g times the drift of its peers (the rows of
+its kind nearest it in time: how far they moved between the two runs), and with %d or more
+earlier runs of the device, beyond %g times the row's own run-to-run spread over the last %d;
+where both runs timed it with a same-time reference (a DRAM-sized row's copy reference, a
+compute-bound row's probe), its time over the reference's must be beyond its peers' drift
+too. Then its samples decide: with %d+ records a side, the Mann-Whitney U test (p < %g) and
+records apart, as report -base; with fewer (make run times each row once), the intervals of
+the two medians of time × reference rate apart, or without a reference, the new run's
+fastest sample slower than the base's median (or the reverse, for faster).`,
+		100*o.Compare.MinEffect, o.Compare.NoiseZ, o.MinHistory, o.Compare.NoiseZ, o.HistoryRuns,
+		4, o.Compare.Alpha), stdout, stderr)
 	db := dbFlag(fl)
 	asJSON := fl.Bool("json", false, "write the diff as one JSON document: the runs, the summary, and every row that changed")
 	all := fl.Bool("all", false, "list every row, unchanged ones too, with why they are")
@@ -564,7 +567,7 @@ func diffRows(d *history.Diff, all bool) []*history.RowDiff {
 // historyLine says what measured the rows' own spread.
 func historyLine(d *history.Diff) string {
 	if d.History == 0 {
-		return fmt.Sprintf("the rows' own run-to-run spread needs %d runs of the device up to the base; it has fewer, so the runs' drift alone sets the noise of rows with too few records for the U test", d.Options.MinHistory)
+		return fmt.Sprintf("the rows' own run-to-run spread needs %d runs of the device up to the base; it has fewer, so their peers' drift alone sets the noise", d.Options.MinHistory)
 	}
 	return fmt.Sprintf("each row's own run-to-run spread is measured over the device's last %d runs up to the base", d.History)
 }
@@ -591,6 +594,58 @@ func writeDiff(w io.Writer, d *history.Diff, all bool) error {
 		fmt.Fprintf(w, "%d row(s) slower beyond noise\n", n)
 	}
 	return nil
+}
+
+// markdownHistoryDiff writes the history's diff of its latest run against the one before of
+// its device as markdown, for report -md -diff: the runs, the rows that changed (at most
+// render.MarkdownRows), the summary and how many got slower. A history whose latest run is
+// its device's first says so.
+func markdownHistoryDiff(w io.Writer, flag string) error {
+	dsn, err := historyDB(flag)
+	if err != nil {
+		return err
+	}
+	history.Version = versionOf()
+	ctx := context.Background()
+	s, err := history.Open(ctx, dsn, false)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	a, b, err := pickRuns(ctx, s, nil)
+	if errors.Is(err, errFirstRun) {
+		_, err = fmt.Fprintf(w, "\n#### History diff\n\n%s.\n", render.MarkdownText(err.Error()))
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	d, err := s.Diff(ctx, a, b, history.DefaultDiff)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "\n#### History diff\n\nbase %s  \nnew %s\n\n", render.MarkdownText(runLine(&d.A)), render.MarkdownText(runLine(&d.B)))
+	if n := len(d.Regressions()); n > 0 {
+		fmt.Fprintf(bw, "**%d row(s) slower beyond noise.**\n\n", n)
+	}
+	rows := d.Changed()
+	if len(rows) == 0 {
+		bw.WriteString("No row changed beyond noise.\n\n")
+	} else {
+		bw.WriteString("| row | base | new | change | interval | test | why |\n|---|--:|--:|--:|--:|---|---|\n")
+		for i, r := range rows {
+			if i == render.MarkdownRows {
+				fmt.Fprintf(bw, "\n… and %d more (ropgen history diff lists them all).\n", len(rows)-i)
+				break
+			}
+			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s |\n", render.MarkdownText(report.ShortName(r.Name())), sampledTime(r.Old), sampledTime(r.New),
+				render.MarkdownText(changeText(r)), render.MarkdownText(intervalText(r)), render.MarkdownText(orDash(r.Test)), render.MarkdownText(r.Why))
+		}
+		bw.WriteString("\n")
+	}
+	fmt.Fprintf(bw, "<sub>%s; %s.</sub>\n", render.MarkdownText(d.Comparison.Summary()), render.MarkdownText(historyLine(d)))
+	return bw.Flush()
 }
 
 func sampledTime(s *report.Sampled) string {

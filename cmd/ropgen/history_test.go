@@ -242,3 +242,40 @@ func TestHistoryAddHelperProcess(t *testing.T) {
 	}
 	os.Exit(run(strings.Split(args, "\n"), os.Stdout, os.Stderr))
 }
+
+// TestReportMarkdownDiff: report -md -diff ends the pull-request summary with the history's
+// diff of its latest run: the first run of a device says there is nothing to compare, a row
+// made 2x slower is in the table; -diff without -md and -db without -diff are usage errors.
+func TestReportMarkdownDiff(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "h.db")
+	prof := filepath.Join(dir, "lab.yaml")
+	os.WriteFile(prof, []byte(reportProfile), 0o644)
+	md := filepath.Join(dir, "summary.md")
+	report := func(records string) string {
+		t.Helper()
+		if code, stdout, stderr := runCmd("history", "add", "-db", db, "-profile", prof, records); code != 0 {
+			t.Fatalf("add: exit %d\n%s%s", code, stdout, stderr)
+		}
+		if code, stdout, stderr := runCmd("report", "-profile", prof, "-md", md, "-diff", "-db", db, records); code != 0 {
+			t.Fatalf("report -md -diff: exit %d\n%s%s", code, stdout, stderr)
+		}
+		data, err := os.ReadFile(md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	if got := report(historyRun(t, dir, 1, 20, -1)); !strings.Contains(got, "### ropgen report") || !strings.Contains(got, "#### History diff") || !strings.Contains(got, "nothing to compare yet") {
+		t.Errorf("the first run: the summary\n%s\nwants the report and the history diff's nothing to compare", got)
+	}
+	got := report(historyRun(t, dir, 2, 20, 11))
+	if !strings.Contains(got, "| AddFwd/w11/float32 |") || !strings.Contains(got, "slower +") || !strings.Contains(got, "**1 row(s) slower beyond noise.**") {
+		t.Errorf("a row 2x slower: the summary\n%s\nwants its row in the diff's table, slower", got)
+	}
+	for _, args := range [][]string{{"report", "-diff", historyRun(t, dir, 3, 20, -1)}, {"report", "-md", md, "-db", db, historyRun(t, dir, 4, 20, -1)}} {
+		if code, _, stderr := runCmd(args...); code != 2 || !strings.Contains(stderr, "-diff") {
+			t.Errorf("%v: exit %d, %q; want a usage error about -diff", args, code, stderr)
+		}
+	}
+}

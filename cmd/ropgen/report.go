@@ -55,6 +55,8 @@ ropbench ab is sharper.`,
 	svgFile := fl.String("svg", "", "also write a log-log roofline chart to `FILE`")
 	htmlFile := fl.String("html", "", "also write a self-contained HTML report (table, chart, bandwidth view, run metadata) to `FILE`")
 	mdFile := fl.String("md", "", "also write a short markdown summary for a pull-request comment to `FILE`")
+	withDiff := fl.Bool("diff", false, "with -md: end the summary with the history's diff of its latest run against the one before of its device (ropgen history diff's table; the history is -db's)")
+	db := dbFlag(fl)
 	baseFiles := fl.String("base", "", "compare against the records in `FILE[,FILE]`: per row the time change, its Mann-Whitney U p-value and the efficiency change")
 	summary := fl.Bool("summary", false, "print the short summary (ceilings with spread; per op the best row; verdict counts; drift) on standard output; the table, JSON or CSV goes to -o FILE when given")
 	outFile := fl.String("o", "", "write the table (or JSON, CSV, comparison) to `FILE` instead of standard output")
@@ -72,6 +74,7 @@ ropbench ab is sharper.`,
 		args: args, files: fl.Args(), profile: *profile, basis: *basis, manifests: *manifests,
 		asJSON: *asJSON, asCSV: *asCSV, summary: *summary, priceDrifted: *priceDrifted,
 		svgFile: *svgFile, htmlFile: *htmlFile, mdFile: *mdFile, outFile: *outFile, auditFile: *auditFile,
+		withDiff: *withDiff, db: *db,
 		stdout: stdout, stderr: stderr,
 	}
 	if *baseFiles != "" {
@@ -95,9 +98,12 @@ const reportMemoryLimit = 640 << 20
 
 // reportRun is one ropgen report: its flags, and the exit status its steps raise to 1.
 type reportRun struct {
-	args, files, base                             []string
-	profile, basis, manifests                     string
-	asJSON, asCSV, summary, priceDrifted          bool
+	args, files, base                    []string
+	profile, basis, manifests            string
+	asJSON, asCSV, summary, priceDrifted bool
+	// withDiff appends the history's latest diff, of the database db, to the -md summary.
+	withDiff                                      bool
+	db                                            string
 	svgFile, htmlFile, mdFile, outFile, auditFile string
 	auditRes                                      *audit.Result // -audit's, once read
 	stdout, stderr                                io.Writer
@@ -128,6 +134,10 @@ func (o *reportRun) checkUsage() int {
 		return usage("no record files given")
 	case o.asJSON && o.asCSV:
 		return usage("-json and -csv are exclusive")
+	case o.withDiff && o.mdFile == "":
+		return usage("-diff adds the history's diff to the -md summary: give -md FILE")
+	case o.db != "" && !o.withDiff:
+		return usage("-db names the history of -diff: give -diff")
 	}
 	o.inputs = append(slices.Clone(o.files), o.base...)
 	if o.auditFile != "" {
@@ -362,6 +372,9 @@ func (o *reportRun) writeDocuments(doc *render.Document, svg []byte, chartErr er
 	if o.mdFile != "" {
 		var md bytes.Buffer
 		err := render.WriteMarkdown(&md, doc)
+		if err == nil && o.withDiff {
+			err = markdownHistoryDiff(&md, o.db)
+		}
 		if err == nil {
 			err = output.WriteFile(o.mdFile, md.Bytes(), o.inputs...)
 		}

@@ -1,9 +1,12 @@
 package history
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
@@ -89,8 +92,8 @@ const (
 	// its own run-to-run spread over the device's earlier runs and the runs' drift, and the
 	// two runs' samples must not overlap.
 	TestHistory = "row history"
-	// TestDrift is TestHistory without enough history: the runs' drift alone.
-	TestDrift = "runs' drift"
+	// TestDrift is TestHistory without enough history: the drift of the row's peers alone.
+	TestDrift = "peers' drift"
 	// TestNone: no noise was measured (too few records, rows and runs), so nothing counts.
 	TestNone = "none"
 )
@@ -111,6 +114,18 @@ type RowDiff struct {
 	// NaN with fewer than MinHistory runs. Pairs is how many run pairs measured it.
 	Noise float64
 	Pairs int
+	// Shift and Drift are the runs' drift as the row's peers measure it (peerDrift): the
+	// median of their log time ratios, as a relative change, and their standard deviation;
+	// NaN when too few rows are in both runs. Peers is how many rows measured it.
+	Shift, Drift float64
+	Peers        int
+	// Same is the ratio of the row's times over its same-time reference's (time × the
+	// reference's rate, record.Record.RefRate): the change with the machine's own change
+	// while the row ran taken out; NaN unless both runs' records have the reference. SameShift,
+	// SameDrift and SamePeers are Shift, Drift and Peers of that ratio, over the rows that
+	// have it.
+	Same, SameShift, SameDrift float64
+	SamePeers                  int
 }
 
 // Diff is run B compared with run A.
@@ -218,85 +233,321 @@ func (s *Store) Diff(ctx context.Context, a, b Run, opt DiffOptions) (*Diff, err
 		noise = rowNoises(groups, opt.MinHistory-1)
 	}
 	d.Rows = make([]RowDiff, len(cmp.Deltas))
+	// Rows of one kind are each other's peers, rows of two kinds never: a row timed with a
+	// same-time DRAM reference is DRAM-sized and cold, one with a compute probe only is
+	// compute-bound or fits in the caches, and the machine moves the kinds differently.
+	// The rows without a reference have their time alone, so their drift is read at its tail.
+	peers, samePeers := map[int]drift{}, map[int]drift{}
+	for _, kind := range []string{"ref", "probe", ""} {
+		ofKind := func(ratio func(*render.Delta) (float64, bool)) func(*render.Delta) (float64, bool) {
+			return func(d *render.Delta) (float64, bool) {
+				if _, ok := sameRatio(d); ok != (kind != "") || (ok && refKind(d.New) != kind) {
+					return 0, false
+				}
+				return ratio(d)
+			}
+		}
+		maps.Copy(peers, peerDrift(cmp.Deltas, true, ofKind(timeRatio)))
+		if kind != "" {
+			maps.Copy(samePeers, peerDrift(cmp.Deltas, false, ofKind(sameRatio)))
+		}
+	}
 	for i := range cmp.Deltas {
 		rd := &d.Rows[i]
 		rd.Delta, rd.Noise, rd.Lo, rd.Hi = &cmp.Deltas[i], math.NaN(), math.NaN(), math.NaN()
+		rd.Shift, rd.Drift, rd.Same, rd.SameShift, rd.SameDrift = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
 		if rd.Old == nil || rd.New == nil {
 			continue
+		}
+		if p, ok := peers[i]; ok {
+			rd.Shift, rd.Drift, rd.Peers = p.shift, p.sd, p.n
+		}
+		if r, ok := sameRatio(rd.Delta); ok {
+			rd.Same = r
+			if p, ok := samePeers[i]; ok {
+				rd.SameShift, rd.SameDrift, rd.SamePeers = p.shift, p.sd, p.n
+			}
 		}
 		if n, ok := noise[report.KeyOf(&rd.New.Record)]; ok {
 			rd.Noise, rd.Pairs = n.sd, n.pairs
 		}
-		judge(rd, cmp, opt.Compare)
+		judge(rd, opt.Compare)
 	}
 	return d, nil
 }
 
-// judge decides a row in both runs. With records enough for the U test its verdict stands,
-// unless the change is within the row's own run-to-run spread. With fewer (a make run times
-// each row once) the change must exceed the larger of the minimum effect, the runs' drift
-// and the row's own spread, and the two runs' samples must not overlap.
-func judge(rd *RowDiff, cmp *render.Comparison, opt render.CompareOptions) {
+// minPeers is the fewest rows a row's peers are, and the fewest rows in both runs for a
+// drift to be measured at all; peerSpan is how far, as a factor of time either way, a row's
+// peers' base times may lie from its own when there are minPeers or more of them.
+const (
+	minPeers = 8
+	peerSpan = 10
+)
+
+type drift struct {
+	shift, sd float64
+	n         int
+}
+
+// timeRatio is a row's new time over its base time.
+func timeRatio(d *render.Delta) (float64, bool) {
+	if d.Old == nil || d.New == nil || d.Old.Seconds <= 0 || d.New.Seconds <= 0 {
+		return 0, false
+	}
+	return d.New.Seconds / d.Old.Seconds, true
+}
+
+// sameRatio is timeRatio with each time multiplied by its same-time reference's rate
+// (sameRef).
+func sameRatio(d *render.Delta) (float64, bool) {
+	r, ok := timeRatio(d)
+	if !ok {
+		return 0, false
+	}
+	o, _, _ := sameRef(d.Old)
+	n, _, _ := sameRef(d.New)
+	if o <= 0 || n <= 0 || refKind(d.Old) != refKind(d.New) {
+		return 0, false
+	}
+	return r * n / o, true
+}
+
+// sameRef is a row's same-time reference rate and the bounds of its median pairing (0s when
+// it has none): the DRAM reference of a DRAM-sized row, else the compute probe of a cold
+// compute-bound one (record.Record.RefRate, ProbeRate).
+func sameRef(s *report.Sampled) (rate, lo, hi float64) {
+	if s.RefRate > 0 {
+		return s.RefRate, s.RefRateLow, s.RefRateHigh
+	}
+	return s.ProbeRate, s.ProbeRateLow, s.ProbeRateHigh
+}
+
+// refKind says which reference sameRef gives: "ref", "probe" or "".
+func refKind(s *report.Sampled) string {
+	switch {
+	case s.RefRate > 0:
+		return "ref"
+	case s.ProbeRate > 0:
+		return "probe"
+	}
+	return ""
+}
+
+// peerDrift measures the runs' drift of the ratio that ratio gives for each row that has it
+// (by index into ds) on its peers: the rows with that ratio whose base time is nearest its
+// own, in log time. Two runs minutes apart on a shared machine do not move every row
+// alike: a row of a few microseconds is dispatch and cache state and moves by half between
+// runs whatever its code does, where a row of milliseconds moves by a few percent. A drift
+// over all rows is set by the many short rows and hides a long row made twice as slow.
+//
+// The spread is a robust standard deviation of the peers' log ratios: the median absolute
+// deviation's; with tail, the larger of that and the 90th percentile absolute deviation's
+// (a normal's is 1.645 standard deviations). Runs on a shared machine move a few rows by
+// far more than the median row (another process took a core while they ran): a row judged
+// by its time alone would be called a regression on such a move.
+func peerDrift(ds []render.Delta, tail bool, ratio func(*render.Delta) (float64, bool)) map[int]drift {
+	type pt struct {
+		i       int
+		at, log float64
+	}
+	var pts []pt
+	for i := range ds {
+		if r, ok := ratio(&ds[i]); ok {
+			pts = append(pts, pt{i, math.Log(ds[i].Old.Seconds), math.Log(r)})
+		}
+	}
+	out := map[int]drift{}
+	if len(pts) < minPeers {
+		return out
+	}
+	slices.SortFunc(pts, func(a, b pt) int { return cmp.Compare(a.at, b.at) })
+	span := math.Log(peerSpan)
+	var logs, dev []float64
+	lo, hi := 0, 0 // the rows within span of the row: pts[lo:hi]
+	for j, p := range pts {
+		for pts[lo].at < p.at-span {
+			lo++
+		}
+		for hi < len(pts) && pts[hi].at <= p.at+span {
+			hi++
+		}
+		a, b := lo, hi
+		if b-a < minPeers {
+			// Too few within the span: the minPeers nearest, a window slid from the row
+			// for as long as its far end is nearer than its near end.
+			a = max(0, min(j-minPeers/2, len(pts)-minPeers))
+			for a > 0 && p.at-pts[a-1].at < pts[a+minPeers-1].at-p.at {
+				a--
+			}
+			for a+minPeers < len(pts) && pts[a+minPeers].at-p.at < p.at-pts[a].at {
+				a++
+			}
+			b = a + minPeers
+		}
+		logs = logs[:0]
+		for _, q := range pts[a:b] {
+			logs = append(logs, q.log)
+		}
+		med := stats.Median(logs)
+		dev = dev[:0]
+		for _, l := range logs {
+			dev = append(dev, math.Abs(l-med))
+		}
+		slices.Sort(dev)
+		sd := stats.MADToSD * sortedQuantile(dev, 0.5)
+		if tail {
+			sd = max(sd, sortedQuantile(dev, 0.9)/normalP90)
+		}
+		out[p.i] = drift{shift: math.Expm1(med), sd: sd, n: len(logs)}
+	}
+	return out
+}
+
+// normalP90 is the 90th percentile of a normal's absolute deviation, in standard deviations.
+const normalP90 = 1.6449
+
+// sortedQuantile is the q quantile of the sorted, non-empty s, interpolated.
+func sortedQuantile(s []float64, q float64) float64 {
+	x := q * float64(len(s)-1)
+	i := int(x)
+	if i+1 >= len(s) {
+		return s[len(s)-1]
+	}
+	return s[i] + (x-float64(i))*(s[i+1]-s[i])
+}
+
+// judge decides a row in both runs. Its time's change must be at least the minimum effect
+// and beyond the drift of its peers (NoiseZ standard deviations around their median move)
+// and, with MinHistory or more earlier runs, beyond the row's own run-to-run spread; where
+// both runs timed a same-time reference with it, its change over the reference's must be
+// beyond that ratio's drift too, the same way: a row that slowed with its reference slowed
+// with the machine. Then its samples decide: with records enough for the U test, p < Alpha
+// and the two runs' records apart (render.Compare's test); with fewer (a make run times
+// each row once, a record of many samples), the intervals of the two runs' medians of time
+// × reference rate must be apart where the records have them, else the new run's fastest
+// sample must be slower than the base's median (or the base's fastest slower than the new
+// median): the runs' ranges may overlap at their slow ends, where a few samples met other
+// work, but the bulk of one run's samples must lie beyond the other's middle.
+func judge(rd *RowDiff, opt render.CompareOptions) {
 	oLo, oHi := sampleRange(rd.Old)
 	nLo, nHi := sampleRange(rd.New)
 	if oLo > 0 && oHi > 0 {
 		rd.Lo, rd.Hi = nLo/oHi, nHi/oLo
 	}
+	rd.Change = render.Unchanged
 	if report.Blank(rd.Ratio) {
 		rd.Test = TestNone
 		return
 	}
-	off := math.Abs(math.Log(rd.Ratio))
-	if !report.Blank(cmp.Shift) {
-		off = math.Abs(math.Log(rd.Ratio) - math.Log1p(cmp.Shift))
-	}
+	change := 100 * (rd.Ratio - 1)
+	_, _, _, uTest := stats.UTest(rd.Old.Samples, rd.New.Samples, opt.Alpha)
 	own := math.NaN()
 	if !report.Blank(rd.Noise) {
 		own = math.Expm1(opt.NoiseZ * rd.Noise)
 	}
-	if _, _, _, reaches := stats.UTest(rd.Old.Samples, rd.New.Samples, opt.Alpha); reaches {
-		rd.Test = TestU
-		if rd.Change != render.Unchanged && !report.Blank(own) && off < math.Log1p(own) {
-			rd.Why = fmt.Sprintf("p=%.3f but %+.1f%% is within the row's own run-to-run spread (±%.0f%%: %g× its spread over %d run pairs)",
-				rd.P, 100*(rd.Ratio-1), 100*own, opt.NoiseZ, rd.Pairs)
-			rd.Change = render.Unchanged
-		}
-		return
-	}
-	threshold := opt.MinEffect
-	rd.Test = TestDrift
 	switch {
+	case uTest:
+		rd.Test = TestU
 	case !report.Blank(own):
 		rd.Test = TestHistory
-		threshold = max(threshold, own)
-		if !report.Blank(cmp.Noise) {
-			threshold = max(threshold, cmp.Threshold)
-		}
-	case !report.Blank(cmp.Noise):
-		threshold = max(threshold, cmp.Threshold)
+	case !report.Blank(rd.Drift):
+		rd.Test = TestDrift
 	default:
 		rd.Test = TestNone
-		rd.Change = render.Unchanged
-		rd.Why = fmt.Sprintf("%+.1f%%, but no noise is measured: %d+%d records are too few for the U test, too few rows for the runs' drift, and too few runs for the row's own spread",
-			100*(rd.Ratio-1), len(rd.Old.Samples), len(rd.New.Samples))
+		rd.Why = fmt.Sprintf("%+.1f%%, but no noise is measured: %d+%d records are too few for the U test, too few rows for the peers' drift, and too few runs for the row's own spread",
+			change, len(rd.Old.Samples), len(rd.New.Samples))
 		return
 	}
-	rd.Change = render.Unchanged
-	switch {
-	case math.Abs(rd.Ratio-1) < opt.MinEffect:
-		rd.Why = fmt.Sprintf("%+.1f%% is below the %.0f%% minimum effect", 100*(rd.Ratio-1), 100*opt.MinEffect)
-	case off < math.Log1p(threshold):
-		rd.Why = fmt.Sprintf("%+.1f%% is within the noise (±%.0f%% around the typical row's %+.0f%%)", 100*(rd.Ratio-1), 100*threshold, 100*orZero(cmp.Shift))
-	case nLo <= oHi && oLo <= nHi:
-		rd.Why = fmt.Sprintf("%+.1f%% but the runs' samples overlap (base %s..%s, new %s..%s)", 100*(rd.Ratio-1),
-			report.SI(oLo, "s"), report.SI(oHi, "s"), report.SI(nLo, "s"), report.SI(nHi, "s"))
-	default:
-		rd.Change = render.Faster
-		if rd.Ratio > 1 {
-			rd.Change = render.Slower
-		}
-		rd.Why = fmt.Sprintf("beyond ±%.0f%% around the typical row's %+.0f%%", 100*threshold, 100*orZero(cmp.Shift))
+	if math.Abs(rd.Ratio-1) < opt.MinEffect {
+		rd.Why = fmt.Sprintf("%+.1f%% is below the %.0f%% minimum effect", change, 100*opt.MinEffect)
+		return
 	}
+	threshold := func(sd float64) float64 {
+		t := opt.MinEffect
+		if !report.Blank(sd) && opt.NoiseZ > 0 {
+			t = max(t, math.Expm1(opt.NoiseZ*sd))
+		}
+		if !report.Blank(own) {
+			t = max(t, own)
+		}
+		return t
+	}
+	// beyond reports whether ratio lies beyond the threshold of drift sd around shift, and
+	// says why not.
+	beyond := func(what string, ratio, shift, sd float64, peers int) (float64, bool) {
+		t := threshold(sd)
+		if math.Abs(math.Log(ratio)-math.Log1p(orZero(shift))) >= math.Log1p(t) {
+			return t, true
+		}
+		within := fmt.Sprintf("±%.0f%% around its %d peers' %+.0f%%", 100*t, peers, 100*orZero(shift))
+		if !report.Blank(own) && own >= t {
+			within = fmt.Sprintf("the row's own run-to-run spread, ±%.0f%% (%g× its spread over %d run pairs)", 100*own, opt.NoiseZ, rd.Pairs)
+		}
+		rd.Why = fmt.Sprintf("%s%+.1f%% is within %s", what, 100*(ratio-1), within)
+		return t, false
+	}
+	t, ok := beyond("", rd.Ratio, rd.Shift, rd.Drift, rd.Peers)
+	if !ok {
+		return
+	}
+	why := fmt.Sprintf("beyond ±%.0f%% around its %d peers' %+.0f%%", 100*t, rd.Peers, 100*orZero(rd.Shift))
+	if !report.Blank(rd.Same) {
+		if (rd.Same > 1) != (rd.Ratio > 1) {
+			rd.Why = fmt.Sprintf("%+.1f%%, but %+.1f%% over its same-time reference: the machine moved, not the row", change, 100*(rd.Same-1))
+			return
+		}
+		t, ok := beyond(fmt.Sprintf("%+.1f%%, but over its same-time reference ", change), rd.Same, rd.SameShift, rd.SameDrift, rd.SamePeers)
+		if !ok {
+			return
+		}
+		why += fmt.Sprintf("; %+.1f%% over its same-time reference, beyond ±%.0f%% around its %d peers' %+.0f%%", 100*(rd.Same-1), 100*t, rd.SamePeers, 100*orZero(rd.SameShift))
+	}
+	switch {
+	case uTest && rd.P >= opt.Alpha:
+		rd.Why = fmt.Sprintf("%+.1f%% but p=%.3f ≥ %g", change, rd.P, opt.Alpha)
+		return
+	case uTest && recordsOverlap(rd.Old, rd.New):
+		a, b := rd.Old.Range()
+		c, e := rd.New.Range()
+		rd.Why = fmt.Sprintf("p=%.3f but the runs' records overlap (base %s..%s, new %s..%s)", rd.P,
+			report.SI(a, "s"), report.SI(b, "s"), report.SI(c, "s"), report.SI(e, "s"))
+		return
+	case uTest:
+		why = fmt.Sprintf("p=%.3f, ", rd.P) + why
+	case !report.Blank(rd.Same) && hasInterval(rd.Old) && hasInterval(rd.New):
+		_, ol, oh := sameRef(rd.Old)
+		_, nl, nh := sameRef(rd.New)
+		oL, oH, nL, nH := rd.Old.Seconds*ol, rd.Old.Seconds*oh, rd.New.Seconds*nl, rd.New.Seconds*nh
+		if nL <= oH && oL <= nH {
+			rd.Why = fmt.Sprintf("%+.1f%% but the intervals of the runs' median time × same-time reference rate overlap (base %.3g..%.3g, new %.3g..%.3g)", change, oL, oH, nL, nH)
+			return
+		}
+	case !(nLo > rd.Old.Seconds || oLo > rd.New.Seconds):
+		rd.Why = fmt.Sprintf("%+.1f%% but the runs' samples mix (base %s..%s..%s, new %s..%s..%s)", change,
+			report.SI(oLo, "s"), report.SI(rd.Old.Seconds, "s"), report.SI(oHi, "s"),
+			report.SI(nLo, "s"), report.SI(rd.New.Seconds, "s"), report.SI(nHi, "s"))
+		return
+	}
+	rd.Change = render.Faster
+	if rd.Ratio > 1 {
+		rd.Change = render.Slower
+	}
+	rd.Why = why
+}
+
+// hasInterval reports whether a row's single record bounds its median time × reference rate
+// (record.Record.RefRateLow and RefRateHigh).
+func hasInterval(s *report.Sampled) bool {
+	rate, lo, hi := sameRef(s)
+	return len(s.Samples) == 1 && rate > 0 && lo > 0 && hi > 0
+}
+
+// recordsOverlap reports whether two runs' records of a row overlap (render.Compare's test:
+// a run's records are taken back to back, so a change of the code moves all of them).
+func recordsOverlap(old, new *report.Sampled) bool {
+	oLo, oHi := old.Range()
+	nLo, nHi := new.Range()
+	return nLo <= oHi && oLo <= nHi
 }
 
 // sampleRange is a row's fastest and slowest sample: over its records' own spreads (the

@@ -6,8 +6,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -80,7 +82,7 @@ func DeviceOf(recs []record.Record) (string, error) {
 // rowColumns are ropgen_rows' columns after id; recordColumns ropgen_records'.
 const (
 	rowColumns    = "device, op, workload, dtype, roof, flops, bytes"
-	recordColumns = "run, seq, row_id, seconds, min_seconds, max_seconds, iters, ref_rate, ref_rate_low, ref_rate_high"
+	recordColumns = "run, seq, row_id, seconds, min_seconds, max_seconds, iters, ref_rate, ref_rate_low, ref_rate_high, probe_rate, probe_rate_low, probe_rate_high"
 )
 
 // insertBatch is how many rows one INSERT carries: a few statements for a run of hundreds
@@ -216,11 +218,15 @@ func (s *Store) Add(ctx context.Context, meta *Run, recs []record.Record, prof *
 	if err != nil {
 		return 0, false, s.errorf("add", err)
 	}
-	err = s.insertValues(ctx, tx, "INSERT INTO ropgen_records ("+recordColumns+")", len(recs), 10, func(i int) []any {
+	err = s.insertValues(ctx, tx, "INSERT INTO ropgen_records ("+recordColumns+")", len(recs), 13, func(i int) []any {
 		r := &recs[i]
-		return []any{id, i + 1, rowIDs[fullKeyOf(r)], r.Seconds, r.MinSeconds, r.MaxSeconds, r.Iters, r.RefRate, r.RefRateLow, r.RefRateHigh}
+		return []any{id, i + 1, rowIDs[fullKeyOf(r)], r.Seconds, r.MinSeconds, r.MaxSeconds, r.Iters, r.RefRate, r.RefRateLow, r.RefRateHigh,
+			r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh}
 	})
 	if err != nil {
+		return 0, false, s.errorf("add", err)
+	}
+	if _, err := tx.ExecContext(ctx, s.q("INSERT INTO ropgen_timings (run, timings) VALUES ($1, $2)"), id, encodeTimings(recs, rowIDs)); err != nil {
 		return 0, false, s.errorf("add", err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -353,7 +359,9 @@ func (s *Store) records(ctx context.Context, ids []int64, keep func(*record.Reco
 			keep = nil // every row: nothing to filter
 		}
 	}
-	q := "SELECT " + recordColumns + " FROM ropgen_records"
+	out := map[int64][]record.Record{}
+	// The runs' timings first, one value a run; the runs stored without (before schema 3)
+	// from their records.
 	var args []any
 	in := func(col string, vals []int64) string {
 		marks := make([]string, len(vals))
@@ -363,30 +371,64 @@ func (s *Store) records(ctx context.Context, ids []int64, keep func(*record.Reco
 		}
 		return col + " IN (" + strings.Join(marks, ", ") + ")"
 	}
-	var where []string
+	q := "SELECT r.id, t.timings FROM ropgen_runs r LEFT JOIN ropgen_timings t ON t.run = r.id"
 	if len(ids) > 0 {
-		where = append(where, in("run", ids))
+		q += " WHERE " + in("r.id", ids)
 	}
+	rows, err = s.db.QueryContext(ctx, s.q(q+" ORDER BY r.id"), args...)
+	if err != nil {
+		return nil, s.errorf("records", err)
+	}
+	var old []int64 // runs without timings
+	var cur []record.Record
+	for rows.Next() {
+		var run int64
+		var blob []byte
+		if err := rows.Scan(&run, &blob); err != nil {
+			rows.Close()
+			return nil, s.errorf("records", err)
+		}
+		if blob == nil {
+			old = append(old, run)
+			continue
+		}
+		cur, err = decodeTimings(make([]record.Record, 0, max(len(cur), 16)), blob, run, byID, keep)
+		if err != nil {
+			rows.Close()
+			return nil, s.errorf("records", err)
+		}
+		if len(cur) > 0 {
+			out[run] = cur
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, s.errorf("records", err)
+	}
+	if len(old) == 0 {
+		return out, nil
+	}
+	args = args[:0]
+	q = "SELECT " + recordColumns + " FROM ropgen_records WHERE " + in("run", old)
 	if keep != nil && len(kept) <= maxRowFilter {
 		// A filter that keeps few rows (show -op X) reads only their records.
-		where = append(where, in("row_id", append(kept, 0))) // 0: no row, so never an empty list
-	}
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
+		q += " AND " + in("row_id", append(kept, 0)) // 0: no row, so never an empty list
 	}
 	rows, err = s.db.QueryContext(ctx, s.q(q+" ORDER BY run, seq"), args...)
 	if err != nil {
 		return nil, s.errorf("records", err)
 	}
 	defer rows.Close()
-	out := map[int64][]record.Record{}
 	var file string
 	var fileRun int64
+	cur = nil // fileRun's records
+	// Scanned into plain values, not a record: a record is a large struct, and zeroing one
+	// per row of a thousand runs cost as much as the scan.
+	var run, row int64
+	var seq, iters int
+	var sec, lo, hi, rate, rateLo, rateHi, probe, probeLo, probeHi float64
 	for rows.Next() {
-		var run, row int64
-		var seq int
-		var t record.Record
-		if err := rows.Scan(&run, &seq, &row, &t.Seconds, &t.MinSeconds, &t.MaxSeconds, &t.Iters, &t.RefRate, &t.RefRateLow, &t.RefRateHigh); err != nil {
+		if err := rows.Scan(&run, &seq, &row, &sec, &lo, &hi, &iters, &rate, &rateLo, &rateHi, &probe, &probeLo, &probeHi); err != nil {
 			return nil, s.errorf("records", err)
 		}
 		w := byID[row]
@@ -397,16 +439,80 @@ func (s *Store) records(ctx context.Context, ids []int64, keep func(*record.Reco
 			continue
 		}
 		if run != fileRun || file == "" {
+			if cur != nil {
+				out[fileRun] = cur
+			}
+			// The runs of a history are mostly one size: the last one's is the next one's
+			// capacity, so that a run's records are not grown by copying.
+			cur = make([]record.Record, 0, max(len(cur), 16))
 			file, fileRun = runFile(run), run
 		}
-		r := *w
-		r.Seconds, r.MinSeconds, r.MaxSeconds, r.Iters = t.Seconds, t.MinSeconds, t.MaxSeconds, t.Iters
-		r.RefRate, r.RefRateLow, r.RefRateHigh = t.RefRate, t.RefRateLow, t.RefRateHigh
+		cur = append(cur, *w)
+		r := &cur[len(cur)-1]
+		r.Seconds, r.MinSeconds, r.MaxSeconds, r.Iters = sec, lo, hi, iters
+		r.RefRate, r.RefRateLow, r.RefRateHigh = rate, rateLo, rateHi
+		r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh = probe, probeLo, probeHi
 		r.Pos = diag.Pos{File: file, Line: seq}
-		out[run] = append(out[run], r)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, s.errorf("records", err)
+	}
+	if cur != nil {
+		out[fileRun] = cur
+	}
+	return out, nil
+}
+
+// timingsVersion is the first byte of a run's timings: the encoding, one record after the
+// other in the run's order, each its row id, its iterations (int64s) and its 10 times and
+// rates (float64s: seconds, min, max, ref rate, low, high, probe rate, low, high, and a
+// spare 0), little-endian.
+const (
+	timingsVersion = 1
+	timingsRecord  = 2*8 + 10*8
+)
+
+// encodeTimings is recs' timings, their rows' ids from rowIDs.
+func encodeTimings(recs []record.Record, rowIDs map[fullKey]int64) []byte {
+	b := make([]byte, 1, 1+len(recs)*timingsRecord)
+	b[0] = timingsVersion
+	for i := range recs {
+		r := &recs[i]
+		b = binary.LittleEndian.AppendUint64(b, uint64(rowIDs[fullKeyOf(r)]))
+		b = binary.LittleEndian.AppendUint64(b, uint64(int64(r.Iters)))
+		for _, f := range [...]float64{r.Seconds, r.MinSeconds, r.MaxSeconds, r.RefRate, r.RefRateLow, r.RefRateHigh,
+			r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh, 0} {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+		}
+	}
+	return b
+}
+
+// decodeTimings appends run's records that keep keeps (nil: all) to out, read from its
+// timings b and the rows byID.
+func decodeTimings(out []record.Record, b []byte, run int64, byID map[int64]*record.Record, keep func(*record.Record) bool) ([]record.Record, error) {
+	if len(b) == 0 || b[0] != timingsVersion || (len(b)-1)%timingsRecord != 0 {
+		return out, fmt.Errorf("run %d: its timings are in no encoding this ropgen reads (%d bytes)", run, len(b))
+	}
+	file := runFile(run)
+	for seq, off := 1, 1; off < len(b); seq, off = seq+1, off+timingsRecord {
+		u := func(i int) uint64 { return binary.LittleEndian.Uint64(b[off+8*i:]) }
+		f := func(i int) float64 { return math.Float64frombits(u(2 + i)) }
+		row := int64(u(0))
+		w := byID[row]
+		if w == nil {
+			return out, fmt.Errorf("run %d record %d: no row %d", run, seq, row)
+		}
+		if keep != nil && !keep(w) {
+			continue
+		}
+		out = append(out, *w)
+		r := &out[len(out)-1]
+		r.Iters = int(int64(u(1)))
+		r.Seconds, r.MinSeconds, r.MaxSeconds = f(0), f(1), f(2)
+		r.RefRate, r.RefRateLow, r.RefRateHigh = f(3), f(4), f(5)
+		r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh = f(6), f(7), f(8)
+		r.Pos = diag.Pos{File: file, Line: seq}
 	}
 	return out, nil
 }

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -389,4 +390,55 @@ func TestAddHelperProcess(t *testing.T) {
 		}
 		fmt.Println(time.Since(began).Nanoseconds())
 	}
+}
+
+// TestRecordsReadBack: a run's records read back as added, every field the record format
+// carries but the position (same-time references and probes included), whether they are read
+// from the run's timings or, for a run stored before its schema kept them, from its records;
+// a row filter keeps the same records either way.
+func TestRecordsReadBack(t *testing.T) {
+	historytest.Each(t, func(t *testing.T, db historytest.DB) {
+		ctx := context.Background()
+		s := open(t, db.DSN, true)
+		recs := synth(rand.New(rand.NewPCG(3, 3)), 30, 2, 0.03, nil)
+		for i := range recs {
+			r := &recs[i]
+			r.RefRate, r.RefRateLow, r.RefRateHigh = 1e10+float64(i), 0.9e10, 1.1e10
+			r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh = 1e11+float64(i), 0.8e11, 1.2e11
+		}
+		id, _ := add(t, s, recs, "c")
+		check := func(how string) {
+			t.Helper()
+			got, err := s.Records(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got[id]) != len(recs) {
+				t.Fatalf("%s: %d records, want %d", how, len(got[id]), len(recs))
+			}
+			for i, r := range got[id] {
+				if r.Pos != (diag.Pos{File: fmt.Sprintf("run %d", id), Line: i + 1}) {
+					t.Errorf("%s: record %d at %v", how, i+1, r.Pos)
+				}
+				r.Pos = recs[i].Pos
+				if !reflect.DeepEqual(r, recs[i]) {
+					t.Errorf("%s: record %d reads back as\n%+v\nwant\n%+v", how, i+1, r, recs[i])
+				}
+			}
+			series, _, err := s.Series(ctx, history.Filter{Workload: regexp.MustCompile(`^w00[37]$`)})
+			if err != nil || len(series) != 2 || len(series[0].Points) != 1 {
+				t.Errorf("%s: a row filter: %d series, %v", how, len(series), err)
+			}
+		}
+		check("from the run's timings")
+		raw, err := sql.Open(map[bool]string{true: "pgx", false: "sqlite"}[history.IsURL(db.DSN)], db.DSN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer raw.Close()
+		if _, err := raw.Exec("DELETE FROM ropgen_timings"); err != nil {
+			t.Fatal(err)
+		}
+		check("from its records")
+	})
 }

@@ -27,19 +27,19 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	var profs []string
 	for _, m := range d.Pricer.Devices() {
 		if m.Profile == nil {
-			profs = append(profs, fmt.Sprintf("%s: no profile", mdText(m.Device)))
+			profs = append(profs, fmt.Sprintf("%s: no profile", MarkdownText(m.Device)))
 			continue
 		}
 		cal := "datasheet values"
 		if at := m.Profile.Measured.At; !at.IsZero() {
 			cal = "calibrated " + at.UTC().Format("2006-01-02")
 		}
-		profs = append(profs, fmt.Sprintf("%s: profile %s (%s, %s ceilings)", mdText(m.Device), mdText(m.Profile.Name), cal, d.Pricer.Basis()))
+		profs = append(profs, fmt.Sprintf("%s: profile %s (%s, %s ceilings)", MarkdownText(m.Device), MarkdownText(m.Profile.Name), cal, d.Pricer.Basis()))
 	}
 	fmt.Fprintf(bw, "### ropgen report\n\n**%s**\n\n", VerdictCounts(d.Rows))
 	if sd := SideBySide(d.Rows); sd != nil {
 		for i := 1; i < len(sd.Impls); i++ {
-			fmt.Fprintf(bw, "**%s.**\n\n", mdText(sd.TallyLine(i)))
+			fmt.Fprintf(bw, "**%s.**\n\n", MarkdownText(sd.TallyLine(i)))
 		}
 	}
 	if c := d.Comparison; c != nil {
@@ -86,11 +86,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 					fmt.Fprintf(bw, "\n… and %d more (see the HTML report).\n", len(look)-i)
 					break
 				}
-				fmt.Fprintf(bw, "| %s | %s |", mdText(report.ShortName(r.Rec.Op+"/"+r.Rec.Workload+"/"+r.Rec.DType)), report.Percent(r.Efficiency))
+				fmt.Fprintf(bw, "| %s | %s |", MarkdownText(report.ShortName(r.Rec.Op+"/"+r.Rec.Workload+"/"+r.Rec.DType)), report.Percent(r.Efficiency))
 				if judged {
 					fmt.Fprintf(bw, " %s |", judgedCell(r))
 				}
-				fmt.Fprintf(bw, " %s | %s |\n", r.Verdict, mdText(r.Note))
+				fmt.Fprintf(bw, " %s | %s |\n", r.Verdict, MarkdownText(r.Note))
 			}
 			bw.WriteString("\n")
 		}
@@ -105,10 +105,10 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		fmt.Fprintf(bw, " against %s", mdList(d.BaseFiles))
 	}
 	if d.AuditFile != "" {
-		fmt.Fprintf(bw, "; bytes audit %s", mdText(d.AuditFile))
+		fmt.Fprintf(bw, "; bytes audit %s", MarkdownText(d.AuditFile))
 	}
 	if d.Commit != "" {
-		fmt.Fprintf(bw, "; commit %s", mdText(d.Commit))
+		fmt.Fprintf(bw, "; commit %s", MarkdownText(d.Commit))
 	}
 	if !d.Date.IsZero() {
 		fmt.Fprintf(bw, "; %s", d.Date.UTC().Format("2006-01-02 15:04 UTC"))
@@ -131,7 +131,7 @@ func mdDeltas(bw *bufio.Writer, ds []*Delta) {
 			fmt.Fprintf(bw, "\n… and %d more (see the HTML report).\n", len(ds)-i)
 			break
 		}
-		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s |", mdText(report.ShortName(d.Name())), sampledTime(d.Old), sampledTime(d.New),
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s |", MarkdownText(report.ShortName(d.Name())), sampledTime(d.Old), sampledTime(d.New),
 			deltaText(d), pText(d.P), effText(d))
 		if judged {
 			cell := ""
@@ -140,12 +140,12 @@ func mdDeltas(bw *bufio.Writer, ds []*Delta) {
 			}
 			fmt.Fprintf(bw, " %s |", cell)
 		}
-		fmt.Fprintf(bw, " %s |\n", mdText(verdictText(d)))
+		fmt.Fprintf(bw, " %s |\n", MarkdownText(verdictText(d)))
 	}
 	bw.WriteString("\n")
 }
 
-// mdText makes s, text from the data (a record's names, a file name, a profile's name or a
+// MarkdownText makes s, text from the data (a record's names, a file name, a profile's name or a
 // commit), plain text wherever the summary puts it: a table cell, a paragraph, the <sub>
 // line. Every ASCII punctuation character that can open or close markdown (emphasis, code
 // spans, links, images, raw HTML, entities, autolinks, math, table cells) is
@@ -153,7 +153,7 @@ func mdDeltas(bw *bufio.Writer, ds []*Delta) {
 // break or any other control character would end the row or the paragraph, so it is a space;
 // invalid UTF-8 is U+FFFD. What is left as it is (letters, digits, spaces, non-ASCII and the
 // punctuation outside mdSpecial) opens nothing inside a line.
-func mdText(s string) string {
+func MarkdownText(s string) string {
 	var b strings.Builder
 	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
 		switch {
@@ -169,7 +169,7 @@ func mdText(s string) string {
 	return b.String()
 }
 
-// mdSpecial is the ASCII punctuation mdText escapes: all of it but "/,-=+%;?'\"", which
+// mdSpecial is the ASCII punctuation MarkdownText escapes: all of it but "/,-=+%;?'\"", which
 // open nothing inside a line (a line never starts with data).
 const mdSpecial = "!#$&()*.:<>@[\\]^_`{|}~"
 
@@ -177,7 +177,7 @@ const mdSpecial = "!#$&()*.:<>@[\\]^_`{|}~"
 func mdList(names []string) string {
 	out := make([]string, len(names))
 	for i, n := range names {
-		out[i] = mdText(n)
+		out[i] = MarkdownText(n)
 	}
 	return strings.Join(out, ", ")
 }

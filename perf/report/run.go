@@ -64,9 +64,13 @@ func group(recs []record.Record, skipRefs bool) []Sampled {
 		device, impl, roof string
 		flops, bytes       int64
 	}
-	index := map[full]int{}
-	var out []Sampled
-	var spreads [][2]float64
+	// Sized for one record a row, as a make run has: a history prices a thousand runs.
+	index := make(map[full]int, len(recs))
+	out := make([]Sampled, 0, len(recs))
+	spreads := make([][2]float64, 0, len(recs))
+	// Each row's first sample goes into one shared array (a row's Samples has room for one
+	// there, so a second sample moves it out): one allocation for a run, not one a row.
+	first := make([]float64, len(recs))
 	for i := range recs {
 		r := &recs[i]
 		if skipRefs && r.IsReference() {
@@ -82,7 +86,7 @@ func group(recs []record.Record, skipRefs bool) []Sampled {
 		if !ok {
 			j = len(out)
 			index[k] = j
-			out = append(out, Sampled{Record: *r})
+			out = append(out, Sampled{Record: *r, Samples: first[j : j : j+1]})
 			spreads = append(spreads, [2]float64{math.Inf(1), 0})
 		}
 		// A record of no measured time (0 s) is no sample of the row's time; the row is

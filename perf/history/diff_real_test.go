@@ -1,0 +1,127 @@
+package history_test
+
+import (
+	"compress/gzip"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ropgen/ropgen/perf/history"
+	"github.com/ropgen/ropgen/perf/record"
+)
+
+// makeRun reads the records of testdata/make-runs/run<i>: the quick and the chart rows of a
+// real make run (one record a row, each the median of its samples with their fastest and
+// slowest), five runs of one commit on a shared 2-core machine. chart says which rows are
+// the chart's: the judged kernels, timed with many samples.
+func makeRun(t *testing.T, i int) (recs []record.Record, chart map[string]bool) {
+	t.Helper()
+	chart = map[string]bool{}
+	for _, part := range []string{"quick", "chart"} {
+		f, err := os.Open(filepath.Join("testdata", "make-runs", fmt.Sprintf("run%d-%s.txt.gz", i, part)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, fs := record.ReadBench(z, fmt.Sprintf("run%d/%s.txt", i, part))
+		f.Close()
+		if len(fs) > 0 {
+			t.Fatal(fs)
+		}
+		for j := range rs {
+			if part == "chart" && !rs[j].IsReference() {
+				chart[rs[j].Op+"/"+rs[j].Workload+"/"+rs[j].DType] = true
+			}
+		}
+		recs = append(recs, rs...)
+	}
+	return recs, chart
+}
+
+// slowed returns recs with every sample of the row name (its time, fastest and slowest)
+// made factor times slower.
+func slowed(recs []record.Record, name string, factor float64) []record.Record {
+	out := make([]record.Record, len(recs))
+	copy(out, recs)
+	for i := range out {
+		if r := &out[i]; r.Op+"/"+r.Workload+"/"+r.DType == name {
+			r.Seconds, r.MinSeconds, r.MaxSeconds = factor*r.Seconds, factor*r.MinSeconds, factor*r.MaxSeconds
+		}
+	}
+	return out
+}
+
+// TestDiffRealMakeRuns: two real make runs of one commit are no regression, whichever two
+// consecutive runs they are, with no other run in the history. And in every such pair each
+// judged row timed with a same-time DRAM reference (the chart's DRAM-sized rows), made 2x
+// slower in the second run, is named, alone, in all but a few of the cases: the runs were
+// taken on a shared machine under its other users' load, which moved a few such rows by a
+// third between runs of one commit, and a row that ran that much faster by chance and was
+// made twice as slow is within that. The rows timed with a compute probe only lie among the
+// quick run's rows of their kind, whose drift is wide: two runs cannot name theirs every
+// time, and the test reports how often they do; the row's own spread over a longer history
+// is what judges them.
+func TestDiffRealMakeRuns(t *testing.T) {
+	ctx := context.Background()
+	var named, cases, probeNamed, probeCases int
+	for i := 1; i < 5; i++ {
+		a, chart := makeRun(t, i)
+		b, _ := makeRun(t, i+1)
+		diff := func(b []record.Record) *history.Diff {
+			s := open(t, filepath.Join(t.TempDir(), "h.db"), true)
+			for _, recs := range [][]record.Record{a, b} {
+				if _, _, err := s.Add(ctx, &history.Run{Time: time.Now(), Commit: "c"}, recs, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return diffLast(t, s)
+		}
+		d := diff(b)
+		for _, r := range d.Regressions() {
+			t.Errorf("runs %d and %d, one commit: %s named %+.1f%% (%s: %s)", i, i+1, r.Name(), 100*(r.Ratio-1), r.Test, r.Why)
+		}
+		dram := map[string]bool{}
+		for j := range b {
+			if b[j].RefRate > 0 {
+				dram[b[j].Op+"/"+b[j].Workload+"/"+b[j].DType] = true
+			}
+		}
+		for name := range chart {
+			d := diff(slowed(b, name, 2))
+			regs := d.Regressions()
+			for _, r := range regs {
+				if r.Name() != name {
+					t.Errorf("runs %d and %d, %s made 2x slower in the second: %s named too (%s)", i, i+1, name, r.Name(), r.Why)
+				}
+			}
+			ok := len(regs) > 0 && regs[len(regs)-1].Name() == name || len(regs) > 0 && regs[0].Name() == name
+			if !dram[name] {
+				probeCases++
+				if ok {
+					probeNamed++
+				}
+				continue
+			}
+			cases++
+			if ok {
+				named++
+				continue
+			}
+			for _, r := range d.Rows {
+				if r.Name() == name {
+					t.Logf("runs %d and %d, %s made 2x slower in the second, not named: %s: %s", i, i+1, name, r.Test, r.Why)
+				}
+			}
+		}
+	}
+	t.Logf("DRAM-referenced judged rows made 2x slower: %d of %d named; compute-probed: %d of %d", named, cases, probeNamed, probeCases)
+	if cases == 0 || float64(named) < 0.95*float64(cases) {
+		t.Errorf("DRAM-referenced judged rows made 2x slower: %d of %d named, want 95%% or more", named, cases)
+	}
+}
