@@ -821,6 +821,19 @@ vector:
 	if row = NewPricer(st, nil, "").Price(&mem); row.Verdict != Below || math.Abs(row.JudgedHigh-0.75) > 1e-9 {
 		t.Errorf("a memory-bound row at 0.75x its reference on a loaded profile: verdict %q judged %v [%v, %v]", row.Verdict, row.Judged, row.JudgedLow, row.JudgedHigh)
 	}
+	// A row whose reference was slowed by the load far more than the row (a read-only
+	// reduction beside a triad stream whose dispatch waited on a shared core): at 0.52 of
+	// the envelope, its reference at half its calibrated best, it judges at 1.04. Not slowed
+	// at all, it reads 0.52: the loaded calibration's median round (0.63 of its best here)
+	// says nothing of the quiet machine's typical state, so it must not lift that reading
+	// to 0.83, and the row is no "at ceiling".
+	wide := *st
+	wide.MixSpreads = map[string]profiles.Spread{"copy_cold": {Min: 2e11, Median: 0.63 * 0.6 * (1 << 40), Max: 0.6 * (1 << 40), N: 7}}
+	red := reporttest.Rec("vector.fp32", 0, 1<<30, float64(1<<30)/(0.52*0.6*(1<<40)))
+	red.RefRate = 0.5 * 0.6 * (1 << 40)
+	if row = NewPricer(&wide, nil, "").Price(&red); row.Verdict == AtCeiling || row.JudgedLow > 0.53 {
+		t.Errorf("a row whose reference the load slowed more than the row, on a loaded profile: verdict %q judged %v [%v, %v]", row.Verdict, row.Judged, row.JudgedLow, row.JudgedHigh)
+	}
 	gemm := reporttest.Rec("vector.fp32", 1<<30, 1<<10, 1.0/(1<<11)/0.45)
 	gemm.ProbeRate, gemm.ProbeRateLow, gemm.ProbeRateHigh = 0.5*reporttest.VecEff, 0.48*reporttest.VecEff, 0.52*reporttest.VecEff
 	if row = NewPricer(loaded, nil, "").Price(&gemm); row.Verdict != AtCeiling || row.Unsure != "" {
