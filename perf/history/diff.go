@@ -126,6 +126,14 @@ type RowDiff struct {
 	// have it.
 	Same, SameShift, SameDrift float64
 	SamePeers                  int
+	// SameNoise is Noise of the row's time over its same-time reference (time × the
+	// reference's rate) where both runs have one, with SamePairs its run pairs: the row's own
+	// run-to-run spread with the machine's moves taken out. Where it is measured, it, not
+	// Noise, bounds the row's own spread: a DRAM-sized row's time moves with the machine's
+	// bandwidth by as much as a third between runs, a spread that would hide a kernel made
+	// twice as slow, while its time over the reference timed beside it does not.
+	SameNoise float64
+	SamePairs int
 }
 
 // Diff is run B compared with run A.
@@ -223,14 +231,21 @@ func (s *Store) Diff(ctx context.Context, a, b Run, opt DiffOptions) (*Diff, err
 	}
 	cmp := render.Compare(pa.Sampled, pb.Sampled, pa.Rows, pb.Rows, opt.Compare)
 	d := &Diff{A: a, B: b, Comparison: cmp, Options: opt}
-	var noise map[report.RowKey]rowNoise
+	var noise, sameNoise map[report.RowKey]rowNoise
 	if len(hist) >= opt.MinHistory {
 		d.History = len(hist)
 		groups := make([][]report.Sampled, len(hist))
 		for i, r := range hist {
 			groups[i] = report.Group(recs[r.ID])
 		}
-		noise = rowNoises(groups, opt.MinHistory-1)
+		noise = rowNoises(groups, opt.MinHistory-1, true, func(s *report.Sampled) float64 { return s.Seconds })
+		// Paced by the reference timed beside each row, a value has the machine's move taken
+		// out already, row by row: no run-wide shift to take out (the rows' references are
+		// of two kinds, memory and compute, that move apart).
+		sameNoise = rowNoises(groups, opt.MinHistory-1, false, func(s *report.Sampled) float64 {
+			rate, _, _ := sameRef(s)
+			return s.Seconds * rate
+		})
 	}
 	d.Rows = make([]RowDiff, len(cmp.Deltas))
 	// Rows of one kind are each other's peers, rows of two kinds never: a row timed with a
@@ -256,6 +271,7 @@ func (s *Store) Diff(ctx context.Context, a, b Run, opt DiffOptions) (*Diff, err
 		rd := &d.Rows[i]
 		rd.Delta, rd.Noise, rd.Lo, rd.Hi = &cmp.Deltas[i], math.NaN(), math.NaN(), math.NaN()
 		rd.Shift, rd.Drift, rd.Same, rd.SameShift, rd.SameDrift = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		rd.SameNoise = math.NaN()
 		if rd.Old == nil || rd.New == nil {
 			continue
 		}
@@ -270,6 +286,9 @@ func (s *Store) Diff(ctx context.Context, a, b Run, opt DiffOptions) (*Diff, err
 		}
 		if n, ok := noise[report.KeyOf(&rd.New.Record)]; ok {
 			rd.Noise, rd.Pairs = n.sd, n.pairs
+		}
+		if n, ok := sameNoise[report.KeyOf(&rd.New.Record)]; ok && !report.Blank(rd.Same) {
+			rd.SameNoise, rd.SamePairs = n.sd, n.pairs
 		}
 		judge(rd, opt.Compare)
 	}
@@ -441,14 +460,18 @@ func judge(rd *RowDiff, opt render.CompareOptions) {
 	}
 	change := 100 * (rd.Ratio - 1)
 	_, _, _, uTest := stats.UTest(rd.Old.Samples, rd.New.Samples, opt.Alpha)
-	own := math.NaN()
+	own, ownSame := math.NaN(), math.NaN()
 	if !report.Blank(rd.Noise) {
 		own = math.Expm1(opt.NoiseZ * rd.Noise)
+	}
+	if !report.Blank(rd.SameNoise) {
+		// The row's time moved with the machine; its time over the reference did not.
+		ownSame, own = math.Expm1(opt.NoiseZ*rd.SameNoise), math.NaN()
 	}
 	switch {
 	case uTest:
 		rd.Test = TestU
-	case !report.Blank(own):
+	case !report.Blank(own) || !report.Blank(ownSame):
 		rd.Test = TestHistory
 	case !report.Blank(rd.Drift):
 		rd.Test = TestDrift
@@ -462,7 +485,7 @@ func judge(rd *RowDiff, opt render.CompareOptions) {
 		rd.Why = fmt.Sprintf("%+.1f%% is below the %.0f%% minimum effect", change, 100*opt.MinEffect)
 		return
 	}
-	threshold := func(sd float64) float64 {
+	threshold := func(sd, own float64) float64 {
 		t := opt.MinEffect
 		if !report.Blank(sd) && opt.NoiseZ > 0 {
 			t = max(t, math.Expm1(opt.NoiseZ*sd))
@@ -472,35 +495,46 @@ func judge(rd *RowDiff, opt render.CompareOptions) {
 		}
 		return t
 	}
-	// beyond reports whether ratio lies beyond the threshold of drift sd around shift, and
-	// says why not.
-	beyond := func(what string, ratio, shift, sd float64, peers int) (float64, bool) {
-		t := threshold(sd)
+	// beyond reports whether ratio lies beyond the threshold of drift sd around shift and
+	// of the row's own spread own (over pairs run pairs), and says why not.
+	beyond := func(what string, ratio, shift, sd float64, peers int, own float64, pairs int) (float64, bool) {
+		t := threshold(sd, own)
 		if math.Abs(math.Log(ratio)-math.Log1p(orZero(shift))) >= math.Log1p(t) {
 			return t, true
 		}
 		within := fmt.Sprintf("±%.0f%% around its %d peers' %+.0f%%", 100*t, peers, 100*orZero(shift))
 		if !report.Blank(own) && own >= t {
-			within = fmt.Sprintf("the row's own run-to-run spread, ±%.0f%% (%g× its spread over %d run pairs)", 100*own, opt.NoiseZ, rd.Pairs)
+			within = fmt.Sprintf("the row's own run-to-run spread, ±%.0f%% (%g× its spread over %d run pairs)", 100*own, opt.NoiseZ, pairs)
 		}
 		rd.Why = fmt.Sprintf("%s%+.1f%% is within %s", what, 100*(ratio-1), within)
 		return t, false
 	}
-	t, ok := beyond("", rd.Ratio, rd.Shift, rd.Drift, rd.Peers)
-	if !ok {
-		return
+	why := ""
+	if report.Blank(ownSame) {
+		t, ok := beyond("", rd.Ratio, rd.Shift, rd.Drift, rd.Peers, own, rd.Pairs)
+		if !ok {
+			return
+		}
+		why = fmt.Sprintf("beyond ±%.0f%% around its %d peers' %+.0f%%", 100*t, rd.Peers, 100*orZero(rd.Shift))
+	} else {
+		// With the row's own spread over its reference measured, that ratio decides: its
+		// time moved with the machine by as much as its peers' did, which the ratio takes
+		// out, and a row's own history on it says how far it moves on its own.
+		why = fmt.Sprintf("%+.1f%%, its peers' %+.0f%%", change, 100*orZero(rd.Shift))
 	}
-	why := fmt.Sprintf("beyond ±%.0f%% around its %d peers' %+.0f%%", 100*t, rd.Peers, 100*orZero(rd.Shift))
 	if !report.Blank(rd.Same) {
 		if (rd.Same > 1) != (rd.Ratio > 1) {
 			rd.Why = fmt.Sprintf("%+.1f%%, but %+.1f%% over its same-time reference: the machine moved, not the row", change, 100*(rd.Same-1))
 			return
 		}
-		t, ok := beyond(fmt.Sprintf("%+.1f%%, but over its same-time reference ", change), rd.Same, rd.SameShift, rd.SameDrift, rd.SamePeers)
+		t, ok := beyond(fmt.Sprintf("%+.1f%%, but over its same-time reference ", change), rd.Same, rd.SameShift, rd.SameDrift, rd.SamePeers, ownSame, rd.SamePairs)
 		if !ok {
 			return
 		}
 		why += fmt.Sprintf("; %+.1f%% over its same-time reference, beyond ±%.0f%% around its %d peers' %+.0f%%", 100*(rd.Same-1), 100*t, rd.SamePeers, 100*orZero(rd.SameShift))
+		if !report.Blank(ownSame) {
+			why += fmt.Sprintf(" and its own run-to-run spread over the reference (±%.0f%%, %g× over %d run pairs)", 100*ownSame, opt.NoiseZ, rd.SamePairs)
+		}
 	}
 	switch {
 	case uTest && rd.P >= opt.Alpha:
@@ -572,21 +606,22 @@ type rowNoise struct {
 	pairs int
 }
 
-// rowNoises measures each row's own run-to-run spread over runs (oldest first): per pair of
-// consecutive runs, the row's log time ratio off the pair's typical ratio (the median over
-// the rows both hold: drift moves every row alike); per row, the median size of those moves
+// rowNoises measures each row's own run-to-run spread over runs (oldest first), of the
+// value value gives each row (its time, or its time over its same-time reference): per pair
+// of consecutive runs, the row's log ratio of it, off the pair's typical ratio when shifted
+// (the median over the rows both hold: drift moves every row alike); per row, the median size of those moves
 // scaled to a normal's standard deviation (the constant render.Compare scales the runs' drift
 // by), when minPairs or more pairs hold it: unmoved by a few wild moves. The moves are taken
 // from zero, not from their own median: a row that swings between two speeds from run to run
 // moves by the swing every time. It is on the scale of what a diff compares: a ratio between
 // two runs.
-func rowNoises(runs [][]report.Sampled, minPairs int) map[report.RowKey]rowNoise {
+func rowNoises(runs [][]report.Sampled, minPairs int, shifted bool, value func(*report.Sampled) float64) map[report.RowKey]rowNoise {
 	times := make([]map[report.RowKey]float64, len(runs))
 	for i, g := range runs {
 		times[i] = map[report.RowKey]float64{}
 		for j := range g {
-			if !g[j].IsReference() && g[j].Seconds > 0 {
-				times[i][report.KeyOf(&g[j].Record)] = g[j].Seconds
+			if v := value(&g[j]); !g[j].IsReference() && v > 0 {
+				times[i][report.KeyOf(&g[j].Record)] = v
 			}
 		}
 	}
@@ -604,7 +639,10 @@ func rowNoises(runs [][]report.Sampled, minPairs int) map[report.RowKey]rowNoise
 		if len(all) == 0 {
 			continue
 		}
-		shift := stats.Median(all)
+		shift := 0.0
+		if shifted {
+			shift = stats.Median(all)
+		}
 		for k, l := range logs {
 			moves[k] = append(moves[k], math.Abs(l-shift))
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -123,5 +124,74 @@ func TestDiffRealMakeRuns(t *testing.T) {
 	t.Logf("DRAM-referenced judged rows made 2x slower: %d of %d named; compute-probed: %d of %d", named, cases, probeNamed, probeCases)
 	if cases == 0 || float64(named) < 0.95*float64(cases) {
 		t.Errorf("DRAM-referenced judged rows made 2x slower: %d of %d named, want 95%% or more", named, cases)
+	}
+}
+
+// TestDiffRealMakeRunsWithHistory: with the five real runs of one commit in the history, the
+// rows' own run-to-run spread applies; a DRAM-sized row's time moved with the machine's
+// bandwidth between those runs by far more than its time over its same-time reference did,
+// so its own spread is read on the latter. A sixth run (run 4's records again) is no
+// regression, and the same run with a judged DRAM-referenced row made 2x slower names it.
+// Without the reference's pacing, the rows' own time spread (3x of it, up to ±80% on the
+// host these runs come from) hid such a row.
+func TestDiffRealMakeRunsWithHistory(t *testing.T) {
+	ctx := context.Background()
+	var runs [][]record.Record
+	for i := 1; i <= 5; i++ {
+		recs, _ := makeRun(t, i)
+		runs = append(runs, recs)
+	}
+	again, chart := makeRun(t, 4)
+	// The history stores a run once: run 4's records again, each a thousandth slower, are
+	// another run with run 4's spreads.
+	for j := range again {
+		again[j].Seconds *= 1.001
+	}
+	diff := func(last []record.Record) *history.Diff {
+		s := open(t, filepath.Join(t.TempDir(), "h.db"), true)
+		for _, recs := range append(slices.Clone(runs), last) {
+			if _, _, err := s.Add(ctx, &history.Run{Time: time.Now(), Commit: "c"}, recs, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return diffLast(t, s)
+	}
+	d := diff(again)
+	if d.History < history.DefaultDiff.MinHistory {
+		t.Fatalf("the diff read %d runs of history, want %d or more", d.History, history.DefaultDiff.MinHistory)
+	}
+	for _, r := range d.Regressions() {
+		t.Errorf("run 4's records after run 5, one commit: %s named %+.1f%% (%s: %s)", r.Name(), 100*(r.Ratio-1), r.Test, r.Why)
+	}
+	var named, cases int
+	for name := range chart {
+		dram := false
+		for j := range again {
+			if again[j].RefRate > 0 && again[j].Op+"/"+again[j].Workload+"/"+again[j].DType == name {
+				dram = true
+			}
+		}
+		if !dram {
+			continue
+		}
+		cases++
+		d := diff(slowed(again, name, 2))
+		if regs := d.Regressions(); len(regs) == 1 && regs[0].Name() == name {
+			named++
+			continue
+		}
+		for _, r := range d.Rows {
+			if r.Name() == name {
+				t.Logf("%s made 2x slower, not named alone: %s: %s", name, r.Test, r.Why)
+			}
+		}
+	}
+	// These runs' bench paired each row with whichever reference pattern ran faster, which
+	// changed between runs: a few rows' time over their reference swings by a third or more
+	// from run to run in them, and their own spread rightly hides a 2x there. Before the
+	// pacing, 27 of these 34 rows were named.
+	t.Logf("DRAM-referenced judged rows made 2x slower after five runs: %d of %d named", named, cases)
+	if cases == 0 || float64(named) < 0.9*float64(cases) {
+		t.Errorf("DRAM-referenced judged rows made 2x slower after five runs: %d of %d named, want 90%% or more", named, cases)
 	}
 }
