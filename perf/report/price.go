@@ -764,7 +764,17 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 			// reference bounds it whatever the load did to the profile.
 			hi = max(row.Judged, min(hi, row.RefRatio))
 		}
-		widen(row.Judged/(1+DriftCap), hi, fmt.Sprintf("profile %s was measured under load (its calibration was refused), so its ceilings are lower bounds, each taken as up to %.0f%% off (the drift cap)", d.prof.Name, 100*DriftCap))
+		lo, why := row.Judged/(1+DriftCap), fmt.Sprintf("profile %s was measured under load (its calibration was refused), so its ceilings are lower bounds, each taken as up to %.0f%% off (the drift cap)", d.prof.Name, 100*DriftCap)
+		if row.Bound == Memory && d.prof.HBM.Theoretical > 0 {
+			// A memory roof measured under load has no upper bound but the profile's
+			// theoretical one: the load can slow the calibration's streams by more than the
+			// drift cap, and the same-time reference beside a row by more than the row (a
+			// reference that waits on its slowest worker, beside a row that does not), so
+			// nothing the run measured says the row is at the hardware's ceiling.
+			lo = min(lo, row.ByteRate/d.prof.HBM.Theoretical)
+			why = fmt.Sprintf("profile %s was measured under load (its calibration was refused), so its DRAM ceiling is a lower bound, and the row at its theoretical DRAM ceiling (%s) reads %s", d.prof.Name, Rate(d.prof.HBM.Theoretical, "B/s"), Percent(lo))
+		}
+		widen(lo, hi, why)
 	}
 	if drift != nil && !p.PriceDrifted && !row.sameTimeJudged() {
 		// Its run's copy references say how far the machine was off the profile while the

@@ -834,6 +834,16 @@ vector:
 	if row = NewPricer(&wide, nil, "").Price(&red); row.Verdict == AtCeiling || row.JudgedLow > 0.53 {
 		t.Errorf("a row whose reference the load slowed more than the row, on a loaded profile: verdict %q judged %v [%v, %v]", row.Verdict, row.Judged, row.JudgedLow, row.JudgedHigh)
 	}
+	// A read-only row beside a triad reference that the load slowed more than the row (the
+	// reference waits on its slowest worker), on a loaded profile whose envelope the load
+	// slowed by more than the drift cap: at 0.91 of that envelope and 1.04x its reference
+	// it reads at ceiling on both readings, yet the true ceiling may be as high as the
+	// profile's theoretical one, where it reads 0.55: not "at ceiling".
+	sum := reporttest.Rec("vector.fp32", 0, 1<<30, float64(1<<30)/(0.91*0.6*(1<<40)))
+	sum.RefRate = 0.875 * 0.6 * (1 << 40)
+	if row = NewPricer(st, nil, "").Price(&sum); row.Verdict == AtCeiling || row.JudgedLow > 0.56 {
+		t.Errorf("a row 1.04x its reference at 0.91 of a loaded envelope: verdict %q judged %v [%v, %v] unsure %q", row.Verdict, row.Judged, row.JudgedLow, row.JudgedHigh, row.Unsure)
+	}
 	gemm := reporttest.Rec("vector.fp32", 1<<30, 1<<10, 1.0/(1<<11)/0.45)
 	gemm.ProbeRate, gemm.ProbeRateLow, gemm.ProbeRateHigh = 0.5*reporttest.VecEff, 0.48*reporttest.VecEff, 0.52*reporttest.VecEff
 	if row = NewPricer(loaded, nil, "").Price(&gemm); row.Verdict != AtCeiling || row.Unsure != "" {
