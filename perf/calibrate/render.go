@@ -300,7 +300,7 @@ func HalfPrecision(cpu profiles.CPU, own map[string]bool) string {
 // (that pattern timed as ropbench times AddFwd), else the triad_nt mix.
 func (r *Result) doubledCheck() string {
 	env := r.Envelope()
-	for _, name := range []string{"triad_cold", "triad_nt"} {
+	for _, name := range []string{profiles.TriadCold, "triad_nt"} {
 		for _, m := range r.Mixes {
 			if m.Name == name && env.Rate.Max > 0 {
 				f := m.Rate.Max / env.Rate.Max

@@ -34,8 +34,8 @@ const SameTimeArrayMiB = 64
 // their kernels: the non-temporal-store kernel where the CPU has it (the catalog's
 // streaming kernels store that way), else the plain one.
 var coldOf = []struct{ warm, cold string }{
-	{"copy_nt", "copy_cold"}, {"copy", "copy_cold"},
-	{"triad_nt", "triad_cold"}, {"triad", "triad_cold"},
+	{"copy_nt", profiles.CopyCold}, {"copy", profiles.CopyCold},
+	{"triad_nt", profiles.TriadCold}, {"triad", profiles.TriadCold},
 }
 
 // ColdMixes are the cold mixes, with their arrays and evictions.

@@ -46,7 +46,13 @@ const HBMKey = "hbm"
 // do: they skip the read a store miss otherwise costs, so they move more counted bytes. The
 // "_cold" mixes are a copy and a triad timed as the benchmark times a row: one cold call a
 // sample, after the same eviction (package perf/instrument, sametime.go).
-var Mixes = []string{"copy", "copy_nt", "triad", "triad_nt", "read", "write", "write_nt", "copy_cold", "triad_cold"}
+var Mixes = []string{"copy", "copy_nt", "triad", "triad_nt", "read", "write", "write_nt", CopyCold, TriadCold}
+
+// The cold mixes' names: the patterns a same-time reference can pair with a row.
+const (
+	CopyCold  = "copy_cold"
+	TriadCold = "triad_cold"
+)
 
 // RefPatterns are the patterns a same-time reference can pair with a row (the cold mixes),
 // in order of preference: the reference is the first of them measured. One pattern, fixed
@@ -58,7 +64,7 @@ var Mixes = []string{"copy", "copy_nt", "triad", "triad_nt", "read", "write", "w
 // measured so far, so a row's judged figure is its rate over the reference with no ratio
 // of two patterns' best rounds between them, and it is AddFwd's pattern (two streamed
 // reads, one streamed write), the physics check's planted error (docs/report.md).
-var RefPatterns = []string{"triad_cold", "copy_cold"}
+var RefPatterns = []string{TriadCold, CopyCold}
 
 // RefPattern returns the same-time reference's pattern among names (the patterns a
 // reference timed, or a profile measured): the first of RefPatterns in names, with its index
