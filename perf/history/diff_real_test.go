@@ -131,9 +131,8 @@ func TestDiffRealMakeRuns(t *testing.T) {
 // rows' own run-to-run spread applies; a DRAM-sized row's time moved with the machine's
 // bandwidth between those runs by far more than its time over its same-time reference did,
 // so its own spread is read on the latter. A sixth run (run 4's records again) is no
-// regression, and the same run with a judged DRAM-referenced row made 2x slower names it.
-// Without the reference's pacing, the rows' own time spread (3x of it, up to ±80% on the
-// host these runs come from) hid such a row.
+// regression, and the same run with a judged DRAM-referenced row made 2x slower names it,
+// which the rows' own spread of their time alone hid.
 func TestDiffRealMakeRunsWithHistory(t *testing.T) {
 	ctx := context.Background()
 	var runs [][]record.Record
@@ -187,9 +186,8 @@ func TestDiffRealMakeRunsWithHistory(t *testing.T) {
 		}
 	}
 	// These runs' bench paired each row with whichever reference pattern ran faster, which
-	// changed between runs: a few rows' time over their reference swings by a third or more
-	// from run to run in them, and their own spread rightly hides a 2x there. Before the
-	// pacing, 27 of these 34 rows were named.
+	// changed between runs: a few rows' time over their reference swings far from run to
+	// run in them, and their own spread rightly hides a 2x there.
 	t.Logf("DRAM-referenced judged rows made 2x slower after five runs: %d of %d named", named, cases)
 	if cases == 0 || float64(named) < 0.9*float64(cases) {
 		t.Errorf("DRAM-referenced judged rows made 2x slower after five runs: %d of %d named, want 90%% or more", named, cases)
