@@ -239,13 +239,11 @@ func (s *Store) Diff(ctx context.Context, a, b Run, opt DiffOptions) (*Diff, err
 			groups[i] = report.Group(recs[r.ID])
 		}
 		noise = rowNoises(groups, opt.MinHistory-1, true, func(s *report.Sampled) float64 { return s.Seconds })
-		// Paced by the reference timed beside each row, a value has the machine's move taken
-		// out already, row by row: no run-wide shift to take out (the rows' references are
-		// of two kinds, memory and compute, that move apart).
-		sameNoise = rowNoises(groups, opt.MinHistory-1, false, func(s *report.Sampled) float64 {
-			rate, _, _ := sameRef(s)
-			return s.Seconds * rate
-		})
+		// Paced by the DRAM reference timed beside each row, a value has the machine's move
+		// taken out already, row by row: no run-wide shift to take out. Not by the compute
+		// probe: one short dispatch a sample, it moves more from run to run than the rows
+		// it paces.
+		sameNoise = rowNoises(groups, opt.MinHistory-1, false, func(s *report.Sampled) float64 { return s.Seconds * s.RefRate })
 	}
 	d.Rows = make([]RowDiff, len(cmp.Deltas))
 	// Rows of one kind are each other's peers, rows of two kinds never: a row timed with a
