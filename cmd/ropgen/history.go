@@ -440,8 +440,8 @@ its kind nearest it in time: how far they moved between the two runs), and with 
 earlier runs of the device, beyond %g times the row's own run-to-run spread over the last %d;
 where both runs timed it with a same-time reference (a DRAM-sized row's triad reference, a
 compute-bound row's probe), its time over the reference's must be beyond its peers' drift
-too, and with that history, the row's own spread is read on its time over the reference,
-which then decides (its time need only move the same way). Then its samples decide: with %d+ records a side, the Mann-Whitney U test (p < %g) and
+too, and with that history, a DRAM-sized row's own spread is read on its time over its
+reference, which then decides (its time need only move the same way). Then its samples decide: with %d+ records a side, the Mann-Whitney U test (p < %g) and
 records apart, as report -base; with fewer (make run times each row once), the intervals of
 the two medians of time × reference rate apart, or without a reference, the new run's
 fastest sample slower than the base's median (or the reverse, for faster).`,

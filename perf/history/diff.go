@@ -126,7 +126,7 @@ type RowDiff struct {
 	// have it.
 	Same, SameShift, SameDrift float64
 	SamePeers                  int
-	// SameNoise is Noise of the row's time over its same-time reference (time × the
+	// SameNoise is Noise of the row's time over its same-time DRAM reference (time × the
 	// reference's rate) where both runs have one, with SamePairs its run pairs: the row's own
 	// run-to-run spread with the machine's moves taken out. Where it is measured, it, not
 	// Noise, bounds the row's own spread: a DRAM-sized row's time moves with the machine's
