@@ -287,12 +287,28 @@ averages when the run was added. With -json, one JSON object a line.`, stdout, s
 }
 
 // filterFlags defines the row selection of show and page.
-func filterFlags(fl *cli.Flags) func() (history.Filter, error) {
+// filterFlags declares the -op, -workload, -dtype and -device flags of a history command that
+// reads rows, and returns the rest of its preamble: parse args (no operands), run check on the
+// parsed flags (nil: none; a non-nil error is a usage error), compile the filters and open the
+// history at *db.
+func filterFlags(fl *cli.Flags, db *string) func(args []string, check func() error) (*history.Store, history.Filter, int, bool) {
 	op := fl.String("op", "", "only ops matching `REGEX`")
 	workload := fl.String("workload", "", "only workloads matching `REGEX`")
 	dtype := fl.String("dtype", "", "only dtypes matching `REGEX`")
 	device := fl.String("device", "", "only devices matching `REGEX`")
-	return func() (f history.Filter, err error) {
+	return func(args []string, check func() error) (*history.Store, history.Filter, int, bool) {
+		var f history.Filter
+		if code, ok := fl.Parse(args); !ok {
+			return nil, f, code, false
+		}
+		if code, ok := fl.NoArgs(); !ok {
+			return nil, f, code, false
+		}
+		if check != nil {
+			if err := check(); err != nil {
+				return nil, f, fl.Fail("%v", err), false
+			}
+		}
 		for _, x := range []struct {
 			name string
 			s    *string
@@ -301,11 +317,13 @@ func filterFlags(fl *cli.Flags) func() (history.Filter, error) {
 			if *x.s == "" {
 				continue
 			}
+			var err error
 			if *x.re, err = regexp.Compile(*x.s); err != nil {
-				return f, fmt.Errorf("-%s: %v", x.name, err)
+				return nil, f, fl.Fail("-%s: %v", x.name, err), false
 			}
 		}
-		return f, nil
+		s, code, ok := openHistory(fl, *db, false)
+		return s, f, code, ok
 	}
 }
 
@@ -316,19 +334,9 @@ time, commit, median time, efficiency and verdict, each run priced against its o
 then the trend: the latest time against the median of the runs before it (+10%: the latest
 run is 10% slower than the row usually is). With -json, one JSON object a row and device.`, stdout, stderr)
 	db := dbFlag(fl)
-	filter := filterFlags(fl)
+	open := filterFlags(fl, db)
 	asJSON := fl.Bool("json", false, "one JSON object a line per row and device: device, op, workload, dtype, trend, points (run, time, commit, seconds, efficiency, verdict)")
-	if code, ok := fl.Parse(args); !ok {
-		return code
-	}
-	if code, ok := fl.NoArgs(); !ok {
-		return code
-	}
-	f, err := filter()
-	if err != nil {
-		return fl.Fail("%v", err)
-	}
-	s, code, ok := openHistory(fl, *db, false)
+	s, f, code, ok := open(args, nil)
 	if !ok {
 		return code
 	}
@@ -762,21 +770,13 @@ efficiency over the runs, its latest verdict, and the regressions of the last di
 each device. It opens from the file system in a browser, with no server.`, stdout, stderr)
 	db := dbFlag(fl)
 	out := fl.String("o", "", "write the page to `FILE`")
-	filter := filterFlags(fl)
-	if code, ok := fl.Parse(args); !ok {
-		return code
-	}
-	if code, ok := fl.NoArgs(); !ok {
-		return code
-	}
-	if *out == "" {
-		return fl.Fail("-o FILE.html is required")
-	}
-	f, err := filter()
-	if err != nil {
-		return fl.Fail("%v", err)
-	}
-	s, code, ok := openHistory(fl, *db, false)
+	open := filterFlags(fl, db)
+	s, f, code, ok := open(args, func() error {
+		if *out == "" {
+			return errors.New("-o FILE.html is required")
+		}
+		return nil
+	})
 	if !ok {
 		return code
 	}
