@@ -370,11 +370,11 @@ func Run(reg Registry, plans []Planned, opt Options, w RecordWriter, progress io
 	}
 	for _, first := range again {
 		res := Measure(reg, first.Planned, opt)
-		kept := "kept the first: the second failed"
+		var kept string
 		if res.Err != nil {
-			kept += ": " + res.Err.Error()
-		}
-		if res.Err == nil && len(res.Records) == len(first.Records) {
+			res, kept = first, "the first look kept: the second failed: "+res.Err.Error()
+		} else {
+			// Both looks took opt.Count records.
 			n := 0 // records kept from the second look
 			for k := range res.Records {
 				if st.Nearer(res.Records[k], first.Records[k]) {
@@ -392,8 +392,6 @@ func Run(reg Registry, plans []Planned, opt Options, w RecordWriter, progress io
 			default:
 				kept = fmt.Sprintf("kept for %d of %d records, whose references sat nearer the calibrated machine; the first look's for the others", n, len(res.Records))
 			}
-		} else {
-			res = first
 		}
 		if err := write(res); err != nil {
 			return failed, err

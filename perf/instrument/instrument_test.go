@@ -10,7 +10,7 @@ import (
 )
 
 func TestDefaultArrayMiB(t *testing.T) {
-	// Two LLC instances of 32 MiB among 16 CPUs: 2 × 64 MiB.
+	// A made-up CPU, not this host: two LLC instances of 32 MiB among 16 CPUs: 2 × 64 MiB.
 	if got := DefaultArrayMiB(profiles.CPU{Logical: 16, LLCBytes: 32 << 20, LLCShared: 8}, 0); got != 128 {
 		t.Errorf("DefaultArrayMiB = %d, want 128", got)
 	}
