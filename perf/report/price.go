@@ -720,15 +720,13 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 		// stream. A row with arithmetic or a sequential dependence in it may not have been
 		// slowed at all by a slower memory (the scan of a cumsum, a reduction's two passes):
 		// its other reading is its efficiency on the machine as the calibration typically
-		// found it (the reference pattern's median round over its best). A calibration
-		// refused under load took its median rounds on a machine the load slowed, so the
-		// typical machine is anywhere up to its best round: the row's efficiency itself.
+		// found it (the reference pattern's median round over its best). On a profile
+		// measured under load that median is the load's, far below its best, which lifts
+		// this reading: the high end stays as wide, and the low end is the loaded profile's
+		// own (below).
 		if s := refSpread(d.prof); s.Measured() && s.Max > 0 {
-			typical, on := row.Efficiency/(s.Median/s.Max), "on the machine as calibrated"
-			if d.loaded {
-				typical, on = row.Efficiency, "on the calibration's best round (its median rounds ran under load)"
-			}
-			widen(typical, typical, fmt.Sprintf("its same-time reference ran at %s of the calibration's best, and a row slowed less than a pure stream reads %s %s", Percent(row.Machine), Percent(typical), on))
+			typical := row.Efficiency / (s.Median / s.Max)
+			widen(typical, typical, fmt.Sprintf("its same-time reference ran at %s of the calibration's best, and a row slowed less than a pure stream reads %s on the machine as calibrated", Percent(row.Machine), Percent(typical)))
 		}
 	}
 	if row.sameTimeJudged() && min(wlo, row.Judged) > AnomalyAbove*(1+lineTolerance) {
