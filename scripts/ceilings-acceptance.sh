@@ -72,8 +72,12 @@ for i in $(seq 1 "$N"); do
 	# A refused measurement must never be left where the next run takes the host's profile.
 	leaked=no
 	grep -q '^  refused:' "$out/host.yaml" 2> /dev/null && leaked=YES
-	"$out/bin/ropgen" report -json -profile "$profile" "$out/quick.txt" "$out/chart.txt" > "$out/all.json" 2> /dev/null
-	"$out/bin/ropgen" report -json -profile "$profile" "$out/chart.txt" > "$out/chart.json" 2> /dev/null
+	# As make run's summary prices them: the run's records together, judged over the
+	# history's earlier runs too (the run itself, added already, is not its own past).
+	"$out/bin/ropgen" report -json -history -profile "$profile" "$out/quick.txt" "$out/chart.txt" > "$out/all.json" 2> /dev/null
+	# The judged rows are the chart's.
+	"$out/bin/ropgen" report -json -profile "$profile" "$out/chart.txt" 2> /dev/null |
+		jq --slurpfile all "$out/all.json" '{rows: [.rows[] | . as $c | $all[0].rows[] | select(.op == $c.op and .workload == $c.workload and .dtype == $c.dtype)]}' > "$out/chart.json"
 	anomalies=$(jq '[.rows[] | select(.verdict == "anomaly")] | length' "$out/all.json")
 	errors=$(jq '[.rows[] | select(.verdict == "formula error")] | length' "$out/all.json")
 	rows "$out/chart.json" | sort > "$out/judged.tsv"

@@ -80,15 +80,17 @@ if [ "$profile" = "$PROFILE" ] && [ $refused = 0 ] && ! "$BIN/ropgen" report -ch
 	*) exit 1 ;;
 	esac
 fi
-"$BIN/ropgen" report -profile "$profile" -o "$OUT/quick-report.txt" "$OUT/quick.txt" 2> /dev/null
-"$BIN/ropgen" report -profile "$profile" -o "$OUT/chart-report.txt" -svg "$OUT/roofline.svg" "$OUT/chart.txt" 2> /dev/null
-"$BIN/ropgen" report -profile "$profile" -html "$OUT/report.html" "$OUT/quick.txt" "$OUT/chart.txt" > /dev/null 2>&1
+# The verdicts judge the line over the history's earlier runs of this device too (report
+# -history): a row read on both sides of it from run to run is at the line.
+"$BIN/ropgen" report -history -profile "$profile" -o "$OUT/quick-report.txt" "$OUT/quick.txt" 2> /dev/null
+"$BIN/ropgen" report -history -profile "$profile" -o "$OUT/chart-report.txt" -svg "$OUT/roofline.svg" "$OUT/chart.txt" 2> /dev/null
+"$BIN/ropgen" report -history -profile "$profile" -html "$OUT/report.html" "$OUT/quick.txt" "$OUT/chart.txt" > /dev/null 2>&1
 # Every run is kept (docs/history-store.md), with the profile that priced it, loaded or not.
 "$BIN/ropgen" history add -profile "$profile" "$OUT/quick.txt" "$OUT/chart.txt" > /dev/null 2> "$OUT/history.log" || cat "$OUT/history.log" >&2
 "$BIN/ropgen" history diff > "$OUT/history-diff.txt" 2>&1
 cat "$OUT/history-diff.txt"
 "$BIN/ropgen" history page -o "$OUT/history.html" > /dev/null
-"$BIN/ropgen" report -summary -profile "$profile" "$OUT/quick.txt" "$OUT/chart.txt"
+"$BIN/ropgen" report -summary -history -profile "$profile" "$OUT/quick.txt" "$OUT/chart.txt"
 status=$?
 # Exit 4 says rows were left unpriced; the summary counts them and their notes say why.
 [ $status -eq 4 ] && status=0

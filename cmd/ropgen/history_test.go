@@ -279,3 +279,52 @@ func TestReportMarkdownDiff(t *testing.T) {
 		}
 	}
 }
+
+// TestReportHistory: report -history judges the line over the history's earlier runs too: a
+// row at ceiling in this run but below in an earlier one reads "at the line", says so, and
+// its JSON row carries the past; the run being priced, added already, is not its own past;
+// a history not created yet is none.
+func TestReportHistory(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "h.db")
+	prof := filepath.Join(dir, "lab.yaml")
+	os.WriteFile(prof, []byte(reportProfile), 0o644)
+	// One row at efficiency eff: 1 GB on the profile's 1 TB/s.
+	run := func(name string, eff float64) string {
+		return writeBenchRecords(t, dir, name, labRecord("w", 1e9, 1e-3/eff))
+	}
+	verdict := func(records string) (string, map[string]any) {
+		t.Helper()
+		code, stdout, stderr := runCmd("report", "-history", "-db", db, "-json", "-profile", prof, records)
+		if code != 0 {
+			t.Fatalf("report -history: exit %d\n%s%s", code, stdout, stderr)
+		}
+		var doc struct{ Rows []map[string]any }
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil || len(doc.Rows) != 1 {
+			t.Fatalf("report -json: %v\n%s", err, stdout)
+		}
+		return doc.Rows[0]["verdict"].(string), doc.Rows[0]
+	}
+	add := func(records string) {
+		t.Helper()
+		if code, stdout, stderr := runCmd("history", "add", "-db", db, "-profile", prof, records); code != 0 {
+			t.Fatalf("add: exit %d\n%s%s", code, stdout, stderr)
+		}
+	}
+	below, at := run("below.txt", 0.6), run("at.txt", 0.9)
+	if v, row := verdict(at); v != "at ceiling" || row["past_runs"] != nil {
+		t.Errorf("no history yet: %q, past_runs %v; want at ceiling, none", v, row["past_runs"])
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Errorf("report -history created the history")
+	}
+	add(at)
+	if v, row := verdict(at); v != "at ceiling" || row["past_runs"] != nil {
+		t.Errorf("the run itself in the history: %q, past_runs %v; want at ceiling, no past", v, row["past_runs"])
+	}
+	add(below)
+	v, row := verdict(at)
+	if v != "at the line" || row["past_runs"] != 1.0 || row["past_low"] != 0.6 || !strings.Contains(row["note"].(string), "at the line over its runs") {
+		t.Errorf("at ceiling now, below in an earlier run: %q, past %v-%v over %v runs, note %q; want at the line", v, row["past_low"], row["past_high"], row["past_runs"], row["note"])
+	}
+}

@@ -3,9 +3,11 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -19,6 +21,7 @@ import (
 	"github.com/ropgen/ropgen/internal/vcs"
 	"github.com/ropgen/ropgen/manifest"
 	"github.com/ropgen/ropgen/perf/audit"
+	"github.com/ropgen/ropgen/perf/history"
 	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/render"
@@ -56,6 +59,7 @@ ropbench ab is sharper.`,
 	htmlFile := fl.String("html", "", "also write a self-contained HTML report (table, chart, bandwidth view, run metadata) to `FILE`")
 	mdFile := fl.String("md", "", "also write a short markdown summary for a pull-request comment to `FILE`")
 	withDiff := fl.Bool("diff", false, "with -md: end the summary with the history's diff of its latest run against the one before of its device (ropgen history diff's table; the history is -db's)")
+	withHistory := fl.Bool("history", false, fmt.Sprintf("judge the line over the runs the history holds too: a row whose judged efficiency in this run or in the last %d runs of its device (priced against quiet profiles; -db's history) falls on both sides of the at-ceiling line reads \"at the line\" (docs/report.md, \"How far a verdict repeats\"); no history yet is none", history.PastRuns))
 	db := dbFlag(fl)
 	baseFiles := fl.String("base", "", "compare against the records in `FILE[,FILE]`: per row the time change, its Mann-Whitney U p-value and the efficiency change")
 	summary := fl.Bool("summary", false, "print the short summary (ceilings with spread; per op the best row; verdict counts; drift) on standard output; the table, JSON or CSV goes to -o FILE when given")
@@ -74,7 +78,7 @@ ropbench ab is sharper.`,
 		args: args, files: fl.Args(), profile: *profile, basis: *basis, manifests: *manifests,
 		asJSON: *asJSON, asCSV: *asCSV, summary: *summary, priceDrifted: *priceDrifted,
 		svgFile: *svgFile, htmlFile: *htmlFile, mdFile: *mdFile, outFile: *outFile, auditFile: *auditFile,
-		withDiff: *withDiff, db: *db,
+		withDiff: *withDiff, withHistory: *withHistory, db: *db,
 		stdout: stdout, stderr: stderr,
 	}
 	if *baseFiles != "" {
@@ -102,8 +106,11 @@ type reportRun struct {
 	profile, basis, manifests            string
 	asJSON, asCSV, summary, priceDrifted bool
 	// withDiff appends the history's latest diff, of the database db, to the -md summary.
-	withDiff                                      bool
+	withDiff bool
+	// withHistory judges the line over the history's runs too (report.Pricer.Past).
+	withHistory                                   bool
 	db                                            string
+	past                                          func(device string, key report.RowKey) (report.Past, bool)
 	svgFile, htmlFile, mdFile, outFile, auditFile string
 	auditRes                                      *audit.Result // -audit's, once read
 	stdout, stderr                                io.Writer
@@ -136,8 +143,8 @@ func (o *reportRun) checkUsage() int {
 		return usage("-json and -csv are exclusive")
 	case o.withDiff && o.mdFile == "":
 		return usage("-diff adds the history's diff to the -md summary: give -md FILE")
-	case o.db != "" && !o.withDiff:
-		return usage("-db names the history of -diff: give -diff")
+	case o.db != "" && !o.withDiff && !o.withHistory:
+		return usage("-db names the history of -diff or -history: give one")
 	}
 	o.inputs = append(slices.Clone(o.files), o.base...)
 	if o.auditFile != "" {
@@ -172,6 +179,13 @@ func (o *reportRun) run() int {
 	recs, ok := o.read(o.files, "no records to price")
 	if !ok {
 		return 1
+	}
+	if o.withHistory {
+		if err := o.readPast(recs); err != nil {
+			o.fail("-history: ", err)
+			return 1
+		}
+		pricer.Past = o.past
 	}
 	// Repeated records of one row are one row: its median time and its samples.
 	sampled, rows := report.PriceRun(pricer, recs)
@@ -237,6 +251,52 @@ func (o *reportRun) openProfiles() int {
 		return 2
 	}
 	return 0
+}
+
+// readPast sets o.past to the rows' past in the history (history.PastOf), read once per
+// device as rows ask; a run already added with these very records is not its own past. A
+// history not created yet is an empty one: the first run has no past.
+func (o *reportRun) readPast(recs []record.Record) error {
+	dsn, err := historyDB(o.db)
+	if err != nil {
+		return err
+	}
+	if !history.IsURL(dsn) {
+		if _, err := os.Stat(dsn); errors.Is(err, fs.ErrNotExist) {
+			o.past = func(string, report.RowKey) (report.Past, bool) { return report.Past{}, false }
+			return nil
+		}
+	}
+	digest, err := history.Digest(recs)
+	if err != nil {
+		return err
+	}
+	history.Version = versionOf()
+	ctx := context.Background()
+	s, err := history.Open(ctx, dsn, false)
+	if err != nil {
+		return err
+	}
+	byDevice := map[string]map[report.RowKey]report.Past{}
+	for _, r := range recs {
+		if _, ok := byDevice[r.Device]; ok {
+			continue
+		}
+		m, err := s.PastOf(ctx, r.Device, digest, history.PastRuns)
+		if err != nil {
+			s.Close()
+			return err
+		}
+		byDevice[r.Device] = m
+	}
+	if err := s.Close(); err != nil {
+		return err
+	}
+	o.past = func(device string, key report.RowKey) (report.Past, bool) {
+		p, ok := byDevice[device][key]
+		return p, ok
+	}
+	return nil
 }
 
 // pricer returns a pricer over the opened profiles: one per run, since a run's references

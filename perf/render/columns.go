@@ -57,6 +57,9 @@ var columns = []column[report.Row]{
 	{name: "judged_efficiency", num: func(r *report.Row) float64 { return r.Judged }},
 	{name: "judged_low", num: func(r *report.Row) float64 { return r.JudgedLow }},
 	{name: "judged_high", num: func(r *report.Row) float64 { return r.JudgedHigh }},
+	{name: "past_low", num: func(r *report.Row) float64 { return pastCell(r, r.Past.Low) }},
+	{name: "past_high", num: func(r *report.Row) float64 { return pastCell(r, r.Past.High) }},
+	{name: "past_runs", num: func(r *report.Row) float64 { return pastCell(r, float64(r.Past.Runs)) }},
 	{name: "bound", text: func(r *report.Row) string { return string(r.Bound) }},
 	{name: "verdict", text: func(r *report.Row) string { return string(r.Verdict) }},
 	{name: "unsure", text: func(r *report.Row) string { return r.Unsure }},
@@ -79,6 +82,14 @@ func measured(s float64) float64 {
 		return blank
 	}
 	return s
+}
+
+// pastCell is v, a bound of the row's past, or blank when the row has none.
+func pastCell(r *report.Row, v float64) float64 {
+	if r.Past.Runs == 0 {
+		return blank
+	}
+	return v
 }
 
 func profileName(p *profiles.Profile) string {

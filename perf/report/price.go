@@ -312,6 +312,11 @@ type Row struct {
 	// load its references saw, a drifted run, a profile measured under load; "" when
 	// nothing did. The verdict is Inconclusive when only the widened interval holds the line.
 	Unsure string
+	// Past is the row's judged efficiency over the earlier runs of its device that the
+	// history holds (Pricer.Past); zero when none was given. Its range widens the interval
+	// that decides "at the line": a row whose runs fall on both sides of the line is at it,
+	// whatever one run's samples say.
+	Past Past
 	// Audit is the bytes audit's verdict on the row's formula ("PASS", "WARN" or "FAIL"),
 	// "" when no audit judged it: set by ropgen report -audit, so the summaries can say how
 	// many ranked rows' formulas were ever checked against the traffic measured.
@@ -335,6 +340,17 @@ type Pricer struct {
 	// PriceDrifted prices the rows of a run whose copy reference drifted off the profile
 	// anyway, marked (Row.Drift), instead of leaving them unpriced.
 	PriceDrifted bool
+	// Past, when set, returns a row's judged efficiency over the earlier runs of its device
+	// (the history store's PastOf): the verdict of a row judged on the device's own rows
+	// then holds across runs, not only within this one (Row.Past).
+	Past func(device string, key RowKey) (Past, bool)
+}
+
+// Past is a row's judged efficiency (Row.Judged) over earlier runs of its device: the
+// lowest and highest, and over how many runs.
+type Past struct {
+	Low, High float64
+	Runs      int
 }
 
 // device is what a device name resolves to.
@@ -700,6 +716,23 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 	// The samples' own interval decides "at the line"; what the run saw of the machine
 	// widens it into the interval that decides "inconclusive".
 	lo, hi := row.JudgedLow, row.JudgedHigh
+	var pastLine bool
+	if p.Past != nil && rec.ImplName() == record.DefaultImpl && !Blank(row.Judged) {
+		// A row's run-to-run spread is wider than one run's interval (the machine's memory
+		// speed and the row's own move between runs, and no same-time reference sees the
+		// row's own), so the line is judged over the runs the history holds too: a row read
+		// on both sides of it in those runs is at the line, and a run never contradicts one
+		// before it.
+		if past, ok := p.Past(rec.Device, KeyOf(rec)); ok && past.Runs > 0 {
+			row.Past = past
+			if Blank(lo) {
+				lo, hi = row.Judged, row.Judged
+			}
+			pastLine = !(reachesCeiling(hi) && !reachesCeiling(lo))
+			lo, hi = min(lo, past.Low), max(hi, past.High)
+			pastLine = pastLine && reachesCeiling(hi) && !reachesCeiling(lo)
+		}
+	}
 	wlo, whi := lo, hi
 	if Blank(wlo) {
 		wlo, whi = row.Judged, row.Judged
@@ -796,6 +829,10 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 	}
 	if row.Verdict == Anomaly {
 		row.setNote(NoteAnomaly)
+	}
+	if pastLine && row.Verdict == AtLine {
+		row.addNote(fmt.Sprintf("at the line over its runs: judged %s in this run, %s-%s in the %d earlier runs of this device the history holds",
+			Percent(row.Judged), Percent(row.Past.Low), Percent(row.Past.High), row.Past.Runs))
 	}
 	return row
 }

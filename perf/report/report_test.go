@@ -881,3 +881,46 @@ func TestMachineOff(t *testing.T) {
 		}
 	}
 }
+
+// TestPast: a row's earlier runs widen the interval that decides "at the line", so that a
+// row read on both sides of the line from run to run is at it, in every run.
+func TestPast(t *testing.T) {
+	const unit = 1.0 / (1 << 11)
+	at90 := reporttest.Rec("vector.fp32", 0, 9<<28, 10*unit)  // 90%
+	at60 := reporttest.Rec("vector.fp32", 0, 6<<28, 10*unit)  // 60%
+	other := reporttest.Rec("vector.fp32", 0, 6<<28, 10*unit) // an implementation's own row
+	other.Impl = "torch"
+	for _, c := range []struct {
+		name string
+		rec  record.Record
+		past Past
+		want Verdict
+	}{
+		{"no past", at90, Past{}, AtCeiling},
+		{"past at ceiling too", at90, Past{Low: 0.85, High: 0.95, Runs: 4}, AtCeiling},
+		{"a past run below", at90, Past{Low: 0.6, High: 0.95, Runs: 4}, AtLine},
+		{"below, a past run at ceiling", at60, Past{Low: 0.55, High: 0.82, Runs: 2}, AtLine},
+		{"below then and now", at60, Past{Low: 0.5, High: 0.7, Runs: 9}, Below},
+		{"the history keeps ropgen's rows only", other, Past{Low: 0.5, High: 0.9, Runs: 9}, Below},
+	} {
+		p := NewPricer(reporttest.Profile(t), nil, "")
+		var asked int
+		p.Past = func(device string, key RowKey) (Past, bool) {
+			asked++
+			if key != KeyOf(&c.rec) || device != c.rec.Device {
+				t.Errorf("%s: asked for %q %v", c.name, device, key)
+			}
+			return c.past, c.past.Runs > 0
+		}
+		row := p.Price(&c.rec)
+		if row.Verdict != c.want {
+			t.Errorf("%s: judged %.2f, past %+v: verdict %q, want %q (note %q)", c.name, row.Judged, c.past, row.Verdict, c.want, row.Note)
+		}
+		if c.want == AtLine && !strings.Contains(row.Note, "at the line over its runs") {
+			t.Errorf("%s: the note does not say the runs put it at the line: %q", c.name, row.Note)
+		}
+		if c.rec.Impl != "" && asked > 0 {
+			t.Errorf("%s: the history was asked for another implementation's row", c.name)
+		}
+	}
+}

@@ -12,8 +12,9 @@ import (
 // implementation on one device and roof with the same counts (ropbench run -count N writes N of them), as one record whose
 // Seconds is the median of theirs, and each record's time as a sample.
 type Sampled struct {
-	// Record is the first record of the row with a measured time (or its first record, when
-	// none has one), but for Seconds: the median of Samples.
+	// Record is the row's record with a measured time and the most samples (Iters; the
+	// first of them), or its first record when none has a time, but for Seconds: the median
+	// of Samples.
 	record.Record
 	// Samples are the records' measured times in the order read: a record of 0 s (no
 	// measured time) is none, so a row of such records only has no samples.
@@ -94,7 +95,10 @@ func group(recs []record.Record, skipRefs bool) []Sampled {
 		if r.Seconds == 0 && !r.IsReference() {
 			continue
 		}
-		if len(out[j].Samples) == 0 {
+		// The row's same-time references (RefRate, ProbeRate and their intervals) are one
+		// record's, measured in the moments of that record's samples: the record with the
+		// most samples stands for the row, the chart's over the quick run's five.
+		if len(out[j].Samples) == 0 || r.Iters > out[j].Iters {
 			out[j].Record = *r
 		}
 		out[j].Samples = append(out[j].Samples, r.Seconds)

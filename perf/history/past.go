@@ -1,0 +1,80 @@
+package history
+
+import (
+	"context"
+	"math"
+
+	"github.com/ropgen/ropgen/perf/report"
+)
+
+// PastRuns is how many of a device's latest runs the report's verdicts read (report
+// -history): enough that a row's runs on both sides of the line are seen together, few
+// enough that a kernel changed some commits ago stops counting after as many runs.
+const PastRuns = 10
+
+// PastOf returns, per row of device, its judged efficiency (report.Row.Judged) over the
+// device's latest n runs, each priced against its own profile, as report.Pricer.Past reads
+// it. Left out: a run whose digest is skip (the run being priced, where it was added
+// already), a run priced against a profile measured under load (its calibration was
+// refused, so its figures are lower bounds, not the row's run-to-run spread), and a row
+// whose verdict there was none of "at ceiling", "below", "at the line" or "inconclusive"
+// (a latency-bound row, an anomaly or a formula error is no reading of the kernel). The
+// history keeps no implementation name, so these are the rows as ropgen's own kernels read.
+func (s *Store) PastOf(ctx context.Context, device, skip string, n int) (map[report.RowKey]report.Past, error) {
+	all, err := s.Runs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pr := s.pricing()
+	var runs []Run
+	var ids []int64
+	for i := len(all) - 1; i >= 0 && len(runs) < n; i-- {
+		r := all[i]
+		if r.Device != device || r.Digest == skip {
+			continue
+		}
+		prof, err := pr.profile(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		if prof == nil || prof.Measured.Loaded() {
+			continue
+		}
+		runs = append(runs, r)
+		ids = append(ids, r.ID)
+	}
+	out := map[report.RowKey]report.Past{}
+	if len(runs) == 0 {
+		return out, nil
+	}
+	recs, err := s.records(ctx, ids, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range runs {
+		p, err := pr.price(ctx, r, recs[r.ID])
+		if err != nil {
+			return nil, err
+		}
+		for i := range p.Rows {
+			row := &p.Rows[i]
+			switch row.Verdict {
+			case report.AtCeiling, report.Below, report.AtLine, report.Inconclusive:
+			default:
+				continue
+			}
+			if math.IsNaN(row.Judged) || math.IsInf(row.Judged, 0) {
+				continue
+			}
+			k := report.KeyOf(&p.Sampled[i].Record)
+			past, ok := out[k]
+			if !ok {
+				past = report.Past{Low: row.Judged, High: row.Judged}
+			}
+			past.Low, past.High = min(past.Low, row.Judged), max(past.High, row.Judged)
+			past.Runs++
+			out[k] = past
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,80 @@
+package history_test
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/ropgen/ropgen/perf/history"
+	"github.com/ropgen/ropgen/perf/history/historytest"
+	"github.com/ropgen/ropgen/perf/record"
+	"github.com/ropgen/ropgen/perf/report"
+)
+
+// loadedProfile is testProfile as a calibration refused under load writes it.
+const loadedProfile = testProfile + `measured:
+  at: "2026-01-02T03:04:05Z"
+  refused: ["the load average rose during the measurement"]
+`
+
+// TestPastOf: a row's past is its judged efficiency over the device's latest runs, each
+// priced against its own profile, leaving out the run being priced and the runs whose
+// profile was measured under load.
+func TestPastOf(t *testing.T) {
+	historytest.Each(t, func(t *testing.T, db historytest.DB) {
+		ctx := context.Background()
+		s := open(t, db.DSN, true)
+		// One row at the efficiency asked: 80 MiB at 10 GB/s on the test profile.
+		run := func(eff float64, device string) []record.Record {
+			secs := float64(80<<20) / 10e9 / eff
+			return []record.Record{{Device: device, Op: "AddFwd", Workload: "w", DType: "float32", Roof: "vector.fp32",
+				Flops: 1, Bytes: 80 << 20, Seconds: secs, MinSeconds: secs, MaxSeconds: secs, Iters: 15}}
+		}
+		addAs := func(recs []record.Record, prof string) {
+			t.Helper()
+			meta := &history.Run{Time: time.Now(), Commit: "c", Host: "test", Version: "test", Command: "test"}
+			p := &history.Profile{Name: "test", Source: "test.yaml", Text: []byte(prof)}
+			if _, _, err := s.Add(ctx, meta, recs, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		addAs(run(0.6, testDevice), testProfile)
+		addAs(run(0.9, testDevice), testProfile)
+		addAs(run(0.3, testDevice), loadedProfile)
+		addAs(run(0.1, "cpu: Another Device"), testProfile)
+		now := run(0.85, testDevice)
+		addAs(now, testProfile)
+		digest, err := history.Digest(now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := report.RowKey{Op: "AddFwd", Workload: "w", DType: "float32"}
+		near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+		for _, c := range []struct {
+			name      string
+			skip      string
+			n         int
+			low, high float64
+			runs      int
+		}{
+			{"the run being priced left out", digest, 10, 0.6, 0.9, 2},
+			{"with it", "", 10, 0.6, 0.9, 3},
+			{"the latest quiet run only", "", 1, 0.85, 0.85, 1},
+			{"the latest but the run being priced", digest, 1, 0.9, 0.9, 1},
+		} {
+			past, err := s.PastOf(ctx, testDevice, c.skip, c.n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := past[key]
+			if !near(p.Low, c.low) || !near(p.High, c.high) || p.Runs != c.runs {
+				t.Errorf("%s: past %+v, want %.2f-%.2f over %d runs", c.name, p, c.low, c.high, c.runs)
+			}
+		}
+		other, err := s.PastOf(ctx, "cpu: No Such Device", "", 10)
+		if err != nil || len(other) != 0 {
+			t.Errorf("a device the history never saw: %v, %v", other, err)
+		}
+	})
+}
