@@ -70,7 +70,7 @@ o=$tmp/fresh && setup "$o" && touch "$o/refuse"
 check "no earlier profile" 0 "$o"
 expect "no earlier profile" "calibrated twice" [ "$(grep -c '^ropgen calibrate' "$o/calls")" = 2 ]
 expect "no earlier profile" "host.yaml written" [ ! -e "$o/host.yaml" ]
-expect "no earlier profile" "the summary is not priced against host-loaded.yaml" grep -q "^summary of report -summary -profile $o/host-loaded.yaml" "$o/stdout"
+expect "no earlier profile" "the summary is not priced against host-loaded.yaml" grep -q "^summary of report -summary -history -profile $o/host-loaded.yaml" "$o/stdout"
 expect "no earlier profile" "the run does not say so" grep -q "priced against the refused measurement" "$o/stderr"
 
 # An earlier profile, a drifted run, a busy machine: the recalibration is refused twice and
@@ -79,7 +79,7 @@ o=$tmp/earlier && setup "$o" && echo "accepted earlier" > "$o/host.yaml" && touc
 check "earlier profile, drift" 0 "$o"
 expect "earlier profile, drift" "the earlier profile changed" grep -qx "accepted earlier" "$o/host.yaml"
 expect "earlier profile, drift" "benchmarked again after a refused recalibration" [ "$(grep -c '^ropbench run -quick' "$o/calls")" = 1 ]
-expect "earlier profile, drift" "the summary is not priced against host.yaml" grep -q "^summary of report -summary -profile $o/host.yaml" "$o/stdout"
+expect "earlier profile, drift" "the summary is not priced against host.yaml" grep -q "^summary of report -summary -history -profile $o/host.yaml" "$o/stdout"
 expect "earlier profile, drift" "a refused measurement left as host-new.yaml" [ ! -e "$o/host-new.yaml" ]
 
 # A quiet machine: calibrated once, no loaded profile left from an earlier busy run.

@@ -47,7 +47,11 @@ calibrate() {
 benchmark() {
 	echo "benchmarking (logs: $OUT/quick.log, $OUT/chart.log)" >&2
 	"$BIN/ropbench" run -quick -o "$OUT/quick.txt" 2> "$OUT/quick.log" || { tail -5 "$OUT/quick.log"; return 1; }
-	"$BIN/ropbench" run -judge "$1" -samples 15 -max-samples 120 -o "$OUT/chart.txt" 2> "$OUT/chart.log" || { tail -5 "$OUT/chart.log"; return 1; }
+	# The judged cases are sized by the history's median cold-call floor of this host (none
+	# yet: the run's own), so that an op's judged case stays the same from run to run.
+	local floor
+	floor=$("$BIN/ropgen" history floor 2> /dev/null)
+	"$BIN/ropbench" run -judge "$1" ${floor:+-judge-floor "$floor"} -samples 15 -max-samples 120 -o "$OUT/chart.txt" 2> "$OUT/chart.log" || { tail -5 "$OUT/chart.log"; return 1; }
 }
 
 profile=$PROFILE

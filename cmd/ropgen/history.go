@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path"
@@ -31,11 +32,12 @@ import (
 )
 
 var historyCommands = map[string]cli.Command{
-	"add":  {Summary: "store a run's records, with the profile, commit, device and host: prints its id", Run: runHistoryAdd},
-	"runs": {Summary: "list the stored runs", Run: runHistoryRuns},
-	"show": {Summary: "per row, its time, efficiency and verdict over the runs, with the trend", Run: runHistoryShow},
-	"diff": {Summary: "compare two runs row by row: exit 1 when a row got slower beyond noise", Run: runHistoryDiff},
-	"page": {Summary: "write a static HTML trend page of the history", Run: runHistoryPage},
+	"add":   {Summary: "store a run's records, with the profile, commit, device and host: prints its id", Run: runHistoryAdd},
+	"runs":  {Summary: "list the stored runs", Run: runHistoryRuns},
+	"show":  {Summary: "per row, its time, efficiency and verdict over the runs, with the trend", Run: runHistoryShow},
+	"diff":  {Summary: "compare two runs row by row: exit 1 when a row got slower beyond noise", Run: runHistoryDiff},
+	"page":  {Summary: "write a static HTML trend page of the history", Run: runHistoryPage},
+	"floor": {Summary: "print the median cold-call floor of a device's recent runs: what ropbench run -judge-floor sizes by", Run: runHistoryFloor},
 }
 
 // runHistory is `ropgen history`: the runs kept in a database (docs/history-store.md).
@@ -61,6 +63,16 @@ func historyDB(flag string) (string, error) {
 		return "", fmt.Errorf("%v: name a database with -db or %s", err, history.EnvVar)
 	}
 	return config.Rel(filepath.Join(root, filepath.FromSlash(history.DefaultPath))), nil
+}
+
+// notCreated reports whether dsn names a SQLite file that does not exist yet: a history no
+// run was added to, which the commands that read the past take as an empty one.
+func notCreated(dsn string) bool {
+	if history.IsURL(dsn) {
+		return false
+	}
+	_, err := os.Stat(dsn)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // openHistory opens the history for a command; create only for add.
@@ -283,6 +295,44 @@ averages when the run was added. With -json, one JSON object a line.`, stdout, s
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Time.UTC().Format("2006-01-02 15:04:05"), commitText(r), r.Device, r.Rows, orDash(r.Profile), orDash(r.Load))
 	}
 	tw.Flush()
+	return 0
+}
+
+func runHistoryFloor(args []string, stdout, stderr io.Writer) int {
+	fl := cli.NewFlags("ropgen history floor", "[-db FILE|URL] [-device NAME]", fmt.Sprintf(`
+Floor prints the median cold-call floor, in seconds, of the device's latest %d runs priced
+against quiet profiles (their ref.floor records), and nothing when the history has no such run
+yet (a history not created yet is none). make run passes it to ropbench run -judge-floor, so
+that the case judged for an op stays the same from run to run: one run's own floor is a few
+cold calls, and moves by more than 2x between runs.`, history.PastRuns), stdout, stderr)
+	db := dbFlag(fl)
+	device := fl.String("device", profiles.HostDeviceName(), "the device `NAME`, as its records name it")
+	if code, ok := fl.Parse(args); !ok {
+		return code
+	}
+	if code, ok := fl.NoArgs(); !ok {
+		return code
+	}
+	dsn, err := historyDB(*db)
+	if err != nil {
+		return fl.Errorf("%v", err)
+	}
+	if notCreated(dsn) {
+		return 0
+	}
+	s, code, ok := openHistory(fl, dsn, false)
+	if !ok {
+		return code
+	}
+	defer s.Close()
+	f, n, err := s.Floor(context.Background(), *device, history.PastRuns)
+	if err != nil {
+		return fl.Errorf("%v", err)
+	}
+	if n > 0 {
+		fmt.Fprintf(stdout, "%.3g\n", f)
+		fmt.Fprintf(stderr, "ropgen history floor: the median of %d runs of %s\n", n, *device)
+	}
 	return 0
 }
 

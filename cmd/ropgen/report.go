@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -261,11 +260,9 @@ func (o *reportRun) readPast(recs []record.Record) error {
 	if err != nil {
 		return err
 	}
-	if !history.IsURL(dsn) {
-		if _, err := os.Stat(dsn); errors.Is(err, fs.ErrNotExist) {
-			o.past = func(string, report.RowKey) (report.Past, bool) { return report.Past{}, false }
-			return nil
-		}
+	if notCreated(dsn) {
+		o.past = func(string, report.RowKey) (report.Past, bool) { return report.Past{}, false }
+		return nil
 	}
 	digest, err := history.Digest(recs)
 	if err != nil {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"math"
 
+	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
+	"github.com/ropgen/ropgen/perf/stats"
 )
 
 // PastRuns is how many of a device's latest runs the report's verdicts read (report
@@ -21,36 +23,12 @@ const PastRuns = 10
 // (a latency-bound row, an anomaly or a formula error is no reading of the kernel). The
 // history keeps no implementation name, so these are the rows as ropgen's own kernels read.
 func (s *Store) PastOf(ctx context.Context, device, skip string, n int) (map[report.RowKey]report.Past, error) {
-	all, err := s.Runs(ctx)
+	pr := s.pricing()
+	runs, recs, err := s.latestQuiet(ctx, pr, device, skip, n, nil)
 	if err != nil {
 		return nil, err
-	}
-	pr := s.pricing()
-	var runs []Run
-	var ids []int64
-	for i := len(all) - 1; i >= 0 && len(runs) < n; i-- {
-		r := all[i]
-		if r.Device != device || r.Digest == skip {
-			continue
-		}
-		prof, err := pr.profile(ctx, r)
-		if err != nil {
-			return nil, err
-		}
-		if prof == nil || prof.Measured.Loaded() {
-			continue
-		}
-		runs = append(runs, r)
-		ids = append(ids, r.ID)
 	}
 	out := map[report.RowKey]report.Past{}
-	if len(runs) == 0 {
-		return out, nil
-	}
-	recs, err := s.records(ctx, ids, nil)
-	if err != nil {
-		return nil, err
-	}
 	for _, r := range runs {
 		p, err := pr.price(ctx, r, recs[r.ID])
 		if err != nil {
@@ -77,4 +55,65 @@ func (s *Store) PastOf(ctx context.Context, device, skip string, n int) (map[rep
 		}
 	}
 	return out, nil
+}
+
+// Floor returns the median cold-call floor (the ref.floor record's time) over device's
+// latest n runs priced against quiet profiles, and how many runs had one: ropbench run
+// -judge sizes its selection by it (-judge-floor), so that the case judged for an op stays
+// the same from run to run where one run's own floor, a few cold calls, would move it.
+func (s *Store) Floor(ctx context.Context, device string, n int) (float64, int, error) {
+	runs, recs, err := s.latestQuiet(ctx, s.pricing(), device, "", n, func(r *record.Record) bool { return r.Op == record.RefFloor })
+	if err != nil {
+		return 0, 0, err
+	}
+	var floors []float64
+	for _, r := range runs {
+		// A run has one floor; the largest of several is the one its report prices with.
+		f := 0.0
+		for _, rec := range recs[r.ID] {
+			f = max(f, rec.Seconds)
+		}
+		if f > 0 {
+			floors = append(floors, f)
+		}
+	}
+	if len(floors) == 0 {
+		return 0, 0, nil
+	}
+	return stats.Median(floors), len(floors), nil
+}
+
+// latestQuiet returns device's latest n runs, newest first, but the one whose digest is skip
+// and those priced against a profile measured under load, with the records keep keeps (nil:
+// all).
+func (s *Store) latestQuiet(ctx context.Context, pr *pricing, device, skip string, n int, keep func(*record.Record) bool) ([]Run, map[int64][]record.Record, error) {
+	all, err := s.Runs(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	var runs []Run
+	var ids []int64
+	for i := len(all) - 1; i >= 0 && len(runs) < n; i-- {
+		r := all[i]
+		if r.Device != device || r.Digest == skip {
+			continue
+		}
+		prof, err := pr.profile(ctx, r)
+		if err != nil {
+			return nil, nil, err
+		}
+		if prof == nil || prof.Measured.Loaded() {
+			continue
+		}
+		runs = append(runs, r)
+		ids = append(ids, r.ID)
+	}
+	if len(runs) == 0 {
+		return nil, nil, nil
+	}
+	recs, err := s.records(ctx, ids, keep)
+	if err != nil {
+		return nil, nil, err
+	}
+	return runs, recs, nil
 }

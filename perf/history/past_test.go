@@ -78,3 +78,35 @@ func TestPastOf(t *testing.T) {
 		}
 	})
 }
+
+// TestFloor: the judged cases are sized by the median cold-call floor of the device's
+// latest quiet runs, not by a busy run's.
+func TestFloor(t *testing.T) {
+	historytest.Each(t, func(t *testing.T, db historytest.DB) {
+		ctx := context.Background()
+		s := open(t, db.DSN, true)
+		if f, n, err := s.Floor(ctx, testDevice, history.PastRuns); err != nil || n != 0 || f != 0 {
+			t.Errorf("an empty history: floor %g over %d runs, %v", f, n, err)
+		}
+		for i, c := range []struct {
+			floor float64
+			prof  string
+		}{{2e-6, testProfile}, {6e-6, testProfile}, {100e-6, loadedProfile}, {4e-6, testProfile}} {
+			recs := []record.Record{
+				{Device: testDevice, Op: record.RefFloor, Workload: "CopyFwd:cpu-small", DType: "float32", Roof: "vector.fp32", Bytes: 1024, Seconds: c.floor, Iters: 9},
+				{Device: testDevice, Op: "AddFwd", Workload: "w", DType: "float32", Roof: "vector.fp32", Bytes: 80 << 20, Seconds: 0.01 * float64(i+1), Iters: 15},
+			}
+			meta := &history.Run{Time: time.Now(), Commit: "c", Host: "test", Version: "test", Command: "test"}
+			if _, _, err := s.Add(ctx, meta, recs, &history.Profile{Name: "test", Source: "test.yaml", Text: []byte(c.prof)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f, n, err := s.Floor(ctx, testDevice, history.PastRuns)
+		if err != nil || n != 3 || math.Abs(f-4e-6) > 1e-12 {
+			t.Errorf("floor %g over %d runs, %v; want 4e-06 over the 3 quiet runs", f, n, err)
+		}
+		if f, n, _ := s.Floor(ctx, testDevice, 1); n != 1 || math.Abs(f-4e-6) > 1e-12 {
+			t.Errorf("the latest run alone: floor %g over %d runs", f, n)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package benchcmd
 import (
 	"fmt"
 	"io"
+	"math"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -37,6 +38,7 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	asJSON := fl.Bool("json", false, "write JSON lines (record.JSONWriter) instead of Go benchmark format")
 	ff := addFilterFlags(fl)
 	quick := fl.Bool("quick", false, "only the small cpu-* rows (32 MiB of tensors at most), with a short timing budget")
+	judgeFloor := fl.Float64("judge-floor", 0, "with -judge: size the selection by this cold-call floor in `SECONDS` instead of the one the run measures (make run passes ropgen history floor: the median of the device's recent runs, so that the case judged for an op stays the same from run to run)")
 	judge := fl.String("judge", "", "only the cases that can earn a verdict on the profile `NAME|FILE`: per op, the cpu-* row with the smallest tensors whose speed-of-light time there is at least 10x the run's latency floor (bench.Judge)")
 	count := fl.Int("count", bench.DefaultOptions.Count, "records per case (benchstat needs several for a p-value)")
 	samples := fl.Int("samples", bench.DefaultOptions.Samples, "timed batches per record; the record is their median")
@@ -80,6 +82,9 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 	}
 	if *maxSamples != 0 && (*judge == "" || *maxSamples < *samples) {
 		return fl.Fail("-max-samples %d: needs -judge (the verdict is the profile's) and at least -samples (%d)", *maxSamples, *samples)
+	}
+	if *judgeFloor != 0 && (*judge == "" || !(*judgeFloor > 0) || math.IsInf(*judgeFloor, 0)) {
+		return fl.Fail("-judge-floor %g: a cold-call floor in seconds, above 0, for -judge", *judgeFloor)
 	}
 	lim := bench.Limits{MaxStorage: *maxStorage, FlopLimit: *maxFlops, Quick: *quick}
 	var judged *profiles.Profile
@@ -141,6 +146,13 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 			if r.Op == record.RefFloor {
 				floor = max(floor, r.Seconds)
 			}
+		}
+		if *judgeFloor > 0 {
+			// The floor given (make run's: the median of the history's recent runs) sizes the
+			// selection, so that an op's judged case does not move with this run's few cold
+			// calls; never under a fifth of this run's own, which keeps every judged row's
+			// speed-of-light time above twice it (the report's latency rule).
+			floor = max(judged.LatencyFloor, *judgeFloor, floor*2/bench.JudgeMargin)
 		}
 		plans = bench.Judge(plans, judged, floor, *warm)
 		if *maxSamples > *samples {
