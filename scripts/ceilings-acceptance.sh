@@ -8,6 +8,12 @@
 #       directory of an earlier quiet series, every busy verdict is checked against it
 #   AGAIN=/tmp/ceilings.YYYY QUIET=/tmp/ceilings.XXXX scripts/ceilings-acceptance.sh
 #       no runs: the summary of an earlier series again (against QUIET when given)
+#   HISTORY=fresh N=5 scripts/ceilings-acceptance.sh
+#       the runs keep their history in a new database of the work directory (ROPGEN_DB),
+#       not in the module's: the first run has no past, as on a new machine
+#
+# make run judges the line over the history's earlier runs too (report -history), so each run
+# line says how many runs of the history it saw.
 #
 # Per run: make run's exit status and time, which profile priced it (out/host.yaml, or the
 # measurement refused under load, out/host-loaded.yaml, which must never become
@@ -84,10 +90,11 @@ for i in $(seq 1 "$N"); do
 	(cd "$dbl" && "$work/doubled-bin/ropbench" run -judge "$profile" -op '^AddFwd$' -workload '^cpu-large$' -samples 15 -max-samples 120 -o "$out/add2x.txt" 2> /dev/null)
 	"$out/bin/ropgen" report -profile "$profile" "$out/add2x.txt" > "$out/add2x-report.txt" 2>&1
 	caught=$?
+	kept=$("$out/bin/ropgen" history runs -json 2> /dev/null | wc -l)
 	"$out/bin/ropgen" report -json -profile "$profile" "$out/add2x.txt" > "$out/add2x.json" 2> /dev/null
 	doubled=$(jq -r '[.rows[] | .ref_ratio // empty] | max // "none"' "$out/add2x.json")
 	highest=$(jq -r '[.rows[] | select(.ref_ratio != null) | {r: .ref_ratio, n: (.op + "/" + .workload)}] | max_by(.r) // {r: "none", n: ""} | "\(.r) \(.n)"' "$out/all.json")
-	echo "run $i: make run exit $rc, $(($(date +%s) - start)) s (load average $load0 before, $(cut -d' ' -f1 /proc/loadavg 2> /dev/null) after), profile $(basename "$profile") (measured under load: $loaded; refused profile left as host.yaml: $leaked), $anomalies anomalies, $errors formula errors; doubled AddFwd: report exit $caught ($(grep -c 'formula error' "$out/add2x-report.txt") formula-error lines), implied/reference $doubled; correct rows' highest $highest"
+	echo "run $i: make run exit $rc, $(($(date +%s) - start)) s (load average $load0 before, $(cut -d' ' -f1 /proc/loadavg 2> /dev/null) after), profile $(basename "$profile") (measured under load: $loaded; refused profile left as host.yaml: $leaked), $anomalies anomalies, $errors formula errors; doubled AddFwd: report exit $caught ($(grep -c 'formula error' "$out/add2x-report.txt") formula-error lines), implied/reference $doubled; correct rows' highest $highest; history: $kept runs, this one included"
 done
 }
 
@@ -98,7 +105,10 @@ if [ -n "${AGAIN:-}" ]; then
 	cat "$work/runs.txt"
 else
 	work=$(mktemp -d /tmp/ceilings.XXXXXX)
-	echo "work directory: $work (BUSY=${BUSY:-0}, N=$N, commit $(git rev-parse --short HEAD))"
+	if [ "${HISTORY:-module}" = fresh ]; then
+		export ROPGEN_DB=$work/history.db
+	fi
+	echo "work directory: $work (BUSY=${BUSY:-0}, N=$N, HISTORY=${HISTORY:-module}, commit $(git rev-parse --short HEAD))"
 	series | tee "$work/runs.txt"
 fi
 

@@ -99,5 +99,5 @@ status=$?
 # Exit 4 says rows were left unpriced; the summary counts them and their notes say why.
 [ $status -eq 4 ] && status=0
 echo "full tables: $OUT/quick-report.txt (regression rows), $OUT/chart-report.txt (ranked rows); HTML page: $OUT/report.html; chart: $OUT/roofline.svg; profile: $profile"
-echo "history: every run is kept in .ropgen/history.db (ropgen history runs); the diff above is against the previous run of this device ($OUT/history-diff.txt); trend page: $OUT/history.html"
+echo "history: every run is kept in ${ROPGEN_DB:-.ropgen/history.db} (ropgen history runs); the diff above is against the previous run of this device ($OUT/history-diff.txt); trend page: $OUT/history.html"
 exit $status
