@@ -122,6 +122,9 @@ matches, else the module's calibrated host profile (out/host.yaml) when it match
 		return fl.Errorf("nothing stored: no records in %s", strings.Join(files, ", "))
 	}
 	device, err := history.DeviceOf(recs)
+	if err == nil {
+		_, err = history.ImplOf(recs)
+	}
 	if err != nil {
 		return fl.Errorf("nothing stored: %v", err)
 	}
@@ -158,7 +161,7 @@ matches, else the module's calibrated host profile (out/host.yaml) when it match
 	}
 	fmt.Fprintf(stdout, "%d\n", id)
 	priced := "priced against " + orDash(nameOf(prof))
-	fmt.Fprintf(stderr, "ropgen history add: run %d in %s: %d rows of %s, commit %s, %s\n", id, s.Name, meta.Rows, device, commitText(meta), priced)
+	fmt.Fprintf(stderr, "ropgen history add: run %d in %s: %d rows of %s, commit %s, %s\n", id, s.Name, meta.Rows, meta.Track(), commitText(meta), priced)
 	return 0
 }
 
@@ -292,7 +295,7 @@ averages when the run was added. With -json, one JSON object a line.`, stdout, s
 	fmt.Fprintln(tw, "id\ttime\tcommit\tdevice\trows\tprofile\tload")
 	for i := range runs {
 		r := &runs[i]
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Time.UTC().Format("2006-01-02 15:04:05"), commitText(r), r.Device, r.Rows, orDash(r.Profile), orDash(r.Load))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Time.UTC().Format("2006-01-02 15:04:05"), commitText(r), r.Track(), r.Rows, orDash(r.Profile), orDash(r.Load))
 	}
 	tw.Flush()
 	return 0
@@ -574,7 +577,7 @@ func pickRuns(ctx context.Context, s *history.Store, ids []int64) (a, b history.
 			return a, b, errors.New("the history holds no run: nothing to compare")
 		}
 		if !ok {
-			return a, b, fmt.Errorf("%w: run %d is the first of device %q", errFirstRun, b.ID, b.Device)
+			return a, b, fmt.Errorf("%w: run %d is the first of device %q", errFirstRun, b.ID, b.Track())
 		}
 		return a, b, nil
 	}
@@ -597,18 +600,18 @@ func pickRuns(ctx context.Context, s *history.Store, ids []int64) (a, b history.
 		return a, b, err
 	}
 	for _, r := range runs {
-		if r.Device == a.Device {
+		if r.Track() == a.Track() {
 			b = r
 		}
 	}
 	if b.ID == a.ID {
-		return a, b, fmt.Errorf("run %d is the latest of device %q: give the run to compare it with", a.ID, a.Device)
+		return a, b, fmt.Errorf("run %d is the latest of device %q: give the run to compare it with", a.ID, a.Track())
 	}
 	return a, b, nil
 }
 
 func runLine(r *history.Run) string {
-	return fmt.Sprintf("run %d (%s, commit %s, %s)", r.ID, r.Time.UTC().Format("2006-01-02 15:04"), commitText(r), r.Device)
+	return fmt.Sprintf("run %d (%s, commit %s, %s)", r.ID, r.Time.UTC().Format("2006-01-02 15:04"), commitText(r), r.Track())
 }
 
 // diffRows returns the rows diff lists.

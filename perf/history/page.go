@@ -92,10 +92,10 @@ func (s *Store) Page(ctx context.Context, f Filter) (*Page, error) {
 	}
 	devices := map[string]*pageDevice{}
 	for _, r := range runs {
-		d := devices[r.Device]
+		d := devices[r.Track()]
 		if d == nil {
-			d = &pageDevice{Device: r.Device}
-			devices[r.Device] = d
+			d = &pageDevice{Device: r.Track()}
+			devices[r.Track()] = d
 			p.Devices = append(p.Devices, d)
 		}
 		d.Runs++
@@ -118,7 +118,7 @@ func (s *Store) Page(ctx context.Context, f Filter) (*Page, error) {
 		// The device's last two runs: what history diff with no run given compares.
 		var a, b *Run
 		for i := len(runs) - 1; i >= 0 && a == nil; i-- {
-			if runs[i].Device != d.Device {
+			if runs[i].Track() != d.Device {
 				continue
 			}
 			if b == nil {

@@ -20,8 +20,8 @@ const PastRuns = 10
 // already), a run priced against a profile measured under load (its calibration was
 // refused, so its figures are lower bounds, not the row's run-to-run spread), and a row
 // whose verdict there was none of "at ceiling", "below", "at the line" or "inconclusive"
-// (a latency-bound row, an anomaly or a formula error is no reading of the kernel). The
-// history keeps no implementation name, so these are the rows as ropgen's own kernels read.
+// (a latency-bound row, an anomaly or a formula error is no reading of the kernel). Only
+// runs of ropgen's own kernels count (Run.Impl ""): report.Pricer.Past asks for no other's.
 func (s *Store) PastOf(ctx context.Context, device, skip string, n int) (map[report.RowKey]report.Past, error) {
 	pr := s.pricing()
 	runs, recs, err := s.latestQuiet(ctx, pr, device, skip, n, nil)
@@ -83,9 +83,9 @@ func (s *Store) Floor(ctx context.Context, device string, n int) (float64, int, 
 	return stats.Median(floors), len(floors), nil
 }
 
-// latestQuiet returns device's latest n runs, newest first, but the one whose digest is skip
-// and those priced against a profile measured under load, with the records keep keeps (nil:
-// all).
+// latestQuiet returns device's latest n runs of ropgen's own kernels, newest first, but the
+// one whose digest is skip and those priced against a profile measured under load, with the
+// records keep keeps (nil: all).
 func (s *Store) latestQuiet(ctx context.Context, pr *pricing, device, skip string, n int, keep func(*record.Record) bool) ([]Run, map[int64][]record.Record, error) {
 	all, err := s.Runs(ctx)
 	if err != nil {
@@ -95,7 +95,7 @@ func (s *Store) latestQuiet(ctx context.Context, pr *pricing, device, skip strin
 	var ids []int64
 	for i := len(all) - 1; i >= 0 && len(runs) < n; i-- {
 		r := all[i]
-		if r.Device != device || r.Digest == skip {
+		if r.Device != device || r.Impl != "" || r.Digest == skip {
 			continue
 		}
 		prof, err := pr.profile(ctx, r)

@@ -3,6 +3,7 @@ package history_test
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -107,6 +108,47 @@ func TestFloor(t *testing.T) {
 		}
 		if f, n, _ := s.Floor(ctx, testDevice, 1); n != 1 || math.Abs(f-4e-6) > 1e-12 {
 			t.Errorf("the latest run alone: floor %g over %d runs", f, n)
+		}
+	})
+}
+
+// TestImplKeptApart: a harness's run (records of another implementation) is stored with its
+// implementation, read back with it, kept apart from ropgen's own runs of the same rows in
+// the series and the past, and a run of several implementations is refused.
+func TestImplKeptApart(t *testing.T) {
+	historytest.Each(t, func(t *testing.T, db historytest.DB) {
+		ctx := context.Background()
+		s := open(t, db.DSN, true)
+		row := func(impl string, secs float64) record.Record {
+			return record.Record{Device: testDevice, Impl: impl, Op: "AddFwd", Workload: "w", DType: "float32", Roof: "vector.fp32",
+				Bytes: 80 << 20, Seconds: secs, MinSeconds: secs, MaxSeconds: secs, Iters: 15}
+		}
+		own, torch := row("", 0.0105), row("torch", 0.05)
+		add(t, s, []record.Record{own}, "c")
+		add(t, s, []record.Record{torch}, "c")
+		meta := &history.Run{Time: time.Now(), Commit: "c", Host: "test", Version: "test", Command: "test"}
+		if _, _, err := s.Add(ctx, meta, []record.Record{own, torch}, profile()); err == nil || !strings.Contains(err.Error(), "2 implementations (ropgen, torch)") {
+			t.Errorf("a run of two implementations: %v; want it refused", err)
+		}
+		runs, err := s.Runs(ctx)
+		if err != nil || len(runs) != 2 {
+			t.Fatalf("%d runs, %v", len(runs), err)
+		}
+		if runs[0].Impl != "" || runs[1].Impl != "torch" || runs[1].Track() != testDevice+" (torch)" || runs[0].Track() != testDevice {
+			t.Errorf("runs' implementations %q %q, tracks %q %q", runs[0].Impl, runs[1].Impl, runs[0].Track(), runs[1].Track())
+		}
+		recs, err := s.Records(ctx, runs[1].ID)
+		if err != nil || len(recs[runs[1].ID]) != 1 || recs[runs[1].ID][0].Impl != "torch" {
+			t.Errorf("the torch run's records read back as %+v, %v", recs, err)
+		}
+		series, _, err := s.Series(ctx, history.Filter{})
+		if err != nil || len(series) != 2 || series[0].Device != testDevice || series[1].Device != testDevice+" (torch)" {
+			t.Errorf("series: %d, %v; want the two implementations' rows apart", len(series), err)
+		}
+		past, err := s.PastOf(ctx, testDevice, "", 10)
+		key := report.RowKey{Op: "AddFwd", Workload: "w", DType: "float32"}
+		if err != nil || past[key].Runs != 1 {
+			t.Errorf("the past of ropgen's row: %+v, %v; want its own run only", past[key], err)
 		}
 	})
 }

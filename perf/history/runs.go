@@ -25,8 +25,11 @@ type Run struct {
 	Time   time.Time `json:"time"`
 	Commit string    `json:"commit"`
 	// Dirty says the working tree had changes the commit does not hold.
-	Dirty   bool   `json:"dirty"`
-	Device  string `json:"device"`
+	Dirty  bool   `json:"dirty"`
+	Device string `json:"device"`
+	// Impl is the implementation its records time (record.Record.Impl): "" for ropgen's own
+	// kernels, else the harness's name (as "torch").
+	Impl    string `json:"impl"`
 	Host    string `json:"host"`
 	Load    string `json:"load"` // the host's load averages when the run was added
 	Version string `json:"ropgen_version"`
@@ -39,6 +42,15 @@ type Run struct {
 	Digest  string `json:"digest"`
 	// profile is the profile's digest, the key of its text.
 	profile sql.NullString
+}
+
+// Track names the runs a run is compared with, in a diff, a trend and a verdict's past: its
+// device, and its implementation where it is not ropgen's own ("cpu: X (torch)").
+func (r *Run) Track() string {
+	if r.Impl == "" {
+		return r.Device
+	}
+	return r.Device + " (" + r.Impl + ")"
 }
 
 // Profile is a profile file as a run was priced against it.
@@ -77,6 +89,25 @@ func DeviceOf(recs []record.Record) (string, error) {
 		return devices[0], nil
 	}
 	return "", fmt.Errorf("the records are of %d devices (%s): add each device's records as a run of its own", len(devices), strings.Join(devices, ", "))
+}
+
+// ImplOf returns the one implementation of a run's records ("" for ropgen's own kernels);
+// records of several are an error, since a run is compared with the runs of its device and
+// implementation only.
+func ImplOf(recs []record.Record) (string, error) {
+	var impls []string
+	for i := range recs {
+		if impl := recs[i].ImplName(); !slices.Contains(impls, impl) {
+			impls = append(impls, impl)
+		}
+	}
+	switch {
+	case len(impls) > 1:
+		return "", fmt.Errorf("the records are of %d implementations (%s): add each implementation's records as a run of its own", len(impls), strings.Join(impls, ", "))
+	case len(impls) == 0 || impls[0] == record.DefaultImpl:
+		return "", nil
+	}
+	return impls[0], nil
 }
 
 // rowColumns are ropgen_rows' columns after id; recordColumns ropgen_records'.
@@ -142,6 +173,9 @@ func (s *Store) Add(ctx context.Context, meta *Run, recs []record.Record, prof *
 		return 0, false, err
 	}
 	meta.Device = device
+	if meta.Impl, err = ImplOf(recs); err != nil {
+		return 0, false, err
+	}
 	if meta.Digest, err = Digest(recs); err != nil {
 		return 0, false, err
 	}
@@ -177,10 +211,10 @@ func (s *Store) Add(ctx context.Context, meta *Run, recs []record.Record, prof *
 		}
 	}
 	err = tx.QueryRowContext(ctx, s.q(`INSERT INTO ropgen_runs
-	(digest, added_at, commit_rev, dirty, device, host, host_load, ropgen_version, command, profile, nrows, nrecords)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+	(digest, added_at, commit_rev, dirty, device, impl, host, host_load, ropgen_version, command, profile, nrows, nrecords)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 	ON CONFLICT (digest) DO NOTHING RETURNING id`),
-		meta.Digest, meta.Time.UTC().Format(time.RFC3339Nano), meta.Commit, meta.Dirty, meta.Device, meta.Host, meta.Load,
+		meta.Digest, meta.Time.UTC().Format(time.RFC3339Nano), meta.Commit, meta.Dirty, meta.Device, meta.Impl, meta.Host, meta.Load,
 		meta.Version, meta.Command, profDigest, meta.Rows, meta.Records).Scan(&id)
 	if err == sql.ErrNoRows {
 		// Stored by a concurrent add that committed first: that run's id.
@@ -236,12 +270,12 @@ func (s *Store) Add(ctx context.Context, meta *Run, recs []record.Record, prof *
 	return id, true, nil
 }
 
-const runColumns = "r.id, r.digest, r.added_at, r.commit_rev, r.dirty, r.device, r.host, r.host_load, r.ropgen_version, r.command, r.profile, COALESCE(p.name, ''), r.nrows, r.nrecords"
+const runColumns = "r.id, r.digest, r.added_at, r.commit_rev, r.dirty, r.device, r.impl, r.host, r.host_load, r.ropgen_version, r.command, r.profile, COALESCE(p.name, ''), r.nrows, r.nrecords"
 
 func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 	var r Run
 	var at string
-	err := sc.Scan(&r.ID, &r.Digest, &at, &r.Commit, &r.Dirty, &r.Device, &r.Host, &r.Load, &r.Version, &r.Command, &r.profile, &r.Profile, &r.Rows, &r.Records)
+	err := sc.Scan(&r.ID, &r.Digest, &at, &r.Commit, &r.Dirty, &r.Device, &r.Impl, &r.Host, &r.Load, &r.Version, &r.Command, &r.profile, &r.Profile, &r.Rows, &r.Records)
 	if err != nil {
 		return r, err
 	}
@@ -371,7 +405,7 @@ func (s *Store) records(ctx context.Context, ids []int64, keep func(*record.Reco
 		}
 		return col + " IN (" + strings.Join(marks, ", ") + ")"
 	}
-	q := "SELECT r.id, t.timings FROM ropgen_runs r LEFT JOIN ropgen_timings t ON t.run = r.id"
+	q := "SELECT r.id, r.impl, t.timings FROM ropgen_runs r LEFT JOIN ropgen_timings t ON t.run = r.id"
 	if len(ids) > 0 {
 		q += " WHERE " + in("r.id", ids)
 	}
@@ -380,22 +414,28 @@ func (s *Store) records(ctx context.Context, ids []int64, keep func(*record.Reco
 		return nil, s.errorf("records", err)
 	}
 	var old []int64 // runs without timings
+	impls := map[int64]string{}
 	var cur []record.Record
 	for rows.Next() {
 		var run int64
+		var impl string
 		var blob []byte
-		if err := rows.Scan(&run, &blob); err != nil {
+		if err := rows.Scan(&run, &impl, &blob); err != nil {
 			rows.Close()
 			return nil, s.errorf("records", err)
 		}
 		if blob == nil {
 			old = append(old, run)
+			impls[run] = impl
 			continue
 		}
 		cur, err = decodeTimings(make([]record.Record, 0, max(len(cur), 16)), blob, run, byID, keep)
 		if err != nil {
 			rows.Close()
 			return nil, s.errorf("records", err)
+		}
+		for i := range cur {
+			cur[i].Impl = impl
 		}
 		if len(cur) > 0 {
 			out[run] = cur
@@ -452,6 +492,7 @@ func (s *Store) records(ctx context.Context, ids []int64, keep func(*record.Reco
 		r.Seconds, r.MinSeconds, r.MaxSeconds, r.Iters = sec, lo, hi, iters
 		r.RefRate, r.RefRateLow, r.RefRateHigh = rate, rateLo, rateHi
 		r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh = probe, probeLo, probeHi
+		r.Impl = impls[run]
 		r.Pos = diag.Pos{File: file, Line: seq}
 	}
 	if err := rows.Err(); err != nil {

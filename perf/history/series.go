@@ -34,7 +34,8 @@ type Point struct {
 	Verdict    report.Verdict `json:"verdict"`
 }
 
-// Series is one row of one device over the runs that measured it, oldest first.
+// Series is one row of one device over the runs that measured it, oldest first: Device is
+// the runs' Track, the device and the implementation where it is not ropgen's own.
 type Series struct {
 	Device, Op, Workload, DType string
 	Points                      []Point
@@ -113,12 +114,12 @@ func (s *Store) Series(ctx context.Context, f Filter) ([]Series, []Run, error) {
 			}
 			for i := range p.Sampled {
 				sm, row := &p.Sampled[i], &p.Rows[i]
-				k := key{r.Device, report.KeyOf(&sm.Record)}
+				k := key{r.Track(), report.KeyOf(&sm.Record)}
 				j, ok := index[k]
 				if !ok {
 					j = len(out)
 					index[k] = j
-					out = append(out, Series{Device: r.Device, Op: sm.Op, Workload: sm.Workload, DType: sm.DType})
+					out = append(out, Series{Device: r.Track(), Op: sm.Op, Workload: sm.Workload, DType: sm.DType})
 				}
 				out[j].Points = append(out[j].Points, Point{Run: r.ID, Time: r.Time, Commit: r.Commit,
 					Seconds: sm.Seconds, Efficiency: row.Efficiency, Verdict: row.Verdict})
