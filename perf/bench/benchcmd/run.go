@@ -1,6 +1,7 @@
 package benchcmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -33,80 +34,53 @@ one record per case: Go benchmark format (benchstat reads it), or JSON lines wit
 with the op's own EvalRoofline counts and ComputeRoof. Progress and skipped cases go to
 stderr. -o FILE is replaced only when the run completes: an interrupted run leaves it as it
 was. Exit 1 when any case fails.`, stdout, stderr)
-	manifests := fl.ManifestsFlag()
-	out := fl.String("o", "", "write the records to `FILE` (default: standard output)")
-	asJSON := fl.Bool("json", false, "write JSON lines (record.JSONWriter) instead of Go benchmark format")
-	ff := addFilterFlags(fl)
-	quick := fl.Bool("quick", false, "only the small cpu-* rows (32 MiB of tensors at most), with a short timing budget")
-	judgeFloor := fl.Float64("judge-floor", 0, "with -judge: size the selection by this cold-call floor in `SECONDS` instead of the one the run measures (make run passes ropgen history floor: the median of the device's recent runs, so that the case judged for an op stays the same from run to run)")
-	judge := fl.String("judge", "", "only the cases that can earn a verdict on the profile `NAME|FILE`: per op, the cpu-* row with the smallest tensors whose speed-of-light time there is at least 10x the run's latency floor (bench.Judge)")
-	count := fl.Int("count", bench.DefaultOptions.Count, "records per case (benchstat needs several for a p-value)")
-	samples := fl.Int("samples", bench.DefaultOptions.Samples, "timed batches per record; the record is their median")
-	maxSamples := fl.Int("max-samples", 0, "with -judge: after -samples, double the samples, up to `N` in all (and about 30s of them), of a row whose verdict its samples leave open (the report's \"at the line\": the 80% line inside its judged efficiency's 99% interval), and time a row the report reads \"inconclusive\" once more at the end, keeping the look whose references sat nearer the calibration's typical machine; 0: none")
-	maxTime := fl.Duration("max-time", bench.DefaultOptions.MaxTime, "timing budget per case, calibration included; -quick lowers the default to 150ms")
-	maxStorage := fl.Int64("max-bytes", bench.DefaultLimits.MaxStorage, "skip cases whose tensors (inputs and outputs) take more than `N` bytes as stored: the dtype's size an element (8 for float64) in a module's registry, 4 in ropgen's own float32-backed catalog")
-	maxFlops := fl.Int64("max-flops", bench.DefaultLimits.FlopLimit, "skip cases above `N` FLOPs (a plain reference runs at about 1 GFLOP/s)")
-	warm := fl.Bool("warm", false, "time every case in warm batches; by default every case is timed cold, one call a sample after evicting the caches")
-	verbose := fl.Bool("v", false, "list every skipped case")
-	sameTime := fl.Int64("same-time-mib", sameTimeMiB(), "after every sample of a cold case with more than `N` MiB of tensors, time the same-time reference (one cold call of the calibration's triad_cold mix, or copy_cold where it has none) for the report's physics check and verdicts (default: this host's last-level cache or the reference's own array size, the smaller, so the cases that stream from DRAM); 0: none")
-	evictSize := fl.Int64("evict-mib", cold.DefaultEvictSize()>>20, "cold: read a buffer of `N` MiB before each sample to evict the caches (default: twice this host's last-level cache; smaller leaves data cached, so the times are not cold: for trying the command, not for measurements)")
-	probe := fl.Bool("probe", true, "after every sample of a cold case, run the same-time compute probe (one short dispatch of this host's vector.fp32 roof kernel on every worker; record probe_rate) for the report's verdicts; false: none")
-	refSize := fl.Int64("ref-mib", refMiB(), "time the drift reference (the calibration's copy) at the start and end of the run on arrays of `N` MiB each (default: the calibration's size, so the report can compare it with the profile); 0: none")
+	rf := runFlags{
+		manifests:  fl.ManifestsFlag(),
+		out:        fl.String("o", "", "write the records to `FILE` (default: standard output)"),
+		asJSON:     fl.Bool("json", false, "write JSON lines (record.JSONWriter) instead of Go benchmark format"),
+		ff:         addFilterFlags(fl),
+		quick:      fl.Bool("quick", false, "only the small cpu-* rows (32 MiB of tensors at most), with a short timing budget"),
+		judgeFloor: fl.Float64("judge-floor", 0, "with -judge: size the selection by this cold-call floor in `SECONDS` instead of the one the run measures (make run passes ropgen history floor: the median of the device's recent runs, so that the case judged for an op stays the same from run to run)"),
+		judge:      fl.String("judge", "", "only the cases that can earn a verdict on the profile `NAME|FILE`: per op, the cpu-* row with the smallest tensors whose speed-of-light time there is at least 10x the run's latency floor (bench.Judge)"),
+		count:      fl.Int("count", bench.DefaultOptions.Count, "records per case (benchstat needs several for a p-value)"),
+		samples:    fl.Int("samples", bench.DefaultOptions.Samples, "timed batches per record; the record is their median"),
+		maxSamples: fl.Int("max-samples", 0, "with -judge: after -samples, double the samples, up to `N` in all (and about 30s of them), of a row whose verdict its samples leave open (the report's \"at the line\": the 80% line inside its judged efficiency's 99% interval), and time a row the report reads \"inconclusive\" once more at the end, keeping the look whose references sat nearer the calibration's typical machine; 0: none"),
+		maxTime:    fl.Duration("max-time", bench.DefaultOptions.MaxTime, "timing budget per case, calibration included; -quick lowers the default to 150ms"),
+		maxStorage: fl.Int64("max-bytes", bench.DefaultLimits.MaxStorage, "skip cases whose tensors (inputs and outputs) take more than `N` bytes as stored: the dtype's size an element (8 for float64) in a module's registry, 4 in ropgen's own float32-backed catalog"),
+		maxFlops:   fl.Int64("max-flops", bench.DefaultLimits.FlopLimit, "skip cases above `N` FLOPs (a plain reference runs at about 1 GFLOP/s)"),
+		warm:       fl.Bool("warm", false, "time every case in warm batches; by default every case is timed cold, one call a sample after evicting the caches"),
+		verbose:    fl.Bool("v", false, "list every skipped case"),
+		sameTime:   fl.Int64("same-time-mib", sameTimeMiB(), "after every sample of a cold case with more than `N` MiB of tensors, time the same-time reference (one cold call of the calibration's triad_cold mix, or copy_cold where it has none) for the report's physics check and verdicts (default: this host's last-level cache or the reference's own array size, the smaller, so the cases that stream from DRAM); 0: none"),
+		evictSize:  fl.Int64("evict-mib", cold.DefaultEvictSize()>>20, "cold: read a buffer of `N` MiB before each sample to evict the caches (default: twice this host's last-level cache; smaller leaves data cached, so the times are not cold: for trying the command, not for measurements)"),
+		probe:      fl.Bool("probe", true, "after every sample of a cold case, run the same-time compute probe (one short dispatch of this host's vector.fp32 roof kernel on every worker; record probe_rate) for the report's verdicts; false: none"),
+		refSize:    fl.Int64("ref-mib", refMiB(), "time the drift reference (the calibration's copy) at the start and end of the run on arrays of `N` MiB each (default: the calibration's size, so the report can compare it with the profile); 0: none"),
+	}
 	if code, ok := fl.Parse(args); !ok {
 		return code
 	}
 	if code, ok := fl.NoArgs(); !ok {
 		return code
 	}
-	f, err := ff.filter()
+	opt, judged, err := rf.options(fl, ImplName(e.name))
 	if err != nil {
 		return fl.Fail("%v", err)
 	}
-	opt := bench.DefaultOptions
-	opt.Count, opt.Samples, opt.MaxTime = *count, *samples, *maxTime
-	if *quick && !fl.IsSet("max-time") {
-		opt.MaxTime = quickMaxTime
-	}
-	opt.Device = profiles.HostDeviceName()
-	opt.Impl = ImplName(e.name)
-	if err := opt.Check(); err != nil {
+	f, err := rf.ff.filter()
+	if err != nil {
 		return fl.Fail("%v", err)
 	}
-	if !*warm {
-		if *evictSize < 1 {
-			return fl.Fail("-evict-mib %d: a cold run needs a buffer of at least 1 MiB (-warm times without evicting)", *evictSize)
-		}
-		if avail := instrument.MemAvailable(); avail > 0 && *evictSize > avail>>21 {
-			return fl.Fail("-evict-mib %d: more than half the memory available (%d MiB)", *evictSize, avail>>20)
-		}
-	}
-	if *maxSamples != 0 && (*judge == "" || *maxSamples < *samples) {
-		return fl.Fail("-max-samples %d: needs -judge (the verdict is the profile's) and at least -samples (%d)", *maxSamples, *samples)
-	}
-	if *judgeFloor != 0 && (*judge == "" || !(*judgeFloor > 0) || math.IsInf(*judgeFloor, 0)) {
-		return fl.Fail("-judge-floor %g: a cold-call floor in seconds, above 0, for -judge", *judgeFloor)
-	}
-	lim := bench.Limits{MaxStorage: *maxStorage, FlopLimit: *maxFlops, Quick: *quick}
-	var judged *profiles.Profile
-	if *judge != "" {
-		if *quick {
-			return fl.Fail("-judge and -quick are exclusive: -quick keeps the small rows, -judge the ones that can earn a verdict")
-		}
-		if judged, err = profiles.Open(*judge); err != nil {
-			return fl.Fail("-judge: %v", err)
-		}
-	}
-	cat, code, ok := e.load(fl, *manifests)
+	cat, code, ok := e.load(fl, *rf.manifests)
 	if !ok {
 		return code
 	}
-	if *out != "" {
+	if *rf.out != "" {
 		// Refused before anything is measured: -o must not name a manifest read, nor
 		// anything but a regular file or a stream (/dev/null, a pipe) written in place.
-		if err := output.Check(*out, cat.files...); err != nil {
+		if err := output.Check(*rf.out, cat.files...); err != nil {
 			return fl.Errorf("%v", err)
 		}
 	}
+	lim := bench.Limits{MaxStorage: *rf.maxStorage, FlopLimit: *rf.maxFlops, Quick: *rf.quick}
 	plans, err := bench.Plan(e.reg, f.Select(cat.cases), lim)
 	if err != nil {
 		return fl.Errorf("%v", err)
@@ -121,14 +95,14 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 		return fl.Errorf("no case selected")
 	}
 	// The evictor is made once a run has cases to time; the references time with it too.
-	if !*warm {
-		opt.Evictor = cold.NewEvictor(*evictSize << 20)
-		if *sameTime > 0 {
-			opt.SameTime = sameTimeReference(opt.Evictor, *sameTime<<20)
+	if !*rf.warm {
+		opt.Evictor = cold.NewEvictor(*rf.evictSize << 20)
+		if *rf.sameTime > 0 {
+			opt.SameTime = sameTimeReference(opt.Evictor, *rf.sameTime<<20)
 		}
 	}
-	refs := bench.References{Reg: e.reg, Opt: opt, Copy: copyReference(*refSize)}
-	if *probe && opt.Evictor != nil {
+	refs := bench.References{Reg: e.reg, Opt: opt, Copy: copyReference(*rf.refSize)}
+	if *rf.probe && opt.Evictor != nil {
 		// After refs took its copy of opt: the floor's calls are dispatch, not work to judge.
 		if p := instrument.NewProbe(); p != nil {
 			opt.Probe = p.Sample
@@ -141,71 +115,139 @@ was. Exit 1 when any case fails.`, stdout, stderr)
 		if start, err = refs.Start(catalog); err != nil {
 			return fl.Errorf("%v", err)
 		}
-		floor := judged.LatencyFloor
-		for _, r := range start {
-			if r.Op == record.RefFloor {
-				floor = max(floor, r.Seconds)
-			}
-		}
-		if *judgeFloor > 0 {
-			// The floor given (make run's: the median of the history's recent runs) sizes the
-			// selection, so that an op's judged case does not move with this run's few cold
-			// calls; never under a fifth of this run's own, which keeps every judged row's
-			// speed-of-light time above twice it (the report's latency rule).
-			floor = max(judged.LatencyFloor, *judgeFloor, floor*2/bench.JudgeMargin)
-		}
-		plans = bench.Judge(plans, judged, floor, *warm)
-		if *maxSamples > *samples {
-			opt.Settle = settle(judged, *maxSamples)
+		floor := judgeFloor(judged, start, *rf.judgeFloor)
+		plans = bench.Judge(plans, judged, floor, *rf.warm)
+		if *rf.maxSamples > *rf.samples {
+			opt.Settle = settle(judged, *rf.maxSamples)
 		}
 		fmt.Fprintf(stderr, "-judge %s: the cases whose speed-of-light time is at least %dx the latency floor %.3g s\n", judged.Name, bench.JudgeMargin, floor)
 	}
-	todo := reportSkips(plans, *verbose, stderr)
+	todo := reportSkips(plans, *rf.verbose, stderr)
 	if len(todo) == 0 {
 		return fl.Errorf("no case selected")
 	}
-	// -o FILE is written to a temporary file renamed over FILE when the run completes: an
-	// interrupted run leaves the old records as they were.
+	startRefs := func() ([]record.Record, error) {
+		if start != nil {
+			return start, nil
+		}
+		return refs.Start(catalog)
+	}
+	failed, err := e.measure(todo, opt, rf, cat.files, startRefs, refs.End, stdout, stderr)
+	if err != nil {
+		return fl.Errorf("%v", err)
+	}
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// runFlags are run's flags.
+type runFlags struct {
+	manifests, out, judge                              *string
+	asJSON, quick, warm, verbose, probe                *bool
+	ff                                                 filterFlags
+	judgeFloor                                         *float64
+	count, samples, maxSamples                         *int
+	maxTime                                            *time.Duration
+	maxStorage, maxFlops, sameTime, evictSize, refSize *int64
+}
+
+// options checks the flags against each other and returns the timing options and the -judge
+// profile (nil without -judge).
+func (rf *runFlags) options(fl *cli.Flags, impl string) (bench.Options, *profiles.Profile, error) {
+	opt := bench.DefaultOptions
+	opt.Count, opt.Samples, opt.MaxTime = *rf.count, *rf.samples, *rf.maxTime
+	if *rf.quick && !fl.IsSet("max-time") {
+		opt.MaxTime = quickMaxTime
+	}
+	opt.Device = profiles.HostDeviceName()
+	opt.Impl = impl
+	if err := opt.Check(); err != nil {
+		return opt, nil, err
+	}
+	if !*rf.warm {
+		if *rf.evictSize < 1 {
+			return opt, nil, fmt.Errorf("-evict-mib %d: a cold run needs a buffer of at least 1 MiB (-warm times without evicting)", *rf.evictSize)
+		}
+		if avail := instrument.MemAvailable(); avail > 0 && *rf.evictSize > avail>>21 {
+			return opt, nil, fmt.Errorf("-evict-mib %d: more than half the memory available (%d MiB)", *rf.evictSize, avail>>20)
+		}
+	}
+	if *rf.maxSamples != 0 && (*rf.judge == "" || *rf.maxSamples < *rf.samples) {
+		return opt, nil, fmt.Errorf("-max-samples %d: needs -judge (the verdict is the profile's) and at least -samples (%d)", *rf.maxSamples, *rf.samples)
+	}
+	if f := *rf.judgeFloor; f != 0 && (*rf.judge == "" || !(f > 0) || math.IsInf(f, 0)) {
+		return opt, nil, fmt.Errorf("-judge-floor %g: a cold-call floor in seconds, above 0, for -judge", f)
+	}
+	if *rf.judge == "" {
+		return opt, nil, nil
+	}
+	if *rf.quick {
+		return opt, nil, errors.New("-judge and -quick are exclusive: -quick keeps the small rows, -judge the ones that can earn a verdict")
+	}
+	judged, err := profiles.Open(*rf.judge)
+	if err != nil {
+		return opt, nil, fmt.Errorf("-judge: %v", err)
+	}
+	return opt, judged, nil
+}
+
+// judgeFloor is the cold-call floor -judge sizes its selection by: the run's own (its start
+// references' ref.floor), or the profile's latency floor when larger; with given (-judge-floor:
+// make run's, the median of the history's recent runs), that one, so that an op's judged case
+// does not move with this run's few cold calls, but never under a fifth of the run's own,
+// which keeps every judged row's speed-of-light time above twice it (the report's latency
+// rule).
+func judgeFloor(judged *profiles.Profile, start []record.Record, given float64) float64 {
+	floor := judged.LatencyFloor
+	for _, r := range start {
+		if r.Op == record.RefFloor {
+			floor = max(floor, r.Seconds)
+		}
+	}
+	if given > 0 {
+		floor = max(judged.LatencyFloor, given, floor*2/bench.JudgeMargin)
+	}
+	return floor
+}
+
+// measure times todo and writes its records between the run's start and end references to
+// -o (a temporary file renamed over it when the run completes: an interrupted run leaves the
+// old records as they were) or stdout; it returns how many cases failed.
+func (e *env) measure(todo []bench.Planned, opt bench.Options, rf runFlags, inputs []string, start, end func() ([]record.Record, error), stdout, stderr io.Writer) (int, error) {
 	w, commit := stdout, func() error { return nil }
-	if *out != "" {
-		file, err := output.Create(*out, cat.files...)
+	if *rf.out != "" {
+		file, err := output.Create(*rf.out, inputs...)
 		if err != nil {
-			return fl.Errorf("%v", err)
+			return 0, err
 		}
 		defer file.Abort()
 		w, commit = file, file.Commit
 	}
 	var rw bench.RecordWriter = record.NewBenchWriter(w)
-	if *asJSON {
+	if *rf.asJSON {
 		rw = record.NewJSONWriter(w)
 	}
 	fmt.Fprintf(stderr, "device %q: %d cases, %d record(s) of %d samples each; %s\n",
 		opt.Device, len(todo), opt.Count, opt.Samples, timingNote(opt))
 	began := time.Now()
-	err = writeReferences(rw, stderr, func() ([]record.Record, error) {
-		if start != nil {
-			return start, nil
-		}
-		return refs.Start(catalog)
-	})
 	failed := 0
+	err := writeReferences(rw, stderr, start)
 	if err == nil {
 		failed, err = bench.Run(e.reg, todo, opt, rw, stderr)
 	}
 	if err == nil {
-		err = writeReferences(rw, stderr, refs.End)
+		err = writeReferences(rw, stderr, end)
 	}
 	if err == nil {
 		err = commit()
 	}
 	if err != nil {
-		return fl.Errorf("%v", err)
+		return failed, err
 	}
 	fmt.Fprintf(stderr, "%d cases in %.1fs, %d failed\n", len(todo), time.Since(began).Seconds(), failed)
-	if failed > 0 {
-		return 1
-	}
-	return 0
+	return failed, nil
 }
 
 // settleTime bounds the extra samples of one record (bench.Settle.MaxTime): a DRAM-sized
