@@ -440,11 +440,13 @@ func sortedQuantile(s []float64, q float64) float64 {
 // beyond that ratio's drift too, the same way: a row that slowed with its reference slowed
 // with the machine. Then its samples decide: with records enough for the U test, p < Alpha
 // and the two runs' records apart (render.Compare's test); with fewer (a make run times
-// each row once, a record of many samples), the intervals of the two runs' medians of time
-// × reference rate must be apart where the records have them, else the new run's fastest
-// sample must be slower than the base's median (or the base's fastest slower than the new
-// median): the runs' ranges may overlap at their slow ends, where a few samples met other
-// work, but the bulk of one run's samples must lie beyond the other's middle.
+// each row once, a record of many samples), the new run's fastest sample must be slower than
+// the base's median (or the base's fastest slower than the new median): the runs' ranges may
+// overlap at their slow ends, where a few samples met other work, but the bulk of one run's
+// samples must lie beyond the other's middle. Where the records have the interval of a
+// same-time reference, that test is on the samples paced by each run's reference rate
+// (pacedBulk), and the intervals of the two runs' medians of time × reference rate must be
+// apart too.
 func judge(rd *RowDiff, opt render.CompareOptions) {
 	oLo, oHi := sampleRange(rd.Old)
 	nLo, nHi := sampleRange(rd.New)
@@ -554,6 +556,13 @@ func judge(rd *RowDiff, opt render.CompareOptions) {
 			rd.Why = fmt.Sprintf("%+.1f%% but the intervals of the runs' median time × same-time reference rate overlap (base %.3g..%.3g, new %.3g..%.3g)", change, oL, oH, nL, nH)
 			return
 		}
+		// The intervals narrow with the samples and say only that the medians differ
+		// given each run's own samples; the bulk of the samples must say so too, paced by
+		// each run's reference (pacedBulk).
+		if ok, why := pacedBulk(rd, change, oLo, nLo); !ok {
+			rd.Why = why
+			return
+		}
 	case !(nLo > rd.Old.Seconds || oLo > rd.New.Seconds):
 		rd.Why = fmt.Sprintf("%+.1f%% but the runs' samples mix (base %s..%s..%s, new %s..%s..%s)", change,
 			report.SI(oLo, "s"), report.SI(rd.Old.Seconds, "s"), report.SI(oHi, "s"),
@@ -565,6 +574,36 @@ func judge(rd *RowDiff, opt render.CompareOptions) {
 		rd.Change = render.Slower
 	}
 	rd.Why = why
+}
+
+// pacedBulk reports whether the bulk of one run's samples of a row with a same-time
+// reference lies beyond the other run's middle, each run's samples paced by its reference
+// rate (time × rate, the rate of the run's median pairing): for a row that got slower, the
+// new run's fastest sample × the new rate above the base's median × the base rate; for
+// faster, the base's fastest × the base rate above the new median × the new rate. It says
+// why not. oLo and nLo are the runs' fastest samples (sampleRange).
+//
+// The intervals of the runs' medians (hasInterval) narrow with the number of samples: they
+// say the medians differ given each run's own samples, not that the row moved beyond its
+// run-to-run noise. What spreads a row's samples within a run (another process on a core,
+// the cache, the clock) is what moves its median between runs, so a row's median moves from
+// run to run by up to its within-run spread, which no interval of a median holds. With too
+// few runs for the row's own run-to-run spread, that spread is the only measured scale of
+// the row's own noise (its peers' drift is the typical row's), and a row that swings by more
+// than its peers can pass the peers' drift and the intervals while its samples still mix.
+// Pacing each run's samples by its own reference rate takes out the machine's move between
+// the runs, as the ratio does for the medians, and leaves the samples' spread within the run.
+// The test is the one the rows without an interval pass (the new fastest beyond the base
+// median), on the paced values.
+func pacedBulk(rd *RowDiff, change, oLo, nLo float64) (bool, string) {
+	or, _, _ := sameRef(rd.Old)
+	nr, _, _ := sameRef(rd.New)
+	oMid, nMid, oFast, nFast := rd.Old.Seconds*or, rd.New.Seconds*nr, oLo*or, nLo*nr
+	if rd.Ratio > 1 && nFast > oMid || rd.Ratio < 1 && oFast > nMid {
+		return true, ""
+	}
+	return false, fmt.Sprintf("%+.1f%% but the runs' samples paced by their same-time reference mix (time × rate: base %.3g..%.3g, new %.3g..%.3g, fastest..median)",
+		change, oFast, oMid, nFast, nMid)
 }
 
 // hasInterval reports whether a row's single record bounds its median time × reference rate

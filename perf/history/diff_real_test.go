@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,9 +21,16 @@ import (
 // the chart's: the judged kernels, timed with many samples.
 func makeRun(t *testing.T, i int) (recs []record.Record, chart map[string]bool) {
 	t.Helper()
+	return readRun(t, "make-runs", fmt.Sprintf("run%d", i))
+}
+
+// readRun reads the records of testdata/dir/run-quick.txt.gz and run-chart.txt.gz, as
+// makeRun.
+func readRun(t *testing.T, dir, run string) (recs []record.Record, chart map[string]bool) {
+	t.Helper()
 	chart = map[string]bool{}
 	for _, part := range []string{"quick", "chart"} {
-		f, err := os.Open(filepath.Join("testdata", "make-runs", fmt.Sprintf("run%d-%s.txt.gz", i, part)))
+		f, err := os.Open(filepath.Join("testdata", dir, fmt.Sprintf("%s-%s.txt.gz", run, part)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +38,7 @@ func makeRun(t *testing.T, i int) (recs []record.Record, chart map[string]bool) 
 		if err != nil {
 			t.Fatal(err)
 		}
-		rs, fs := record.ReadBench(z, fmt.Sprintf("run%d/%s.txt", i, part))
+		rs, fs := record.ReadBench(z, fmt.Sprintf("%s/%s.txt", run, part))
 		f.Close()
 		if len(fs) > 0 {
 			t.Fatal(fs)
@@ -205,5 +213,61 @@ func TestDiffRealMakeRunsWithHistory(t *testing.T) {
 	t.Logf("judged rows made 2x slower after five runs: DRAM-referenced %d of %d named, compute-probed %d of %d", named, cases, probeNamed, probeCases)
 	if cases == 0 || float64(named) < 0.9*float64(cases) {
 		t.Errorf("DRAM-referenced judged rows made 2x slower after five runs: %d of %d named, want 90%% or more", named, cases)
+	}
+}
+
+// TestDiffRealQuietRunsAndASlowedKernel: five real make runs of one commit on a quiet host
+// (testdata/quiet-runs, load 1.5-1.8), then a real run of a tree whose ReluFwd runs its
+// kernel twice (scripts/history-acceptance.sh's slowed run, timed after them). Every
+// consecutive pair of the five is no regression, with the history each diff had when its
+// run was added: between runs 2 and 3, with two runs of history, SumFwd's time over its
+// same-time reference moved by 31%, beyond its peers' drift and with the intervals of its
+// medians apart, but the bulk of its new samples lay within its base's (pacedBulk). The
+// slowed run names ReluFwd's rows alone, against the last run with 1 to 5 runs of history.
+func TestDiffRealQuietRunsAndASlowedKernel(t *testing.T) {
+	ctx := context.Background()
+	var runs [][]record.Record
+	for i := 1; i <= 5; i++ {
+		recs, _ := readRun(t, "quiet-runs", fmt.Sprintf("run%d", i))
+		runs = append(runs, recs)
+	}
+	slow, _ := readRun(t, "quiet-runs", "slow")
+	s := open(t, filepath.Join(t.TempDir(), "h.db"), true)
+	for i, recs := range runs {
+		if _, _, err := s.Add(ctx, &history.Run{Time: time.Now(), Commit: "c"}, recs, nil); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			continue
+		}
+		for _, r := range diffLast(t, s).Regressions() {
+			t.Errorf("runs %d and %d, one commit: %s named %+.1f%% (%s: %s)", i, i+1, r.Name(), 100*(r.Ratio-1), r.Test, r.Why)
+		}
+	}
+	for k := 1; k <= len(runs); k++ {
+		s := open(t, filepath.Join(t.TempDir(), "h.db"), true)
+		for _, recs := range append(slices.Clone(runs[len(runs)-k:]), slow) {
+			if _, _, err := s.Add(ctx, &history.Run{Time: time.Now(), Commit: "c"}, recs, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d := diffLast(t, s)
+		regs := d.Regressions()
+		named := false
+		for _, r := range regs {
+			switch {
+			case r.Name() == "ReluFwd/cpu-large/float32":
+				named = true
+			case !strings.HasPrefix(r.Name(), "ReluFwd/"):
+				t.Errorf("ReluFwd 2x slower after %d run(s): %s named too (%s: %s)", k, r.Name(), r.Test, r.Why)
+			}
+		}
+		if !named {
+			for _, r := range d.Rows {
+				if r.Name() == "ReluFwd/cpu-large/float32" {
+					t.Errorf("ReluFwd 2x slower after %d run(s): its judged row not named: %s: %s", k, r.Test, r.Why)
+				}
+			}
+		}
 	}
 }

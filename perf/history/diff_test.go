@@ -2,12 +2,16 @@ package history_test
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/ropgen/ropgen/perf/history"
+	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/render"
 )
 
@@ -158,5 +162,58 @@ func TestDiffIgnoresLoadedRuns(t *testing.T) {
 	regs := diffLast(t, s).Regressions()
 	if len(regs) != 1 || regs[0].Name() != "AddFwd/w017/float32" {
 		t.Errorf("a row made 2x slower after busy runs: regressions %v, want AddFwd/w017/float32 alone", names(regs))
+	}
+}
+
+// pacedRun returns the records of one synthetic make run of 40 rows timed with a same-time
+// DRAM reference, one record a row of many samples: the machine's bandwidth that run is
+// machine (of 8 GB/s), which moves every row's time and its reference's rate alike; each
+// row's time over its reference moves by 3% from run to run (rng); the median's 99% interval
+// of time × rate is ±2%, and the samples spread from 15% below the median to 30% above.
+// move[i] moves row i's time over its reference, and fastest[i] sets its fastest sample
+// (as a fraction of its median) where given.
+func pacedRun(rng *rand.Rand, machine float64, move, fastest map[int]float64) []record.Record {
+	var recs []record.Record
+	for i := range 40 {
+		bytes := int64(4<<20) * int64(i+1)
+		rate := 8e9 * machine
+		t := float64(bytes) / rate * math.Exp(0.03*rng.NormFloat64())
+		if f, ok := move[i]; ok {
+			t *= f
+		}
+		lo := 0.85
+		if f, ok := fastest[i]; ok {
+			lo = f
+		}
+		recs = append(recs, record.Record{Device: testDevice, Op: "AddFwd", Workload: fmt.Sprintf("w%03d", i), DType: "float32",
+			Roof: "vector.fp32", Flops: bytes / 12, Bytes: bytes, Seconds: t, MinSeconds: lo * t, MaxSeconds: 1.3 * t, Iters: 30,
+			RefRate: rate, RefRateLow: 0.98 * rate, RefRateHigh: 1.02 * rate})
+	}
+	return recs
+}
+
+// TestDiffSwingingRowWithinItsSamples: with two runs of history (too few for the rows' own
+// spread), a row whose time over its same-time reference moved by 31% between two runs of
+// the same code, ten times its peers' spread, while its new run's samples reach 28% below
+// its median (as SumFwd's did between two real make runs) is within its own samples' spread:
+// the intervals of the two medians are apart, but the bulk of its new samples is not beyond
+// the base's median. A row made 2x slower in the same runs, samples and all, is named.
+func TestDiffSwingingRowWithinItsSamples(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "h.db"), true)
+	for i, machine := range []float64{1, 0.9} {
+		add(t, s, pacedRun(rand.New(rand.NewPCG(3, uint64(i))), machine, nil, nil), "c")
+	}
+	add(t, s, pacedRun(rand.New(rand.NewPCG(3, 2)), 0.95, map[int]float64{21: 1.31, 9: 2}, map[int]float64{21: 0.72}), "c")
+	d := diffLast(t, s)
+	if d.History != 0 {
+		t.Fatalf("history of %d runs, want too few for the rows' own spread", d.History)
+	}
+	if regs := d.Regressions(); len(regs) != 1 || regs[0].Name() != "AddFwd/w009/float32" {
+		t.Errorf("regressions %v, want AddFwd/w009/float32 alone (the 2x row; the swinging row w021 is within its samples)", names(regs))
+	}
+	for _, r := range d.Rows {
+		if r.Name() == "AddFwd/w021/float32" && (r.Change != render.Unchanged || !strings.Contains(r.Why, "paced by their same-time reference mix")) {
+			t.Errorf("the swinging row: %s, %q; want unchanged: its samples paced by the reference mix", r.Change, r.Why)
+		}
 	}
 }
