@@ -168,8 +168,9 @@ func (d *Diff) Changed() []*RowDiff {
 	return out
 }
 
-// Latest returns the last two runs of the device of the latest run, for diff with no run
-// given; ok is false when that device has fewer than two.
+// Latest returns the last two runs of the track (Run.Track: the device, and the
+// implementation where not ropgen's own) of the latest run, for diff with no run given; ok
+// is false when that track has fewer than two.
 func (s *Store) Latest(ctx context.Context) (a, b Run, ok bool, err error) {
 	runs, err := s.Runs(ctx)
 	if err != nil || len(runs) == 0 {
@@ -180,10 +181,11 @@ func (s *Store) Latest(ctx context.Context) (a, b Run, ok bool, err error) {
 	return a, b, ok, nil
 }
 
-// Previous returns the run of r's device before r in runs (oldest first).
+// Previous returns the run of r's track (its device and implementation) before r in runs
+// (oldest first).
 func Previous(runs []Run, r Run) (Run, bool) {
 	for i := len(runs) - 1; i >= 0; i-- {
-		if runs[i].ID < r.ID && runs[i].Device == r.Device {
+		if runs[i].ID < r.ID && runs[i].Track() == r.Track() {
 			return runs[i], true
 		}
 	}
@@ -203,7 +205,7 @@ func (s *Store) Diff(ctx context.Context, a, b Run, opt DiffOptions) (*Diff, err
 	pr := s.pricing()
 	var hist []Run
 	for _, r := range runs {
-		if r.Device == a.Device && r.ID <= a.ID {
+		if r.Track() == a.Track() && r.ID <= a.ID {
 			// A run priced against a measurement refused under load (make run on a busy
 			// machine) moved every row by the load: its moves are no row's own spread.
 			if prof, err := pr.profile(ctx, r); err == nil && prof != nil && prof.Measured.Loaded() {

@@ -152,3 +152,27 @@ func TestImplKeptApart(t *testing.T) {
 		}
 	})
 }
+
+// TestDiffTracks: with no run given, a diff compares the latest run with the one before of
+// its device and implementation, never a harness's run with ropgen's.
+func TestDiffTracks(t *testing.T) {
+	historytest.Each(t, func(t *testing.T, db historytest.DB) {
+		ctx := context.Background()
+		s := open(t, db.DSN, true)
+		row := func(impl string, secs float64) []record.Record {
+			return []record.Record{{Device: testDevice, Impl: impl, Op: "AddFwd", Workload: "w", DType: "float32", Roof: "vector.fp32",
+				Bytes: 80 << 20, Seconds: secs, MinSeconds: secs, MaxSeconds: secs, Iters: 15}}
+		}
+		own1, _ := add(t, s, row("", 0.0105), "c")
+		add(t, s, row("torch", 0.05), "c")
+		own2, _ := add(t, s, row("", 0.0106), "c")
+		a, b, ok, err := s.Latest(ctx)
+		if err != nil || !ok || a.ID != own1 || b.ID != own2 {
+			t.Errorf("latest pair %d, %d (%v, %v); want ropgen's runs %d, %d", a.ID, b.ID, ok, err, own1, own2)
+		}
+		add(t, s, row("torch", 0.06), "c")
+		if a, b, ok, _ := s.Latest(ctx); !ok || a.Impl != "torch" || b.Impl != "torch" {
+			t.Errorf("latest pair %d (%q), %d (%q); want the two torch runs", a.ID, a.Impl, b.ID, b.Impl)
+		}
+	})
+}

@@ -121,18 +121,23 @@ valgrind it says so and exits 0 (nothing was measured, nothing was judged).`, st
 	if err != nil {
 		return fl.Errorf("%v", err)
 	}
-	dir := *keep
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "ropgen-audit-"); err != nil {
-			return fl.Errorf("%v", err)
-		}
-		defer os.RemoveAll(dir)
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, cleanup, err := auditDir(*keep)
+	if err != nil {
 		return fl.Errorf("%v", err)
 	}
+	defer cleanup()
 	ar := auditRun{e: e, vg: vg, self: self, manifests: *manifests, ll: llc, d1: d1c, timeout: *timeout, dir: dir}
+	if ar.auditAll(plans, stdout) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// auditAll audits plans, a table row each and the counts last, and returns how many failed
+// or could not be audited.
+func (ar auditRun) auditAll(plans []bench.Planned, stdout io.Writer) (bad int) {
 	fmt.Fprintf(stdout, "%-40s %7s %12s %12s %7s  %s\n", "case", "calls", "formula B", "measured B", "ratio", "verdict")
-	bad, warned := 0, 0
+	warned := 0
 	for i, p := range plans {
 		row := ar.auditCase(i, p)
 		switch audit.Verdict(row.verdict) {
@@ -152,10 +157,20 @@ valgrind it says so and exits 0 (nothing was measured, nothing was judged).`, st
 		}
 	}
 	fmt.Fprintf(stdout, "%d cases: %d pass, %d warn, %d fail or error (tolerance: measured within 1 ± %.2f of the formula; docs/audit.md)\n", len(plans), len(plans)-bad-warned, warned, bad, auditEps)
-	if bad > 0 {
-		return 1
+	return bad
+}
+
+// auditDir is where the cachegrind outputs go: keep (-keep) when given, made if missing and
+// left in place, else a temporary directory that cleanup removes.
+func auditDir(keep string) (dir string, cleanup func(), err error) {
+	if keep != "" {
+		return keep, func() {}, os.MkdirAll(keep, 0o755)
 	}
-	return 0
+	dir, err = os.MkdirTemp("", "ropgen-audit-")
+	if err != nil {
+		return "", nil, err
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
 }
 
 // auditRun is what auditing one case needs.
