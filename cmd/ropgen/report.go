@@ -43,7 +43,8 @@ in its own moments is judged against it, any other row's verdict must hold where
 the profile and its run's references the machine was (else inconclusive), unless
 -price-drifted, which judges them all against the profile; a reference timed on another
 device than the profile's is no drift check, and says so.
-Repeated records of one row (ropbench run -count N) are one row: the median time, with the spread.
+Repeated records of one row (ropbench run -count N) are one row: the median time, with the spread
+(of records timed with same-time references, those with the most samples).
 With -base, the table compares each row against the base run: a row is faster or slower when the
 Mann-Whitney U test gives p < %g, the medians differ by %.0f%% or more and by more than %g times
 the two runs' drift (how far rows scatter between them), and the two runs' records do not overlap

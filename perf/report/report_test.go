@@ -924,3 +924,30 @@ func TestPast(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupMostSamples: a row of records timed with same-time references is its records with
+// the most samples (their references are their own moments'), the others counted and noted;
+// records without references pool whatever their sample counts.
+func TestGroupMostSamples(t *testing.T) {
+	quick := reporttest.Rec("vector.fp32", 0, 4<<28, 0.004)
+	quick.Iters, quick.RefRate, quick.ProbeRate = 5, 1e10, 1e11
+	chart := quick
+	chart.Iters, chart.Seconds, chart.RefRate = 15, 0.006, 2e10
+	for _, order := range [][]record.Record{{quick, chart}, {chart, quick}} {
+		s := Group(order)
+		if len(s) != 1 || len(s[0].Samples) != 1 || s[0].Seconds != 0.006 || s[0].RefRate != 2e10 || s[0].Fewer != 1 {
+			t.Fatalf("quick and chart records: %+v; want the chart's alone, the quick one counted", s)
+		}
+		_, rows := PriceRun(NewPricer(reporttest.Profile(t), nil, ""), order)
+		if !strings.Contains(rows[0].Note, "1 record(s) of fewer samples left out") {
+			t.Errorf("the row's note %q does not say a record was left out", rows[0].Note)
+		}
+	}
+	warm1 := reporttest.Rec("vector.fp32", 0, 4<<28, 0.004)
+	warm1.Iters = 5000
+	warm2 := warm1
+	warm2.Iters, warm2.Seconds = 6000, 0.005
+	if s := Group([]record.Record{warm1, warm2}); len(s) != 1 || len(s[0].Samples) != 2 || s[0].Fewer != 0 {
+		t.Errorf("warm records of two batch sizes: %+v; want both pooled", s)
+	}
+}

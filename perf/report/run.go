@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -12,13 +13,16 @@ import (
 // implementation on one device and roof with the same counts (ropbench run -count N writes N of them), as one record whose
 // Seconds is the median of theirs, and each record's time as a sample.
 type Sampled struct {
-	// Record is the row's record with a measured time and the most samples (Iters; the
-	// first of them), or its first record when none has a time, but for Seconds: the median
-	// of Samples.
+	// Record is the first of the row's records with a measured time and the most samples
+	// (Iters), or its first record when none has a time, but for Seconds: the median of
+	// Samples.
 	record.Record
-	// Samples are the records' measured times in the order read: a record of 0 s (no
-	// measured time) is none, so a row of such records only has no samples.
+	// Samples are the measured times of the row's records with the most samples, in the
+	// order read: a record of 0 s (no measured time) is none, so a row of such records only
+	// has no samples.
 	Samples []float64
+	// Fewer counts the row's records left out for having fewer samples than its others.
+	Fewer int
 }
 
 // Range returns the fastest and slowest sample, both 0 when the row has none.
@@ -95,10 +99,24 @@ func group(recs []record.Record, skipRefs bool) []Sampled {
 		if r.Seconds == 0 && !r.IsReference() {
 			continue
 		}
-		// The row's same-time references (RefRate, ProbeRate and their intervals) are one
-		// record's, measured in the moments of that record's samples: the record with the
-		// most samples stands for the row, the chart's over the quick run's five.
-		if len(out[j].Samples) == 0 || r.Iters > out[j].Iters {
+		// A row of records with same-time references is its records with the most samples
+		// (Iters): a record's references (RefRate, ProbeRate and their intervals) are its own
+		// samples' moments, so its time is judged with them, not beside another's. The records
+		// of ropbench run -count N are alike; make run's quick look at a row it also judges
+		// (5 samples, another minute) is left out, and counted (Fewer). Records without
+		// references (warm batches, a harness's) pool as they are.
+		if g := &out[j]; len(g.Samples) > 0 && !r.IsReference() && sameTimed(r) && sameTimed(&g.Record) {
+			if r.Iters < g.Iters {
+				g.Fewer++
+				continue
+			}
+			if r.Iters > g.Iters {
+				g.Fewer += len(g.Samples)
+				g.Samples = g.Samples[:0]
+				spreads[j] = [2]float64{math.Inf(1), 0}
+			}
+		}
+		if len(out[j].Samples) == 0 {
 			out[j].Record = *r
 		}
 		out[j].Samples = append(out[j].Samples, r.Seconds)
@@ -116,6 +134,10 @@ func group(recs []record.Record, skipRefs bool) []Sampled {
 	}
 	return out
 }
+
+// sameTimed reports whether r carries a same-time reference: a memory reference or a
+// compute probe timed beside its samples.
+func sameTimed(r *record.Record) bool { return r.RefRate > 0 || r.ProbeRate > 0 }
 
 // Records returns the grouped rows' records, for a Pricer: row i prices rows[i].Record.
 func Records(rows []Sampled) []record.Record {
@@ -139,6 +161,9 @@ func PriceRun(p *Pricer, recs []record.Record) (sampled []Sampled, rows []Row) {
 	rows = make([]Row, len(sampled))
 	for i := range sampled {
 		rows[i] = p.Price(&sampled[i].Record)
+		if n := sampled[i].Fewer; n > 0 {
+			rows[i].addNote(fmt.Sprintf("%d record(s) of fewer samples left out: the row is its records with the most", n))
+		}
 	}
 	return sampled, rows
 }
