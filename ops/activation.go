@@ -3,6 +3,8 @@ package ops
 import (
 	"fmt"
 	"math"
+
+	"github.com/ropgen/ropgen/internal/asm/f32"
 )
 
 // Activations of the activation family: exact gelu, softplus, mish, elu and hardswish. They
@@ -136,17 +138,17 @@ func (op *EluFwd) Bind(x *Tensor) ([]int, error) {
 }
 
 // Forward computes out = elu(x), without a branch (see elu). A large output is streamed
-// (ntElu).
+// (f32.EluNT).
 func (op *EluFwd) Forward(out, x *Tensor) error {
 	alpha := float32(op.Alpha)
 	loop := func(y, x []float32) {
-		i := vecElu(y, x, alpha)
+		i := f32.Elu(y, x, alpha, elu)
 		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
 			y[i] = elu(v, alpha)
 		}
 	}
-	nt := func(y, x []float32) (int, int) { return ntElu(y, x, alpha) }
+	nt := func(y, x []float32) (int, int) { return f32.EluNT(y, x, alpha, elu) }
 	return unaryForward(op, "EluFwd", out, x, streamed(x, nt, loop))
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/ropgen/ropgen/internal/asm/f32"
 	"github.com/ropgen/ropgen/perf/formulas"
 )
 
@@ -245,7 +246,7 @@ func (op *AttentionFwd) block(p attnPlan, s *attnScratch, i0 int, q, o, kv []flo
 	// The query block, packed and scaled once: the scores come out scaled.
 	packA(rows, d, mr, rowMajor(q[i0*d:(i0+rows)*d], d), s.q)
 	qp := s.q[:rowsPad*d]
-	for i := vecScale(qp, qp, nil, nil, p.scale, false); i < len(qp); i++ {
+	for i := f32.Scale(qp, qp, nil, nil, p.scale, false); i < len(qp); i++ {
 		qp[i] *= p.scale
 	}
 	acc := s.acc[:rowsPad*p.dPad]
@@ -280,7 +281,7 @@ func (op *AttentionFwd) block(p attnPlan, s *attnScratch, i0 int, q, o, kv []flo
 			// rest rather than leaving a tail to the scalar exp, and their e^-64 is below
 			// the last bit of the running sum, which is at least 1; cleared after.
 			nv := n
-			if l := lanes(); l > 0 {
+			if l := f32.Lanes(); l > 0 {
 				nv = max(n, min(roundUp(n, l), roundUp(panelKeys(r-r%mr), nr)))
 			}
 			for j := n; j < nv; j++ {
@@ -294,7 +295,7 @@ func (op *AttentionFwd) block(p attnPlan, s *attnScratch, i0 int, q, o, kv []flo
 				alpha := expf(s.m[r] - mNew)
 				s.l[r] *= alpha
 				a := acc[r*p.dPad : r*p.dPad+d]
-				for c := vecScale(a, a, nil, nil, alpha, false); c < d; c++ {
+				for c := f32.Scale(a, a, nil, nil, alpha, false); c < d; c++ {
 					a[c] *= alpha
 				}
 			}
@@ -316,7 +317,7 @@ func (op *AttentionFwd) block(p attnPlan, s *attnScratch, i0 int, q, o, kv []flo
 	for r := range rows {
 		inv := 1 / s.l[r]
 		out, a := o[(i0+r)*d:(i0+r+1)*d], acc[r*p.dPad:r*p.dPad+d]
-		for c := vecScale(out, a, nil, nil, inv, false); c < d; c++ {
+		for c := f32.Scale(out, a, nil, nil, inv, false); c < d; c++ {
 			out[c] = a[c] * inv
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/ropgen/ropgen/internal/asm/f32"
 )
 
 // PagedAttentionFwd is vLLM's decode attention over a paged KV cache: for each sequence s
@@ -137,7 +139,7 @@ func (op *PagedAttentionFwd) Forward(out, q, kCache, vCache, blockTables *Tensor
 // gemv kernel over the columns it covers (it continues the sums in acc), Go over the rest.
 func addRows(acc, w, v []float32) {
 	d := len(acc)
-	j0 := gemvRows(w, rowMajor(v, d), acc)
+	j0 := f32.GemvRows(w, v, d, acc)
 	for t, x := range w {
 		row := v[t*d+j0 : (t+1)*d]
 		out := acc[j0 : j0+len(row)]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ropgen/ropgen/internal/asm/f32"
 	"github.com/ropgen/ropgen/perf/formulas"
 )
 
@@ -174,7 +175,7 @@ func clampRun(y, x []float32, lo, hi float32, stream bool) {
 
 // clampLoop is the in-cache scalar-bound kernel: the vector blocks, then the tail.
 func clampLoop(y, x []float32, lo, hi float32) {
-	i := vecClamp(y, x, lo, hi)
+	i := f32.Clamp(y, x, lo, hi)
 	y, x = y[i:len(x)], x[i:]
 	for i, v := range x {
 		y[i] = min(max(v, lo), hi)

@@ -3,6 +3,8 @@ package ops
 import (
 	"fmt"
 	"math"
+
+	"github.com/ropgen/ropgen/internal/asm/f32"
 )
 
 // Unary elementwise ops: y = f(x) over a tensor of any rank. Each op is its own type (the
@@ -100,7 +102,7 @@ func (op *ReluFwd) Forward(out, x *Tensor) error {
 // relu is the in-cache kernel: y = max(x, 0), which keeps NaN (clearing its sign bit) and
 // maps -0 to +0.
 func relu(y, x []float32) {
-	i := vecRelu(y, x)
+	i := f32.Relu(y, x)
 	y, x = y[i:len(x)], x[i:]
 	for i, v := range x {
 		y[i] = max(v, 0)
@@ -149,7 +151,7 @@ func (op *LeakyReluFwd) Forward(out, x *Tensor) error {
 	factor := [2]float32{1, float32(op.NegativeSlope)}
 	nt := func(y, x []float32) (int, int) { return ntLeakyRelu(y, x, factor[1]) }
 	return unaryForward(op, "LeakyReluFwd", out, x, streamed(x, nt, func(y, x []float32) {
-		i := vecLeakyRelu(y, x, factor[1])
+		i := f32.LeakyRelu(y, x, factor[1])
 		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
 			y[i] = v * factor[math.Float32bits(v)>>31]

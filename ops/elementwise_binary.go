@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 
+	"github.com/ropgen/ropgen/internal/asm/f32"
 	"github.com/ropgen/ropgen/perf/formulas"
 )
 
@@ -108,16 +109,16 @@ func (p *bcastPlan) offsets(r int, off []int) {
 	}
 }
 
-// The operators of the binary ops, for vecArith.
+// The operators of the binary ops, f32.Arith's indices.
 const (
-	opAdd = iota
-	opSub
-	opMul
-	opDiv
+	opAdd = f32.ArithAdd
+	opSub = f32.ArithSub
+	opMul = f32.ArithMul
+	opDiv = f32.ArithDiv
 )
 
 // run computes every piece of every row, in parallel over the output's elements: the
-// 8-lane blocks with vecArith(op), the rest with row. Both receive y and the matching pieces
+// 8-lane blocks with f32.Arith(op), the rest with row. Both receive y and the matching pieces
 // of a and b, each either len(y) long or a single broadcast element. A large output
 // (streams) is streamed (ntArith) except for the unaligned head and tail of each piece, at
 // most 15 elements each: one piece per worker for same-shape inputs, one per row (or part
@@ -150,13 +151,13 @@ func (p *bcastPlan) run(y, a, b []float32, op int, row func(y, a, b []float32)) 
 	})
 }
 
-// piece computes y = a ∘ b for one piece of a row: the 8-lane blocks with vecArith(op),
+// piece computes y = a ∘ b for one piece of a row: the 8-lane blocks with f32.Arith(op),
 // the rest with row.
 func (p *bcastPlan) piece(op int, y, a, b []float32, row func(y, a, b []float32)) {
 	if len(y) == 0 {
 		return
 	}
-	k := vecArith(op, y, a, b)
+	k := f32.Arith(op, y, a, b)
 	row(y[k:], part(a, p.inner[0], k, len(y)), part(b, p.inner[1], k, len(y)))
 }
 

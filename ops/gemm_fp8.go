@@ -1,6 +1,10 @@
 package ops
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ropgen/ropgen/internal/asm/f32"
+)
 
 // fp8Block is the block edge of the FP8 GEMM's scales (DeepSeek-V3): a is scaled per 1×128
 // tile of K, b per 128×128 tile.
@@ -150,7 +154,7 @@ func (op *Fp8BlockScaledGemmFwd) forwardRows(c, a, b, as, bs []float32) {
 				for blk := range kb {
 					p0, p1 := blk*fp8Block, min((blk+1)*fp8Block, k)
 					xb := x[p0:p1]
-					if rows < 4 || dotRows(xb, mat{b[j0*k+p0:], 1, k}, out[:]) < 4 {
+					if rows < 4 || f32.DotRows(xb, b[j0*k+p0:], k, out[:]) < 4 {
 						for r := range rows {
 							w := b[(j0+r)*k+p0 : (j0+r)*k+p1]
 							var s float32

@@ -1,6 +1,11 @@
 package ops
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+
+	"github.com/ropgen/ropgen/internal/asm/f32"
+)
 
 // The GEMM kernel every matrix op in the catalog runs on (gemm, batched gemm, linear,
 // conv2d through im2col, attention): c = a·b with a m×k, b k×n, c m×n row-major.
@@ -14,7 +19,7 @@ import "sync"
 // fills two thirds of L1, the mc×kc block of a half of L2, the kc×nc block of b a core's
 // share of half of L3.
 //
-// The micro-kernel is chosen at run time from the CPU's features (gemm_amd64.go) through the
+// The micro-kernel is chosen at run time from the CPU's features (f32.GemmTiles) through the
 // SIMD level (simd.go): AVX-512F 12×32, AVX2+FMA 6×16, else the pure-Go 2×4 kernel (the
 // fallback, and what ran before the vector kernels). Every element of c is summed in the
 // reference's order, p = 0, 1, ..., k-1, starting from zero: the k blocks are walked in order and each continues the running
@@ -57,13 +62,20 @@ type microKernel struct {
 var gemmGo = &microKernel{name: "go", mr: gemmMR, nr: gemmNR, tile: goTile, kc: 256, mc: 128, nc: 1024}
 
 // gemmKernels are the micro-kernels by SIMD level (simd.go): the pure-Go one at SIMDGo,
-// the vector ones of this CPU (archKernels) above it. Every matrix op runs the kernel of
-// the level in use (gemmActive), so ROPGEN_SIMD and SetSIMD (ropbench ab's simd knob)
-// choose the GEMM kernel as they choose the other SIMD kernels.
+// the vector ones of this CPU (f32.GemmTiles) above it, each with the blocking of this
+// CPU's caches. Every matrix op runs the kernel of the level in use (gemmActive), so
+// ROPGEN_SIMD and SetSIMD (ropbench ab's simd knob) choose the GEMM kernel as they choose
+// the other SIMD kernels.
 var gemmKernels = func() map[int]*microKernel {
 	ks := map[int]*microKernel{SIMDGo: gemmGo}
-	for level, k := range archKernels() {
-		ks[level] = k
+	tiles := f32.GemmTiles()
+	if len(tiles) == 0 {
+		return ks
+	}
+	l1, l2, l3 := f32.CacheSizes()
+	for level, t := range tiles {
+		kc, mc, nc := gemmBlocking(t.MR, t.NR, l1, l2, l3, runtime.NumCPU())
+		ks[level] = &microKernel{name: t.Name, mr: t.MR, nr: t.NR, tile: t.Tile, kc: kc, mc: mc, nc: nc}
 	}
 	return ks
 }()
@@ -134,7 +146,7 @@ func gemmRef(m, n, k int, a, b mat, c []float32) {
 func gemm(m, n, k int, a, b mat, c []float32) {
 	kern := gemmActive()
 	if m < gemmSmallM || k == 0 {
-		// A few rows: split the columns (gemvRows, dotRows stream b once).
+		// A few rows: split the columns (f32.GemvRows and f32.DotRows stream b once).
 		grain := max(32, gemmParFlops/(2*m*max(k, 1)))
 		parallelFor(n, grain, func(j0, j1 int) {
 			gemmSerialWith(kern, m, j1-j0, k, a, b.sub(0, j0), c[j0:], n)
@@ -180,7 +192,7 @@ func gemmSerialWith(kern *microKernel, m, n, k int, a, b mat, c []float32, ldc i
 }
 
 // gemmSmall computes c = a·b for a few rows without packing: c[i*ldc+j] for i < m, j < n.
-// At SIMD levels with vector units their kernels stream b (gemvRows, dotRows).
+// At SIMD levels with vector units their kernels stream b (f32.GemvRows, f32.DotRows).
 func gemmSmall(m, n, k int, a, b mat, c []float32, ldc int) {
 	var xbuf []float32
 	for i := range m {
@@ -200,7 +212,7 @@ func gemmSmall(m, n, k int, a, b mat, c []float32, ldc int) {
 		case b.cs == 1:
 			// b's rows are contiguous: add x[p]·b[p,:] to the row of c for p in order.
 			clear(row)
-			j0 := gemvRows(x, b, row)
+			j0 := f32.GemvRows(x, b.data, b.rs, row)
 			for p, s := range x {
 				br := b.data[p*b.rs+j0 : p*b.rs+n]
 				out := row[j0 : j0+len(br)] // same length: lets the compiler drop the bounds check
@@ -213,7 +225,7 @@ func gemmSmall(m, n, k int, a, b mat, c []float32, ldc int) {
 			// contiguous, so each output is a dot product; four at a time give four
 			// independent running sums.
 			col := func(j int) []float32 { return b.data[j*b.cs:][:len(x)] }
-			j := dotRows(x, b, row)
+			j := f32.DotRows(x, b.data, b.cs, row)
 			for ; j+4 <= n; j += 4 {
 				w0, w1, w2, w3 := col(j), col(j+1), col(j+2), col(j+3)
 				var s0, s1, s2, s3 float32
@@ -321,7 +333,7 @@ func roundUp(x, m int) int { return (x + m - 1) / m * m }
 func packA(mc, kc, mr int, a mat, dst []float32) {
 	for ir := 0; ir < mc; ir += mr {
 		panel := dst[ir*kc : (ir+mr)*kc]
-		if ir+mr <= mc && a.cs == 1 && packAFast(kc, mr, a.sub(ir, 0), panel) {
+		if ir+mr <= mc && a.cs == 1 && f32.PackA(kc, mr, a.sub(ir, 0).data, a.rs, panel) {
 			continue
 		}
 		for ii := range mr {
@@ -352,7 +364,7 @@ func packB(kc, nc, nr int, b mat, dst []float32) {
 	for jr := 0; jr < nc; jr += nr {
 		panel := dst[jr*kc : (jr+nr)*kc]
 		w := min(nr, nc-jr)
-		if w == nr && b.cs == 1 && packBFast(kc, nr, b.sub(0, jr), panel) {
+		if w == nr && b.cs == 1 && f32.PackB(kc, nr, b.sub(0, jr).data, b.rs, panel) {
 			continue
 		}
 		if b.rs == 1 {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+
+	"github.com/ropgen/ropgen/internal/asm/f32"
 )
 
 // Layout ops: copy, transpose, concatenation and constant padding. They move data and
@@ -139,7 +141,7 @@ func (v transposeView) run(y, x []float32) {
 	stream := streams(len(y))
 	parallelFor(cols*chunks, max(1, grainElems/(perChunk*bj*v.post)), func(lo, hi int) {
 		if stream {
-			defer fence()
+			defer f32.Fence()
 		}
 		for u := lo; u < hi; u++ {
 			col, chunk := u/chunks, u%chunks
@@ -149,7 +151,7 @@ func (v transposeView) run(y, x []float32) {
 			J1 := min(J0+bj, v.b)
 			for I0 := chunk * perChunk; I0 < min((chunk+1)*perChunk, v.a); I0 += bi {
 				I1 := min(I0+bi, v.a)
-				if v.post == 1 && vecTranspose(y[yb:], x[xb:], ys, xs, I0, I1, J0, J1, stream) {
+				if v.post == 1 && f32.Transpose(y[yb:], x[xb:], ys, xs, I0, I1, J0, J1, stream, transposeTile) {
 					continue
 				}
 				for j0 := J0; j0 < J1; j0 += tj {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/ropgen/ropgen/internal/asm/f32"
 )
 
 // Normalizations over the trailing dims given by normalized_shape: rms_norm and layer_norm.
@@ -155,9 +157,9 @@ func (op *RMSNormFwd) Forward(out, x, weight *Tensor) error {
 	n, eps, w := shapeNumel(op.NormalizedShape), op.eps(), dataOf(weight)
 	v := alongDim{outer: len(x.Data) / n, n: n, inner: 1}
 	stream := streams(len(out.Data)) // the output pass streams (see streamRow)
-	if stream && fusedNormsOK(out.Data, n) {
+	if stream && f32.FusedNormsOK(out.Data, n) {
 		// A large output (at a SIMD level): each row's statistics pass runs alongside the
-		// streamed output pass of the row before (vecScaleSumSqOut), as LayerNormFwd's;
+		// streamed output pass of the row before (f32.ScaleSumSqOut), as LayerNormFwd's;
 		// the same operations as below, bit for bit.
 		v.eachRowFused(func() (func(int, bool), func()) {
 			var prevX, prevY []float32 // the row before and its output
@@ -167,9 +169,9 @@ func (op *RMSNormFwd) Forward(out, x, weight *Tensor) error {
 				var i int
 				var s0 float64
 				if first {
-					i, s0 = vecSumSq(xs)
+					i, s0 = f32.SumSq(xs)
 				} else {
-					i, s0 = vecScaleSumSqOut(prevY, prevX, w, r, xs, prefetchNext(x.Data, row*n, (row+1)*n))
+					i, s0 = f32.ScaleSumSqOut(prevY, prevX, w, r, xs, prefetchNext(x.Data, row*n, (row+1)*n))
 				}
 				r = float32(1 / math.Sqrt(sumSqRest(xs, i, s0)/float64(n)+eps))
 				prevX, prevY = xs, out.Data[row*n:(row+1)*n]
@@ -179,7 +181,7 @@ func (op *RMSNormFwd) Forward(out, x, weight *Tensor) error {
 	}
 	v.eachRowStreamed(stream, func(lo, hi int) {
 		xs, ys := x.Data[lo:hi], out.Data[lo:hi]
-		i, s0 := vecSumSq(xs)
+		i, s0 := f32.SumSq(xs)
 		r := float32(1 / math.Sqrt(sumSqRest(xs, i, s0)/float64(n)+eps))
 		scaleRow(ys, xs, w, prefetchNext(x.Data, lo, hi), r, stream)
 	})
@@ -278,9 +280,9 @@ func (op *LayerNormFwd) Forward(out, x, weight, bias *Tensor) error {
 		mean := float64(xs[0]) + s1/float64(n)
 		return float32(mean), float32(1 / math.Sqrt(shiftedSquares(s1, s2, n)/float64(n)+op.Eps))
 	}
-	if stream && fusedNormsOK(out.Data, n) {
+	if stream && f32.FusedNormsOK(out.Data, n) {
 		// A large output (at a SIMD level): as below, but each row's statistics pass runs
-		// alongside the streamed output pass of the row before (vecNormVarOut), so that
+		// alongside the streamed output pass of the row before (f32.NormVarOut), so that
 		// its arithmetic overlaps the memory traffic of the other; the same operations,
 		// bit for bit.
 		v.eachRowFused(func() (func(int, bool), func()) {
@@ -293,7 +295,7 @@ func (op *LayerNormFwd) Forward(out, x, weight, bias *Tensor) error {
 					s1, s2 = varRow(xs)
 				} else {
 					x0 := float64(xs[0])
-					i, a0, a1 := vecNormVarOut(prevY, prevX, w, bs, m, r, xs, x0, prefetchNext(x.Data, row*n, (row+1)*n))
+					i, a0, a1 := f32.NormVarOut(prevY, prevX, w, bs, m, r, xs, x0, prefetchNext(x.Data, row*n, (row+1)*n))
 					s1, s2 = varRowRest(xs, x0, i, a0, a1)
 				}
 				m, r = stats(xs, s1, s2)
@@ -391,7 +393,7 @@ func prefetchNext(data []float32, lo, hi int) []float32 {
 // prefetching pf alongside.
 func scaleRow(y, x, w, pf []float32, r float32, stream bool) {
 	streamRow(y, x, w, nil, pf, stream, func(y, x, w, _, pf []float32, nt bool) {
-		k := vecScale(y, x, w, pf, r, nt)
+		k := f32.Scale(y, x, w, pf, r, nt)
 		if w == nil {
 			for i, e := range x[k:len(y)] {
 				y[k+i] = e * r
@@ -409,7 +411,7 @@ func scaleRow(y, x, w, pf []float32, r float32, stream bool) {
 // prefetching pf alongside.
 func normalizeRow(y, x, w, b, pf []float32, m, r float32, stream bool) {
 	streamRow(y, x, w, b, pf, stream, func(ys, xs, w, bs, pf []float32, nt bool) {
-		k := vecNormalize(ys, xs, w, bs, pf, m, r, nt)
+		k := f32.Normalize(ys, xs, w, bs, pf, m, r, nt)
 		xs, ys = xs[k:len(ys)], ys[k:]
 		if w != nil {
 			w = w[k:]

@@ -3,6 +3,8 @@ package ops
 import (
 	"fmt"
 	"math"
+
+	"github.com/ropgen/ropgen/internal/asm/f32"
 )
 
 // FusedAddRMSNormFwd is vLLM's fused_add_rms_norm as two outputs: residual_out = x +
@@ -68,10 +70,10 @@ func (op *FusedAddRMSNormFwd) Forward(y, residualOut, x, residual, weight *Tenso
 	stream := streams(2 * len(y.Data)) // both outputs go to memory
 	v.eachRowStreamed(stream, func(lo, hi int) {
 		xs, rs, ys, os := x.Data[lo:hi], residual.Data[lo:hi], y.Data[lo:hi], residualOut.Data[lo:hi]
-		for i := vecArith(opAdd, os, xs, rs); i < len(os); i++ {
+		for i := f32.Arith(opAdd, os, xs, rs); i < len(os); i++ {
 			os[i] = xs[i] + rs[i]
 		}
-		i, s0 := vecSumSq(os)
+		i, s0 := f32.SumSq(os)
 		scaleRow(ys, os, w, prefetchNext(x.Data, lo, hi), float32(1/math.Sqrt(sumSqRest(os, i, s0)/float64(n)+op.Eps)), stream)
 	})
 	return nil

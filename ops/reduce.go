@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ropgen/ropgen/internal/asm/f32"
 	"github.com/ropgen/ropgen/perf/formulas"
 )
 
@@ -55,7 +56,7 @@ type reducer struct {
 }
 
 func sumRow(x []float32) float64 {
-	i, s0 := vecSum(x)
+	i, s0 := f32.Sum(x)
 	var s1, s2, s3 float64 // four chains hide the add latency
 	for ; i+4 <= len(x); i += 4 {
 		s0 += float64(x[i])
@@ -70,7 +71,7 @@ func sumRow(x []float32) float64 {
 }
 
 func sumCols(acc []float64, x []float32) {
-	k := vecSumCols(acc, x)
+	k := f32.SumCols(acc, x)
 	acc, x = acc[k:len(x)], x[k:]
 	for i, v := range x {
 		acc[i] += float64(v)
@@ -79,7 +80,7 @@ func sumCols(acc []float64, x []float32) {
 
 func maxRow(x []float32) float64 {
 	m := float32(math.Inf(-1))
-	k, vm, ok := vecMax(x)
+	k, vm, ok := f32.Max(x)
 	if ok && k > 0 {
 		m = vm
 	} else {
@@ -108,7 +109,7 @@ var (
 		identity: math.Inf(-1),
 		row:      maxRow,
 		cols: func(acc []float64, x []float32) {
-			k := vecMaxCols(acc, x)
+			k := f32.MaxCols(acc, x)
 			acc, x = acc[k:len(x)], x[k:]
 			for i, v := range x {
 				acc[i] = max(acc[i], float64(v))

@@ -2,6 +2,8 @@ package ops
 
 import (
 	"math"
+
+	"github.com/ropgen/ropgen/internal/asm/f32"
 )
 
 // Ops along one dim of a tensor of any rank: softmax, log_softmax and cumsum. Each views x
@@ -36,7 +38,7 @@ func (v alongDim) eachRow(row func(lo, hi int)) {
 // their streamed stores.
 func (v alongDim) eachRowBuf(row func(lo, hi int, buf []float32)) {
 	parallelFor(v.outer, max(1, grainElems/v.n), func(lo, hi int) {
-		defer fence()
+		defer f32.Fence()
 		buf := make([]float32, v.n)
 		for r := lo; r < hi; r++ {
 			row(r*v.n, (r+1)*v.n, buf)
@@ -58,7 +60,7 @@ func (v alongDim) eachRowStreamed(stream bool, row func(lo, hi int)) {
 func (v alongDim) eachRangeStreamed(stream bool, rows func(r0, r1 int)) {
 	parallelFor(v.outer, max(1, grainElems/v.n), func(lo, hi int) {
 		if stream {
-			defer fence()
+			defer f32.Fence()
 		}
 		rows(lo, hi)
 	})
@@ -68,7 +70,7 @@ func (v alongDim) eachRangeStreamed(stream bool, rows func(r0, r1 int)) {
 // where y is not nil: the vector kernel's blocks (prefetching next), then expf in order.
 // The softmax family's row passes all sum this way, so a row's sum is the same bits in each.
 func expSumRow(y, x []float32, m float32, next []float32) float64 {
-	k, s := vecExpSum(y, x, m, next)
+	k, s := f32.ExpSum(y, x, m, next, expf)
 	for i := k; i < len(x); i++ {
 		e := expf(x[i] - m)
 		if y != nil {
@@ -79,8 +81,8 @@ func expSumRow(y, x []float32, m float32, next []float32) float64 {
 	return s
 }
 
-// eachRowFused is the walk of the fused row passes (vecExpSumOut, vecNormVarOut,
-// vecScaleSumSqOut), whose kernels write one row's output while they read the next row:
+// eachRowFused is the walk of the fused row passes (f32.ExpSumOut, f32.NormVarOut,
+// f32.ScaleSumSqOut), whose kernels write one row's output while they read the next row:
 // each worker makes its own state with newWorker, runs row(r, first) over its rows in order
 // (first: its first row, with no row before it to write; row r's output is written by the
 // call for row r+1) and then last(), which writes its last row's output, and fences.
@@ -89,7 +91,7 @@ func (v alongDim) eachRowFused(newWorker func() (row func(r int, first bool), la
 		if lo >= hi {
 			return
 		}
-		defer fence()
+		defer f32.Fence()
 		row, last := newWorker()
 		for r := lo; r < hi; r++ {
 			row(r, r == lo)
@@ -104,7 +106,7 @@ func (v alongDim) eachRowFused(newWorker func() (row func(r int, first bool), la
 // float32 rounding hides but at a rounding boundary), streamed when stream, prefetching pf
 // (the next row, nil: none; see prefetchNext) alongside.
 func cumsumRow(y, x, pf []float32, stream bool) {
-	i, s := vecCumsum(y, x, pf, stream)
+	i, s := f32.Cumsum(y, x, pf, stream)
 	for ; i < len(x); i++ {
 		s += float64(x[i])
 		y[i] = float32(s)
@@ -215,9 +217,9 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 	if err != nil {
 		return err
 	}
-	if v.inner == 1 && streams(len(out.Data)) && fusedRowsOK(out.Data, v.n) {
+	if v.inner == 1 && streams(len(out.Data)) && f32.FusedRowsOK(out.Data, v.n) {
 		// A large output on AVX-512: as below, but each row's exp pass runs alongside the
-		// streamed output pass of the row before (vecExpSumOut), so that the reads and
+		// streamed output pass of the row before (f32.ExpSumOut), so that the reads and
 		// arithmetic of the one overlap the writes of the other, and the scratch row
 		// holds the previous row's exps until the same step overwrites them with this
 		// row's. The same operations as below, bit for bit.
@@ -234,7 +236,7 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 				if first {
 					s = expSumRow(buf, xs, m, pf)
 				} else {
-					_, s = vecExpSumOut(prev, buf, inv, buf, xs, m, pf) // every element: n is whole vectors
+					_, s = f32.ExpSumOut(prev, buf, inv, buf, xs, m, pf, expf) // every element: n is whole vectors
 				}
 				prev, inv = out.Data[r*n:(r+1)*n], float32(1/s)
 			}, func() { scaleRow(prev, buf, nil, nil, inv, true) }
@@ -262,7 +264,7 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 			m := float32(maxRow(xs))
 			s := expSumRow(ys, xs, m, prefetchNext(x.Data, lo, hi))
 			inv := float32(1 / s)
-			for i := vecScale(ys, ys, nil, nil, inv, false); i < len(ys); i++ {
+			for i := f32.Scale(ys, ys, nil, nil, inv, false); i < len(ys); i++ {
 				ys[i] *= inv
 			}
 		})
@@ -351,9 +353,9 @@ func (op *LogSoftmaxFwd) Forward(out, x *Tensor) error {
 		return err
 	}
 	stream := streams(len(out.Data))
-	if v.inner == 1 && stream && fusedRowsOK(out.Data, v.n) {
+	if v.inner == 1 && stream && f32.FusedRowsOK(out.Data, v.n) {
 		// A large output on AVX-512: as below, but each row's exp pass runs alongside the
-		// streamed output pass of the row before (vecExpSumOut; see SoftmaxFwd), the
+		// streamed output pass of the row before (f32.ExpSumOut; see SoftmaxFwd), the
 		// same operations, bit for bit.
 		n := v.n
 		v.eachRowFused(func() (func(int, bool), func()) {
@@ -367,7 +369,7 @@ func (op *LogSoftmaxFwd) Forward(out, x *Tensor) error {
 				if first {
 					s = expSumRow(nil, xs, m, pf)
 				} else {
-					_, s = vecExpSumOut(prevY, prevX, c, nil, xs, m, pf) // every element: n is whole vectors
+					_, s = f32.ExpSumOut(prevY, prevX, c, nil, xs, m, pf, expf) // every element: n is whole vectors
 				}
 				prevX, prevY, c = xs, out.Data[r*n:(r+1)*n], m+logf(float32(s))
 			}, func() { normalizeRow(prevY, prevX, nil, nil, nil, c, 1, true) }
@@ -474,7 +476,7 @@ func (op *CumsumFwd) Forward(out, x *Tensor) error {
 			r := lo
 			for ; r+4 <= hi; r += 4 { // four rows at once where the kernel takes them
 				a, b := r*n, (r+4)*n
-				if !vecCumsum4(out.Data[a:b], x.Data[a:b], prefetchNext(x.Data, a, b), n, stream) {
+				if !f32.Cumsum4(out.Data[a:b], x.Data[a:b], prefetchNext(x.Data, a, b), n, stream) {
 					break
 				}
 			}

@@ -1,6 +1,10 @@
 package ops
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ropgen/ropgen/internal/asm/f32"
+)
 
 // RopeFwd is rotary position embedding in the rotate-half form of Hugging Face Llama
 // (apply_rotary_pos_emb): out = x*cos + rotate_half(x)*sin, with x [B, S, H, D], cos and sin
@@ -65,7 +69,7 @@ func (op *RopeFwd) Forward(out, x, cos, sin *Tensor) error {
 			y1, y2 := ys[:p], ys[p:]
 			c1, c2 := c[:p], c[p:]
 			s1, s2 := sn[:p], sn[p:]
-			k := vecRope(y1, y2, x1, x2, c1, c2, s1, s2)
+			k := f32.Rope(y1, y2, x1, x2, c1, c2, s1, s2)
 			x1, x2, y1, y2, c1, c2, s1, s2 = x1[k:], x2[k:], y1[k:], y2[k:], c1[k:], c2[k:], s1[k:], s2[k:]
 			x2, y1, y2, c1, c2, s1, s2 = x2[:len(x1)], y1[:len(x1)], y2[:len(x1)], c1[:len(x1)], c2[:len(x1)], s1[:len(x1)], s2[:len(x1)]
 			for j, a := range x1 {

@@ -1,19 +1,20 @@
 package ops
 
-import "github.com/ropgen/ropgen/internal/simd"
+import (
+	"github.com/ropgen/ropgen/internal/asm/f32"
+	"github.com/ropgen/ropgen/internal/simd"
+)
 
-// The SIMD kernels of the default build are Go assembly in internal/asm/f32: on amd64
-// simd_amd64.s, generated with avo by internal/asm/asmgen in both widths from one
-// description per kernel and chosen at run time from the CPU's features; on arm64
-// simd_arm64.s, NEON (Advanced SIMD, in the arm64 baseline: no feature test), for the
-// kernels simd_arm64.go lists. Each vecXxx function here does the full vectors of its input
-// and returns how many elements it did; its caller's Go loop does the rest, and the same Go
-// loop over everything is the fallback where no SIMD level is available (another
-// architecture, the purego build) and the reference the kernels are tested against
-// (simd_test.go).
+// The SIMD kernels and their dispatch are internal/asm/f32's (its entry points, the same on
+// every architecture, pick the kernel of the level in use): each does the full vectors of
+// its input and returns how many elements it did; its caller's Go loop here does the rest,
+// and the same Go loop over everything is the fallback where no SIMD level is available
+// (another architecture, the purego build) and the reference the kernels are tested against
+// (simd_test.go). A kernel that may stop at a vector is handed the Go element function
+// that finishes it, so each op's definition stays here.
 
-// SIMD levels: which kernels vecXxx run (SetSIMD). They are internal/simd's levels, which
-// pick its kernels and this package's wrappers alike: 1 is the Go loops
+// SIMD levels: which kernels run (SetSIMD). They are internal/simd's levels, which pick
+// internal/asm/f32's kernels and internal/stream's alike: 1 is the Go loops
 // everywhere, 2 the first vector level (AVX2 on amd64, NEON on arm64), 3 AVX-512 (amd64
 // only), so "simd=1 against simd=2" is the same comparison on both.
 const (
@@ -53,19 +54,19 @@ func SIMD() (now, best int) { return simd.Level(), simd.Best() }
 // call while kernels run.
 func SetSIMD(level int) (restore func()) { return simd.SetLevel(level) }
 
-// The one-input kernels without parameters, by index, for vecUnary and ntUnary.
+// The one-input kernels without parameters, by index, for f32.Unary and f32.UnaryNT.
 const (
-	uExp = iota
-	uSigmoid
-	uSilu
-	uTanh
-	uGelu
-	uGeluErf
-	uSoftplus
-	uMish
-	uHardswish
-	uRelu
-	nUnary
+	uExp       = f32.UnaryExp
+	uSigmoid   = f32.UnarySigmoid
+	uSilu      = f32.UnarySilu
+	uTanh      = f32.UnaryTanh
+	uGelu      = f32.UnaryGelu
+	uGeluErf   = f32.UnaryGeluErf
+	uSoftplus  = f32.UnarySoftplus
+	uMish      = f32.UnaryMish
+	uHardswish = f32.UnaryHardswish
+	uRelu      = f32.UnaryRelu
+	nUnary     = f32.NUnary
 )
 
 // unaryScalar are their Go element functions: the loops' and the fallback of a vector
@@ -81,7 +82,7 @@ var unaryScalar = [nUnary]func(float32) float32{
 func unaryLoop(k int) func(y, x []float32) {
 	f := unaryScalar[k]
 	return func(y, x []float32) {
-		i := vecUnary(k, y, x)
+		i := f32.Unary(k, y, x, f)
 		y, x = y[i:len(x)], x[i:]
 		for i, v := range x {
 			y[i] = f(v)
@@ -90,7 +91,7 @@ func unaryLoop(k int) func(y, x []float32) {
 }
 
 // unaryStreamed returns the kernel of unary k for x (nil: Forward reports it): unaryLoop,
-// and for a large output one whose aligned lines are streamed (ntUnary).
+// and for a large output one whose aligned lines are streamed (f32.UnaryNT).
 func unaryStreamed(k int, x *Tensor) func(y, x []float32) {
-	return streamed(x, func(y, x []float32) (int, int) { return ntUnary(k, y, x) }, unaryLoop(k))
+	return streamed(x, func(y, x []float32) (int, int) { return f32.UnaryNT(k, y, x, unaryScalar[k]) }, unaryLoop(k))
 }

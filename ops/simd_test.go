@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ropgen/ropgen/internal/asm/f32"
 )
 
 // TestVecKernels checks the 8-lane kernels against float64 math over sweeps, with the edge
@@ -29,11 +31,11 @@ func testVecKernels(t *testing.T) {
 		// near -1 for x < -3, as in torch's float32 gelu) only an absolute bound holds.
 		absTol float64
 	}{
-		{"exp", vecExp, math.Exp, -87, 88, 3, 0},
-		{"tanh", vecTanh, math.Tanh, -10, 10, 3, 0},
-		{"sigmoid", vecSigmoid, func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }, -80, 80, 4, 0},
-		{"silu", vecSilu, func(x float64) float64 { return x / (1 + math.Exp(-x)) }, -80, 80, 4, 0},
-		{"gelu", vecGelu, func(x float64) float64 {
+		{"exp", vecUnary(uExp), math.Exp, -87, 88, 3, 0},
+		{"tanh", vecUnary(uTanh), math.Tanh, -10, 10, 3, 0},
+		{"sigmoid", vecUnary(uSigmoid), func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }, -80, 80, 4, 0},
+		{"silu", vecUnary(uSilu), func(x float64) float64 { return x / (1 + math.Exp(-x)) }, -80, 80, 4, 0},
+		{"gelu", vecUnary(uGelu), func(x float64) float64 {
 			return 0.5 * x * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(x+0.044715*x*x*x)))
 		}, -5, 5, 4, 4e-7},
 	}
@@ -76,7 +78,7 @@ func testVecExpSum(t *testing.T) {
 	xs[17] = -200 // exp underflows: the block takes the scalar path
 	ys := make([]float32, len(xs))
 	next := make([]float32, len(xs)) // only prefetched: the results do not depend on it
-	n, s := vecExpSum(ys, xs, 0.5, next)
+	n, s := f32.ExpSum(ys, xs, 0.5, next, expf)
 	if n != wantVectors("exp_sum", len(xs)) {
 		t.Fatalf("did %d elements, want every full vector", n)
 	}
@@ -91,7 +93,7 @@ func testVecExpSum(t *testing.T) {
 	if math.Abs(s-want) > 1e-6*want {
 		t.Errorf("sum = %v, want %v", s, want)
 	}
-	if _, s2 := vecExpSum(nil, xs, 0.5, nil); s2 != s {
+	if _, s2 := f32.ExpSum(nil, xs, 0.5, nil, expf); s2 != s {
 		t.Errorf("sum without y = %v, with y %v", s2, s)
 	}
 }
@@ -121,7 +123,7 @@ func wantVectors(name string, n int) int {
 	if runtime.GOARCH == "arm64" && notOnNEON[name] {
 		return 0
 	}
-	return n &^ (lanes() - 1)
+	return n &^ (f32.Lanes() - 1)
 }
 
 // simdData returns n values for the kernel comparisons: one in four a special value
@@ -218,7 +220,7 @@ func TestSIMDMatchesGo(t *testing.T) {
 		b := unaryBounds[k]
 		ks = append(ks, kernel{unaryNames[k], b[0], b[1], unaryLoop(k)})
 		ks = append(ks, kernel{unaryNames[k] + "/streamed", b[0], b[1], func(y, x []float32) {
-			s, e := ntUnary(k, y, x)
+			s, e := f32.UnaryNT(k, y, x, unaryScalar[k])
 			unaryLoop(k)(y[:s], x[:s])
 			unaryLoop(k)(y[e:], x[e:])
 		}})
@@ -231,16 +233,16 @@ func TestSIMDMatchesGo(t *testing.T) {
 		}
 	}
 	for _, a := range []float32{1, 0.5, -1.5} {
-		eluLoop := tail(func(y, x []float32) int { return vecElu(y, x, a) }, func(v float32) float32 { return elu(v, a) })
+		eluLoop := tail(func(y, x []float32) int { return f32.Elu(y, x, a, elu) }, func(v float32) float32 { return elu(v, a) })
 		ks = append(ks, kernel{"elu", 2, 1e-7, eluLoop})
 		ks = append(ks, kernel{"elu/streamed", 2, 1e-7, func(y, x []float32) {
-			s, e := ntElu(y, x, a)
+			s, e := f32.EluNT(y, x, a, elu)
 			eluLoop(y[:s], x[:s])
 			eluLoop(y[e:], x[e:])
 		}})
 	}
 	for _, s := range streamSlopes {
-		ks = append(ks, kernel{"leaky_relu", 0, 0, tail(func(y, x []float32) int { return vecLeakyRelu(y, x, s) }, func(v float32) float32 {
+		ks = append(ks, kernel{"leaky_relu", 0, 0, tail(func(y, x []float32) int { return f32.LeakyRelu(y, x, s) }, func(v float32) float32 {
 			if math.Signbit(float64(v)) {
 				return v * s
 			}
@@ -248,7 +250,7 @@ func TestSIMDMatchesGo(t *testing.T) {
 		})})
 	}
 	for _, b := range streamBounds {
-		ks = append(ks, kernel{"clamp", 0, 0, tail(func(y, x []float32) int { return vecClamp(y, x, b[0], b[1]) }, func(v float32) float32 { return min(max(v, b[0]), b[1]) })})
+		ks = append(ks, kernel{"clamp", 0, 0, tail(func(y, x []float32) int { return f32.Clamp(y, x, b[0], b[1]) }, func(v float32) float32 { return min(max(v, b[0]), b[1]) })})
 	}
 	// The exp pass against the Go loop: FMA's rounding on amd64 (1 ulp); bit for bit on
 	// arm64, where Go fuses expf's multiply-adds as the NEON kernels do.
@@ -258,7 +260,7 @@ func TestSIMDMatchesGo(t *testing.T) {
 	}
 	for _, m := range []float32{0, 3, -50, 90} {
 		ks = append(ks, kernel{"exp_sum", expUlps, 0, func(y, x []float32) {
-			k, _ := vecExpSum(y, x, m, nil)
+			k, _ := f32.ExpSum(y, x, m, nil, expf)
 			for i := k; i < len(x); i++ {
 				y[i] = expf(x[i] - m)
 			}
@@ -277,7 +279,7 @@ func TestSIMDMatchesGo(t *testing.T) {
 				case form == 2 && len(x) > 0:
 					b = []float32{nan}
 				}
-				for i := vecArith(op, y, a, b); i < len(y); i++ {
+				for i := f32.Arith(op, y, a, b); i < len(y); i++ {
 					u, v := a[min(i, len(a)-1)], b[min(i, len(b)-1)]
 					y[i] = [...]func(u, v float32) float32{opAdd: func(u, v float32) float32 { return u + v }, opSub: func(u, v float32) float32 { return u - v },
 						opMul: func(u, v float32) float32 { return u * v }, opDiv: func(u, v float32) float32 { return u / v }}[op](u, v)
@@ -298,7 +300,7 @@ func TestSIMDMatchesGo(t *testing.T) {
 			if withW {
 				w, pf = weights(len(x)), weights(len(x) + 2)[2:]
 			}
-			for i := vecScale(y, x, w, pf, 0.3, false); i < len(x); i++ {
+			for i := f32.Scale(y, x, w, pf, 0.3, false); i < len(x); i++ {
 				y[i] = x[i] * 0.3
 				if w != nil {
 					y[i] *= w[i]
@@ -324,7 +326,7 @@ func TestSIMDMatchesGo(t *testing.T) {
 		for i := range y {
 			y[i] = x[len(x)-1-i]
 		}
-		for i := vecMaxInto(y, x); i < len(x); i++ {
+		for i := f32.MaxInto(y, x); i < len(x); i++ {
 			y[i] = max(y[i], x[i])
 		}
 	}})
@@ -375,8 +377,8 @@ func TestSIMDReductions(t *testing.T) {
 						}
 					}
 				}
-				k, s := vecSum(x)
-				k2, ss := vecSumSq(x)
+				k, s := f32.Sum(x)
+				k2, ss := f32.SumSq(x)
 				var ws, wss float64
 				for _, v := range x[:k] {
 					ws += float64(v)
@@ -387,7 +389,7 @@ func TestSIMDReductions(t *testing.T) {
 				if k != wantVectors("sum", n) || k2 != wantVectors("sum_sq", n) || !near(s, ws) || !near(ss, wss) {
 					t.Fatalf("n=%d: sum %d %v (want %v), sumSq %d %v (want %v)", n, k, s, ws, k2, ss, wss)
 				}
-				k, a, b := vecVarRow(x, 0.5)
+				k, a, b := f32.VarRow(x, 0.5)
 				var wa, wb float64
 				for _, v := range x[:k] {
 					wa += float64(v) - 0.5
@@ -396,7 +398,7 @@ func TestSIMDReductions(t *testing.T) {
 				if !near(a, wa) || !near(b, wb) {
 					t.Fatalf("n=%d: varRow %v %v, want %v %v", n, a, b, wa, wb)
 				}
-				km, m, ok := vecMax(x)
+				km, m, ok := f32.Max(x)
 				hasNaN := false
 				wm := float32(math.Inf(-1))
 				for _, v := range x[:km] {
@@ -430,16 +432,16 @@ func TestSIMDReductions(t *testing.T) {
 					restore := SetSIMD(level)
 					sum, mx, es := slices.Clone(acc), slices.Clone(acc), slices.Clone(acc)
 					s1, s2 := slices.Clone(acc), slices.Clone(acc)
-					for i := vecSumCols(sum, x); i < n; i++ {
+					for i := f32.SumCols(sum, x); i < n; i++ {
 						sum[i] += float64(x[i])
 					}
-					for i := vecMaxCols(mx, x); i < n; i++ {
+					for i := f32.MaxCols(mx, x); i < n; i++ {
 						mx[i] = max(mx[i], float64(x[i]))
 					}
-					for i := vecExpSumCols(es, sh, x); i < n; i++ {
+					for i := f32.ExpSumCols(es, sh, x, expf); i < n; i++ {
 						es[i] += float64(expf(x[i] - sh[i]))
 					}
-					for i := vecVarCols(s1, s2, x0, x); i < n; i++ {
+					for i := f32.VarCols(s1, s2, x0, x); i < n; i++ {
 						d := float64(x[i]) - x0[i]
 						s1[i] += d
 						s2[i] += d * d
@@ -509,9 +511,9 @@ func TestSIMDVectorCounts(t *testing.T) {
 		for _, n := range simdLengths {
 			x := simdData(r, n, 200) // lanes outside exp's range: the Go function does those vectors
 			y, w, b := make([]float32, n), make([]float32, n), make([]float32, n)
-			k1, _ := vecExpSum(y, x, 3, nil)
+			k1, _ := f32.ExpSum(y, x, 3, nil, expf)
 			x0 := slices.Clone(x)
-			k2, _ := vecExpSum(nil, x, 3, nil)
+			k2, _ := f32.ExpSum(nil, x, 3, nil, expf)
 			if !slices.EqualFunc(x, x0, sameBits) {
 				t.Fatalf("n=%d: vecExpSum without y wrote into x", n)
 			}
@@ -524,23 +526,23 @@ func TestSIMDVectorCounts(t *testing.T) {
 				if mode&2 != 0 {
 					bm = b
 				}
-				got["normalize"+fmt.Sprint(mode)] = vecNormalize(y, x, wm, bm, nil, 0.25, 1.5, false)
+				got["normalize"+fmt.Sprint(mode)] = f32.Normalize(y, x, wm, bm, nil, 0.25, 1.5, false)
 			}
-			got["var_row"], _, _ = vecVarRow(x, 0.5)
+			got["var_row"], _, _ = f32.VarRow(x, 0.5)
 			for k := range nUnary {
-				got[unaryNames[k]] = vecUnary(k, y, x)
+				got[unaryNames[k]] = f32.Unary(k, y, x, unaryScalar[k])
 			}
-			got["elu"] = vecElu(y, x, 1.5)
-			got["leaky_relu"] = vecLeakyRelu(y, x, 0.1)
-			got["clamp"] = vecClamp(y, x, -0.5, 0.5)
-			got["max_into"] = vecMaxInto(y, x)
+			got["elu"] = f32.Elu(y, x, 1.5, elu)
+			got["leaky_relu"] = f32.LeakyRelu(y, x, 0.1)
+			got["clamp"] = f32.Clamp(y, x, -0.5, 0.5)
+			got["max_into"] = f32.MaxInto(y, x)
 			acc := make([]float64, n)
-			got["sum_cols"] = vecSumCols(acc, x)
-			got["max_cols"] = vecMaxCols(acc, x)
-			got["var_cols"] = vecVarCols(acc, make([]float64, n), make([]float64, n), x)
-			got["exp_sum_cols"] = vecExpSumCols(acc, make([]float32, n), x)
-			if n >= 2*lanes() { // amd64's cumsum starts at two vectors
-				got["cumsum"], _ = vecCumsum(y, x, nil, false)
+			got["sum_cols"] = f32.SumCols(acc, x)
+			got["max_cols"] = f32.MaxCols(acc, x)
+			got["var_cols"] = f32.VarCols(acc, make([]float64, n), make([]float64, n), x)
+			got["exp_sum_cols"] = f32.ExpSumCols(acc, make([]float32, n), x, expf)
+			if n >= 2*f32.Lanes() { // amd64's cumsum starts at two vectors
+				got["cumsum"], _ = f32.Cumsum(y, x, nil, false)
 			}
 			for name, k := range got {
 				if want := wantVectors(strings.TrimRight(name, "0123"), n); k != want || k1 != k2 {
@@ -558,7 +560,7 @@ func TestSIMDAbove(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	inf, negZero := float32(math.Inf(1)), float32(math.Copysign(0, -1))
 	eachSIMD(t, func(t *testing.T) {
-		l := lanes()
+		l := f32.Lanes()
 		for _, n := range simdLengths {
 			for _, th := range []float32{1.5, 0, negZero, -3, inf, -inf} {
 				for trial := range 8 {
@@ -589,7 +591,7 @@ func TestSIMDAbove(t *testing.T) {
 						x[p] = above
 					}
 					want := min(p, n) &^ (l - 1)
-					if got := vecAbove(x, th); got != want {
+					if got := f32.Above(x, th); got != want {
 						t.Fatalf("n=%d t=%v above at %d: vecAbove = %d, want %d", n, th, p, got, want)
 					}
 				}
@@ -630,7 +632,7 @@ func TestSIMDRope(t *testing.T) {
 				}
 			}
 			y := make([]float32, p)
-			if k := vecRope(y, y, x.Data[:p], x.Data[p:2*p], cos.Data[:p], cos.Data[p:2*p], sin.Data[:p], sin.Data[p:2*p]); k != wantVectors("rope", p) {
+			if k := f32.Rope(y, y, x.Data[:p], x.Data[p:2*p], cos.Data[:p], cos.Data[p:2*p], sin.Data[:p], sin.Data[p:2*p]); k != wantVectors("rope", p) {
 				t.Fatalf("p=%d: vecRope did %d elements, want %d", p, k, wantVectors("rope", p))
 			}
 		}
@@ -650,8 +652,8 @@ func TestSIMDLevels(t *testing.T) {
 	if l, _ := SIMD(); l != SIMDGo {
 		t.Errorf("SetSIMD(0): level %d, want SIMDGo", l)
 	}
-	if k := vecExp(make([]float32, 64), make([]float32, 64)); k != 0 {
-		t.Errorf("at SIMDGo vecExp did %d elements, want 0 (the Go loop does all)", k)
+	if k := f32.Unary(uExp, make([]float32, 64), make([]float32, 64), expf); k != 0 {
+		t.Errorf("at SIMDGo f32.Unary(uExp) did %d elements, want 0 (the Go loop does all)", k)
 	}
 	restore()
 	if l, _ := SIMD(); l != now {
@@ -737,7 +739,7 @@ func testStreamForward(t *testing.T, rows, cols int) {
 	prev := streamMinBytes
 	defer func() { streamMinBytes = prev }()
 	eachSIMD(t, func(t *testing.T) {
-		if cols%16 == 0 && simdLevel() >= SIMDAVX512 && !fusedRowsOK(y.Data, cols) {
+		if cols%16 == 0 && simdLevel() >= SIMDAVX512 && !f32.FusedRowsOK(y.Data, cols) {
 			t.Fatalf("cols=%d: softmax's fused pass would not run on y (not 64-byte aligned?)", cols)
 		}
 		for name, f := range cases {
@@ -827,7 +829,7 @@ func TestSIMDCumsum(t *testing.T) {
 					}
 					y, want := aligned64(n, mis), aligned64(n, mis)
 					cumsumRow(y, x, make([]float32, len(x)), stream) // a prefetched next row
-					fence()
+					f32.Fence()
 					var s, big float64
 					for i, v := range x {
 						s += float64(v)
@@ -851,7 +853,7 @@ func TestSIMDCumsum(t *testing.T) {
 func TestSIMDCumsum4(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	eachSIMD(t, func(t *testing.T) {
-		l := lanes()
+		l := f32.Lanes()
 		for _, n := range append(simdLengths, 4096) {
 			for _, mis := range []int{0, 1, 4} { // off by an element, and by 16 bytes
 				for _, stream := range []bool{false, true} {
@@ -860,8 +862,8 @@ func TestSIMDCumsum4(t *testing.T) {
 					for i := range y {
 						y[i] = -7
 					}
-					took := vecCumsum4(y, x, nil, n, stream)
-					fence()
+					took := f32.Cumsum4(y, x, nil, n, stream)
+					f32.Fence()
 					aligned := mis == 0 || (l == 8 && mis == 4) // AVX2 streams 16-byte halves
 					if wantTook := runtime.GOARCH == "amd64" && n >= 2*l && n%l == 0 && (!stream || aligned); took != wantTook {
 						t.Fatalf("n=%d mis=%d stream=%v: took the rows = %v, want %v", n, mis, stream, took, wantTook)
@@ -877,7 +879,7 @@ func TestSIMDCumsum4(t *testing.T) {
 					for k := range 4 {
 						cumsumRow(want[k*n:(k+1)*n], x[k*n:(k+1)*n], nil, stream)
 					}
-					fence()
+					f32.Fence()
 					for i := range y {
 						if math.Float32bits(y[i]) != math.Float32bits(want[i]) && !(y[i] != y[i] && want[i] != want[i]) {
 							t.Fatalf("n=%d mis=%d stream=%v: y[%d] = %v, cumsumRow %v", n, mis, stream, i, y[i], want[i])
@@ -887,4 +889,10 @@ func TestSIMDCumsum4(t *testing.T) {
 			}
 		}
 	})
+}
+
+// vecUnary returns the vector kernel of unary k with its Go element function, as unaryLoop
+// runs it: the form of the kernels the tables of these tests list.
+func vecUnary(k int) func(y, x []float32) int {
+	return func(y, x []float32) int { return f32.Unary(k, y, x, unaryScalar[k]) }
 }

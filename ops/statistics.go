@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ropgen/ropgen/internal/asm/f32"
 	"github.com/ropgen/ropgen/perf/formulas"
 )
 
@@ -198,7 +199,7 @@ func lseFinish(m float32, s float64) float32 {
 // expSum returns sum(exp(x - sh)) in float64: the vector kernel's blocks (prefetching
 // next), then two chains to hide the add latency.
 func expSum(x []float32, sh float32, next []float32) float64 {
-	i, s0 := vecExpSum(nil, x, sh, next)
+	i, s0 := f32.ExpSum(nil, x, sh, next, expf)
 	var s1 float64
 	for ; i+2 <= len(x); i += 2 {
 		s0 += float64(expf(x[i] - sh))
@@ -248,7 +249,7 @@ func (op *LogsumexpFwd) Forward(out, x *Tensor) error {
 			copy(mc, xd[base+j0*v.inner+c0:base+j0*v.inner+c1])
 			for j := j0 + 1; j < j1; j++ {
 				row := xd[base+j*v.inner+c0 : base+j*v.inner+c1]
-				for i := vecMaxInto(mc, row); i < len(row); i++ {
+				for i := f32.MaxInto(mc, row); i < len(row); i++ {
 					mc[i] = max(mc[i], row[i])
 				}
 			}
@@ -258,7 +259,7 @@ func (op *LogsumexpFwd) Forward(out, x *Tensor) error {
 			}
 			for j := j0; j < j1; j++ {
 				row := xd[base+j*v.inner+c0 : base+j*v.inner+c1]
-				for i := vecExpSumCols(s, sh, row); i < len(row); i++ {
+				for i := f32.ExpSumCols(s, sh, row, expf); i < len(row); i++ {
 					s[i] += float64(expf(row[i] - sh[i]))
 				}
 			}
@@ -358,7 +359,7 @@ func shiftedSquares(s1, s2 float64, n int) float64 { return max(0, s2-s1*s1/floa
 // two chains each.
 func varRow(x []float32) (s1, s2 float64) {
 	x0 := float64(x[0])
-	i, a0, a1 := vecVarRow(x, x0)
+	i, a0, a1 := f32.VarRow(x, x0)
 	return varRowRest(x, x0, i, a0, a1)
 }
 
@@ -405,7 +406,7 @@ func (op *VarFwd) Forward(out, x *Tensor) error {
 		}
 		for j := range n {
 			row := xd[base+j*v.inner+c0 : base+j*v.inner+c1]
-			for i := vecVarCols(s1, s2, x0, row); i < len(row); i++ {
+			for i := f32.VarCols(s1, s2, x0, row); i < len(row); i++ {
 				d := float64(row[i]) - x0[i]
 				s1[i] += d
 				s2[i] += d * d

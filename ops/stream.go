@@ -49,7 +49,7 @@ func ntClamp(y, x []float32, lo, hi float32) (s, e int) {
 }
 
 // ntArith streams a ∘ b (op is opAdd..opDiv) into the aligned span of y and returns it
-// (ntSpan). As for vecArith, a and b are each either as long as y or a single broadcast
+// (ntSpan). As for f32.Arith, a and b are each either as long as y or a single broadcast
 // element, but not both single.
 func ntArith(op int, y, a, b []float32) (s, e int) {
 	s, e = ntSpan(y)

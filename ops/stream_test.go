@@ -62,7 +62,7 @@ var streamBounds = [][2]float32{
 // which NaN comes out depends on the operand order the compiler picked, so only NaN-ness is
 // required there.
 func TestStreamKernels(t *testing.T) {
-	// Whether this build streams at all: amd64 without the purego tag (f32.Span).
+	// Whether this build streams at all: amd64 without the purego tag (stream.Span).
 	_, hasSpan := ntSpan(aligned64(32, 0))
 	streaming := hasSpan > 0
 	r := rand.New(rand.NewPCG(1, 2))

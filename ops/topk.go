@@ -3,6 +3,8 @@ package ops
 import (
 	"fmt"
 	"slices"
+
+	"github.com/ropgen/ropgen/internal/asm/f32"
 )
 
 // TopKFwd is torch.topk(x, k, dim) with largest=True and sorted=True: the k largest
@@ -50,7 +52,7 @@ func (op *TopKFwd) Bind(x *Tensor) ([]int, error) {
 // Forward writes the k largest of each line into values and their indices (int64 values,
 // held exactly in float32 below 2**24) into indices. A line is scanned once: a sorted
 // buffer holds the best k so far, and the elements not above its last, the great majority
-// of a long row, are skipped a vector at a time (vecAbove). Lines run in parallel.
+// of a long row, are skipped a vector at a time (f32.Above). Lines run in parallel.
 func (op *TopKFwd) Forward(values, indices, x *Tensor) error {
 	shape, err := op.Bind(x)
 	if err != nil {
@@ -112,12 +114,12 @@ func topkLine(x []float32, vals []float32, idx []int) {
 	for i := range k { // the first k, insertion-sorted
 		insertRanked(vals[:i+1], idx[:i+1], x[i], i)
 	}
-	l := lanes()
+	l := f32.Lanes()
 	if l == 0 {
 		l = len(x)
 	}
 	for i := k; i < len(x); {
-		i += vecAbove(x[i:], vals[k-1]) // skip whole vectors not above the k-th best
+		i += f32.Above(x[i:], vals[k-1]) // skip whole vectors not above the k-th best
 		end := min(i+l, len(x))
 		for ; i < end; i++ {
 			if ranksBefore(x[i], i, vals[k-1], idx[k-1]) {

@@ -18,6 +18,7 @@ jobs=${OPS_LEVEL_JOBS:-$(nproc 2>/dev/null || echo 2)}
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 cd "$(dirname "$0")/../ops" || exit 1
 kernels=../internal/stream # the streaming kernels and their level tests, relative to ops
+asm=../internal/asm/f32     # the vector kernels' entry points and their raw kernels' tests
 bench=../internal/opsbench  # the catalog built from the manifests, relative to ops
 
 # Each architecture's test binary is built once (go test -c), and each run is that binary
@@ -65,6 +66,7 @@ native=$!
 if [ -n "$qemu" ]; then
 	{ GOARCH=arm64 "$GO" test -c -o "$tmp/ops-arm64.test" . &&
 		GOARCH=arm64 "$GO" test -c -o "$tmp/f32-arm64.test" "$kernels" &&
+		GOARCH=arm64 "$GO" test -c -o "$tmp/asm-arm64.test" "$asm" &&
 		GOARCH=arm64 "$GO" test -c -o "$tmp/opsbench-arm64.test" "$bench"; } >"$tmp/build-arm64.out" 2>&1 &
 	if ! wait $!; then
 		cat "$tmp/build-arm64.out"
@@ -82,6 +84,9 @@ if [ -n "$qemu" ]; then
 	add "arm64 under qemu-aarch64-static ROPGEN_SIMD=neon, internal/stream" \
 		"$qemu_go ./internal/stream" \
 		"cd '$kernels' && ROPGEN_SIMD=neon qemu-aarch64-static '$tmp/f32-arm64.test' -test.v -test.count=1 -test.timeout=10m"
+	add "arm64 under qemu-aarch64-static ROPGEN_SIMD=neon, internal/asm/f32" \
+		"$qemu_go ./internal/asm/f32" \
+		"cd '$asm' && ROPGEN_SIMD=neon qemu-aarch64-static '$tmp/asm-arm64.test' -test.v -test.count=1 -test.timeout=10m"
 fi
 if ! wait $native; then
 	cat "$tmp/build.out"
@@ -123,7 +128,7 @@ done
 wait
 order=("${!runs[@]}")
 if [ -n "$qemu" ]; then
-	order=("${order[@]:3}" 0 1 2)
+	order=("${order[@]:4}" 0 1 2 3)
 fi
 failed=()
 for i in "${order[@]}"; do

@@ -1,6 +1,6 @@
 // Command asmgen writes internal/asm/f32/simd_amd64.s and its Go declarations,
 // internal/asm/f32/simd_amd64_decl.go: the AVX2+FMA (8-lane) and AVX-512 (16-lane) kernels
-// that package ops calls, generated with avo from one description per kernel so that both
+// behind internal/asm/f32's entry points, generated with avo from one description per kernel so that both
 // widths share every step.
 //
 //	cd internal/asm/asmgen && go run . -out ../f32/simd_amd64.s -stubs ../f32/simd_amd64_decl.go -pkg f32
@@ -8,11 +8,11 @@
 // It is its own module so that neither f32 nor ops depends on avo; `make asm-check`
 // regenerates into a temporary directory and fails when the checked-in files differ.
 //
-// Conventions of every kernel (ops/simd_amd64.go holds the Go side):
+// Conventions of every kernel (internal/asm/f32/dispatch_amd64.go holds the Go side):
 //   - It does the full vectors of its first input slice (len &^ (lanes-1)) and returns how
 //     many elements it did. A kernel with a fast range (exp's (-87, 88), no NaN) stops at
 //     the first vector with a lane outside it and returns the elements before it; the Go
-//     wrapper computes that vector with the scalar function and calls again.
+//     entry point computes that vector with the scalar function and calls again.
 //   - nt != 0 stores the output with non-temporal stores (the output must then be aligned
 //     to 64 bytes) and ends with SFENCE.
 package main
@@ -80,8 +80,8 @@ func main() {
 // textName matches the symbol of a TEXT line.
 var textName = regexp.MustCompile(`(?m)^TEXT ·(\w+)\(SB\)`)
 
-// exportNames capitalizes every kernel's name in the generated files, so that package ops
-// calls them: the kernels are named inside this program as the Go side once named them
+// exportNames capitalizes every kernel's name in the generated files, the names f32's
+// entry points and tests call: the kernels are named inside this program as the Go side once named them
 // (expAVX2, ...), and their declarations are exported (ExpAVX2, ...).
 func exportNames(outs []output) error {
 	var asm []byte

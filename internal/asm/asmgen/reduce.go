@@ -106,7 +106,7 @@ func maxAcc(acc VecVirtual, v Register) {
 }
 
 // VRANGEPS selectors: imm[1:0] min (0) or max (1), imm[3:2] = 01 the sign of the selected
-// value (AVX512DQ, which hasAVX512 in ops/gemm_amd64.go requires).
+// value (AVX512DQ, which internal/simd's AVX512 level requires).
 const (
 	rangeMin = 0b0100
 	rangeMax = 0b0101

@@ -1,9 +1,6 @@
-//go:build !purego
-
 package ops
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -28,8 +25,9 @@ func TestSIMDQuarters(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	lengths := []int{64, 80, 144, 1000, 4099}
 	eachSIMD(t, func(t *testing.T) {
+		skipUnquartered(t)
 		for k := range nUnary {
-			kern, _ := pick(unaryKernels[k][0], unaryKernels[k][1])
+			kern := f32.RawUnary(k)
 			for _, n := range lengths {
 				x := make([]float32, n)
 				for i := range x {
@@ -52,7 +50,7 @@ func TestSIMDQuarters(t *testing.T) {
 							t.Fatalf("%s n=%d: did %d elements past %v at %d, = %v", unaryNames[k], n, did, xs[bad], bad, got[bad])
 						}
 					}
-					s, e := ntUnary(k, got, xs)
+					s, e := f32.UnaryNT(k, got, xs, unaryScalar[k])
 					unaryLoop(k)(got[:s], xs[:s])
 					unaryLoop(k)(got[e:], xs[e:])
 					restore := SetSIMD(SIMDGo)
@@ -66,7 +64,7 @@ func TestSIMDQuarters(t *testing.T) {
 				}
 			}
 		}
-		expSum, _ := pick(f32.ExpSumAVX2, f32.ExpSumAVX512)
+		expSum := f32.RawExpSum()
 		for _, n := range lengths {
 			x := make([]float32, n)
 			for i := range x {
@@ -85,11 +83,11 @@ func TestSIMDQuarters(t *testing.T) {
 					if store {
 						out = y
 					}
-					if did, _ := expSum(y[:full], xs[:full], 3, b2i(store), &xs[0]); bad < 0 && did != full {
+					if did, _ := expSum(y[:full], xs[:full], 3, boolInt(store), &xs[0]); bad < 0 && did != full {
 						t.Fatalf("exp_sum n=%d: did %d of %d elements in range", n, did, full)
 					}
 					clear(y)
-					k, sum := vecExpSum(out, xs, 3, nil) // the full vectors
+					k, sum := f32.ExpSum(out, xs, 3, nil, expf) // the full vectors
 					want := 0.0
 					for i, v := range xs[:k] {
 						e := expf(v - 3)
@@ -122,8 +120,8 @@ func TestSIMDQuarters(t *testing.T) {
 					name string
 					run  func(y []float32, nt bool) int
 				}{
-					{"normalize", func(y []float32, nt bool) int { return vecNormalize(y, x[:full], wm, bm, nil, 0.25, 1.5, nt) }},
-					{"scale", func(y []float32, nt bool) int { return vecScale(y, x[:full], wm, nil, 0.3, nt) }},
+					{"normalize", func(y []float32, nt bool) int { return f32.Normalize(y, x[:full], wm, bm, nil, 0.25, 1.5, nt) }},
+					{"scale", func(y []float32, nt bool) int { return f32.Scale(y, x[:full], wm, nil, 0.3, nt) }},
 				} {
 					got, want := aligned64(full, 0), aligned64(full, 0)
 					if d := pass.run(got, true); d != full {
@@ -161,24 +159,24 @@ func TestSIMDExpSumOut(t *testing.T) {
 		x[n/3] = -1e4 // far below exp's range: AVX-512 clamps, the exp is 0
 		m := float32(maxRow(x))
 		wantE := make([]float32, n)
-		_, wantS := vecExpSum(wantE, x, m, nil)
+		_, wantS := f32.ExpSum(wantE, x, m, nil, expf)
 		for _, softmax := range []bool{true, false} {
 			y, want := aligned64(n, 0), aligned64(n, 0)
-			if !fusedRowsOK(y, n) {
+			if !f32.FusedRowsOK(y, n) {
 				t.Fatalf("n=%d: fusedRowsOK is false on an aligned row", n)
 			}
 			var e []float32
 			if softmax {
-				vecScale(want, a, nil, nil, 0.37, false)
+				f32.Scale(want, a, nil, nil, 0.37, false)
 				e = append([]float32(nil), a...) // a itself, overwritten
 			} else {
-				vecNormalize(want, a, nil, nil, nil, 0.37, 1, false)
+				f32.Normalize(want, a, nil, nil, nil, 0.37, 1, false)
 			}
 			src := a
 			if softmax {
 				src = e
 			}
-			k, s := vecExpSumOut(y, src, 0.37, e, x, m, nil)
+			k, s := f32.ExpSumOut(y, src, 0.37, e, x, m, nil, expf)
 			if k != n || s != wantS {
 				t.Fatalf("softmax=%v n=%d: did %d, sum %v; vecExpSum's sum %v", softmax, n, k, s, wantS)
 			}
@@ -201,7 +199,7 @@ func TestFusedRowsLevel(t *testing.T) {
 	_, best := SIMD()
 	for l := SIMDGo; l <= best; l++ {
 		restore := SetSIMD(l)
-		if got, want := fusedRowsOK(y, 64), l >= SIMDAVX512; got != want {
+		if got, want := f32.FusedRowsOK(y, 64), l >= SIMDAVX512; got != want {
 			t.Errorf("at level %s, fusedRowsOK on an aligned row = %v, want %v", simdName(l), got, want)
 		}
 		restore()
@@ -215,6 +213,7 @@ func TestFusedRowsLevel(t *testing.T) {
 func TestSIMDNormVarOut(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	eachSIMD(t, func(t *testing.T) {
+		skipUnquartered(t)
 		for _, n := range []int{16, 64, 80, 1024, 2048, 4112, 8192} {
 			x, a, w, b := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
 			for i := range x {
@@ -222,7 +221,7 @@ func TestSIMDNormVarOut(t *testing.T) {
 				w[i], b[i] = float32(i%7)-2.5, float32(i%5)*0.3
 			}
 			x0 := float64(x[0])
-			_, want1, want2 := vecVarRow(x, x0)
+			_, want1, want2 := f32.VarRow(x, x0)
 			for mode := range 4 {
 				wm, bm := w, b
 				if mode&1 == 0 {
@@ -232,8 +231,8 @@ func TestSIMDNormVarOut(t *testing.T) {
 					bm = nil
 				}
 				y, want := aligned64(n, 0), aligned64(n, 0)
-				vecNormalize(want, a, wm, bm, nil, 0.25, 1.5, false)
-				k, s1, s2 := vecNormVarOut(y, a, wm, bm, 0.25, 1.5, x, x0, nil)
+				f32.Normalize(want, a, wm, bm, nil, 0.25, 1.5, false)
+				k, s1, s2 := f32.NormVarOut(y, a, wm, bm, 0.25, 1.5, x, x0, nil)
 				if k != n || s1 != want1 || s2 != want2 {
 					t.Fatalf("mode %d n=%d: did %d, sums %v %v; vecVarRow's %v %v", mode, n, k, s1, s2, want1, want2)
 				}
@@ -253,16 +252,17 @@ func TestSIMDNormVarOut(t *testing.T) {
 func TestSIMDScaleSumSqOut(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	eachSIMD(t, func(t *testing.T) {
+		skipUnquartered(t)
 		for _, n := range []int{16, 64, 80, 1024, 2048, 4112, 8192} {
 			x, a, w := make([]float32, n), make([]float32, n), make([]float32, n)
 			for i := range x {
 				x[i], a[i], w[i] = float32(r.NormFloat64()*3), float32(r.NormFloat64()), float32(i%7)-2.5
 			}
-			_, wantS := vecSumSq(x)
+			_, wantS := f32.SumSq(x)
 			for _, wm := range [][]float32{nil, w} {
 				y, want := aligned64(n, 0), aligned64(n, 0)
-				vecScale(want, a, wm, nil, 0.3, false)
-				k, s := vecScaleSumSqOut(y, a, wm, 0.3, x, nil)
+				f32.Scale(want, a, wm, nil, 0.3, false)
+				k, s := f32.ScaleSumSqOut(y, a, wm, 0.3, x, nil)
 				if k != n || s != wantS {
 					t.Fatalf("w=%v n=%d: did %d, sum %v; vecSumSq's %v", wm != nil, n, k, s, wantS)
 				}
@@ -276,50 +276,18 @@ func TestSIMDScaleSumSqOut(t *testing.T) {
 	})
 }
 
-// TestSIMDRangeKernelsDoEveryVector calls the kernels that may stop at a vector outside
-// their fast range (whose wrappers, through blocks, let the Go function do such a vector)
-// raw, on rows inside every such range, in cache and streamed: each must do every full
-// vector itself, so that a kernel that stopped at once could not pass its value tests on
-// the Go fallback's results alone.
-func TestSIMDRangeKernelsDoEveryVector(t *testing.T) {
-	r := rand.New(rand.NewPCG(13, 14))
-	eachSIMD(t, func(t *testing.T) {
-		for _, n := range []int{16, 48, 1000, 4096} {
-			full := n &^ 15
-			x, y := make([]float32, n), aligned64(n, 0)
-			f64 := make([]float64, n)
-			for i := range x {
-				x[i] = float32(r.Float64()*6 - 3)
-			}
-			sh := make([]float32, n)
-			for i := range sh {
-				sh[i] = 3 // at least every x
-			}
-			got := map[string]int{}
-			for k := range nUnary {
-				kern, _ := pick(unaryKernels[k][0], unaryKernels[k][1])
-				for nt := range 2 {
-					got[fmt.Sprintf("%s nt=%d", unaryNames[k], nt)] = kern(y[:full], x[:full], nt)
-				}
-			}
-			elu, _ := pick(f32.EluAVX2, f32.EluAVX512)
-			clamp, _ := pick(f32.ClampAVX2, f32.ClampAVX512)
-			maxCols, _ := pick(f32.MaxColsAVX2, f32.MaxColsAVX512)
-			maxInto, _ := pick(f32.MaxIntoAVX2, f32.MaxIntoAVX512)
-			expSumCols, _ := pick(f32.ExpSumColsAVX2, f32.ExpSumColsAVX512)
-			for nt := range 2 {
-				got[fmt.Sprintf("elu nt=%d", nt)] = elu(y[:full], x[:full], nt, 1.5)
-				got[fmt.Sprintf("clamp nt=%d", nt)] = clamp(y[:full], x[:full], nt, -1, 1)
-			}
-			got["max_cols"] = maxCols(f64[:full], x[:full])
-			m := append([]float32(nil), sh...)
-			got["max_into"] = maxInto(m[:full], x[:full])
-			got["exp_sum_cols"] = expSumCols(f64[:full], sh[:full], x[:full])
-			for name, k := range got {
-				if k != full {
-					t.Errorf("n=%d: %s did %d of %d elements in range", n, name, k, full)
-				}
-			}
-		}
-	})
+// skipUnquartered skips a test of the quartered and fused kernels at a level without them:
+// they are amd64's (f32.RawUnary is nil at arm64's NEON level).
+func skipUnquartered(t *testing.T) {
+	if f32.RawUnary(uExp) == nil {
+		t.Skip("no quartered or fused kernels at this level")
+	}
+}
+
+// boolInt is 1 for true and 0 for false: a raw kernel's flag argument.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

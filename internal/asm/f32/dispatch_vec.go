@@ -1,9 +1,9 @@
 //go:build (amd64 || arm64) && !purego
 
-package ops
+package f32
 
 // The Go side the vector kernels of amd64 and arm64 share; other architectures have no
-// kernels (simd_novec.go) and need none of it.
+// kernels (dispatch_novec.go) and need none of it.
 
 // blocks runs kern over the full vectors of m elements (width l) and returns how many
 // elements that is. kern(i, n) does elements [i, n) and returns how many it did; each time
@@ -22,7 +22,7 @@ func blocks(m, l int, kern func(i, n int) int, f func(i int)) int {
 	return n
 }
 
-// arithMode is vecArith's broadcast mode: 1 when a is a single element broadcast over y, 2
+// arithMode is Arith's broadcast mode: 1 when a is a single element broadcast over y, 2
 // when b is, 0 when both are as long as y.
 func arithMode(y, a, b []float32) int {
 	switch {
@@ -42,13 +42,13 @@ func b2i(b bool) int {
 	return 0
 }
 
-// expSumBlocks is vecExpSum's walk over x on a kernel of l lanes: kern(out, xs, i, store)
+// expSumBlocks is ExpSum's walk over x on a kernel of l lanes: kern(out, xs, i, store)
 // does the full vectors of xs = x[i:...], writing exp(x - m) into out when store != 0 (out
 // is then y's span, else x's, which the kernel never writes), and returns how many elements
-// it did and their sum; a vector it stops at is done with expf (after alongside(i) for each
+// it did and their sum; a vector it stops at is done with exp (the Go element function) (after alongside(i) for each
 // of its elements, where alongside is not nil: the other work of a fused kernel), and the
 // kernel resumes.
-func expSumBlocks(y, x []float32, m float32, l int, kern func(out, xs []float32, i, store int) (int, float64), alongside func(i int)) (int, float64) {
+func expSumBlocks(y, x []float32, m float32, l int, kern func(out, xs []float32, i, store int) (int, float64), alongside func(i int), exp func(float32) float32) (int, float64) {
 	store, out := 1, y
 	if y == nil {
 		store, out = 0, x
@@ -63,7 +63,7 @@ func expSumBlocks(y, x []float32, m float32, l int, kern func(out, xs []float32,
 		if alongside != nil {
 			alongside(i)
 		}
-		e := expf(x[i] - m)
+		e := exp(x[i] - m)
 		if store != 0 {
 			y[i] = e
 		}
