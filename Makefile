@@ -19,8 +19,9 @@ OUT ?= out
 # memory reference), recalibrate and measure again once when that copy reference drifted off
 # the profile, then print the short summary; the full tables, the HTML page, the chart and
 # every log go under $(OUT)/. A calibration the machine is too busy for is refused, tried once
-# more, and then the run goes on against the earlier profile, or without one against the
-# refused measurement ($(OUT)/host-loaded.yaml, never $(OUT)/host.yaml), saying so: its
+# more, and then the run goes on against the earlier profile ($(OUT)/host.yaml, else the
+# history's last quiet one of this boot), or without one against the refused measurement
+# ($(OUT)/host-loaded.yaml, never $(OUT)/host.yaml), saying so: its
 # verdicts come from the references timed beside the rows, "inconclusive" elsewhere. The run
 # is added to the module's history (.ropgen/history.db), with its diff against the previous
 # run of this device and the trend page $(OUT)/history.html. Exit 1 when a row breaches a

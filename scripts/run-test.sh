@@ -30,6 +30,13 @@ calibrate)
 	fi
 	echo "accepted $(date +%s%N)" > "$o"
 	;;
+history)
+	# history profile: the history's earlier profile where the case put one ($dir/earlier).
+	if [ "$2" = profile ]; then
+		[ -e "$dir/earlier" ] || exit 3
+		cp "$dir/earlier" "$4"
+	fi
+	;;
 report)
 	if [ "$2" = -check ]; then
 		[ -s "$4" ] || exit 3
@@ -72,6 +79,17 @@ expect "no earlier profile" "calibrated twice" [ "$(grep -c '^ropgen calibrate' 
 expect "no earlier profile" "host.yaml written" [ ! -e "$o/host.yaml" ]
 expect "no earlier profile" "the summary is not priced against host-loaded.yaml" grep -q "^summary of report -summary -history -profile $o/host-loaded.yaml" "$o/stdout"
 expect "no earlier profile" "the run does not say so" grep -q "priced against the refused measurement" "$o/stderr"
+expect "no earlier profile" "the run is not kept with the refused measurement" grep -q "^ropgen history add -profile $o/host-loaded.yaml" "$o/calls"
+
+# A busy machine, no out/host.yaml (make clean), and a quiet profile of this boot in the
+# history: the run is priced against it, and kept in the history with the refused
+# measurement, so that no verdict's past reads it.
+o=$tmp/history && setup "$o" && touch "$o/refuse" && echo "accepted from the history" > "$o/earlier"
+check "the history's profile" 0 "$o"
+expect "the history's profile" "host.yaml written" [ ! -e "$o/host.yaml" ]
+expect "the history's profile" "the summary is not priced against host-earlier.yaml" grep -q "^summary of report -summary -history -profile $o/host-earlier.yaml" "$o/stdout"
+expect "the history's profile" "the run does not say so" grep -q "this host's earlier profile from the history" "$o/stderr"
+expect "the history's profile" "the run is not kept with the refused measurement" grep -q "^ropgen history add -profile $o/host-loaded.yaml" "$o/calls"
 
 # An earlier profile, a drifted run, a busy machine: the recalibration is refused twice and
 # the run is priced against the earlier profile, which stays as it was.
@@ -95,5 +113,5 @@ check "unpriced rows" 0 "$o"
 o=$tmp/error && setup "$o" && echo 1 > "$o/summary-exit"
 check "formula error" 1 "$o"
 
-[ $fail = 0 ] && echo "scripts/run-test.sh: make run's flow on a busy machine: 5 cases passed"
+[ $fail = 0 ] && echo "scripts/run-test.sh: make run's flow on a busy machine: 6 cases passed"
 exit $fail

@@ -17,8 +17,10 @@ OUT=${OUT:-out}
 BIN=$OUT/bin
 PROFILE=$OUT/host.yaml
 LOADED=$OUT/host-loaded.yaml
-# A measurement refused under load describes the minute it was taken in, not this run's.
-rm -f "$LOADED"
+EARLIER=$OUT/host-earlier.yaml
+# A measurement refused under load describes the minute it was taken in, not this run's; the
+# history's earlier profile is fetched again where a run needs it.
+rm -f "$LOADED" "$EARLIER"
 
 loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
 
@@ -65,6 +67,10 @@ if ! { test -s "$PROFILE" && "$BIN/ropgen" report -check -profile "$PROFILE" > "
 		refused=1
 		if test -s "$PROFILE"; then
 			echo "make run: the calibration was refused twice (load average $(loadavg)): the run is priced against the earlier profile $PROFILE, its rows protected by the drift rule (docs/report.md)" >&2
+		elif "$BIN/ropgen" history profile -o "$EARLIER" 2> /dev/null; then
+			# make clean removed the host's profile; the history keeps the last quiet one.
+			profile=$EARLIER
+			echo "make run: the calibration was refused twice (load average $(loadavg)): the run is priced against this host's earlier profile from the history ($EARLIER, measured on this boot), its rows protected by the drift rule (docs/report.md)" >&2
 		else
 			profile=$LOADED
 			echo "make run: the calibration was refused twice (load average $(loadavg)) and this host has no earlier profile: the run is priced against the refused measurement $LOADED, whose figures are lower bounds (docs/report.md, \"A busy machine\"); $PROFILE is not written" >&2
@@ -89,8 +95,12 @@ fi
 "$BIN/ropgen" report -history -profile "$profile" -o "$OUT/quick-report.txt" "$OUT/quick.txt" 2> /dev/null
 "$BIN/ropgen" report -history -profile "$profile" -o "$OUT/chart-report.txt" -svg "$OUT/roofline.svg" "$OUT/chart.txt" 2> /dev/null
 "$BIN/ropgen" report -history -profile "$profile" -html "$OUT/report.html" "$OUT/quick.txt" "$OUT/chart.txt" > /dev/null 2>&1
-# Every run is kept (docs/history-store.md), with the profile that priced it, loaded or not.
-"$BIN/ropgen" history add -profile "$profile" "$OUT/quick.txt" "$OUT/chart.txt" > /dev/null 2> "$OUT/history.log" || cat "$OUT/history.log" >&2
+# Every run is kept (docs/history-store.md), with the profile that priced it; a run the
+# machine was too busy to calibrate for, with the refused measurement, what it measured of
+# the machine: the verdicts' past (report -history) leaves such runs out.
+kept=$profile
+[ $refused = 1 ] && [ -s "$LOADED" ] && kept=$LOADED
+"$BIN/ropgen" history add -profile "$kept" "$OUT/quick.txt" "$OUT/chart.txt" > /dev/null 2> "$OUT/history.log" || cat "$OUT/history.log" >&2
 "$BIN/ropgen" history diff > "$OUT/history-diff.txt" 2>&1
 cat "$OUT/history-diff.txt"
 "$BIN/ropgen" history page -o "$OUT/history.html" > /dev/null

@@ -37,6 +37,7 @@ var historyCommands = map[string]cli.Command{
 	"show":  {Summary: "per row, its time, efficiency and verdict over the runs, with the trend", Run: runHistoryShow},
 	"diff":  {Summary: "compare two runs row by row: exit 1 when a row got slower beyond noise", Run: runHistoryDiff},
 	"page":  {Summary: "write a static HTML trend page of the history", Run: runHistoryPage},
+	"profile": {Summary: "write the host's latest quiet profile the history keeps, of this boot: what make run prices against when its calibration is refused", Run: runHistoryProfile},
 	"floor": {Summary: "print the median cold-call floor of a device's recent runs: what ropbench run -judge-floor sizes by", Run: runHistoryFloor},
 }
 
@@ -336,6 +337,66 @@ cold calls, and moves by more than 2x between runs.`, history.PastRuns), stdout,
 		fmt.Fprintf(stdout, "%.3g\n", f)
 		fmt.Fprintf(stderr, "ropgen history floor: the median of %d runs of %s\n", n, *device)
 	}
+	return 0
+}
+
+func runHistoryProfile(args []string, stdout, stderr io.Writer) int {
+	fl := cli.NewFlags("ropgen history profile", "[-db FILE|URL] [-device NAME] [-any-boot] -o FILE", `
+Profile writes the profile of the device's latest run of ropgen's kernels that was priced
+against a quiet calibration (not one refused under load) measured on this boot, as the history
+keeps it, to FILE. Exit 3 when the history has none (a history not created yet has none).
+make run prices against it when the machine is too busy to calibrate and make clean removed
+out/host.yaml: the host's earlier profile, under the drift rule (docs/report.md, "A busy
+machine").`, stdout, stderr)
+	db := dbFlag(fl)
+	device := fl.String("device", profiles.HostDeviceName(), "the device `NAME`, as its records name it")
+	anyBoot := fl.Bool("any-boot", false, "a profile measured on any boot, not only this one")
+	out := fl.String("o", "", "write the profile to `FILE` (required)")
+	if code, ok := fl.Parse(args); !ok {
+		return code
+	}
+	if code, ok := fl.NoArgs(); !ok {
+		return code
+	}
+	if *out == "" {
+		return fl.Fail("give -o FILE")
+	}
+	dsn, err := historyDB(*db)
+	if err != nil {
+		return fl.Errorf("%v", err)
+	}
+	none := func() int {
+		fmt.Fprintf(stderr, "ropgen history profile: the history has no quiet profile of %s%s\n", *device, map[bool]string{false: " measured on this boot", true: ""}[*anyBoot])
+		return 3
+	}
+	if notCreated(dsn) {
+		return none()
+	}
+	s, code, ok := openHistory(fl, dsn, false)
+	if !ok {
+		return code
+	}
+	defer s.Close()
+	boot := ""
+	if !*anyBoot {
+		b, _ := os.ReadFile(bootIDFile)
+		boot = strings.TrimSpace(string(b))
+	}
+	prof, run, err := s.QuietProfile(context.Background(), *device, boot)
+	if err != nil {
+		return fl.Errorf("%v", err)
+	}
+	if prof == nil {
+		return none()
+	}
+	var inputs []string // -o must not name the database it reads
+	if !history.IsURL(dsn) {
+		inputs = append(inputs, dsn)
+	}
+	if err := writeOutput(*out, inputs, func(w io.Writer) error { _, err := w.Write(prof.Text); return err }); err != nil {
+		return fl.Errorf("%v", err)
+	}
+	fmt.Fprintf(stderr, "ropgen history profile: wrote %s: profile %s of run %d (%s)\n", *out, prof.Name, run.ID, run.Time.UTC().Format("2006-01-02 15:04"))
 	return 0
 }
 

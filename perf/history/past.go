@@ -117,3 +117,32 @@ func (s *Store) latestQuiet(ctx context.Context, pr *pricing, device, skip strin
 	}
 	return runs, recs, nil
 }
+
+// QuietProfile returns the profile of device's latest run of ropgen's kernels that was priced
+// against a profile measured on a quiet machine (not refused under load) on the boot bootID
+// (any boot when ""), and the run; nil when there is none. make run prices a run on a busy
+// machine against it where its own calibration was refused twice: the host's earlier
+// profile, kept by the history where make clean removed out/host.yaml.
+func (s *Store) QuietProfile(ctx context.Context, device, bootID string) (*Profile, Run, error) {
+	all, err := s.Runs(ctx)
+	if err != nil {
+		return nil, Run{}, err
+	}
+	pr := s.pricing()
+	for i := len(all) - 1; i >= 0; i-- {
+		r := all[i]
+		if r.Device != device || r.Impl != "" {
+			continue
+		}
+		prof, err := pr.profile(ctx, r)
+		if err != nil {
+			return nil, Run{}, err
+		}
+		if prof == nil || prof.Measured.Loaded() || (bootID != "" && prof.Measured.BootID != bootID) {
+			continue
+		}
+		text, err := s.Profile(ctx, &r)
+		return text, r, err
+	}
+	return nil, Run{}, nil
+}

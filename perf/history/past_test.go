@@ -176,3 +176,38 @@ func TestDiffTracks(t *testing.T) {
 		}
 	})
 }
+
+// TestQuietProfile: the host's earlier profile is the latest quiet one of this boot that a run
+// of ropgen's kernels was priced against; a refused measurement, another boot's profile or a
+// harness's run is none.
+func TestQuietProfile(t *testing.T) {
+	historytest.Each(t, func(t *testing.T, db historytest.DB) {
+		ctx := context.Background()
+		s := open(t, db.DSN, true)
+		addWith := func(prof, impl string, secs float64) int64 {
+			t.Helper()
+			recs := []record.Record{{Device: testDevice, Impl: impl, Op: "AddFwd", Workload: "w", DType: "float32", Roof: "vector.fp32",
+				Bytes: 80 << 20, Seconds: secs, MinSeconds: secs, MaxSeconds: secs, Iters: 15}}
+			meta := &history.Run{Time: time.Now(), Commit: "c", Host: "test", Version: "test", Command: "test"}
+			id, _, err := s.Add(ctx, meta, recs, &history.Profile{Name: "test", Source: "test.yaml", Text: []byte(prof)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return id
+		}
+		thisBoot := testProfile + "measured:\n  at: \"2026-01-02T03:04:05Z\"\n  boot_id: \"boot-a\"\n"
+		if p, _, err := s.QuietProfile(ctx, testDevice, "boot-a"); err != nil || p != nil {
+			t.Errorf("an empty history: %v, %v", p, err)
+		}
+		quiet := addWith(thisBoot, "", 0.01)
+		addWith(loadedProfile, "", 0.02)
+		addWith(testProfile+"# a harness's\n", "torch", 0.03)
+		p, r, err := s.QuietProfile(ctx, testDevice, "boot-a")
+		if err != nil || p == nil || r.ID != quiet || string(p.Text) != thisBoot {
+			t.Errorf("this boot's: run %d, %v; want run %d's quiet profile", r.ID, err, quiet)
+		}
+		if p, _, err := s.QuietProfile(ctx, testDevice, "boot-b"); err != nil || p != nil {
+			t.Errorf("another boot: %v, %v; want none", p, err)
+		}
+	})
+}
