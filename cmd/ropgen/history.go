@@ -32,13 +32,13 @@ import (
 )
 
 var historyCommands = map[string]cli.Command{
-	"add":   {Summary: "store a run's records, with the profile, commit, device and host: prints its id", Run: runHistoryAdd},
-	"runs":  {Summary: "list the stored runs", Run: runHistoryRuns},
-	"show":  {Summary: "per row, its time, efficiency and verdict over the runs, with the trend", Run: runHistoryShow},
-	"diff":  {Summary: "compare two runs row by row: exit 1 when a row got slower beyond noise", Run: runHistoryDiff},
-	"page":  {Summary: "write a static HTML trend page of the history", Run: runHistoryPage},
+	"add":     {Summary: "store a run's records, with the profile, commit, device and host: prints its id", Run: runHistoryAdd},
+	"runs":    {Summary: "list the stored runs", Run: runHistoryRuns},
+	"show":    {Summary: "per row, its time, efficiency and verdict over the runs, with the trend", Run: runHistoryShow},
+	"diff":    {Summary: "compare two runs row by row: exit 1 when a row got slower beyond noise", Run: runHistoryDiff},
+	"page":    {Summary: "write a static HTML trend page of the history", Run: runHistoryPage},
 	"profile": {Summary: "write the host's latest quiet profile the history keeps, of this boot: what make run prices against when its calibration is refused", Run: runHistoryProfile},
-	"floor": {Summary: "print the median cold-call floor of a device's recent runs: what ropbench run -judge-floor sizes by", Run: runHistoryFloor},
+	"floor":   {Summary: "print the median cold-call floor of a device's recent runs: what ropbench run -judge-floor sizes by", Run: runHistoryFloor},
 }
 
 // runHistory is `ropgen history`: the runs kept in a database (docs/history-store.md).
