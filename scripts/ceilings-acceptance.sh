@@ -15,7 +15,8 @@
 # make run judges the line over the history's earlier runs too (report -history), so each run
 # line says how many runs of the history it saw.
 #
-# Per run: make run's exit status and time, which profile priced it (out/host.yaml, or the
+# Per run: make run's exit status and time, which profile priced it (out/host.yaml; on a
+# machine too busy to calibrate, the history's earlier profile out/host-earlier.yaml, or the
 # measurement refused under load, out/host-loaded.yaml, which must never become
 # out/host.yaml), anomalies and formula errors over every row, the verdict of every judged
 # row (the rows of make run's chart.txt), and a copy of the catalog whose AddFwd bytes are
@@ -71,8 +72,13 @@ for i in $(seq 1 "$N"); do
 	make clean OUT="$out" > /dev/null
 	make run OUT="$out" > "$work/run$i.log" 2>&1
 	rc=$?
+	# The profile make run priced against: the host's, else the history's earlier one, else
+	# the refused measurement.
 	profile=$out/host.yaml
+	[ -s "$profile" ] || profile=$out/host-earlier.yaml
 	[ -s "$profile" ] || profile=$out/host-loaded.yaml
+	refused=no
+	[ -s "$out/host-loaded.yaml" ] && refused=yes
 	loaded=no
 	grep -q '^  refused:' "$profile" 2> /dev/null && loaded=yes
 	# A refused measurement must never be left where the next run takes the host's profile.
@@ -94,7 +100,7 @@ for i in $(seq 1 "$N"); do
 	"$out/bin/ropgen" report -json -profile "$profile" "$out/add2x.txt" > "$out/add2x.json" 2> /dev/null
 	doubled=$(jq -r '[.rows[] | .ref_ratio // empty] | max // "none"' "$out/add2x.json")
 	highest=$(jq -r '[.rows[] | select(.ref_ratio != null) | {r: .ref_ratio, n: (.op + "/" + .workload)}] | max_by(.r) // {r: "none", n: ""} | "\(.r) \(.n)"' "$out/all.json")
-	echo "run $i: make run exit $rc, $(($(date +%s) - start)) s (load average $load0 before, $(cut -d' ' -f1 /proc/loadavg 2> /dev/null) after), profile $(basename "$profile") (measured under load: $loaded; refused profile left as host.yaml: $leaked), $anomalies anomalies, $errors formula errors; doubled AddFwd: report exit $caught ($(grep -c 'formula error' "$out/add2x-report.txt") formula-error lines), implied/reference $doubled; correct rows' highest $highest; history: $kept runs, this one included"
+	echo "run $i: make run exit $rc, $(($(date +%s) - start)) s (load average $load0 before, $(cut -d' ' -f1 /proc/loadavg 2> /dev/null) after), profile $(basename "$profile") (calibration refused: $refused; profile measured under load: $loaded; refused profile left as host.yaml: $leaked), $anomalies anomalies, $errors formula errors; doubled AddFwd: report exit $caught ($(grep -c 'formula error' "$out/add2x-report.txt") formula-error lines), implied/reference $doubled; correct rows' highest $highest; history: $kept runs, this one included"
 done
 }
 
