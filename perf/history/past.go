@@ -14,7 +14,8 @@ import (
 // enough that a kernel changed some commits ago stops counting after as many runs.
 const PastRuns = 10
 
-// PastOf returns, per row of device, its judged efficiency (report.Row.Judged) over the
+// PastOf returns, per row of device, its judged efficiency (report.Row.Judged) and its rate
+// over its same-time reference where that ran uncontended (report.Row.RefRatio) over the
 // device's latest n runs, each priced against its own profile, as report.Pricer.Past reads
 // it. Left out: a run whose digest is skip (the run being priced, where it was added
 // already), a run priced against a profile measured under load (its calibration was
@@ -51,6 +52,13 @@ func (s *Store) PastOf(ctx context.Context, device, skip string, n int) (map[rep
 			}
 			past.Low, past.High = min(past.Low, row.Judged), max(past.High, row.Judged)
 			past.Runs++
+			if r := row.RefRatio; row.Contention == nil && r > 0 && !math.IsInf(r, 0) {
+				if past.RatioRuns == 0 {
+					past.RatioLow, past.RatioHigh = r, r
+				}
+				past.RatioLow, past.RatioHigh = min(past.RatioLow, r), max(past.RatioHigh, r)
+				past.RatioRuns++
+			}
 			out[k] = past
 		}
 	}

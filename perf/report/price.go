@@ -347,10 +347,45 @@ type Pricer struct {
 }
 
 // Past is a row's judged efficiency (Row.Judged) over earlier runs of its device: the
-// lowest and highest, and over how many runs.
+// lowest and highest, and over how many runs; and its rate over its same-time reference
+// (Row.RefRatio) in those of them where that reference ran within its calibrated spread
+// (no Contention): the lowest and highest, over RatioRuns runs.
 type Past struct {
-	Low, High float64
-	Runs      int
+	Low, High           float64
+	Runs                int
+	RatioLow, RatioHigh float64
+	RatioRuns           int
+}
+
+// followed reports whether the row's quiet runs show that it slowed as its same-time
+// reference did in this run, typical being the calibration's typical machine over its best
+// (the reference pattern's median round over its best): its rate over the reference is
+// within its quiet runs' (pastConfirms), and outside where a row the machine's speed does
+// not touch would have put it (its quiet ratios moved by the machine's speed now against the
+// typical one, typical / Machine). Where the machine ran near its typical speed the two
+// readings coincide and nothing is shown.
+func followed(row *Row, typical float64) bool {
+	if !pastConfirms(row) || Blank(row.Machine) || row.Machine <= 0 {
+		return false
+	}
+	f := typical / row.Machine
+	return row.RefRatio < row.Past.RatioLow*f || row.RefRatio > row.Past.RatioHigh*f
+}
+
+// minRatioRuns is how many earlier runs' same-time ratios a row needs before a run under
+// contention is judged on its own (pastConfirms): fewer span too little of the row's
+// run-to-run spread to say its reference and it slowed alike.
+const minRatioRuns = 3
+
+// pastConfirms reports whether a row under contention (its same-time reference far off its
+// calibrated rate) measured against that reference what it measured in its quiet runs: its
+// rate over the reference within theirs. The load then slowed the reference and the row
+// alike, and the paired ratio, the one figure contention does not move, carries the verdict;
+// a row whose ratio moved (a burst that caught the reference and not the row, or a kernel
+// that changed) stays widened to its efficiency on the profile.
+func pastConfirms(row *Row) bool {
+	p := row.Past
+	return p.RatioRuns >= minRatioRuns && !Blank(row.RefRatio) && row.RefRatio >= p.RatioLow && row.RefRatio <= p.RatioHigh
 }
 
 // device is what a device name resolves to.
@@ -744,7 +779,10 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 			unsure = append(unsure, why)
 		}
 	}
-	if c := row.Contention; c != nil {
+	if c := row.Contention; c != nil && pastConfirms(&row) {
+		row.setNote(fmt.Sprintf("priced under contention: its same-time reference ran %+.0f%% off the calibration's median of its pattern (tolerance %.0f%%), and the row's rate over it (%sx) is within its %d quiet runs' (%s-%sx): the load slowed the reference and the row alike",
+			100*c.Off, 100*c.Tolerance, Times(row.RefRatio), row.Past.RatioRuns, Times(row.Past.RatioLow), Times(row.Past.RatioHigh)))
+	} else if c != nil {
 		widen(row.Efficiency, row.Efficiency, "a burst of load slowed its same-time reference, perhaps more than the row")
 		row.setNote(fmt.Sprintf("priced under contention: its same-time reference ran %+.0f%% off the calibration's median of its pattern (tolerance %.0f%%), so its judged interval holds its efficiency on the profile too", 100*c.Off, 100*c.Tolerance))
 	}
@@ -759,7 +797,12 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 		// own (below).
 		if s := refSpread(d.prof); s.Measured() && s.Max > 0 {
 			typical := row.Efficiency / (s.Median / s.Max)
-			widen(typical, typical, fmt.Sprintf("its same-time reference ran at %s of the calibration's best, and a row slowed less than a pure stream reads %s on the machine as calibrated", Percent(row.Machine), Percent(typical)))
+			if followed(&row, s.Median/s.Max) {
+				row.addNote(fmt.Sprintf("it slowed as its same-time reference did: its rate over it (%sx) is within its %d quiet runs' (%s-%sx), where a row slowed less would read %s on the machine as calibrated",
+					Times(row.RefRatio), row.Past.RatioRuns, Times(row.Past.RatioLow), Times(row.Past.RatioHigh), Percent(typical)))
+			} else {
+				widen(typical, typical, fmt.Sprintf("its same-time reference ran at %s of the calibration's best, and a row slowed less than a pure stream reads %s on the machine as calibrated", Percent(row.Machine), Percent(typical)))
+			}
 		}
 	}
 	if row.sameTimeJudged() && min(wlo, row.Judged) > AnomalyAbove*(1+lineTolerance) {

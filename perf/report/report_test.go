@@ -951,3 +951,43 @@ func TestGroupMostSamples(t *testing.T) {
 		t.Errorf("warm records of two batch sizes: %+v; want both pooled", s)
 	}
 }
+
+// TestContentionJudgedByPast: a row whose same-time reference ran far off its calibrated rate
+// (a busy machine) is judged on its rate over that reference when that rate is within its
+// quiet runs': the load slowed the reference and the row alike, and a row the machine's speed
+// did not touch would have read far above them. A ratio outside them, or too few quiet runs,
+// leaves it inconclusive.
+func TestContentionJudgedByPast(t *testing.T) {
+	p := reporttest.Profile(t)
+	p.MixFractions = map[string]float64{"copy_cold": 0.5}
+	p.MixSpreads = map[string]profiles.Spread{"copy_cold": {Min: 4.5e11, Median: 5e11, Max: 5.5e11, N: 9}}
+	sol := 4.0 / (1 << 11)
+	r := reporttest.Rec("vector.fp32", 0, 4<<28, sol/0.6)
+	r.MinSeconds, r.MaxSeconds = r.Seconds, r.Seconds
+	r.RefRate = 3.5e11 // 30% below the calibration's median: contended
+	alone := NewPricer(p, nil, "").Price(&r)
+	if alone.Contention == nil || alone.Verdict != Inconclusive {
+		t.Fatalf("without a past: contention %v, verdict %q; want contended, inconclusive", alone.Contention, alone.Verdict)
+	}
+	ratio := alone.RefRatio
+	for _, c := range []struct {
+		name string
+		past Past
+		want Verdict
+	}{
+		{"its quiet runs' ratio", Past{Low: 0.9, High: 0.97, Runs: 5, RatioLow: ratio * 0.97, RatioHigh: ratio * 1.03, RatioRuns: 5}, AtCeiling},
+		{"a ratio off its quiet runs'", Past{Low: 0.9, High: 0.97, Runs: 5, RatioLow: ratio * 1.1, RatioHigh: ratio * 1.2, RatioRuns: 5}, Inconclusive},
+		{"too few quiet runs", Past{Low: 0.9, High: 0.97, Runs: 2, RatioLow: ratio * 0.97, RatioHigh: ratio * 1.03, RatioRuns: 2}, Inconclusive},
+		{"its quiet runs below the line", Past{Low: 0.5, High: 0.6, Runs: 5, RatioLow: ratio * 0.97, RatioHigh: ratio * 1.03, RatioRuns: 5}, AtLine},
+	} {
+		pr := NewPricer(p, nil, "")
+		pr.Past = func(string, RowKey) (Past, bool) { return c.past, true }
+		row := pr.Price(&r)
+		if row.Verdict != c.want {
+			t.Errorf("%s: verdict %q (judged %.2f [%.2f, %.2f], note %q); want %q", c.name, row.Verdict, row.Judged, row.JudgedLow, row.JudgedHigh, row.Note, c.want)
+		}
+		if c.want == AtCeiling && !strings.Contains(row.Note, "slowed the reference and the row alike") {
+			t.Errorf("%s: the note does not say why: %q", c.name, row.Note)
+		}
+	}
+}
