@@ -24,8 +24,8 @@ func TestPredictIsTheReportsPrice(t *testing.T) {
 					pr := Predict(p, prof, basis)
 					rec := record.Record{Device: prof.Device, Op: "Op", Workload: "w", DType: "x", Roof: roof, Flops: w.f, Bytes: w.b, Seconds: 1}
 					row := report.NewPricer(prof, nil, basis).Price(&rec)
-					if !samePrice(pr.Price, row.Price) {
-						t.Errorf("%s %s %s %v: predict %+v, report %+v", name, basis, roof, w, pr.Price, row.Price)
+					if !sameSOL(pr.SOL, row.SOL) {
+						t.Errorf("%s %s %s %v: predict %+v, report %+v", name, basis, roof, w, pr.SOL, row.SOL)
 					}
 				}
 			}
@@ -33,7 +33,7 @@ func TestPredictIsTheReportsPrice(t *testing.T) {
 	}
 }
 
-func samePrice(a, b report.Price) bool {
+func sameSOL(a, b report.SOL) bool {
 	eq := func(x, y float64) bool { return x == y || (x != x && y != y) }
 	return eq(a.Bandwidth, b.Bandwidth) && eq(a.Peak, b.Peak) && eq(a.Intensity, b.Intensity) && eq(a.Ridge, b.Ridge) &&
 		eq(a.MemoryTime, b.MemoryTime) && eq(a.ComputeTime, b.ComputeTime) && eq(a.SOLTime, b.SOLTime) &&

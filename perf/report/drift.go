@@ -104,7 +104,7 @@ func driftTolerance(profileRel, ownRel float64) float64 {
 
 // driftOf is the first drifted reference of d's run in file (a reference read from no file
 // stands for every run), or nil: the rows of a run whose reference drifted are not priced
-// against the profile (Price).
+// against the profile (Pricer.Price).
 func (d *device) driftOf(file string) *Drift {
 	for _, dr := range d.drifts() {
 		if dr.Off && (dr.Rec.Pos.File == "" || file == "" || dr.Rec.Pos.File == file) {

@@ -165,7 +165,7 @@ const (
 // Verdict is how a row reads against its ceiling.
 type Verdict string
 
-// The verdicts, in the precedence Price applies when several hold.
+// The verdicts, in the precedence Pricer.Price applies when several hold.
 const (
 	// FormulaError: the row implies a byte or FLOP rate above a theoretical ceiling, which is
 	// physically impossible, or a byte rate well above what the machine's fastest streaming
@@ -202,7 +202,7 @@ const (
 	None Verdict = ""
 )
 
-// Notes say why a row's cells are blank. Price sets the first cause that applies, in this
+// Notes say why a row's cells are blank. Pricer.Price sets the first cause that applies, in this
 // order; the no-profile and unknown-ceiling notes are built once per device and roof key.
 const (
 	NoteZeroBytes = "bytes is zero: the model cannot price this row"
@@ -212,11 +212,11 @@ const (
 	NoteAnomaly = "above the calibrated ceiling: recalibrate (ropgen calibrate), or audit the bytes (ropgen audit)"
 )
 
-// Price is what the roofline model says about one piece of work (flops and bytes on a roof
+// SOL is what the roofline model says about one piece of work (flops and bytes on a roof
 // key) against one profile's ceilings, before anything is measured: the one pricing core that
 // the report's rows and the predictions (perf/bench.Predict) are both built on. Times are in
 // seconds, rates per second; a blank cell is NaN (see Blank), never a guess.
-type Price struct {
+type SOL struct {
 	Bandwidth   float64 // the memory ceiling that priced the work; NaN when none
 	Peak        float64 // the compute ceiling of the roof key; NaN when none
 	Intensity   float64 // flops / bytes
@@ -242,18 +242,18 @@ type Price struct {
 	Note string
 }
 
-// blankPrice is a Price with every cell blank.
-func blankPrice() Price {
-	return Price{Bandwidth: blank, Peak: blank, Intensity: blank, Ridge: blank, MemoryTime: blank,
+// blankSOL is a SOL with every cell blank.
+func blankSOL() SOL {
+	return SOL{Bandwidth: blank, Peak: blank, Intensity: blank, Ridge: blank, MemoryTime: blank,
 		ComputeTime: blank, SOLTime: blank, Attainable: blank, PeakShare: blank, CacheTime: blank}
 }
 
-// Row is one priced record: its Price and what the measured time says against it.
+// Row is one priced record: its SOL and what the measured time says against it.
 type Row struct {
 	Rec     *record.Record
 	Profile *profiles.Profile // nil when no profile prices the record's device
 
-	Price
+	SOL
 	Efficiency float64 // SOLTime / measured time (the median sample)
 	// EffLow and EffHigh are the efficiency of the slowest and of the fastest sample: the
 	// row's spread.
@@ -566,15 +566,15 @@ func MemoryName(prof *profiles.Profile) string {
 
 // PriceWork prices flops and bytes on the roof key roof against prof on basis: the core
 // behind Pricer.Price and perf/bench.Predict, for work that was never run.
-func PriceWork(prof *profiles.Profile, basis profiles.Basis, roof string, flops, bytes int64) Price {
+func PriceWork(prof *profiles.Profile, basis profiles.Basis, roof string, flops, bytes int64) SOL {
 	return NewPricer(prof, nil, basis).Work(prof.Device, roof, flops, bytes)
 }
 
 // Work prices flops and bytes on roof key roof against the profile that prices device.
-func (p *Pricer) Work(device, roof string, flops, bytes int64) Price {
+func (p *Pricer) Work(device, roof string, flops, bytes int64) SOL {
 	d := p.device(device)
 	if d.prof == nil {
-		pr := blankPrice()
+		pr := blankSOL()
 		pr.Note = d.note
 		return pr
 	}
@@ -583,8 +583,8 @@ func (p *Pricer) Work(device, roof string, flops, bytes int64) Price {
 
 // price is the pricing core: the roofline of flops and bytes on one device's resolved
 // ceilings.
-func (d *device) price(r *roof, flops, bytes int64) Price {
-	pr := blankPrice()
+func (d *device) price(r *roof, flops, bytes int64) SOL {
+	pr := blankSOL()
 	pr.PricedRoof = r.key
 	f, b := float64(flops), float64(bytes)
 	if bytes == 0 {
@@ -635,12 +635,12 @@ func (d *device) price(r *roof, flops, bytes int64) Price {
 
 // blankRow is rec's row with every cell blank.
 func blankRow(rec *record.Record) Row {
-	return Row{Rec: rec, Price: blankPrice(), Efficiency: blank, EffLow: blank, EffHigh: blank, Machine: blank, Judged: blank, JudgedLow: blank, JudgedHigh: blank,
+	return Row{Rec: rec, SOL: blankSOL(), Efficiency: blank, EffLow: blank, EffHigh: blank, Machine: blank, Judged: blank, JudgedLow: blank, JudgedHigh: blank,
 		CacheEfficiency: blank, ByteRate: blank, FlopRate: blank, PeakByteRate: blank, PeakFlopRate: blank,
 		RefRate: blank, RefRatio: blank, Floor: blank, Probe: blank, ProbeLow: blank, ProbeHigh: blank}
 }
 
-// price prices rec against its device's profile, drift or not (Price).
+// price prices rec against its device's profile, drift or not (Pricer.Price).
 func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 	row := blankRow(rec)
 	d := p.device(rec.Device)
@@ -650,7 +650,7 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 	}
 	row.Profile = d.prof
 	r := d.roof(rec.Roof, p.basis)
-	row.Price = d.price(r, rec.Flops, rec.Bytes)
+	row.SOL = d.price(r, rec.Flops, rec.Bytes)
 	secs := rec.Seconds
 	fast, slow := rec.Spread()
 
