@@ -11,9 +11,8 @@ import (
 
 // The streaming kernels' test inputs (streamtest).
 var (
-	streamSpecials = streamtest.Specials
-	streamData     = streamtest.Data
-	aligned64      = streamtest.Aligned64
+	streamData = streamtest.Data
+	aligned64  = streamtest.Aligned64
 )
 
 func sameBits(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }

@@ -4,7 +4,6 @@ import "github.com/ropgen/ropgen/internal/stream/streamtest"
 
 // The streaming kernels' test inputs (streamtest).
 var (
-	streamSpecials = streamtest.Specials
-	streamData     = streamtest.Data
-	aligned64      = streamtest.Aligned64
+	streamData = streamtest.Data
+	aligned64  = streamtest.Aligned64
 )
