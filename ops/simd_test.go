@@ -127,7 +127,7 @@ func wantVectors(name string, n int) int {
 }
 
 // simdData returns n values for the kernel comparisons: one in four a special value
-// (streamSpecials), the others uniform in [-span, span), with span large enough to cross
+// (streamtest.Specials), the others uniform in [-span, span), with span large enough to cross
 // every kernel's fast range so that the Go fallback of a vector is exercised.
 func simdData(r *rand.Rand, n int, span float32) []float32 {
 	x := streamData(r, n)

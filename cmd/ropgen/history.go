@@ -66,14 +66,21 @@ func historyDB(flag string) (string, error) {
 	return config.Rel(filepath.Join(root, filepath.FromSlash(history.DefaultPath))), nil
 }
 
-// notCreated reports whether dsn names a SQLite file that does not exist yet: a history no
-// run was added to, which the commands that read the past take as an empty one.
-func notCreated(dsn string) bool {
-	if history.IsURL(dsn) {
-		return false
+// openPast opens the history flag names (historyDB) for the commands that read its past
+// (report -history, history floor, history profile); nil, nil when it names a SQLite file no
+// run was added to yet, which they take as an empty history: the first run has no past.
+func openPast(flag string) (*history.Store, error) {
+	dsn, err := historyDB(flag)
+	if err != nil {
+		return nil, err
 	}
-	_, err := os.Stat(dsn)
-	return errors.Is(err, fs.ErrNotExist)
+	if !history.IsURL(dsn) {
+		if _, err := os.Stat(dsn); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	history.Version = versionOf()
+	return history.Open(context.Background(), dsn, false)
 }
 
 // openHistory opens the history for a command; create only for add.
@@ -317,16 +324,12 @@ cold calls, and moves by more than 2x between runs.`, history.PastRuns), stdout,
 	if code, ok := fl.NoArgs(); !ok {
 		return code
 	}
-	dsn, err := historyDB(*db)
+	s, err := openPast(*db)
 	if err != nil {
 		return fl.Errorf("%v", err)
 	}
-	if notCreated(dsn) {
+	if s == nil {
 		return 0
-	}
-	s, code, ok := openHistory(fl, dsn, false)
-	if !ok {
-		return code
 	}
 	defer s.Close()
 	f, n, err := s.Floor(context.Background(), *device, history.PastRuns)
@@ -361,20 +364,16 @@ machine").`, stdout, stderr)
 	if *out == "" {
 		return fl.Fail("give -o FILE")
 	}
-	dsn, err := historyDB(*db)
-	if err != nil {
-		return fl.Errorf("%v", err)
-	}
 	none := func() int {
 		fmt.Fprintf(stderr, "ropgen history profile: the history has no quiet profile of %s%s\n", *device, map[bool]string{false: " measured on this boot", true: ""}[*anyBoot])
 		return 3
 	}
-	if notCreated(dsn) {
-		return none()
+	s, err := openPast(*db)
+	if err != nil {
+		return fl.Errorf("%v", err)
 	}
-	s, code, ok := openHistory(fl, dsn, false)
-	if !ok {
-		return code
+	if s == nil {
+		return none()
 	}
 	defer s.Close()
 	boot := ""
@@ -390,8 +389,8 @@ machine").`, stdout, stderr)
 		return none()
 	}
 	var inputs []string // -o must not name the database it reads
-	if !history.IsURL(dsn) {
-		inputs = append(inputs, dsn)
+	if !history.IsURL(s.Name) {
+		inputs = append(inputs, s.Name)
 	}
 	if err := writeOutput(*out, inputs, func(w io.Writer) error { _, err := w.Write(prof.Text); return err }); err != nil {
 		return fl.Errorf("%v", err)

@@ -328,3 +328,47 @@ func TestReportHistory(t *testing.T) {
 		t.Errorf("at ceiling now, below in an earlier run: %q, past %v-%v over %v runs, note %q; want at the line", v, row["past_low"], row["past_high"], row["past_runs"], row["note"])
 	}
 }
+
+// TestHistoryProfileAndFloor: history profile writes the quiet profile the history keeps
+// (exit 3 when it keeps none of this boot), never over the database it reads; history floor
+// prints nothing for a history not created yet, and creates none.
+func TestHistoryProfileAndFloor(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "h.db")
+	prof := filepath.Join(dir, "lab.yaml")
+	os.WriteFile(prof, []byte(reportProfile), 0o644)
+	if code, stdout, _ := runCmd("history", "floor", "-db", db, "-device", "Lab Device"); code != 0 || stdout != "" {
+		t.Errorf("floor of no history: exit %d, %q; want 0 and nothing", code, stdout)
+	}
+	if code, _, _ := runCmd("history", "profile", "-db", db, "-any-boot", "-o", filepath.Join(dir, "p.yaml")); code != 3 {
+		t.Errorf("profile of no history: exit %d, want 3", code)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Fatalf("reading the past created the history")
+	}
+	if code, stdout, stderr := runCmd("history", "add", "-db", db, "-profile", prof, historyRun(t, dir, 1, 5, -1)); code != 0 {
+		t.Fatalf("add: exit %d\n%s%s", code, stdout, stderr)
+	}
+	out := filepath.Join(dir, "p.yaml")
+	if code, _, stderr := runCmd("history", "profile", "-db", db, "-device", "Lab Device", "-any-boot", "-o", out); code != 0 {
+		t.Fatalf("profile: exit %d: %s", code, stderr)
+	}
+	if got, _ := os.ReadFile(out); string(got) != reportProfile {
+		t.Errorf("profile wrote %q, want the profile the run was priced against", got)
+	}
+	// The lab profile names no boot: it is none of this boot's.
+	boot := filepath.Join(dir, "boot_id")
+	os.WriteFile(boot, []byte("test-boot\n"), 0o644)
+	defer func(f string) { bootIDFile = f }(bootIDFile)
+	bootIDFile = boot
+	if code, _, _ := runCmd("history", "profile", "-db", db, "-device", "Lab Device", "-o", out); code != 3 {
+		t.Errorf("profile of this boot: exit %d, want 3", code)
+	}
+	before, _ := os.ReadFile(db)
+	if code, _, stderr := runCmd("history", "profile", "-db", db, "-device", "Lab Device", "-any-boot", "-o", db); code == 0 || !strings.Contains(stderr, "input") {
+		t.Errorf("profile -o the database: exit %d, %q; want refused", code, stderr)
+	}
+	if after, _ := os.ReadFile(db); !bytes.Equal(before, after) {
+		t.Errorf("profile -o the database wrote over it")
+	}
+}

@@ -110,7 +110,6 @@ type reportRun struct {
 	// withHistory judges the line over the history's runs too (report.Pricer.Past).
 	withHistory                                   bool
 	db                                            string
-	past                                          func(device string, key report.RowKey) (report.Past, bool)
 	svgFile, htmlFile, mdFile, outFile, auditFile string
 	auditRes                                      *audit.Result // -audit's, once read
 	stdout, stderr                                io.Writer
@@ -181,11 +180,11 @@ func (o *reportRun) run() int {
 		return 1
 	}
 	if o.withHistory {
-		if err := o.readPast(recs); err != nil {
+		var err error
+		if pricer.Past, err = o.readPast(recs); err != nil {
 			o.fail("-history: ", err)
 			return 1
 		}
-		pricer.Past = o.past
 	}
 	// Repeated records of one row are one row: its median time and its samples.
 	sampled, rows := report.PriceRun(pricer, recs)
@@ -253,48 +252,32 @@ func (o *reportRun) openProfiles() int {
 	return 0
 }
 
-// readPast sets o.past to the rows' past in the history (history.PastOf), read once per
-// device as rows ask; a run already added with these very records is not its own past. A
-// history not created yet is an empty one: the first run has no past.
-func (o *reportRun) readPast(recs []record.Record) error {
-	dsn, err := historyDB(o.db)
-	if err != nil {
-		return err
+// readPast returns the rows' past in the history (history.PastOf) for report.Pricer.Past,
+// read once per device; a run already added with these very records is not its own past.
+// Nil when the history was not created yet: the first run has no past.
+func (o *reportRun) readPast(recs []record.Record) (func(string, report.RowKey) (report.Past, bool), error) {
+	s, err := openPast(o.db)
+	if err != nil || s == nil {
+		return nil, err
 	}
-	if notCreated(dsn) {
-		o.past = func(string, report.RowKey) (report.Past, bool) { return report.Past{}, false }
-		return nil
-	}
+	defer s.Close()
 	digest, err := history.Digest(recs)
 	if err != nil {
-		return err
-	}
-	history.Version = versionOf()
-	ctx := context.Background()
-	s, err := history.Open(ctx, dsn, false)
-	if err != nil {
-		return err
+		return nil, err
 	}
 	byDevice := map[string]map[report.RowKey]report.Past{}
 	for _, r := range recs {
 		if _, ok := byDevice[r.Device]; ok {
 			continue
 		}
-		m, err := s.PastOf(ctx, r.Device, digest, history.PastRuns)
-		if err != nil {
-			s.Close()
-			return err
+		if byDevice[r.Device], err = s.PastOf(context.Background(), r.Device, digest, history.PastRuns); err != nil {
+			return nil, err
 		}
-		byDevice[r.Device] = m
 	}
-	if err := s.Close(); err != nil {
-		return err
-	}
-	o.past = func(device string, key report.RowKey) (report.Past, bool) {
+	return func(device string, key report.RowKey) (report.Past, bool) {
 		p, ok := byDevice[device][key]
 		return p, ok
-	}
-	return nil
+	}, nil
 }
 
 // pricer returns a pricer over the opened profiles: one per run, since a run's references

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"github.com/ropgen/ropgen/perf/profiles"
 	"github.com/ropgen/ropgen/perf/record"
 	"github.com/ropgen/ropgen/perf/report"
 	"github.com/ropgen/ropgen/perf/stats"
@@ -91,33 +92,16 @@ func (s *Store) Floor(ctx context.Context, device string, n int) (float64, int, 
 	return stats.Median(floors), len(floors), nil
 }
 
-// latestQuiet returns device's latest n runs of ropgen's own kernels, newest first, but the
-// one whose digest is skip and those priced against a profile measured under load, with the
-// records keep keeps (nil: all).
+// latestQuiet returns device's latest n quiet runs (quietRuns), newest first, but the one
+// whose digest is skip, with the records keep keeps (nil: all).
 func (s *Store) latestQuiet(ctx context.Context, pr *pricing, device, skip string, n int, keep func(*record.Record) bool) ([]Run, map[int64][]record.Record, error) {
-	all, err := s.Runs(ctx)
-	if err != nil {
+	runs, err := s.quietRuns(ctx, pr, device, n, func(r *Run, _ *profiles.Profile) bool { return r.Digest != skip })
+	if err != nil || len(runs) == 0 {
 		return nil, nil, err
 	}
-	var runs []Run
-	var ids []int64
-	for i := len(all) - 1; i >= 0 && len(runs) < n; i-- {
-		r := all[i]
-		if r.Device != device || r.Impl != "" || r.Digest == skip {
-			continue
-		}
-		prof, err := pr.profile(ctx, r)
-		if err != nil {
-			return nil, nil, err
-		}
-		if prof == nil || prof.Measured.Loaded() {
-			continue
-		}
-		runs = append(runs, r)
-		ids = append(ids, r.ID)
-	}
-	if len(runs) == 0 {
-		return nil, nil, nil
+	ids := make([]int64, len(runs))
+	for i := range runs {
+		ids[i] = runs[i].ID
 	}
 	recs, err := s.records(ctx, ids, keep)
 	if err != nil {
@@ -126,31 +110,43 @@ func (s *Store) latestQuiet(ctx context.Context, pr *pricing, device, skip strin
 	return runs, recs, nil
 }
 
+// quietRuns returns device's latest n runs of ropgen's own kernels (Run.Impl "") priced
+// against a profile measured on a quiet machine (not refused under load) that accept takes,
+// newest first.
+func (s *Store) quietRuns(ctx context.Context, pr *pricing, device string, n int, accept func(*Run, *profiles.Profile) bool) ([]Run, error) {
+	all, err := s.Runs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var runs []Run
+	for i := len(all) - 1; i >= 0 && len(runs) < n; i-- {
+		r := &all[i]
+		if r.Device != device || r.Impl != "" {
+			continue
+		}
+		prof, err := pr.profile(ctx, *r)
+		if err != nil {
+			return nil, err
+		}
+		if prof != nil && !prof.Measured.Loaded() && accept(r, prof) {
+			runs = append(runs, *r)
+		}
+	}
+	return runs, nil
+}
+
 // QuietProfile returns the profile of device's latest run of ropgen's kernels that was priced
 // against a profile measured on a quiet machine (not refused under load) on the boot bootID
 // (any boot when ""), and the run; nil when there is none. make run prices a run on a busy
 // machine against it where its own calibration was refused twice: the host's earlier
 // profile, kept by the history where make clean removed out/host.yaml.
 func (s *Store) QuietProfile(ctx context.Context, device, bootID string) (*Profile, Run, error) {
-	all, err := s.Runs(ctx)
-	if err != nil {
+	runs, err := s.quietRuns(ctx, s.pricing(), device, 1, func(_ *Run, p *profiles.Profile) bool {
+		return bootID == "" || p.Measured.BootID == bootID
+	})
+	if err != nil || len(runs) == 0 {
 		return nil, Run{}, err
 	}
-	pr := s.pricing()
-	for i := len(all) - 1; i >= 0; i-- {
-		r := all[i]
-		if r.Device != device || r.Impl != "" {
-			continue
-		}
-		prof, err := pr.profile(ctx, r)
-		if err != nil {
-			return nil, Run{}, err
-		}
-		if prof == nil || prof.Measured.Loaded() || (bootID != "" && prof.Measured.BootID != bootID) {
-			continue
-		}
-		text, err := s.Profile(ctx, &r)
-		return text, r, err
-	}
-	return nil, Run{}, nil
+	text, err := s.Profile(ctx, &runs[0])
+	return text, runs[0], err
 }

@@ -763,9 +763,9 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 			if Blank(lo) {
 				lo, hi = row.Judged, row.Judged
 			}
-			pastLine = !(reachesCeiling(hi) && !reachesCeiling(lo))
+			pastLine = !holdsLine(lo, hi)
 			lo, hi = min(lo, past.Low), max(hi, past.High)
-			pastLine = pastLine && reachesCeiling(hi) && !reachesCeiling(lo)
+			pastLine = pastLine && holdsLine(lo, hi)
 		}
 	}
 	wlo, whi := lo, hi
@@ -866,7 +866,7 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 	}
 	// A row that may breach the same-time line is inconclusive even where its samples
 	// alone leave it at the line: its efficiency may be an overcount's.
-	if (row.Verdict == AtCeiling || row.Verdict == Below || row.Verdict == AtLine && row.RefUnsure) && len(unsure) > 0 && reachesCeiling(whi) && !reachesCeiling(wlo) {
+	if (row.Verdict == AtCeiling || row.Verdict == Below || row.Verdict == AtLine && row.RefUnsure) && len(unsure) > 0 && holdsLine(wlo, whi) {
 		row.Verdict = Inconclusive
 		row.addNote("inconclusive: " + row.Unsure)
 	}
@@ -917,7 +917,7 @@ func verdict(sol, floor, eff, slowest, lo, hi float64) Verdict {
 		return LatencyBound
 	case slowest > AnomalyAbove*(1+lineTolerance):
 		return Anomaly
-	case !Blank(lo) && reachesCeiling(hi) && !reachesCeiling(lo):
+	case !Blank(lo) && holdsLine(lo, hi):
 		return AtLine
 	case reachesCeiling(eff):
 		return AtCeiling
@@ -927,6 +927,10 @@ func verdict(sol, floor, eff, slowest, lo, hi float64) Verdict {
 
 // reachesCeiling reports whether a judged efficiency is at or above the at-ceiling line.
 func reachesCeiling(eff float64) bool { return eff >= AtCeilingMin*(1-lineTolerance) }
+
+// holdsLine reports whether the interval lo to hi holds the at-ceiling line: one side of it
+// reaches the line and the other does not.
+func holdsLine(lo, hi float64) bool { return reachesCeiling(hi) && !reachesCeiling(lo) }
 
 // addNote appends s to the note.
 func (row *Row) addNote(s string) {
