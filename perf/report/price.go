@@ -757,7 +757,7 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 		// speed and the row's own move between runs, and no same-time reference sees the
 		// row's own), so the line is judged over the runs the history holds too: a row read
 		// on both sides of it in those runs is at the line, and a run never contradicts one
-		// before it.
+		// of its window.
 		if past, ok := p.Past(rec.Device, KeyOf(rec)); ok && past.Runs > 0 {
 			row.Past = past
 			if Blank(lo) {
