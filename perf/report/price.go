@@ -816,8 +816,15 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 	if !Blank(row.Probe) && row.Bound == Memory && row.ProbeHigh < 1-d.probeTol {
 		// The machine computed slower than calibrated, for certain (the probe's whole
 		// interval is below the calibration's spread): a row with arithmetic in it may have
-		// lost as much as the probe did (its median), which no memory stream shows.
-		widen(row.Judged, row.Efficiency/row.Probe, fmt.Sprintf("the machine computed at %s of its calibrated best while it ran (the compute probe), which may have slowed it that much", Percent(row.Probe)))
+		// lost as much as the probe did (its median), which no memory stream shows, unless
+		// its rate over its same-time reference is within its quiet runs' (pastConfirms):
+		// then the load took from the reference what it took from the row.
+		if pastConfirms(&row) {
+			row.addNote(fmt.Sprintf("the machine computed at %s of its calibrated best while it ran (the compute probe), and the row's rate over its same-time reference (%sx) is within its %d quiet runs' (%s-%sx): the load slowed the reference and the row alike",
+				Percent(row.Probe), Times(row.RefRatio), row.Past.RatioRuns, Times(row.Past.RatioLow), Times(row.Past.RatioHigh)))
+		} else {
+			widen(row.Judged, row.Efficiency/row.Probe, fmt.Sprintf("the machine computed at %s of its calibrated best while it ran (the compute probe), which may have slowed it that much", Percent(row.Probe)))
+		}
 	}
 	if row.RefUnsure {
 		unsure = append(unsure, fmt.Sprintf("its implied rate is %sx its same-time reference at the median, above the same-time line (%sx), but not across the reference's 99%% interval: the physics check cannot tell a formula error from the load", Times(row.RefRatio), Times(row.RefLine)))

@@ -991,3 +991,46 @@ func TestContentionJudgedByPast(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeJudgedByPast: a memory-bound row whose compute probe says the machine computed
+// slower than calibrated keeps its judged verdict when its rate over its same-time reference
+// is within its quiet runs' (the load slowed the reference and the row alike), and reads
+// inconclusive without such a past or with a ratio outside it.
+func TestProbeJudgedByPast(t *testing.T) {
+	const best = reporttest.VecEff
+	p := reporttest.Profile(t)
+	p.MixFractions = map[string]float64{"copy_cold": 0.5}
+	p.MixSpreads = map[string]profiles.Spread{"copy_cold": {Min: 4.5e11, Median: 5e11, Max: 5.5e11, N: 9}}
+	sol := 4.0 / (1 << 11)
+	r := reporttest.Rec("vector.fp32", 1<<20, 4<<28, sol/0.6)
+	r.MinSeconds, r.MaxSeconds = r.Seconds, r.Seconds
+	r.RefRate = 5e11 // at the calibration's median: no contention
+	r.ProbeRate, r.ProbeRateLow, r.ProbeRateHigh = 0.6*best, 0.55*best, 0.65*best
+	alone := NewPricer(p, nil, "").Price(&r)
+	if alone.Contention != nil || alone.Verdict != Inconclusive || !strings.Contains(alone.Note, "the machine computed at 60.0%") {
+		t.Fatalf("without a past: contention %v, verdict %q, note %q; want uncontended, inconclusive by the probe", alone.Contention, alone.Verdict, alone.Note)
+	}
+	ratio, j := alone.RefRatio, alone.Judged
+	if reachesCeiling(j) {
+		t.Fatalf("judged %v: the case needs a row below the line", j)
+	}
+	for _, c := range []struct {
+		name string
+		past Past
+		want Verdict
+	}{
+		{"its quiet runs' ratio", Past{Low: j * 0.95, High: j * 1.05, Runs: 5, RatioLow: ratio * 0.97, RatioHigh: ratio * 1.03, RatioRuns: 5}, Below},
+		{"a ratio off its quiet runs'", Past{Low: j * 0.95, High: j * 1.05, Runs: 5, RatioLow: ratio * 1.1, RatioHigh: ratio * 1.2, RatioRuns: 5}, Inconclusive},
+		{"too few quiet runs", Past{Low: j * 0.95, High: j * 1.05, Runs: 2, RatioLow: ratio * 0.97, RatioHigh: ratio * 1.03, RatioRuns: 2}, Inconclusive},
+	} {
+		pr := NewPricer(p, nil, "")
+		pr.Past = func(string, RowKey) (Past, bool) { return c.past, true }
+		row := pr.Price(&r)
+		if row.Verdict != c.want {
+			t.Errorf("%s: verdict %q (judged %.2f [%.2f, %.2f], note %q); want %q", c.name, row.Verdict, row.Judged, row.JudgedLow, row.JudgedHigh, row.Note, c.want)
+		}
+		if c.want == Below && !strings.Contains(row.Note, "slowed the reference and the row alike") {
+			t.Errorf("%s: the note does not say why: %q", c.name, row.Note)
+		}
+	}
+}
