@@ -252,21 +252,7 @@ func (s *Store) Diff(ctx context.Context, a, b Run, opt DiffOptions) (*Diff, err
 	// same-time DRAM reference is DRAM-sized and cold, one with a compute probe only is
 	// compute-bound or fits in the caches, and the machine moves the kinds differently.
 	// The rows without a reference have their time alone, so their drift is read at its tail.
-	peers, samePeers := map[int]drift{}, map[int]drift{}
-	for _, kind := range []string{"ref", "probe", ""} {
-		ofKind := func(ratio func(*render.Delta) (float64, bool)) func(*render.Delta) (float64, bool) {
-			return func(d *render.Delta) (float64, bool) {
-				if _, ok := sameRatio(d); ok != (kind != "") || (ok && refKind(d.New) != kind) {
-					return 0, false
-				}
-				return ratio(d)
-			}
-		}
-		maps.Copy(peers, peerDrift(cmp.Deltas, true, ofKind(timeRatio)))
-		if kind != "" {
-			maps.Copy(samePeers, peerDrift(cmp.Deltas, false, ofKind(sameRatio)))
-		}
-	}
+	peers, samePeers := kindDrift(cmp.Deltas, true, timeRatio), kindDrift(cmp.Deltas, false, sameRatio)
 	for i := range cmp.Deltas {
 		rd := &d.Rows[i]
 		rd.Delta, rd.Noise, rd.Lo, rd.Hi = &cmp.Deltas[i], math.NaN(), math.NaN(), math.NaN()
@@ -293,6 +279,22 @@ func (s *Store) Diff(ctx context.Context, a, b Run, opt DiffOptions) (*Diff, err
 		judge(rd, opt.Compare)
 	}
 	return d, nil
+}
+
+// kindDrift is peerDrift over the rows of each kind apart: a row timed with a same-time DRAM
+// reference, one with a compute probe only, one with neither (refKind); a row's peers are
+// of its kind.
+func kindDrift(ds []render.Delta, tail bool, ratio func(*render.Delta) (float64, bool)) map[int]drift {
+	out := map[int]drift{}
+	for _, kind := range []string{"ref", "probe", ""} {
+		maps.Copy(out, peerDrift(ds, tail, func(d *render.Delta) (float64, bool) {
+			if _, ok := sameRatio(d); ok != (kind != "") || (ok && refKind(d.New) != kind) {
+				return 0, false
+			}
+			return ratio(d)
+		}))
+	}
+	return out
 }
 
 // minPeers is the fewest rows a row's peers are, and the fewest rows in both runs for a
@@ -647,43 +649,44 @@ type rowNoise struct {
 
 // rowNoises measures each row's own run-to-run spread over runs (oldest first), of the
 // value value gives each row (its time, or its time over its same-time reference): per pair
-// of consecutive runs, the row's log ratio of it, off the pair's typical ratio when shifted
-// (the median over the rows both hold: drift moves every row alike); per row, the median size of those moves
-// scaled to a normal's standard deviation (the constant render.Compare scales the runs' drift
+// of consecutive runs, the row's log ratio of it, off its peers' median move in that pair when
+// shifted (kindDrift: the rows of its kind nearest its time, which the machine moves as it
+// moves the row; a median over every row is set by the many short rows, whose moves a long
+// row does not share); per row, the median size of those moves scaled to a normal's standard deviation (the constant render.Compare scales the runs' drift
 // by), when minPairs or more pairs hold it: unmoved by a few wild moves. The moves are taken
 // from zero, not from their own median: a row that swings between two speeds from run to run
 // moves by the swing every time. It is on the scale of what a diff compares: a ratio between
 // two runs.
 func rowNoises(runs [][]report.Sampled, minPairs int, shifted bool, value func(*report.Sampled) float64) map[report.RowKey]rowNoise {
-	times := make([]map[report.RowKey]float64, len(runs))
+	rows := make([]map[report.RowKey]*report.Sampled, len(runs))
 	for i, g := range runs {
-		times[i] = map[report.RowKey]float64{}
+		rows[i] = map[report.RowKey]*report.Sampled{}
 		for j := range g {
-			if v := value(&g[j]); !g[j].IsReference() && v > 0 {
-				times[i][report.KeyOf(&g[j].Record)] = v
+			if !g[j].IsReference() && value(&g[j]) > 0 {
+				rows[i][report.KeyOf(&g[j].Record)] = &g[j]
 			}
 		}
 	}
 	moves := map[report.RowKey][]float64{}
-	for i := 1; i < len(times); i++ {
-		logs := map[report.RowKey]float64{}
-		var all []float64
-		for k, t := range times[i] {
-			if old, ok := times[i-1][k]; ok {
-				l := math.Log(t / old)
-				logs[k] = l
-				all = append(all, l)
+	for i := 1; i < len(rows); i++ {
+		var keys []report.RowKey
+		var ds []render.Delta
+		for k, s := range rows[i] {
+			if old, ok := rows[i-1][k]; ok {
+				keys = append(keys, k)
+				ds = append(ds, render.Delta{Old: old, New: s})
 			}
 		}
-		if len(all) == 0 {
-			continue
-		}
-		shift := 0.0
+		var shifts map[int]drift
 		if shifted {
-			shift = stats.Median(all)
+			shifts = kindDrift(ds, false, timeRatio)
 		}
-		for k, l := range logs {
-			moves[k] = append(moves[k], math.Abs(l-shift))
+		for j, k := range keys {
+			l := math.Log(value(ds[j].New) / value(ds[j].Old))
+			if p, ok := shifts[j]; ok {
+				l -= math.Log1p(p.shift)
+			}
+			moves[k] = append(moves[k], math.Abs(l))
 		}
 	}
 	out := map[report.RowKey]rowNoise{}

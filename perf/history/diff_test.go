@@ -217,3 +217,46 @@ func TestDiffSwingingRowWithinItsSamples(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffOwnSpreadOffItsPeers: a long row's own run-to-run spread is measured off the move
+// of its peers (the rows of its kind nearest its time), not off the move of every row: here
+// forty short rows swing ±40% together from run to run while ten long rows hold within 3%,
+// and a long row made 2x slower is named; measured off the median of all rows, the swing of
+// the short rows would be the long rows' spread, and hide it.
+func TestDiffOwnSpreadOffItsPeers(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "h.db"), true)
+	run := func(i int, slow float64) []record.Record {
+		rng := rand.New(rand.NewPCG(11, uint64(i)))
+		swing := 1.0
+		if i%2 == 1 {
+			swing = 1.4
+		}
+		var recs []record.Record
+		for j := range 50 {
+			secs, f := 2e-6*float64(1+j%4), swing
+			if j >= 40 {
+				secs, f = 2e-3*float64(j-39), math.Exp(0.03*rng.NormFloat64())
+				if j == 45 {
+					f *= slow
+				}
+			}
+			secs *= f
+			recs = append(recs, record.Record{Device: testDevice, Op: "AddFwd", Workload: fmt.Sprintf("w%03d", j), DType: "float32",
+				Roof: "vector.fp32", Flops: 1 << 10, Bytes: int64(secs * 8e9), Seconds: secs, MinSeconds: secs * 0.995, MaxSeconds: secs * 1.005, Iters: 10})
+		}
+		return recs
+	}
+	for i := range 8 {
+		add(t, s, run(i, 1), "c")
+	}
+	add(t, s, run(8, 2), "c")
+	d := diffLast(t, s)
+	if regs := d.Regressions(); len(regs) != 1 || regs[0].Name() != "AddFwd/w045/float32" {
+		for _, r := range d.Rows {
+			if r.Name() == "AddFwd/w045/float32" {
+				t.Logf("w045: %s: %s", r.Test, r.Why)
+			}
+		}
+		t.Errorf("a long row made 2x slower among short rows that swing: regressions %v, want AddFwd/w045/float32 alone", names(regs))
+	}
+}
