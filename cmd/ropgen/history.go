@@ -315,7 +315,7 @@ Floor prints the median cold-call floor, in seconds, of the device's latest %d r
 against quiet profiles (their ref.floor records), and nothing when the history has no such run
 yet (a history not created yet is none). make run passes it to ropbench run -judge-floor, so
 that the case judged for an op stays the same from run to run: one run's own floor is a few
-cold calls, and moves by more than 2x between runs.`, history.PastRuns), stdout, stderr)
+cold calls, and moves by more than 2x between runs.`, history.FloorRuns), stdout, stderr)
 	db := dbFlag(fl)
 	device := fl.String("device", profiles.HostDeviceName(), "the device `NAME`, as its records name it")
 	if code, ok := fl.Parse(args); !ok {
@@ -332,7 +332,7 @@ cold calls, and moves by more than 2x between runs.`, history.PastRuns), stdout,
 		return 0
 	}
 	defer s.Close()
-	f, n, err := s.Floor(context.Background(), *device, history.PastRuns)
+	f, n, err := s.Floor(context.Background(), *device, history.FloorRuns)
 	if err != nil {
 		return fl.Errorf("%v", err)
 	}

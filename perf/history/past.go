@@ -15,6 +15,13 @@ import (
 // enough that a kernel changed some commits ago stops counting after as many runs.
 const PastRuns = 10
 
+// FloorRuns is how many of a device's latest quiet runs the cold-call floor is the median of
+// (Floor): the floor is the instrument's dispatch cost on the host, which a kernel's change
+// does not move, and the median of one run's few cold calls moves by 2x between runs, so
+// many runs make it stable enough that an op whose smallest case sits near the selection's
+// threshold is judged in every run or in none.
+const FloorRuns = 50
+
 // PastOf returns, per row of device, its judged efficiency (report.Row.Judged) and its rate
 // over its same-time reference where that ran uncontended (report.Row.RefRatio) over the
 // device's latest n runs, each priced against its own profile, as report.Pricer.Past reads
