@@ -50,25 +50,51 @@ run: generate
 # tests run against SQLite and a throwaway PostgreSQL server that scripts/with-postgres.sh
 # starts where PostgreSQL is installed (skipped with a message otherwise). The go test runs here
 # skip the vet checks go test adds (-vet=off): go vet ./... ran every one of them, and more.
-test: asm-check
+# The module graph (go mod download all: what go vet ./... and docs/docs_test.go fetch) is
+# fetched while asm-check builds its generator: the network and the compiler overlap. After
+# go vet ./... has compiled every dependency and ropgen generate -check has linked ropgen
+# (the executable the later go runs of ./cmd/ropgen take from the build cache), the other
+# checks share nothing that is still to be built, and much of their time is one process
+# linking, a test waiting or a script running one command: they run side by side
+# (TEST_JOBS at once), each one's output printed in one piece when it ends (--output-sync),
+# and make test fails when any of them fails.
+TEST_JOBS ?= 3
+TEST_STEPS = test-purego test-docs test-go test-arm64 test-ops-levels test-staticcheck example harness test-scripts
+test:
+	@$(GO) mod download all & dl=$$!; $(MAKE) --no-print-directory asm-check; status=$$?; \
+	  wait $$dl || { echo "go mod download all failed"; exit 1; }; exit $$status
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) run ./cmd/ropgen generate -check
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target $(TEST_STEPS)
+
+# make test's steps after go vet (make test runs them side by side).
+.PHONY: $(TEST_STEPS)
+test-staticcheck:
 	@sc=$$(command -v staticcheck || echo "$$($(GO) env GOPATH)/bin/staticcheck"); \
 	  if [ -x "$$sc" ]; then echo "staticcheck ./..."; "$$sc" ./... || exit 1; \
 	  else echo "staticcheck not installed: skipped (go install honnef.co/go/tools/cmd/staticcheck@latest)"; fi
-	$(GO) run ./cmd/ropgen generate -check
+test-go:
 	scripts/with-postgres.sh $(GO) test -vet=off $$($(GO) list ./... | grep -vE '^github.com/ropgen/ropgen/(docs|ops|internal/stream|internal/opsbench)$$')
+test-docs:
 	@echo "$(GO) test -vet=off -v ./docs   # every example of README.md and docs/*.md (docs/docs_test.go)"
 	@out=$$($(GO) test -vet=off -v ./docs 2>&1); status=$$?; \
 	  printf '%s\n' "$$out" | grep -vE '^(=== (RUN|PAUSE|CONT|NAME)|\s*--- PASS)'; exit $$status
+test-arm64:
 	GOARCH=arm64 $(GO) vet ./ops ./internal/asm/... ./internal/simd ./internal/stream
-	$(GO) vet -tags purego ./... && $(GO) test -tags purego ./internal/asm/... ./internal/simd ./internal/stream
+# The purego build compiles again every package that imports the standard library's crypto
+# (it has purego files too), modernc.org/sqlite and libc among them. vet reads only their
+# types, which are the same without optimization, so modernc.org's packages, the largest,
+# compile with -N -l: faster, and none of the purego test binaries links them.
+test-purego:
+	$(GO) vet -tags purego -gcflags='modernc.org/...=-N -l' ./... && \
+	  $(GO) test -vet=off -tags purego ./internal/asm/... ./internal/simd ./internal/stream
+test-ops-levels:
 	@GO='$(GO)' scripts/test-ops-levels.sh
+test-scripts:
 	@scripts/run-test.sh
 	@scripts/history-acceptance-test.sh
-	$(MAKE) --no-print-directory example
-	$(MAKE) --no-print-directory harness
 
 # The outside module of examples/mykernels (its own go.mod, replace to this tree, its own
 # tensor and dtype types): ropgen used as another module uses it (docs/using.md). Its
