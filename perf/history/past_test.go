@@ -86,7 +86,7 @@ func TestFloor(t *testing.T) {
 	historytest.Each(t, func(t *testing.T, db historytest.DB) {
 		ctx := context.Background()
 		s := open(t, db.DSN, true)
-		if f, n, err := s.Floor(ctx, testDevice, history.PastRuns); err != nil || n != 0 || f != 0 {
+		if f, n, err := s.Floor(ctx, testDevice, history.FloorRuns); err != nil || n != 0 || f != 0 {
 			t.Errorf("an empty history: floor %g over %d runs, %v", f, n, err)
 		}
 		for i, c := range []struct {
@@ -102,7 +102,7 @@ func TestFloor(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		f, n, err := s.Floor(ctx, testDevice, history.PastRuns)
+		f, n, err := s.Floor(ctx, testDevice, history.FloorRuns)
 		if err != nil || n != 3 || math.Abs(f-4e-6) > 1e-12 {
 			t.Errorf("floor %g over %d runs, %v; want 4e-06 over the 3 quiet runs", f, n, err)
 		}
