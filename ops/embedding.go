@@ -66,10 +66,21 @@ func (op *EmbeddingFwd) Forward(out, indices, weight *Tensor) error {
 		return err
 	}
 	d := op.D
+	// A large output is written with streaming stores (ntCopy), as CopyFwd's is: the rows
+	// gathered are read once and written once, and an ordinary store would read each output
+	// line first.
+	rowCopy := func(y, x []float32) { copy(y, x) }
+	if streams(len(out.Data)) {
+		rowCopy = func(y, x []float32) {
+			s, e := ntCopy(y, x)
+			copy(y[:s], x[:s])
+			copy(y[e:], x[e:])
+		}
+	}
 	parallelFor(op.N, max(1, grainElems/d), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			id := int(indices.Data[i])
-			copy(out.Data[i*d:(i+1)*d], weight.Data[id*d:(id+1)*d])
+			rowCopy(out.Data[i*d:(i+1)*d], weight.Data[id*d:(id+1)*d])
 		}
 	})
 	return nil
