@@ -365,7 +365,11 @@ machine").`, stdout, stderr)
 		return fl.Fail("give -o FILE")
 	}
 	none := func() int {
-		fmt.Fprintf(stderr, "ropgen history profile: the history has no quiet profile of %s%s\n", *device, map[bool]string{false: " measured on this boot", true: ""}[*anyBoot])
+		which := " measured on this boot"
+		if *anyBoot {
+			which = ""
+		}
+		fmt.Fprintf(stderr, "ropgen history profile: the history has no quiet profile of %s%s\n", *device, which)
 		return 3
 	}
 	s, err := openPast(*db)

@@ -649,11 +649,13 @@ type rowNoise struct {
 
 // rowNoises measures each row's own run-to-run spread over runs (oldest first), of the
 // value value gives each row (its time, or its time over its same-time reference): per pair
-// of consecutive runs, the row's log ratio of it, off its peers' median move in that pair when
-// shifted (kindDrift: the rows of its kind nearest its time, which the machine moves as it
-// moves the row; a median over every row is set by the many short rows, whose moves a long
-// row does not share); per row, the median size of those moves scaled to a normal's standard deviation (the constant render.Compare scales the runs' drift
-// by), when minPairs or more pairs hold it: unmoved by a few wild moves. The moves are taken
+// of consecutive runs, the row's log ratio of it, off its peers' median move of time in that
+// pair when shifted (kindDrift: the rows of its kind nearest its time, which the machine moves
+// as it moves the row; a median over every row is set by the many short rows, whose moves a
+// long row does not share; a kind of fewer than minPeers rows has no peers, and its moves are
+// taken whole); per row, the median size of those moves scaled to a normal's standard
+// deviation (the constant render.Compare scales the runs' drift by), when minPairs or more
+// pairs hold it: unmoved by a few wild moves. The moves are taken
 // from zero, not from their own median: a row that swings between two speeds from run to run
 // moves by the swing every time. It is on the scale of what a diff compares: a ratio between
 // two runs.

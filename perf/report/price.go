@@ -388,6 +388,13 @@ func pastConfirms(row *Row) bool {
 	return p.RatioRuns >= minRatioRuns && !Blank(row.RefRatio) && row.RefRatio >= p.RatioLow && row.RefRatio <= p.RatioHigh
 }
 
+// withinPast is the clause a note gives where pastConfirms holds: the row's rate over its
+// same-time reference and the range of its quiet runs' that holds it.
+func (row *Row) withinPast() string {
+	return fmt.Sprintf("its rate over its same-time reference (%sx) is within its %d quiet runs' (%s-%sx)",
+		Times(row.RefRatio), row.Past.RatioRuns, Times(row.Past.RatioLow), Times(row.Past.RatioHigh))
+}
+
 // device is what a device name resolves to.
 type device struct {
 	name  string
@@ -780,8 +787,8 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 		}
 	}
 	if c := row.Contention; c != nil && pastConfirms(&row) {
-		row.setNote(fmt.Sprintf("priced under contention: its same-time reference ran %+.0f%% off the calibration's median of its pattern (tolerance %.0f%%), and the row's rate over it (%sx) is within its %d quiet runs' (%s-%sx): the load slowed the reference and the row alike",
-			100*c.Off, 100*c.Tolerance, Times(row.RefRatio), row.Past.RatioRuns, Times(row.Past.RatioLow), Times(row.Past.RatioHigh)))
+		row.setNote(fmt.Sprintf("priced under contention: its same-time reference ran %+.0f%% off the calibration's median of its pattern (tolerance %.0f%%), and %s: the load slowed the reference and the row alike",
+			100*c.Off, 100*c.Tolerance, row.withinPast()))
 	} else if c != nil {
 		widen(row.Efficiency, row.Efficiency, "a burst of load slowed its same-time reference, perhaps more than the row")
 		row.setNote(fmt.Sprintf("priced under contention: its same-time reference ran %+.0f%% off the calibration's median of its pattern (tolerance %.0f%%), so its judged interval holds its efficiency on the profile too", 100*c.Off, 100*c.Tolerance))
@@ -798,8 +805,8 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 		if s := refSpread(d.prof); s.Measured() && s.Max > 0 {
 			typical := row.Efficiency / (s.Median / s.Max)
 			if followed(&row, s.Median/s.Max) {
-				row.addNote(fmt.Sprintf("it slowed as its same-time reference did: its rate over it (%sx) is within its %d quiet runs' (%s-%sx), where a row slowed less would read %s on the machine as calibrated",
-					Times(row.RefRatio), row.Past.RatioRuns, Times(row.Past.RatioLow), Times(row.Past.RatioHigh), Percent(typical)))
+				row.addNote(fmt.Sprintf("it slowed as its same-time reference did: %s, where a row slowed less would read %s on the machine as calibrated",
+					row.withinPast(), Percent(typical)))
 			} else {
 				widen(typical, typical, fmt.Sprintf("its same-time reference ran at %s of the calibration's best, and a row slowed less than a pure stream reads %s on the machine as calibrated", Percent(row.Machine), Percent(typical)))
 			}
@@ -820,8 +827,8 @@ func (p *Pricer) price(rec *record.Record, drift *Drift) Row {
 		// its rate over its same-time reference is within its quiet runs' (pastConfirms):
 		// then the load took from the reference what it took from the row.
 		if pastConfirms(&row) {
-			row.addNote(fmt.Sprintf("the machine computed at %s of its calibrated best while it ran (the compute probe), and the row's rate over its same-time reference (%sx) is within its %d quiet runs' (%s-%sx): the load slowed the reference and the row alike",
-				Percent(row.Probe), Times(row.RefRatio), row.Past.RatioRuns, Times(row.Past.RatioLow), Times(row.Past.RatioHigh)))
+			row.addNote(fmt.Sprintf("the machine computed at %s of its calibrated best while it ran (the compute probe), and %s: the load slowed the reference and the row alike",
+				Percent(row.Probe), row.withinPast()))
 		} else {
 			widen(row.Judged, row.Efficiency/row.Probe, fmt.Sprintf("the machine computed at %s of its calibrated best while it ran (the compute probe), which may have slowed it that much", Percent(row.Probe)))
 		}

@@ -970,23 +970,33 @@ func TestContentionJudgedByPast(t *testing.T) {
 		t.Fatalf("without a past: contention %v, verdict %q; want contended, inconclusive", alone.Contention, alone.Verdict)
 	}
 	ratio := alone.RefRatio
-	for _, c := range []struct {
-		name string
-		past Past
-		want Verdict
-	}{
+	checkPastVerdicts(t, p, &r, AtCeiling, []pastCase{
 		{"its quiet runs' ratio", Past{Low: 0.9, High: 0.97, Runs: 5, RatioLow: ratio * 0.97, RatioHigh: ratio * 1.03, RatioRuns: 5}, AtCeiling},
 		{"a ratio off its quiet runs'", Past{Low: 0.9, High: 0.97, Runs: 5, RatioLow: ratio * 1.1, RatioHigh: ratio * 1.2, RatioRuns: 5}, Inconclusive},
 		{"too few quiet runs", Past{Low: 0.9, High: 0.97, Runs: 2, RatioLow: ratio * 0.97, RatioHigh: ratio * 1.03, RatioRuns: 2}, Inconclusive},
 		{"its quiet runs below the line", Past{Low: 0.5, High: 0.6, Runs: 5, RatioLow: ratio * 0.97, RatioHigh: ratio * 1.03, RatioRuns: 5}, AtLine},
-	} {
+	})
+}
+
+// pastCase is one past a row is priced with, and the verdict it must get.
+type pastCase struct {
+	name string
+	past Past
+	want Verdict
+}
+
+// checkPastVerdicts prices r against p with each case's past and checks its verdict; a row
+// that gets the verdict decided (its quiet runs' ratio carried it) must say why in its note.
+func checkPastVerdicts(t *testing.T, p *profiles.Profile, r *record.Record, decided Verdict, cases []pastCase) {
+	t.Helper()
+	for _, c := range cases {
 		pr := NewPricer(p, nil, "")
 		pr.Past = func(string, RowKey) (Past, bool) { return c.past, true }
-		row := pr.Price(&r)
+		row := pr.Price(r)
 		if row.Verdict != c.want {
 			t.Errorf("%s: verdict %q (judged %.2f [%.2f, %.2f], note %q); want %q", c.name, row.Verdict, row.Judged, row.JudgedLow, row.JudgedHigh, row.Note, c.want)
 		}
-		if c.want == AtCeiling && !strings.Contains(row.Note, "slowed the reference and the row alike") {
+		if c.want == decided && !strings.Contains(row.Note, "slowed the reference and the row alike") {
 			t.Errorf("%s: the note does not say why: %q", c.name, row.Note)
 		}
 	}
@@ -1014,23 +1024,9 @@ func TestProbeJudgedByPast(t *testing.T) {
 	if reachesCeiling(j) {
 		t.Fatalf("judged %v: the case needs a row below the line", j)
 	}
-	for _, c := range []struct {
-		name string
-		past Past
-		want Verdict
-	}{
+	checkPastVerdicts(t, p, &r, Below, []pastCase{
 		{"its quiet runs' ratio", Past{Low: j * 0.95, High: j * 1.05, Runs: 5, RatioLow: ratio * 0.97, RatioHigh: ratio * 1.03, RatioRuns: 5}, Below},
 		{"a ratio off its quiet runs'", Past{Low: j * 0.95, High: j * 1.05, Runs: 5, RatioLow: ratio * 1.1, RatioHigh: ratio * 1.2, RatioRuns: 5}, Inconclusive},
 		{"too few quiet runs", Past{Low: j * 0.95, High: j * 1.05, Runs: 2, RatioLow: ratio * 0.97, RatioHigh: ratio * 1.03, RatioRuns: 2}, Inconclusive},
-	} {
-		pr := NewPricer(p, nil, "")
-		pr.Past = func(string, RowKey) (Past, bool) { return c.past, true }
-		row := pr.Price(&r)
-		if row.Verdict != c.want {
-			t.Errorf("%s: verdict %q (judged %.2f [%.2f, %.2f], note %q); want %q", c.name, row.Verdict, row.Judged, row.JudgedLow, row.JudgedHigh, row.Note, c.want)
-		}
-		if c.want == Below && !strings.Contains(row.Note, "slowed the reference and the row alike") {
-			t.Errorf("%s: the note does not say why: %q", c.name, row.Note)
-		}
-	}
+	})
 }
