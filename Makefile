@@ -39,8 +39,8 @@ run: generate
 # assembly), go test of every package but docs and those scripts/test-ops-levels.sh runs at
 # every SIMD level (ops, internal/stream, internal/opsbench), every command example of the
 # docs (go test -v ./docs, whose summary names each page's run and skipped blocks), the other
-# architectures still build, the purego build (the Go loops, no assembly) vets and its
-# kernel packages' tests pass, and the tests of ops and of its streaming kernels
+# architectures still build, the purego build (the Go loops, no assembly) vets where it
+# differs and its kernel packages' tests pass, and the tests of ops and of its streaming kernels
 # (internal/stream) once per SIMD level this machine runs, never from the test cache,
 # with the count of tests each ran (scripts/test-ops-levels.sh:
 # go, avx2 and avx512 on amd64; and the arm64 build's NEON kernels under qemu-user where
@@ -51,21 +51,23 @@ run: generate
 # starts where PostgreSQL is installed (skipped with a message otherwise). The go test runs here
 # skip the vet checks go test adds (-vet=off): go vet ./... ran every one of them, and more.
 # The module graph (go mod download all: what go vet ./... and docs/docs_test.go fetch) is
-# fetched while asm-check builds its generator: the network and the compiler overlap. After
-# go vet ./... has compiled every dependency and ropgen generate -check has linked ropgen
-# (the executable the later go runs of ./cmd/ropgen take from the build cache), the other
-# checks share nothing that is still to be built, and much of their time is one process
-# linking, a test waiting or a script running one command: they run side by side
+# fetched while go vet ./... and asm-check (its own module, sharing no package with the rest)
+# compile: the network and the compilers overlap, and neither compiler keeps both cores busy
+# all the time. After go vet ./... has compiled every dependency and ropgen generate -check
+# has linked ropgen (the executable the later go runs of ./cmd/ropgen take from the build
+# cache), the other checks share nothing that is still to be built, and much of their time
+# is one process linking, a test waiting or a script running one command: they run side by side
 # (TEST_JOBS at once), each one's output printed in one piece when it ends (--output-sync),
 # and make test fails when any of them fails.
 TEST_JOBS ?= 3
 TEST_STEPS = test-purego test-docs test-go test-arm64 test-ops-levels test-staticcheck example harness test-scripts
 test:
-	@$(GO) mod download all & dl=$$!; $(MAKE) --no-print-directory asm-check; status=$$?; \
-	  wait $$dl || { echo "go mod download all failed"; exit 1; }; exit $$status
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
-	$(GO) vet ./...
+	@echo "$(GO) vet ./...   # beside make asm-check and go mod download all"
+	@$(GO) mod download all & dl=$$!; $(MAKE) --no-print-directory asm-check & asm=$$!; \
+	  $(GO) vet ./...; status=$$?; wait $$asm || status=1; \
+	  wait $$dl || { echo "go mod download all failed"; exit 1; }; exit $$status
 	$(GO) run ./cmd/ropgen generate -check
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target $(TEST_STEPS)
 
@@ -83,12 +85,14 @@ test-docs:
 	  printf '%s\n' "$$out" | grep -vE '^(=== (RUN|PAUSE|CONT|NAME)|\s*--- PASS)'; exit $$status
 test-arm64:
 	GOARCH=arm64 $(GO) vet ./ops ./internal/asm/... ./internal/simd ./internal/stream
-# The purego build compiles again every package that imports the standard library's crypto
-# (it has purego files too), modernc.org/sqlite and libc among them. vet reads only their
-# types, which are the same without optimization, so modernc.org's packages, the largest,
-# compile with -N -l: faster, and none of the purego test binaries links them.
+# The purego build vets the packages it can change (scripts/purego-packages.sh: those with
+# purego files and their importers; every other package type-checks the same under both
+# builds, and vetting it again would compile the standard library's crypto, modernc.org/sqlite,
+# libc and pgx a second time for nothing), and its kernel packages' tests pass.
 test-purego:
-	$(GO) vet -tags purego -gcflags='modernc.org/...=-N -l' ./... && \
+	@pkgs=$$(GO='$(GO)' scripts/purego-packages.sh) || exit 1; \
+	  echo "$(GO) vet -tags purego $$(echo $$pkgs | sed 's,github.com/ropgen/ropgen/,./,g')"; \
+	  $(GO) vet -tags purego $$pkgs && \
 	  $(GO) test -vet=off -tags purego ./internal/asm/... ./internal/simd ./internal/stream
 test-ops-levels:
 	@GO='$(GO)' scripts/test-ops-levels.sh

@@ -148,7 +148,14 @@ func (s *Store) insertValues(ctx context.Context, tx *sql.Tx, head string, n, wi
 				if c > 0 {
 					q.WriteString(", ")
 				}
-				fmt.Fprintf(&q, "$%d", len(vals)+c+1)
+				if s.dialect == sqlite {
+					// In order, so anonymous: the SQLite driver looks up every numbered
+					// parameter's name in a list of all of them as it binds it, a cost
+					// quadratic in a statement's parameters.
+					q.WriteByte('?')
+				} else {
+					fmt.Fprintf(&q, "$%d", len(vals)+c+1)
+				}
 			}
 			q.WriteByte(')')
 			vals = append(vals, args(i)...)
