@@ -28,11 +28,13 @@ type AttentionFwd struct {
 // attnQBlock and attnKBlock are the query rows and keys of one step of the blocked kernel
 // (rounded to the micro-kernel's mr and nr). A step's scores and their packed copy, two
 // times attnQBlock·attnKBlock values, stay in a core's cache beside the packed query block
-// and its output accumulator; 128 keys halve the per-row softmax calls of 64 (short rows
-// are call-bound), and a causal block stops at the key block of its last visible key.
+// and its output accumulator (in L2 at 256 keys); the softmax runs row by row over a step's
+// keys, a few kernel calls a row whatever its length, so more keys a step spread those calls
+// over more work (docs/history.md has the A/B of 128 against 256), and a causal block stops
+// at the key block of its last visible key.
 const (
 	attnQBlock = 64
-	attnKBlock = 128
+	attnKBlock = 256
 )
 
 // NewAttentionFwd returns attention for queries of shape q and keys and values of shape kv,
@@ -179,7 +181,7 @@ type attnPlan struct {
 func (op *AttentionFwd) plan(kern *microKernel) attnPlan {
 	mr, nr, d := kern.mr, kern.nr, op.HeadDim
 	bq := max(mr, attnQBlock/mr*mr)
-	bk := roundUp(attnKBlock, nr)
+	bk := roundUp(min(attnKBlock, op.SeqKv), nr) // a short sequence pads and clears no more than it has
 	p := attnPlan{kern: kern, bq: bq, bk: bk, qBlocks: (op.SeqQ + bq - 1) / bq, kBlocks: (op.SeqKv + bk - 1) / bk,
 		dPad: roundUp(d, nr), scale: float32(1 / math.Sqrt(float64(d))), headDim: d, seqKv: op.SeqKv}
 	p.kPanel = d * bk

@@ -74,6 +74,9 @@ func TestAttentionBlocked(t *testing.T) {
 			{1, 1, 1, 200, 200, 5, true, false},
 			{1, 2, 2, 70, 300, 17, false, true},
 			{1, 1, 1, 130, 130, 48, true, true},
+			// Causal over more than one key block (attnKBlock keys), seq_q below seq_kv.
+			{1, 2, 1, 70, 300, 24, true, true},
+			{1, 1, 1, 270, 270, 16, true, false},
 		} {
 			op, err := NewAttentionFwd([4]int{c.batch, c.heads, c.seqQ, c.d}, [4]int{c.batch, c.kvHeads, c.seqKV, c.d}, c.causal, Float32, Float32)
 			if err != nil {
