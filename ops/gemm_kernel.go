@@ -53,6 +53,9 @@ type microKernel struct {
 	// (kc·mr values) and b (kc·nr), continuing the running sum in c when load, from zero
 	// otherwise. The whole tile must lie in c.
 	tile func(kc int, a, b, c []float32, ldc int, load bool)
+	// tileRows, nil where the kernel has none, is tile with a's mr rows read in place, lda
+	// apart (f32.GemmTile.TileRows).
+	tileRows func(kc int, a []float32, lda int, b, c []float32, ldc int, load bool)
 	// Block sizes (gemmBlocking): kc steps of k, mc rows of a, nc columns of b.
 	kc, mc, nc int
 }
@@ -75,7 +78,7 @@ var gemmKernels = func() map[int]*microKernel {
 	l1, l2, l3 := f32.CacheSizes()
 	for level, t := range tiles {
 		kc, mc, nc := gemmBlocking(t.MR, t.NR, l1, l2, l3, runtime.NumCPU())
-		ks[level] = &microKernel{name: t.Name, mr: t.MR, nr: t.NR, tile: t.Tile, kc: kc, mc: mc, nc: nc}
+		ks[level] = &microKernel{name: t.Name, mr: t.MR, nr: t.NR, tile: t.Tile, tileRows: t.TileRows, kc: kc, mc: mc, nc: nc}
 	}
 	return ks
 }()

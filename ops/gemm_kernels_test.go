@@ -259,7 +259,8 @@ func TestFma32(t *testing.T) {
 // TestGemmTilesFused checks every vector micro-kernel's tile bit for bit against the fused
 // running sum its header promises: c[i, j] = fma(a[i, p], b[p, j], ...) for p = 0..kc-1 in
 // order, from zero or from c's tile (load). Signed zeros and products of mixed sign are in
-// the panels; the elements of c between tile rows (ldc > nr) must stay untouched.
+// the panels; the elements of c between tile rows (ldc > nr) must stay untouched. A kernel
+// that also reads a's rows in place (tileRows) must give the same bits from them.
 func TestGemmTilesFused(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	for _, level := range slices.Sorted(maps.Keys(gemmKernels)) {
@@ -291,10 +292,31 @@ func TestGemmTilesFused(t *testing.T) {
 						want[i*ldc+j] = acc
 					}
 				}
+				in := slices.Clone(c)
 				k.tile(kc, a, b, c, ldc, load)
 				for i := range c {
 					if !sameBits(c[i], want[i]) {
 						t.Fatalf("%s kc=%d load=%v: c[%d, %d] = %v, fused sum %v", k.name, kc, load, i/ldc, i%ldc, c[i], want[i])
+					}
+				}
+				if k.tileRows == nil {
+					continue
+				}
+				// The same tile from a's rows in place, lda apart, NaN between them.
+				lda := kc + 5
+				rows := make([]float32, mr*lda)
+				for i := range rows {
+					rows[i] = float32(math.NaN())
+				}
+				for i := range mr {
+					for p := range kc {
+						rows[i*lda+p] = a[p*mr+i]
+					}
+				}
+				k.tileRows(kc, rows, lda, b, in, ldc, load)
+				for i := range in {
+					if !sameBits(in[i], want[i]) {
+						t.Fatalf("%s rows kc=%d load=%v: c[%d, %d] = %v, fused sum %v", k.name, kc, load, i/ldc, i%ldc, in[i], want[i])
 					}
 				}
 			}

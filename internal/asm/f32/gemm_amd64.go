@@ -15,6 +15,12 @@ package f32
 //go:noescape
 func GemmMicro12x32(kc int, a, b, c *float32, ldc, load int)
 
+// GemmMicro12x32Rows is GemmMicro12x32 with a's 12 rows read in place, lda float32 apart:
+// step p reads a[i*lda + p] of row i (gemm_amd64.s).
+//
+//go:noescape
+func GemmMicro12x32Rows(kc int, a *float32, lda int, b, c *float32, ldc, load int)
+
 // GemmMicro6x16 computes one 6×16 tile of c = a·b over kc steps of k from packed panels: a
 // holds, for each p, the 6 values a[i, p] of the tile's rows, b the 16 values b[p, j] of
 // its columns; the accumulators start from c's tile when load != 0 and from zero

@@ -2,8 +2,8 @@
 
 #include "textflag.h"
 
-// GEMM micro-kernels and gemv kernels (declared in gemm_amd64.go, called by
-// ops/gemm_amd64.go), written by hand: each is one short loop whose register assignment is
+// GEMM micro-kernels and gemv kernels (declared in gemm_amd64.go, dispatched by
+// gemm_dispatch_amd64.go), written by hand: each is one short loop whose register assignment is
 // the design (which accumulators, which broadcast registers), so a generator would buy
 // nothing over these macros.
 //
@@ -70,6 +70,64 @@ zloop:
 	DECQ CX
 	JNZ  zloop
 zstore:
+	MOVQ DI, DX
+	Z_ALL(Z_STORE2)
+	VZEROUPPER
+	RET
+
+// func GemmMicro12x32Rows(kc int, a *float32, lda int, b, c *float32, ldc, load int)
+// GemmMicro12x32 with a's 12 rows read in place, lda float32 apart, instead of from a packed
+// panel: step p broadcasts a[i*lda + p] of each row i. Rows 0-3, 4-7 and 8-11 are
+// addressed from three row pointers (AX, R11, R12) plus 0, lda, 2·lda and 3·lda bytes
+// (R9 = lda·4, R10 = 3·lda·4), and each step moves the three pointers one element on.
+#define ZR_ROW(base, idx, t, r0, r1) VBROADCASTSS (base)(idx*1), t; VFMADD231PS Z0, t, r0; VFMADD231PS Z1, t, r1
+#define ZR_ROW0(base, t, r0, r1) VBROADCASTSS (base), t; VFMADD231PS Z0, t, r0; VFMADD231PS Z1, t, r1
+#define ZR_ROW2(base, t, r0, r1) VBROADCASTSS (base)(R9*2), t; VFMADD231PS Z0, t, r0; VFMADD231PS Z1, t, r1
+
+TEXT ·GemmMicro12x32Rows(SB), NOSPLIT, $0-56
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), AX
+	MOVQ lda+16(FP), R9
+	SHLQ $2, R9
+	LEAQ (R9)(R9*2), R10
+	LEAQ (AX)(R9*4), R11
+	LEAQ (R11)(R9*4), R12
+	MOVQ b+24(FP), BX
+	MOVQ c+32(FP), DI
+	MOVQ ldc+40(FP), R8
+	SHLQ $2, R8
+	MOVQ DI, DX
+	CMPQ load+48(FP), $0
+	JNE  rload
+	Z_ALL(Z_ZERO2)
+	JMP  rstart
+rload:
+	Z_ALL(Z_LOAD2)
+rstart:
+	TESTQ CX, CX
+	JZ    rstore
+rloop:
+	VMOVUPS (BX), Z0
+	VMOVUPS 64(BX), Z1
+	ZR_ROW0(AX, Z2, Z4, Z5)
+	ZR_ROW(AX, R9, Z3, Z6, Z7)
+	ZR_ROW2(AX, Z2, Z8, Z9)
+	ZR_ROW(AX, R10, Z3, Z10, Z11)
+	ZR_ROW0(R11, Z2, Z12, Z13)
+	ZR_ROW(R11, R9, Z3, Z14, Z15)
+	ZR_ROW2(R11, Z2, Z16, Z17)
+	ZR_ROW(R11, R10, Z3, Z18, Z19)
+	ZR_ROW0(R12, Z2, Z20, Z21)
+	ZR_ROW(R12, R9, Z3, Z22, Z23)
+	ZR_ROW2(R12, Z2, Z24, Z25)
+	ZR_ROW(R12, R10, Z3, Z26, Z27)
+	ADDQ $4, AX
+	ADDQ $4, R11
+	ADDQ $4, R12
+	ADDQ $128, BX
+	DECQ CX
+	JNZ  rloop
+rstore:
 	MOVQ DI, DX
 	Z_ALL(Z_STORE2)
 	VZEROUPPER

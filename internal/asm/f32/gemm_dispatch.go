@@ -15,6 +15,10 @@ type GemmTile struct {
 	Name   string
 	MR, NR int
 	Tile   func(kc int, a, b, c []float32, ldc int, load bool)
+	// TileRows, where the kernel has it (nil otherwise), is Tile with a's MR rows read in
+	// place, lda elements apart, rather than from a packed panel: for an a that is written
+	// once and read once, where packing it would cost a copy as long as the product's reads.
+	TileRows func(kc int, a []float32, lda int, b, c []float32, ldc int, load bool)
 }
 
 // CacheSizes returns the per-core L1 data and L2 sizes and the L3 size the CPU reports

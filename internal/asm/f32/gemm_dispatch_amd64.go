@@ -19,10 +19,10 @@ var (
 func GemmTiles() map[int]GemmTile {
 	ks := map[int]GemmTile{}
 	if hasAVX2FMA {
-		ks[simd.AVX2] = GemmTile{"avx2", 6, 16, tile6x16}
+		ks[simd.AVX2] = GemmTile{"avx2", 6, 16, tile6x16, nil}
 	}
 	if hasAVX512 {
-		ks[simd.AVX512] = GemmTile{"avx512", 12, 32, tile12x32}
+		ks[simd.AVX512] = GemmTile{"avx512", 12, 32, tile12x32, tile12x32Rows}
 	}
 	return ks
 }
@@ -30,6 +30,11 @@ func GemmTiles() map[int]GemmTile {
 func tile12x32(kc int, a, b, c []float32, ldc int, load bool) {
 	_, _, _ = a[kc*12-1], b[kc*32-1], c[11*ldc+31] // the whole tile and both panels
 	GemmMicro12x32(kc, &a[0], &b[0], &c[0], ldc, b2i(load))
+}
+
+func tile12x32Rows(kc int, a []float32, lda int, b, c []float32, ldc int, load bool) {
+	_, _, _ = a[11*lda+kc-1], b[kc*32-1], c[11*ldc+31] // the last row's last step, both tiles
+	GemmMicro12x32Rows(kc, &a[0], lda, &b[0], &c[0], ldc, b2i(load))
 }
 
 func tile6x16(kc int, a, b, c []float32, ldc int, load bool) {

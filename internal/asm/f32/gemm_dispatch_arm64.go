@@ -10,7 +10,7 @@ import "github.com/ropgen/ropgen/internal/simd"
 
 // GemmTiles returns the NEON micro-kernel, 8×12, at simd.NEON.
 func GemmTiles() map[int]GemmTile {
-	return map[int]GemmTile{simd.NEON: {"neon", 8, 12, tile8x12}}
+	return map[int]GemmTile{simd.NEON: {"neon", 8, 12, tile8x12, nil}}
 }
 
 func tile8x12(kc int, a, b, c []float32, ldc int, load bool) {
