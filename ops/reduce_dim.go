@@ -270,36 +270,104 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 		})
 		return nil
 	}
+	// Along a dim with elements after it: a unit is a block of columns. One read of it gives
+	// each column's max and sum of e**(x - max) (colExpStats, logsumexp's column pass); a
+	// second computes each row's e**(x - max) with the vector kernels across the columns
+	// into a scratch row in L1, and streams y = that / sum from it where the output is
+	// large (the exps computed again rather than stored and read back). A small unit takes
+	// the Go loops (colsGo).
+	stream := streams(len(out.Data))
 	v.eachBlock(func(base, c0, c1 int) {
-		m := make([]float32, c1-c0)
-		s := make([]float64, c1-c0)
-		for i := range m {
-			m[i] = float32(math.Inf(-1))
+		if colsGo(v, c0, c1) {
+			softmaxColsGo(out.Data, x.Data, v, base, c0, c1)
+			return
 		}
-		for j := range v.n {
-			row := x.Data[base+j*v.inner+c0 : base+j*v.inner+c1]
-			for i, e := range row {
-				m[i] = max(m[i], e)
-			}
+		m, s := colExpStats(x.Data, v, base, c0, c1)
+		r, buf := make([]float32, c1-c0), make([]float32, c1-c0)
+		for i := range r {
+			r[i] = float32(1 / s[i])
 		}
 		for j := range v.n {
 			off := base + j*v.inner
 			row, ys := x.Data[off+c0:off+c1], out.Data[off+c0:off+c1]
-			for i, e := range row {
-				p := expf(e - m[i])
-				ys[i] = p
-				s[i] += float64(p)
+			for i := f32.Arith(opSub, buf, row, m); i < len(buf); i++ {
+				buf[i] = row[i] - m[i]
 			}
+			for i := f32.Unary(uExp, buf, buf, expf); i < len(buf); i++ {
+				buf[i] = expf(buf[i])
+			}
+			scaleRow(ys, buf, r, nil, 1, stream) // buf · 1 · r, exactly buf · r
 		}
-		for j := range v.n {
-			off := base + j*v.inner
-			ys := out.Data[off+c0 : off+c1]
-			for i := range ys {
-				ys[i] *= float32(1 / s[i])
-			}
+		if stream {
+			f32.Fence()
 		}
 	})
 	return nil
+}
+
+// colsGoElems is the size of a unit of columns (its rows times its columns) below which
+// softmax and log_softmax along a dim with elements after it take the Go loops: the vector
+// path's kernel calls a row and its scratch cost a few microseconds a call, cold, which
+// the Go loops spend on a few hundred elements (ropbench's cpu-small-mid-dim rows read
+// 4-12% slower on it; docs/history.md).
+const colsGoElems = 2048
+
+// colsGo reports whether a unit of columns c0..c1 of v takes the Go loops: it is small,
+// or narrower than one vector.
+func colsGo(v alongDim, c0, c1 int) bool {
+	return c1-c0 < f32.Lanes() || v.n*(c1-c0) < colsGoElems
+}
+
+// softmaxColsGo is softmax over the v.n rows of columns c0..c1 of the unit at base, in Go:
+// the max, the exps and their sum, the scaling, one walk down the rows each.
+func softmaxColsGo(y, x []float32, v alongDim, base, c0, c1 int) {
+	m, s := make([]float32, c1-c0), make([]float64, c1-c0)
+	for i := range m {
+		m[i] = float32(math.Inf(-1))
+	}
+	for j := range v.n {
+		for i, e := range x[base+j*v.inner+c0 : base+j*v.inner+c1] {
+			m[i] = max(m[i], e)
+		}
+	}
+	for j := range v.n {
+		off := base + j*v.inner
+		row, ys := x[off+c0:off+c1], y[off+c0:off+c1]
+		for i, e := range row {
+			p := expf(e - m[i])
+			ys[i] = p
+			s[i] += float64(p)
+		}
+	}
+	for j := range v.n {
+		ys := y[base+j*v.inner+c0 : base+j*v.inner+c1]
+		for i := range ys {
+			ys[i] *= float32(1 / s[i])
+		}
+	}
+}
+
+// logSumColsGo returns max + log(sum of exps) of each column c0..c1 of the unit at base
+// over its v.n rows, in Go: the max, then the exps' sum, one walk down the rows each.
+func logSumColsGo(x []float32, v alongDim, base, c0, c1 int) []float32 {
+	m, s := make([]float32, c1-c0), make([]float64, c1-c0)
+	for i := range m {
+		m[i] = float32(math.Inf(-1))
+	}
+	for j := range v.n {
+		for i, e := range x[base+j*v.inner+c0 : base+j*v.inner+c1] {
+			m[i] = max(m[i], e)
+		}
+	}
+	for j := range v.n {
+		for i, e := range x[base+j*v.inner+c0 : base+j*v.inner+c1] {
+			s[i] += float64(expf(e - m[i]))
+		}
+	}
+	for i := range m {
+		m[i] += logf(float32(s[i]))
+	}
+	return m
 }
 
 func (op *SoftmaxFwd) reference(out, x *Tensor) error {
@@ -388,32 +456,27 @@ func (op *LogSoftmaxFwd) Forward(out, x *Tensor) error {
 		})
 		return nil
 	}
-	v.eachBlock(func(base, c0, c1 int) {
-		m := make([]float32, c1-c0)
-		s := make([]float64, c1-c0)
-		for i := range m {
-			m[i] = float32(math.Inf(-1))
-		}
-		for j := range v.n {
-			row := x.Data[base+j*v.inner+c0 : base+j*v.inner+c1]
-			for i, e := range row {
-				m[i] = max(m[i], e)
+	v.eachBlock(func(base, c0, c1 int) { // as softmax's columns
+		var m []float32
+		goLoops := colsGo(v, c0, c1)
+		if goLoops {
+			m = logSumColsGo(x.Data, v, base, c0, c1)
+		} else {
+			var s []float64
+			m, s = colExpStats(x.Data, v, base, c0, c1)
+			for i := range m {
+				m[i] += logf(float32(s[i])) // m now holds max + log(sum)
 			}
-		}
-		for j := range v.n {
-			row := x.Data[base+j*v.inner+c0 : base+j*v.inner+c1]
-			for i, e := range row {
-				s[i] += float64(expf(e - m[i]))
-			}
-		}
-		for i := range m {
-			m[i] += logf(float32(s[i])) // m now holds max + log(sum)
 		}
 		for j := range v.n {
 			off := base + j*v.inner
 			row, ys := x.Data[off+c0:off+c1], out.Data[off+c0:off+c1]
-			for i, e := range row {
-				ys[i] = e - m[i]
+			k := 0
+			if !goLoops {
+				k = f32.Arith(opSub, ys, row, m)
+			}
+			for i := k; i < len(ys); i++ {
+				ys[i] = row[i] - m[i]
 			}
 		}
 	})

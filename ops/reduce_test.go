@@ -99,3 +99,64 @@ func TestNaNPropagates(t *testing.T) {
 		t.Errorf("softmax: row 0 [0] = %v, row 1 [0] = %v, %v; want NaN, finite", ys.Data[0], ys.Data[40], err)
 	}
 }
+
+// TestSoftmaxColumns checks softmax and log_softmax along a dim with elements after it (the
+// column kernels: whole vectors and a Go tail, one and several column blocks of colChunk,
+// and the Go loops of small units)
+// against the float64 reference, at the Go loops and every SIMD level, its output streamed
+// and not, with one column
+// whose values are far above the others' and one of -Inf but for a single element.
+func TestSoftmaxColumns(t *testing.T) {
+	for _, c := range []struct {
+		shape []int
+		dim   int
+	}{
+		{[]int{137, 45}, 0}, {[]int{3, 29, 100}, -2}, {[]int{5, 2, colChunk + 70}, 0}, // the vector kernels
+		{[]int{37, 45}, 0}, {[]int{6, 3}, 0}, // the Go loops (colsGo)
+	} {
+		x := mustTensor(t, Float32, c.shape...)
+		if err := FillUniform(x, 9, -4, 4); err != nil {
+			t.Fatal(err)
+		}
+		last := c.shape[len(c.shape)-1] // columns 1 and 2 of every last-dim row are columns of the reduction too
+		for i := 0; i < len(x.Data); i += last {
+			x.Data[i+1] += 80 // column 1: exps of the others' size would overflow unshifted
+			if i > 0 {
+				x.Data[i+2] = float32(math.Inf(-1))
+			}
+		}
+		sm, err := NewSoftmaxFwd(c.dim, Float32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lsm, err := NewLogSoftmaxFwd(c.dim, Float32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev := streamMinBytes
+		defer func() { streamMinBytes = prev }()
+		for _, level := range []int{SIMDGo, SIMDAVX2, SIMDAVX512} {
+			restore := SetSIMD(level)
+			for _, minBytes := range []int{0, 1 << 62} { // streamed output and not
+				streamMinBytes = minBytes
+				for name, op := range map[string]interface {
+					Forward(out, x *Tensor) error
+					Reference(out, x *Tensor) error
+					Tolerance() Tol
+				}{"softmax": sm, "log_softmax": lsm} {
+					got, want := mustTensor(t, Float32, c.shape...), mustTensor(t, Float32, c.shape...)
+					if err := op.Forward(got, x); err != nil {
+						t.Fatal(err)
+					}
+					if err := op.Reference(want, x); err != nil {
+						t.Fatal(err)
+					}
+					if err := Compare(got, want, op.Tolerance()); err != nil {
+						t.Errorf("%s %v dim %d, level %s, streamMinBytes %d: %v", name, c.shape, c.dim, simdName(simdLevel()), minBytes, err)
+					}
+				}
+			}
+			restore()
+		}
+	}
+}

@@ -238,38 +238,47 @@ func (op *LogsumexpFwd) Forward(out, x *Tensor) error {
 		return nil
 	}
 	v.eachBlock(func(base, c0, c1 int) {
-		w := c1 - c0
-		m, mc, sh, s := make([]float32, w), make([]float32, w), make([]float32, w), make([]float64, w)
-		for i := range m {
-			m[i] = float32(math.Inf(-1))
-		}
-		rows := max(1, lseColChunk/w)
-		for j0 := 0; j0 < v.n; j0 += rows {
-			j1 := min(j0+rows, v.n)
-			copy(mc, xd[base+j0*v.inner+c0:base+j0*v.inner+c1])
-			for j := j0 + 1; j < j1; j++ {
-				row := xd[base+j*v.inner+c0 : base+j*v.inner+c1]
-				for i := f32.MaxInto(mc, row); i < len(row); i++ {
-					mc[i] = max(mc[i], row[i])
-				}
-			}
-			for i := range m {
-				m[i], s[i] = lseRescale(m[i], s[i], mc[i])
-				sh[i] = lseShift(m[i])
-			}
-			for j := j0; j < j1; j++ {
-				row := xd[base+j*v.inner+c0 : base+j*v.inner+c1]
-				for i := f32.ExpSumCols(s, sh, row, expf); i < len(row); i++ {
-					s[i] += float64(expf(row[i] - sh[i]))
-				}
-			}
-		}
+		m, s := colExpStats(xd, v, base, c0, c1)
 		o := base / v.n // = outer index * inner
 		for i := range m {
 			out.Data[o+c0+i] = lseFinish(m[i], s[i])
 		}
 	})
 	return nil
+}
+
+// colExpStats returns, for each column c0..c1 of the unit of v at base, its max m and the
+// sum s of exp(x - lseShift(m)) over its v.n rows, in one read of the unit: chunks of
+// lseColChunk elements, each chunk's max taken from memory and its exps from cache, the
+// running sums rescaled when a chunk raises a column's max.
+func colExpStats(xd []float32, v alongDim, base, c0, c1 int) ([]float32, []float64) {
+	w := c1 - c0
+	m, mc, sh, s := make([]float32, w), make([]float32, w), make([]float32, w), make([]float64, w)
+	for i := range m {
+		m[i] = float32(math.Inf(-1))
+	}
+	rows := max(1, lseColChunk/w)
+	for j0 := 0; j0 < v.n; j0 += rows {
+		j1 := min(j0+rows, v.n)
+		copy(mc, xd[base+j0*v.inner+c0:base+j0*v.inner+c1])
+		for j := j0 + 1; j < j1; j++ {
+			row := xd[base+j*v.inner+c0 : base+j*v.inner+c1]
+			for i := f32.MaxInto(mc, row); i < len(row); i++ {
+				mc[i] = max(mc[i], row[i])
+			}
+		}
+		for i := range m {
+			m[i], s[i] = lseRescale(m[i], s[i], mc[i])
+			sh[i] = lseShift(m[i])
+		}
+		for j := j0; j < j1; j++ {
+			row := xd[base+j*v.inner+c0 : base+j*v.inner+c1]
+			for i := f32.ExpSumCols(s, sh, row, expf); i < len(row); i++ {
+				s[i] += float64(expf(row[i] - sh[i]))
+			}
+		}
+	}
+	return m, s
 }
 
 func (op *LogsumexpFwd) reference(out, x *Tensor) {
