@@ -139,36 +139,44 @@ func (op *Fp8BlockScaledGemmFwd) Forward(c, a, b, aScale, bScale *Tensor) error 
 }
 
 // forwardRows computes c for a few rows of a, reading b once per row in its own order (row
-// after row, each in its K blocks), four rows of b at a time, on both cores: the decode
-// shape is bound by reading b.
+// after row), four rows of b at a time, on both cores: the decode shape is bound by reading
+// b. The rows of a 128-row block of b share their K blocks' scales, so each row of a is
+// scaled once per such block (each K block's elements times the product of the block's two
+// scales) and a group of four rows of b is then one dot product over all of K: one kernel
+// call where a call per K block spent more on calls than on the dot products' 128 terms.
 func (op *Fp8BlockScaledGemmFwd) forwardRows(c, a, b, as, bs []float32) {
 	m, n, k, kb := op.M, op.N, op.K, op.KBlocks
 	groups := (n + 3) / 4
+	nb := (n + fp8Block - 1) / fp8Block
+	xs := make([]float32, nb*k) // a's row scaled for each 128-row block of b
 	for i := range m {
 		x, ci, sa := a[i*k:(i+1)*k], c[i*n:(i+1)*n], as[i*kb:(i+1)*kb]
-		parallelFor(groups, max(1, grainElems/(4*k)), func(lo, hi int) {
-			var out [4]float32
-			for g := lo; g < hi; g++ {
-				j0, rows := 4*g, min(4, n-4*g)
-				var acc [4]float32
+		parallelFor(nb, max(1, grainElems/k), func(lo, hi int) {
+			for jb := lo; jb < hi; jb++ {
 				for blk := range kb {
 					p0, p1 := blk*fp8Block, min((blk+1)*fp8Block, k)
-					xb := x[p0:p1]
-					if rows < 4 || f32.DotRows(xb, b[j0*k+p0:], k, out[:]) < 4 {
-						for r := range rows {
-							w := b[(j0+r)*k+p0 : (j0+r)*k+p1]
-							var s float32
-							for p, v := range xb {
-								s += v * w[p]
-							}
-							out[r] = s
-						}
-					}
-					for r := range rows {
-						acc[r] += out[r] * (sa[blk] * bs[(j0+r)/fp8Block*kb+blk])
+					s := sa[blk] * bs[jb*kb+blk]
+					for p, v := range x[p0:p1] {
+						xs[jb*k+p0+p] = v * s
 					}
 				}
-				copy(ci[j0:j0+rows], acc[:rows])
+			}
+		})
+		parallelFor(groups, max(1, grainElems/(4*k)), func(lo, hi int) {
+			for g := lo; g < hi; g++ {
+				j0, rows := 4*g, min(4, n-4*g)
+				xj := xs[j0/fp8Block*k : (j0/fp8Block+1)*k] // 4 divides 128: one block for the group
+				if rows == 4 && f32.DotRows(xj, b[j0*k:], k, ci[j0:j0+4]) == 4 {
+					continue
+				}
+				for r := range rows {
+					w := b[(j0+r)*k : (j0+r+1)*k]
+					var s float32
+					for p, v := range xj {
+						s += v * w[p]
+					}
+					ci[j0+r] = s
+				}
 			}
 		})
 	}

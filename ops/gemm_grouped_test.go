@@ -40,9 +40,22 @@ func TestGemmFamilyErrors(t *testing.T) {
 }
 
 // TestFp8DequantBoundary: at fp8DequantRows rows, the first count Forward dequantizes the
-// operands at, with N and K ragged against the 128 blocks, the kernel matches the reference.
+// operands at, with N and K ragged against the 128 blocks, the kernel matches the reference;
+// so do the decode rows (forwardRows, one and three rows of a, N not a multiple of four) at
+// every SIMD level.
 func TestFp8DequantBoundary(t *testing.T) {
-	m, n, k := fp8DequantRows, 200, 300
+	checkFp8(t, fp8DequantRows, 200, 300)
+	for _, level := range []int{SIMDGo, SIMDAVX2, SIMDAVX512} {
+		restore := SetSIMD(level)
+		checkFp8(t, 1, 262, 300)
+		checkFp8(t, 3, 262, 1000)
+		restore()
+	}
+}
+
+// checkFp8 checks Fp8BlockScaledGemmFwd of m×k by n×k against the reference.
+func checkFp8(t *testing.T, m, n, k int) {
+	t.Helper()
 	kb, nb := (k+127)/128, (n+127)/128
 	op, err := NewFp8BlockScaledGemmFwd(m, n, k, kb, nb, Float8E4M3)
 	if err != nil {
@@ -67,6 +80,6 @@ func TestFp8DequantBoundary(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := Compare(c, want, op.Tolerance()); err != nil {
-		t.Error(err)
+		t.Errorf("m %d, n %d, k %d, level %s: %v", m, n, k, simdName(simdLevel()), err)
 	}
 }
