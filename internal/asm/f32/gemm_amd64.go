@@ -30,6 +30,12 @@ func GemmMicro12x32Rows(kc int, a *float32, lda int, b, c *float32, ldc, load in
 //go:noescape
 func GemmMicro6x16(kc int, a, b, c *float32, ldc, load int)
 
+// GemmMicro6x16Rows is GemmMicro6x16 with a's 6 rows read in place, lda float32 apart
+// (gemm_amd64.s).
+//
+//go:noescape
+func GemmMicro6x16Rows(kc int, a *float32, lda int, b, c *float32, ldc, load int)
+
 // GemvAcc4: c[j] = fma(x3, b3[j], fma(x2, b2[j], fma(x1, b1[j], fma(x0, b0[j], c[j]))))
 // for j < n, where b_r is the row b + r·ldb: four steps of the running sum, in order. n is
 // a multiple of 32 (Go does the tail). (gemm_amd64.s)

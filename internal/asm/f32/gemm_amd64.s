@@ -180,6 +180,54 @@ ystore:
 	VZEROUPPER
 	RET
 
+// func GemmMicro6x16Rows(kc int, a *float32, lda int, b, c *float32, ldc, load int)
+// GemmMicro6x16 with a's 6 rows read in place, lda float32 apart, as GemmMicro12x32Rows:
+// rows 0-3 from AX plus 0-3·lda bytes, rows 4-5 from R11 plus 0 and lda.
+#define YR_ROW(base, idx, t, r0, r1) VBROADCASTSS (base)(idx*1), t; VFMADD231PS Y0, t, r0; VFMADD231PS Y1, t, r1
+#define YR_ROW0(base, t, r0, r1) VBROADCASTSS (base), t; VFMADD231PS Y0, t, r0; VFMADD231PS Y1, t, r1
+#define YR_ROW2(base, t, r0, r1) VBROADCASTSS (base)(R9*2), t; VFMADD231PS Y0, t, r0; VFMADD231PS Y1, t, r1
+
+TEXT ·GemmMicro6x16Rows(SB), NOSPLIT, $0-56
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), AX
+	MOVQ lda+16(FP), R9
+	SHLQ $2, R9
+	LEAQ (R9)(R9*2), R10
+	LEAQ (AX)(R9*4), R11
+	MOVQ b+24(FP), BX
+	MOVQ c+32(FP), DI
+	MOVQ ldc+40(FP), R8
+	SHLQ $2, R8
+	MOVQ DI, DX
+	CMPQ load+48(FP), $0
+	JNE  yrload
+	Y_ALL(Y_ZERO2)
+	JMP  yrstart
+yrload:
+	Y_ALL(Y_LOAD2)
+yrstart:
+	TESTQ CX, CX
+	JZ    yrstore
+yrloop:
+	VMOVUPS (BX), Y0
+	VMOVUPS 32(BX), Y1
+	YR_ROW0(AX, Y2, Y4, Y5)
+	YR_ROW(AX, R9, Y3, Y6, Y7)
+	YR_ROW2(AX, Y2, Y8, Y9)
+	YR_ROW(AX, R10, Y3, Y10, Y11)
+	YR_ROW0(R11, Y2, Y12, Y13)
+	YR_ROW(R11, R9, Y3, Y14, Y15)
+	ADDQ $4, AX
+	ADDQ $4, R11
+	ADDQ $64, BX
+	DECQ CX
+	JNZ  yrloop
+yrstore:
+	MOVQ DI, DX
+	Y_ALL(Y_STORE2)
+	VZEROUPPER
+	RET
+
 // ---- gemv (AVX2+FMA): a product with one row of a reads b once, at the memory's speed.
 
 // G_FMA4(off) is one ymm of c (Y_c = Y0..Y3 by off) through the four rows of b.

@@ -19,7 +19,7 @@ var (
 func GemmTiles() map[int]GemmTile {
 	ks := map[int]GemmTile{}
 	if hasAVX2FMA {
-		ks[simd.AVX2] = GemmTile{"avx2", 6, 16, tile6x16, nil}
+		ks[simd.AVX2] = GemmTile{"avx2", 6, 16, tile6x16, tile6x16Rows}
 	}
 	if hasAVX512 {
 		ks[simd.AVX512] = GemmTile{"avx512", 12, 32, tile12x32, tile12x32Rows}
@@ -35,6 +35,11 @@ func tile12x32(kc int, a, b, c []float32, ldc int, load bool) {
 func tile12x32Rows(kc int, a []float32, lda int, b, c []float32, ldc int, load bool) {
 	_, _, _ = a[11*lda+kc-1], b[kc*32-1], c[11*ldc+31] // the last row's last step, both tiles
 	GemmMicro12x32Rows(kc, &a[0], lda, &b[0], &c[0], ldc, b2i(load))
+}
+
+func tile6x16Rows(kc int, a []float32, lda int, b, c []float32, ldc int, load bool) {
+	_, _, _ = a[5*lda+kc-1], b[kc*16-1], c[5*ldc+15]
+	GemmMicro6x16Rows(kc, &a[0], lda, &b[0], &c[0], ldc, b2i(load))
 }
 
 func tile6x16(kc int, a, b, c []float32, ldc int, load bool) {
