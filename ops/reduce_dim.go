@@ -307,9 +307,8 @@ func (op *SoftmaxFwd) Forward(out, x *Tensor) error {
 
 // colsGoElems is the size of a unit of columns (its rows times its columns) below which
 // softmax and log_softmax along a dim with elements after it take the Go loops: the vector
-// path's kernel calls a row and its scratch cost a few microseconds a call, cold, which
-// the Go loops spend on a few hundred elements (ropbench's cpu-small-mid-dim rows read
-// 4-12% slower on it; docs/history.md).
+// path's kernel calls a row and its scratch are a fixed cost, paid cold, that a small unit's
+// arithmetic does not repay (docs/history.md has the A/B).
 const colsGoElems = 2048
 
 // colsGo reports whether a unit of columns c0..c1 of v takes the Go loops: it is small,
@@ -318,10 +317,9 @@ func colsGo(v alongDim, c0, c1 int) bool {
 	return c1-c0 < f32.Lanes() || v.n*(c1-c0) < colsGoElems
 }
 
-// softmaxColsGo is softmax over the v.n rows of columns c0..c1 of the unit at base, in Go:
-// the max, the exps and their sum, the scaling, one walk down the rows each.
-func softmaxColsGo(y, x []float32, v alongDim, base, c0, c1 int) {
-	m, s := make([]float32, c1-c0), make([]float64, c1-c0)
+// colMaxGo returns the max of each column c0..c1 of the unit at base over its v.n rows, in Go.
+func colMaxGo(x []float32, v alongDim, base, c0, c1 int) []float32 {
+	m := make([]float32, c1-c0)
 	for i := range m {
 		m[i] = float32(math.Inf(-1))
 	}
@@ -330,6 +328,13 @@ func softmaxColsGo(y, x []float32, v alongDim, base, c0, c1 int) {
 			m[i] = max(m[i], e)
 		}
 	}
+	return m
+}
+
+// softmaxColsGo is softmax over the v.n rows of columns c0..c1 of the unit at base, in Go:
+// the max, the exps and their sum, the scaling, one walk down the rows each.
+func softmaxColsGo(y, x []float32, v alongDim, base, c0, c1 int) {
+	m, s := colMaxGo(x, v, base, c0, c1), make([]float64, c1-c0)
 	for j := range v.n {
 		off := base + j*v.inner
 		row, ys := x[off+c0:off+c1], y[off+c0:off+c1]
@@ -350,15 +355,7 @@ func softmaxColsGo(y, x []float32, v alongDim, base, c0, c1 int) {
 // logSumColsGo returns max + log(sum of exps) of each column c0..c1 of the unit at base
 // over its v.n rows, in Go: the max, then the exps' sum, one walk down the rows each.
 func logSumColsGo(x []float32, v alongDim, base, c0, c1 int) []float32 {
-	m, s := make([]float32, c1-c0), make([]float64, c1-c0)
-	for i := range m {
-		m[i] = float32(math.Inf(-1))
-	}
-	for j := range v.n {
-		for i, e := range x[base+j*v.inner+c0 : base+j*v.inner+c1] {
-			m[i] = max(m[i], e)
-		}
-	}
+	m, s := colMaxGo(x, v, base, c0, c1), make([]float64, c1-c0)
 	for j := range v.n {
 		for i, e := range x[base+j*v.inner+c0 : base+j*v.inner+c1] {
 			s[i] += float64(expf(e - m[i]))
