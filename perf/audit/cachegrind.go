@@ -14,8 +14,9 @@ import (
 // RunCachegrind runs prog with args under valgrind (vg) with cachegrind's cache simulation:
 // d1 for the first-level instruction and data caches, ll for the last level, its counts to
 // out. The child gets one P (GOMAXPROCS=1: kernels run serially, so a measured run and its
-// baseline schedule alike) and no asynchronous preemption signals, so that the two runs
-// differ only in the calls being audited. Its runtime reads the clock without RDTSCP
+// baseline schedule alike), no asynchronous preemption signals and the collector's default
+// pacing (GOGC=100, whatever the caller's environment sets), so that the two runs differ
+// only in the calls being audited and audit alike from any caller. Its runtime reads the clock without RDTSCP
 // (cpu.rdtscp=off): on a virtual machine whose host hides RDTSCP, valgrind's CPU still
 // offers it to the child but its decoder cannot run it, and the child dies of SIGILL in
 // the scheduler. A failure carries the last lines valgrind printed.
@@ -30,7 +31,7 @@ func RunCachegrind(vg string, d1, ll SimCache, out string, timeout time.Duration
 	if v := os.Getenv("GODEBUG"); v != "" {
 		godebug = v + "," + godebug
 	}
-	cmd.Env = append(os.Environ(), "GOMAXPROCS=1", "GODEBUG="+godebug)
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=1", "GOGC=100", "GODEBUG="+godebug)
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
 	err := cmd.Run()
