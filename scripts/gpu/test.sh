@@ -9,7 +9,7 @@ out=${1:?usage: scripts/gpu/test.sh OUTDIR}
 out=$(mkdir -p "$out" && cd "$out" && pwd)
 cd "$(dirname "$0")/../.."
 bash scripts/gpu/run.sh --dry-run --out "$out/dry" > "$out/dry.log" 2>&1 || { cat "$out/dry.log"; exit 1; }
-# The other runs take the tools the first one built (go build, as a user's run does).
+# The other runs take the tools the first one built (go run -exec cp, as a user's run does).
 export ROPGEN_BIN=$out/dry/bin
 bash scripts/gpu/run.sh --dry-run --out "$out/sample" --calibration scripts/gpu/testdata/calibrate.env > "$out/sample.log" 2>&1 ||
 	{ cat "$out/sample.log"; exit 1; }
