@@ -51,9 +51,9 @@ run: generate
 # starts where PostgreSQL is installed (skipped with a message otherwise). The go test runs here
 # skip the vet checks go test adds (-vet=off): go vet ./... ran every one of them, and more.
 # The module graph (go mod download all: what go vet ./... and docs/docs_test.go fetch) is
-# fetched while go vet ./... and asm-check (its own module, sharing no package with the rest)
-# compile: the network and the compilers overlap, and neither compiler keeps both cores busy
-# all the time. After go vet ./... has compiled every dependency and ropgen generate -check
+# fetched while go vet ./... compiles: the network and the compiler overlap. After go vet
+# ./... has compiled every dependency, the standard library's packages asm-check's generator
+# needs among them (run beside it, the two compiled them twice), and ropgen generate -check
 # has linked ropgen (the executable the later go runs of ./cmd/ropgen take from the build
 # cache), the other checks share nothing that is still to be built, and much of their time
 # is one process linking, a test waiting or a script running one command: they run side by side
@@ -65,13 +65,12 @@ TEST_JOBS ?= 3
 # (the machine has the memory), and no test depends on when the collector runs.
 TEST_GOGC ?= 400
 test: export GOGC = $(TEST_GOGC)
-TEST_STEPS = test-purego test-docs test-go test-arm64 test-ops-levels test-staticcheck example harness test-scripts
+TEST_STEPS = test-purego test-docs test-go test-arm64 test-ops-levels asm-check test-staticcheck example harness test-scripts
 test:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
-	@echo "$(GO) vet ./...   # beside make asm-check and go mod download all"
-	@$(GO) mod download all & dl=$$!; $(MAKE) --no-print-directory asm-check & asm=$$!; \
-	  $(GO) vet ./...; status=$$?; wait $$asm || status=1; \
+	@echo "$(GO) vet ./...   # beside go mod download all"
+	@$(GO) mod download all & dl=$$!; $(GO) vet ./...; status=$$?; \
 	  wait $$dl || { echo "go mod download all failed"; exit 1; }; exit $$status
 	$(GO) run ./cmd/ropgen generate -check
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target $(TEST_STEPS)
