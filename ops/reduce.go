@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 
 	"github.com/ropgen/ropgen/internal/asm/f32"
@@ -51,6 +52,8 @@ type reducer struct {
 	cols func(acc []float64, x []float32)
 	// fold folds one element into an accumulator.
 	fold func(acc float64, v float32) float64
+	// merge combines the accumulators of two runs (row's results).
+	merge func(a, b float64) float64
 	// finish turns the accumulator of n reduced elements into the output value.
 	finish func(acc float64, n int) float32
 }
@@ -97,12 +100,14 @@ var (
 		row:    sumRow,
 		cols:   sumCols,
 		fold:   func(acc float64, v float32) float64 { return acc + float64(v) },
+		merge:  func(a, b float64) float64 { return a + b },
 		finish: func(acc float64, _ int) float32 { return float32(acc) },
 	}
 	meanReducer = reducer{
 		row:    sumRow,
 		cols:   sumCols,
 		fold:   sumReducer.fold,
+		merge:  sumReducer.merge,
 		finish: func(acc float64, n int) float32 { return float32(acc / float64(n)) },
 	}
 	maxReducer = reducer{
@@ -116,6 +121,7 @@ var (
 			}
 		},
 		fold:   func(acc float64, v float32) float64 { return max(acc, float64(v)) },
+		merge:  func(a, b float64) float64 { return max(a, b) }, // NaN, if either is
 		finish: func(acc float64, _ int) float32 { return float32(acc) },
 	}
 )
@@ -140,6 +146,28 @@ func reduceKernel(r reducer, x, out []float32, shape, axes []int) {
 	}
 	last := len(gs) - 1
 	switch {
+	case nred == 1 && gs[last].reduced && n >= 2*grainElems && len(out) < runtime.GOMAXPROCS(0):
+		// Fewer runs than cores, each long: every run is cut into a piece per core (whole
+		// 64-byte lines but the last), reduced side by side and merged in order.
+		parts := min(runtime.GOMAXPROCS(0), n/grainElems)
+		partial := make([]float64, parts)
+		for k := range out {
+			run := x[k*n : (k+1)*n]
+			parallelFor(parts, 1, func(lo, hi int) {
+				for p := lo; p < hi; p++ {
+					s, e := p*n/parts&^15, (p+1)*n/parts&^15
+					if p == parts-1 {
+						e = n
+					}
+					partial[p] = r.row(run[s:e])
+				}
+			})
+			acc := partial[0]
+			for _, v := range partial[1:] {
+				acc = r.merge(acc, v)
+			}
+			out[k] = r.finish(acc, n)
+		}
 	case nred == 1 && gs[last].reduced: // [kept..., R]: one contiguous run per output
 		parallelFor(len(out), max(1, grainElems/n), func(lo, hi int) {
 			for k := lo; k < hi; k++ {

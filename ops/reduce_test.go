@@ -2,6 +2,7 @@ package ops
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -157,6 +158,60 @@ func TestSoftmaxColumns(t *testing.T) {
 				}
 			}
 			restore()
+		}
+	}
+}
+
+// TestReduceSplitRuns checks sum, mean and amax where there are fewer outputs than cores and
+// each run is long enough to be cut into a piece per core (four Ps here, whatever the
+// machine has): one output over every element, two rows, a NaN in one piece for amax, at
+// every SIMD level, against the float64 reference.
+func TestReduceSplitRuns(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	type reduceOp interface {
+		Forward(out, x *Tensor) error
+		Bind(x *Tensor) ([]int, error)
+		Reference(out, x *Tensor) error
+		Tolerance() Tol
+	}
+	for _, c := range []struct {
+		shape []int
+		dim   []int
+	}{{[]int{5, 70001}, nil}, {[]int{2, 140003}, []int{-1}}} {
+		x := mustTensor(t, Float32, c.shape...)
+		if err := FillUniform(x, 5, -3, 3); err != nil {
+			t.Fatal(err)
+		}
+		sum, _ := NewSumFwd(c.dim, false, Float32)
+		mean, _ := NewMeanFwd(c.dim, false, Float32)
+		amax, _ := NewAmaxFwd(c.dim, false, Float32)
+		x.Data[len(x.Data)-17] = 1e6 // the max, in the last piece
+		for _, level := range []int{SIMDGo, SIMDAVX2, SIMDAVX512} {
+			restore := SetSIMD(level)
+			for name, op := range map[string]reduceOp{"sum": sum, "mean": mean, "amax": amax} {
+				shape, err := op.Bind(x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, want := mustTensor(t, Float32, shape...), mustTensor(t, Float32, shape...)
+				if err := op.Forward(got, x); err != nil {
+					t.Fatal(err)
+				}
+				if err := op.Reference(want, x); err != nil {
+					t.Fatal(err)
+				}
+				if err := Compare(got, want, op.Tolerance()); err != nil {
+					t.Errorf("%s %v dim %v, level %s: %v", name, c.shape, c.dim, simdName(simdLevel()), err)
+				}
+			}
+			restore()
+		}
+		x.Data[3] = float32(math.NaN()) // in the first piece: amax is NaN
+		got := &Tensor{Shape: []int{}, DType: Float32, Data: make([]float32, 1)}
+		if c.dim == nil {
+			if err := amax.Forward(got, x); err != nil || got.Data[0] == got.Data[0] {
+				t.Errorf("amax %v with a NaN: %v, %v; want NaN", c.shape, got.Data, err)
+			}
 		}
 	}
 }
