@@ -307,20 +307,16 @@ func (op *AttentionFwd) block(p attnPlan, s *attnScratch, i0 int, q, o, kv []flo
 		// o += p·v over this step's nk keys: from the probabilities in place where the
 		// kernel reads a's rows so (each is read once, by one panel's products), else
 		// packed first.
-		if kern.tileRows != nil {
-			for ir := 0; ir < rowsPad; ir += mr {
-				if pk := panelKeys(ir); pk > 0 {
-					for c := 0; c < d; c += nr {
-						kern.tileRows(pk, s.s[ir*bk:], bk, vp[c*bk:], acc[ir*p.dPad+c:], p.dPad, true)
-					}
-				}
-			}
-			continue
+		inPlace := kern.tileRows != nil
+		if !inPlace {
+			packA(rows, nk, mr, rowMajor(s.s, bk), s.pp)
 		}
-		packA(rows, nk, mr, rowMajor(s.s, bk), s.pp)
 		for ir := 0; ir < rowsPad; ir += mr {
-			if pk := panelKeys(ir); pk > 0 {
-				for c := 0; c < d; c += nr {
+			pk := panelKeys(ir)
+			for c := 0; pk > 0 && c < d; c += nr {
+				if inPlace {
+					kern.tileRows(pk, s.s[ir*bk:], bk, vp[c*bk:], acc[ir*p.dPad+c:], p.dPad, true)
+				} else {
 					kern.tile(pk, s.pp[ir*nk:], vp[c*bk:], acc[ir*p.dPad+c:], p.dPad, true)
 				}
 			}

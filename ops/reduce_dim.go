@@ -352,19 +352,17 @@ func softmaxColsGo(y, x []float32, v alongDim, base, c0, c1 int) {
 	}
 }
 
-// logSumColsGo returns max + log(sum of exps) of each column c0..c1 of the unit at base
-// over its v.n rows, in Go: the max, then the exps' sum, one walk down the rows each.
-func logSumColsGo(x []float32, v alongDim, base, c0, c1 int) []float32 {
+// colExpStatsGo is colExpStats in Go, for small units: each column's max, then its sum of
+// exp(x - max), one walk down the rows each (a column all -inf sums NaN where colExpStats
+// sums 0; log_softmax is NaN there either way).
+func colExpStatsGo(x []float32, v alongDim, base, c0, c1 int) ([]float32, []float64) {
 	m, s := colMaxGo(x, v, base, c0, c1), make([]float64, c1-c0)
 	for j := range v.n {
 		for i, e := range x[base+j*v.inner+c0 : base+j*v.inner+c1] {
 			s[i] += float64(expf(e - m[i]))
 		}
 	}
-	for i := range m {
-		m[i] += logf(float32(s[i]))
-	}
-	return m
+	return m, s
 }
 
 func (op *SoftmaxFwd) reference(out, x *Tensor) error {
@@ -454,16 +452,13 @@ func (op *LogSoftmaxFwd) Forward(out, x *Tensor) error {
 		return nil
 	}
 	v.eachBlock(func(base, c0, c1 int) { // as softmax's columns
-		var m []float32
-		goLoops := colsGo(v, c0, c1)
+		stats, goLoops := colExpStats, colsGo(v, c0, c1)
 		if goLoops {
-			m = logSumColsGo(x.Data, v, base, c0, c1)
-		} else {
-			var s []float64
-			m, s = colExpStats(x.Data, v, base, c0, c1)
-			for i := range m {
-				m[i] += logf(float32(s[i])) // m now holds max + log(sum)
-			}
+			stats = colExpStatsGo
+		}
+		m, s := stats(x.Data, v, base, c0, c1)
+		for i := range m {
+			m[i] += logf(float32(s[i])) // m now holds max + log(sum)
 		}
 		for j := range v.n {
 			off := base + j*v.inner
